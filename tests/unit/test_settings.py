@@ -1,0 +1,92 @@
+"""The settings class and database URLs: defaults, validation, and no password anywhere it could leak."""
+
+from __future__ import annotations
+
+import pytest
+
+from worker.core.dsn import parse_database_url, redact
+from worker.core.errors import InvalidInput
+from worker.db.connect import connection_options
+from worker.settings import Settings
+
+SECRET = "s3cr3t-pa55"
+
+
+def test_defaults_follow_the_household(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TAAK_TIMEZONE", "TAAK_LANGUAGE", "TAAK_DATABASE_URL", "TAAK_LEASE_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=None)
+    assert settings.timezone == "Europe/Amsterdam"
+    assert settings.language == "nl"
+    assert settings.lease_seconds == 1200
+    assert settings.database is None
+    assert settings.machine
+
+
+def test_settings_come_from_taak_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_LANGUAGE", "en")
+    monkeypatch.setenv("TAAK_TIMEZONE", "Asia/Tokyo")
+    monkeypatch.setenv("TAAK_MACHINE", "keukenhof-veranda")
+    settings = Settings(_env_file=None)
+    assert (settings.language, settings.timezone, settings.machine) == (
+        "en",
+        "Asia/Tokyo",
+        "keukenhof-veranda",
+    )
+
+
+def test_an_unknown_time_zone_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_TIMEZONE", "Europe/Veranda")
+    with pytest.raises(ValueError, match="unknown time zone"):
+        Settings(_env_file=None)
+
+
+def test_the_password_is_not_in_the_settings_repr(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_DATABASE_URL", f"postgresql://bot:{SECRET}@db.example:5432/postgres")
+    settings = Settings(_env_file=None)
+    assert SECRET not in repr(settings)
+    assert SECRET not in str(settings.model_dump())
+    assert settings.database is not None
+    assert SECRET not in repr(settings.database.where) + settings.database.redacted
+
+
+def test_redact_hides_the_password_and_keeps_the_rest() -> None:
+    assert redact(f"postgresql://bot:{SECRET}@db.example:6543/postgres?sslmode=require") == (
+        "postgresql://bot:***@db.example:6543/postgres?sslmode=require"
+    )
+    assert redact("postgresql://bot@localhost/postgres") == "postgresql://bot@localhost/postgres"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://bot:x@host/db", "postgresql://bot:x@host:notaport/db", "mysql://root@host/db"],
+)
+def test_a_malformed_url_is_invalid_input_without_the_password(url: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url)
+    assert ":x@" not in refused.value.render("en")
+
+
+def test_a_unix_socket_url_names_its_folder() -> None:
+    parsed = parse_database_url("postgresql://postgres:@/taak?host=/tmp/pg")
+    assert (parsed.host, parsed.port, parsed.database) == ("/tmp/pg", 5432, "taak")
+
+
+@pytest.mark.parametrize(
+    ("url", "pooler"),
+    [
+        ("postgresql://postgres.abc:pw@aws-0-eu-central-1.pooler.supabase.com:6543/postgres", True),
+        ("postgresql://postgres.abc:pw@aws-0-eu-central-1.pooler.supabase.com:5432/postgres", False),
+        ("postgresql://postgres:pw@db.abc.supabase.co:5432/postgres", False),
+        ("postgresql://postgres:pw@10.0.0.5:6543/postgres", True),
+    ],
+)
+def test_the_transaction_pooler_is_recognised_and_gets_no_statement_cache(
+    monkeypatch: pytest.MonkeyPatch, url: str, pooler: bool
+) -> None:
+    monkeypatch.setenv("TAAK_DATABASE_URL", url)
+    settings = Settings(_env_file=None)
+    assert settings.database is not None
+    assert settings.database.is_transaction_pooler is pooler
+    options = connection_options(settings, settings.database)
+    assert (options.get("statement_cache_size") == 0) is pooler

@@ -1,0 +1,76 @@
+"""What every command shares: settings, one database connection, errors shown as one line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import NoReturn, TypeVar
+
+import asyncpg
+
+from worker.core.errors import ExitCode, TaakError
+from worker.core.messages import message
+from worker.settings import Settings
+
+T = TypeVar("T")
+
+
+def load_settings_or_exit() -> Settings:
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        detail = "; ".join(f"TAAK_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        fail(message("bad_settings", "nl", detail=detail), ExitCode.USAGE)
+    except TaakError as exc:
+        fail(exc.render("nl"), exc.exit_code)
+
+
+def fail(line: str, code: int) -> NoReturn:
+    print(f"taak: {line}", file=sys.stderr)
+    raise SystemExit(int(code))
+
+
+@asynccontextmanager
+async def connection(settings: Settings) -> AsyncIterator[asyncpg.Connection]:
+    from worker.db.connect import connect_one, resolve_database
+    from worker.db.migrate import migrate, set_timezone
+
+    database = resolve_database(settings)
+    conn = await connect_one(settings, database)
+    try:
+        if settings.database is None:
+            # The embedded database is private to this machine: keep it migrated without asking.
+            await migrate(conn)
+            await set_timezone(conn, settings.timezone)
+        yield conn
+    finally:
+        await conn.close()
+
+
+def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
+    """Run one command's async work; turn every expected failure into one line and its exit code."""
+    import anyio
+
+    try:
+        return anyio.run(work)
+    except TaakError as exc:
+        fail(exc.render(settings.language), exc.exit_code)
+    except asyncpg.UndefinedTableError:
+        fail(message("not_migrated", settings.language, pending="?"), ExitCode.REFUSED)
+    except (
+        asyncpg.IntegrityConstraintViolationError,
+        asyncpg.RaiseError,
+        asyncpg.CheckViolationError,
+        asyncpg.DataError,
+    ) as exc:
+        detail = str(exc).splitlines()[0]
+        fail(message("database_rule", settings.language, detail=detail), ExitCode.REFUSED)
+    except (OSError, asyncpg.PostgresConnectionError) as exc:
+        where = settings.database.where if settings.database else "embedded"
+        fail(
+            message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),
+            ExitCode.UNREACHABLE,
+        )

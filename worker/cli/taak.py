@@ -1,0 +1,408 @@
+"""`taak`: the command the bots and the owner use to read and write the task ledger.
+
+Inside a queue session the task ID, lease token and bot come from TAAK_ID, TAAK_TOKEN and TAAK_BOT,
+so `taak log stap_klaar "..."` is enough; an ID given on the command line wins.
+Exit codes: 0 done; 1 refused by a rule; 2 usage or invalid input; 3 not found or nothing to claim;
+4 database unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from worker.cli.common import connection, fail, load_settings_or_exit, run
+from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
+from worker.core.model import TASK_ID, Soort, Status, Task
+from worker.settings import Settings
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that fails with one line and exit code 2, like every other refusal."""
+
+    def error(self, text: str) -> Any:
+        fail(text, ExitCode.USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="taak", description="The task ledger of the bot fleet.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    nieuw = sub.add_parser("nieuw", help="create a task; prints only its ID")
+    nieuw.add_argument("opdracht", help="the instruction, verbatim; - reads it from stdin")
+    nieuw.add_argument("--aan", help="the bot that must do it (default: any bot)")
+    nieuw.add_argument("--van", help="who asks (default: TAAK_BOT or your user name)")
+    nieuw.add_argument("--klaar-wanneer", help="what done means, in plain words")
+    nieuw.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact")
+    nieuw.add_argument("--volgende-stap", help="the first thing to do")
+    nieuw.add_argument("--titel")
+    nieuw.add_argument("--prioriteit", type=int, default=0)
+    nieuw.add_argument("--max-pogingen", type=int, default=3)
+    nieuw.add_argument("--json", action="store_true")
+
+    claim = sub.add_parser("claim", help="take the best waiting task for a bot")
+    claim.add_argument("--bot", action="append", required=True, help="a bot to claim for (repeatable)")
+    claim.add_argument("--json", action="store_true")
+
+    log = sub.add_parser("log", help="append a row to a task's log: taak log [ID] SOORT TEKST")
+    log.add_argument("words", nargs="+", metavar="[ID] SOORT TEKST")
+
+    klaar = sub.add_parser("klaar", help="finish a task with evidence: taak klaar [ID] --bewijs B [TEKST]")
+    klaar.add_argument("words", nargs="*", metavar="[ID] [TEKST]")
+    klaar.add_argument("--bewijs", required=True, help="a link, a path, a test result")
+
+    blokkeer = sub.add_parser("blokkeer", help="wait for the owner: taak blokkeer [ID] VRAAG")
+    blokkeer.add_argument("words", nargs="+", metavar="[ID] VRAAG")
+
+    antwoord = sub.add_parser("antwoord", help="answer a task's question: taak antwoord ID TEKST")
+    antwoord.add_argument("id")
+    antwoord.add_argument("tekst")
+
+    vrijgeven = sub.add_parser("vrijgeven", help="give a claimed task back to the queue")
+    vrijgeven.add_argument("id", nargs="?")
+    vrijgeven.add_argument("--reden", default="vrijgegeven door de sessie")
+
+    stap = sub.add_parser("stap", help="set the next step: taak stap [ID] TEKST")
+    stap.add_argument("words", nargs="+", metavar="[ID] TEKST")
+
+    toon = sub.add_parser("toon", help="show a task and its log")
+    toon.add_argument("id")
+    toon.add_argument("--json", action="store_true")
+
+    lijst = sub.add_parser("lijst", help="list tasks, newest first")
+    lijst.add_argument("--status", choices=[s.value for s in Status])
+    lijst.add_argument("--aan")
+    lijst.add_argument("--limiet", type=int, default=50)
+    lijst.add_argument("--json", action="store_true")
+
+    brief = sub.add_parser("brief", help="print the briefing a session would get")
+    brief.add_argument("id")
+    brief.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
+    brief.add_argument("--json", action="store_true")
+
+    db = sub.add_parser("db", help="the database: migrate, status")
+    db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
+    db_sub.add_parser("migrate", help="apply pending migrations")
+    db_status = db_sub.add_parser("status", help="list applied and pending migrations")
+    db_status.add_argument("--json", action="store_true")
+    db_sub.add_parser("stop", help="stop the embedded server (it is otherwise left running)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    settings = load_settings_or_exit()
+    handler = _HANDLERS[args.command]
+    code = run(settings, lambda: handler(args, settings))
+    raise SystemExit(int(code))
+
+
+# --- reading the command line -------------------------------------------------------------------
+
+
+def _session_task(settings: Settings, explicit: str | None) -> tuple[str, str | None]:
+    """The task to act on and the token that goes with it (only the session's own task has one)."""
+    task_id = explicit or settings.id
+    if task_id is None:
+        raise InvalidInput("no_id")
+    if not TASK_ID.match(task_id):
+        raise InvalidInput("bad_id", value=task_id)
+    token = settings.token if task_id == settings.id else None
+    return task_id, token
+
+
+def _split_id(words: list[str], rest: int) -> tuple[str | None, list[str]]:
+    """`[ID] A B`: the first word is the ID when there is one word more than the command's `rest`."""
+    if len(words) > rest:
+        return words[0], words[1:]
+    return None, words
+
+
+def _who(settings: Settings) -> str:
+    return settings.bot or getpass.getuser()
+
+
+def _read_text(value: str) -> str:
+    if value != "-":
+        return value
+    raw = sys.stdin.buffer.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("not_utf8") from None
+
+
+def _context(pairs: list[str]) -> dict[str, str]:
+    context: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInput("bad_context", value=pair)
+        context[key.strip()] = value
+    return context
+
+
+def _soort(value: str) -> Soort:
+    try:
+        return Soort(value)
+    except ValueError:
+        raise InvalidInput("unknown_soort", value=value, allowed=", ".join(s.value for s in Soort)) from None
+
+
+def _exactly(words: list[str], count: int, usage: str) -> list[str]:
+    if len(words) != count:
+        fail(f"usage: {usage}", ExitCode.USAGE)
+    return words
+
+
+# --- the commands -------------------------------------------------------------------------------
+
+
+async def _nieuw(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, NewTask
+
+    new = NewTask(
+        opdracht=_read_text(args.opdracht),
+        opdrachtgever=args.van or _who(settings),
+        toegewezen_aan=args.aan,
+        klaar_wanneer=args.klaar_wanneer,
+        context=_context(args.context),
+        volgende_stap=args.volgende_stap,
+        titel=args.titel,
+        prioriteit=args.prioriteit,
+        max_pogingen=args.max_pogingen,
+    )
+    async with connection(settings) as conn:
+        task_id = await Ledger(conn).nieuw(new)
+    print(json.dumps({"id": task_id}) if args.json else task_id)
+    return ExitCode.OK
+
+
+async def _claim(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.briefing import Variant
+    from worker.db.briefing import briefing_for
+    from worker.db.ledger import Ledger
+
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
+        claim = await ledger.claim(args.bot)
+        if claim is None:
+            raise NotFound("nothing_to_claim", bots=", ".join(args.bot))
+        briefing = await briefing_for(ledger, claim.task.id, settings, Variant.FULL)
+    if args.json:
+        print(
+            json.dumps(
+                {"id": claim.task.id, "lease_token": claim.token, "bot": claim.bot, "briefing": briefing},
+                ensure_ascii=False,
+            )
+        )
+    else:
+        print(f"TAAK_ID={claim.task.id}\nTAAK_TOKEN={claim.token}\nTAAK_BOT={claim.bot}")
+    return ExitCode.OK
+
+
+async def _log(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = _split_id(args.words, 2)
+    soort_text, tekst = _exactly(rest, 2, "taak log [ID] SOORT TEKST")
+    soort = _soort(soort_text)
+    task_id, token = _session_task(settings, explicit)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        await ledger.log(task_id, soort, _read_text(tekst), token=token, bot=_who(settings))
+    return ExitCode.OK
+
+
+async def _klaar(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    words = list(args.words)
+    if len(words) > 2:
+        fail("usage: taak klaar [ID] --bewijs B [TEKST]", ExitCode.USAGE)
+    explicit = words.pop(0) if len(words) == 2 or (words and TASK_ID.match(words[0])) else None
+    tekst = words[0] if words else ""
+    task_id, token = _session_task(settings, explicit)
+    token = _need_token(task_id, token, "klaar")
+    async with connection(settings) as conn:
+        await Ledger(conn).klaar(task_id, args.bewijs, tekst, token=token, bot=_who(settings))
+    return ExitCode.OK
+
+
+async def _blokkeer(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = _split_id(args.words, 1)
+    (vraag,) = _exactly(rest, 1, "taak blokkeer [ID] VRAAG")
+    task_id, token = _session_task(settings, explicit)
+    token = _need_token(task_id, token, "blokkeer")
+    async with connection(settings) as conn:
+        await Ledger(conn).blokkeer(task_id, vraag, token=token, bot=_who(settings))
+    return ExitCode.OK
+
+
+async def _antwoord(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, check_task_id
+
+    check_task_id(args.id)
+    async with connection(settings) as conn:
+        await Ledger(conn).antwoord(args.id, _read_text(args.tekst), wie=_who(settings))
+    return ExitCode.OK
+
+
+async def _vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    task_id, token = _session_task(settings, args.id)
+    token = _need_token(task_id, token, "vrijgeven")
+    async with connection(settings) as conn:
+        await Ledger(conn).vrijgeven(task_id, token, args.reden, bot=_who(settings))
+    return ExitCode.OK
+
+
+async def _stap(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = _split_id(args.words, 1)
+    (tekst,) = _exactly(rest, 1, "taak stap [ID] TEKST")
+    task_id, token = _session_task(settings, explicit)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        await ledger.stap(task_id, tekst, token=token, bot=_who(settings))
+    return ExitCode.OK
+
+
+async def _toon(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, check_task_id
+
+    check_task_id(args.id)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn)
+        task = await ledger.toon(args.id)
+        rows = await ledger.log_rows(args.id)
+    if args.json:
+        shown = _task_json(task)
+        shown["log"] = [_plain(asdict(row)) for row in rows]
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    from worker.core.briefing import WORDS, stamp
+
+    months = WORDS[settings.language].months
+    now = datetime.now(settings.zone)
+    for key, value in _task_json(task).items():
+        if value not in (None, {}, ""):
+            print(f"{key:15} {value}")
+    print("log:")
+    for row in rows:
+        when = stamp(row.ts, now, settings.zone, months, always_date=True)
+        print(f"  {when}  {row.soort.value:12} {row.bot or '-':10} {row.tekst}")
+    return ExitCode.OK
+
+
+async def _lijst(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    if args.limiet < 1:
+        raise InvalidInput("bad_number", what="--limiet", minimum=1)
+    status = Status(args.status) if args.status else None
+    async with connection(settings) as conn:
+        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=args.aan, limit=args.limiet)
+    if args.json:
+        print(json.dumps([_task_json(t) for t in tasks], ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    for task in tasks:
+        aan = task.toegewezen_aan or "-"
+        print(f"{task.id}  {task.status.value:13} {aan:10} {task.pogingen}/{task.max_pogingen}  {task.titel}")
+    return ExitCode.OK
+
+
+async def _brief(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.briefing import Variant
+    from worker.db.briefing import briefing_for
+    from worker.db.ledger import Ledger, check_task_id
+
+    check_task_id(args.id)
+    variant = Variant.COMPACT if args.compact else Variant.FULL
+    async with connection(settings) as conn:
+        text = await briefing_for(Ledger(conn), args.id, settings, variant)
+    print(json.dumps({"id": args.id, "briefing": text}, ensure_ascii=False) if args.json else text)
+    return ExitCode.OK
+
+
+async def _db(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.connect import connect_one, resolve_database
+    from worker.db.migrate import migrate, set_timezone, status
+
+    if args.db_command == "stop":
+        from worker.db.embedded import stop_embedded
+
+        stopped = settings.database is None and stop_embedded(settings.embedded_dir)
+        print(
+            f"stopped the embedded server in {settings.embedded_dir}"
+            if stopped
+            else "no embedded server runs"
+        )
+        return ExitCode.OK
+    database = resolve_database(settings)
+    conn = await connect_one(settings, database)
+    try:
+        if args.db_command == "migrate":
+            applied = await migrate(conn)
+            await set_timezone(conn, settings.timezone)
+            for name in applied:
+                print(f"applied {name}")
+            if not applied:
+                print("up to date")
+            return ExitCode.OK
+        state = await status(conn)
+    finally:
+        await conn.close()
+    if args.json:
+        print(json.dumps({"database": database.redacted, "applied": state.applied, "pending": state.pending}))
+    else:
+        print(f"database: {database.redacted}")
+        for name in state.applied:
+            print(f"applied  {name}")
+        for name in state.pending:
+            print(f"pending  {name}")
+    return ExitCode.OK
+
+
+def _need_token(task_id: str, token: str | None, command: str) -> str:
+    if token is None:
+        raise Refused("no_token", id=task_id, command=command)
+    return token
+
+
+def _task_json(task: Task) -> dict[str, Any]:
+    return _plain(asdict(task))
+
+
+def _plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in values.items()}
+
+
+_HANDLERS = {
+    "nieuw": _nieuw,
+    "claim": _claim,
+    "log": _log,
+    "klaar": _klaar,
+    "blokkeer": _blokkeer,
+    "antwoord": _antwoord,
+    "vrijgeven": _vrijgeven,
+    "stap": _stap,
+    "toon": _toon,
+    "lijst": _lijst,
+    "brief": _brief,
+    "db": _db,
+}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,226 @@
+"""The briefing: what a fresh session is told about its task. A pure function of stored state.
+
+Layout (design section 6): the task ID and attempt, who asked and when, the opdracht verbatim and
+complete, when it is done, the fixed facts, one line for everything older, the last few log rows
+with their times, the owner's newest answer, the first action, how to log, and the task ID and the
+first action again at the very end, where a model reads best. The size is capped whatever the log
+holds: the opdracht is never cut; everything else is cut or dropped until the text fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Literal
+from zoneinfo import ZoneInfo
+
+from worker.core.model import LogRow, OlderRows, Soort, Status, Task
+
+COMPACT_LIMIT = 9_500
+FULL_LIMIT = 16_000
+
+Language = Literal["nl", "en"]
+
+
+class Variant(StrEnum):
+    FULL = "full"
+    COMPACT = "compact"
+
+
+@dataclass(frozen=True)
+class Words:
+    header: str
+    attempt: str
+    from_: str
+    opdracht: str
+    done_when: str
+    facts: str
+    history: str
+    nothing_yet: str
+    older: str
+    answer: str
+    first_action: str
+    default_action: str
+    how_to_log: str
+    how_to_finish: str
+    how_to_block: str
+    again: str
+    cut: str
+    months: tuple[str, ...]
+
+
+WORDS: dict[str, Words] = {
+    "nl": Words(
+        header="TAAK",
+        attempt="poging {p} van {m}",
+        from_="Van: {who}, {when}",
+        opdracht="Oorspronkelijke opdracht, letterlijk:",
+        done_when="Klaar is het pas als: {text}",
+        facts="Vaste feiten: {text}",
+        history="Wat er al gebeurd is:",
+        nothing_yet="(nog niets gelogd)",
+        older="({n} eerdere regels sinds {since}: {kinds})",
+        answer="NIEUWSTE ANTWOORD VAN {who} ({when}): {text}",
+        first_action="Jouw eerste actie nu: {text}",
+        default_action="lees de opdracht, doe de eerste stap en log hem",
+        how_to_log='Log elke afgeronde stap met:\ntaak log {id} stap_klaar "..."',
+        how_to_finish='Klaar? taak klaar {id} --bewijs "<link, pad of testuitkomst>" "wat je deed"',
+        how_to_block='Vast? taak blokkeer {id} "<je vraag aan de eigenaar>"',
+        again="Nogmaals: je werkt aan taak {id}. Jouw eerste actie nu: {text}",
+        cut=" […afgekapt]",
+        months=("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"),
+    ),
+    "en": Words(
+        header="TASK",
+        attempt="attempt {p} of {m}",
+        from_="From: {who}, {when}",
+        opdracht="Original instruction, verbatim:",
+        done_when="Done only when: {text}",
+        facts="Fixed facts: {text}",
+        history="What has happened so far:",
+        nothing_yet="(nothing logged yet)",
+        older="({n} earlier rows since {since}: {kinds})",
+        answer="NEWEST ANSWER FROM {who} ({when}): {text}",
+        first_action="Your first action now: {text}",
+        default_action="read the instruction, do the first step and log it",
+        how_to_log='Log every finished step with:\ntaak log {id} stap_klaar "..."',
+        how_to_finish='Done? taak klaar {id} --bewijs "<link, path or test result>" "what you did"',
+        how_to_block='Stuck? taak blokkeer {id} "<your question for the owner>"',
+        again="Once more: you are working on task {id}. Your first action now: {text}",
+        cut=" […cut]",
+        months=("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    ),
+}
+
+# Tried in order until the text fits: (cap per cut field or log line, log rows shown at most).
+_SQUEEZE_STEPS: tuple[tuple[int, int], ...] = (
+    (2000, 10),
+    (600, 10),
+    (300, 8),
+    (160, 6),
+    (100, 4),
+    (60, 2),
+    (40, 0),
+)
+
+
+@dataclass(frozen=True)
+class BriefingInput:
+    task: Task
+    recent: Sequence[LogRow]
+    older: OlderRows
+    facts: Mapping[str, str]
+    now: datetime
+    zone: ZoneInfo
+    language: Language = "nl"
+    answer: LogRow | None = None
+    line_cap: int = 300
+
+
+def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> str:
+    limit = COMPACT_LIMIT if variant == Variant.COMPACT else FULL_LIMIT
+    for field_cap, max_rows in _SQUEEZE_STEPS:
+        text = _render(source, min(field_cap, source.line_cap * 4), min(field_cap, source.line_cap), max_rows)
+        if len(text) <= limit:
+            return text
+    return _render(source, 40, 40, 0)[:limit]
+
+
+def _render(source: BriefingInput, field_cap: int, line_cap: int, max_rows: int) -> str:
+    words = WORDS[source.language]
+    task = source.task
+    cut = words.cut
+
+    def when(moment: datetime) -> str:
+        return stamp(moment, source.now, source.zone, words.months, always_date=True)
+
+    attempt = task.pogingen if task.status == Status.BEZIG else task.pogingen + 1
+    lines = [
+        f"=== {words.header} {task.id} ({words.attempt.format(p=max(attempt, 1), m=task.max_pogingen)}) ===",
+        words.from_.format(who=clip(task.opdrachtgever, 80, cut), when=when(task.aangemaakt)),
+        words.opdracht,
+        f'"{task.opdracht}"',
+    ]
+    if task.klaar_wanneer:
+        lines.append(words.done_when.format(text=clip(task.klaar_wanneer, field_cap, cut)))
+    if source.facts:
+        facts = "; ".join(f"{key} = {value}" for key, value in source.facts.items())
+        lines.append(words.facts.format(text=clip(facts, field_cap, cut)))
+    lines.append(words.history)
+    shown = list(source.recent)[-max_rows:] if max_rows else []
+    hidden_recent = list(source.recent)[: len(source.recent) - len(shown)]
+    older = _add_rows(source.older, hidden_recent)
+    if older.total:
+        lines.append(_older_line(older, words, when))
+    if not shown and not older.total:
+        lines.append(words.nothing_yet)
+    lines.extend(clip(log_line(row, source.now, source.zone, words.months), line_cap, cut) for row in shown)
+    if source.answer is not None:
+        lines.append(
+            words.answer.format(
+                who=clip(source.answer.bot or "?", 40, cut).upper(),
+                when=when(source.answer.ts),
+                text=clip(one_line(source.answer.tekst), field_cap, cut),
+            )
+        )
+    first_action = clip(one_line(task.volgende_stap or words.default_action), field_cap, cut)
+    lines.append(words.first_action.format(text=first_action))
+    lines.append(words.how_to_log.format(id=task.id))
+    lines.append(words.how_to_finish.format(id=task.id))
+    lines.append(words.how_to_block.format(id=task.id))
+    lines.append(words.again.format(id=task.id, text=first_action))
+    return "\n".join(lines)
+
+
+def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
+    if not rows:
+        return older
+    per_soort = dict(older.per_soort)
+    for row in rows:
+        per_soort[row.soort] = per_soort.get(row.soort, 0) + 1
+    first = min(row.ts for row in rows)
+    since = first if older.since is None else min(first, older.since)
+    return OlderRows(per_soort=per_soort, since=since)
+
+
+def _older_line(older: OlderRows, words: Words, when: object) -> str:
+    assert callable(when)
+    ranked = sorted(older.per_soort.items(), key=lambda item: (-item[1], item[0].value))
+    kinds = ", ".join(f"{count}x {soort.value}" for soort, count in ranked)
+    since = when(older.since) if older.since is not None else "?"
+    return words.older.format(n=older.total, since=since, kinds=kinds)
+
+
+def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) -> str:
+    label = row.soort.value.replace("_", " ")
+    text = one_line(row.tekst)
+    by = f" ({row.bot})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""
+    body = f"{label}{by}, {text}" if text else f"{label}{by}"
+    return f"{stamp(row.ts, now, zone, months)} {body}"
+
+
+def stamp(
+    moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False
+) -> str:
+    """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone."""
+    local = moment.astimezone(zone)
+    clock = f"{local.hour:02d}:{local.minute:02d}"
+    if not always_date and local.date() == now.astimezone(zone).date():
+        return clock
+    date = f"{local.day} {months[local.month - 1]}"
+    if local.year != now.astimezone(zone).year:
+        date += f" {local.year}"
+    return f"{date} {clock}"
+
+
+def one_line(text: str) -> str:
+    return " ⏎ ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+
+
+def clip(text: str, cap: int, mark: str) -> str:
+    """The text itself when it fits, else its start and a visible mark, `cap` characters in all."""
+    if len(text) <= cap:
+        return text
+    return text[: max(cap - len(mark), 0)].rstrip() + mark

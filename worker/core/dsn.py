@@ -1,0 +1,69 @@
+"""Database URLs: parse, redact, and recognise the Supabase transaction pooler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from worker.core.errors import InvalidInput
+
+SUPABASE_TRANSACTION_POOLER_PORT = 6543
+_SCHEMES = ("postgres", "postgresql")
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    url: str
+    host: str
+    port: int
+    database: str
+
+    @property
+    def redacted(self) -> str:
+        return redact(self.url)
+
+    @property
+    def where(self) -> str:
+        """Host and port as a user should see them in an error: never the password."""
+        return f"{self.host}:{self.port}"
+
+    @property
+    def is_transaction_pooler(self) -> bool:
+        """Supabase's transaction pooler has no LISTEN, no session locks and no prepared statements."""
+        return self.port == SUPABASE_TRANSACTION_POOLER_PORT
+
+
+def parse_database_url(url: str) -> DatabaseUrl:
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as exc:
+        raise InvalidInput("malformed_url", url=redact(url), reason=exc) from None
+    if parts.scheme not in _SCHEMES:
+        raise InvalidInput("bad_scheme", url=redact(url))
+    host = parts.hostname or _socket_host(parts.query) or "localhost"
+    database = unquote(parts.path.lstrip("/")) or (parts.username or "postgres")
+    return DatabaseUrl(url=url.strip(), host=host, port=port or 5432, database=database)
+
+
+def _socket_host(query: str) -> str | None:
+    for pair in query.split("&"):
+        key, _, value = pair.partition("=")
+        if key == "host" and value:
+            return unquote(value)
+    return None
+
+
+def redact(url: str) -> str:
+    """The URL with its password replaced by ***; anything unparsable is hidden whole."""
+    try:
+        parts = urlsplit(url)
+        if not parts.password:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+        netloc = f"{user}:***@{host}{port}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    except ValueError:
+        return "<unparsable database url>"

@@ -1,0 +1,52 @@
+"""Failures that reach a user: a message key, its values, and the exit code the commands document.
+
+The text is looked up in `messages.py` in the configured language when it is shown, so the code
+that refuses something does not need to know who reads it.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    REFUSED = 1
+    USAGE = 2
+    NOT_FOUND = 3
+    UNREACHABLE = 4
+
+
+class TaakError(Exception):
+    """An expected failure: one line for the user and an exit code."""
+
+    exit_code: ExitCode = ExitCode.REFUSED
+
+    def __init__(self, key: str, **values: Any) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(self.render("en"))
+
+    def render(self, language: str) -> str:
+        from worker.core.messages import message
+
+        return message(self.key, language, **self.values)
+
+
+class Refused(TaakError):
+    """A rule said no: wrong status, stale token, no evidence, a tampered migration."""
+
+    exit_code = ExitCode.REFUSED
+
+
+class InvalidInput(TaakError):
+    exit_code = ExitCode.USAGE
+
+
+class NotFound(TaakError):
+    exit_code = ExitCode.NOT_FOUND
+
+
+class Unreachable(TaakError):
+    exit_code = ExitCode.UNREACHABLE

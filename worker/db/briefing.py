@@ -1,0 +1,36 @@
+"""Reads what a briefing needs from the ledger and hands it to the pure builder."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from worker.core.briefing import BriefingInput, Variant, build_briefing
+from worker.db.ledger import Ledger
+from worker.settings import Settings
+
+
+def facts_from_context(context: dict[str, Any]) -> dict[str, str]:
+    return {
+        key: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        for key, value in context.items()
+    }
+
+
+async def briefing_for(
+    ledger: Ledger, task_id: str, settings: Settings, variant: Variant, *, now: datetime | None = None
+) -> str:
+    state = await ledger.briefing_state(task_id, settings.briefing_rows)
+    source = BriefingInput(
+        task=state.task,
+        recent=state.recent,
+        older=state.older,
+        facts=facts_from_context(state.task.context),
+        now=now or datetime.now(UTC),
+        zone=settings.zone,
+        language=settings.language,
+        answer=state.answer,
+        line_cap=settings.briefing_line_cap,
+    )
+    return build_briefing(source, variant)

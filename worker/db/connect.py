@@ -1,0 +1,113 @@
+"""Connecting to Postgres: one pool, retried with backoff, failing with one clear line."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import asyncpg
+import structlog
+from tenacity import (
+    AsyncRetrying,
+    RetryError,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+)
+
+from worker.core.dsn import DatabaseUrl, parse_database_url
+from worker.core.errors import Unreachable
+from worker.settings import Settings
+
+log = structlog.get_logger(__name__)
+
+# Failures worth another try: the server is starting, restarting or briefly unreachable.
+_TRANSIENT = (
+    OSError,
+    asyncio.TimeoutError,
+    socket.gaierror,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.ConnectionDoesNotExistError,
+)
+
+
+def resolve_database(settings: Settings) -> DatabaseUrl:
+    """The configured database, or the embedded one under the data folder."""
+    if settings.database is not None:
+        return settings.database
+    from worker.db.embedded import ensure_embedded
+
+    return parse_database_url(ensure_embedded(settings.embedded_dir))
+
+
+def connection_options(settings: Settings, database: DatabaseUrl) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "dsn": database.url,
+        "timeout": settings.connect_timeout_seconds,
+        "server_settings": {"application_name": "taak"},
+    }
+    if database.is_transaction_pooler:
+        options["statement_cache_size"] = 0
+    return options
+
+
+def warn_about_pooler(database: DatabaseUrl) -> None:
+    if database.is_transaction_pooler:
+        log.warning(
+            "supabase_transaction_pooler",
+            where=database.where,
+            effect="no LISTEN/NOTIFY, no prepared statements: polling, about 0.6x throughput; "
+            "use the session pooler (port 5432) or the direct connection instead",
+        )
+
+
+async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any:
+    try:
+        async for attempt in AsyncRetrying(
+            stop=stop_after_attempt(settings.connect_attempts),
+            wait=wait_exponential(multiplier=0.2, max=3),
+            retry=retry_if_exception_type(_TRANSIENT),
+        ):
+            with attempt:
+                return await make()
+    except RetryError as exc:
+        cause = exc.last_attempt.exception()
+        raise Unreachable("unreachable", where=database.where, reason=_reason(database, cause)) from None
+    except (asyncpg.InvalidCatalogNameError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
+        raise Unreachable("unreachable", where=database.where, reason=_reason(database, exc)) from None
+    except asyncpg.InvalidPasswordError:
+        raise Unreachable("bad_password", where=database.where) from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _reason(database: DatabaseUrl, cause: BaseException | None) -> str:
+    """The cause in one line, with the URL (and so its password) replaced by its redacted form."""
+    if cause is None:
+        return "no answer"
+    text = str(cause).strip()
+    if not text:
+        return type(cause).__name__
+    return text.replace(database.url, database.redacted).splitlines()[0]
+
+
+async def connect_one(settings: Settings, database: DatabaseUrl | None = None) -> asyncpg.Connection:
+    database = database or resolve_database(settings)
+    options = connection_options(settings, database)
+    connection: asyncpg.Connection = await _retrying(settings, database, lambda: asyncpg.connect(**options))
+    return connection
+
+
+async def create_pool(
+    settings: Settings, database: DatabaseUrl | None = None, *, min_size: int = 1, max_size: int = 10
+) -> asyncpg.Pool:
+    database = database or resolve_database(settings)
+    warn_about_pooler(database)
+    options = connection_options(settings, database)
+    pool: asyncpg.Pool = await _retrying(
+        settings,
+        database,
+        lambda: asyncpg.create_pool(min_size=min_size, max_size=max_size, **options),
+    )
+    return pool

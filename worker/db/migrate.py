@@ -1,0 +1,112 @@
+"""Numbered `.sql` migrations: applied in order, each in its own transaction, recorded with a checksum.
+
+Safe when several processes migrate at once: every transaction takes the same advisory lock and
+re-reads what is applied under it. Transaction-scoped locks work through Supabase's pooler too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+
+from worker.core.errors import Refused
+from worker.db.sqlfiles import sql_dir
+
+_LOCK_KEY = 0x7461616B  # "taak"
+
+_CREATE_TABLE = """
+create table if not exists taak_migraties (
+    naam      text primary key,
+    checksum  text not null,
+    toegepast timestamptz not null default now()
+)
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class MigrationStatus:
+    applied: list[str]
+    pending: list[str]
+
+
+def load_migrations(directory: Path | None = None) -> list[Migration]:
+    folder = directory or sql_dir() / "migrations"
+    files = sorted(folder.glob("[0-9][0-9][0-9]_*.sql"))
+    return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
+
+
+async def _applied(connection: asyncpg.Connection) -> dict[str, str]:
+    rows = await connection.fetch("select naam, checksum from taak_migraties")
+    return {row["naam"]: row["checksum"] for row in rows}
+
+
+def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> None:
+    for migration in migrations:
+        recorded = applied.get(migration.name)
+        if recorded is not None and recorded != migration.checksum:
+            raise Refused("tampered_migration", name=migration.name)
+
+
+async def _ensure_table(connection: asyncpg.Connection) -> None:
+    async with connection.transaction():
+        await connection.execute("select pg_advisory_xact_lock($1)", _LOCK_KEY)
+        await connection.execute(_CREATE_TABLE)
+
+
+async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> list[str]:
+    """Apply every pending migration; return the names applied by this call."""
+    migrations = load_migrations() if migrations is None else migrations
+    await _ensure_table(connection)
+    _check_unchanged(migrations, await _applied(connection))
+    done: list[str] = []
+    for migration in migrations:
+        async with connection.transaction():
+            await connection.execute("select pg_advisory_xact_lock($1)", _LOCK_KEY)
+            applied = await _applied(connection)
+            _check_unchanged(migrations, applied)
+            if migration.name in applied:
+                continue
+            await connection.execute(migration.sql)
+            await connection.execute(
+                "insert into taak_migraties (naam, checksum) values ($1, $2)",
+                migration.name,
+                migration.checksum,
+            )
+        done.append(migration.name)
+    return done
+
+
+async def status(
+    connection: asyncpg.Connection, migrations: list[Migration] | None = None
+) -> MigrationStatus:
+    migrations = load_migrations() if migrations is None else migrations
+    exists = await connection.fetchval("select to_regclass('taak_migraties') is not null")
+    applied = await _applied(connection) if exists else {}
+    _check_unchanged(migrations, applied)
+    return MigrationStatus(
+        applied=[m.name for m in migrations if m.name in applied],
+        pending=[m.name for m in migrations if m.name not in applied],
+    )
+
+
+async def set_timezone(connection: asyncpg.Connection, timezone: str) -> None:
+    """The database makes task IDs, so it must know the household's time zone."""
+    await connection.execute(
+        "insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1) "
+        "on conflict (sleutel) do update set waarde = excluded.waarde "
+        "where taak_instellingen.waarde is distinct from excluded.waarde",
+        timezone,
+    )

@@ -1,0 +1,34 @@
+"""Where the `sql/` folder is: inside the installed wheel, or beside the package in a checkout."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def sql_dir() -> Path:
+    for candidate in (_PACKAGE / "sql", _PACKAGE.parent / "sql"):
+        if (candidate / "migrations").is_dir():
+            return candidate
+    raise FileNotFoundError(f"the sql/ folder is missing next to {_PACKAGE}")
+
+
+_BLOCK = re.compile(r"^-- name: (?P<name>[a-z_]+)\s*$", re.MULTILINE)
+
+
+@cache
+def queries() -> dict[str, str]:
+    """Every runtime statement from `sql/queries.sql`, by its `-- name:` header."""
+    text = (sql_dir() / "queries.sql").read_text(encoding="utf-8")
+    headers = list(_BLOCK.finditer(text))
+    named: dict[str, str] = {}
+    for header, following in zip(headers, [*headers[1:], None], strict=True):
+        end = following.start() if following else len(text)
+        body = text[header.end() : end].strip()
+        if header["name"] in named:
+            raise ValueError(f"queries.sql names {header['name']!r} twice")
+        named[header["name"]] = body
+    return named

@@ -1,0 +1,82 @@
+"""The one reader of the environment: every `TAAK_` setting lives here."""
+
+from __future__ import annotations
+
+import socket
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import platformdirs
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from worker.core.dsn import DatabaseUrl, parse_database_url
+
+Language = Literal["nl", "en"]
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("taak", appauthor=False))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="TAAK_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+    )
+
+    database_url: SecretStr | None = None
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    timezone: str = "Europe/Amsterdam"
+    language: Language = "nl"
+    machine: str = Field(default_factory=socket.gethostname)
+
+    connect_attempts: int = Field(default=5, ge=1)
+    connect_timeout_seconds: float = Field(default=5.0, gt=0)
+
+    lease_seconds: int = Field(default=1200, ge=10)
+    briefing_rows: int = Field(default=8, ge=5, le=10)
+    briefing_line_cap: int = Field(default=300, ge=40)
+
+    # In a Claude Code session started by the daemon these say which task the session holds.
+    id: str | None = None
+    token: str | None = None
+    bot: str | None = None
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @field_validator("id", "token", "bot", "database_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if value == "" else value
+
+    @cached_property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    @cached_property
+    def database(self) -> DatabaseUrl | None:
+        """The parsed `TAAK_DATABASE_URL`; None means: use the embedded server."""
+        if self.database_url is None:
+            return None
+        return parse_database_url(self.database_url.get_secret_value())
+
+    @property
+    def embedded_dir(self) -> Path:
+        return self.data_dir / "postgres"
+
+
+def load_settings() -> Settings:
+    return Settings()
