@@ -183,3 +183,35 @@ select * from agent_taken
 where ($1::text is null or status = $1) and ($2::text is null or toegewezen_aan = $2)
 order by aangemaakt desc, id desc
 limit $3;
+
+-- name: verlopen
+-- The reaper: held tasks whose lease has passed go back to the queue with backoff, or to mislukt
+-- when their attempts are used up; each gets a `verlopen` row. SKIP LOCKED lets reapers on several
+-- machines run together without waiting on each other or taking the same row twice.
+-- $1 backoff base seconds, $2 backoff max seconds, $3 at most this many rows
+with verlopen as (
+    select id from agent_taken
+    where status = 'bezig' and lease_tot < now()
+    order by lease_tot
+    limit $3
+    for update skip locked
+), terug as (
+    update agent_taken t
+    set status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
+        niet_voor = case when t.pogingen >= t.max_pogingen then null
+                         else now() + taak_backoff(t.pogingen, $1, $2) end,
+        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
+        lease_tot = null,
+        lease_token = null
+    from verlopen
+    where t.id = verlopen.id
+    returning t.id, t.status, t.pogingen, t.max_pogingen, t.geclaimd_door, t.niet_voor
+), regels as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+    select id, split_part(geclaimd_door, '@', 1), 'verlopen',
+           'lease verlopen na poging ' || pogingen || ' van ' || max_pogingen || ' (' || geclaimd_door || ')'
+               || case when status = 'mislukt' then ': mislukt' else '' end,
+           jsonb_build_object('status', status, 'niet_voor', niet_voor)
+    from terug
+)
+select * from terug;

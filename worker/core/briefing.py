@@ -32,6 +32,7 @@ class Variant(StrEnum):
 @dataclass(frozen=True)
 class Words:
     header: str
+    compacted: str
     attempt: str
     from_: str
     opdracht: str
@@ -54,6 +55,7 @@ class Words:
 WORDS: dict[str, Words] = {
     "nl": Words(
         header="TAAK",
+        compacted="(Je gesprek is zojuist samengevat. Dit is je taak, letterlijk uit het taakregister.)",
         attempt="poging {p} van {m}",
         from_="Van: {who}, {when}",
         opdracht="Oorspronkelijke opdracht, letterlijk:",
@@ -74,6 +76,7 @@ WORDS: dict[str, Words] = {
     ),
     "en": Words(
         header="TASK",
+        compacted="(Your conversation was just summarised. This is your task, verbatim from the ledger.)",
         attempt="attempt {p} of {m}",
         from_="From: {who}, {when}",
         opdracht="Original instruction, verbatim:",
@@ -122,13 +125,15 @@ class BriefingInput:
 def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> str:
     limit = COMPACT_LIMIT if variant == Variant.COMPACT else FULL_LIMIT
     for field_cap, max_rows in _SQUEEZE_STEPS:
-        text = _render(source, min(field_cap, source.line_cap * 4), min(field_cap, source.line_cap), max_rows)
+        text = _render(
+            source, variant, min(field_cap, source.line_cap * 4), min(field_cap, source.line_cap), max_rows
+        )
         if len(text) <= limit:
             return text
-    return _render(source, 40, 40, 0)[:limit]
+    return _render(source, variant, 40, 40, 0)[:limit]
 
 
-def _render(source: BriefingInput, field_cap: int, line_cap: int, max_rows: int) -> str:
+def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: int, max_rows: int) -> str:
     words = WORDS[source.language]
     task = source.task
     cut = words.cut
@@ -139,6 +144,7 @@ def _render(source: BriefingInput, field_cap: int, line_cap: int, max_rows: int)
     attempt = task.pogingen if task.status == Status.BEZIG else task.pogingen + 1
     lines = [
         f"=== {words.header} {task.id} ({words.attempt.format(p=max(attempt, 1), m=task.max_pogingen)}) ===",
+        *([words.compacted] if variant == Variant.COMPACT else []),
         words.from_.format(who=clip(task.opdrachtgever, 80, cut), when=when(task.aangemaakt)),
         words.opdracht,
         f'"{task.opdracht}"',

@@ -64,6 +64,13 @@ class Written:
 
 
 @dataclass(frozen=True)
+class Reaped:
+    id: str
+    status: Status
+    niet_voor: datetime | None
+
+
+@dataclass(frozen=True)
 class BriefingState:
     """What a briefing is built from: the task, its newest rows (oldest first) and the rest counted."""
 
@@ -282,6 +289,13 @@ class Ledger:
             queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds
         )
         return await self._written_or_why(record, task_id, token)
+
+    async def reap(
+        self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100
+    ) -> list[Reaped]:
+        """Return expired leases to the queue (or to mislukt); safe with several reapers at once."""
+        records = await self._db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit)
+        return [Reaped(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
 
     async def toon(self, task_id: str) -> Task:
         check_task_id(task_id)

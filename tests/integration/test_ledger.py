@@ -1,0 +1,323 @@
+"""The ledger: claims, fenced writes, and every transition, legal and illegal, on a real database."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+import pytest
+
+from tests.helpers import snapshot
+from worker.core.errors import InvalidInput, NotFound, Refused
+from worker.core.model import Soort, Status
+from worker.db.ledger import Ledger, NewTask
+
+
+@pytest.fixture
+def ledger(pool: asyncpg.Pool) -> Ledger:
+    return Ledger(pool, lease_seconds=1200, machine="testmachine")
+
+
+async def kinds(ledger: Ledger, task_id: str) -> list[str]:
+    return [row.soort.value for row in await ledger.log_rows(task_id)]
+
+
+async def test_nieuw_stores_the_task_and_logs_only_its_creation(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(
+        NewTask("Schrijf de blog", "jamal", toegewezen_aan="paco", context={"machine": "veranda"})
+    )
+    task = await ledger.toon(task_id)
+    assert (task.opdracht, task.opdrachtgever, task.status) == ("Schrijf de blog", "jamal", Status.WACHTEND)
+    assert task.context == {"machine": "veranda"}
+    rows = await ledger.log_rows(task_id)
+    assert [(r.soort, r.tekst) for r in rows] == [(Soort.NOTITIE, "aangemaakt door jamal")]
+
+
+async def test_claim_takes_the_highest_priority_then_the_oldest(ledger: Ledger) -> None:
+    oldest = await ledger.nieuw(NewTask("eerst", "jamal"))
+    await ledger.nieuw(NewTask("later", "jamal"))
+    urgent = await ledger.nieuw(NewTask("dringend", "jamal", prioriteit=5))
+    first, second = await ledger.claim(["paco"]), await ledger.claim(["paco"])
+    assert first is not None
+    assert second is not None
+    assert (first.task.id, second.task.id) == (urgent, oldest)
+
+
+async def test_claim_sets_the_lease_attempt_holder_and_logs_gestart(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    task_id = await ledger.nieuw(NewTask("doe het", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    task = claim.task
+    assert (task.id, task.status, task.pogingen, task.geclaimd_door) == (
+        task_id,
+        Status.BEZIG,
+        1,
+        "paco@testmachine",
+    )
+    assert claim.bot == "paco"
+    seconds_left = await pool.fetchval("select extract(epoch from lease_tot - now()) from agent_taken")
+    assert 1190 < seconds_left <= 1200
+    assert await kinds(ledger, task_id) == ["notitie", "gestart"]
+
+
+async def test_claim_skips_tasks_of_other_bots_and_tasks_not_yet_due(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await ledger.nieuw(NewTask("voor sjakie", "jamal", toegewezen_aan="sjakie"))
+    later = await ledger.nieuw(NewTask("morgen", "jamal"))
+    await pool.execute("update agent_taken set niet_voor = now() + interval '1 hour' where id = $1", later)
+    assert await ledger.claim(["paco"]) is None
+    anyone = await ledger.nieuw(NewTask("voor iedereen", "jamal"))
+    claim = await ledger.claim(["paco", "coco"])
+    assert claim is not None
+    assert (claim.task.id, claim.bot) == (anyone, "paco")
+
+
+async def test_32_claimers_over_2000_tasks_claim_each_exactly_once(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await pool.executemany(
+        "insert into agent_taken (opdracht, opdrachtgever) values ($1, 'jamal')",
+        [(f"taak {n}",) for n in range(2000)],
+    )
+    claimed: list[str] = []
+
+    async def claimer() -> None:
+        while (claim := await ledger.claim(["paco"])) is not None:
+            claimed.append(claim.task.id)
+
+    await asyncio.gather(*(claimer() for _ in range(32)))
+    assert len(claimed) == 2000
+    assert len(set(claimed)) == 2000
+    assert (
+        await pool.fetchval("select count(*) from agent_taken where status = 'bezig' and pogingen = 1")
+        == 2000
+    )
+    assert await pool.fetchval("select count(*) from agent_taak_log where soort = 'gestart'") == 2000
+
+
+async def test_a_stale_token_can_do_nothing_after_the_task_is_reclaimed(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
+    old = await ledger.claim(["paco"])
+    assert old is not None
+    await pool.execute(
+        "update agent_taken set lease_tot = now() - interval '1 second' where id = $1", task_id
+    )
+    reaped = await ledger.reap(backoff_base=0, backoff_max=0)
+    assert [r.id for r in reaped] == [task_id]
+    new = await ledger.claim(["coco"])
+    assert new is not None
+    assert new.token != old.token
+    before = await snapshot(pool)
+    stale_writes: list[Callable[[], Awaitable[object]]] = [
+        lambda: ledger.log(task_id, Soort.STAP_KLAAR, "oud", token=old.token),
+        lambda: ledger.klaar(task_id, "/tmp/x", "oud", token=old.token),
+        lambda: ledger.blokkeer(task_id, "oud?", token=old.token),
+        lambda: ledger.vrijgeven(task_id, old.token, "oud"),
+        lambda: ledger.stap(task_id, "oud", token=old.token),
+    ]
+    for write in stale_writes:
+        with pytest.raises(Refused) as refused:
+            await write()
+        assert refused.value.key == "stale_token"
+    assert await ledger.verleng(task_id, old.token) is None
+    assert await snapshot(pool) == before
+
+
+async def test_a_fenced_log_row_extends_the_lease(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await pool.execute(
+        "update agent_taken set lease_tot = now() + interval '5 seconds' where id = $1", task_id
+    )
+    await ledger.log(task_id, Soort.STAP_KLAAR, "stap 1", token=claim.token, bot="paco")
+    assert await pool.fetchval("select lease_tot - now() > interval '1000 seconds' from agent_taken") is True
+
+
+async def test_without_a_token_only_notes_and_answers_can_be_logged(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
+    await ledger.log(task_id, Soort.NOTITIE, "let op de tuin", bot="jamal")
+    before = await snapshot(pool)
+    for soort in (Soort.STAP_KLAAR, Soort.KLAAR, Soort.GESTART, Soort.FOUT):
+        with pytest.raises(Refused):
+            await ledger.log(task_id, soort, "mag niet")
+    assert await snapshot(pool) == before
+
+
+async def test_kinds_with_their_own_command_cannot_be_logged_even_with_a_token(ledger: Ledger) -> None:
+    await ledger.nieuw(NewTask("doe het", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    for soort in (Soort.GESTART, Soort.KLAAR, Soort.VRIJGEGEVEN, Soort.VERLOPEN, Soort.ANTWOORD):
+        with pytest.raises(Refused):
+            await ledger.log(claim.task.id, soort, "mag niet", token=claim.token)
+
+
+async def test_klaar_without_evidence_is_refused_and_changes_nothing(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await ledger.nieuw(NewTask("doe het", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    before = await snapshot(pool)
+    with pytest.raises(Refused) as refused:
+        await ledger.klaar(claim.task.id, "  ", "klaar", token=claim.token)
+    assert refused.value.key == "no_evidence"
+    assert await snapshot(pool) == before
+
+
+async def test_the_reaper_returns_expired_tasks_with_backoff_and_fails_them_at_the_limit(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    retry = await ledger.nieuw(NewTask("nog een kans", "jamal", max_pogingen=3))
+    last = await ledger.nieuw(NewTask("laatste kans", "jamal", max_pogingen=1))
+    await ledger.claim(["paco"])
+    await ledger.claim(["paco"])
+    await pool.execute("update agent_taken set lease_tot = now() - interval '1 second'")
+    reaped = {r.id: r for r in await ledger.reap(backoff_base=60, backoff_max=600)}
+    assert reaped[retry].status == Status.WACHTEND
+    assert reaped[last].status == Status.MISLUKT
+    waits = await pool.fetchval(
+        "select extract(epoch from niet_voor - now()) from agent_taken where id = $1", retry
+    )
+    assert 50 < waits <= 60
+    assert (await kinds(ledger, retry))[-1] == "verlopen"
+    assert (await kinds(ledger, last))[-1] == "verlopen"
+    assert await ledger.reap() == []
+
+
+async def test_two_reapers_at_once_reap_each_task_once(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    await pool.executemany(
+        "insert into agent_taken (opdracht, opdrachtgever) values ($1, 'jamal')",
+        [(f"t{n}",) for n in range(200)],
+    )
+    while await ledger.claim(["paco"]) is not None:
+        pass
+    await pool.execute("update agent_taken set lease_tot = now() - interval '1 second'")
+    results = await asyncio.gather(*(ledger.reap(limit=1000) for _ in range(4)))
+    reaped = [r.id for batch in results for r in batch]
+    assert len(reaped) == len(set(reaped)) == 200
+    assert await pool.fetchval("select count(*) from agent_taak_log where soort = 'verlopen'") == 200
+
+
+# --- every transition, table-driven -------------------------------------------------------------
+
+
+async def task_in(ledger: Ledger, pool: asyncpg.Pool, status: Status) -> tuple[str, str]:
+    """A task in the given status and the token to use on it (a current one when it is held)."""
+    task_id = await ledger.nieuw(NewTask(f"taak in {status}", "jamal"))
+    token = str(uuid.uuid4())
+    if status == Status.WACHTEND:
+        return task_id, token
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    assert claim.task.id == task_id
+    token = claim.token
+    if status == Status.WACHT_OP_MENS:
+        await ledger.blokkeer(task_id, "vraag?", token=token)
+    elif status == Status.KLAAR:
+        await ledger.klaar(task_id, "/tmp/bewijs", "af", token=token)
+    elif status == Status.MISLUKT:
+        await pool.execute(
+            "update agent_taken set status = 'mislukt', lease_tot = null, lease_token = null where id = $1",
+            task_id,
+        )
+    return task_id, token
+
+
+Operation = Callable[[Ledger, str, str], Awaitable[object]]
+
+OPERATIONS: dict[str, Operation] = {
+    "log stap_klaar": lambda lg, i, t: lg.log(i, Soort.STAP_KLAAR, "stap", token=t),
+    "log notitie zonder token": lambda lg, i, t: lg.log(i, Soort.NOTITIE, "notitie"),
+    "klaar": lambda lg, i, t: lg.klaar(i, "/tmp/bewijs", "af", token=t),
+    "blokkeer": lambda lg, i, t: lg.blokkeer(i, "wat nu?", token=t),
+    "antwoord": lambda lg, i, t: lg.antwoord(i, "zo", wie="jamal"),
+    "vrijgeven": lambda lg, i, t: lg.vrijgeven(i, t, "terug"),
+    "stap met token": lambda lg, i, t: lg.stap(i, "verder", token=t),
+    "stap zonder token": lambda lg, i, t: lg.stap(i, "verder"),
+}
+
+W, B, M, K, F = Status.WACHTEND, Status.BEZIG, Status.WACHT_OP_MENS, Status.KLAAR, Status.MISLUKT
+REFUSED = None
+# operation -> {status before: status after, or REFUSED}
+TRANSITIONS: dict[str, dict[Status, Status | None]] = {
+    "log stap_klaar": {W: REFUSED, B: B, M: REFUSED, K: REFUSED, F: REFUSED},
+    "log notitie zonder token": {W: W, B: B, M: M, K: K, F: F},
+    "klaar": {W: REFUSED, B: K, M: REFUSED, K: REFUSED, F: REFUSED},
+    "blokkeer": {W: REFUSED, B: M, M: REFUSED, K: REFUSED, F: REFUSED},
+    "antwoord": {W: W, B: B, M: W, K: K, F: F},
+    "vrijgeven": {W: REFUSED, B: W, M: REFUSED, K: REFUSED, F: REFUSED},
+    "stap met token": {W: REFUSED, B: B, M: REFUSED, K: REFUSED, F: REFUSED},
+    "stap zonder token": {W: W, B: REFUSED, M: M, K: K, F: F},
+}
+CASES = [(op, before, after) for op, table in TRANSITIONS.items() for before, after in table.items()]
+
+
+@pytest.mark.parametrize(("operation", "before", "after"), CASES, ids=[f"{o}-{b}" for o, b, _ in CASES])
+async def test_transition(
+    ledger: Ledger, pool: asyncpg.Pool, operation: str, before: Status, after: Status | None
+) -> None:
+    task_id, token = await task_in(ledger, pool, before)
+    rows_before = await snapshot(pool)
+    if after is REFUSED:
+        with pytest.raises(Refused) as refused:
+            await OPERATIONS[operation](ledger, task_id, token)
+        assert str(before) in refused.value.render("en")
+        assert await snapshot(pool) == rows_before
+    else:
+        await OPERATIONS[operation](ledger, task_id, token)
+        assert (await ledger.toon(task_id)).status == after
+        assert len((await snapshot(pool))[1]) == len(rows_before[1]) + 1
+
+
+async def test_an_answer_reopens_a_waiting_task_and_clears_its_wait(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    task_id, _ = await task_in(ledger, pool, Status.WACHT_OP_MENS)
+    await pool.execute("update agent_taken set niet_voor = now() + interval '1 day' where id = $1", task_id)
+    await ledger.antwoord(task_id, "album Zomer", wie="jamal")
+    task = await ledger.toon(task_id)
+    assert (task.status, task.niet_voor) == (Status.WACHTEND, None)
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    assert claim.task.pogingen == 2
+
+
+async def test_operations_on_a_missing_task_say_not_found(ledger: Ledger) -> None:
+    with pytest.raises(NotFound):
+        await ledger.antwoord("HV-20200101-001", "hallo")
+    with pytest.raises(NotFound):
+        await ledger.log("HV-20200101-001", Soort.STAP_KLAAR, "x", token=str(uuid.uuid4()))
+
+
+async def test_a_malformed_id_is_invalid_input(ledger: Ledger) -> None:
+    with pytest.raises(InvalidInput):
+        await ledger.toon("HV-1")
+
+
+async def test_the_briefing_state_counts_what_it_does_not_show(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    for n in range(20):
+        await ledger.log(task_id, Soort.STAP_KLAAR, f"stap {n}", token=claim.token)
+    await ledger.log(task_id, Soort.FOUT, "oeps", token=claim.token)
+    await ledger.blokkeer(task_id, "welke kleur?", token=claim.token)
+    await ledger.antwoord(task_id, "blauw", wie="jamal")
+    state = await ledger.briefing_state(task_id, 8)
+    assert [r.tekst for r in state.recent][-3:] == ["oeps", "welke kleur?", "blauw"]
+    assert len(state.recent) == 8
+    # 25 rows: notitie, gestart, 20 steps, fout, vraag, antwoord; 8 shown (15 steps and the last 3 kinds).
+    assert state.older.per_soort == {Soort.NOTITIE: 1, Soort.GESTART: 1, Soort.STAP_KLAAR: 15}
+    assert state.answer is not None
+    assert state.answer.tekst == "blauw"

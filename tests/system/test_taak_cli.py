@@ -1,0 +1,171 @@
+"""The real `taak` command: what it prints, its exit codes, and that refused input changes nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import asyncpg
+import pytest
+
+from tests.helpers import Result, run_taak, snapshot
+
+SQL_TRICKS = "'; drop table agent_taken; -- $1 \\x00 %s {0} \" `rm -rf` $(id)"
+
+
+def one_line(result: Result) -> str:
+    lines = result.err.strip().splitlines()
+    assert len(lines) == 1, result.err
+    return lines[0]
+
+
+async def test_nieuw_prints_only_the_new_id(cli_env: dict[str, str]) -> None:
+    result = run_taak(cli_env, "nieuw", "Schrijf de blog", "--aan", "paco", "--van", "jamal")
+    assert result.code == 0, result.err
+    assert re.fullmatch(r"HV-\d{8}-001\n", result.out)
+
+
+async def test_a_session_logs_and_finishes_with_its_environment(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", "Schrijf de blog", "--aan", "paco", "--van", "jamal").out.strip()
+    claim = run_taak(cli_env, "claim", "--bot", "paco", "--json")
+    assert claim.code == 0, claim.err
+    claimed = json.loads(claim.out)
+    assert claimed["id"] == task_id
+    assert claimed["briefing"].startswith(f"=== TASK {task_id} (attempt 1 of 3) ===")
+    session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+    assert run_taak(session, "log", "stap_klaar", "concept staat in /tmp/blog.md").code == 0
+    assert run_taak(session, "stap", "zet de blog online").code == 0
+    assert run_taak(session, "klaar", "--bewijs", "https://blog.example/veranda", "online").code == 0
+    shown = json.loads(run_taak(cli_env, "toon", task_id, "--json").out)
+    assert shown["status"] == "klaar"
+    assert shown["bewijs"] == "https://blog.example/veranda"
+    assert shown["volgende_stap"] == "zet de blog online"
+    assert [r["soort"] for r in shown["log"]] == ["notitie", "gestart", "stap_klaar", "notitie", "klaar"]
+    assert shown["log"][2]["bot"] == "paco"
+
+
+async def test_claim_with_nothing_waiting_exits_3(cli_env: dict[str, str]) -> None:
+    result = run_taak(cli_env, "claim", "--bot", "paco")
+    assert result.code == 3
+    assert "paco" in one_line(result)
+
+
+async def test_an_explicit_id_wins_over_the_environment(cli_env: dict[str, str]) -> None:
+    first = run_taak(cli_env, "nieuw", "een", "--van", "jamal").out.strip()
+    second = run_taak(cli_env, "nieuw", "twee", "--van", "jamal").out.strip()
+    env = {**cli_env, "TAAK_ID": first}
+    assert run_taak(env, "log", second, "notitie", "voor de tweede").code == 0
+    log = json.loads(run_taak(cli_env, "toon", second, "--json").out)["log"]
+    assert log[-1]["tekst"] == "voor de tweede"
+
+
+async def test_sql_metacharacters_are_stored_verbatim(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    text = SQL_TRICKS.replace("\\x00", "")
+    task_id = run_taak(
+        cli_env,
+        "nieuw",
+        text,
+        "--van",
+        text,
+        "--aan",
+        text,
+        "--klaar-wanneer",
+        text,
+        "--volgende-stap",
+        text,
+        "--titel",
+        text,
+        "--context",
+        f"k={text}",
+    ).out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", text).code == 0
+    assert run_taak(cli_env, "antwoord", task_id, text).code == 0
+    row = await conn.fetchrow("select * from agent_taken where id = $1", task_id)
+    for column in ("opdracht", "opdrachtgever", "toegewezen_aan", "klaar_wanneer", "volgende_stap", "titel"):
+        assert row[column] == text
+    assert json.loads(row["context"]) == {"k": text}
+    assert await conn.fetchval("select count(*) from agent_taak_log where tekst = $1", text) == 2
+
+
+BAD_INPUT = [
+    pytest.param(["nieuw", ""], None, 2, id="empty opdracht"),
+    pytest.param(["nieuw", "   \n\t"], None, 2, id="blank opdracht"),
+    pytest.param(["nieuw", "x" * 8001], None, 2, id="8001 characters"),
+    pytest.param(["nieuw", "-"], b"voor\x00na", 2, id="NUL byte on stdin"),
+    pytest.param(["nieuw", "-"], b"\xff\xfe kapot", 2, id="invalid UTF-8 on stdin"),
+    pytest.param(["nieuw", "x", "--context", "geen-sleutel"], None, 2, id="context without ="),
+    pytest.param(["nieuw", "x", "--max-pogingen", "0"], None, 2, id="zero attempts"),
+    pytest.param(["log", "{id}", "gedaan", "x"], None, 2, id="unknown soort"),
+    pytest.param(["log", "HV-1", "notitie", "x"], None, 2, id="malformed id"),
+    pytest.param(["toon", "HV-2026-01"], None, 2, id="malformed id toon"),
+    pytest.param(["toon", "HV-20200101-999"], None, 3, id="unknown id"),
+    pytest.param(["antwoord", "HV-20200101-999", "ja"], None, 3, id="answer to unknown id"),
+    pytest.param(["log", "{id}", "stap_klaar", "x"], None, 1, id="step without token"),
+    pytest.param(["klaar", "{id}", "--bewijs", "/tmp/x"], None, 1, id="klaar without token"),
+    pytest.param(["klaar", "--bewijs", "  ", "af"], "session", 1, id="klaar without evidence"),
+    pytest.param(["klaar", "af"], "session", 2, id="klaar without --bewijs"),
+    pytest.param(["klaar", "--bewijs", "/tmp/x"], "stale", 1, id="klaar with a stale token"),
+    pytest.param(["klaar", "--bewijs", "/tmp/x"], "bad token", 2, id="klaar with a malformed token"),
+    pytest.param(["log", "stap_klaar"], "session", 2, id="log without text"),
+    pytest.param(["frobnicate"], None, 2, id="unknown command"),
+    pytest.param(["lijst", "--status", "pending"], None, 2, id="unknown status"),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin_or_env", "code"), BAD_INPUT)
+async def test_bad_input_gets_one_line_its_exit_code_and_changes_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection, args: list[str], stdin_or_env: object, code: int
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "bestaande taak", "--van", "jamal", "--aan", "paco").out.strip()
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    env = dict(cli_env)
+    stdin = stdin_or_env if isinstance(stdin_or_env, bytes) else None
+    if stdin_or_env in ("session", "stale", "bad token"):
+        token = {
+            "session": claimed["lease_token"],
+            "stale": "00000000-0000-4000-8000-000000000000",
+            "bad token": "geen-token",
+        }[stdin_or_env]
+        env.update(TAAK_ID=task_id, TAAK_TOKEN=token, TAAK_BOT="paco")
+    before = await snapshot(conn)
+    result = run_taak(env, *[a.replace("{id}", task_id) for a in args], stdin=stdin)
+    assert result.code == code, result.err
+    one_line(result)
+    assert result.out == ""
+    assert await snapshot(conn) == before
+
+
+async def test_klaar_on_a_task_that_is_not_bezig_exits_1_naming_its_status(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "x", "--van", "jamal").out.strip()
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    env = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"]}
+    assert run_taak(env, "blokkeer", "welke kleur?").code == 0
+    before = await snapshot(conn)
+    result = run_taak(env, "klaar", "--bewijs", "/tmp/x")
+    assert result.code == 1
+    assert "wacht_op_mens" in one_line(result)
+    assert await snapshot(conn) == before
+
+
+async def test_messages_are_dutch_by_default(cli_env: dict[str, str]) -> None:
+    env = {**cli_env, "TAAK_LANGUAGE": "nl"}
+    assert one_line(run_taak(env, "toon", "HV-20200101-999")) == "taak: taak HV-20200101-999 bestaat niet"
+
+
+async def test_brief_prints_the_compact_briefing_under_its_cap(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", "-", "--van", "jamal", stdin=("lang " * 1599).encode()).out.strip()
+    result = run_taak(cli_env, "brief", task_id, "--compact")
+    assert result.code == 0
+    assert len(result.out.rstrip("\n")) <= 9500
+    assert ("lang " * 1599) in result.out
+
+
+async def test_lijst_filters_by_status_and_bot(cli_env: dict[str, str]) -> None:
+    paco = run_taak(cli_env, "nieuw", "voor paco", "--aan", "paco", "--van", "jamal").out.strip()
+    run_taak(cli_env, "nieuw", "voor coco", "--aan", "coco", "--van", "jamal")
+    listed = json.loads(run_taak(cli_env, "lijst", "--aan", "paco", "--status", "wachtend", "--json").out)
+    assert [t["id"] for t in listed] == [paco]
