@@ -30,7 +30,8 @@ with gekozen as (
     for update skip locked
 ), geclaimd as (
     update agent_taken t
-    set status = 'bezig',
+    set bijgewerkt = now(),
+        status = 'bezig',
         lease_token = gen_random_uuid(),
         lease_tot = now() + make_interval(secs => $2),
         pogingen = t.pogingen + 1,
@@ -53,7 +54,8 @@ select * from geclaimd;
 -- $1 taak_id, $2 lease_token, $3 bot, $4 soort, $5 tekst, $6 sessie, $7 meta, $8 lease seconds
 with houder as (
     update agent_taken
-    set lease_tot = greatest(lease_tot, now() + make_interval(secs => $8))
+    set bijgewerkt = now(),
+        lease_tot = greatest(lease_tot, now() + make_interval(secs => $8))
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
@@ -72,7 +74,8 @@ returning id, ts;
 -- Extend a held lease; no row back means the lease is lost.
 -- $1 taak_id, $2 lease_token, $3 lease seconds
 update agent_taken
-set lease_tot = greatest(lease_tot, now() + make_interval(secs => $3))
+set bijgewerkt = now(),
+    lease_tot = greatest(lease_tot, now() + make_interval(secs => $3))
 where id = $1 and status = 'bezig' and lease_token = $2::uuid
 returning lease_tot;
 
@@ -81,7 +84,8 @@ returning lease_tot;
 -- $1 taak_id, $2 lease_token, $3 bot, $4 bewijs, $5 tekst, $6 sessie
 with afgerond as (
     update agent_taken
-    set status = 'klaar', bewijs = $4, afgerond = now(), lease_tot = null, lease_token = null
+    set bijgewerkt = now(),
+        status = 'klaar', bewijs = $4, afgerond = now(), lease_tot = null, lease_token = null
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
@@ -94,7 +98,8 @@ returning id, ts;
 -- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie
 with wacht as (
     update agent_taken
-    set status = 'wacht_op_mens', lease_tot = null, lease_token = null
+    set bijgewerkt = now(),
+        status = 'wacht_op_mens', lease_tot = null, lease_token = null
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
@@ -107,7 +112,8 @@ returning id, ts;
 -- $1 taak_id, $2 wie, $3 tekst
 with terug as (
     update agent_taken
-    set status = 'wachtend', niet_voor = null
+    set bijgewerkt = now(),
+        status = 'wachtend', niet_voor = null
     where id = $1 and status = 'wacht_op_mens'
     returning id
 ), regel as (
@@ -122,7 +128,8 @@ select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: claimable at once)
 with terug as (
     update agent_taken
-    set status = 'wachtend', lease_tot = null, lease_token = null, niet_voor = $5
+    set bijgewerkt = now(),
+        status = 'wachtend', lease_tot = null, lease_token = null, niet_voor = $5
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
@@ -135,7 +142,8 @@ returning id, ts;
 -- $1 taak_id, $2 lease_token, $3 bot, $4 volgende_stap, $5 lease seconds
 with gezet as (
     update agent_taken
-    set volgende_stap = $4, lease_tot = greatest(lease_tot, now() + make_interval(secs => $5))
+    set bijgewerkt = now(),
+        volgende_stap = $4, lease_tot = greatest(lease_tot, now() + make_interval(secs => $5))
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
@@ -148,7 +156,8 @@ returning id, ts;
 -- $1 taak_id, $2 wie, $3 volgende_stap
 with gezet as (
     update agent_taken
-    set volgende_stap = $3
+    set bijgewerkt = now(),
+        volgende_stap = $3
     where id = $1 and status <> 'bezig'
     returning id
 )
@@ -197,7 +206,8 @@ with verlopen as (
     for update skip locked
 ), terug as (
     update agent_taken t
-    set status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
+    set bijgewerkt = now(),
+        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
         niet_voor = case when t.pogingen >= t.max_pogingen then null
                          else now() + taak_backoff(t.pogingen, $1, $2) end,
         afgerond = case when t.pogingen >= t.max_pogingen then now() end,

@@ -30,17 +30,35 @@ async def new_task(conn: asyncpg.Connection, opdracht: str = "doe iets") -> str:
 )
 async def test_a_frozen_column_can_never_change(conn: asyncpg.Connection, column: str, value: str) -> None:
     task_id = await new_task(conn)
-    with pytest.raises(asyncpg.CheckViolationError, match=f"{column} is frozen"):
+    with pytest.raises(asyncpg.CheckViolationError, match="are frozen"):
         await conn.execute(f"update agent_taken set {column} = {value} where id = $1", task_id)
+    assert await conn.fetchval("select count(*) from agent_taken where id = $1", task_id) == 1
 
 
-async def test_other_columns_can_change_and_bijgewerkt_follows(conn: asyncpg.Connection) -> None:
+async def test_other_columns_can_change(conn: asyncpg.Connection) -> None:
     task_id = await new_task(conn)
-    before = await conn.fetchval("select bijgewerkt from agent_taken where id = $1", task_id)
-    await conn.execute("update agent_taken set volgende_stap = 'verder' where id = $1", task_id)
-    after = await conn.fetchrow("select volgende_stap, bijgewerkt from agent_taken where id = $1", task_id)
-    assert after["volgende_stap"] == "verder"
-    assert after["bijgewerkt"] >= before
+    await conn.execute(
+        "update agent_taken set volgende_stap = 'verder', titel = 'kort' where id = $1", task_id
+    )
+    after = await conn.fetchrow("select volgende_stap, titel from agent_taken where id = $1", task_id)
+    assert (after["volgende_stap"], after["titel"]) == ("verder", "kort")
+
+
+async def test_a_task_that_stays_in_the_queue_is_not_announced_again(
+    db_url: str, conn: asyncpg.Connection
+) -> None:
+    task_id = await new_task(conn)
+    listener = await asyncpg.connect(db_url)
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    try:
+        await listener.add_listener("taak_nieuw", lambda *args: heard.put_nowait(args[3]))
+        await conn.execute(
+            "update agent_taken set volgende_stap = 'x', status = 'wachtend' where id = $1", task_id
+        )
+        await asyncio.sleep(0.3)
+    finally:
+        await listener.close()
+    assert heard.empty()
 
 
 @pytest.mark.parametrize(

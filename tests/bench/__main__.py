@@ -1,0 +1,63 @@
+"""Benchmarks: `python -m tests.bench` prints a markdown table of figures measured in this run.
+
+Each figure that has a goal is measured beside its baseline on the same database in the same run and
+reported as a ratio, because this machine is shared and noisy: absolute numbers drift, ratios less.
+Database: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local server; a scratch database is
+created on it and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+
+from tests.bench import ledger_bench
+from tests.conftest import with_database
+from worker.db.migrate import migrate
+
+
+@asynccontextmanager
+async def scratch_database(server_url: str) -> AsyncIterator[str]:
+    name = f"taak_bench_{uuid.uuid4().hex[:8]}"
+    admin = await asyncpg.connect(server_url)
+    await admin.execute(f'create database "{name}"')
+    await admin.close()
+    url = with_database(server_url, name)
+    conn = await asyncpg.connect(url)
+    await migrate(conn)
+    await conn.close()
+    try:
+        yield url
+    finally:
+        admin = await asyncpg.connect(server_url)
+        await admin.execute(f'drop database if exists "{name}" with (force)')
+        await admin.close()
+
+
+async def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench")
+    parser.add_argument("--jobs", type=int, default=3000, help="jobs per throughput run")
+    parser.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
+    args = parser.parse_args(argv)
+    server = (
+        os.environ.get("BENCH_DATABASE_URL")
+        or os.environ.get("TEST_DATABASE_URL")
+        or "postgresql://postgres@127.0.0.1:5432/postgres"
+    )
+    jobs = 300 if args.quick else args.jobs
+    log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
+    async with scratch_database(server) as url:
+        print(await ledger_bench.throughput_table(url, jobs=jobs))
+        print()
+        print(await ledger_bench.briefing_table(url, log_sizes=log_sizes))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))
