@@ -19,7 +19,7 @@ select id from taak;
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
--- $1 bots (text[]), $2 lease seconds, $3 machine
+-- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started)
 with gekozen as (
     select id from agent_taken
     where status = 'wachtend'
@@ -41,10 +41,11 @@ with gekozen as (
     where t.id = gekozen.id
     returning t.*
 ), gestart as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+    insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
     select id, split_part(geclaimd_door, '@', 1), 'gestart',
            'poging ' || pogingen || ' van ' || max_pogingen || ' door ' || geclaimd_door,
-           jsonb_build_object('poging', pogingen, 'machine', $3)
+           $4::text,
+           jsonb_build_object('poging', pogingen, 'machine', $3::text)
     from geclaimd
 )
 select * from geclaimd;
@@ -225,3 +226,95 @@ with verlopen as (
     from terug
 )
 select * from terug;
+
+-- name: poging_mislukt
+-- A held attempt ended badly: its reasons are logged (a `fout` row, then an optional `notitie`),
+-- and the task goes back to the queue with backoff, or to mislukt when its attempts are used up.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 notitie (null: none), $6 sessie, $7 meta,
+-- $8 backoff base seconds, $9 backoff max seconds
+with afgelopen as (
+    update agent_taken t
+    set bijgewerkt = now(),
+        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
+        niet_voor = case when t.pogingen >= t.max_pogingen then null
+                         else now() + taak_backoff(t.pogingen, $8, $9) end,
+        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
+        lease_tot = null,
+        lease_token = null
+    where t.id = $1 and t.status = 'bezig' and t.lease_token = $2::uuid
+    returning t.id, t.status
+), regels as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+    select afgelopen.id, $3, regel.soort, regel.tekst, $6, $7::jsonb
+    from afgelopen
+    cross join (values (1, 'fout', $4::text), (2, 'notitie', $5::text)) as regel (volgorde, soort, tekst)
+    where regel.tekst is not null
+    order by regel.volgorde
+)
+select status from afgelopen;
+
+-- name: poging_terug
+-- A held attempt that was not the task's fault (infrastructure, shutdown, a crashed daemon):
+-- the attempt is given back and the task can be claimed again at once.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 sessie
+with terug as (
+    update agent_taken t
+    set bijgewerkt = now(),
+        status = 'wachtend',
+        pogingen = greatest(t.pogingen - 1, 0),
+        niet_voor = null,
+        lease_tot = null,
+        lease_token = null
+    where t.id = $1 and t.status = 'bezig' and t.lease_token = $2::uuid
+    returning t.id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie)
+select id, $3, 'vrijgegeven', $4, $5 from terug
+returning id, ts;
+
+-- name: eigen_claims_vrijgeven
+-- At start-up a daemon gives back what this bot@machine held in a previous run, at once instead
+-- of after the lease. The attempt stays counted: a task that crashes its worker must not loop.
+-- $1 holders (text[], bot@machine), $2 reden
+with terug as (
+    update agent_taken t
+    set bijgewerkt = now(), status = 'wachtend', niet_voor = null, lease_tot = null, lease_token = null
+    where t.status = 'bezig' and t.geclaimd_door = any($1::text[])
+    returning t.id, t.geclaimd_door
+), regels as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst)
+    select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven', $2 from terug
+)
+select id from terug;
+
+-- name: lease_geldig
+-- Is this still the current holder's token? $1 taak_id, $2 lease_token
+select exists (
+    select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
+);
+
+-- name: bot_zet
+-- Switch a bot on or off (created when new). $1 bot, $2 actief
+insert into agent_bots (bot, actief) values ($1, $2)
+on conflict (bot) do update set actief = excluded.actief, bijgewerkt = now()
+returning *;
+
+-- name: bots_lijst
+-- Every known bot with its switch and heartbeat.
+select * from agent_bots order by bot;
+
+-- name: bots_actief
+-- Which of these bots may claim now. $1 bots (text[])
+select bot from agent_bots where actief and bot = any($1::text[]) order by bot;
+
+-- name: bots_aanmelden
+-- Make sure the daemon's bots exist (switched off unless the owner turned them on). $1 bots (text[])
+insert into agent_bots (bot) select unnest($1::text[]) on conflict (bot) do nothing;
+
+-- name: hartslag
+-- The daemon is alive: per bot its machine, process, version and current task.
+-- $1 bots (text[]), $2 machine, $3 pid, $4 versie, $5 current tasks (text[], parallel to $1; null: idle)
+update agent_bots b
+set machine = $2, pid = $3, versie = $4, huidige_taak = h.taak, laatst_gezien = now()
+from unnest($1::text[], $5::text[]) as h (bot, taak)
+where b.bot = h.bot;

@@ -5,12 +5,12 @@ from __future__ import annotations
 import socket
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.dsn import DatabaseUrl, parse_database_url
 
@@ -47,6 +47,35 @@ class Settings(BaseSettings):
     id: str | None = None
     token: str | None = None
     bot: str | None = None
+    briefing_file: Path | None = None
+
+    # The queue-worker daemon.
+    bots: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    concurrency: int = Field(default=1, ge=1, le=32)
+    poll_seconds: float = Field(default=5.0, gt=0)
+    agent_cmd: str = "claude"
+    agent_args: str = ""
+    workdir: Path | None = None
+    lease_extend_seconds: float = Field(default=60.0, gt=0)
+    session_timeout_seconds: float = Field(default=7200.0, gt=0)
+    silence_timeout_seconds: float = Field(default=900.0, gt=0)
+    kill_grace_seconds: float = Field(default=10.0, ge=0)
+    reaper_seconds: float = Field(default=30.0, gt=0)
+    heartbeat_seconds: float = Field(default=30.0, gt=0)
+    shutdown_grace_seconds: float = Field(default=30.0, ge=0)
+    retry_base_seconds: float = Field(default=60.0, ge=0)
+    retry_max_seconds: float = Field(default=3600.0, ge=0)
+    infra_pause_base_seconds: float = Field(default=30.0, ge=0)
+    infra_pause_max_seconds: float = Field(default=900.0, ge=0)
+    max_line_bytes: int = Field(default=1_048_576, ge=1024)
+    log_format: Literal["auto", "json", "console"] = "auto"
+
+    @field_validator("bots", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [bot.strip() for bot in value.split(",") if bot.strip()]
+        return value
 
     @field_validator("timezone")
     @classmethod
@@ -57,7 +86,7 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
 
-    @field_validator("id", "token", "bot", "database_url", mode="before")
+    @field_validator("id", "token", "bot", "database_url", "briefing_file", "workdir", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -76,6 +105,16 @@ class Settings(BaseSettings):
     @property
     def embedded_dir(self) -> Path:
         return self.data_dir / "postgres"
+
+    @property
+    def sessions_dir(self) -> Path:
+        return self.data_dir / "sessies"
+
+    @property
+    def agent_argv(self) -> list[str]:
+        import shlex
+
+        return shlex.split(self.agent_args)
 
 
 def load_settings() -> Settings:

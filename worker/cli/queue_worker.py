@@ -1,10 +1,121 @@
-"""`queue-worker`: the per-machine daemon (built in issue 4)."""
+"""`queue-worker`: the per-machine daemon, its one-shot mode, and a demo for newcomers.
+
+queue-worker                 serve TAAK_BOTS until SIGTERM/SIGINT
+queue-worker --once          process at most one task and exit (cron, tests)
+queue-worker demo            the whole flow on the embedded database with a scripted agent
+"""
 
 from __future__ import annotations
 
+import argparse
+import shlex
 import sys
+from collections.abc import Sequence
+from typing import Any
+
+from worker.cli.common import fail, load_settings_or_exit
+from worker.core.errors import ExitCode, TaakError
+from worker.settings import Settings
 
 
-def main() -> None:
-    print("queue-worker: the daemon is not built yet; use `taak` for now", file=sys.stderr)
-    raise SystemExit(2)
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        fail(message, ExitCode.USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="queue-worker", description="Claims tasks for this machine's bots and runs them.")
+    parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    demo = sub.add_parser("demo", help="show the whole flow with a scripted agent (no Claude account needed)")
+    demo.add_argument("--agent", choices=["script", "claude"], default="script")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    settings = load_settings_or_exit()
+    from worker.logs import configure_logging
+
+    configure_logging(settings.log_format)
+    if args.command == "demo":
+        raise SystemExit(_demo(settings, args.agent))
+    raise SystemExit(_serve(settings, once=args.once))
+
+
+def _serve(settings: Settings, *, once: bool) -> int:
+    import anyio
+
+    from worker.daemon.worker import StartRefused, Worker
+    from worker.db.connect import resolve_database
+
+    try:
+        database = resolve_database(settings)
+        worker = Worker(settings, database, once=once)
+        anyio.run(worker.run)
+    except StartRefused as exc:
+        fail(str(exc), ExitCode.REFUSED)
+    except TaakError as exc:
+        fail(exc.render(settings.language), exc.exit_code)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def _demo(settings: Settings, agent: str) -> int:
+    import anyio
+
+    from worker.core.model import Status
+
+    bot = "demo"
+    agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
+    demo_settings = settings.model_copy(
+        update={"bots": [bot], "agent_cmd": agent_cmd, "poll_seconds": 0.5, "silence_timeout_seconds": 300}
+    )
+
+    async def prepare() -> str:
+        from worker.cli.common import connection
+        from worker.db import bots
+        from worker.db.ledger import Ledger, NewTask
+
+        async with connection(demo_settings) as conn:
+            await bots.set_active(conn, bot, True)
+            return await Ledger(conn).nieuw(
+                NewTask(
+                    opdracht="Schrijf in één zin op wat deze demo laat zien, en bewaar het als bestand.",
+                    opdrachtgever="demo",
+                    toegewezen_aan=bot,
+                    klaar_wanneer="het bestand bestaat en is gelogd als bewijs",
+                    volgende_stap="lees de briefing en log je eerste stap",
+                    context={"machine": settings.machine},
+                )
+            )
+
+    try:
+        task_id = anyio.run(prepare)
+    except TaakError as exc:
+        fail(exc.render(settings.language), exc.exit_code)
+    print(f"demo: task {task_id} created for bot {bot!r}; running it with {agent_cmd}", file=sys.stderr)
+    code = _serve(demo_settings, once=True)
+
+    async def show() -> Status:
+        from worker.cli.common import connection
+        from worker.db.ledger import Ledger
+
+        async with connection(demo_settings) as conn:
+            ledger = Ledger(conn)
+            task = await ledger.toon(task_id)
+            print(f"\n{task.id}: {task.status} (bewijs: {task.bewijs or '-'})")
+            for row in await ledger.log_rows(task_id):
+                first_line = row.tekst.splitlines()[0] if row.tekst else ""
+                when = row.ts.astimezone(settings.zone)
+                print(f"  {when:%H:%M:%S}  {row.soort.value:12} {row.bot or '-':8} {first_line}")
+            return task.status
+
+    status = anyio.run(show)
+    print(f"\nSee it again with: taak toon {task_id}", file=sys.stderr)
+    return code if status == Status.KLAAR else int(ExitCode.REFUSED)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -86,6 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
     brief.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
     brief.add_argument("--json", action="store_true")
 
+    bot = sub.add_parser("bot", help="the per-bot switch: taak bot aan|uit BOT, taak bot lijst")
+    bot_sub = bot.add_subparsers(dest="bot_command", required=True, parser_class=_Parser)
+    for verb, text in (
+        ("aan", "let the daemons claim for this bot"),
+        ("uit", "claim nothing new for this bot"),
+    ):
+        switch = bot_sub.add_parser(verb, help=text)
+        switch.add_argument("naam")
+    bot_list = bot_sub.add_parser("lijst", help="every bot with its switch and heartbeat")
+    bot_list.add_argument("--json", action="store_true")
+
     db = sub.add_parser("db", help="the database: migrate, status")
     db_sub = db.add_subparsers(dest="db_command", required=True, parser_class=_Parser)
     db_sub.add_parser("migrate", help="apply pending migrations")
@@ -335,6 +346,29 @@ async def _brief(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _bot(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db import bots
+
+    async with connection(settings) as conn:
+        if args.bot_command in ("aan", "uit"):
+            changed = await bots.set_active(conn, args.naam, args.bot_command == "aan")
+            print(f"{changed.bot}: {'aan' if changed.actief else 'uit'}")
+            return ExitCode.OK
+        listed = await bots.all_bots(conn)
+    if args.json:
+        print(json.dumps([_plain(asdict(b)) for b in listed], ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    for b in listed:
+        seen = (
+            b.laatst_gezien.astimezone(settings.zone).strftime("%Y-%m-%d %H:%M:%S")
+            if b.laatst_gezien
+            else "-"
+        )
+        switch = "aan" if b.actief else "uit"
+        print(f"{b.bot:12} {switch:4} {b.machine or '-':20} {b.huidige_taak or '-':18} {seen}")
+    return ExitCode.OK
+
+
 async def _db(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import migrate, set_timezone, status
@@ -400,6 +434,7 @@ _HANDLERS = {
     "toon": _toon,
     "lijst": _lijst,
     "brief": _brief,
+    "bot": _bot,
     "db": _db,
 }
 

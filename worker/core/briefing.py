@@ -230,3 +230,20 @@ def clip(text: str, cap: int, mark: str) -> str:
     if len(text) <= cap:
         return text
     return text[: max(cap - len(mark), 0)].rstrip() + mark
+
+
+def system_prompt(task: Task, language: Language = "nl") -> str:
+    """Re-sent with every request and kept through compaction: the task ID and the opdracht verbatim."""
+    if language == "en":
+        return (
+            f"You are working on task {task.id} from the task ledger. The original instruction, verbatim:\n"
+            f'"{task.opdracht}"\n'
+            f'Log every finished step with `taak log {task.id} stap_klaar "..."`, finish with '
+            f'`taak klaar {task.id} --bewijs "..."`, and ask the owner with `taak blokkeer {task.id} "..."`.'
+        )
+    return (
+        f"Je werkt aan taak {task.id} uit het taakregister. De oorspronkelijke opdracht, letterlijk:\n"
+        f'"{task.opdracht}"\n'
+        f'Log elke afgeronde stap met `taak log {task.id} stap_klaar "..."`, sluit af met '
+        f'`taak klaar {task.id} --bewijs "..."` en vraag de eigenaar met `taak blokkeer {task.id} "..."`.'
+    )

@@ -85,6 +85,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "claimen kan alleen voor minstens één bot",
         "en": "claim needs at least one bot",
     },
+    "bad_bot": {
+        "nl": "{value!r} is geen botnaam (letters, cijfers, _ . -)",
+        "en": "{value!r} is not a bot name (letters, digits, _ . -)",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",

@@ -167,10 +167,12 @@ class Ledger:
         )
         return task_id
 
-    async def claim(self, bots: Sequence[str]) -> Claim | None:
+    async def claim(self, bots: Sequence[str], *, sessie: str | None = None) -> Claim | None:
         if not bots:
             raise InvalidInput("no_bots")
-        record = await self._db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine)
+        record = await self._db.fetchrow(
+            queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie
+        )
         if record is None:
             return None
         task = task_from_record(record)
@@ -289,6 +291,51 @@ class Ledger:
             queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds
         )
         return await self._written_or_why(record, task_id, token)
+
+    async def lease_geldig(self, task_id: str, token: str) -> bool:
+        valid: bool = await self._db.fetchval(queries()["lease_geldig"], task_id, check_token(token))
+        return valid
+
+    async def poging_mislukt(
+        self,
+        task_id: str,
+        token: str,
+        *,
+        bot: str,
+        reden: str,
+        notitie: str | None,
+        sessie: str | None,
+        meta: dict[str, Any],
+        backoff_base: float,
+        backoff_max: float,
+    ) -> Status | None:
+        """A failed attempt: `fout` (and `notitie`) rows, then backoff or mislukt. None: not ours any more."""
+        status = await self._db.fetchval(
+            queries()["poging_mislukt"],
+            task_id,
+            check_token(token),
+            bot,
+            reden,
+            notitie,
+            sessie,
+            json.dumps(meta, ensure_ascii=False),
+            backoff_base,
+            backoff_max,
+        )
+        return Status(status) if status is not None else None
+
+    async def poging_terug(
+        self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None
+    ) -> bool:
+        """Give the attempt back (not the task's fault); False when the task is not ours any more."""
+        record = await self._db.fetchrow(
+            queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie
+        )
+        return record is not None
+
+    async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: str) -> list[str]:
+        records = await self._db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
+        return [r["id"] for r in records]
 
     async def reap(
         self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100

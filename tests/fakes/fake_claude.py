@@ -1,0 +1,155 @@
+"""A fake `claude -p` that speaks Claude Code's stream-json, driven by `--fake-mode`.
+
+Modes: finish (log two steps, then `taak klaar`), klaar (only `taak klaar`), exit0 (end without
+finishing), error (a task failure with is_error), notloggedin (an infrastructure failure), hang
+(silent forever), busy (a line every 0.1 s for --fake-seconds, then exit 0), flood (--fake-mb of
+output, then finish), ignoreterm (ignore SIGTERM and keep talking).
+With FAKE_RECORD_DIR set it records its argv, environment and pid to `<TAAK_ID>-<session>.json` first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+_copy: list[object] = []  # an open file: our own copy of everything written to stdout
+
+
+def write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+    for handle in _copy:
+        handle.write(text)  # type: ignore[attr-defined]
+        handle.flush()  # type: ignore[attr-defined]
+
+
+def emit(event: dict[str, object]) -> None:
+    write(json.dumps(event) + "\n")
+
+
+def option(argv: list[str], name: str, default: str) -> str:
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def taak(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
+
+
+def assistant(session: str, text: str) -> None:
+    emit(
+        {
+            "type": "assistant",
+            "session_id": session,
+            "message": {
+                "id": "msg_" + uuid.uuid4().hex[:8],
+                "role": "assistant",
+                "content": [{"type": "text", "text": text}],
+            },
+        }
+    )
+
+
+def result(session: str, *, is_error: bool = False, text: str = "done", subtype: str = "success") -> None:
+    emit(
+        {
+            "type": "result",
+            "subtype": subtype,
+            "is_error": is_error,
+            "result": text,
+            "session_id": session,
+            "num_turns": 2,
+            "duration_ms": 1234,
+            "total_cost_usd": 0.0123,
+            "terminal_reason": "api_error" if is_error else "completed",
+        }
+    )
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    mode = option(argv, "--fake-mode", "finish")
+    session = option(argv, "--session-id", str(uuid.uuid4()))
+    record_dir = os.environ.get("FAKE_RECORD_DIR")
+    if record_dir:
+        path = os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(
+                {
+                    "argv": argv,
+                    "env": dict(os.environ),
+                    "pid": os.getpid(),
+                    "cwd": os.getcwd(),
+                    "stdin_is_closed": _stdin_closed(),
+                },
+                handle,
+            )
+        _copy.append(open(path[: -len(".json")] + ".out", "w", encoding="utf-8"))  # noqa: SIM115
+    write("this line is not JSON\n")
+    emit(
+        {
+            "type": "system",
+            "subtype": "init",
+            "session_id": session,
+            "model": "fake-model",
+            "cwd": os.getcwd(),
+            "claude_code_version": "2.1.332",
+        }
+    )
+    assistant(session, "Ik begin.")
+    if mode in ("finish", "flood"):
+        if mode == "flood":
+            line = json.dumps({"type": "assistant", "filler": "x" * 1000}) + "\n"
+            write(line * int(float(option(argv, "--fake-mb", "50")) * 1024 * 1024 / len(line)))
+        taak("log", "stap_klaar", "stap een")
+        assistant(session, "Stap een is gelogd.")
+        taak("log", "stap_klaar", "stap twee")
+        taak("klaar", "--bewijs", "/tmp/fake-bewijs", "klaar")
+        result(session)
+        return 0
+    if mode == "klaar":
+        taak("klaar", "--bewijs", "/tmp/fake-bewijs", "klaar")
+        result(session)
+        return 0
+    if mode == "exit0":
+        result(session, text="Ik heb nagedacht maar niets afgerond.")
+        return 0
+    if mode == "error":
+        result(session, is_error=True, text="Kon het bestand niet schrijven: permission denied")
+        print("fake: permission denied on /srv/blog", file=sys.stderr, flush=True)
+        return 1
+    if mode == "notloggedin":
+        result(session, is_error=True, text="Not logged in · Please run /login")
+        return 1
+    if mode == "hang":
+        time.sleep(3600)
+        return 0
+    if mode == "busy":
+        end = time.monotonic() + float(option(argv, "--fake-seconds", "3600"))
+        while time.monotonic() < end:
+            assistant(session, "nog bezig")
+            time.sleep(0.1)
+        result(session, text="klaar met praten")
+        return 0
+    if mode == "ignoreterm":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        while True:
+            assistant(session, "ik hoor je niet")
+            time.sleep(0.1)
+    print(f"fake: unknown mode {mode}", file=sys.stderr)
+    return 2
+
+
+def _stdin_closed() -> bool:
+    try:
+        return sys.stdin.read() == ""
+    except (OSError, ValueError):
+        return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

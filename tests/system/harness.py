@@ -1,0 +1,140 @@
+"""Running a real queue-worker process against a test database, and waiting for what it does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import asyncpg
+
+FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_claude.py"
+
+
+def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: str) -> dict[str, str]:
+    records = folder / "records"
+    records.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_DATABASE_URL=db_url,
+        TAAK_DATA_DIR=str(folder / "data"),
+        TAAK_BOTS="paco",
+        TAAK_MACHINE="testbox",
+        TAAK_AGENT_CMD=f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE))}",
+        TAAK_AGENT_ARGS=f"--fake-mode {mode}",
+        TAAK_WORKDIR=str(folder),
+        TAAK_POLL_SECONDS="5",
+        TAAK_REAPER_SECONDS="1",
+        TAAK_HEARTBEAT_SECONDS="1",
+        TAAK_LOG_FORMAT="json",
+        TAAK_LANGUAGE="nl",
+        TAAK_CONNECT_ATTEMPTS="3",
+        FAKE_RECORD_DIR=str(records),
+    )
+    env.update(overrides)
+    return env
+
+
+class Daemon:
+    """A queue-worker process; its JSON log lines are collected in a file."""
+
+    def __init__(self, env: dict[str, str], log_path: Path, *args: str) -> None:
+        self.log_path = log_path
+        self._log = log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.queue_worker", *args],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+
+    def events(self) -> list[dict[str, Any]]:
+        events = []
+        for line in self.log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                events.append(json.loads(line))
+            except ValueError:
+                continue
+        return events
+
+    def has_event(self, name: str) -> bool:
+        return any(e.get("event") == name for e in self.events())
+
+    def signal(self, sig: signal.Signals) -> None:
+        self.process.send_signal(sig)
+
+    def wait(self, timeout: float = 30) -> int:
+        return self.process.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+async def wait_for(
+    condition: Callable[[], Awaitable[Any]], *, timeout: float = 20, interval: float = 0.05, what: str = ""
+) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what or condition}")
+        await anyio.sleep(interval)
+
+
+async def switch_on(conn: asyncpg.Connection, *bots: str) -> None:
+    for bot in bots:
+        await conn.execute(
+            "insert into agent_bots (bot, actief) values ($1, true) "
+            "on conflict (bot) do update set actief = true",
+            bot,
+        )
+
+
+async def new_task(conn: asyncpg.Connection, opdracht: str = "Schrijf de blog", **columns: Any) -> str:
+    names = ["opdracht", "opdrachtgever", *columns]
+    values = [opdracht, "jamal", *columns.values()]
+    placeholders = ", ".join(f"${n}" for n in range(1, len(values) + 1))
+    task_id: str = await conn.fetchval(
+        f"insert into agent_taken ({', '.join(names)}) values ({placeholders}) returning id", *values
+    )
+    return task_id
+
+
+async def status_of(conn: asyncpg.Connection, task_id: str) -> str:
+    status: str = await conn.fetchval("select status from agent_taken where id = $1", task_id)
+    return status
+
+
+async def kinds(conn: asyncpg.Connection, task_id: str) -> list[str]:
+    rows = await conn.fetch("select soort from agent_taak_log where taak_id = $1 order by id", task_id)
+    return [r["soort"] for r in rows]
+
+
+def records(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted((folder / "records").glob("*.json"))]
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

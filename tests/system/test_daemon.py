@@ -1,0 +1,422 @@
+"""The queue-worker as a real process, with a fake agent that speaks Claude Code's stream-json."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.system.harness import (
+    Daemon,
+    kinds,
+    new_task,
+    pid_alive,
+    records,
+    status_of,
+    switch_on,
+    wait_for,
+    worker_env,
+)
+from worker.core.briefing import system_prompt
+from worker.db.ledger import Ledger
+
+
+@pytest.fixture
+async def conn_on(conn: asyncpg.Connection) -> asyncpg.Connection:
+    await switch_on(conn, "paco")
+    return conn
+
+
+async def test_a_new_task_is_run_with_its_briefing_and_finished(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    daemon = Daemon(worker_env(db_url, tmp_path), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _listening(daemon), what="the daemon to listen")
+        created = time.monotonic()
+        task_id = await new_task(conn, "Schrijf de blog over de veranda", toegewezen_aan="paco")
+        await wait_for(lambda: _status_is(conn, task_id, "bezig", "klaar"), what="the claim")
+        picked_up = time.monotonic() - created
+        await wait_for(lambda: _status_is(conn, task_id, "klaar"), what="klaar")
+    finally:
+        daemon.stop()
+    assert picked_up < 1.0
+    assert await kinds(conn, task_id) == ["gestart", "stap_klaar", "stap_klaar", "klaar", "notitie"]
+    (record,) = records(tmp_path)
+    task = await Ledger(conn).toon(task_id)
+    session_id = record["argv"][record["argv"].index("--session-id") + 1]
+    briefing_file = Path(record["env"]["TAAK_BRIEFING_FILE"])
+    assert record["argv"][-1] + "\n" == briefing_file.read_text(encoding="utf-8")
+    assert record["argv"][-1].startswith(f"=== TAAK {task_id} (poging 1 van 3) ===")
+    assert record["argv"][:7] == [
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--session-id",
+        session_id,
+        "--append-system-prompt",
+    ]
+    assert record["argv"][7] == system_prompt(task, "nl")
+    assert "--bare" not in record["argv"]
+    assert record["stdin_is_closed"] is True
+    env = record["env"]
+    assert (env["TAAK_ID"], env["TAAK_BOT"], env["DISABLE_AUTOUPDATER"]) == (task_id, "paco", "1")
+    assert env["TAAK_TOKEN"]
+    assert env["TAAK_DATABASE_URL"] == db_url
+    assert record["cwd"] == str(tmp_path)
+    gestart = await conn.fetchrow(
+        "select sessie from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id
+    )
+    assert gestart["sessie"] == session_id
+    result_row = await conn.fetchrow(
+        "select tekst, meta from agent_taak_log where taak_id = $1 order by id desc limit 1", task_id
+    )
+    assert '"total_cost_usd": 0.0123' in result_row["meta"]
+    raw = (tmp_path / "data" / "sessies" / task_id / f"1-{session_id}.jsonl").read_bytes()
+    written = (tmp_path / "records" / f"{task_id}-{session_id}.out").read_bytes()
+    assert raw == written
+    assert raw.startswith(b"this line is not JSON\n")
+    assert raw.splitlines()[-1].startswith(b'{"type": "result"')
+
+
+async def test_exit_0_without_klaar_is_a_used_attempt_with_backoff(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="exit0"), tmp_path / "worker.log", "--once")
+    assert daemon.wait() == 0
+    daemon.stop()
+    row = await conn.fetchrow(
+        "select status, pogingen, niet_voor > now() as later from agent_taken where id = $1", task_id
+    )
+    assert (row["status"], row["pogingen"], row["later"]) == ("wachtend", 1, True)
+    log = await conn.fetch("select soort, tekst from agent_taak_log where taak_id = $1 order by id", task_id)
+    assert [r["soort"] for r in log] == ["gestart", "notitie", "fout", "notitie"]
+    assert log[2]["tekst"] == "sessie eindigde zonder taak klaar"
+    assert log[3]["tekst"] == "Ik heb nagedacht maar niets afgerond."
+
+
+async def test_a_task_failure_logs_the_reason_and_stderr_and_fails_at_the_limit(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco", max_pogingen=1)
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="error"), tmp_path / "worker.log", "--once")
+    assert daemon.wait() == 0
+    daemon.stop()
+    assert await status_of(conn, task_id) == "mislukt"
+    fout = await conn.fetchval(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id
+    )
+    assert "Kon het bestand niet schrijven" in fout
+    assert "permission denied on /srv/blog" in fout
+
+
+async def test_an_infrastructure_failure_gives_the_attempt_back_and_pauses_the_worker(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    first = await new_task(conn, "eerste", toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="notloggedin", TAAK_INFRA_PAUSE_BASE_SECONDS="60")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _has_kind(conn, first, "vrijgegeven"), what="the attempt given back")
+        second = await new_task(conn, "tweede", toegewezen_aan="paco")
+        await wait_for(lambda: _event(daemon, "worker_paused"), what="the pause")
+        time.sleep(1.5)
+        assert await status_of(conn, second) == "wachtend"
+    finally:
+        daemon.stop()
+    row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", first)
+    assert (row["status"], row["pogingen"]) == ("wachtend", 0)
+    assert len(records(tmp_path)) == 1
+    paused = [e for e in daemon.events() if e.get("event") == "worker_paused"]
+    assert "Not logged in" in paused[0]["reason"]
+
+
+async def test_a_missing_agent_command_is_an_infrastructure_failure(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_CMD="/nonexistent/claude")
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    assert daemon.wait() == 0
+    daemon.stop()
+    row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+    assert (row["status"], row["pogingen"]) == ("wachtend", 0)
+    reason = await conn.fetchval("select tekst from agent_taak_log where soort = 'vrijgegeven'")
+    assert "agent start niet" in reason
+
+
+async def test_a_silent_session_is_stopped_after_the_silence_timeout(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(
+        db_url, tmp_path, mode="hang", TAAK_SILENCE_TIMEOUT_SECONDS="1", TAAK_KILL_GRACE_SECONDS="1"
+    )
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    assert daemon.wait(timeout=30) == 0
+    daemon.stop()
+    assert "te lang geen uitvoer" in await conn.fetchval(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id
+    )
+    assert not pid_alive(records(tmp_path)[0]["pid"])
+
+
+async def test_a_session_is_stopped_after_the_total_timeout(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="busy", TAAK_SESSION_TIMEOUT_SECONDS="1.5")
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    assert daemon.wait(timeout=30) == 0
+    daemon.stop()
+    assert "totale tijd" in await conn.fetchval(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id
+    )
+
+
+async def test_a_lost_lease_kills_the_session_within_one_extension_interval(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="busy", TAAK_LEASE_EXTEND_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _records_exist(tmp_path), what="the session")
+        pid = records(tmp_path)[0]["pid"]
+        # Another worker took the task: its token is no longer the one this session holds.
+        await conn.execute("update agent_taken set lease_token = gen_random_uuid() where id = $1", task_id)
+        taken = time.monotonic()
+        await wait_for(lambda: _dead(pid), timeout=10, what="the session to be killed")
+        killed_after = time.monotonic() - taken
+        await wait_for(lambda: _event(daemon, "lease_lost"), what="the log record")
+    finally:
+        daemon.stop()
+    assert killed_after <= 2.0
+    assert await status_of(conn, task_id) == "bezig"  # the new holder's task is left alone
+
+
+async def test_sigterm_drains_then_releases_the_task_and_exits_0(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="busy", TAAK_SHUTDOWN_GRACE_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    await wait_for(lambda: _records_exist(tmp_path), what="the session")
+    daemon.signal(signal.SIGTERM)
+    assert daemon.wait(timeout=20) == 0
+    daemon.stop()
+    row = await conn.fetchrow("select status, pogingen, lease_token from agent_taken where id = $1", task_id)
+    assert (row["status"], row["pogingen"], row["lease_token"]) == ("wachtend", 0, None)
+    assert (await kinds(conn, task_id))[-1] == "vrijgegeven"
+
+
+async def test_a_session_that_finishes_within_the_grace_is_not_interrupted(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(
+        db_url,
+        tmp_path,
+        mode="busy",
+        TAAK_AGENT_ARGS="--fake-mode busy --fake-seconds 1.5",
+        TAAK_SHUTDOWN_GRACE_SECONDS="10",
+    )
+    daemon = Daemon(env, tmp_path / "worker.log")
+    await wait_for(lambda: _records_exist(tmp_path), what="the session")
+    daemon.signal(signal.SIGTERM)
+    assert daemon.wait(timeout=20) == 0
+    daemon.stop()
+    assert "sessie eindigde zonder taak klaar" in await conn.fetchval(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id
+    )
+
+
+async def test_a_child_that_ignores_sigterm_is_killed(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(
+        db_url, tmp_path, mode="ignoreterm", TAAK_SHUTDOWN_GRACE_SECONDS="0.5", TAAK_KILL_GRACE_SECONDS="1"
+    )
+    daemon = Daemon(env, tmp_path / "worker.log")
+    await wait_for(lambda: _records_exist(tmp_path), what="the session")
+    pid = records(tmp_path)[0]["pid"]
+    daemon.signal(signal.SIGTERM)
+    assert daemon.wait(timeout=20) == 0
+    daemon.stop()
+    assert not pid_alive(pid)
+    assert daemon.has_event("session_ignored_sigterm")
+    assert await status_of(conn, task_id) == "wachtend"
+
+
+async def test_a_switched_off_bot_claims_nothing_until_switched_on(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_POLL_SECONDS="0.3"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "worker_started"), what="start-up")
+        time.sleep(1.0)
+        assert await status_of(conn, task_id) == "wachtend"
+        await switch_on(conn, "paco")
+        await wait_for(lambda: _status_is(conn, task_id, "klaar"), what="klaar after switching on")
+    finally:
+        daemon.stop()
+    assert daemon.has_event("no_bot_active")
+
+
+async def test_a_daemon_killed_mid_session_releases_at_once_on_restart_and_the_task_runs_once_more(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    busy = worker_env(db_url, tmp_path, mode="busy")
+    first = Daemon(busy, tmp_path / "first.log")
+    await wait_for(lambda: _records_exist(tmp_path), what="the session")
+    first.process.kill()
+    first.wait()
+    first.stop()
+    assert await status_of(conn, task_id) == "bezig"
+    second = Daemon({**busy, "TAAK_AGENT_ARGS": "--fake-mode klaar"}, tmp_path / "second.log")
+    try:
+        started = time.monotonic()
+        await wait_for(lambda: _status_is(conn, task_id, "klaar"), what="klaar after the restart")
+        assert time.monotonic() - started < 10
+    finally:
+        second.stop()
+    assert await kinds(conn, task_id) == ["gestart", "vrijgegeven", "gestart", "klaar", "notitie"]
+    assert second.has_event("worker_started")
+    assert [e["released"] for e in second.events() if e.get("event") == "worker_started"] == [[task_id]]
+
+
+async def test_a_second_daemon_for_the_same_bot_on_the_same_machine_refuses_to_start(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    env = worker_env(db_url, tmp_path)
+    first = Daemon(env, tmp_path / "first.log")
+    try:
+        await wait_for(lambda: _event(first, "worker_started"), what="the first daemon")
+        second = Daemon(env, tmp_path / "second.log")
+        assert second.wait(timeout=20) == 1
+        second.stop()
+        assert "already runs" in (tmp_path / "second.log").read_text()
+    finally:
+        first.stop()
+
+
+async def test_two_daemons_run_each_of_100_tasks_exactly_once(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    await conn.executemany(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ($1, 'jamal', 'paco')",
+        [(f"taak {n}",) for n in range(100)],
+    )
+    daemons = [
+        Daemon(
+            worker_env(db_url, tmp_path / name, mode="klaar", TAAK_MACHINE=name, TAAK_CONCURRENCY="4"),
+            tmp_path / f"{name}.log",
+        )
+        for name in ("mac-a", "mac-b")
+    ]
+    try:
+        await wait_for(
+            lambda: _count(conn, "select count(*) = 100 from agent_taken where status = 'klaar'"),
+            timeout=120,
+            what="100 tasks klaar",
+        )
+    finally:
+        for daemon in daemons:
+            daemon.stop()
+    assert await conn.fetchval("select count(*) from agent_taak_log where soort = 'gestart'") == 100
+    sessions = [r for name in ("mac-a", "mac-b") for r in records(tmp_path / name)]
+    assert len(sessions) == 100
+    assert len({s["env"]["TAAK_ID"] for s in sessions}) == 100
+    assert {name for name in ("mac-a", "mac-b") if records(tmp_path / name)} == {"mac-a", "mac-b"}
+
+
+async def test_fifty_megabytes_of_output_are_kept_whole(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(
+        worker_env(db_url, tmp_path, mode="flood", TAAK_MAX_LINE_BYTES="1048576"),
+        tmp_path / "worker.log",
+        "--once",
+    )
+    assert daemon.wait(timeout=120) == 0
+    daemon.stop()
+    assert await status_of(conn, task_id) == "klaar"
+    (raw,) = (tmp_path / "data" / "sessies" / task_id).glob("*.jsonl")
+    assert raw.stat().st_size > 50_000_000
+    (written,) = (tmp_path / "records").glob("*.out")
+    assert raw.read_bytes() == written.read_bytes()
+
+
+async def test_the_heartbeat_says_who_serves_the_bot_and_on_what(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        await wait_for(
+            lambda: _count(conn, f"select huidige_taak = '{task_id}' from agent_bots where bot = 'paco'"),
+            what="the heartbeat",
+        )
+        row = await conn.fetchrow(
+            "select machine, pid, versie, laatst_gezien > now() - interval '5 seconds' as fresh "
+            "from agent_bots where bot = 'paco'"
+        )
+    finally:
+        daemon.stop()
+    assert (row["machine"], row["pid"], row["fresh"]) == ("testbox", daemon.process.pid, True)
+    assert row["versie"]
+
+
+# --- small conditions ---------------------------------------------------------------------------
+
+
+async def _listening(daemon: Daemon) -> bool:
+    return daemon.has_event("listening")
+
+
+async def _event(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
+
+
+async def _status_is(conn: asyncpg.Connection, task_id: str, *statuses: str) -> bool:
+    return await status_of(conn, task_id) in statuses
+
+
+async def _has_kind(conn: asyncpg.Connection, task_id: str, soort: str) -> bool:
+    return soort in await kinds(conn, task_id)
+
+
+async def _records_exist(folder: Path) -> bool:
+    return bool(records(folder))
+
+
+async def _dead(pid: int) -> bool:
+    return not pid_alive(pid)
+
+
+async def _count(conn: asyncpg.Connection, sql: str) -> bool:
+    return bool(await conn.fetchval(sql))

@@ -1,0 +1,118 @@
+"""What happens to a task after its session ended: a pure function of what was observed.
+
+A task failure uses an attempt (and waits with backoff, or becomes mislukt at the limit); an
+infrastructure failure (no agent, not logged in, network, API overloaded or rate limited) gives
+the attempt back and pauses the worker instead of burning the queue.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from worker.core.model import Status, Task
+from worker.core.stream import Result
+
+
+class Stop(StrEnum):
+    """Why the daemon stopped a session before it ended by itself."""
+
+    SILENCE = "silence"
+    TOTAL = "total"
+    LEASE_LOST = "lease_lost"
+    SHUTDOWN = "shutdown"
+
+
+class Action(StrEnum):
+    NOTHING = "nothing"  # the session finished or blocked the task, or it is not ours any more
+    RETRY_OR_FAIL = "retry_or_fail"  # a task failure: an attempt is used
+    GIVE_BACK = "give_back"  # not the task's fault: the attempt is given back
+
+
+@dataclass(frozen=True)
+class Observed:
+    token: str
+    exit_code: int | None
+    result: Result | None
+    stop: Stop | None
+    task_after: Task | None
+    stderr_tail: str = ""
+    spawn_error: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    action: Action
+    reason: str
+    note: str | None = None
+    infrastructure: bool = False
+
+
+INFRA_PATTERNS = re.compile(
+    r"not logged in|please run /login|invalid api key|authentication_error|oauth token|"
+    r"connection refused|econnrefused|econnreset|enotfound|etimedout|getaddrinfo|unable to connect|"
+    r"connection error|network error|fetch failed|overloaded|rate.?limit|too many requests|"
+    r"\b429\b|\b529\b|api error: 5\d\d|credit balance is too low|command not found",
+    re.IGNORECASE,
+)
+RESULT_NOTE_CAP = 2000
+STDERR_CAP = 1500
+
+
+def is_infrastructure(text: str) -> bool:
+    return bool(INFRA_PATTERNS.search(text))
+
+
+def decide(seen: Observed) -> Outcome:
+    task = seen.task_after
+    if seen.stop == Stop.LEASE_LOST:
+        return Outcome(Action.NOTHING, "lease kwijt: de taak is elders opnieuw geclaimd")
+    if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
+        return Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
+    if seen.stop == Stop.SHUTDOWN:
+        return Outcome(Action.GIVE_BACK, "de worker stopt; de taak gaat terug in de wachtrij")
+    if seen.spawn_error is not None or seen.exit_code == 127:
+        why = seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
+        return Outcome(Action.GIVE_BACK, f"infrastructuur: agent start niet ({why})", infrastructure=True)
+    result_text = (seen.result.text or "") if seen.result else ""
+    failed = seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
+    if failed and is_infrastructure(f"{result_text}\n{seen.stderr_tail}"):
+        why = _first_line(result_text) or _tail(seen.stderr_tail)
+        return Outcome(Action.GIVE_BACK, f"infrastructuur: {why}", infrastructure=True)
+    if seen.stop == Stop.SILENCE:
+        return Outcome(Action.RETRY_OR_FAIL, _with_stderr("sessie gestopt: te lang geen uitvoer", seen))
+    if seen.stop == Stop.TOTAL:
+        return Outcome(Action.RETRY_OR_FAIL, _with_stderr("sessie gestopt: totale tijd overschreden", seen))
+    if not failed:
+        note = _cut(result_text, RESULT_NOTE_CAP) or None
+        return Outcome(Action.RETRY_OR_FAIL, "sessie eindigde zonder taak klaar", note=note)
+    what = _first_line(result_text) or (seen.result.subtype if seen.result else None) or "geen resultaat"
+    return Outcome(
+        Action.RETRY_OR_FAIL, _with_stderr(f"sessie mislukt (exit {seen.exit_code}): {what}", seen)
+    )
+
+
+def backoff_seconds(failures: int, base: float, maximum: float) -> float:
+    """Doubling per failure, capped: 1 failure waits `base`."""
+    if failures <= 0:
+        return 0.0
+    return float(min(maximum, base * 2 ** min(failures - 1, 30)))
+
+
+def _with_stderr(reason: str, seen: Observed) -> str:
+    tail = _tail(seen.stderr_tail)
+    return f"{reason}\nstderr: {tail}" if tail else reason
+
+
+def _tail(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= STDERR_CAP else "…" + text[-STDERR_CAP:]
+
+
+def _first_line(text: str) -> str:
+    return _cut(text.strip().splitlines()[0], 300) if text.strip() else ""
+
+
+def _cut(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[: cap - 1] + "…"

@@ -1,0 +1,79 @@
+"""Claude Code's stream-json output, one line at a time: what the daemon needs from it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Init:
+    session_id: str | None
+    model: str | None
+    version: str | None
+
+
+@dataclass(frozen=True)
+class Result:
+    is_error: bool
+    subtype: str | None
+    text: str | None
+    num_turns: int | None
+    duration_ms: int | None
+    total_cost_usd: float | None
+    terminal_reason: str | None
+
+    def as_meta(self) -> dict[str, Any]:
+        return {
+            "resultaat": True,
+            "is_error": self.is_error,
+            "subtype": self.subtype,
+            "num_turns": self.num_turns,
+            "duration_ms": self.duration_ms,
+            "total_cost_usd": self.total_cost_usd,
+            "terminal_reason": self.terminal_reason,
+        }
+
+
+Event = Init | Result | None
+
+
+def parse_line(line: bytes) -> Event:
+    """The event a stream line carries; None for any other line, including lines that are not JSON."""
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    kind = data.get("type")
+    if kind == "system" and data.get("subtype") == "init":
+        return Init(
+            session_id=_str(data.get("session_id")),
+            model=_str(data.get("model")),
+            version=_str(data.get("claude_code_version")),
+        )
+    if kind == "result":
+        return Result(
+            is_error=bool(data.get("is_error", False)),
+            subtype=_str(data.get("subtype")),
+            text=_str(data.get("result")),
+            num_turns=_int(data.get("num_turns")),
+            duration_ms=_int(data.get("duration_ms")),
+            total_cost_usd=_float(data.get("total_cost_usd")),
+            terminal_reason=_str(data.get("terminal_reason")),
+        )
+    return None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _float(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

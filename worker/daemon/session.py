@@ -1,0 +1,232 @@
+"""One Claude Code session as a subprocess: started in its own process group, its stdout kept byte for
+byte, its stderr drained, watched for silence, total time, a lost lease and a shutdown."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import anyio
+import structlog
+from anyio.abc import ByteReceiveStream, Process
+
+from worker.core.outcome import Stop
+from worker.core.stream import Init, Result, parse_line
+from worker.daemon.proc import signal_group
+
+log = structlog.get_logger(__name__)
+
+STDERR_KEEP = 8192
+READ_CHUNK = 65536
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    raw_path: Path
+    stderr_path: Path
+    session_id: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    silence_seconds: float
+    total_seconds: float
+    kill_grace_seconds: float
+    lease_check_seconds: float
+    max_line_bytes: int
+
+
+@dataclass
+class SessionReport:
+    exit_code: int | None = None
+    result: Result | None = None
+    init: Init | None = None
+    stop: Stop | None = None
+    stderr_tail: str = ""
+    spawn_error: str | None = None
+    lines: int = 0
+
+
+def build_argv(
+    agent_cmd: str,
+    agent_args: list[str],
+    *,
+    session_id: str,
+    system_prompt: str,
+    prompt: str,
+    settings_json: str | None = None,
+) -> list[str]:
+    """The command line; the prompt goes last, as an argument (stdin is closed).
+
+    `agent_cmd` is split like a shell would, so `python3 /path/agent.py` works as well as `claude`."""
+    argv = [
+        *shlex.split(agent_cmd),
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--session-id",
+        session_id,
+        "--append-system-prompt",
+        system_prompt,
+    ]
+    if settings_json is not None:
+        argv += ["--settings", settings_json]
+    return [*argv, *agent_args, prompt]
+
+
+def build_env(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in base.items() if not k.startswith("TAAK_") or k in extra}
+    env.update(extra)
+    env.setdefault("DISABLE_AUTOUPDATER", "1")
+    env.setdefault("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    return env
+
+
+LeaseCheck = Callable[[bool], Awaitable[bool]]
+"""Called every lease interval with "was there activity since the last call"; False: the lease is lost."""
+
+
+@dataclass
+class _Live:
+    started: float = field(default_factory=time.monotonic)
+    last_activity: float = field(default_factory=time.monotonic)
+    active_since_check: bool = False
+    stop: Stop | None = None
+    stderr: bytearray = field(default_factory=bytearray)
+
+
+async def run_session(
+    plan: SessionPlan, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event
+) -> SessionReport:
+    report = SessionReport()
+    plan.raw_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        process = await anyio.open_process(
+            plan.argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=plan.cwd,
+            env=plan.env,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
+        return report
+    live = _Live()
+    with plan.raw_path.open("ab") as raw, plan.stderr_path.open("ab") as err_file:
+        async with anyio.create_task_group() as watchers:
+            watchers.start_soon(_watch, process, limits, lease_check, shutdown, live)
+            async with anyio.create_task_group() as readers:
+                assert process.stdout is not None
+                assert process.stderr is not None
+                readers.start_soon(_read_stdout, process.stdout, raw, limits.max_line_bytes, live, report)
+                readers.start_soon(_drain_stderr, process.stderr, err_file, live)
+                report.exit_code = await process.wait()
+                # Whatever the session left running in its group goes with it, so the pipes close.
+                signal_group(process.pid, signal.SIGKILL)
+            watchers.cancel_scope.cancel()
+    report.stop = live.stop
+    report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
+    return report
+
+
+async def _read_stdout(
+    stream: ByteReceiveStream, raw: IO[bytes], cap: int, live: _Live, report: SessionReport
+) -> None:
+    pending = bytearray()
+    overlong = False
+    while True:
+        try:
+            chunk = await stream.receive(READ_CHUNK)
+        except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            break
+        raw.write(chunk)
+        raw.flush()
+        live.last_activity = time.monotonic()
+        live.active_since_check = True
+        start = 0
+        while (newline := chunk.find(b"\n", start)) != -1:
+            if not overlong:
+                pending += chunk[start:newline]
+                _take_line(bytes(pending), report)
+            pending.clear()
+            overlong = False
+            start = newline + 1
+        if not overlong:
+            pending += chunk[start:]
+            if len(pending) > cap:
+                # A line this long is kept in the raw file but not parsed.
+                pending.clear()
+                overlong = True
+                report.lines += 1
+    if pending and not overlong:
+        _take_line(bytes(pending), report)
+
+
+def _take_line(line: bytes, report: SessionReport) -> None:
+    report.lines += 1
+    event = parse_line(line)
+    if isinstance(event, Result):
+        report.result = event
+    elif isinstance(event, Init):
+        report.init = event
+
+
+async def _drain_stderr(stream: ByteReceiveStream, err_file: IO[bytes], live: _Live) -> None:
+    while True:
+        try:
+            chunk = await stream.receive(READ_CHUNK)
+        except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
+            return
+        err_file.write(chunk)
+        err_file.flush()
+        live.stderr += chunk
+        del live.stderr[:-STDERR_KEEP]
+
+
+async def _watch(
+    process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live
+) -> None:
+    tick = max(0.05, min(1.0, limits.silence_seconds / 4, limits.lease_check_seconds / 4))
+    next_lease_check = time.monotonic() + limits.lease_check_seconds
+    while live.stop is None:
+        await anyio.sleep(tick)
+        now = time.monotonic()
+        if shutdown.is_set():
+            live.stop = Stop.SHUTDOWN
+        elif now - live.last_activity > limits.silence_seconds:
+            live.stop = Stop.SILENCE
+        elif now - live.started > limits.total_seconds:
+            live.stop = Stop.TOTAL
+        elif now >= next_lease_check:
+            active, live.active_since_check = live.active_since_check, False
+            next_lease_check = now + limits.lease_check_seconds
+            if not await lease_check(active):
+                live.stop = Stop.LEASE_LOST
+    log.info("session_stopping", reason=str(live.stop), pid=process.pid)
+    if live.stop == Stop.LEASE_LOST:
+        # Another worker holds the task now: not one more step may happen here.
+        signal_group(process.pid, signal.SIGKILL)
+        return
+    signal_group(process.pid, signal.SIGTERM)
+    with anyio.move_on_after(limits.kill_grace_seconds):
+        await process.wait()
+        return
+    log.warning("session_ignored_sigterm", pid=process.pid)
+    signal_group(process.pid, signal.SIGKILL)
+
+
+def current_env() -> dict[str, str]:
+    return dict(os.environ)

@@ -1,0 +1,503 @@
+"""The queue-worker: one task group per machine that claims, runs, keeps leases, reaps and reports.
+
+Wiring only: the decisions live in `worker.core` (briefing, outcome), the SQL in `sql/queries.sql`,
+the subprocess in `session.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+import anyio
+import asyncpg
+import structlog
+
+from worker import __version__
+from worker.core.briefing import Variant, system_prompt
+from worker.core.dsn import DatabaseUrl
+from worker.core.errors import TaakError
+from worker.core.model import Soort
+from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
+from worker.daemon.proc import AlreadyRunning, InstanceLock
+from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
+from worker.db import bots as bot_table
+from worker.db.briefing import briefing_for
+from worker.db.connect import connect_one, create_pool
+from worker.db.ledger import Claim, Ledger
+from worker.settings import Settings
+
+log = structlog.get_logger("queue-worker")
+T = TypeVar("T")
+
+# What a lost or refused connection looks like from asyncpg and the OS.
+DB_ERRORS = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    TimeoutError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
+
+
+class StartRefused(Exception):
+    pass
+
+
+class DatabaseGone(Exception):
+    """The database stayed away while the worker was being stopped."""
+
+
+def _set_event(event: anyio.Event, *_args: object) -> None:
+    event.set()
+
+
+@dataclass
+class Running:
+    claim: Claim
+    session_id: str
+    started: float = field(default_factory=time.monotonic)
+
+
+class Worker:
+    def __init__(self, settings: Settings, database: DatabaseUrl, *, once: bool = False) -> None:
+        if not settings.bots:
+            raise StartRefused("TAAK_BOTS is empty: name the bots this machine serves (TAAK_BOTS=paco)")
+        self.settings = settings
+        self.database = database
+        self.once = once
+        self.bots = list(dict.fromkeys(settings.bots))
+        self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
+        self.locks = [
+            InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots
+        ]
+        self.wake = anyio.Event()
+        self.stopping = anyio.Event()  # stop claiming; let sessions finish
+        self.force_stop = anyio.Event()  # terminate the sessions now
+        self.running: dict[str, Running] = {}
+        self.session_ended = anyio.Event()
+        self.infra_failures = 0
+        self.paused_until = 0.0
+        self.db_ok = True
+        self.claimed_once = False
+        self.pool: asyncpg.Pool | None = None
+
+    # --- life cycle -------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self._lock_instances()
+        try:
+            self.pool = await create_pool(
+                self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
+            )
+            try:
+                await self._start_up()
+                async with anyio.create_task_group() as group:
+                    group.start_soon(self._signals, group.cancel_scope)
+                    group.start_soon(self._reaper)
+                    group.start_soon(self._heartbeat)
+                    if not self.once:
+                        group.start_soon(self._listen)
+                    await self._claim_loop(group)
+                    await self._drain()
+                    group.cancel_scope.cancel()
+            finally:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                    await self.pool.close()
+        finally:
+            for lock in self.locks:
+                lock.release()
+        log.info("worker_stopped")
+
+    def _lock_instances(self) -> None:
+        for lock, holder in zip(self.locks, self.holders, strict=True):
+            try:
+                lock.acquire()
+            except AlreadyRunning as exc:
+                raise StartRefused(
+                    f"a queue-worker for {holder} already runs on this machine ({exc})"
+                ) from None
+
+    @property
+    def ledger(self) -> Ledger:
+        assert self.pool is not None
+        return Ledger(self.pool, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
+
+    async def _start_up(self) -> None:
+        assert self.pool is not None
+        await bot_table.register(self.pool, self.bots)
+        released = await self.ledger.eigen_claims_vrijgeven(
+            self.holders, f"vrijgegeven bij herstart van de worker op {self.settings.machine}"
+        )
+        active = await bot_table.active_bots(self.pool, self.bots)
+        log.info(
+            "worker_started",
+            bots=self.bots,
+            active=active,
+            machine=self.settings.machine,
+            database=self.database.redacted,
+            concurrency=self.settings.concurrency,
+            released=released,
+            version=__version__,
+        )
+        if not active:
+            log.warning("no_bot_active", hint="switch a bot on with: taak bot aan " + self.bots[0])
+
+    async def _signals(self, scope: anyio.CancelScope) -> None:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+            async for signum in received:
+                if not self.stopping.is_set():
+                    log.info(
+                        "shutdown_requested",
+                        signal=signal.Signals(signum).name,
+                        grace_seconds=self.settings.shutdown_grace_seconds,
+                        running=list(self.running),
+                    )
+                    self.stopping.set()
+                    self.wake.set()
+                else:
+                    log.warning("shutdown_now", signal=signal.Signals(signum).name)
+                    self.force_stop.set()
+
+    async def _drain(self) -> None:
+        """Let running sessions finish within the grace period, then stop them (their tasks are released)."""
+        with anyio.move_on_after(self.settings.shutdown_grace_seconds):
+            await self._until_idle()
+        if self.running:
+            log.info("terminating_sessions", tasks=list(self.running))
+            self.force_stop.set()
+            await self._until_idle()
+
+    async def _until_idle(self) -> None:
+        while self.running:
+            await self.session_ended.wait()
+            self.session_ended = anyio.Event()
+
+    # --- claiming ---------------------------------------------------------------------------------
+
+    async def _claim_loop(self, group: anyio.abc.TaskGroup) -> None:
+        while not self.stopping.is_set():
+            if self.once and self.claimed_once:
+                await self._until_idle()
+                return
+            await self._claim_free_slots(group)
+            if self.once and not self.claimed_once:
+                log.info("nothing_to_claim", bots=self.bots)
+                return
+            with anyio.move_on_after(self._next_wait()):
+                await self.wake.wait()
+            self.wake = anyio.Event()
+
+    def _next_wait(self) -> float:
+        pause = self.paused_until - time.monotonic()
+        return max(pause, 0.0) if pause > 0 else self.settings.poll_seconds
+
+    async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
+        while (
+            len(self.running) < self.settings.concurrency
+            and not self.stopping.is_set()
+            and time.monotonic() >= self.paused_until
+            and not (self.once and self.claimed_once)
+        ):
+            session_id = str(uuid.uuid4())
+            claim = await self._db("claim", partial(self._claim, session_id))
+            if claim is None:
+                return
+            self.claimed_once = True
+            self.running[claim.task.id] = Running(claim, session_id)
+            group.start_soon(self._run_task, claim, session_id)
+
+    async def _claim(self, session_id: str) -> Claim | None:
+        assert self.pool is not None
+        # Read the switch before every claim: a bot turned off finishes what it runs and takes nothing new.
+        active = await bot_table.active_bots(self.pool, self.bots)
+        if not active:
+            return None
+        return await self.ledger.claim(active, sessie=session_id)
+
+    async def _listen(self) -> None:
+        if self.database.is_transaction_pooler:
+            log.warning(
+                "listen_unavailable",
+                mode="poll",
+                poll_seconds=self.settings.poll_seconds,
+                reason="the Supabase transaction pooler has no LISTEN/NOTIFY",
+            )
+            return
+        failures = 0
+        while not self.stopping.is_set():
+            try:
+                conn = await connect_one(self.settings, self.database)
+            except (TaakError, *DB_ERRORS) as exc:
+                failures += 1
+                if failures == 1:
+                    log.warning("listen_lost", error=_one_line(exc))
+                await anyio.sleep(backoff_seconds(failures, 1, 30))
+                continue
+            lost = anyio.Event()
+            try:
+                conn.add_termination_listener(partial(_set_event, lost))
+                await conn.add_listener("taak_nieuw", lambda *_args: self.wake.set())
+                log.info("listening", channel="taak_nieuw", reconnected=failures > 0)
+                failures = 0
+                self.wake.set()  # after any (re)connect, look at once: a notification may have been missed
+                while not lost.is_set() and not self.stopping.is_set():
+                    with anyio.move_on_after(self.settings.poll_seconds):
+                        await lost.wait()
+                    if not lost.is_set():
+                        await conn.fetchval("select 1", timeout=self.settings.connect_timeout_seconds)
+            except DB_ERRORS as exc:
+                log.warning("listen_lost", error=_one_line(exc))
+                failures = 1
+            finally:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+                    conn.terminate() if lost.is_set() else await conn.close()
+
+    # --- one task ---------------------------------------------------------------------------------
+
+    async def _run_task(self, claim: Claim, session_id: str) -> None:
+        task = claim.task
+        structlog.contextvars.bind_contextvars(task_id=task.id, bot=claim.bot)
+        try:
+            plan = await self._plan(claim, session_id)
+            log.info("session_start", session_id=session_id, attempt=task.pogingen, argv0=plan.argv[0])
+            report = await run_session(plan, self._limits(), self._lease_check(claim), self.force_stop)
+            log.info(
+                "session_end",
+                exit_code=report.exit_code,
+                stop=report.stop,
+                lines=report.lines,
+                is_error=report.result.is_error if report.result else None,
+            )
+            with anyio.CancelScope(shield=True):
+                await self._finish(claim, session_id, report)
+        except Exception:
+            log.exception("task_runner_failed")
+            with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+                await self._give_back(claim, session_id, "interne fout in de worker")
+        finally:
+            self.running.pop(task.id, None)
+            structlog.contextvars.unbind_contextvars("task_id", "bot")
+            self.session_ended.set()
+            self.wake.set()
+
+    async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
+        task = claim.task
+        briefing = await self._db(
+            "briefing", lambda: briefing_for(self.ledger, task.id, self.settings, Variant.FULL)
+        )
+        folder = self.settings.sessions_dir / task.id
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"{task.pogingen}-{session_id}"
+        briefing_file = folder / f"{stem}.briefing.txt"
+        briefing_file.write_text(briefing + "\n", encoding="utf-8")
+        extra = {
+            "TAAK_ID": task.id,
+            "TAAK_TOKEN": claim.token,
+            "TAAK_BOT": claim.bot,
+            "TAAK_SESSIE": session_id,
+            "TAAK_BRIEFING_FILE": str(briefing_file),
+            "TAAK_DATA_DIR": str(self.settings.data_dir),
+            "TAAK_TIMEZONE": self.settings.timezone,
+            "TAAK_LANGUAGE": self.settings.language,
+            "TAAK_MACHINE": self.settings.machine,
+            "TAAK_LEASE_SECONDS": str(self.settings.lease_seconds),
+            "TAAK_DATABASE_URL": self.database.url,
+        }
+        argv = build_argv(
+            self.settings.agent_cmd,
+            self.settings.agent_argv,
+            session_id=session_id,
+            system_prompt=system_prompt(task, self.settings.language),
+            prompt=briefing,
+        )
+        plan = SessionPlan(
+            argv=argv,
+            env=build_env(os.environ, extra),
+            cwd=self.settings.workdir or Path.home(),
+            raw_path=folder / f"{stem}.jsonl",
+            stderr_path=folder / f"{stem}.stderr",
+            session_id=session_id,
+        )
+        return plan
+
+    def _limits(self) -> Limits:
+        s = self.settings
+        return Limits(
+            silence_seconds=s.silence_timeout_seconds,
+            total_seconds=s.session_timeout_seconds,
+            kill_grace_seconds=s.kill_grace_seconds,
+            lease_check_seconds=s.lease_extend_seconds,
+            max_line_bytes=s.max_line_bytes,
+        )
+
+    def _lease_check(self, claim: Claim) -> Callable[[bool], Awaitable[bool]]:
+        """Extend the lease when the session was active, else only confirm it is still ours."""
+        task_id, token = claim.task.id, claim.token
+        outage = False
+
+        async def check(active: bool) -> bool:
+            nonlocal outage
+            try:
+                if active:
+                    still_ours = await self.ledger.verleng(task_id, token) is not None
+                else:
+                    still_ours = await self.ledger.lease_geldig(task_id, token)
+            except DB_ERRORS as exc:
+                # An outage is not a lost lease: the session goes on; the token check decides later.
+                if not outage:
+                    log.warning("lease_extension_failed", error=_one_line(exc))
+                outage = True
+                return True
+            if outage:
+                log.info("lease_extension_recovered")
+                outage = False
+            if not still_ours:
+                log.error("lease_lost", action="killing the session")
+            return still_ours
+
+        return check
+
+    async def _finish(self, claim: Claim, session_id: str, report: SessionReport) -> None:
+        task_id, bot = claim.task.id, claim.bot
+        if report.result is not None:
+            meta = {**report.result.as_meta(), "sessie": session_id, "exit_code": report.exit_code}
+            text = _result_line(report)
+            await self._db(
+                "result_row",
+                lambda: self.ledger.log(task_id, Soort.NOTITIE, text, bot=bot, sessie=session_id, meta=meta),
+            )
+        task_after = await self._db("task_after", lambda: self.ledger.toon(task_id))
+        outcome = decide(
+            Observed(
+                token=claim.token,
+                exit_code=report.exit_code,
+                result=report.result,
+                stop=report.stop,
+                task_after=task_after,
+                stderr_tail=report.stderr_tail,
+                spawn_error=report.spawn_error,
+            )
+        )
+        await self._apply(claim, session_id, outcome)
+
+    async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
+        task_id, bot = claim.task.id, claim.bot
+        log.info("outcome", action=outcome.action, reason=outcome.reason.splitlines()[0])
+        if outcome.infrastructure:
+            self.infra_failures += 1
+            pause = backoff_seconds(
+                self.infra_failures,
+                self.settings.infra_pause_base_seconds,
+                self.settings.infra_pause_max_seconds,
+            )
+            self.paused_until = time.monotonic() + pause
+            log.warning("worker_paused", seconds=pause, reason=outcome.reason, failures=self.infra_failures)
+        elif outcome.action != Action.GIVE_BACK:
+            self.infra_failures = 0
+        if outcome.action == Action.GIVE_BACK:
+            await self._give_back(claim, session_id, outcome.reason)
+        elif outcome.action == Action.RETRY_OR_FAIL:
+            status = await self._db(
+                "attempt_failed",
+                lambda: self.ledger.poging_mislukt(
+                    task_id,
+                    claim.token,
+                    bot=bot,
+                    reden=outcome.reason,
+                    notitie=outcome.note,
+                    sessie=session_id,
+                    meta={"sessie": session_id},
+                    backoff_base=self.settings.retry_base_seconds,
+                    backoff_max=self.settings.retry_max_seconds,
+                ),
+            )
+            log.info("task_returned", status=status)
+
+    async def _give_back(self, claim: Claim, session_id: str, reason: str) -> None:
+        await self._db(
+            "give_back",
+            lambda: self.ledger.poging_terug(
+                claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
+            ),
+        )
+
+    # --- background duties ------------------------------------------------------------------------
+
+    async def _reaper(self) -> None:
+        while True:
+            reaped = await self._db(
+                "reap",
+                lambda: self.ledger.reap(
+                    backoff_base=self.settings.retry_base_seconds, backoff_max=self.settings.retry_max_seconds
+                ),
+            )
+            for task in reaped:
+                log.info("lease_expired", task_id=task.id, status=task.status)
+            await anyio.sleep(self.settings.reaper_seconds)
+
+    async def _heartbeat(self) -> None:
+        assert self.pool is not None
+        pool = self.pool
+        while True:
+            current = {r.claim.bot: task_id for task_id, r in self.running.items()}
+            beat = partial(
+                bot_table.heartbeat,
+                pool,
+                self.bots,
+                [current.get(bot) for bot in self.bots],
+                machine=self.settings.machine,
+                pid=os.getpid(),
+                version=__version__,
+            )
+            await self._db("heartbeat", beat)
+            await anyio.sleep(self.settings.heartbeat_seconds)
+
+    # --- the database, through outages -----------------------------------------------------------
+
+    async def _db(self, what: str, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run a database operation, retrying through an outage; logs once per change of state.
+
+        Gives up (DatabaseGone) only when the worker is being stopped and the database is still away."""
+        failures = 0
+        while True:
+            try:
+                value = await operation()
+            except DB_ERRORS as exc:
+                failures += 1
+                if self.db_ok:
+                    self.db_ok = False
+                    log.error("database_unreachable", during=what, error=_one_line(exc))
+                if self.force_stop.is_set() and failures > 3:
+                    raise DatabaseGone(what) from exc
+                await anyio.sleep(backoff_seconds(failures, 0.5, 15))
+                continue
+            if not self.db_ok:
+                self.db_ok = True
+                log.info("database_back", during=what)
+                self.wake.set()
+            return value
+
+
+def _result_line(report: SessionReport) -> str:
+    result = report.result
+    assert result is not None
+    cost = f"${result.total_cost_usd:.4f}" if result.total_cost_usd is not None else "?"
+    seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
+    head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
+    text = (result.text or result.subtype or "").strip()
+    text = text if len(text) <= 1000 else text[:999] + "…"
+    return f"{head}: {result.num_turns} beurten, {seconds}, {cost}: {text}"
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__

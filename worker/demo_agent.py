@@ -1,0 +1,80 @@
+"""A small scripted stand-in for `claude -p` that ships with the package, for `queue-worker demo`.
+
+It speaks Claude Code's stream-json (an init line, assistant lines, a final result line), and does
+what a good session does: logs two steps with `taak log` and finishes with evidence via `taak klaar`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+
+def emit(event: dict[str, object]) -> None:
+    print(json.dumps(event, ensure_ascii=False), flush=True)
+
+
+def taak(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
+
+
+def say(session: str, text: str) -> None:
+    emit(
+        {
+            "type": "assistant",
+            "session_id": session,
+            "message": {
+                "id": f"msg_{uuid.uuid4().hex[:8]}",
+                "role": "assistant",
+                "content": [{"type": "text", "text": text}],
+            },
+        }
+    )
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    session = argv[argv.index("--session-id") + 1] if "--session-id" in argv else str(uuid.uuid4())
+    task_id = os.environ.get("TAAK_ID", "?")
+    started = time.monotonic()
+    emit(
+        {
+            "type": "system",
+            "subtype": "init",
+            "session_id": session,
+            "model": "demo-agent",
+            "cwd": os.getcwd(),
+            "claude_code_version": "demo",
+        }
+    )
+    say(session, f"Ik lees de briefing van {task_id} en begin.")
+    time.sleep(0.3)
+    taak("log", "stap_klaar", "notities gelezen en een opzet gemaakt")
+    say(session, "Eerste stap gelogd; nu het tweede deel.")
+    time.sleep(0.3)
+    evidence = os.path.join(os.environ.get("TAAK_DATA_DIR", "."), f"demo-{task_id}.txt")
+    with open(evidence, "w", encoding="utf-8") as handle:
+        handle.write(f"Resultaat van {task_id}\n")
+    taak("log", "stap_klaar", f"resultaat geschreven naar {evidence}")
+    taak("klaar", "--bewijs", evidence, "demo afgerond")
+    emit(
+        {
+            "type": "result",
+            "subtype": "success",
+            "is_error": False,
+            "result": f"{task_id} is klaar.",
+            "session_id": session,
+            "num_turns": 3,
+            "duration_ms": int((time.monotonic() - started) * 1000),
+            "total_cost_usd": 0.0,
+            "terminal_reason": "completed",
+        }
+    )
+
+
+if __name__ == "__main__":
+    main()
