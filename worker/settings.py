@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     bots: Annotated[list[str], NoDecode] = Field(default_factory=list)
     concurrency: int = Field(default=1, ge=1, le=32)
     poll_seconds: float = Field(default=5.0, gt=0)
+    listen: bool = True
     agent_cmd: str = "claude"
     agent_args: str = ""
     workdir: Path | None = None

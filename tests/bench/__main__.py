@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
-from tests.bench import ledger_bench
+from tests.bench import daemon_bench, ledger_bench
 from tests.conftest import with_database
 from worker.db.migrate import migrate
 
@@ -45,6 +45,12 @@ async def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench")
     parser.add_argument("--jobs", type=int, default=3000, help="jobs per throughput run")
     parser.add_argument("--quick", action="store_true", help="smaller runs, for a smoke test")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=["ledger", "briefing", "daemon"],
+        help="run only this section (repeatable)",
+    )
     args = parser.parse_args(argv)
     server = (
         os.environ.get("BENCH_DATABASE_URL")
@@ -53,10 +59,24 @@ async def main(argv: list[str]) -> None:
     )
     jobs = 300 if args.quick else args.jobs
     log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
+    sections = set(args.only or ["ledger", "briefing", "daemon"])
     async with scratch_database(server) as url:
-        print(await ledger_bench.throughput_table(url, jobs=jobs))
-        print()
-        print(await ledger_bench.briefing_table(url, log_sizes=log_sizes))
+        if "ledger" in sections:
+            print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
+        if "briefing" in sections:
+            print(await ledger_bench.briefing_table(url, log_sizes=log_sizes), end="\n\n", flush=True)
+        if "daemon" in sections:
+            print(
+                await daemon_bench.pickup_table(url, samples=20 if args.quick else 200),
+                end="\n\n",
+                flush=True,
+            )
+            print(
+                await daemon_bench.throughput_table(url, tasks=20 if args.quick else 200),
+                end="\n\n",
+                flush=True,
+            )
+            print(await daemon_bench.idle_table(url, seconds=3 if args.quick else 60), flush=True)
 
 
 if __name__ == "__main__":

@@ -420,3 +420,47 @@ async def _dead(pid: int) -> bool:
 
 async def _count(conn: asyncpg.Connection, sql: str) -> bool:
     return bool(await conn.fetchval(sql))
+
+
+async def test_a_dropped_listen_connection_is_restored(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    env = worker_env(db_url, tmp_path, mode="klaar", TAAK_POLL_SECONDS="30")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _listening(daemon), what="the daemon to listen")
+        await conn.execute(
+            "select pg_terminate_backend(pid) from pg_stat_activity "
+            "where application_name = 'taak-listen' and datname = current_database()"
+        )
+        await wait_for(lambda: _count_events(daemon, "listening", 2), what="listening again")
+        task_id = await new_task(conn, toegewezen_aan="paco")
+        # Far sooner than the 30 s poll: the notification arrived on the restored connection.
+        await wait_for(lambda: _status_is(conn, task_id, "bezig", "klaar"), timeout=5, what="the claim")
+    finally:
+        daemon.stop()
+    assert daemon.has_event("listen_lost")
+
+
+async def test_without_listen_the_daemon_polls_and_says_so_once(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    env = worker_env(db_url, tmp_path, mode="klaar", TAAK_LISTEN="false", TAAK_POLL_SECONDS="0.5")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "listen_unavailable"), what="the poll-mode notice")
+        first = await new_task(conn, "eerste", toegewezen_aan="paco")
+        await wait_for(lambda: _status_is(conn, first, "klaar"), timeout=10, what="klaar by polling")
+        second = await new_task(conn, "tweede", toegewezen_aan="paco")
+        await wait_for(lambda: _status_is(conn, second, "klaar"), timeout=10, what="klaar by polling")
+    finally:
+        daemon.stop()
+    names = [e.get("event") for e in daemon.events()]
+    assert names.count("listen_unavailable") == 1
+    assert "listening" not in names
+
+
+async def _count_events(daemon: Daemon, name: str, count: int) -> bool:
+    return [e.get("event") for e in daemon.events()].count(name) >= count

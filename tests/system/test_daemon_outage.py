@@ -54,6 +54,7 @@ async def test_the_daemon_recovers_when_its_database_restarts(tmp_path: Path) ->
             second = await new_task(conn, "tweede", toegewezen_aan="paco")
             await wait_for(lambda: _has_kind(conn, second, "gestart"), timeout=15, what="claiming to resume")
             await conn.close()
+            await wait_for(lambda: _listening_again(daemon), timeout=15, what="LISTEN restored")
         finally:
             daemon.stop()
         names = [e.get("event") for e in daemon.events()]
@@ -65,6 +66,10 @@ async def test_the_daemon_recovers_when_its_database_restarts(tmp_path: Path) ->
         assert records(tmp_path)[0]["env"]["TAAK_ID"] == first
     finally:
         await anyio.to_thread.run_sync(stop_embedded, server)
+
+
+async def _listening_again(daemon: Daemon) -> bool:
+    return [e.get("event") for e in daemon.events()].count("listening") >= 2
 
 
 async def _has_records(folder: Path, count: int) -> bool:

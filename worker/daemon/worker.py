@@ -224,23 +224,25 @@ class Worker:
         return await self.ledger.claim(active, sessie=session_id)
 
     async def _listen(self) -> None:
-        if self.database.is_transaction_pooler:
+        if self.database.is_transaction_pooler or not self.settings.listen:
+            reason = (
+                "the Supabase transaction pooler has no LISTEN/NOTIFY"
+                if self.database.is_transaction_pooler
+                else "TAAK_LISTEN is off"
+            )
             log.warning(
-                "listen_unavailable",
-                mode="poll",
-                poll_seconds=self.settings.poll_seconds,
-                reason="the Supabase transaction pooler has no LISTEN/NOTIFY",
+                "listen_unavailable", mode="poll", poll_seconds=self.settings.poll_seconds, reason=reason
             )
             return
         failures = 0
         while not self.stopping.is_set():
             try:
-                conn = await connect_one(self.settings, self.database)
+                conn = await connect_one(self.settings, self.database, application_name="taak-listen")
             except (TaakError, *DB_ERRORS) as exc:
                 failures += 1
                 if failures == 1:
                     log.warning("listen_lost", error=_one_line(exc))
-                await anyio.sleep(backoff_seconds(failures, 1, 30))
+                await anyio.sleep(backoff_seconds(failures, 0.5, 5))
                 continue
             lost = anyio.Event()
             try:
@@ -254,6 +256,9 @@ class Worker:
                         await lost.wait()
                     if not lost.is_set():
                         await conn.fetchval("select 1", timeout=self.settings.connect_timeout_seconds)
+                if lost.is_set():
+                    log.warning("listen_lost", error="the connection was closed")
+                    failures = 1
             except DB_ERRORS as exc:
                 log.warning("listen_lost", error=_one_line(exc))
                 failures = 1

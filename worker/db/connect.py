@@ -92,9 +92,12 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str:
     return text.replace(database.url, database.redacted).splitlines()[0]
 
 
-async def connect_one(settings: Settings, database: DatabaseUrl | None = None) -> asyncpg.Connection:
+async def connect_one(
+    settings: Settings, database: DatabaseUrl | None = None, *, application_name: str = "taak"
+) -> asyncpg.Connection:
     database = database or resolve_database(settings)
     options = connection_options(settings, database)
+    options["server_settings"] = {**options["server_settings"], "application_name": application_name}
     connection: asyncpg.Connection = await _retrying(settings, database, lambda: asyncpg.connect(**options))
     return connection
 

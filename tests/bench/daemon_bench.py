@@ -1,0 +1,178 @@
+"""The daemon as a process: pickup latency, end-to-end rate with a no-op agent, and idle cost."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+import asyncpg
+import psutil
+
+from tests.bench.ledger_bench import _fill_raw, _raw_step, _run_workers
+from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+
+NOOP = Path(__file__).resolve().parents[1] / "fakes" / "noop_agent.sh"
+
+
+def _env(url: str, folder: Path, **overrides: str) -> dict[str, str]:
+    return worker_env(url, folder, TAAK_AGENT_CMD=str(NOOP), TAAK_AGENT_ARGS="", **overrides)
+
+
+async def _reset(conn: asyncpg.Connection) -> None:
+    await conn.execute(
+        "update agent_taken set status = 'mislukt', lease_tot = null, lease_token = null "
+        "where status in ('wachtend', 'bezig')"
+    )
+
+
+async def _pickup_samples(url: str, conn: asyncpg.Connection, samples: int, **overrides: str) -> list[float]:
+    """Milliseconds from a task's insert to its claim, by the database's own clock."""
+    await _reset(conn)
+    with tempfile.TemporaryDirectory() as folder:
+        daemon = Daemon(_env(url, Path(folder), **overrides), Path(folder) / "worker.log")
+        try:
+            await wait_for(lambda: _started(daemon), what="start-up")
+            latencies = []
+            for _ in range(samples):
+                task_id = await conn.fetchval(
+                    "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, max_pogingen) "
+                    "values ('pickup', 'bench', 'paco', 1) returning id"
+                )
+                ms = await wait_for(lambda tid=task_id: _pickup_ms(conn, tid), timeout=30, interval=0.002)
+                latencies.append(float(ms))
+                await wait_for(lambda tid=task_id: _ended(conn, tid), timeout=30)
+        finally:
+            daemon.stop()
+    return latencies
+
+
+async def _pickup_ms(conn: asyncpg.Connection, task_id: str) -> float | None:
+    value: float | None = await conn.fetchval(
+        "select extract(epoch from l.ts - t.aangemaakt) * 1000 from agent_taken t "
+        "join agent_taak_log l on l.taak_id = t.id and l.soort = 'gestart' where t.id = $1",
+        task_id,
+    )
+    return value
+
+
+async def _ended(conn: asyncpg.Connection, task_id: str) -> bool:
+    return bool(await conn.fetchval("select status = 'mislukt' from agent_taken where id = $1", task_id))
+
+
+async def _started(daemon: Daemon) -> bool:
+    return daemon.has_event("worker_started")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def pickup_table(url: str, *, samples: int) -> str:
+    conn = await asyncpg.connect(url)
+    try:
+        await switch_on(conn, "paco")
+        listen = await _pickup_samples(url, conn, samples, TAAK_POLL_SECONDS="30")
+        poll = await _pickup_samples(
+            url, conn, max(5, samples // 5), TAAK_LISTEN="false", TAAK_POLL_SECONDS="1"
+        )
+    finally:
+        await conn.close()
+    rows = [
+        "### Pickup latency, insert -> claim (ms, database clock)",
+        "",
+        "| mode | samples | p50 | p95 | p99 |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, values in (("LISTEN/NOTIFY", listen), ("poll every 1 s", poll)):
+        rows.append(
+            f"| {name} | {len(values)} | {statistics.median(values):.1f} | "
+            f"{_percentile(values, 0.95):.1f} | {_percentile(values, 0.99):.1f} |"
+        )
+    return "\n".join(rows)
+
+
+async def throughput_table(url: str, *, tasks: int) -> str:
+    rows = [
+        f"### End to end, no-op agent ({tasks} tasks per run; ratio = daemon / raw claim loop, same run)",
+        "",
+        "| concurrency | daemon tasks/s | raw claim+complete jobs/s | ratio |",
+        "|---:|---:|---:|---:|",
+    ]
+    conn = await asyncpg.connect(url)
+    pool = await asyncpg.create_pool(url, min_size=4, max_size=4)
+    try:
+        await switch_on(conn, "paco")
+        for concurrency in (1, 4):
+            await _reset(conn)
+            await conn.execute(
+                "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, max_pogingen) "
+                "select 'noop ' || n, 'bench', 'paco', 1 from generate_series(1, $1) n",
+                tasks,
+            )
+            with tempfile.TemporaryDirectory() as folder:
+                started = time.perf_counter()
+                daemon = Daemon(
+                    _env(url, Path(folder), TAAK_CONCURRENCY=str(concurrency)), Path(folder) / "worker.log"
+                )
+                try:
+                    await wait_for(lambda: _none_waiting(conn), timeout=600, interval=0.05)
+                    await wait_for(lambda: _none_held(conn), timeout=60, interval=0.01)
+                    elapsed = time.perf_counter() - started
+                finally:
+                    daemon.stop()
+            await _fill_raw(pool, tasks * 10)
+            raw = tasks * 10 / await _run_workers(pool, concurrency, _raw_step)
+            rate = tasks / elapsed
+            rows.append(f"| {concurrency} | {rate:,.1f} | {raw:,.0f} | {rate / raw:.3f}x |")
+    finally:
+        await pool.close()
+        await conn.close()
+    rows.append("")
+    rows.append("(daemon time includes its start-up; each task is a real process and a session file)")
+    return "\n".join(rows)
+
+
+async def _none_waiting(conn: asyncpg.Connection) -> bool:
+    return not await conn.fetchval("select exists (select 1 from agent_taken where status = 'wachtend')")
+
+
+async def _none_held(conn: asyncpg.Connection) -> bool:
+    return not await conn.fetchval("select exists (select 1 from agent_taken where status = 'bezig')")
+
+
+async def idle_table(url: str, *, seconds: float) -> str:
+    baseline = subprocess.Popen([sys.executable, "-c", "import asyncio; asyncio.run(asyncio.sleep(3600))"])
+    with tempfile.TemporaryDirectory() as folder:
+        idle = {"TAAK_POLL_SECONDS": "5", "TAAK_HEARTBEAT_SECONDS": "30", "TAAK_REAPER_SECONDS": "30"}
+        daemon = Daemon(_env(url, Path(folder), **idle), Path(folder) / "worker.log")
+        try:
+            await wait_for(lambda: _started(daemon), what="start-up")
+            await anyio.sleep(3)
+            process, bare = psutil.Process(daemon.process.pid), psutil.Process(baseline.pid)
+            cpu_before, bare_before = sum(process.cpu_times()[:2]), sum(bare.cpu_times()[:2])
+            await anyio.sleep(seconds)
+            cpu = sum(process.cpu_times()[:2]) - cpu_before
+            bare_cpu = sum(bare.cpu_times()[:2]) - bare_before
+            rss, bare_rss = process.memory_info().rss, bare.memory_info().rss
+        finally:
+            daemon.stop()
+            baseline.kill()
+            baseline.wait()
+    mib = 1024 * 1024
+    return "\n".join(
+        [
+            f"### Idle daemon ({seconds:.0f} s, one bot, default intervals, poll every 5 s, LISTEN on)",
+            "",
+            "| figure | daemon | bare asyncio python | goal |",
+            "|---|---:|---:|---|",
+            f"| resident memory | {rss / mib:.1f} MiB | {bare_rss / mib:.1f} MiB | <= 80 MiB |",
+            f"| CPU seconds used | {cpu:.3f} s | {bare_cpu:.3f} s | close to 0 |",
+            f"| CPU share of one core | {cpu / seconds * 100:.2f} % | {bare_cpu / seconds * 100:.2f} % | |",
+        ]
+    )
