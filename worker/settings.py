@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     token: str | None = None
     bot: str | None = None
     briefing_file: Path | None = None
+    sessie: str | None = None
+    memory_dir: Path = Field(default_factory=lambda: Path.home() / ".claude" / "memory")
+    claude_settings: Path = Field(default_factory=lambda: Path.home() / ".claude" / "settings.json")
 
     # The queue-worker daemon.
     bots: Annotated[list[str], NoDecode] = Field(default_factory=list)
@@ -87,7 +90,7 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
 
-    @field_validator("id", "token", "bot", "database_url", "briefing_file", "workdir", mode="before")
+    @field_validator("id", "token", "bot", "sessie", "database_url", "briefing_file", "workdir", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value

@@ -78,9 +78,7 @@ async def pickup_table(url: str, *, samples: int) -> str:
     try:
         await switch_on(conn, "paco")
         listen = await _pickup_samples(url, conn, samples, TAAK_POLL_SECONDS="30")
-        poll = await _pickup_samples(
-            url, conn, max(5, samples // 5), TAAK_LISTEN="false", TAAK_POLL_SECONDS="1"
-        )
+        poll = await _pickup_samples(url, conn, max(5, samples // 5), TAAK_LISTEN="false", TAAK_POLL_SECONDS="1")
     finally:
         await conn.close()
     rows = [
@@ -117,9 +115,7 @@ async def throughput_table(url: str, *, tasks: int) -> str:
             )
             with tempfile.TemporaryDirectory() as folder:
                 started = time.perf_counter()
-                daemon = Daemon(
-                    _env(url, Path(folder), TAAK_CONCURRENCY=str(concurrency)), Path(folder) / "worker.log"
-                )
+                daemon = Daemon(_env(url, Path(folder), TAAK_CONCURRENCY=str(concurrency)), Path(folder) / "worker.log")
                 try:
                     await wait_for(lambda: _none_waiting(conn), timeout=600, interval=0.05)
                     await wait_for(lambda: _none_held(conn), timeout=60, interval=0.01)

@@ -32,9 +32,7 @@ RAW_COMPLETE = "update raw_jobs set status = 'done', lease = null where id = $1 
 WORKER_COUNTS = (1, 4, 16)
 
 
-async def _run_workers(
-    pool: asyncpg.Pool, workers: int, step: Callable[[asyncpg.Pool], Awaitable[bool]]
-) -> float:
+async def _run_workers(pool: asyncpg.Pool, workers: int, step: Callable[[asyncpg.Pool], Awaitable[bool]]) -> float:
     """Seconds for `workers` loops to drain the queue, each calling `step` until it finds nothing."""
 
     async def loop() -> None:
@@ -78,8 +76,7 @@ async def _fill_raw(pool: asyncpg.Pool, jobs: int) -> None:
 
 async def _fill_ledger(pool: asyncpg.Pool, jobs: int) -> None:
     await pool.execute(
-        "insert into agent_taken (opdracht, opdrachtgever) "
-        "select 'taak ' || n, 'bench' from generate_series(1, $1) n",
+        "insert into agent_taken (opdracht, opdrachtgever) select 'taak ' || n, 'bench' from generate_series(1, $1) n",
         jobs,
     )
     await pool.execute("analyze agent_taken")

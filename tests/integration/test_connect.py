@@ -23,9 +23,7 @@ def env_with(url: str, tmp_path: Path) -> dict[str, str]:
 
 
 def test_an_unreachable_database_exits_4_naming_host_and_port_but_not_the_password(tmp_path: Path) -> None:
-    result = run_taak(
-        env_with("postgresql://bot:geheim-wachtwoord@127.0.0.1:1/taak", tmp_path), "db", "status"
-    )
+    result = run_taak(env_with("postgresql://bot:geheim-wachtwoord@127.0.0.1:1/taak", tmp_path), "db", "status")
     assert result.code == 4
     assert len(result.err.strip().splitlines()) == 1
     assert "127.0.0.1:1" in result.err
@@ -53,9 +51,7 @@ def test_the_embedded_server_is_started_once_and_shared(tmp_path: Path) -> None:
     env["TAAK_DATA_DIR"] = str(tmp_path / "data")
 
     command = [sys.executable, "-m", "worker.cli.taak", "nieuw", "gedeelde server", "--van", "test"]
-    processes = [
-        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)
-    ]
+    processes = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
     outputs = [p.communicate(timeout=120) for p in processes]
     assert [p.returncode for p in processes] == [0, 0, 0], outputs
     ids = sorted(out.decode().strip() for out, _ in outputs)

@@ -45,9 +45,7 @@ async def test_claim_takes_the_highest_priority_then_the_oldest(ledger: Ledger) 
     assert (first.task.id, second.task.id) == (urgent, oldest)
 
 
-async def test_claim_sets_the_lease_attempt_holder_and_logs_gestart(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_claim_sets_the_lease_attempt_holder_and_logs_gestart(ledger: Ledger, pool: asyncpg.Pool) -> None:
     task_id = await ledger.nieuw(NewTask("doe het", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -64,9 +62,7 @@ async def test_claim_sets_the_lease_attempt_holder_and_logs_gestart(
     assert await kinds(ledger, task_id) == ["notitie", "gestart"]
 
 
-async def test_claim_skips_tasks_of_other_bots_and_tasks_not_yet_due(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_claim_skips_tasks_of_other_bots_and_tasks_not_yet_due(ledger: Ledger, pool: asyncpg.Pool) -> None:
     await ledger.nieuw(NewTask("voor sjakie", "jamal", toegewezen_aan="sjakie"))
     later = await ledger.nieuw(NewTask("morgen", "jamal"))
     await pool.execute("update agent_taken set niet_voor = now() + interval '1 hour' where id = $1", later)
@@ -77,9 +73,7 @@ async def test_claim_skips_tasks_of_other_bots_and_tasks_not_yet_due(
     assert (claim.task.id, claim.bot) == (anyone, "paco")
 
 
-async def test_32_claimers_over_2000_tasks_claim_each_exactly_once(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_32_claimers_over_2000_tasks_claim_each_exactly_once(ledger: Ledger, pool: asyncpg.Pool) -> None:
     await pool.executemany(
         "insert into agent_taken (opdracht, opdrachtgever) values ($1, 'jamal')",
         [(f"taak {n}",) for n in range(2000)],
@@ -93,22 +87,15 @@ async def test_32_claimers_over_2000_tasks_claim_each_exactly_once(
     await asyncio.gather(*(claimer() for _ in range(32)))
     assert len(claimed) == 2000
     assert len(set(claimed)) == 2000
-    assert (
-        await pool.fetchval("select count(*) from agent_taken where status = 'bezig' and pogingen = 1")
-        == 2000
-    )
+    assert await pool.fetchval("select count(*) from agent_taken where status = 'bezig' and pogingen = 1") == 2000
     assert await pool.fetchval("select count(*) from agent_taak_log where soort = 'gestart'") == 2000
 
 
-async def test_a_stale_token_can_do_nothing_after_the_task_is_reclaimed(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_a_stale_token_can_do_nothing_after_the_task_is_reclaimed(ledger: Ledger, pool: asyncpg.Pool) -> None:
     task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
     old = await ledger.claim(["paco"])
     assert old is not None
-    await pool.execute(
-        "update agent_taken set lease_tot = now() - interval '1 second' where id = $1", task_id
-    )
+    await pool.execute("update agent_taken set lease_tot = now() - interval '1 second' where id = $1", task_id)
     reaped = await ledger.reap(backoff_base=0, backoff_max=0)
     assert [r.id for r in reaped] == [task_id]
     new = await ledger.claim(["coco"])
@@ -134,16 +121,12 @@ async def test_a_fenced_log_row_extends_the_lease(ledger: Ledger, pool: asyncpg.
     task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
-    await pool.execute(
-        "update agent_taken set lease_tot = now() + interval '5 seconds' where id = $1", task_id
-    )
+    await pool.execute("update agent_taken set lease_tot = now() + interval '5 seconds' where id = $1", task_id)
     await ledger.log(task_id, Soort.STAP_KLAAR, "stap 1", token=claim.token, bot="paco")
     assert await pool.fetchval("select lease_tot - now() > interval '1000 seconds' from agent_taken") is True
 
 
-async def test_without_a_token_only_notes_and_answers_can_be_logged(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_without_a_token_only_notes_and_answers_can_be_logged(ledger: Ledger, pool: asyncpg.Pool) -> None:
     task_id = await ledger.nieuw(NewTask("doe het", "jamal"))
     await ledger.log(task_id, Soort.NOTITIE, "let op de tuin", bot="jamal")
     before = await snapshot(pool)
@@ -162,9 +145,7 @@ async def test_kinds_with_their_own_command_cannot_be_logged_even_with_a_token(l
             await ledger.log(claim.task.id, soort, "mag niet", token=claim.token)
 
 
-async def test_klaar_without_evidence_is_refused_and_changes_nothing(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_klaar_without_evidence_is_refused_and_changes_nothing(ledger: Ledger, pool: asyncpg.Pool) -> None:
     await ledger.nieuw(NewTask("doe het", "jamal"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -186,9 +167,7 @@ async def test_the_reaper_returns_expired_tasks_with_backoff_and_fails_them_at_t
     reaped = {r.id: r for r in await ledger.reap(backoff_base=60, backoff_max=600)}
     assert reaped[retry].status == Status.WACHTEND
     assert reaped[last].status == Status.MISLUKT
-    waits = await pool.fetchval(
-        "select extract(epoch from niet_voor - now()) from agent_taken where id = $1", retry
-    )
+    waits = await pool.fetchval("select extract(epoch from niet_voor - now()) from agent_taken where id = $1", retry)
     assert 50 < waits <= 60
     assert (await kinds(ledger, retry))[-1] == "verlopen"
     assert (await kinds(ledger, last))[-1] == "verlopen"
@@ -280,9 +259,7 @@ async def test_transition(
         assert len((await snapshot(pool))[1]) == len(rows_before[1]) + 1
 
 
-async def test_an_answer_reopens_a_waiting_task_and_clears_its_wait(
-    ledger: Ledger, pool: asyncpg.Pool
-) -> None:
+async def test_an_answer_reopens_a_waiting_task_and_clears_its_wait(ledger: Ledger, pool: asyncpg.Pool) -> None:
     task_id, _ = await task_in(ledger, pool, Status.WACHT_OP_MENS)
     await pool.execute("update agent_taken set niet_voor = now() + interval '1 day' where id = $1", task_id)
     await ledger.antwoord(task_id, "album Zomer", wie="jamal")

@@ -43,9 +43,7 @@ async def test_a_second_migrate_changes_nothing(empty_db_url: str) -> None:
         await conn.close()
 
 
-async def test_the_command_migrates_and_then_says_up_to_date(
-    empty_db_url: str, cli_env: dict[str, str]
-) -> None:
+async def test_the_command_migrates_and_then_says_up_to_date(empty_db_url: str, cli_env: dict[str, str]) -> None:
     cli_env["TAAK_DATABASE_URL"] = empty_db_url
     first = run_taak(cli_env, "db", "migrate")
     second = run_taak(cli_env, "db", "migrate")
@@ -58,20 +56,15 @@ async def test_the_command_migrates_and_then_says_up_to_date(
     assert "pending" not in listing.out
 
 
-async def test_two_processes_migrating_at_once_apply_each_file_once(
-    empty_db_url: str, cli_env: dict[str, str]
-) -> None:
+async def test_two_processes_migrating_at_once_apply_each_file_once(empty_db_url: str, cli_env: dict[str, str]) -> None:
     cli_env["TAAK_DATABASE_URL"] = empty_db_url
     command = [sys.executable, "-m", "worker.cli.taak", "db", "migrate"]
     processes = [
-        subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for _ in range(2)
+        subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)
     ]
     outputs = [p.communicate(timeout=60) for p in processes]
     assert [p.returncode for p in processes] == [0, 0], outputs
-    applied_lines = [
-        line for out, _ in outputs for line in out.decode().splitlines() if line.startswith("applied")
-    ]
+    applied_lines = [line for out, _ in outputs for line in out.decode().splitlines() if line.startswith("applied")]
     assert sorted(applied_lines) == sorted(f"applied {m.name}" for m in load_migrations())
     conn = await asyncpg.connect(empty_db_url)
     try:
@@ -105,10 +98,7 @@ async def test_the_command_exits_1_naming_a_tampered_file(db_url: str, cli_env: 
         assert "001_taken.sql" in result.err
         assert len(result.err.strip().splitlines()) == 1
         assert (
-            await conn.fetchval(
-                "select count(*) from taak_migraties where naam = '002_archiveer_agent_tasks.sql'"
-            )
-            == 0
+            await conn.fetchval("select count(*) from taak_migraties where naam = '002_archiveer_agent_tasks.sql'") == 0
         )
     finally:
         await conn.close()

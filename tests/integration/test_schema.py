@@ -37,24 +37,18 @@ async def test_a_frozen_column_can_never_change(conn: asyncpg.Connection, column
 
 async def test_other_columns_can_change(conn: asyncpg.Connection) -> None:
     task_id = await new_task(conn)
-    await conn.execute(
-        "update agent_taken set volgende_stap = 'verder', titel = 'kort' where id = $1", task_id
-    )
+    await conn.execute("update agent_taken set volgende_stap = 'verder', titel = 'kort' where id = $1", task_id)
     after = await conn.fetchrow("select volgende_stap, titel from agent_taken where id = $1", task_id)
     assert (after["volgende_stap"], after["titel"]) == ("verder", "kort")
 
 
-async def test_a_task_that_stays_in_the_queue_is_not_announced_again(
-    db_url: str, conn: asyncpg.Connection
-) -> None:
+async def test_a_task_that_stays_in_the_queue_is_not_announced_again(db_url: str, conn: asyncpg.Connection) -> None:
     task_id = await new_task(conn)
     listener = await asyncpg.connect(db_url)
     heard: asyncio.Queue[str] = asyncio.Queue()
     try:
         await listener.add_listener("taak_nieuw", lambda *args: heard.put_nowait(args[3]))
-        await conn.execute(
-            "update agent_taken set volgende_stap = 'x', status = 'wachtend' where id = $1", task_id
-        )
+        await conn.execute("update agent_taken set volgende_stap = 'x', status = 'wachtend' where id = $1", task_id)
         await asyncio.sleep(0.3)
     finally:
         await listener.close()
@@ -71,9 +65,7 @@ async def test_a_task_that_stays_in_the_queue_is_not_announced_again(
 )
 async def test_the_log_refuses_every_change(conn: asyncpg.Connection, statement: str) -> None:
     task_id = await new_task(conn)
-    await conn.execute(
-        "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'x')", task_id
-    )
+    await conn.execute("insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'x')", task_id)
     with pytest.raises(asyncpg.InsufficientPrivilegeError, match="append-only"):
         await conn.execute(statement)
     assert await conn.fetchval("select count(*) from agent_taak_log") == 1
@@ -87,9 +79,7 @@ async def test_the_log_refuses_an_unknown_kind(conn: asyncpg.Connection) -> None
 
 async def test_the_log_refuses_a_row_for_a_task_that_does_not_exist(conn: asyncpg.Connection) -> None:
     with pytest.raises(asyncpg.ForeignKeyViolationError):
-        await conn.execute(
-            "insert into agent_taak_log (taak_id, soort) values ('HV-20260101-001', 'notitie')"
-        )
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ('HV-20260101-001', 'notitie')")
 
 
 async def test_status_must_be_one_of_the_five(conn: asyncpg.Connection) -> None:
@@ -103,12 +93,9 @@ async def test_bezig_needs_a_lease_and_a_token(conn: asyncpg.Connection) -> None
     with pytest.raises(asyncpg.CheckViolationError, match="bezig_heeft_lease"):
         await conn.execute("update agent_taken set status = 'bezig' where id = $1", task_id)
     with pytest.raises(asyncpg.CheckViolationError, match="bezig_heeft_lease"):
-        await conn.execute(
-            "update agent_taken set status = 'bezig', lease_tot = now() where id = $1", task_id
-        )
+        await conn.execute("update agent_taken set status = 'bezig', lease_tot = now() where id = $1", task_id)
     await conn.execute(
-        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() "
-        "where id = $1",
+        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() where id = $1",
         task_id,
     )
 
@@ -117,9 +104,7 @@ async def test_bezig_needs_a_lease_and_a_token(conn: asyncpg.Connection) -> None
 async def test_klaar_needs_evidence(conn: asyncpg.Connection, bewijs: str | None) -> None:
     task_id = await new_task(conn)
     with pytest.raises(asyncpg.CheckViolationError, match="klaar_heeft_bewijs"):
-        await conn.execute(
-            "update agent_taken set status = 'klaar', bewijs = $2 where id = $1", task_id, bewijs
-        )
+        await conn.execute("update agent_taken set status = 'klaar', bewijs = $2 where id = $1", task_id, bewijs)
 
 
 async def test_pogingen_is_never_negative(conn: asyncpg.Connection) -> None:
@@ -189,9 +174,7 @@ async def test_the_time_zone_setting_moves_the_day(conn: asyncpg.Connection) -> 
 
 async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection) -> None:
     with pytest.raises(asyncpg.CheckViolationError):
-        await conn.execute(
-            "insert into agent_taken (id, opdracht, opdrachtgever) values ('TAAK-1', 'x', 'jamal')"
-        )
+        await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ('TAAK-1', 'x', 'jamal')")
 
 
 async def test_a_new_task_and_a_new_log_row_are_announced(db_url: str, conn: asyncpg.Connection) -> None:
@@ -215,8 +198,7 @@ async def test_a_new_task_and_a_new_log_row_are_announced(db_url: str, conn: asy
 async def test_a_task_put_back_in_the_queue_is_announced_again(db_url: str, conn: asyncpg.Connection) -> None:
     task_id = await new_task(conn)
     await conn.execute(
-        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() "
-        "where id = $1",
+        "update agent_taken set status = 'bezig', lease_tot = now(), lease_token = gen_random_uuid() where id = $1",
         task_id,
     )
     listener = await asyncpg.connect(db_url)

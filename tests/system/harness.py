@@ -102,8 +102,7 @@ async def wait_for(
 async def switch_on(conn: asyncpg.Connection, *bots: str) -> None:
     for bot in bots:
         await conn.execute(
-            "insert into agent_bots (bot, actief) values ($1, true) "
-            "on conflict (bot) do update set actief = true",
+            "insert into agent_bots (bot, actief) values ($1, true) on conflict (bot) do update set actief = true",
             bot,
         )
 

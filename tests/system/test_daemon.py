@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from pathlib import Path
@@ -62,6 +63,10 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
         "--append-system-prompt",
     ]
     assert record["argv"][7] == system_prompt(task, "nl")
+    assert record["argv"][8] == "--settings"
+    hooks = json.loads(record["argv"][9])["hooks"]
+    assert set(hooks) == {"SessionStart", "PreCompact", "PostCompact", "UserPromptSubmit"}
+    assert hooks["PreCompact"][0]["hooks"][0]["command"].endswith(" hook pre-compact")
     assert "--bare" not in record["argv"]
     assert record["stdin_is_closed"] is True
     env = record["env"]
@@ -69,9 +74,7 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
     assert env["TAAK_TOKEN"]
     assert env["TAAK_DATABASE_URL"] == db_url
     assert record["cwd"] == str(tmp_path)
-    gestart = await conn.fetchrow(
-        "select sessie from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id
-    )
+    gestart = await conn.fetchrow("select sessie from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id)
     assert gestart["sessie"] == session_id
     result_row = await conn.fetchrow(
         "select tekst, meta from agent_taak_log where taak_id = $1 order by id desc limit 1", task_id
@@ -111,9 +114,7 @@ async def test_a_task_failure_logs_the_reason_and_stderr_and_fails_at_the_limit(
     assert daemon.wait() == 0
     daemon.stop()
     assert await status_of(conn, task_id) == "mislukt"
-    fout = await conn.fetchval(
-        "select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id
-    )
+    fout = await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id)
     assert "Kon het bestand niet schrijven" in fout
     assert "permission denied on /srv/blog" in fout
 
@@ -160,9 +161,7 @@ async def test_a_silent_session_is_stopped_after_the_silence_timeout(
 ) -> None:
     conn = conn_on
     task_id = await new_task(conn, toegewezen_aan="paco")
-    env = worker_env(
-        db_url, tmp_path, mode="hang", TAAK_SILENCE_TIMEOUT_SECONDS="1", TAAK_KILL_GRACE_SECONDS="1"
-    )
+    env = worker_env(db_url, tmp_path, mode="hang", TAAK_SILENCE_TIMEOUT_SECONDS="1", TAAK_KILL_GRACE_SECONDS="1")
     daemon = Daemon(env, tmp_path / "worker.log", "--once")
     assert daemon.wait(timeout=30) == 0
     daemon.stop()
@@ -246,9 +245,7 @@ async def test_a_session_that_finishes_within_the_grace_is_not_interrupted(
     )
 
 
-async def test_a_child_that_ignores_sigterm_is_killed(
-    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
-) -> None:
+async def test_a_child_that_ignores_sigterm_is_killed(db_url: str, conn_on: asyncpg.Connection, tmp_path: Path) -> None:
     conn = conn_on
     task_id = await new_task(conn, toegewezen_aan="paco")
     env = worker_env(

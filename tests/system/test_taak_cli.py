@@ -59,9 +59,7 @@ async def test_an_explicit_id_wins_over_the_environment(cli_env: dict[str, str])
     assert log[-1]["tekst"] == "voor de tweede"
 
 
-async def test_sql_metacharacters_are_stored_verbatim(
-    cli_env: dict[str, str], conn: asyncpg.Connection
-) -> None:
+async def test_sql_metacharacters_are_stored_verbatim(cli_env: dict[str, str], conn: asyncpg.Connection) -> None:
     text = SQL_TRICKS.replace("\\x00", "")
     task_id = run_taak(
         cli_env,

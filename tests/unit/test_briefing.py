@@ -76,9 +76,7 @@ def seed_input(language: str = "nl") -> BriefingInput:
     )
 
 
-@pytest.mark.parametrize(
-    ("language", "variant"), [("nl", Variant.FULL), ("en", Variant.FULL), ("nl", Variant.COMPACT)]
-)
+@pytest.mark.parametrize(("language", "variant"), [("nl", Variant.FULL), ("en", Variant.FULL), ("nl", Variant.COMPACT)])
 def test_the_seed_example_matches_its_golden_file(language: str, variant: Variant) -> None:
     text = build_briefing(seed_input(language), variant)
     golden = GOLDEN / f"seed_{language}_{variant}.txt"
@@ -108,9 +106,7 @@ def test_the_older_rows_are_one_line_with_counts_and_since() -> None:
 
 
 def test_the_newest_answer_is_shown_prominently() -> None:
-    assert "NIEUWSTE ANTWOORD VAN JAMAL (1 aug 11:20): tarief is 40 euro per uur" in build_briefing(
-        seed_input()
-    )
+    assert "NIEUWSTE ANTWOORD VAN JAMAL (1 aug 11:20): tarief is 40 euro per uur" in build_briefing(seed_input())
 
 
 def test_without_a_next_step_the_first_action_says_what_to_do() -> None:
@@ -133,9 +129,7 @@ def test_a_long_log_line_is_cut_with_a_visible_mark() -> None:
 texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=3000)
 rows = st.lists(
     st.builds(
-        lambda n, soort, tekst, minutes: row(
-            n, at("2026-08-01 11:29") - timedelta(minutes=minutes), soort, tekst
-        ),
+        lambda n, soort, tekst, minutes: row(n, at("2026-08-01 11:29") - timedelta(minutes=minutes), soort, tekst),
         st.integers(1, 10**9),
         st.sampled_from(list(Soort)),
         texts,
@@ -198,19 +192,14 @@ def test_the_newest_row_appears_verbatim_or_cut_with_the_mark(recent: list[LogRo
     )
     from worker.core.briefing import WORDS, clip, log_line
 
-    expected = clip(
-        log_line(ordered[-1], source.now, AMSTERDAM, WORDS["en"].months), source.line_cap, " […cut]"
-    )
+    expected = clip(log_line(ordered[-1], source.now, AMSTERDAM, WORDS["en"].months), source.line_cap, " […cut]")
     text = build_briefing(source, Variant.COMPACT)
     assert expected in text
 
 
 def test_the_briefing_never_includes_the_whole_of_a_huge_log() -> None:
     source = seed_input()
-    many = [
-        row(n, at("2026-08-01 09:00") + timedelta(seconds=n), Soort.STAP_KLAAR, f"stap {n}")
-        for n in range(10)
-    ]
+    many = [row(n, at("2026-08-01 09:00") + timedelta(seconds=n), Soort.STAP_KLAAR, f"stap {n}") for n in range(10)]
     text = build_briefing(
         BriefingInput(
             **{

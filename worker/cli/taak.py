@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from worker.cli.common import connection, fail, load_settings_or_exit, run
@@ -86,6 +87,28 @@ def build_parser() -> argparse.ArgumentParser:
     brief.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
     brief.add_argument("--json", action="store_true")
 
+    hook = sub.add_parser("hook", help="a Claude Code hook handler (reads the hook JSON on stdin)")
+    hook.add_argument("name", choices=["session-start", "pre-compact", "post-compact", "prompt"])
+
+    hooks = sub.add_parser("hooks", help="our hooks in ~/.claude/settings.json: install, check")
+    hooks_sub = hooks.add_subparsers(dest="hooks_command", required=True, parser_class=_Parser)
+    install = hooks_sub.add_parser("install", help="merge the hooks in (backup first; twice changes nothing)")
+    install.add_argument("--settings", type=Path, help="the settings file (default ~/.claude/settings.json)")
+    install.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
+    check = hooks_sub.add_parser("check", help="list hook commands whose script is missing")
+    check.add_argument("--settings", type=Path)
+    check.add_argument("--fix", action="store_true", help="remove them (after a backup)")
+
+    claude_md = sub.add_parser("claude-md", help='add or refresh the "Compact instructions" in a CLAUDE.md')
+    claude_md.add_argument("path", nargs="?", type=Path, help="default ~/.claude/CLAUDE.md")
+    claude_md.add_argument("--write", action="store_true", help="write it (otherwise print the result)")
+
+    geheugen = sub.add_parser("geheugen", help="the memory folder: taak geheugen check [DIR]")
+    geheugen_sub = geheugen.add_subparsers(dest="geheugen_command", required=True, parser_class=_Parser)
+    geheugen_check = geheugen_sub.add_parser("check", help="MEMORY.md size, what reaches a session, unindexed files")
+    geheugen_check.add_argument("dir", nargs="?", type=Path)
+    geheugen_check.add_argument("--json", action="store_true")
+
     bot = sub.add_parser("bot", help="the per-bot switch: taak bot aan|uit BOT, taak bot lijst")
     bot_sub = bot.add_subparsers(dest="bot_command", required=True, parser_class=_Parser)
     for verb, text in (
@@ -107,7 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if len(words) == 2 and words[0] == "hook":
+        # The fast path: a hook runs on every prompt, so it skips everything it does not need.
+        from worker.hooks.entry import HOOK_NAMES
+        from worker.hooks.entry import main as hook_main
+
+        if words[1] in HOOK_NAMES:
+            raise SystemExit(hook_main(words[1]))
+    args = build_parser().parse_args(words)
     settings = load_settings_or_exit()
     handler = _HANDLERS[args.command]
     code = run(settings, lambda: handler(args, settings))
@@ -346,6 +377,87 @@ async def _brief(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _hooks(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks import settings_file
+
+    path = args.settings or settings.claude_settings
+    try:
+        current = settings_file.load(path)
+    except ValueError as exc:
+        raise InvalidInput("bad_settings_file", path=path, detail=str(exc).splitlines()[0]) from None
+    if args.hooks_command == "install":
+        wanted = settings_file.merged(current)
+        if args.dry_run:
+            print(json.dumps(wanted, indent=2, ensure_ascii=False))
+        elif wanted == current:
+            print(f"{path}: hooks already installed, nothing changed")
+        else:
+            backup = settings_file.save_with_backup(path, wanted)
+            print(f"{path}: hooks installed" + (f" (backup: {backup})" if backup else ""))
+        return ExitCode.OK
+    dead = settings_file.dead_hooks(current)
+    for hook in dead:
+        print(f"{hook.event}: {hook.command}  (missing: {hook.missing})")
+    if not dead:
+        print(f"{path}: every hook command points to something that exists")
+    elif args.fix:
+        backup = settings_file.save_with_backup(path, settings_file.without_dead(current, dead))
+        print(f"{path}: removed {len(dead)} dead hook(s) (backup: {backup})")
+    return ExitCode.OK
+
+
+async def _claude_md(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks.memory import with_compact_instructions
+
+    path = args.path or Path.home() / ".claude" / "CLAUDE.md"
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    wanted = with_compact_instructions(current)
+    if not args.write:
+        print(wanted, end="")
+    elif wanted == current:
+        print(f"{path}: compact instructions already up to date")
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted, encoding="utf-8")
+        print(f"{path}: compact instructions written")
+    return ExitCode.OK
+
+
+async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks.memory import memory_health
+
+    folder = args.dir or settings.memory_dir
+    if not folder.is_dir():
+        raise NotFound("no_folder", path=folder)
+    health = memory_health(folder)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "index": str(health.index),
+                    "index_bytes": health.index_bytes,
+                    "injected_chars": health.injected_chars,
+                    "index_lines": health.index_lines,
+                    "injected_lines": health.injected_lines,
+                    "share": round(health.share, 3),
+                    "files": health.files,
+                    "unindexed": health.unindexed,
+                },
+                ensure_ascii=False,
+            )
+        )
+        return ExitCode.OK
+    print(
+        f"{health.index}: {health.index_bytes:,} bytes; {health.injected_lines} of {health.index_lines} index lines "
+        f"({health.share:.0%}, {health.injected_chars:,} characters) reach a session, whole lines, with a pointer "
+        "to the rest"
+    )
+    print(f"{health.files} memory files, {len(health.unindexed)} in no index:")
+    for name in health.unindexed:
+        print(f"  {name}")
+    return ExitCode.OK
+
+
 async def _bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots
 
@@ -359,11 +471,7 @@ async def _bot(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps([_plain(asdict(b)) for b in listed], ensure_ascii=False, indent=2))
         return ExitCode.OK
     for b in listed:
-        seen = (
-            b.laatst_gezien.astimezone(settings.zone).strftime("%Y-%m-%d %H:%M:%S")
-            if b.laatst_gezien
-            else "-"
-        )
+        seen = b.laatst_gezien.astimezone(settings.zone).strftime("%Y-%m-%d %H:%M:%S") if b.laatst_gezien else "-"
         switch = "aan" if b.actief else "uit"
         print(f"{b.bot:12} {switch:4} {b.machine or '-':20} {b.huidige_taak or '-':18} {seen}")
     return ExitCode.OK
@@ -377,11 +485,7 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
         from worker.db.embedded import stop_embedded
 
         stopped = settings.database is None and stop_embedded(settings.embedded_dir)
-        print(
-            f"stopped the embedded server in {settings.embedded_dir}"
-            if stopped
-            else "no embedded server runs"
-        )
+        print(f"stopped the embedded server in {settings.embedded_dir}" if stopped else "no embedded server runs")
         return ExitCode.OK
     database = resolve_database(settings)
     conn = await connect_one(settings, database)
@@ -436,6 +540,9 @@ _HANDLERS = {
     "brief": _brief,
     "bot": _bot,
     "db": _db,
+    "hooks": _hooks,
+    "claude-md": _claude_md,
+    "geheugen": _geheugen,
 }
 
 

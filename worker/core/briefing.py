@@ -125,9 +125,7 @@ class BriefingInput:
 def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> str:
     limit = COMPACT_LIMIT if variant == Variant.COMPACT else FULL_LIMIT
     for field_cap, max_rows in _SQUEEZE_STEPS:
-        text = _render(
-            source, variant, min(field_cap, source.line_cap * 4), min(field_cap, source.line_cap), max_rows
-        )
+        text = _render(source, variant, min(field_cap, source.line_cap * 4), min(field_cap, source.line_cap), max_rows)
         if len(text) <= limit:
             return text
     return _render(source, variant, 40, 40, 0)[:limit]
@@ -207,9 +205,7 @@ def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) 
     return f"{stamp(row.ts, now, zone, months)} {body}"
 
 
-def stamp(
-    moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False
-) -> str:
+def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False) -> str:
     """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone."""
     local = moment.astimezone(zone)
     clock = f"{local.hour:02d}:{local.minute:02d}"

@@ -89,6 +89,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{value!r} is geen botnaam (letters, cijfers, _ . -)",
         "en": "{value!r} is not a bot name (letters, digits, _ . -)",
     },
+    "bad_settings_file": {
+        "nl": "{path} is geen geldig settings-bestand: {detail}",
+        "en": "{path} is not a valid settings file: {detail}",
+    },
+    "no_folder": {
+        "nl": "map {path} bestaat niet",
+        "en": "folder {path} does not exist",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",

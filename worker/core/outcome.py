@@ -88,9 +88,7 @@ def decide(seen: Observed) -> Outcome:
         note = _cut(result_text, RESULT_NOTE_CAP) or None
         return Outcome(Action.RETRY_OR_FAIL, "sessie eindigde zonder taak klaar", note=note)
     what = _first_line(result_text) or (seen.result.subtype if seen.result else None) or "geen resultaat"
-    return Outcome(
-        Action.RETRY_OR_FAIL, _with_stderr(f"sessie mislukt (exit {seen.exit_code}): {what}", seen)
-    )
+    return Outcome(Action.RETRY_OR_FAIL, _with_stderr(f"sessie mislukt (exit {seen.exit_code}): {what}", seen))
 
 
 def backoff_seconds(failures: int, base: float, maximum: float) -> float:

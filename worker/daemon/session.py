@@ -142,9 +142,7 @@ async def run_session(
     return report
 
 
-async def _read_stdout(
-    stream: ByteReceiveStream, raw: IO[bytes], cap: int, live: _Live, report: SessionReport
-) -> None:
+async def _read_stdout(stream: ByteReceiveStream, raw: IO[bytes], cap: int, live: _Live, report: SessionReport) -> None:
     pending = bytearray()
     overlong = False
     while True:
@@ -196,9 +194,7 @@ async def _drain_stderr(stream: ByteReceiveStream, err_file: IO[bytes], live: _L
         del live.stderr[:-STDERR_KEEP]
 
 
-async def _watch(
-    process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live
-) -> None:
+async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live) -> None:
     tick = max(0.05, min(1.0, limits.silence_seconds / 4, limits.lease_check_seconds / 4))
     next_lease_check = time.monotonic() + limits.lease_check_seconds
     while live.stop is None:

@@ -32,6 +32,7 @@ from worker.db import bots as bot_table
 from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
+from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -76,9 +77,7 @@ class Worker:
         self.once = once
         self.bots = list(dict.fromkeys(settings.bots))
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
-        self.locks = [
-            InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots
-        ]
+        self.locks = [InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots]
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish
         self.force_stop = anyio.Event()  # terminate the sessions now
@@ -122,9 +121,7 @@ class Worker:
             try:
                 lock.acquire()
             except AlreadyRunning as exc:
-                raise StartRefused(
-                    f"a queue-worker for {holder} already runs on this machine ({exc})"
-                ) from None
+                raise StartRefused(f"a queue-worker for {holder} already runs on this machine ({exc})") from None
 
     @property
     def ledger(self) -> Ledger:
@@ -230,9 +227,7 @@ class Worker:
                 if self.database.is_transaction_pooler
                 else "TAAK_LISTEN is off"
             )
-            log.warning(
-                "listen_unavailable", mode="poll", poll_seconds=self.settings.poll_seconds, reason=reason
-            )
+            log.warning("listen_unavailable", mode="poll", poll_seconds=self.settings.poll_seconds, reason=reason)
             return
         failures = 0
         while not self.stopping.is_set():
@@ -296,14 +291,17 @@ class Worker:
 
     async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
         task = claim.task
-        briefing = await self._db(
-            "briefing", lambda: briefing_for(self.ledger, task.id, self.settings, Variant.FULL)
-        )
+        briefing = await self._db("briefing", lambda: briefing_for(self.ledger, task.id, self.settings, Variant.FULL))
         folder = self.settings.sessions_dir / task.id
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{task.pogingen}-{session_id}"
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")
+        # The hooks' fallback when the database is away after a compaction: the variant that fits.
+        compact = await self._db(
+            "briefing", partial(briefing_for, self.ledger, task.id, self.settings, Variant.COMPACT)
+        )
+        (folder / f"{stem}.briefing.compact.txt").write_text(compact + "\n", encoding="utf-8")
         extra = {
             "TAAK_ID": task.id,
             "TAAK_TOKEN": claim.token,
@@ -323,6 +321,7 @@ class Worker:
             session_id=session_id,
             system_prompt=system_prompt(task, self.settings.language),
             prompt=briefing,
+            settings_json=hook_settings_json(),
         )
         plan = SessionPlan(
             argv=argv,

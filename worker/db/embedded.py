@@ -118,9 +118,7 @@ def _start_with_path_binaries(directory: Path) -> str:
                 check=False,
             )
             if started.returncode != 0:
-                raise Unreachable(
-                    "embedded_failed", where=directory, reason=f"see {directory / 'postgres.log'}"
-                )
+                raise Unreachable("embedded_failed", where=directory, reason=f"see {directory / 'postgres.log'}")
     return f"postgresql://postgres@/postgres?host={socket_dir}"
 
 

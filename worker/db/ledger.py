@@ -170,9 +170,7 @@ class Ledger:
     async def claim(self, bots: Sequence[str], *, sessie: str | None = None) -> Claim | None:
         if not bots:
             raise InvalidInput("no_bots")
-        record = await self._db.fetchrow(
-            queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie
-        )
+        record = await self._db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie)
         if record is None:
             return None
         task = task_from_record(record)
@@ -198,9 +196,7 @@ class Ledger:
                 return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
             if soort not in OWNER_KINDS:
                 raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
-            record = await self._db.fetchrow(
-                queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json
-            )
+            record = await self._db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
         else:
             if soort not in SESSION_KINDS:
                 raise Refused("soort_own_command", soort=soort)
@@ -239,9 +235,7 @@ class Ledger:
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         check_text(tekst, "tekst", required=False)
-        record = await self._db.fetchrow(
-            queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie
-        )
+        record = await self._db.fetchrow(queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie)
         return await self._written_or_why(record, task_id, token)
 
     async def blokkeer(
@@ -249,9 +243,7 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(vraag, "vraag")
-        record = await self._db.fetchrow(
-            queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie
-        )
+        record = await self._db.fetchrow(queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie)
         return await self._written_or_why(record, task_id, token)
 
     async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Written:
@@ -271,14 +263,10 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(reden, "reden", required=False)
-        record = await self._db.fetchrow(
-            queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor
-        )
+        record = await self._db.fetchrow(queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor)
         return await self._written_or_why(record, task_id, token)
 
-    async def stap(
-        self, task_id: str, tekst: str, *, token: str | None = None, bot: str | None = None
-    ) -> Written:
+    async def stap(self, task_id: str, tekst: str, *, token: str | None = None, bot: str | None = None) -> Written:
         check_task_id(task_id)
         check_text(tekst, "volgende stap")
         if token is None:
@@ -324,22 +312,16 @@ class Ledger:
         )
         return Status(status) if status is not None else None
 
-    async def poging_terug(
-        self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None
-    ) -> bool:
+    async def poging_terug(self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None) -> bool:
         """Give the attempt back (not the task's fault); False when the task is not ours any more."""
-        record = await self._db.fetchrow(
-            queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie
-        )
+        record = await self._db.fetchrow(queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie)
         return record is not None
 
     async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: str) -> list[str]:
         records = await self._db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
         return [r["id"] for r in records]
 
-    async def reap(
-        self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100
-    ) -> list[Reaped]:
+    async def reap(self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100) -> list[Reaped]:
         """Return expired leases to the queue (or to mislukt); safe with several reapers at once."""
         records = await self._db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit)
         return [Reaped(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
@@ -357,9 +339,7 @@ class Ledger:
     async def lijst(
         self, *, status: Status | None = None, toegewezen_aan: str | None = None, limit: int = 50
     ) -> list[Task]:
-        records = await self._db.fetch(
-            queries()["lijst"], status.value if status else None, toegewezen_aan, limit
-        )
+        records = await self._db.fetch(queries()["lijst"], status.value if status else None, toegewezen_aan, limit)
         return [task_from_record(r) for r in records]
 
     async def briefing_state(self, task_id: str, rows: int) -> BriefingState:
@@ -377,9 +357,7 @@ class Ledger:
             answer=log_row_from_record(answer) if answer is not None else None,
         )
 
-    async def _written_or_why(
-        self, record: asyncpg.Record | None, task_id: str, token: str | None
-    ) -> Written:
+    async def _written_or_why(self, record: asyncpg.Record | None, task_id: str, token: str | None) -> Written:
         if record is not None:
             return Written(id=record["id"], ts=record["ts"])
         task = await self.toon(task_id)

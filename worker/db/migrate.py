@@ -89,9 +89,7 @@ async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | 
     return done
 
 
-async def status(
-    connection: asyncpg.Connection, migrations: list[Migration] | None = None
-) -> MigrationStatus:
+async def status(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
     migrations = load_migrations() if migrations is None else migrations
     exists = await connection.fetchval("select to_regclass('taak_migraties') is not null")
     applied = await _applied(connection) if exists else {}

@@ -1,0 +1,186 @@
+"""The hook handlers as Claude Code runs them: a process, the hook JSON on stdin, real files and database."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.helpers import run_taak
+from tests.unit.test_transcript import FIXTURES
+from worker.core.model import Soort
+from worker.core.transcript import parse_lines, render
+from worker.db.ledger import Ledger, NewTask
+
+OPDRACHT = 'Zet de foto\'s van de veranda online, in album "Zomer".\nLet op: niet de privé-map.'
+
+
+@pytest.fixture
+async def session_env(cli_env: dict[str, str], pool: asyncpg.Pool, tmp_path: Path) -> dict[str, str]:
+    """The environment of a queue session: a claimed task, its token, its briefing files."""
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask(OPDRACHT, "jamal", toegewezen_aan="paco", volgende_stap="zoek de map"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.log(task_id, Soort.STAP_KLAAR, "map gevonden: /srv/foto/veranda", token=claim.token, bot="paco")
+    briefing = tmp_path / "1-sessie.briefing.txt"
+    briefing.write_text("volledige briefing\n")
+    (tmp_path / "1-sessie.briefing.compact.txt").write_text(f"=== TAAK {task_id} (uit het bestand) ===\n")
+    return {
+        **cli_env,
+        "TAAK_LANGUAGE": "nl",
+        "TAAK_ID": task_id,
+        "TAAK_TOKEN": claim.token,
+        "TAAK_BOT": "paco",
+        "TAAK_SESSIE": "sessie-1",
+        "TAAK_BRIEFING_FILE": str(briefing),
+    }
+
+
+def hook(env: dict[str, str], name: str, payload: dict[str, object]) -> tuple[int, str, str]:
+    result = run_taak(env, "hook", name, stdin=json.dumps(payload).encode())
+    return result.code, result.out, result.err
+
+
+def context_of(out: str, event: str) -> str:
+    data = json.loads(out)
+    assert data["hookSpecificOutput"]["hookEventName"] == event
+    text: str = data["hookSpecificOutput"]["additionalContext"]
+    return text
+
+
+@pytest.mark.parametrize("source", ["compact", "resume"])
+async def test_session_start_after_a_compaction_reinjects_the_task(session_env: dict[str, str], source: str) -> None:
+    code, out, err = hook(
+        session_env,
+        "session-start",
+        {"hook_event_name": "SessionStart", "source": source, "session_id": "s", "transcript_path": "/x", "cwd": "/"},
+    )
+    assert code == 0, err
+    text = context_of(out, "SessionStart")
+    task_id = session_env["TAAK_ID"]
+    assert text.startswith(f"=== TAAK {task_id}")
+    assert f'"{OPDRACHT}"' in text
+    assert "map gevonden: /srv/foto/veranda" in text
+    assert "zoek de map" in text
+    assert text.rstrip().splitlines()[-1].startswith(f"Nogmaals: je werkt aan taak {task_id}")
+    assert len(text) < 10_000
+
+
+async def test_session_start_without_a_database_uses_the_briefing_file(session_env: dict[str, str]) -> None:
+    env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    code, out, _ = hook(env, "session-start", {"source": "compact"})
+    assert code == 0
+    assert context_of(out, "SessionStart") == f"=== TAAK {session_env['TAAK_ID']} (uit het bestand) ==="
+
+
+async def test_session_start_at_startup_of_a_queue_session_adds_nothing(session_env: dict[str, str]) -> None:
+    code, out, _ = hook(session_env, "session-start", {"source": "startup"})
+    assert (code, out) == (0, "")
+
+
+async def test_pre_compact_saves_the_conversation_logs_it_and_steers_the_summary(
+    session_env: dict[str, str], tmp_path: Path, conn: asyncpg.Connection
+) -> None:
+    transcript = tmp_path / "sessie.jsonl"
+    shutil.copy(FIXTURES / "agentlogs__compact.jsonl", transcript)
+    code, out, err = hook(
+        session_env,
+        "pre-compact",
+        {"transcript_path": str(transcript), "trigger": "auto", "custom_instructions": None, "session_id": "sessie-1"},
+    )
+    assert code == 0, err
+    assert not out.lstrip().startswith("{")  # plain text: JSON here would fail Claude Code's validation
+    assert session_env["TAAK_ID"] in out
+    assert OPDRACHT in out
+    (report,) = (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt")
+    saved = report.read_text()
+    assert "user: how are you doing" in saved
+    assert "assistant: I'm doing well, thanks for asking!" in saved
+    row = await conn.fetchrow("select tekst, meta, sessie from agent_taak_log where soort = 'compact'")
+    assert str(report) in row["tekst"]
+    assert json.loads(row["meta"]) == {"rapport": str(report)}
+    assert row["sessie"] == "sessie-1"
+
+
+async def test_pre_compact_reports_only_what_came_since_the_previous_report(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    transcript = tmp_path / "sessie.jsonl"
+    lines = (FIXTURES / "agentlogs__crud.jsonl").read_text().splitlines(keepends=True)
+    transcript.write_text("".join(lines[:10]))
+    assert hook(session_env, "pre-compact", {"transcript_path": str(transcript)})[0] == 0
+    transcript.write_text("".join(lines))
+    assert hook(session_env, "pre-compact", {"transcript_path": str(transcript)})[0] == 0
+    first, second = sorted((Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt"))
+    assert first.read_text() == render(parse_lines(lines[:10])) + "\n"
+    assert second.read_text() == render(parse_lines(lines[10:])) + "\n"
+    assert "The file has been successfully removed" in second.read_text()
+
+
+async def test_pre_compact_refuses_to_report_success_on_an_empty_report(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    # A parser that finds nothing where there is conversation (the old bug): the guard must say so.
+    shim = tmp_path / "sitecustomize.py"
+    shim.write_text("import worker.core.transcript as t\nt.parse_lines = lambda lines, first_line=0: []\n")
+    env = {**session_env, "PYTHONPATH": str(tmp_path)}
+    transcript = tmp_path / "sessie.jsonl"
+    shutil.copy(FIXTURES / "agentlogs__compact.jsonl", transcript)
+    code, _, err = hook(env, "pre-compact", {"transcript_path": str(transcript)})
+    assert code == 1
+    assert "report would be empty" in err
+    assert not (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").exists() or not list(
+        (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt")
+    )
+
+
+async def test_post_compact_stores_the_summary_without_its_analysis(
+    session_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    summary = "<analysis>\nEerst denk ik na.\n</analysis>\n\n<summary>\nDe foto's staan klaar.\n</summary>"
+    code, out, err = hook(
+        session_env, "post-compact", {"compact_summary": summary, "trigger": "manual", "session_id": "sessie-1"}
+    )
+    assert (code, out) == (0, ""), err
+    stored = await conn.fetchval("select tekst from agent_taak_log where soort = 'compact'")
+    assert stored == "<summary>\nDe foto's staan klaar.\n</summary>"
+    (saved,) = (Path(session_env["TAAK_DATA_DIR"]) / "samenvattingen").glob("*.txt")
+    assert "Eerst denk ik na" not in saved.read_text()
+
+
+async def test_prompt_says_where_we_are(session_env: dict[str, str]) -> None:
+    code, out, _ = hook(session_env, "prompt", {"prompt": "ga door"})
+    assert code == 0
+    assert context_of(out, "UserPromptSubmit") == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
+
+
+@pytest.mark.parametrize("name", ["prompt", "session-start", "post-compact", "pre-compact"])
+async def test_a_broken_database_or_input_never_breaks_the_session(session_env: dict[str, str], name: str) -> None:
+    env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak", "TAAK_BRIEFING_FILE": ""}
+    for stdin in (
+        b"{niet json",
+        json.dumps({"source": "compact", "compact_summary": "x", "transcript_path": "/bestaat/niet.jsonl"}).encode(),
+    ):
+        result = run_taak(env, "hook", name, stdin=stdin)
+        assert result.code == 0
+        assert len(result.err.strip().splitlines()) == 1
+        assert "geheim" not in result.err
+
+
+def test_outside_a_queue_session_startup_injects_the_memory_index(cli_env: dict[str, str], tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    lines = ["# Geheugen", *[f"- [notitie {n}](notitie-{n}.md): iets om te onthouden nummer {n}" for n in range(400)]]
+    (memory / "MEMORY.md").write_text("\n".join(lines) + "\nGewone tekst die geen index is.\n")
+    env = {**cli_env, "TAAK_MEMORY_DIR": str(memory)}
+    result = run_taak(env, "hook", "session-start", stdin=b'{"source": "startup"}')
+    text = context_of(result.out, "SessionStart")
+    assert text.startswith("# Geheugen\n- [notitie 0]")
+    assert len(text) <= 6000
+    assert all(line in lines or line.startswith("(nog ") for line in text.splitlines())
+    assert text.splitlines()[-1].startswith("(nog ")
+    assert str(memory / "MEMORY.md") in text.splitlines()[-1]

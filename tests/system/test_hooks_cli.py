@@ -1,0 +1,120 @@
+"""`taak hooks`, `taak claude-md` and `taak geheugen` on real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import run_taak
+
+UNRELATED = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre"}]}],
+        "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hallo"}]}],
+    },
+}
+
+
+def test_install_keeps_everything_else_and_twice_changes_nothing(cli_env: dict[str, str], tmp_path: Path) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(UNRELATED, indent=2))
+    first = run_taak(cli_env, "hooks", "install", "--settings", str(settings))
+    after_first = settings.read_text()
+    second = run_taak(cli_env, "hooks", "install", "--settings", str(settings))
+    assert first.code == second.code == 0
+    assert "nothing changed" in second.out
+    assert settings.read_text() == after_first
+    data = json.loads(after_first)
+    assert data["model"] == "opus"
+    assert data["permissions"] == UNRELATED["permissions"]
+    assert data["hooks"]["PreToolUse"] == UNRELATED["hooks"]["PreToolUse"]
+    assert data["hooks"]["SessionStart"][0] == UNRELATED["hooks"]["SessionStart"][0]
+    ours = [
+        h["command"]
+        for groups in data["hooks"].values()
+        for g in groups
+        for h in g["hooks"]
+        if " hook " in h["command"]
+    ]
+    assert sorted(c.rsplit(" ", 1)[1] for c in ours) == ["post-compact", "pre-compact", "prompt", "session-start"]
+    backups = list(tmp_path.glob("settings.json.bak-*"))
+    assert len(backups) == 1
+    assert json.loads(backups[0].read_text()) == UNRELATED
+
+
+def test_install_dry_run_writes_nothing(cli_env: dict[str, str], tmp_path: Path) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(UNRELATED))
+    result = run_taak(cli_env, "hooks", "install", "--settings", str(settings), "--dry-run")
+    assert result.code == 0
+    assert "pre-compact" in json.loads(result.out)["hooks"]["PreCompact"][0]["hooks"][0]["command"]
+    assert json.loads(settings.read_text()) == UNRELATED
+
+
+def test_install_refuses_a_broken_settings_file(cli_env: dict[str, str], tmp_path: Path) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text("{ niet: json")
+    result = run_taak(cli_env, "hooks", "install", "--settings", str(settings))
+    assert result.code == 2
+    assert settings.read_text() == "{ niet: json"
+
+
+def test_check_finds_a_hook_whose_script_is_gone_and_fix_removes_only_it(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    alive = tmp_path / "alive.sh"
+    alive.write_text("#!/bin/sh\n")
+    data = {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Read",
+                    "hooks": [
+                        {"type": "command", "command": f"bash {tmp_path}/scripts/resize-large-images.sh"},
+                        {"type": "command", "command": f"{alive}"},
+                    ],
+                }
+            ]
+        }
+    }
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(data))
+    listed = run_taak(cli_env, "hooks", "check", "--settings", str(settings))
+    assert listed.code == 0
+    assert "resize-large-images.sh" in listed.out
+    assert str(alive) not in listed.out
+    fixed = run_taak(cli_env, "hooks", "check", "--settings", str(settings), "--fix")
+    assert "removed 1" in fixed.out
+    left = json.loads(settings.read_text())["hooks"]["PostToolUse"][0]["hooks"]
+    assert left == [{"type": "command", "command": str(alive)}]
+    assert list(tmp_path.glob("settings.json.bak-*"))
+
+
+def test_claude_md_adds_the_section_once_and_refreshes_it_in_place(cli_env: dict[str, str], tmp_path: Path) -> None:
+    claude_md = tmp_path / "CLAUDE.md"
+    claude_md.write_text("# Mijn regels\nAltijd git gebruiken.\n")
+    assert run_taak(cli_env, "claude-md", str(claude_md), "--write").code == 0
+    once = claude_md.read_text()
+    assert once.startswith("# Mijn regels\nAltijd git gebruiken.\n")
+    assert "# Compact instructions" in once
+    assert "woord voor woord" in once
+    claude_md.write_text(once.replace("woord voor woord", "OUD"))
+    run_taak(cli_env, "claude-md", str(claude_md), "--write")
+    assert claude_md.read_text() == once
+    assert "up to date" in run_taak(cli_env, "claude-md", str(claude_md), "--write").out
+
+
+def test_geheugen_check_reports_size_share_and_unindexed_files(cli_env: dict[str, str], tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Index\n- [veranda](veranda.md): de machine op de veranda\n")
+    (memory / "veranda.md").write_text("McMini Veranda = keukenhof-veranda = 192.168.1.2\n")
+    (memory / "vergeten.md").write_text("staat nergens\n")
+    result = run_taak(cli_env, "geheugen", "check", str(memory), "--json")
+    report = json.loads(result.out)
+    assert report["files"] == 2
+    assert report["unindexed"] == ["vergeten.md"]
+    assert report["index_bytes"] == len((memory / "MEMORY.md").read_bytes())
+    assert report["share"] == 1.0

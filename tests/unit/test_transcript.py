@@ -1,0 +1,102 @@
+"""Reading Claude Code transcripts: the real fixture files, every shape they come in."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from worker.core.transcript import conversation_line_count, parse_lines, render
+
+# shared/ lies beside the checkout, for a developer and for CI's clone alike.
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "claude-code-transcripts"
+ALL = sorted(FIXTURES.glob("*.jsonl"))
+
+
+def conversation_texts(path: Path) -> list[str]:
+    """Every user and assistant text in a fixture, found the plain way, noise and meta left out."""
+    texts = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        message = record.get("message")
+        if record.get("type") not in ("user", "assistant") or not isinstance(message, dict):
+            continue
+        if record.get("isMeta") or record.get("isCompactSummary"):
+            continue
+        content = message.get("content")
+        blocks = (
+            [content]
+            if isinstance(content, str)
+            else [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        )
+        texts += [t for t in blocks if t.strip() and not t.lstrip().startswith(("<command-", "<local-command"))]
+    return texts
+
+
+def test_the_fixtures_are_there() -> None:
+    assert len(ALL) == 5
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
+def test_every_user_and_assistant_text_reaches_the_report(path: Path) -> None:
+    report = render(parse_lines(path.read_text().splitlines()))
+    expected = conversation_texts(path)
+    assert expected, "a fixture without conversation proves nothing"
+    for text in expected:
+        assert text in report
+
+
+def test_the_compact_fixture_report_is_the_conversation_and_nothing_else() -> None:
+    report = render(parse_lines((FIXTURES / "agentlogs__compact.jsonl").read_text().splitlines()))
+    assert "user: how are you doing" in report
+    assert "assistant: I'm doing well, thanks for asking!" in report
+    assert "Caveat:" not in report
+    assert "<command-name>" not in report
+    assert "The user is asking" not in report  # thinking is left out
+    assert "This session is being continued" not in report  # the compaction summary is meta
+
+
+def test_tool_calls_are_one_line_with_their_first_input_and_results_are_left_out() -> None:
+    path = FIXTURES / "agentlogs__crud.jsonl"
+    report = render(parse_lines(path.read_text().splitlines()))
+    assert "assistant -> Write: /Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md" in report
+    results = [
+        b
+        for line in path.read_text().splitlines()
+        for b in (json.loads(line).get("message") or {}).get("content") or []
+        if isinstance(b, dict) and b.get("type") == "tool_result"
+    ]
+    assert results
+    for block in results:
+        body = block["content"] if isinstance(block["content"], str) else json.dumps(block["content"])
+        if len(body) > 40:
+            assert body[:40] not in report
+
+
+def test_lines_of_one_message_are_merged_by_message_id() -> None:
+    def line(uuid: str, text: str) -> str:
+        return json.dumps(
+            {
+                "type": "assistant",
+                "uuid": uuid,
+                "timestamp": "2026-11-29T10:00:00Z",
+                "message": {"id": "msg_1", "role": "assistant", "content": [{"type": "text", "text": text}]},
+            }
+        )
+
+    entries = parse_lines([line("a", "eerste deel"), line("b", "tweede deel")])
+    assert [(e.role, e.text) for e in entries] == [("assistant", "eerste deel\n\ntweede deel")]
+
+
+def test_a_top_level_role_is_not_where_the_role_lives() -> None:
+    wrong = json.dumps({"type": "user", "role": "user", "content": "dit is geen gesprek"})
+    assert parse_lines([wrong]) == []
+    assert conversation_line_count([wrong]) == 0
+
+
+def test_the_compaction_is_marked_as_meta() -> None:
+    entries = parse_lines((FIXTURES / "generated-2.1.332__manual-compact__trimmed.jsonl").read_text().splitlines())
+    meta = [e for e in entries if e.kind == "meta"]
+    assert any(e.text == "compact_boundary" for e in meta)
+    assert any(e.text.startswith("This session is being continued") for e in meta)

@@ -1,0 +1,75 @@
+"""`taak hook NAME`: read the hook's JSON, run its handler, and never break the session.
+
+Kept apart from the rest of the command so that a hook imports only what it needs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
+
+
+def main(name: str) -> int:
+    started = time.monotonic()
+    try:
+        payload = _read_payload()
+        from worker.settings import Settings
+
+        settings = Settings()
+    except Exception as exc:  # a hook never breaks a session
+        print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+        return 0
+    try:
+        import anyio
+
+        from worker.hooks.handlers import HANDLERS
+
+        handler = HANDLERS[name]
+        result = anyio.run(handler, payload, settings)
+    except Exception as exc:
+        line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
+        print(line, file=sys.stderr)
+        _record(settings, name, started, error=line)
+        return 0
+    if result.stdout:
+        sys.stdout.write(result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
+    if result.stderr:
+        print(result.stderr, file=sys.stderr)
+    _record(settings, name, started, error=result.stderr or None, code=result.exit_code)
+    return result.exit_code
+
+
+def _read_payload() -> dict[str, Any]:
+    raw = sys.stdin.read()
+    payload = json.loads(raw) if raw.strip() else {}
+    if not isinstance(payload, dict):
+        raise ValueError("the hook input is not a JSON object")
+    return payload
+
+
+def _record(settings: Any, name: str, started: float, *, error: str | None = None, code: int = 0) -> None:
+    """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail."""
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        record = {
+            "ts": datetime.now(UTC).isoformat(),
+            "hook": name,
+            "task_id": settings.id,
+            "bot": settings.bot,
+            "ms": round((time.monotonic() - started) * 1000, 1),
+            "exit_code": code,
+            "error": error,
+        }
+        with (settings.data_dir / "hooks.log").open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    except OSError:
+        pass
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else ""

@@ -1,0 +1,280 @@
+"""Claude Code hook handlers: the hook's JSON on stdin, text for Claude Code on stdout.
+
+A hook must never break a bot's session: every handler turns its own failures into one line on
+stderr and exit 0. The one deliberate failure is a PreCompact report that would be empty while the
+transcript holds conversation: that exits 1 (never 2, which would block the compaction).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from worker.core import transcript
+from worker.core.briefing import COMPACT_LIMIT, Variant, clip
+from worker.core.model import Soort
+from worker.settings import Settings
+
+if TYPE_CHECKING:
+    from worker.db.ledger import Ledger
+
+HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
+MEMORY_BUDGET = 6_000
+
+
+@dataclass(frozen=True)
+class HookResult:
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+def additional_context(event: str, text: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+
+
+# --- SessionStart -------------------------------------------------------------------------------
+
+
+async def session_start(payload: dict[str, Any], settings: Settings) -> HookResult:
+    source = payload.get("source")
+    if settings.id and source in ("compact", "resume"):
+        text = await _compact_briefing(settings)
+        return HookResult(stdout=additional_context("SessionStart", text))
+    if not settings.id and source in ("startup", "clear"):
+        index = memory_context(settings.memory_dir)
+        if index:
+            return HookResult(stdout=additional_context("SessionStart", index))
+    return HookResult()
+
+
+async def _compact_briefing(settings: Settings) -> str:
+    assert settings.id is not None
+    try:
+        from worker.db.briefing import briefing_for
+        from worker.db.connect import connect_one
+        from worker.db.ledger import Ledger
+
+        conn = await connect_one(settings)
+        try:
+            text = await briefing_for(Ledger(conn), settings.id, settings, Variant.COMPACT)
+        finally:
+            await conn.close()
+    except Exception as exc:  # any failure: fall back to the file the daemon wrote
+        from_file = briefing_from_file(settings.briefing_file)
+        if from_file is None:
+            raise RuntimeError(f"no database ({exc.__class__.__name__}) and no briefing file") from exc
+        text = from_file
+    return text[: HOOK_CONTEXT_LIMIT - 1]
+
+
+def briefing_from_file(path: Path | None) -> str | None:
+    """The compact briefing the daemon wrote beside the full one, else the full one cut to size."""
+    if path is None:
+        return None
+    compact = path.with_name(path.name.replace(".briefing.txt", ".briefing.compact.txt"))
+    for candidate in (compact, path):
+        if candidate.is_file():
+            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
+    return None
+
+
+# --- PreCompact ---------------------------------------------------------------------------------
+
+
+SUMMARY_INSTRUCTIONS_NL = (
+    "Bewaar bij het samenvatten altijd letterlijk: het taak-ID {id}, de oorspronkelijke opdracht woord voor "
+    "woord (hieronder), wat al af is met het bewijs erbij, en wat de volgende stap is.\n"
+    'Oorspronkelijke opdracht, letterlijk:\n"{opdracht}"\n'
+    "Volgende stap volgens het taakregister: {stap}"
+)
+SUMMARY_INSTRUCTIONS_NO_TASK = (
+    "Bewaar bij het samenvatten altijd letterlijk: de oorspronkelijke opdracht van de gebruiker woord voor "
+    "woord, wat al af is met het bewijs erbij, en wat de volgende stap is."
+)
+
+
+async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
+    path_value = payload.get("transcript_path")
+    if not isinstance(path_value, str) or not path_value:
+        return HookResult(stderr="pre-compact: no transcript_path in the hook input")
+    report = write_report(Path(path_value), settings.data_dir / "rapporten", session=payload.get("session_id"))
+    if report.error:
+        # Never a green tick on an empty report: say so loudly, but with exit 1, never 2.
+        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
+    task = None
+    if settings.id:
+        task = await _log_and_read(settings, report)
+    if task is None:
+        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
+    opdracht, stap = task
+    return HookResult(stdout=SUMMARY_INSTRUCTIONS_NL.format(id=settings.id, opdracht=opdracht, stap=stap))
+
+
+@dataclass(frozen=True)
+class Report:
+    path: Path | None
+    entries: int
+    error: str | None = None
+
+
+def write_report(transcript_path: Path, folder: Path, *, session: object = None) -> Report:
+    """Everything said since the previous report, verbatim, to a new file; remembers where it stopped."""
+    lines = transcript_path.read_bytes().splitlines()
+    state_file = folder / ".voortgang.json"
+    state: dict[str, int] = json.loads(state_file.read_text()) if state_file.is_file() else {}
+    done = min(state.get(str(transcript_path), 0), len(lines))
+    new_lines = lines[done:]
+    entries = transcript.parse_lines(new_lines, first_line=done)
+    text = transcript.render(entries)
+    if not text.strip():
+        spoken = transcript.conversation_line_count(new_lines)
+        if spoken:
+            return Report(
+                None,
+                0,
+                f"pre-compact: {spoken} conversation lines in {transcript_path} "
+                "but the report would be empty; nothing saved",
+            )
+        return Report(None, 0)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    # The line range makes the name unique: two compactions in one second must not share a file.
+    name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{done + 1}-{len(lines)}.txt"
+    report_path = folder / name
+    report_path.write_text(text + "\n", encoding="utf-8")
+    state[str(transcript_path)] = len(lines)
+    state_file.write_text(json.dumps(state, indent=1))
+    return Report(report_path, len(entries))
+
+
+async def _log_and_read(settings: Settings, report: Report) -> tuple[str, str] | None:
+    from worker.db.connect import connect_one
+    from worker.db.ledger import Ledger
+
+    assert settings.id is not None
+    conn = await connect_one(settings)
+    try:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        if report.path is not None:
+            text = f"verslag voor de compact: {report.path} ({report.entries} regels)"
+            await _log_compact(ledger, settings, text, {"rapport": str(report.path)})
+        task = await ledger.toon(settings.id)
+    finally:
+        await conn.close()
+    return task.opdracht, task.volgende_stap or "-"
+
+
+async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, str]) -> None:
+    assert settings.id is not None
+    await ledger.log(
+        settings.id,
+        Soort.COMPACT,
+        text,
+        token=settings.token,
+        bot=settings.bot,
+        sessie=settings.sessie,
+        meta=meta,
+    )
+
+
+# --- PostCompact --------------------------------------------------------------------------------
+
+_ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
+
+
+def strip_analysis(summary: str) -> str:
+    return _ANALYSIS.sub("", summary).strip()
+
+
+async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
+    summary = payload.get("compact_summary")
+    if not isinstance(summary, str) or not summary.strip():
+        return HookResult(stderr="post-compact: no compact_summary in the hook input")
+    text = strip_analysis(summary)
+    folder = settings.data_dir / "samenvattingen"
+    folder.mkdir(parents=True, exist_ok=True)
+    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
+    path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    if settings.id:
+        from worker.db.connect import connect_one
+        from worker.db.ledger import Ledger
+
+        conn = await connect_one(settings)
+        try:
+            ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+            await _log_compact(ledger, settings, text, {"samenvatting": str(path)})
+        finally:
+            await conn.close()
+    return HookResult()
+
+
+# --- UserPromptSubmit ---------------------------------------------------------------------------
+
+
+async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
+    if not settings.id:
+        return HookResult()
+    from worker.db.connect import connect_one
+
+    conn = await connect_one(settings)
+    try:
+        row = await conn.fetchrow("select status, volgende_stap from agent_taken where id = $1", settings.id)
+    finally:
+        await conn.close()
+    if row is None:
+        return HookResult()
+    line = where_we_are(settings.id, row["status"], row["volgende_stap"], settings.language)
+    return HookResult(stdout=additional_context("UserPromptSubmit", line))
+
+
+def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
+    step = clip(" ".join((next_step or "-").split()), 300, " […]")
+    if language == "en":
+        return f"Task {task_id} ({status}). Next step: {step}"
+    return f"Taak {task_id} ({status}). Volgende stap: {step}"
+
+
+# --- memory at session start --------------------------------------------------------------------
+
+
+def memory_context(folder: Path) -> str:
+    index = folder / "MEMORY.md"
+    if not index.is_file():
+        return ""
+    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET)
+
+
+def memory_index(text: str, where: str, budget: int) -> str:
+    """Headings and one line per entry, whole lines only, within `budget`; says what was left out."""
+    wanted = [line.rstrip() for line in text.splitlines() if index_line(line)]
+    kept: list[str] = []
+    used = 0
+    for number, line in enumerate(wanted):
+        left = len(wanted) - number
+        tail = f"(nog {left} regels van de index weggelaten; lees ze in {where})"
+        if used + len(line) + 1 + len(tail) + 1 > budget:
+            kept.append(tail)
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept)
+
+
+def index_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(("#", "- ", "* ")) or bool(re.match(r"\d+\.\s", stripped))
+
+
+HANDLERS: dict[str, Callable[[dict[str, Any], Settings], Awaitable[HookResult]]] = {
+    "session-start": session_start,
+    "pre-compact": pre_compact,
+    "post-compact": post_compact,
+    "prompt": prompt,
+}

@@ -1,0 +1,62 @@
+"""CLAUDE.md's "Compact instructions" section, and the health of the memory folder."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from worker.hooks.handlers import MEMORY_BUDGET, index_line, memory_index
+
+START = "<!-- taak:compact-instructions:start -->"
+END = "<!-- taak:compact-instructions:end -->"
+SECTION = f"""{START}
+# Compact instructions
+Bewaar bij het samenvatten altijd letterlijk: het taak-ID (HV-JJJJMMDD-NNN), de oorspronkelijke opdracht
+woord voor woord, wat al af is met het bewijs erbij, en wat de volgende stap is.
+{END}"""
+
+
+def with_compact_instructions(text: str) -> str:
+    """The CLAUDE.md text with our section added at the end, or refreshed in place between the markers."""
+    pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
+    if pattern.search(text):
+        return pattern.sub(lambda _m: SECTION, text, count=1)
+    separator = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
+    if text and not text.endswith("\n\n") and text.endswith("\n"):
+        separator = "\n"
+    return f"{text}{separator}{SECTION}\n"
+
+
+@dataclass(frozen=True)
+class MemoryHealth:
+    index: Path
+    index_bytes: int
+    injected_chars: int
+    index_lines: int
+    injected_lines: int
+    files: int
+    unindexed: list[str]
+
+    @property
+    def share(self) -> float:
+        """The share of the index's headings and entries that reaches a session."""
+        return self.injected_lines / self.index_lines if self.index_lines else 1.0
+
+
+def memory_health(folder: Path) -> MemoryHealth:
+    index = folder / "MEMORY.md"
+    text = index.read_text(encoding="utf-8", errors="replace") if index.is_file() else ""
+    injected = memory_index(text, str(index), MEMORY_BUDGET)
+    index_lines = sum(1 for line in text.splitlines() if index_line(line))
+    injected_lines = sum(1 for line in injected.splitlines() if not line.startswith("(nog "))
+    files = sorted(p for p in folder.rglob("*.md") if p != index)
+    unindexed = [str(p.relative_to(folder)) for p in files if not _mentioned(p, folder, text)]
+    return MemoryHealth(
+        index, len(text.encode("utf-8")), len(injected), index_lines, injected_lines, len(files), unindexed
+    )
+
+
+def _mentioned(path: Path, folder: Path, index_text: str) -> bool:
+    relative = str(path.relative_to(folder))
+    return relative in index_text or path.name in index_text or f"[[{path.stem}]]" in index_text

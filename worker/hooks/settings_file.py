@@ -1,0 +1,142 @@
+"""Claude Code's settings.json: our hooks merged in, dead hook commands found and removed.
+
+Every change is made on a copy, written only when something changed, after a backup of the original."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shlex
+import shutil
+import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+# Claude Code event -> our handler. SessionStart has no matcher: the handler decides by `source`.
+EVENTS = {
+    "SessionStart": "session-start",
+    "PreCompact": "pre-compact",
+    "PostCompact": "post-compact",
+    "UserPromptSubmit": "prompt",
+}
+HOOK_TIMEOUT_SECONDS = 30
+_INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
+
+
+def taak_command() -> str:
+    """How a hook calls this installation's `taak`: its own script, so the right environment is used."""
+    script = Path(sys.executable).parent / "taak"
+    if script.is_file():
+        return shlex.quote(str(script))
+    found = shutil.which("taak")
+    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m worker.cli.taak"
+
+
+def hooks_block(command: str | None = None) -> dict[str, Any]:
+    base = command or taak_command()
+    return {
+        event: [{"hooks": [{"type": "command", "command": f"{base} hook {name}", "timeout": HOOK_TIMEOUT_SECONDS}]}]
+        for event, name in EVENTS.items()
+    }
+
+
+def settings_json(command: str | None = None) -> str:
+    """The `--settings` value the daemon passes: these hooks for this run only."""
+    return json.dumps({"hooks": hooks_block(command)})
+
+
+def _is_ours(hook: dict[str, Any]) -> bool:
+    command = hook.get("command")
+    return isinstance(command, str) and any(command.endswith(f" hook {name}") for name in EVENTS.values())
+
+
+def merged(settings: dict[str, Any], command: str | None = None) -> dict[str, Any]:
+    """`settings` with our hooks in place of any earlier copy of them; everything else untouched."""
+    result = copy.deepcopy(settings)
+    hooks = result.setdefault("hooks", {})
+    for event, groups in hooks_block(command).items():
+        kept = []
+        for group in hooks.get(event, []):
+            others = [h for h in group.get("hooks", []) if not _is_ours(h)]
+            if others:
+                kept.append({**group, "hooks": others})
+        hooks[event] = kept + groups
+    return result
+
+
+@dataclass(frozen=True)
+class DeadHook:
+    event: str
+    command: str
+    missing: str
+
+
+def dead_hooks(settings: dict[str, Any], home: Path | None = None) -> list[DeadHook]:
+    found = []
+    for event, groups in (settings.get("hooks") or {}).items():
+        for group in groups or []:
+            for hook in group.get("hooks", []):
+                missing = _missing_script(hook.get("command"), home or Path.home())
+                if missing is not None:
+                    found.append(DeadHook(event, hook["command"], missing))
+    return found
+
+
+def without_dead(settings: dict[str, Any], dead: list[DeadHook]) -> dict[str, Any]:
+    commands = {(d.event, d.command) for d in dead}
+    result = copy.deepcopy(settings)
+    for event, groups in list((result.get("hooks") or {}).items()):
+        kept = []
+        for group in groups or []:
+            hooks = [h for h in group.get("hooks", []) if (event, h.get("command")) not in commands]
+            if hooks:
+                kept.append({**group, "hooks": hooks})
+        result["hooks"][event] = kept
+    return result
+
+
+def _missing_script(command: object, home: Path) -> str | None:
+    """The script a hook command runs, when that script does not exist; None when it does (or is a builtin)."""
+    if not isinstance(command, str):
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if "-c" in words or "-e" in words:
+        return None  # an inline script: nothing on disk to miss
+    for word in words:
+        name = Path(word).name
+        if name in _INTERPRETERS or word.startswith("-") or "=" in word:
+            continue
+        if "/" not in word and not word.startswith("~"):
+            return None if shutil.which(word) else word
+        path = Path(os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word))
+        path = Path(str(path).replace("$HOME", str(home)))
+        return None if path.exists() else word
+    return None
+
+
+def load(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} does not hold a JSON object")
+    return data
+
+
+def save_with_backup(path: Path, data: dict[str, Any]) -> Path | None:
+    """Write `data` (valid JSON, atomically) after copying the old file aside; returns the backup."""
+    backup = None
+    if path.exists():
+        backup = path.with_name(f"{path.name}.bak-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%fZ')}")
+        shutil.copy2(path, backup)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+    return backup
