@@ -318,3 +318,37 @@ update agent_bots b
 set machine = $2, pid = $3, versie = $4, huidige_taak = h.taak, laatst_gezien = now()
 from unnest($1::text[], $5::text[]) as h (bot, taak)
 where b.bot = h.bot;
+
+-- name: leeft
+-- A health check of a connection (the daemon's LISTEN connection).
+select 1;
+
+-- name: migraties_tabel
+-- Where applied migrations are recorded (made before the first migration runs).
+create table if not exists taak_migraties (
+    naam      text primary key,
+    checksum  text not null,
+    toegepast timestamptz not null default now()
+);
+
+-- name: migraties_slot
+-- Migrations take turns: a transaction-scoped advisory lock (works through any pooler). $1 lock key
+select pg_advisory_xact_lock($1);
+
+-- name: migraties_bestaan
+-- Has this database ever been migrated?
+select to_regclass('taak_migraties') is not null;
+
+-- name: migraties_toegepast
+-- The applied migrations and their checksums.
+select naam, checksum from taak_migraties;
+
+-- name: migratie_vastleggen
+-- Record an applied migration. $1 file name, $2 checksum
+insert into taak_migraties (naam, checksum) values ($1, $2);
+
+-- name: tijdzone_zetten
+-- The household's time zone, which the database uses for task IDs. $1 IANA time zone name
+insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1)
+on conflict (sleutel) do update set waarde = excluded.waarde
+where taak_instellingen.waarde is distinct from excluded.waarde;

@@ -132,8 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
     if len(words) == 2 and words[0] == "hook":
-        # The fast path: a hook runs on every prompt, so it skips everything it does not need.
-        from worker.hooks.entry import HOOK_NAMES
+        from worker.cli.entry import HOOK_NAMES
         from worker.hooks.entry import main as hook_main
 
         if words[1] in HOOK_NAMES:

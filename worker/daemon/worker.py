@@ -32,6 +32,7 @@ from worker.db import bots as bot_table
 from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
+from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.settings import Settings
 
@@ -250,7 +251,7 @@ class Worker:
                     with anyio.move_on_after(self.settings.poll_seconds):
                         await lost.wait()
                     if not lost.is_set():
-                        await conn.fetchval("select 1", timeout=self.settings.connect_timeout_seconds)
+                        await conn.fetchval(queries()["leeft"], timeout=self.settings.connect_timeout_seconds)
                 if lost.is_set():
                     log.warning("listen_lost", error="the connection was closed")
                     failures = 1

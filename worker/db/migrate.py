@@ -13,17 +13,10 @@ from pathlib import Path
 import asyncpg
 
 from worker.core.errors import Refused
-from worker.db.sqlfiles import sql_dir
+from worker.db.sqlfiles import queries, sql_dir
 
 _LOCK_KEY = 0x7461616B  # "taak"
 
-_CREATE_TABLE = """
-create table if not exists taak_migraties (
-    naam      text primary key,
-    checksum  text not null,
-    toegepast timestamptz not null default now()
-)
-"""
 
 
 @dataclass(frozen=True)
@@ -49,7 +42,7 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
 
 
 async def _applied(connection: asyncpg.Connection) -> dict[str, str]:
-    rows = await connection.fetch("select naam, checksum from taak_migraties")
+    rows = await connection.fetch(queries()["migraties_toegepast"])
     return {row["naam"]: row["checksum"] for row in rows}
 
 
@@ -62,8 +55,8 @@ def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> No
 
 async def _ensure_table(connection: asyncpg.Connection) -> None:
     async with connection.transaction():
-        await connection.execute("select pg_advisory_xact_lock($1)", _LOCK_KEY)
-        await connection.execute(_CREATE_TABLE)
+        await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
+        await connection.execute(queries()["migraties_tabel"])
 
 
 async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> list[str]:
@@ -74,24 +67,20 @@ async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | 
     done: list[str] = []
     for migration in migrations:
         async with connection.transaction():
-            await connection.execute("select pg_advisory_xact_lock($1)", _LOCK_KEY)
+            await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
             applied = await _applied(connection)
             _check_unchanged(migrations, applied)
             if migration.name in applied:
                 continue
             await connection.execute(migration.sql)
-            await connection.execute(
-                "insert into taak_migraties (naam, checksum) values ($1, $2)",
-                migration.name,
-                migration.checksum,
-            )
+            await connection.execute(queries()["migratie_vastleggen"], migration.name, migration.checksum)
         done.append(migration.name)
     return done
 
 
 async def status(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
     migrations = load_migrations() if migrations is None else migrations
-    exists = await connection.fetchval("select to_regclass('taak_migraties') is not null")
+    exists = await connection.fetchval(queries()["migraties_bestaan"])
     applied = await _applied(connection) if exists else {}
     _check_unchanged(migrations, applied)
     return MigrationStatus(
@@ -102,9 +91,4 @@ async def status(connection: asyncpg.Connection, migrations: list[Migration] | N
 
 async def set_timezone(connection: asyncpg.Connection, timezone: str) -> None:
     """The database makes task IDs, so it must know the household's time zone."""
-    await connection.execute(
-        "insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1) "
-        "on conflict (sleutel) do update set waarde = excluded.waarde "
-        "where taak_instellingen.waarde is distinct from excluded.waarde",
-        timezone,
-    )
+    await connection.execute(queries()["tijdzone_zetten"], timezone)

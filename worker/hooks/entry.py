@@ -10,8 +10,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
-
 
 def main(name: str) -> int:
     started = time.monotonic()

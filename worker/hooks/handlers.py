@@ -21,8 +21,11 @@ from worker.core.model import Soort
 from worker.settings import Settings
 
 if TYPE_CHECKING:
+    import asyncpg
+
     from worker.db.ledger import Ledger
 
+HOOK_CONNECT_TIMEOUT_SECONDS = 3
 HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
 MEMORY_BUDGET = 6_000
 
@@ -36,6 +39,24 @@ class HookResult:
 
 def additional_context(event: str, text: str) -> str:
     return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+
+
+async def quick_connection(settings: Settings) -> asyncpg.Connection:
+    """One attempt with a short timeout: a hook must not keep a session waiting on a database that is away."""
+    import asyncpg
+
+    if settings.database is None:
+        from worker.db.connect import connect_one  # the embedded server: start or attach as usual
+
+        return await connect_one(settings)
+    options: dict[str, Any] = {
+        "dsn": settings.database.url,
+        "timeout": HOOK_CONNECT_TIMEOUT_SECONDS,
+        "server_settings": {"application_name": "taak-hook"},
+    }
+    if settings.database.is_transaction_pooler:
+        options["statement_cache_size"] = 0
+    return await asyncpg.connect(**options)
 
 
 # --- SessionStart -------------------------------------------------------------------------------
@@ -57,10 +78,9 @@ async def _compact_briefing(settings: Settings) -> str:
     assert settings.id is not None
     try:
         from worker.db.briefing import briefing_for
-        from worker.db.connect import connect_one
         from worker.db.ledger import Ledger
 
-        conn = await connect_one(settings)
+        conn = await quick_connection(settings)
         try:
             text = await briefing_for(Ledger(conn), settings.id, settings, Variant.COMPACT)
         finally:
@@ -154,11 +174,10 @@ def write_report(transcript_path: Path, folder: Path, *, session: object = None)
 
 
 async def _log_and_read(settings: Settings, report: Report) -> tuple[str, str] | None:
-    from worker.db.connect import connect_one
     from worker.db.ledger import Ledger
 
     assert settings.id is not None
-    conn = await connect_one(settings)
+    conn = await quick_connection(settings)
     try:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         if report.path is not None:
@@ -203,10 +222,9 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
     path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
     path.write_text(text + "\n", encoding="utf-8")
     if settings.id:
-        from worker.db.connect import connect_one
         from worker.db.ledger import Ledger
 
-        conn = await connect_one(settings)
+        conn = await quick_connection(settings)
         try:
             ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
             await _log_compact(ledger, settings, text, {"samenvatting": str(path)})
@@ -221,11 +239,12 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
     if not settings.id:
         return HookResult()
-    from worker.db.connect import connect_one
 
-    conn = await connect_one(settings)
+    conn = await quick_connection(settings)
     try:
-        row = await conn.fetchrow("select status, volgende_stap from agent_taken where id = $1", settings.id)
+        from worker.db.sqlfiles import queries
+
+        row = await conn.fetchrow(queries()["taak"], settings.id)
     finally:
         await conn.close()
     if row is None:

@@ -1,0 +1,59 @@
+"""Wall time of the hooks as Claude Code runs them: a process, start to exit."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncpg
+
+from worker.db.ledger import Ledger, NewTask
+
+
+def _time(command: list[str], env: dict[str, str], stdin: bytes, repeats: int) -> float:
+    timings = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(command, env=env, input=stdin, capture_output=True, check=True)
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings) * 1000
+
+
+async def hooks_table(url: str, *, repeats: int) -> str:
+    conn = await asyncpg.connect(url)
+    try:
+        ledger = Ledger(conn)
+        task_id = await ledger.nieuw(NewTask("Meet de hooks", "bench", toegewezen_aan="bench", volgende_stap="meten"))
+        claim = await ledger.claim(["bench"])
+        assert claim is not None
+    finally:
+        await conn.close()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+        env.update(
+            TAAK_DATABASE_URL=url,
+            TAAK_DATA_DIR=str(Path(folder) / "data"),
+            TAAK_ID=task_id,
+            TAAK_TOKEN=claim.token,
+            TAAK_BOT="bench",
+        )
+        taak = [sys.executable, "-m", "worker.cli.entry", "hook"]
+        bare = _time([sys.executable, "-c", "pass"], env, b"", repeats)
+        start = _time([*taak, "session-start"], env, json.dumps({"source": "compact"}).encode(), repeats)
+        prompt = _time([*taak, "prompt"], env, json.dumps({"prompt": "ga door"}).encode(), repeats)
+    return "\n".join(
+        [
+            f"### Hooks, wall time as a process (median of {repeats}; with the database)",
+            "",
+            "| hook | median ms | goal | bare `python -c pass` ms |",
+            "|---|---:|---|---:|",
+            f"| session-start (compact) | {start:.0f} | <= 250 | {bare:.0f} |",
+            f"| prompt | {prompt:.0f} | <= 150 | {bare:.0f} |",
+        ]
+    )

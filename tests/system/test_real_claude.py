@@ -1,0 +1,109 @@
+"""The real Claude Code CLI (pinned 2.1.332) run by the daemon against a scripted stand-in for the
+Messages API: a step is logged, the session compacts, and the task is re-injected and finished."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.fakes.fake_anthropic import Script, serve
+from tests.system.harness import Daemon, kinds, new_task, status_of, switch_on, worker_env
+
+VERSION = "2.1.332"
+CACHE = Path(os.environ.get("TAAK_CLAUDE_CACHE", Path.home() / ".cache" / "taak-test" / f"claude-code-{VERSION}"))
+THREE_TURNS = Path(__file__).resolve().parents[1] / "fakes" / "claude_three_turns.py"
+OPDRACHT = 'Zet de foto\'s van de veranda online in album "Zomer".\nNiet de privé-map.'
+
+
+def claude_binary() -> Path:
+    """The pinned CLI from the cache folder outside the clone; installed with npm when missing."""
+    binary = CACHE / "node_modules" / ".bin" / "claude"
+    if binary.exists():
+        return binary
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not available: the real Claude Code CLI cannot be installed here")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        [npm, "install", "--prefix", str(CACHE), "--no-audit", "--no-fund", f"@anthropic-ai/claude-code@{VERSION}"],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return binary
+
+
+async def test_a_compacted_queue_session_gets_its_task_back_and_finishes_it(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    claude = claude_binary()
+    assert subprocess.run([str(claude), "--version"], capture_output=True, text=True, check=True).stdout.startswith(
+        VERSION
+    )
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
+    script = Script(
+        log_command=f'taak log stap_klaar "map gevonden voor {task_id}"',
+        klaar_command='taak klaar --bewijs /srv/foto/zomer "album staat online"',
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    with serve(script) as url:
+        env = worker_env(
+            db_url,
+            tmp_path,
+            TAAK_AGENT_CMD=f"{shlex.quote(sys.executable)} {shlex.quote(str(THREE_TURNS))}",
+            TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
+            TAAK_SILENCE_TIMEOUT_SECONDS="120",
+        )
+        env.update(
+            CLAUDE_BIN=str(claude),
+            ANTHROPIC_BASE_URL=url,
+            ANTHROPIC_API_KEY="sk-ant-test-dummy",
+            HOME=str(home),
+            PATH=f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}",
+        )
+        daemon = Daemon(env, tmp_path / "worker.log", "--once")
+        try:
+            assert daemon.wait(timeout=240) == 0
+        finally:
+            daemon.stop()
+    assert await status_of(conn, task_id) == "klaar", (tmp_path / "worker.log").read_text()[-3000:]
+    assert await kinds(conn, task_id) == ["gestart", "stap_klaar", "compact", "compact", "klaar", "notitie"]
+
+    requests = [json.dumps(r, ensure_ascii=False) for r in script.requests]
+    summary_requests = [r for r in requests if "Respond with TEXT ONLY" in r]
+    assert summary_requests, "no compaction happened"
+    # PreCompact steered the summariser: keep the task ID and the opdracht word for word.
+    assert f"het taak-ID {task_id}" in summary_requests[-1]
+    assert json.dumps(OPDRACHT, ensure_ascii=False)[1:-1] in summary_requests[-1]
+    # After the compaction the SessionStart hook put the task back into the conversation itself.
+    after = [json.loads(r) for r in requests if "This session is being continued" in r and r not in summary_requests]
+    assert after
+    injected = [
+        b["text"]
+        for m in after[0]["messages"]
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "text" and "SessionStart hook additional context: === TAAK" in b.get("text", "")
+    ]
+    assert injected
+    assert f"=== TAAK {task_id}" in injected[-1]
+    assert "zojuist samengevat" in injected[-1]  # the compact variant, made for exactly this moment
+    assert f'"{OPDRACHT}"' in injected[-1]
+
+    report_row = await conn.fetchval(
+        "select meta->>'rapport' from agent_taak_log where taak_id = $1 and soort = 'compact' and meta ? 'rapport'",
+        task_id,
+    )
+    report = Path(report_row).read_text()
+    assert f"map gevonden voor {task_id}" in report
+    assert report.strip()
