@@ -158,6 +158,19 @@ async def test_prompt_says_where_we_are(session_env: dict[str, str]) -> None:
     assert context_of(out, "UserPromptSubmit") == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
 
 
+async def test_in_a_queue_session_the_prompt_hook_reads_the_session_file_and_needs_no_database(
+    session_env: dict[str, str],
+) -> None:
+    assert run_taak(session_env, "stap", "upload het album").code == 0  # taak keeps the session file exact
+    env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    code, out, err = hook(env, "prompt", {"prompt": "ga door"})
+    assert code == 0, err
+    assert context_of(out, "UserPromptSubmit") == (
+        f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: upload het album")
+    assert run_taak(session_env, "blokkeer", "welk album?").code == 0
+    assert "(wacht_op_mens)" in context_of(hook(env, "prompt", {})[1], "UserPromptSubmit")
+
+
 @pytest.mark.parametrize("name", ["prompt", "session-start", "post-compact", "pre-compact"])
 async def test_a_broken_database_or_input_never_breaks_the_session(session_env: dict[str, str], name: str) -> None:
     env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak", "TAAK_BRIEFING_FILE": ""}

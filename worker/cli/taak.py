@@ -273,6 +273,7 @@ async def _klaar(args: argparse.Namespace, settings: Settings) -> int:
     token = _need_token(task_id, token, "klaar")
     async with connection(settings) as conn:
         await Ledger(conn).klaar(task_id, args.bewijs, tekst, token=token, bot=_who(settings))
+    _session_stand(settings, task_id, Status.KLAAR)
     return ExitCode.OK
 
 
@@ -285,6 +286,7 @@ async def _blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     token = _need_token(task_id, token, "blokkeer")
     async with connection(settings) as conn:
         await Ledger(conn).blokkeer(task_id, vraag, token=token, bot=_who(settings))
+    _session_stand(settings, task_id, Status.WACHT_OP_MENS)
     return ExitCode.OK
 
 
@@ -304,6 +306,7 @@ async def _vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     token = _need_token(task_id, token, "vrijgeven")
     async with connection(settings) as conn:
         await Ledger(conn).vrijgeven(task_id, token, args.reden, bot=_who(settings))
+    _session_stand(settings, task_id, Status.WACHTEND)
     return ExitCode.OK
 
 
@@ -316,6 +319,9 @@ async def _stap(args: argparse.Namespace, settings: Settings) -> int:
     async with connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         await ledger.stap(task_id, tekst, token=token, bot=_who(settings))
+        if token is not None:
+            task = await ledger.toon(task_id)
+            _session_stand(settings, task_id, task.status, task.volgende_stap)
     return ExitCode.OK
 
 
@@ -509,6 +515,17 @@ async def _db(args: argparse.Namespace, settings: Settings) -> int:
         for name in state.pending:
             print(f"pending  {name}")
     return ExitCode.OK
+
+
+def _session_stand(settings: Settings, task_id: str, status: Status, volgende_stap: str | None = None) -> None:
+    """Inside a session, keep the prompt hook's view of the task exact (see worker/hooks/stand.py)."""
+    from worker.hooks.stand import read_stand, write_stand
+
+    if task_id != settings.id:
+        return
+    if volgende_stap is None:
+        volgende_stap = (read_stand(settings.data_dir, task_id) or {}).get("volgende_stap")
+    write_stand(settings.data_dir, task_id, status=status, volgende_stap=volgende_stap)
 
 
 def _need_token(task_id: str, token: str | None, command: str) -> str:

@@ -34,6 +34,7 @@ from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
+from worker.hooks.stand import write_stand
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -296,6 +297,7 @@ class Worker:
         folder = self.settings.sessions_dir / task.id
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{task.pogingen}-{session_id}"
+        write_stand(self.settings.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap)
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.

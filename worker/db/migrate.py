@@ -18,7 +18,6 @@ from worker.db.sqlfiles import queries, sql_dir
 _LOCK_KEY = 0x7461616B  # "taak"
 
 
-
 @dataclass(frozen=True)
 class Migration:
     name: str

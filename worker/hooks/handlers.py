@@ -239,17 +239,21 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
     if not settings.id:
         return HookResult()
+    from worker.hooks.stand import read_stand
 
-    conn = await quick_connection(settings)
-    try:
-        from worker.db.sqlfiles import queries
+    stand = read_stand(settings.data_dir, settings.id)
+    if stand is None:  # not started by the daemon on this machine: ask the database
+        conn = await quick_connection(settings)
+        try:
+            from worker.db.sqlfiles import queries
 
-        row = await conn.fetchrow(queries()["taak"], settings.id)
-    finally:
-        await conn.close()
-    if row is None:
-        return HookResult()
-    line = where_we_are(settings.id, row["status"], row["volgende_stap"], settings.language)
+            row = await conn.fetchrow(queries()["taak"], settings.id)
+        finally:
+            await conn.close()
+        if row is None:
+            return HookResult()
+        stand = {"status": row["status"], "volgende_stap": row["volgende_stap"]}
+    line = where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
     return HookResult(stdout=additional_context("UserPromptSubmit", line))
 
 
