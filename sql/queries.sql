@@ -3,19 +3,10 @@
 -- A state change and its log row are one statement (data-modifying CTEs), so they commit together.
 
 -- name: nieuw
--- Create a task and its creation note.
+-- Create a task and its creation note, through the one way in (sql/migrations/005).
 -- $1 opdracht, $2 opdrachtgever, $3 toegewezen_aan, $4 klaar_wanneer, $5 context (jsonb),
--- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 note text
-with taak as (
-    insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, klaar_wanneer, context,
-                             volgende_stap, titel, prioriteit, max_pogingen, niet_voor)
-    values ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)
-    returning id
-), notitie as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst)
-    select id, $2, 'notitie', $11 from taak
-)
-select id from taak;
+-- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor
+select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
@@ -352,3 +343,41 @@ insert into taak_migraties (naam, checksum) values ($1, $2);
 insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1)
 on conflict (sleutel) do update set waarde = excluded.waarde
 where taak_instellingen.waarde is distinct from excluded.waarde;
+
+-- name: machine_zet
+-- Create or update a machine; null keeps the IP, an empty array keeps the bots. $1 naam, $2 ip, $3 bots
+insert into machines (naam, ip, bots) values ($1, $2::inet, coalesce($3::text[], '{}'))
+on conflict (naam) do update
+set ip = coalesce(excluded.ip, machines.ip),
+    bots = case when cardinality(excluded.bots) > 0 then excluded.bots else machines.bots end,
+    bijgewerkt = now();
+
+-- name: machine_alias
+-- Give a machine an alias (already its own: nothing happens). $1 alias, $2 machine
+insert into machine_aliassen (alias, machine) values ($1, $2)
+on conflict (alias) do update set machine = excluded.machine where machine_aliassen.machine = excluded.machine;
+
+-- name: machine_wie
+-- The machine a name or alias stands for, case-insensitively, with all its names. $1 name or alias
+select m.naam, host(m.ip) as ip, m.bots,
+       coalesce(array_agg(a.alias order by a.alias) filter (where a.alias is not null), '{}') as aliassen
+from machines m left join machine_aliassen a on a.machine = m.naam
+where lower(m.naam) = lower($1)
+   or m.naam = (select machine from machine_aliassen where lower(alias) = lower($1))
+group by m.naam;
+
+-- name: machines_lijst
+-- Every machine with all its names.
+select m.naam, host(m.ip) as ip, m.bots,
+       coalesce(array_agg(a.alias order by a.alias) filter (where a.alias is not null), '{}') as aliassen
+from machines m left join machine_aliassen a on a.machine = m.naam
+group by m.naam order by m.naam;
+
+-- name: machines_voor_namen
+-- The machines some names (fixed facts of a task) stand for. $1 names (text[])
+select lower(n.naam) as gezocht, m.naam, host(m.ip) as ip, m.bots,
+       coalesce((select array_agg(a.alias order by a.alias) from machine_aliassen a where a.machine = m.naam), '{}')
+           as aliassen
+from unnest($1::text[]) as n (naam)
+join machines m on lower(m.naam) = lower(n.naam)
+   or m.naam = (select machine from machine_aliassen where lower(alias) = lower(n.naam));

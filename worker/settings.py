@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     infra_pause_max_seconds: float = Field(default=900.0, ge=0)
     max_line_bytes: int = Field(default=1_048_576, ge=1024)
     log_format: Literal["auto", "json", "console"] = "auto"
+    registry_file: Path | None = None
+    registry_seconds: float = Field(default=300.0, gt=0)
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -90,7 +92,9 @@ class Settings(BaseSettings):
             raise ValueError(f"unknown time zone {value!r}") from exc
         return value
 
-    @field_validator("id", "token", "bot", "sessie", "database_url", "briefing_file", "workdir", mode="before")
+    @field_validator(
+        "id", "token", "bot", "sessie", "database_url", "briefing_file", "workdir", "registry_file", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -109,6 +113,10 @@ class Settings(BaseSettings):
     @property
     def embedded_dir(self) -> Path:
         return self.data_dir / "postgres"
+
+    @property
+    def registry_path(self) -> Path:
+        return self.registry_file or self.data_dir / "machines.json"
 
     @property
     def sessions_dir(self) -> Path:

@@ -60,6 +60,6 @@ async def hooks_table(url: str, *, repeats: int) -> str:
             "|---|---:|---|---:|",
             f"| session-start (compact) | {start:.0f} | <= 250 | {bare:.0f} |",
             f"| prompt (queue session) | {prompt:.0f} | <= 150 | {bare:.0f} |",
-        f"| prompt (no session file: the database) | {prompt_db:.0f} | | {bare:.0f} |",
+            f"| prompt (no session file: the database) | {prompt_db:.0f} | | {bare:.0f} |",
         ]
     )

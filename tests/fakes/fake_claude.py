@@ -73,6 +73,8 @@ def result(session: str, *, is_error: bool = False, text: str = "done", subtype:
 def main() -> int:
     argv = sys.argv[1:]
     mode = option(argv, "--fake-mode", "finish")
+    if mode == "ignoreterm":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the record that tells the test we run
     session = option(argv, "--session-id", str(uuid.uuid4()))
     record_dir = os.environ.get("FAKE_RECORD_DIR")
     if record_dir:
@@ -136,7 +138,6 @@ def main() -> int:
         result(session, text="klaar met praten")
         return 0
     if mode == "ignoreterm":
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         while True:
             assistant(session, "ik hoor je niet")
             time.sleep(0.1)

@@ -166,7 +166,8 @@ async def test_in_a_queue_session_the_prompt_hook_reads_the_session_file_and_nee
     code, out, err = hook(env, "prompt", {"prompt": "ga door"})
     assert code == 0, err
     assert context_of(out, "UserPromptSubmit") == (
-        f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: upload het album")
+        f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: upload het album"
+    )
     assert run_taak(session_env, "blokkeer", "welk album?").code == 0
     assert "(wacht_op_mens)" in context_of(hook(env, "prompt", {})[1], "UserPromptSubmit")
 

@@ -146,6 +146,7 @@ async def test_migrations_ship_inside_the_built_wheel(tmp_path: Path) -> None:
 
     zipfile.ZipFile(wheel).extractall(unpacked)
     assert (unpacked / "worker" / "sql" / "migrations" / "001_taken.sql").is_file()
+    assert (unpacked / "worker" / "deploy" / "systemd" / "queue-worker@.service").is_file()
     # The installed package finds its own copy, not the checkout's.
     probe = subprocess.run(
         [

@@ -74,3 +74,12 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
             message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),
             ExitCode.UNREACHABLE,
         )
+    except asyncpg.PostgresError as exc:
+        fail(message("database_rule", settings.language, detail=_first_line(exc)), ExitCode.REFUSED)
+    except Exception as exc:  # a bug: still one line for the user; the traceback is no help at a terminal
+        fail(f"internal error: {type(exc).__name__}: {_first_line(exc)}", ExitCode.REFUSED)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

@@ -29,11 +29,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     demo = sub.add_parser("demo", help="show the whole flow with a scripted agent (no Claude account needed)")
     demo.add_argument("--agent", choices=["script", "claude"], default="script")
+    service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot")
+    service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=_Parser)
+    install = service_sub.add_parser("install", help="write it for this machine and print how to load it")
+    install.add_argument("--bot", required=True)
+    install.add_argument("--dry-run", action="store_true", help="print the file instead of writing it")
+    install.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
+    install.add_argument("--system", action="store_true", help="a system unit (Linux, as root) instead of a user unit")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    if args.command == "service":
+        raise SystemExit(_service(args))
     settings = load_settings_or_exit()
     from worker.logs import configure_logging
 
@@ -41,6 +50,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "demo":
         raise SystemExit(_demo(settings, args.agent))
     raise SystemExit(_serve(settings, once=args.once))
+
+
+def _service(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from worker.daemon.service import install, service_file, this_platform
+    from worker.db.bots import check_bot_name
+
+    try:
+        check_bot_name(args.bot)
+    except TaakError as exc:
+        fail(exc.render("en"), exc.exit_code)
+    home = Path.home()
+    service = service_file(args.bot, args.platform or this_platform(), home=home, system=args.system)
+    if args.dry_run:
+        print(service.text, end="")
+        return 0
+    for path in install(service, args.bot, home):
+        print(f"wrote {path}")
+    print(f"settings go in {service.env_file} (TAAK_DATABASE_URL, ...); then load it with:\n  {service.load}")
+    print(f"follow its log with:\n  {service.logs}")
+    return 0
 
 
 def _serve(settings: Settings, *, once: bool) -> int:

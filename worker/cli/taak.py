@@ -109,6 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
     geheugen_check.add_argument("dir", nargs="?", type=Path)
     geheugen_check.add_argument("--json", action="store_true")
 
+    machine = sub.add_parser("machine", help="the machine registry: zet, wie, lijst")
+    machine_sub = machine.add_subparsers(dest="machine_command", required=True, parser_class=_Parser)
+    zet = machine_sub.add_parser("zet", help="add or update a machine: taak machine zet NAAM [--alias A] [--ip IP]")
+    zet.add_argument("naam")
+    zet.add_argument("--alias", action="append", default=[], help="another name for it (repeatable)")
+    zet.add_argument("--ip", help="its LAN IP")
+    zet.add_argument("--bot", action="append", default=[], help="a bot that runs there (repeatable)")
+    wie = machine_sub.add_parser("wie", help="all the names of the machine a name or alias stands for")
+    wie.add_argument("naam")
+    wie.add_argument("--json", action="store_true")
+    machine_list = machine_sub.add_parser("lijst", help="every machine with all its names")
+    machine_list.add_argument("--json", action="store_true")
+
     bot = sub.add_parser("bot", help="the per-bot switch: taak bot aan|uit BOT, taak bot lijst")
     bot_sub = bot.add_subparsers(dest="bot_command", required=True, parser_class=_Parser)
     for verb, text in (
@@ -463,6 +476,27 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _machine(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db import machines
+
+    async with connection(settings) as conn:
+        if args.machine_command == "zet":
+            found = [await machines.set_machine(conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
+        elif args.machine_command == "wie":
+            found = [await machines.who(conn, args.naam)]
+        else:
+            found = await machines.all_machines(conn)
+    if getattr(args, "json", False):
+        shown = [asdict(m) for m in found]
+        print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    for m in found:
+        print(
+            " = ".join([*m.names(), *([m.ip] if m.ip else [])]) + (f"  (bots: {', '.join(m.bots)})" if m.bots else "")
+        )
+    return ExitCode.OK
+
+
 async def _bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots
 
@@ -555,6 +589,7 @@ _HANDLERS = {
     "lijst": _lijst,
     "brief": _brief,
     "bot": _bot,
+    "machine": _machine,
     "db": _db,
     "hooks": _hooks,
     "claude-md": _claude_md,

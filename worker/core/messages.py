@@ -97,6 +97,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "map {path} bestaat niet",
         "en": "folder {path} does not exist",
     },
+    "bad_ip": {
+        "nl": "{value!r} is geen IP-adres",
+        "en": "{value!r} is not an IP address",
+    },
+    "alias_taken": {
+        "nl": "alias {alias!r} hoort al bij een andere machine",
+        "en": "alias {alias!r} already belongs to another machine",
+    },
+    "no_machine": {
+        "nl": "geen machine heet {name!r}",
+        "en": "no machine is called {name!r}",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",

@@ -6,6 +6,7 @@ the subprocess in `session.py`.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -24,6 +25,7 @@ from worker import __version__
 from worker.core.briefing import Variant, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
+from worker.core.machines import registry_json
 from worker.core.model import Soort
 from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
 from worker.daemon.proc import AlreadyRunning, InstanceLock
@@ -32,6 +34,7 @@ from worker.db import bots as bot_table
 from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
+from worker.db.machines import all_machines
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import write_stand
@@ -105,6 +108,7 @@ class Worker:
                     group.start_soon(self._signals, group.cancel_scope)
                     group.start_soon(self._reaper)
                     group.start_soon(self._heartbeat)
+                    group.start_soon(self._registry_sync)
                     if not self.once:
                         group.start_soon(self._listen)
                     await self._claim_loop(group)
@@ -467,6 +471,21 @@ class Worker:
             )
             await self._db("heartbeat", beat)
             await anyio.sleep(self.settings.heartbeat_seconds)
+
+    async def _registry_sync(self) -> None:
+        """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
+        assert self.pool is not None
+        pool = self.pool
+        while True:
+            found = await self._db("registry", partial(all_machines, pool))
+            path = self.settings.registry_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_name(path.name + ".tmp")
+            temporary.write_text(
+                json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+            )
+            os.replace(temporary, path)
+            await anyio.sleep(self.settings.registry_seconds)
 
     # --- the database, through outages -----------------------------------------------------------
 

@@ -7,7 +7,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from worker.core.briefing import BriefingInput, Variant, build_briefing
+from worker.core.machines import expand_facts
 from worker.db.ledger import Ledger
+from worker.db.machines import machines_named
 from worker.settings import Settings
 
 
@@ -22,11 +24,13 @@ async def briefing_for(
     ledger: Ledger, task_id: str, settings: Settings, variant: Variant, *, now: datetime | None = None
 ) -> str:
     state = await ledger.briefing_state(task_id, settings.briefing_rows)
+    facts = facts_from_context(state.task.context)
+    named = await machines_named(ledger.db, list(facts.values()))
     source = BriefingInput(
         task=state.task,
         recent=state.recent,
         older=state.older,
-        facts=facts_from_context(state.task.context),
+        facts=expand_facts(facts, named),
         now=now or datetime.now(UTC),
         zone=settings.zone,
         language=settings.language,

@@ -131,7 +131,7 @@ def check_token(token: str) -> str:
 
 class Ledger:
     def __init__(self, db: Executor, *, lease_seconds: int = 1200, machine: str = "onbekend") -> None:
-        self._db = db
+        self.db = db
         self.lease_seconds = lease_seconds
         self.machine = machine
 
@@ -151,7 +151,7 @@ class Ledger:
         context = new.context or {}
         context_json = json.dumps(context, ensure_ascii=False)
         check_text(context_json, "context", required=False)
-        task_id: str = await self._db.fetchval(
+        task_id: str = await self.db.fetchval(
             queries()["nieuw"],
             new.opdracht,
             new.opdrachtgever,
@@ -163,14 +163,13 @@ class Ledger:
             new.prioriteit,
             new.max_pogingen,
             new.niet_voor,
-            f"aangemaakt door {new.opdrachtgever}",
         )
         return task_id
 
     async def claim(self, bots: Sequence[str], *, sessie: str | None = None) -> Claim | None:
         if not bots:
             raise InvalidInput("no_bots")
-        record = await self._db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie)
+        record = await self.db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie)
         if record is None:
             return None
         task = task_from_record(record)
@@ -196,11 +195,11 @@ class Ledger:
                 return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
             if soort not in OWNER_KINDS:
                 raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
-            record = await self._db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
+            record = await self.db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
         else:
             if soort not in SESSION_KINDS:
                 raise Refused("soort_own_command", soort=soort)
-            record = await self._db.fetchrow(
+            record = await self.db.fetchrow(
                 queries()["log_fenced"],
                 task_id,
                 check_token(token),
@@ -215,7 +214,7 @@ class Ledger:
 
     async def verleng(self, task_id: str, token: str) -> datetime | None:
         """Extend a held lease; None means the lease is lost (another holder, or the task moved on)."""
-        lease_tot: datetime | None = await self._db.fetchval(
+        lease_tot: datetime | None = await self.db.fetchval(
             queries()["verleng"], task_id, check_token(token), self.lease_seconds
         )
         return lease_tot
@@ -235,7 +234,7 @@ class Ledger:
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         check_text(tekst, "tekst", required=False)
-        record = await self._db.fetchrow(queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie)
+        record = await self.db.fetchrow(queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie)
         return await self._written_or_why(record, task_id, token)
 
     async def blokkeer(
@@ -243,13 +242,13 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(vraag, "vraag")
-        record = await self._db.fetchrow(queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie)
+        record = await self.db.fetchrow(queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie)
         return await self._written_or_why(record, task_id, token)
 
     async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Written:
         check_task_id(task_id)
         check_text(tekst, "antwoord")
-        record = await self._db.fetchrow(queries()["antwoord"], task_id, wie, tekst)
+        record = await self.db.fetchrow(queries()["antwoord"], task_id, wie, tekst)
         return await self._written_or_why(record, task_id, None)
 
     async def vrijgeven(
@@ -263,25 +262,25 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(reden, "reden", required=False)
-        record = await self._db.fetchrow(queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor)
+        record = await self.db.fetchrow(queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor)
         return await self._written_or_why(record, task_id, token)
 
     async def stap(self, task_id: str, tekst: str, *, token: str | None = None, bot: str | None = None) -> Written:
         check_task_id(task_id)
         check_text(tekst, "volgende stap")
         if token is None:
-            record = await self._db.fetchrow(queries()["stap_open"], task_id, bot or "eigenaar", tekst)
+            record = await self.db.fetchrow(queries()["stap_open"], task_id, bot or "eigenaar", tekst)
             if record is None:
                 await self.toon(task_id)  # a missing task is NotFound, not "held"
                 raise Refused("held_by_session", id=task_id)
             return Written(id=record["id"], ts=record["ts"])
-        record = await self._db.fetchrow(
+        record = await self.db.fetchrow(
             queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds
         )
         return await self._written_or_why(record, task_id, token)
 
     async def lease_geldig(self, task_id: str, token: str) -> bool:
-        valid: bool = await self._db.fetchval(queries()["lease_geldig"], task_id, check_token(token))
+        valid: bool = await self.db.fetchval(queries()["lease_geldig"], task_id, check_token(token))
         return valid
 
     async def poging_mislukt(
@@ -298,7 +297,7 @@ class Ledger:
         backoff_max: float,
     ) -> Status | None:
         """A failed attempt: `fout` (and `notitie`) rows, then backoff or mislukt. None: not ours any more."""
-        status = await self._db.fetchval(
+        status = await self.db.fetchval(
             queries()["poging_mislukt"],
             task_id,
             check_token(token),
@@ -314,42 +313,40 @@ class Ledger:
 
     async def poging_terug(self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None) -> bool:
         """Give the attempt back (not the task's fault); False when the task is not ours any more."""
-        record = await self._db.fetchrow(queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie)
+        record = await self.db.fetchrow(queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie)
         return record is not None
 
     async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: str) -> list[str]:
-        records = await self._db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
+        records = await self.db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
         return [r["id"] for r in records]
 
     async def reap(self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100) -> list[Reaped]:
         """Return expired leases to the queue (or to mislukt); safe with several reapers at once."""
-        records = await self._db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit)
+        records = await self.db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit)
         return [Reaped(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
 
     async def toon(self, task_id: str) -> Task:
         check_task_id(task_id)
-        record = await self._db.fetchrow(queries()["taak"], task_id)
+        record = await self.db.fetchrow(queries()["taak"], task_id)
         if record is None:
             raise NotFound("not_found", id=task_id)
         return task_from_record(record)
 
     async def log_rows(self, task_id: str) -> list[LogRow]:
-        return [log_row_from_record(r) for r in await self._db.fetch(queries()["alle_regels"], task_id)]
+        return [log_row_from_record(r) for r in await self.db.fetch(queries()["alle_regels"], task_id)]
 
     async def lijst(
         self, *, status: Status | None = None, toegewezen_aan: str | None = None, limit: int = 50
     ) -> list[Task]:
-        records = await self._db.fetch(queries()["lijst"], status.value if status else None, toegewezen_aan, limit)
+        records = await self.db.fetch(queries()["lijst"], status.value if status else None, toegewezen_aan, limit)
         return [task_from_record(r) for r in records]
 
     async def briefing_state(self, task_id: str, rows: int) -> BriefingState:
         """The task, its last rows, a count of the rest and the newest answer: index look-ups only."""
         task = await self.toon(task_id)
-        newest_first = [
-            log_row_from_record(r) for r in await self._db.fetch(queries()["laatste_regels"], task_id, rows)
-        ]
-        counts = await self._db.fetch(queries()["telling"], task_id)
-        answer = await self._db.fetchrow(queries()["laatste_antwoord"], task_id)
+        newest_first = [log_row_from_record(r) for r in await self.db.fetch(queries()["laatste_regels"], task_id, rows)]
+        counts = await self.db.fetch(queries()["telling"], task_id)
+        answer = await self.db.fetchrow(queries()["laatste_antwoord"], task_id)
         return BriefingState(
             task=task,
             recent=newest_first[::-1],

@@ -1,0 +1,128 @@
+"""The machine registry: one machine, all its names, and the seed's fixed fact in the briefing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.helpers import run_taak
+from worker.core.machines import Machine, expand_facts
+
+VERANDA = Machine("keukenhof-veranda", "192.168.1.2", ("coco-veranda", "McMini Veranda", "veranda"))
+
+
+@pytest.mark.parametrize(
+    ("named", "expected"),
+    [
+        ("McMini Veranda", "McMini Veranda = keukenhof-veranda = coco-veranda = veranda = 192.168.1.2"),
+        ("mcmini veranda", "mcmini veranda = keukenhof-veranda = coco-veranda = veranda = 192.168.1.2"),
+        ("keukenhof-veranda", "keukenhof-veranda = coco-veranda = McMini Veranda = veranda = 192.168.1.2"),
+        ("/srv/foto", "/srv/foto"),
+    ],
+)
+def test_a_fact_that_names_a_machine_gets_all_its_names(named: str, expected: str) -> None:
+    registry = {name.lower(): VERANDA for name in VERANDA.names()}
+    assert expand_facts({"machine": named}, registry) == {"machine": expected}
+
+
+def test_zet_wie_and_lijst_through_the_command(cli_env: dict[str, str]) -> None:
+    made = run_taak(
+        cli_env,
+        "machine",
+        "zet",
+        "keukenhof-veranda",
+        "--alias",
+        "McMini Veranda",
+        "--alias",
+        "veranda",
+        "--ip",
+        "192.168.1.2",
+        "--bot",
+        "coco",
+    )
+    assert made.code == 0, made.err
+    who = json.loads(run_taak(cli_env, "machine", "wie", "MCMINI VERANDA", "--json").out)
+    assert who == {
+        "naam": "keukenhof-veranda",
+        "ip": "192.168.1.2",
+        "aliassen": ["McMini Veranda", "veranda"],
+        "bots": ["coco"],
+    }
+    again = run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "veranda")
+    assert again.code == 0
+    assert run_taak(cli_env, "machine", "lijst").out.strip() == (
+        "keukenhof-veranda = McMini Veranda = veranda = 192.168.1.2  (bots: coco)"
+    )
+
+
+@pytest.mark.parametrize("alias", ["veranda", "VERANDA", "keukenhof-veranda"])
+def test_an_alias_belongs_to_exactly_one_machine(cli_env: dict[str, str], alias: str) -> None:
+    run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "veranda")
+    taken = run_taak(cli_env, "machine", "zet", "macbook", "--alias", alias)
+    assert taken.code == 2
+    assert len(taken.err.strip().splitlines()) == 1
+    assert json.loads(run_taak(cli_env, "machine", "wie", "veranda", "--json").out)["naam"] == "keukenhof-veranda"
+    assert run_taak(cli_env, "machine", "wie", "macbook").code == 3  # the refused command changed nothing
+
+
+def test_a_bad_ip_or_an_unknown_name_is_refused(cli_env: dict[str, str]) -> None:
+    assert run_taak(cli_env, "machine", "zet", "mac", "--ip", "192.168.1.300").code == 2
+    assert run_taak(cli_env, "machine", "wie", "nergens").code == 3
+
+
+async def test_the_briefing_expands_the_machine_named_in_the_context(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "McMini Veranda", "--ip", "192.168.1.2")
+    task_id = run_taak(
+        cli_env,
+        "nieuw",
+        "Maak een foto",
+        "--van",
+        "jamal",
+        "--context",
+        "machine=McMini Veranda",
+        "--context",
+        "pad=/srv/foto",
+    ).out.strip()
+    brief = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "brief", task_id).out
+    (facts,) = [line for line in brief.splitlines() if line.startswith("Vaste feiten: ")]
+    assert sorted(facts.removeprefix("Vaste feiten: ").split("; ")) == [
+        "machine = McMini Veranda = keukenhof-veranda = 192.168.1.2",
+        "pad = /srv/foto",
+    ]
+
+
+async def test_the_sql_function_is_the_same_way_in_as_taak_nieuw(conn: asyncpg.Connection) -> None:
+    task_id = await conn.fetchval("select taak_nieuw('Zet de blog online', 'telegram', 'paco')")
+    row = await conn.fetchrow(
+        "select opdracht, opdrachtgever, toegewezen_aan, status from agent_taken where id = $1", task_id
+    )
+    assert tuple(row) == ("Zet de blog online", "telegram", "paco", "wachtend")
+    log = await conn.fetch("select soort, tekst from agent_taak_log where taak_id = $1", task_id)
+    assert [tuple(r) for r in log] == [("notitie", "aangemaakt door telegram")]
+    with pytest.raises(asyncpg.CheckViolationError):
+        await conn.fetchval("select taak_nieuw('   ', 'telegram')")
+
+
+def test_the_daemon_writes_the_registry_file(cli_env: dict[str, str], tmp_path: Path) -> None:
+    from tests.system.harness import Daemon, worker_env
+
+    run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "McMini Veranda", "--ip", "192.168.1.2")
+    registry = tmp_path / "registry.json"
+    env = worker_env(cli_env["TAAK_DATABASE_URL"], tmp_path, TAAK_REGISTRY_FILE=str(registry))
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        import time
+
+        deadline = time.monotonic() + 20
+        while not registry.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        daemon.stop()
+    assert json.loads(registry.read_text()) == {
+        "machines": [{"naam": "keukenhof-veranda", "aliassen": ["McMini Veranda"], "ip": "192.168.1.2", "bots": []}]
+    }

@@ -1,0 +1,60 @@
+"""The machine registry in Postgres."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import asyncpg
+
+from worker.core.errors import InvalidInput, NotFound
+from worker.core.machines import Machine
+from worker.db.sqlfiles import queries
+
+Executor = asyncpg.Pool | asyncpg.Connection
+
+
+def _machine(record: asyncpg.Record) -> Machine:
+    return Machine(
+        naam=record["naam"], ip=record["ip"], aliassen=tuple(record["aliassen"]), bots=tuple(record["bots"] or ())
+    )
+
+
+async def set_machine(
+    conn: asyncpg.Connection, naam: str, *, ip: str | None, aliassen: Sequence[str], bots: Sequence[str]
+) -> Machine:
+    if not naam.strip():
+        raise InvalidInput("empty", what="naam")
+    async with conn.transaction():
+        try:
+            await conn.execute(queries()["machine_zet"], naam, ip, list(bots))
+        except asyncpg.DataError:
+            raise InvalidInput("bad_ip", value=ip) from None
+        for alias in aliassen:
+            if not alias.strip():
+                raise InvalidInput("empty", what="alias")
+            try:
+                status = await conn.execute(queries()["machine_alias"], alias, naam)
+            except asyncpg.UniqueViolationError:
+                raise InvalidInput("alias_taken", alias=alias) from None
+            if status.endswith(" 0"):
+                raise InvalidInput("alias_taken", alias=alias)
+    return await who(conn, naam)
+
+
+async def who(db: Executor, name: str) -> Machine:
+    record = await db.fetchrow(queries()["machine_wie"], name)
+    if record is None:
+        raise NotFound("no_machine", name=name)
+    return _machine(record)
+
+
+async def all_machines(db: Executor) -> list[Machine]:
+    return [_machine(r) for r in await db.fetch(queries()["machines_lijst"])]
+
+
+async def machines_named(db: Executor, names: Sequence[str]) -> dict[str, Machine]:
+    """The machines these names (fixed facts) stand for, keyed by the lower-cased name used."""
+    if not names:
+        return {}
+    records = await db.fetch(queries()["machines_voor_namen"], list(names))
+    return {r["gezocht"]: _machine(r) for r in records}
