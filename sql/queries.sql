@@ -381,3 +381,27 @@ select lower(n.naam) as gezocht, m.naam, host(m.ip) as ip, m.bots,
 from unnest($1::text[]) as n (naam)
 join machines m on lower(m.naam) = lower(n.naam)
    or m.naam = (select machine from machine_aliassen where lower(alias) = lower(n.naam));
+
+-- name: overzicht
+-- Per bot: what is held, waiting, waiting for the owner, done and failed today, sessions, steps, cost, heartbeat.
+select * from taak_overzicht;
+
+-- name: overzicht_bezig
+-- The held tasks with their lease left.
+select * from taak_bezig order by lease_tot;
+
+-- name: tail_start
+-- The newest log rows to start following from. $1 taak_id (null: all), $2 bot (null: all), $3 how many
+select l.*, coalesce(t.toegewezen_aan, l.bot) as taak_bot from agent_taak_log l join agent_taken t on t.id = l.taak_id
+where ($1::text is null or l.taak_id = $1) and ($2::text is null or l.bot = $2 or t.toegewezen_aan = $2)
+order by l.id desc limit $3;
+
+-- name: tail_na
+-- Log rows after a given one, for `taak tail`. $1 after this id, $2 taak_id (null: all), $3 bot (null: all)
+select l.*, coalesce(t.toegewezen_aan, l.bot) as taak_bot from agent_taak_log l join agent_taken t on t.id = l.taak_id
+where l.id > $1 and ($2::text is null or l.taak_id = $2) and ($3::text is null or l.bot = $3 or t.toegewezen_aan = $3)
+order by l.id;
+
+-- name: log_laatste_id
+-- The newest log row's id (where `taak tail` starts when it shows nothing first).
+select max(id) from agent_taak_log;

@@ -58,6 +58,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
         return anyio.run(work)
     except TaakError as exc:
         fail(exc.render(settings.language), exc.exit_code)
+    except KeyboardInterrupt:  # Ctrl-C ends `taak tail`: not an error
+        raise SystemExit(0) from None
     except asyncpg.UndefinedTableError:
         fail(message("not_migrated", settings.language, pending="?"), ExitCode.REFUSED)
     except (

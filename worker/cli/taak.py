@@ -109,6 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
     geheugen_check.add_argument("dir", nargs="?", type=Path)
     geheugen_check.add_argument("--json", action="store_true")
 
+    overzicht = sub.add_parser("overzicht", help="per bot: held, waiting, done today, sessions, cost, workers")
+    overzicht.add_argument("--json", action="store_true")
+
+    tail = sub.add_parser("tail", help="follow the log live, like tail -f: taak tail [--bot B] [ID]")
+    tail.add_argument("id", nargs="?")
+    tail.add_argument("--bot")
+    tail.add_argument("-n", "--regels", type=int, default=10, help="rows to show first (default 10)")
+
     machine = sub.add_parser("machine", help="the machine registry: zet, wie, lijst")
     machine_sub = machine.add_subparsers(dest="machine_command", required=True, parser_class=_Parser)
     zet = machine_sub.add_parser("zet", help="add or update a machine: taak machine zet NAAM [--alias A] [--ip IP]")
@@ -270,7 +278,8 @@ async def _log(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = _session_task(settings, explicit)
     async with connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-        await ledger.log(task_id, soort, _read_text(tekst), token=token, bot=_who(settings))
+        sessie = settings.sessie if token is not None else None
+        await ledger.log(task_id, soort, _read_text(tekst), token=token, bot=_who(settings), sessie=sessie)
     return ExitCode.OK
 
 
@@ -285,7 +294,7 @@ async def _klaar(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = _session_task(settings, explicit)
     token = _need_token(task_id, token, "klaar")
     async with connection(settings) as conn:
-        await Ledger(conn).klaar(task_id, args.bewijs, tekst, token=token, bot=_who(settings))
+        await Ledger(conn).klaar(task_id, args.bewijs, tekst, token=token, bot=_who(settings), sessie=settings.sessie)
     _session_stand(settings, task_id, Status.KLAAR)
     return ExitCode.OK
 
@@ -298,7 +307,7 @@ async def _blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = _session_task(settings, explicit)
     token = _need_token(task_id, token, "blokkeer")
     async with connection(settings) as conn:
-        await Ledger(conn).blokkeer(task_id, vraag, token=token, bot=_who(settings))
+        await Ledger(conn).blokkeer(task_id, vraag, token=token, bot=_who(settings), sessie=settings.sessie)
     _session_stand(settings, task_id, Status.WACHT_OP_MENS)
     return ExitCode.OK
 
@@ -476,6 +485,93 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _overzicht(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.sqlfiles import queries
+
+    async with connection(settings) as conn:
+        bots = [dict(r) for r in await conn.fetch(queries()["overzicht"])]
+        held = [dict(r) for r in await conn.fetch(queries()["overzicht_bezig"])]
+    if args.json:
+        print(
+            json.dumps(
+                {"bots": [_plain(b) for b in bots], "bezig": [_plain(h) for h in held]},
+                ensure_ascii=False,
+                indent=2,
+                default=str,
+            )
+        )
+        return ExitCode.OK
+    print(
+        f"{'bot':10} {'bezig':>5} {'wacht':>5} {'mens':>4} {'oudste':>8} {'klaar':>5} {'mislukt':>7} "
+        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7}  worker"
+    )
+    for b in bots:
+        oldest = _age(b["oudste_wacht_seconden"])
+        worker = "-"
+        if b["laatst_gezien"] is not None:
+            seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
+            worker = f"{b['machine']} {_age(seen)}" + (" VEROUDERD" if b["worker_verouderd"] else "")
+        print(
+            f"{b['bot']:10} {b['bezig']:>5} {b['wachtend']:>5} {b['wacht_op_mens']:>4} {oldest:>8} "
+            f"{b['klaar_vandaag']:>5} {b['mislukt_vandaag']:>7} {_num(b['sessies_per_klare_taak']):>10} "
+            f"{_num(b['aandeel_sessies_met_stap']):>8} {_num(b['kosten_usd']):>9} {_num(b['kosten_per_taak_usd']):>7}"
+            f"  {worker}"
+        )
+    for h in held:
+        print(f"  bezig: {h['id']} {h['bot']} lease nog {_age(h['lease_seconden'])}  {h['titel']}")
+    return ExitCode.OK
+
+
+def _age(seconds: int | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 7200:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
+
+
+def _num(value: object) -> str:
+    return "-" if value is None else f"{value}"
+
+
+async def _tail(args: argparse.Namespace, settings: Settings) -> int:
+    import anyio
+
+    from worker.core.briefing import WORDS, stamp
+    from worker.db.sqlfiles import queries
+
+    if args.id is not None:
+        from worker.db.ledger import check_task_id
+
+        check_task_id(args.id)
+    months = WORDS[settings.language].months
+
+    def show(row: Any) -> None:
+        when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
+        print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
+
+    async with connection(settings) as conn:
+        rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.regels, 0))
+        last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
+        for row in reversed(rows):
+            show(row)
+        woken = anyio.Event()
+
+        def wake(*_args: object) -> None:
+            woken.set()
+
+        await conn.add_listener("taak_log", wake)
+        while True:
+            with anyio.move_on_after(5):  # a missed notification is caught by the next look
+                await woken.wait()
+            woken = anyio.Event()
+            for row in await conn.fetch(queries()["tail_na"], last, args.id, args.bot):
+                show(row)
+                last = row["id"]
+
+
 async def _machine(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import machines
 
@@ -590,6 +686,8 @@ _HANDLERS = {
     "brief": _brief,
     "bot": _bot,
     "machine": _machine,
+    "overzicht": _overzicht,
+    "tail": _tail,
     "db": _db,
     "hooks": _hooks,
     "claude-md": _claude_md,

@@ -1,0 +1,121 @@
+"""`taak overzicht` and its views against a seeded history whose answers are known; `taak tail` live."""
+
+from __future__ import annotations
+
+import json
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import asyncpg
+
+from tests.helpers import run_taak
+from worker.core.model import Soort
+from worker.db.ledger import Ledger, NewTask
+
+
+async def seed(pool: asyncpg.Pool) -> dict[str, str]:
+    """paco: one done today in two sessions (one logged a step), one held, one waiting for the owner,
+    one waiting; sjakie: one failed today; coco: a worker not seen for ten minutes."""
+    ledger = Ledger(pool, machine="mac")
+    ids = {}
+    ids["klaar"] = await ledger.nieuw(NewTask("af", "jamal", toegewezen_aan="paco"))
+    first = await ledger.claim(["paco"], sessie="s1")
+    assert first is not None
+    await ledger.vrijgeven(ids["klaar"], first.token, "opnieuw")
+    second = await ledger.claim(["paco"], sessie="s2")
+    assert second is not None
+    await ledger.log(ids["klaar"], Soort.STAP_KLAAR, "stap", token=second.token, sessie="s2")
+    await ledger.log(ids["klaar"], Soort.NOTITIE, "resultaat", meta={"resultaat": True, "total_cost_usd": 0.25})
+    await ledger.log(ids["klaar"], Soort.NOTITIE, "resultaat", meta={"resultaat": True, "total_cost_usd": 0.5})
+    await ledger.klaar(ids["klaar"], "/tmp/bewijs", "af", token=second.token)
+    ids["bezig"] = await ledger.nieuw(NewTask("bezig", "jamal", toegewezen_aan="paco"))
+    await ledger.claim(["paco"], sessie="s3")
+    ids["mens"] = await ledger.nieuw(NewTask("vraag", "jamal", toegewezen_aan="paco"))
+    held = await ledger.claim(["paco"], sessie="s4")
+    assert held is not None
+    await ledger.blokkeer(ids["mens"], "welke kleur?", token=held.token)
+    ids["wachtend"] = await ledger.nieuw(NewTask("later", "jamal", toegewezen_aan="paco"))
+    ids["mislukt"] = await ledger.nieuw(NewTask("kapot", "jamal", toegewezen_aan="sjakie", max_pogingen=1))
+    failed = await ledger.claim(["sjakie"], sessie="s5")
+    assert failed is not None
+    await ledger.poging_mislukt(
+        ids["mislukt"],
+        failed.token,
+        bot="sjakie",
+        reden="kapot",
+        notitie=None,
+        sessie="s5",
+        meta={},
+        backoff_base=0,
+        backoff_max=0,
+    )
+    await pool.execute(
+        "insert into agent_bots (bot, actief, machine, laatst_gezien) values "
+        "('coco', true, 'veranda', now() - interval '10 minutes'), "
+        "('paco', true, 'mac', now())"
+    )
+    return ids
+
+
+async def test_the_overview_gives_the_known_answers(cli_env: dict[str, str], pool: asyncpg.Pool) -> None:
+    ids = await seed(pool)
+    result = run_taak(cli_env, "overzicht", "--json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    bots = {b["bot"]: b for b in data["bots"]}
+    paco, sjakie, coco = bots["paco"], bots["sjakie"], bots["coco"]
+    assert (paco["bezig"], paco["wachtend"], paco["wacht_op_mens"], paco["klaar_vandaag"]) == (1, 1, 1, 1)
+    assert 1150 < paco["kortste_lease_seconden"] <= 1200
+    assert 0 <= paco["oudste_wacht_seconden"] < 60
+    assert float(paco["sessies_per_klare_taak"]) == 2.0
+    assert float(paco["aandeel_sessies_met_stap"]) == 0.25  # 1 of paco's 4 sessions logged a step
+    assert float(paco["kosten_usd"]) == 0.75
+    assert float(paco["kosten_per_taak_usd"]) == 0.75
+    assert (sjakie["mislukt_vandaag"], sjakie["klaar_vandaag"]) == (1, 0)
+    assert coco["worker_verouderd"] is True
+    assert paco["worker_verouderd"] is False
+    assert [h["id"] for h in data["bezig"]] == [ids["bezig"]]
+    plain = run_taak(cli_env, "overzicht")
+    assert "VEROUDERD" in plain.out
+    assert f"bezig: {ids['bezig']} paco" in plain.out
+
+
+async def test_the_views_answer_the_owners_own_sql(conn: asyncpg.Connection, pool: asyncpg.Pool) -> None:
+    await seed(pool)
+    row = await conn.fetchrow("select bezig, wachtend from taak_overzicht where bot = 'paco'")
+    assert tuple(row) == (1, 1)
+    assert await conn.fetchval("select count(*) from taak_sessies where logde_stap") == 1
+
+
+async def test_tail_shows_a_new_row_within_a_second(cli_env: dict[str, str], pool: asyncpg.Pool) -> None:
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("volg mij", "jamal"))
+    tail = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "tail", task_id],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = _line(tail, 15)
+        assert "aangemaakt door jamal" in first
+        written = time.monotonic()
+        await ledger.log(task_id, Soort.NOTITIE, "nieuwe regel", bot="jamal")
+        line = _line(tail, 5)
+        assert "nieuwe regel" in line
+        assert time.monotonic() - written < 1.0
+    finally:
+        tail.send_signal(signal.SIGINT)
+        tail.wait(timeout=10)
+    assert tail.returncode == 0
+
+
+def _line(process: subprocess.Popen[str], timeout: float) -> str:
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], timeout)
+    assert ready, "no line in time"
+    return process.stdout.readline()
