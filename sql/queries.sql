@@ -405,3 +405,37 @@ order by l.id;
 -- name: log_laatste_id
 -- The newest log row's id (where `taak tail` starts when it shows nothing first).
 select max(id) from agent_taak_log;
+
+-- name: herinneringen_maken
+-- Remind the owner of questions still unanswered: one reminder per full period since the question.
+-- $1 period in seconds
+insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+select m.taak_id, 'herinnering',
+       'herinnering:' || m.sleutel || ':' || floor(extract(epoch from now() - m.aangemaakt) / $1)::bigint,
+       'herinnering: ' || m.tekst
+from taak_meldingen m
+join agent_taken t on t.id = m.taak_id
+where m.soort = 'vraag' and m.verstuurd is not null and t.status = 'wacht_op_mens'
+  and m.aangemaakt <= now() - make_interval(secs => $1)
+  and not exists (select 1 from agent_taak_log a where a.taak_id = m.taak_id and a.soort = 'antwoord'
+                    and a.id > split_part(m.sleutel, ':', 2)::bigint)
+on conflict (sleutel) do nothing;
+
+-- name: melding_pakken
+-- The oldest unsent message of these kinds that is due, locked while it is sent. $1 kinds (text[])
+select * from taak_meldingen
+where verstuurd is null and volgende_poging <= now() and soort = any($1::text[])
+order by id
+limit 1
+for update skip locked;
+
+-- name: melding_verstuurd
+-- Record a sent message. $1 id
+update taak_meldingen set verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null where id = $1;
+
+-- name: melding_mislukt
+-- Record a failed send and when to try again. $1 id, $2 error, $3 backoff base seconds, $4 backoff max seconds
+update taak_meldingen
+set pogingen = pogingen + 1, laatste_fout = $2,
+    volgende_poging = now() + taak_backoff(pogingen + 1, $3, $4)
+where id = $1;

@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     infra_pause_max_seconds: float = Field(default=900.0, ge=0)
     max_line_bytes: int = Field(default=1_048_576, ge=1024)
     log_format: Literal["auto", "json", "console"] = "auto"
+    notify_cmd: str | None = None
+    on_klaar_cmd: str | None = None
+    remind_hours: float = Field(default=24.0, gt=0)
+    outbox_seconds: float = Field(default=10.0, gt=0)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 
@@ -93,7 +97,17 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "id", "token", "bot", "sessie", "database_url", "briefing_file", "workdir", "registry_file", mode="before"
+        "id",
+        "token",
+        "bot",
+        "sessie",
+        "database_url",
+        "briefing_file",
+        "workdir",
+        "registry_file",
+        "notify_cmd",
+        "on_klaar_cmd",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

@@ -28,6 +28,7 @@ from worker.core.errors import TaakError
 from worker.core.machines import registry_json
 from worker.core.model import Soort
 from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
+from worker.daemon import outbox
 from worker.daemon.proc import AlreadyRunning, InstanceLock
 from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
 from worker.db import bots as bot_table
@@ -109,6 +110,7 @@ class Worker:
                     group.start_soon(self._reaper)
                     group.start_soon(self._heartbeat)
                     group.start_soon(self._registry_sync)
+                    group.start_soon(self._outbox)
                     if not self.once:
                         group.start_soon(self._listen)
                     await self._claim_loop(group)
@@ -471,6 +473,18 @@ class Worker:
             )
             await self._db("heartbeat", beat)
             await anyio.sleep(self.settings.heartbeat_seconds)
+
+    async def _outbox(self) -> None:
+        """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
+        assert self.pool is not None
+        pool = self.pool
+        if not outbox.kinds_to_send(self.settings):
+            log.info("outbox_off", reason="neither TAAK_NOTIFY_CMD nor TAAK_ON_KLAAR_CMD is set")
+            return
+        while True:
+            await self._db("reminders", partial(outbox.make_reminders, pool, self.settings))
+            await self._db("outbox", partial(outbox.send_due, pool, self.settings))
+            await anyio.sleep(self.settings.outbox_seconds)
 
     async def _registry_sync(self) -> None:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""

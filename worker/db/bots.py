@@ -11,7 +11,7 @@ import asyncpg
 from worker.core.errors import InvalidInput
 from worker.db.sqlfiles import queries
 
-Executor = asyncpg.Pool | asyncpg.Connection
+Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from worker.core.model import (
 )
 from worker.db.sqlfiles import queries
 
-Executor = asyncpg.Pool | asyncpg.Connection
+Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 
 @dataclass(frozen=True)

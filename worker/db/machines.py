@@ -10,7 +10,7 @@ from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
 from worker.db.sqlfiles import queries
 
-Executor = asyncpg.Pool | asyncpg.Connection
+Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 
 def _machine(record: asyncpg.Record) -> Machine:

@@ -1,0 +1,130 @@
+"""The human loop and the knowledge sink: sent once, reminded once, retried on failure, never twice."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import asyncpg
+
+from tests.system.harness import Daemon, new_task, switch_on, wait_for, worker_env
+from worker.db.ledger import Ledger, NewTask
+
+RECEIVER = """
+import os, sys
+text = sys.stdin.read()
+folder = sys.argv[1]
+flaky = os.path.join(folder, "flaky")
+if os.path.exists(flaky) and not os.path.exists(flaky + ".done"):
+    open(flaky + ".done", "w").close()
+    print("telegram is down", file=sys.stderr)
+    sys.exit(3)
+with open(os.path.join(folder, os.environ["TAAK_MELDING"] + ".txt"), "a") as out:
+    out.write(os.environ["TAAK_ID"] + "|" + text.replace("\\n", "\\\\n") + "\\n")
+"""
+
+
+def receiver(tmp_path: Path) -> str:
+    script = tmp_path / "receiver.py"
+    script.write_text(RECEIVER)
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))} {shlex.quote(str(tmp_path))}"
+
+
+def lines(tmp_path: Path, kind: str) -> list[str]:
+    path = tmp_path / f"{kind}.txt"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+async def test_a_question_is_sent_once_and_reminded_once(db_url: str, pool: asyncpg.Pool, tmp_path: Path) -> None:
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.blokkeer(task_id, "rood of blauw?", token=claim.token)
+    env = worker_env(
+        db_url,
+        tmp_path,
+        TAAK_NOTIFY_CMD=receiver(tmp_path),
+        TAAK_OUTBOX_SECONDS="0.2",
+        TAAK_REMIND_HOURS=str(2.5 / 3600),
+    )
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _has(tmp_path, "vraag", 1), what="the question")
+        await wait_for(lambda: _has(tmp_path, "herinnering", 1), timeout=15, what="the reminder")
+        await ledger.antwoord(task_id, "blauw", wie="jamal")
+        await _sleep(3.5)  # more than a reminder period: an answered question is not reminded again
+    finally:
+        daemon.stop()
+    assert lines(tmp_path, "vraag") == [f"{task_id}|{task_id}: rood of blauw?\\n"]
+    assert len(lines(tmp_path, "herinnering")) == 1
+    assert lines(tmp_path, "herinnering")[0].startswith(f"{task_id}|herinnering: {task_id}: rood of blauw?")
+
+
+async def test_a_failed_send_is_logged_and_retried_not_lost(db_url: str, pool: asyncpg.Pool, tmp_path: Path) -> None:
+    (tmp_path / "flaky").touch()
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("Kies", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.blokkeer(task_id, "welke?", token=claim.token)
+    env = worker_env(db_url, tmp_path, TAAK_NOTIFY_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2")
+    await pool.execute("update taak_meldingen set volgende_poging = now()")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _failed_once(pool), what="the failed attempt")
+        await pool.execute("update taak_meldingen set volgende_poging = now()")  # skip the 30 s backoff
+        await wait_for(lambda: _has(tmp_path, "vraag", 1), what="the retry")
+    finally:
+        daemon.stop()
+    assert len(lines(tmp_path, "vraag")) == 1
+    row = await pool.fetchrow("select pogingen, laatste_fout, verstuurd from taak_meldingen")
+    assert row["pogingen"] == 2
+    assert row["verstuurd"] is not None
+    assert daemon.has_event("message_failed")
+    assert "telegram is down" in (tmp_path / "worker.log").read_text()
+
+
+async def test_the_sink_gets_one_summary_per_finished_task_across_a_restart(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "Schrijf de blog", toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="finish", TAAK_ON_KLAAR_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2")
+    first = Daemon(env, tmp_path / "first.log")
+    try:
+        await wait_for(lambda: _has(tmp_path, "klaar", 1), timeout=30, what="the summary")
+    finally:
+        first.stop()
+    second = Daemon(env, tmp_path / "second.log")
+    try:
+        await wait_for(lambda: _event(second, "worker_started"), what="the restart")
+        await _sleep(1.5)
+    finally:
+        second.stop()
+    (summary,) = lines(tmp_path, "klaar")
+    assert summary.startswith(f"{task_id}|Taak {task_id} is klaar")
+    assert "Opdracht:\\nSchrijf de blog" in summary
+    assert "Bewijs: /tmp/fake-bewijs" in summary
+    assert "stap een" in summary
+    assert "stap twee" in summary
+    assert await conn.fetchval("select count(*) from taak_meldingen where verstuurd is not null") == 1
+
+
+async def _has(folder: Path, kind: str, count: int) -> bool:
+    return len(lines(folder, kind)) >= count
+
+
+async def _failed_once(pool: asyncpg.Pool) -> bool:
+    return bool(await pool.fetchval("select pogingen = 1 and laatste_fout is not null from taak_meldingen"))
+
+
+async def _event(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
+
+
+async def _sleep(seconds: float) -> None:
+    import anyio
+
+    await anyio.sleep(seconds)

@@ -1,0 +1,90 @@
+"""Sending the outbox (`taak_meldingen`): the owner's questions and reminders to TAAK_NOTIFY_CMD, and a
+summary of each finished task to TAAK_ON_KLAAR_CMD. Each message is sent under a row lock and recorded
+as sent in the same transaction; a failed command is logged and tried again later, never dropped."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from datetime import UTC, datetime
+
+import anyio
+import asyncpg
+import structlog
+
+from worker.core.sink import klaar_summary
+from worker.db.ledger import Ledger
+from worker.db.sqlfiles import queries
+from worker.settings import Settings
+
+log = structlog.get_logger("queue-worker")
+COMMAND_TIMEOUT_SECONDS = 60
+
+
+def kinds_to_send(settings: Settings) -> list[str]:
+    kinds = ["vraag", "herinnering"] if settings.notify_cmd else []
+    return kinds + (["klaar"] if settings.on_klaar_cmd else [])
+
+
+async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
+    if settings.notify_cmd:
+        await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
+
+
+async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
+    """Send every due message this worker is configured for; returns how many went out."""
+    kinds = kinds_to_send(settings)
+    sent = 0
+    while kinds:
+        async with pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(queries()["melding_pakken"], kinds)
+            if row is None:
+                return sent
+            if row["soort"] == "klaar":
+                ledger = Ledger(conn)
+                task = await ledger.toon(row["taak_id"])
+                text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
+                command = settings.on_klaar_cmd
+            else:
+                text, command = row["tekst"] + "\n", settings.notify_cmd
+            assert command is not None
+            error = await _run(command, text, row["taak_id"], row["soort"])
+            if error is None:
+                await conn.execute(queries()["melding_verstuurd"], row["id"])
+                sent += 1
+                log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
+            else:
+                await conn.execute(queries()["melding_mislukt"], row["id"], error, 30.0, 3600.0)
+                log.warning(
+                    "message_failed",
+                    kind=row["soort"],
+                    task_id=row["taak_id"],
+                    error=error,
+                    attempt=row["pogingen"] + 1,
+                )
+    return sent
+
+
+async def _run(command: str, text: str, task_id: str, kind: str) -> str | None:
+    """None when the command took the message (exit 0), else why not, in one line."""
+    import os
+
+    env = {**os.environ, "TAAK_ID": task_id, "TAAK_MELDING": kind}
+    try:
+        with anyio.fail_after(COMMAND_TIMEOUT_SECONDS):
+            done = await anyio.run_process(
+                shlex.split(command),
+                input=text.encode(),
+                env=env,
+                check=False,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+    except TimeoutError:
+        return f"no answer within {COMMAND_TIMEOUT_SECONDS} s"
+    except OSError as exc:
+        return f"{command.split()[0]}: {exc.strerror or exc}"
+    if done.returncode != 0:
+        tail = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"exit {done.returncode}" + (f": {tail[-1]}" if tail else "")
+    return None
