@@ -439,3 +439,32 @@ update taak_meldingen
 set pogingen = pogingen + 1, laatste_fout = $2,
     volgende_poging = now() + taak_backoff(pogingen + 1, $3, $4)
 where id = $1;
+
+-- name: intake_tabel
+-- Does the old queue table exist, and does it have the columns the intake writes?
+select to_regclass('public.agent_messages') is not null as bestaat,
+       exists (select 1 from information_schema.columns
+               where table_schema = 'public' and table_name = 'agent_messages' and column_name = 'task_id') as heeft_task_id;
+
+-- name: intake_kolommen
+-- The same columns migration 009 adds, for a table that appeared later.
+alter table public.agent_messages add column if not exists task_id text,
+                                  add column if not exists parent_id text;
+
+-- name: intake_berichten
+-- Messages for these bots that became nothing yet, locked so that several daemons take each once.
+-- The column names come from the settings (TAAK_INTAKE_*), quoted as identifiers. $1 bots (text[]), $2 batch size
+select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender, {recipient}::text as ontvanger
+from public.agent_messages
+where task_id is null and {recipient} = any($1::text[])
+order by {id}
+limit $2
+for update skip locked;
+
+-- name: intake_koppelen
+-- Record which task a message became or joined. $1 message id (as text), $2 task id, $3 parent task id
+update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text = $1;
+
+-- name: taak_vergrendeld
+-- One task, locked until the transaction ends: decisions on its status wait for whoever changes it. $1 taak_id
+select * from agent_taken where id = $1 for update;

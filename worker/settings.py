@@ -73,6 +73,10 @@ class Settings(BaseSettings):
     infra_pause_max_seconds: float = Field(default=900.0, ge=0)
     max_line_bytes: int = Field(default=1_048_576, ge=1024)
     log_format: Literal["auto", "json", "console"] = "auto"
+    intake_id_column: str = "id"
+    intake_text_column: str = "content"
+    intake_sender_column: str = "sender"
+    intake_recipient_column: str = "recipient"
     notify_cmd: str | None = None
     on_klaar_cmd: str | None = None
     remind_hours: float = Field(default=24.0, gt=0)

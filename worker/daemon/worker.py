@@ -28,7 +28,7 @@ from worker.core.errors import TaakError
 from worker.core.machines import registry_json
 from worker.core.model import Soort
 from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
-from worker.daemon import outbox
+from worker.daemon import intake, outbox
 from worker.daemon.proc import AlreadyRunning, InstanceLock
 from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
 from worker.db import bots as bot_table
@@ -111,6 +111,7 @@ class Worker:
                     group.start_soon(self._heartbeat)
                     group.start_soon(self._registry_sync)
                     group.start_soon(self._outbox)
+                    group.start_soon(self._intake)
                     if not self.once:
                         group.start_soon(self._listen)
                     await self._claim_loop(group)
@@ -473,6 +474,20 @@ class Worker:
             )
             await self._db("heartbeat", beat)
             await anyio.sleep(self.settings.heartbeat_seconds)
+
+    async def _intake(self) -> None:
+        """Messages from the old queue table become tasks or log rows; off, said once, when there is no table."""
+        assert self.pool is not None
+        pool = self.pool
+        if not await self._db("intake", partial(intake.prepare, pool)):
+            log.info("intake_off", reason="there is no agent_messages table")
+            return
+        columns = intake.columns_from(self.settings)
+        while True:
+            active = await self._db("intake", partial(bot_table.active_bots, pool, self.bots))
+            while await self._db("intake", partial(intake.take, pool, active, columns)) == intake.BATCH:
+                pass
+            await anyio.sleep(self.settings.poll_seconds)
 
     async def _outbox(self) -> None:
         """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""

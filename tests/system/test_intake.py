@@ -1,0 +1,98 @@
+"""Intake from the old queue table: two daemons, 1,000 messages, each message taken exactly once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+
+from tests.system.harness import Daemon, wait_for, worker_env
+from worker.db.ledger import Ledger, NewTask
+
+OLD_TABLE = """
+create table agent_messages (
+    id serial primary key, sender text, recipient text, content text, created_at timestamptz default now()
+)
+"""
+
+
+async def test_two_daemons_take_each_of_1000_messages_exactly_once(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    ledger = Ledger(pool)
+    waiting = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="sjakie"))
+    claim = await ledger.claim(["sjakie"])
+    assert claim is not None
+    await ledger.blokkeer(waiting, "rood of blauw?", token=claim.token)
+    other = await ledger.nieuw(NewTask("Iets anders", "jamal", toegewezen_aan="sjakie"))
+    await pool.execute(OLD_TABLE)
+    messages = (
+        [("kimi", "paco", f"nieuwe opdracht {n}") for n in range(900)]
+        + [("jamal", "paco", f"{waiting}: blauw ({n})") for n in range(50)]
+        + [("conductor", "paco", f"over {other}: nog iets ({n})") for n in range(50)]
+        + [("kimi", "coco", "voor een bot die hier niet draait")]
+    )
+    await pool.executemany("insert into agent_messages (sender, recipient, content) values ($1, $2, $3)", messages)
+    await pool.execute("insert into agent_bots (bot, actief) values ('paco', true)")
+    daemons = [
+        Daemon(
+            worker_env(
+                db_url,
+                tmp_path / name,
+                mode="hang",
+                TAAK_MACHINE=name,
+                TAAK_SILENCE_TIMEOUT_SECONDS="300",
+                TAAK_SHUTDOWN_GRACE_SECONDS="0.2",
+                TAAK_KILL_GRACE_SECONDS="1",
+            ),
+            tmp_path / f"{name}.log",
+        )
+        for name in ("mac-a", "mac-b")
+    ]
+    try:
+        await wait_for(lambda: _taken(pool, 1000), timeout=120, what="1,000 messages taken")
+    finally:
+        for daemon in daemons:
+            daemon.stop()
+    assert await pool.fetchval("select count(*) from agent_messages where task_id is null") == 1  # coco's
+    new_tasks = await pool.fetch("select id, opdracht, opdrachtgever from agent_taken where opdrachtgever = 'kimi'")
+    assert len(new_tasks) == 900
+    assert len({t["opdracht"] for t in new_tasks}) == 900
+    kinds = await pool.fetch(
+        "select soort, count(*) from agent_taak_log where taak_id = $1 and soort in "
+        "('antwoord', 'notitie') and tekst like '%blauw (%' group by soort",
+        waiting,
+    )
+    assert dict((r["soort"], r["count"]) for r in kinds) == {"antwoord": 1, "notitie": 49}
+    assert (
+        await pool.fetchval("select count(*) from agent_taak_log where taak_id = $1 and bot = 'conductor'", other) == 50
+    )
+    joined = await pool.fetchval("select count(*) from agent_messages where parent_id is not null")
+    assert joined == 100
+    assert all(d.has_event("worker_started") for d in daemons)
+    assert sum(1 for d in daemons if d.has_event("intake")) == 2
+
+
+async def test_without_the_old_table_intake_is_off_and_says_so_once(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_POLL_SECONDS="0.2"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "intake_off"), what="the notice")
+        import anyio
+
+        await anyio.sleep(1)
+    finally:
+        daemon.stop()
+    assert [e.get("event") for e in daemon.events()].count("intake_off") == 1
+
+
+async def _taken(pool: asyncpg.Pool, count: int) -> bool:
+    try:
+        return await pool.fetchval("select count(*) from agent_messages where task_id is not null") >= count
+    except asyncpg.UndefinedColumnError:  # the daemons add the column when they start
+        return False
+
+
+async def _event(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
