@@ -109,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     geheugen_check.add_argument("dir", nargs="?", type=Path)
     geheugen_check.add_argument("--json", action="store_true")
 
+    sub.add_parser("doctor", help="check this machine's setup: ok / warn / fail with the fix")
+
     overzicht = sub.add_parser("overzicht", help="per bot: held, waiting, done today, sessions, cost, workers")
     overzicht.add_argument("--json", action="store_true")
 
@@ -485,6 +487,15 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.cli.doctor import run_checks
+
+    checks = await run_checks(settings)
+    for check in checks:
+        print(check.line())
+    return ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK
+
+
 async def _overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.sqlfiles import queries
 
@@ -687,6 +698,7 @@ _HANDLERS = {
     "bot": _bot,
     "machine": _machine,
     "overzicht": _overzicht,
+    "doctor": _doctor,
     "tail": _tail,
     "db": _db,
     "hooks": _hooks,

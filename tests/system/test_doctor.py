@@ -1,0 +1,89 @@
+"""`taak doctor` on a healthy and on a broken setup."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import asyncpg
+
+from tests.helpers import run_taak
+
+
+def healthy(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    (home / ".claude" / "projects" / "-Users-paco").mkdir(parents=True)
+    claude = tmp_path / "bin" / "claude"
+    claude.parent.mkdir()
+    claude.write_text("#!/bin/sh\necho '2.1.332 (Claude Code)'\n")
+    claude.chmod(0o755)
+    registry = tmp_path / "machines.json"
+    registry.write_text(json.dumps({"machines": []}))
+    env = {
+        **cli_env,
+        "HOME": str(home),
+        "PATH": f"{claude.parent}{os.pathsep}{cli_env['PATH']}",
+        "TAAK_BOTS": "paco",
+        "TAAK_REGISTRY_FILE": str(registry),
+        "TAAK_CLAUDE_SETTINGS": str(home / ".claude" / "settings.json"),
+    }
+    assert run_taak(env, "hooks", "install").code == 0
+    return env
+
+
+async def test_a_healthy_machine_passes_every_check(
+    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    env = healthy(cli_env, tmp_path)
+    await conn.execute("insert into agent_bots (bot, actief) values ('paco', true)")
+    result = run_taak(env, "doctor")
+    assert result.code == 0, result.out
+    lines = result.out.splitlines()
+    assert [line.split()[0] for line in lines] == ["ok"] * len(lines)
+    assert {line.split()[1].rstrip(":") for line in lines} >= {
+        "database",
+        "wake-up",
+        "clock",
+        "bots",
+        "claude",
+        "hooks",
+        "dead",
+        "transcripts",
+        "registry",
+    }
+    assert any("2.1.332" in line for line in lines)
+
+
+async def test_a_broken_machine_fails_and_says_how_to_fix_it(
+    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    env = healthy(cli_env, tmp_path)
+    settings = Path(env["TAAK_CLAUDE_SETTINGS"])
+    data = json.loads(settings.read_text())
+    data["hooks"]["PostToolUse"] = [
+        {"hooks": [{"type": "command", "command": "bash ~/.claude/scripts/resize-large-images.sh"}]}
+    ]
+    settings.write_text(json.dumps(data))
+    env.update(
+        TAAK_AGENT_CMD="claude-bestaat-niet", PATH=os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin"
+    )
+    result = run_taak(env, "doctor")
+    assert result.code == 1
+    by_name = {line.split()[1].rstrip(":"): line for line in result.out.splitlines()}
+    assert by_name["claude"].startswith("fail")
+    assert by_name["dead"].startswith("fail")
+    assert "taak hooks check --fix" in by_name["dead"]
+    assert by_name["bots"].startswith("warn")
+    assert "taak bot aan paco" in by_name["bots"]
+
+
+def test_an_unreachable_database_is_a_failure_with_one_line_per_check(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**healthy(cli_env, tmp_path), "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    result = run_taak(env, "doctor")
+    assert result.code == 1
+    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    assert database.startswith("fail")
+    assert "127.0.0.1:1" in database
+    assert "geheim" not in result.out

@@ -1,0 +1,177 @@
+"""`taak doctor`: one screen of checks, each ok / warn / fail with the fix. Exit 0 when nothing fails."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from worker.core.errors import TaakError
+from worker.settings import Settings
+
+Level = Literal["ok", "warn", "fail"]
+
+
+@dataclass(frozen=True)
+class Check:
+    level: Level
+    what: str
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        fix = f"  -> {self.fix}" if self.fix and self.level != "ok" else ""
+        return f"{self.level:4}  {self.what}: {self.detail}{fix}"
+
+
+async def run_checks(settings: Settings) -> list[Check]:
+    checks = [*await _database_checks(settings)]
+    checks.append(_claude(settings))
+    checks += _hooks(settings)
+    checks.append(_transcripts())
+    checks.append(_registry(settings))
+    return checks
+
+
+async def _database_checks(settings: Settings) -> list[Check]:
+    from worker.db import bots
+    from worker.db.connect import connect_one, resolve_database
+    from worker.db.migrate import status
+
+    fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
+    try:
+        database = resolve_database(settings)
+        conn = await connect_one(settings, database)
+    except TaakError as exc:
+        return [Check("fail", "database", exc.render("en"), fix_db)]
+    checks = []
+    try:
+        migrations = await status(conn)
+        if migrations.pending:
+            checks.append(
+                Check(
+                    "fail",
+                    "database",
+                    f"{database.redacted}: {len(migrations.pending)} migrations "
+                    f"pending ({', '.join(migrations.pending)})",
+                    "taak db migrate",
+                )
+            )
+        else:
+            checks.append(Check("ok", "database", f"{database.redacted}, {len(migrations.applied)} migrations applied"))
+        if database.is_transaction_pooler or not settings.listen:
+            checks.append(
+                Check(
+                    "warn",
+                    "wake-up",
+                    "poll mode (no LISTEN/NOTIFY here)",
+                    "use the Supabase session pooler or direct connection for LISTEN",
+                )
+            )
+        else:
+            await conn.add_listener("taak_nieuw", _ignore)
+            checks.append(Check("ok", "wake-up", "LISTEN/NOTIFY available"))
+        before = time.time()
+        database_now: datetime = await conn.fetchval("select now()")
+        skew = abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds())
+        level: Level = "ok" if skew < 2 else "warn" if skew < 30 else "fail"
+        checks.append(
+            Check(
+                level,
+                "clock",
+                f"{skew:.1f} s from the database's clock",
+                "run time synchronisation (ntp) on this machine",
+            )
+        )
+        if not settings.bots:
+            checks.append(
+                Check(
+                    "warn",
+                    "bots",
+                    "TAAK_BOTS is empty: this machine serves no bot",
+                    "set TAAK_BOTS=paco (comma-separated)",
+                )
+            )
+        else:
+            active = await bots.active_bots(conn, settings.bots)
+            off = [b for b in settings.bots if b not in active]
+            level = "ok" if not off else "warn"
+            detail = f"on: {', '.join(active) or '-'}" + (f"; off: {', '.join(off)}" if off else "")
+            checks.append(Check(level, "bots", detail, f"taak bot aan {off[0]}" if off else ""))
+    finally:
+        await conn.close()
+    return checks
+
+
+def _ignore(*_args: object) -> None:
+    pass
+
+
+def _claude(settings: Settings) -> Check:
+    words = shlex.split(settings.agent_cmd)
+    found = shutil.which(words[0]) if words else None
+    if found is None:
+        return Check(
+            "fail",
+            "claude",
+            f"{settings.agent_cmd!r} is not on PATH",
+            "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD",
+        )
+    try:
+        done = subprocess.run([found, *words[1:], "--version"], capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return Check("fail", "claude", f"{found} does not answer --version ({type(exc).__name__})")
+    version = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    if done.returncode != 0 or not version:
+        return Check("fail", "claude", f"{found} --version exited {done.returncode}")
+    return Check("ok", "claude", f"{found}, {version[0]}")
+
+
+def _hooks(settings: Settings) -> list[Check]:
+    from worker.hooks import settings_file
+
+    path = settings.claude_settings
+    try:
+        current = settings_file.load(path)
+    except ValueError as exc:
+        return [Check("fail", "hooks", f"{path} is not valid JSON ({exc})", f"repair {path}")]
+    checks = []
+    if settings_file.merged(current) == current:
+        checks.append(Check("ok", "hooks", f"installed in {path}"))
+    else:
+        checks.append(Check("warn", "hooks", f"not (all) installed in {path}", "taak hooks install"))
+    dead = settings_file.dead_hooks(current)
+    if dead:
+        checks.append(
+            Check("fail", "dead hooks", "; ".join(f"{d.event}: {d.missing}" for d in dead), "taak hooks check --fix")
+        )
+    else:
+        checks.append(Check("ok", "dead hooks", "every hook command points to something that exists"))
+    return checks
+
+
+def _transcripts() -> Check:
+    folder = Path.home() / ".claude" / "projects"
+    if folder.is_dir():
+        return Check("ok", "transcripts", f"{folder} exists ({sum(1 for _ in folder.iterdir())} projects)")
+    return Check(
+        "warn",
+        "transcripts",
+        f"{folder} does not exist for this user",
+        "run claude once as this user; hooks read transcript_path, never another machine's folder",
+    )
+
+
+def _registry(settings: Settings) -> Check:
+    path = settings.registry_path
+    if not path.is_file():
+        return Check("warn", "registry", f"{path} does not exist", "start the queue-worker: it writes the registry")
+    age = time.time() - path.stat().st_mtime
+    if age > 2 * settings.registry_seconds + 60:
+        return Check("warn", "registry", f"{path} is {age / 60:.0f} minutes old", "is the queue-worker running?")
+    return Check("ok", "registry", f"{path}, {age:.0f} s old")
