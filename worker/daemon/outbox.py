@@ -36,33 +36,40 @@ async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
     kinds = kinds_to_send(settings)
     sent = 0
     while kinds:
-        async with pool.acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(queries()["melding_pakken"], kinds)
-            if row is None:
-                return sent
-            if row["soort"] == "klaar":
-                ledger = Ledger(conn)
-                task = await ledger.toon(row["taak_id"])
-                text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
-                command = settings.on_klaar_cmd
-            else:
-                text, command = row["tekst"] + "\n", settings.notify_cmd
-            assert command is not None
-            error = await _run(command, text, row["taak_id"], row["soort"])
-            if error is None:
-                await conn.execute(queries()["melding_verstuurd"], row["id"])
-                sent += 1
-                log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
-            else:
-                await conn.execute(queries()["melding_mislukt"], row["id"], error, 30.0, 3600.0)
-                log.warning(
-                    "message_failed",
-                    kind=row["soort"],
-                    task_id=row["taak_id"],
-                    error=error,
-                    attempt=row["pogingen"] + 1,
-                )
+        # Shielded: a stop must not fall between a command that took the message and the record that it
+        # did, or the message would go out again after the restart. The command's timeout bounds the wait.
+        with anyio.CancelScope(shield=True):
+            done = await _send_one(pool, settings, kinds)
+        if done is None:
+            return sent
+        sent += done
     return sent
+
+
+async def _send_one(pool: asyncpg.Pool, settings: Settings, kinds: list[str]) -> int | None:
+    """Send the oldest due message: 1 when it went out, 0 when it failed, None when there was none."""
+    async with pool.acquire() as conn, conn.transaction():
+        row = await conn.fetchrow(queries()["melding_pakken"], kinds)
+        if row is None:
+            return None
+        if row["soort"] == "klaar":
+            ledger = Ledger(conn)
+            task = await ledger.toon(row["taak_id"])
+            text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
+            command = settings.on_klaar_cmd
+        else:
+            text, command = row["tekst"] + "\n", settings.notify_cmd
+        assert command is not None
+        error = await _run(command, text, row["taak_id"], row["soort"])
+        if error is None:
+            await conn.execute(queries()["melding_verstuurd"], row["id"])
+            log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
+            return 1
+        await conn.execute(queries()["melding_mislukt"], row["id"], error, 30.0, 3600.0)
+        log.warning(
+            "message_failed", kind=row["soort"], task_id=row["taak_id"], error=error, attempt=row["pogingen"] + 1
+        )
+        return 0
 
 
 async def _run(command: str, text: str, task_id: str, kind: str) -> str | None:
