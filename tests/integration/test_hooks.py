@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import asyncpg
 import pytest
 
-from tests.helpers import run_taak
+from tests.helpers import Result, run_taak
 from tests.unit.test_transcript import FIXTURES
 from worker.core.model import Soort
 from worker.core.transcript import parse_lines, render
@@ -170,6 +173,30 @@ async def test_in_a_queue_session_the_prompt_hook_reads_the_session_file_and_nee
     )
     assert run_taak(session_env, "blokkeer", "welk album?").code == 0
     assert "(wacht_op_mens)" in context_of(hook(env, "prompt", {})[1], "UserPromptSubmit")
+
+
+def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp_path: Path) -> None:
+    from worker.hooks.stand import stand_path, write_stand
+
+    write_stand(tmp_path, "HV-20261129-004", status="bezig", volgende_stap="test het album", language="nl")
+    bare = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    result = run_taak_entry(bare, "hook", "prompt", "--stand", str(stand_path(tmp_path, "HV-20261129-004")))
+    assert result.code == 0, result.err
+    assert context_of(result.out, "UserPromptSubmit") == "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
+    missing = run_taak_entry(bare, "hook", "prompt", "--stand", str(tmp_path / "weg.json"))
+    assert (missing.code, missing.out) == (0, "")  # no task known: the ordinary path says nothing
+
+
+def run_taak_entry(env: dict[str, str], *args: str) -> Result:
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.entry", *args],
+        env=env,
+        input=b"{}",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 @pytest.mark.parametrize("name", ["prompt", "session-start", "post-compact", "pre-compact"])

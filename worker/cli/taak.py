@@ -666,7 +666,7 @@ def _session_stand(settings: Settings, task_id: str, status: Status, volgende_st
         return
     if volgende_stap is None:
         volgende_stap = (read_stand(settings.data_dir, task_id) or {}).get("volgende_stap")
-    write_stand(settings.data_dir, task_id, status=status, volgende_stap=volgende_stap)
+    write_stand(settings.data_dir, task_id, status=status, volgende_stap=volgende_stap, language=settings.language)
 
 
 def _need_token(task_id: str, token: str | None, command: str) -> str:

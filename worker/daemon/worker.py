@@ -38,7 +38,7 @@ from worker.db.ledger import Claim, Ledger
 from worker.db.machines import all_machines
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
-from worker.hooks.stand import write_stand
+from worker.hooks.stand import stand_path, write_stand
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -304,7 +304,13 @@ class Worker:
         folder = self.settings.sessions_dir / task.id
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{task.pogingen}-{session_id}"
-        write_stand(self.settings.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap)
+        write_stand(
+            self.settings.data_dir,
+            task.id,
+            status=task.status,
+            volgende_stap=task.volgende_stap,
+            language=self.settings.language,
+        )
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
@@ -331,7 +337,7 @@ class Worker:
             session_id=session_id,
             system_prompt=system_prompt(task, self.settings.language),
             prompt=briefing,
-            settings_json=hook_settings_json(),
+            settings_json=hook_settings_json(stand=stand_path(self.settings.data_dir, task.id)),
         )
         plan = SessionPlan(
             argv=argv,

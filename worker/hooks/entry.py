@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 
-def main(name: str) -> int:
+def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
-        payload = _read_payload()
+        payload = {} if stdin_read else _read_payload()
         from worker.settings import Settings
 
         settings = Settings()

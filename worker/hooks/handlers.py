@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, Variant, clip
 from worker.core.model import Soort
+from worker.hooks.lines import additional_context, where_we_are
 from worker.settings import Settings
 
 if TYPE_CHECKING:
@@ -35,10 +36,6 @@ class HookResult:
     stdout: str = ""
     stderr: str = ""
     exit_code: int = 0
-
-
-def additional_context(event: str, text: str) -> str:
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
 
 
 async def quick_connection(settings: Settings) -> asyncpg.Connection:
@@ -255,13 +252,6 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
         stand = {"status": row["status"], "volgende_stap": row["volgende_stap"]}
     line = where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
     return HookResult(stdout=additional_context("UserPromptSubmit", line))
-
-
-def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
-    step = clip(" ".join((next_step or "-").split()), 300, " […]")
-    if language == "en":
-        return f"Task {task_id} ({status}). Next step: {step}"
-    return f"Taak {task_id} ({status}). Volgende stap: {step}"
 
 
 # --- memory at session start --------------------------------------------------------------------

@@ -35,17 +35,23 @@ def taak_command() -> str:
     return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m worker.cli.entry"
 
 
-def hooks_block(command: str | None = None) -> dict[str, Any]:
+def hooks_block(command: str | None = None, *, stand: Path | None = None) -> dict[str, Any]:
+    """Our hooks; with `stand`, the prompt hook reads that session file instead of loading settings."""
     base = command or taak_command()
+
+    def line(name: str) -> str:
+        extra = f" --stand {shlex.quote(str(stand))}" if stand is not None and name == "prompt" else ""
+        return f"{base} hook {name}{extra}"
+
     return {
-        event: [{"hooks": [{"type": "command", "command": f"{base} hook {name}", "timeout": HOOK_TIMEOUT_SECONDS}]}]
+        event: [{"hooks": [{"type": "command", "command": line(name), "timeout": HOOK_TIMEOUT_SECONDS}]}]
         for event, name in EVENTS.items()
     }
 
 
-def settings_json(command: str | None = None) -> str:
+def settings_json(command: str | None = None, *, stand: Path | None = None) -> str:
     """The `--settings` value the daemon passes: these hooks for this run only."""
-    return json.dumps({"hooks": hooks_block(command)})
+    return json.dumps({"hooks": hooks_block(command, stand=stand)})
 
 
 def _is_ours(hook: dict[str, Any]) -> bool:

@@ -16,11 +16,12 @@ def stand_path(data_dir: Path, task_id: str) -> Path:
     return data_dir / "sessies" / task_id / "stand.json"
 
 
-def write_stand(data_dir: Path, task_id: str, *, status: str, volgende_stap: str | None) -> None:
+def write_stand(data_dir: Path, task_id: str, *, status: str, volgende_stap: str | None, language: str = "nl") -> None:
     path = stand_path(data_dir, task_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f"stand.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps({"status": status, "volgende_stap": volgende_stap}), encoding="utf-8")
+    stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language}
+    temporary.write_text(json.dumps(stand), encoding="utf-8")
     os.replace(temporary, path)
 
 
@@ -30,3 +31,20 @@ def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None
+
+
+def prompt_from_stand(path: str) -> int | None:
+    """The prompt hook's fast path in a queue session: the daemon named the file on the command line, so
+    nothing else (no settings, no database) is loaded. None when the file cannot be used."""
+    import sys
+
+    from worker.hooks.lines import additional_context, where_we_are
+
+    sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
+    try:
+        stand = json.loads(Path(path).read_text(encoding="utf-8"))
+        line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), stand.get("taal", "nl"))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    print(additional_context("UserPromptSubmit", line))
+    return 0

@@ -1,0 +1,18 @@
+"""The small texts hooks print, importable without the settings class: the prompt hook's fast path uses it."""
+
+from __future__ import annotations
+
+import json
+
+from worker.core.briefing import clip
+
+
+def additional_context(event: str, text: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+
+
+def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
+    step = clip(" ".join((next_step or "-").split()), 300, " […]")
+    if language == "en":
+        return f"Task {task_id} ({status}). Next step: {step}"
+    return f"Taak {task_id} ({status}). Volgende stap: {step}"
