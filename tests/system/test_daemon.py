@@ -464,3 +464,31 @@ async def test_without_listen_the_daemon_polls_and_says_so_once(
 
 async def _count_events(daemon: Daemon, name: str, count: int) -> bool:
     return [e.get("event") for e in daemon.events()].count(name) >= count
+
+
+async def test_a_daemon_on_an_unmigrated_database_refuses_to_start_with_one_line(
+    empty_db_url: str, tmp_path: Path
+) -> None:
+    daemon = Daemon(worker_env(empty_db_url, tmp_path), tmp_path / "worker.log")
+    assert daemon.wait(timeout=30) == 1
+    daemon.stop()
+    assert "not migrated" in (tmp_path / "worker.log").read_text()
+    assert "Traceback" not in (tmp_path / "worker.log").read_text()
+
+
+async def test_a_failing_background_duty_is_logged_and_the_daemon_keeps_working(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = worker_env(db_url, tmp_path, mode="klaar", TAAK_REGISTRY_FILE=str(blocker / "machines.json"))
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "duty_failed"), what="the logged failure")
+        task_id = await new_task(conn, toegewezen_aan="paco")
+        await wait_for(lambda: _status_is(conn, task_id, "klaar"), what="work going on")
+    finally:
+        daemon.stop()
+    failed = [e for e in daemon.events() if e.get("event") == "duty_failed"]
+    assert failed[0]["duty"] == "_registry_sync"

@@ -36,6 +36,8 @@ from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.machines import all_machines
+from worker.db.migrate import migrate
+from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
@@ -107,11 +109,8 @@ class Worker:
                 await self._start_up()
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._signals, group.cancel_scope)
-                    group.start_soon(self._reaper)
-                    group.start_soon(self._heartbeat)
-                    group.start_soon(self._registry_sync)
-                    group.start_soon(self._outbox)
-                    group.start_soon(self._intake)
+                    for duty in (self._reaper, self._heartbeat, self._registry_sync, self._outbox, self._intake):
+                        group.start_soon(self._keep_running, duty)
                     if not self.once:
                         group.start_soon(self._listen)
                     await self._claim_loop(group)
@@ -139,6 +138,12 @@ class Worker:
 
     async def _start_up(self) -> None:
         assert self.pool is not None
+        async with self.pool.acquire() as conn:
+            if self.settings.database is None:
+                await migrate(conn)  # the embedded database is private to this machine: keep it migrated
+            pending = (await migration_status(conn)).pending
+        if pending:
+            raise StartRefused(f"the database is not migrated ({len(pending)} pending): run taak db migrate")
         await bot_table.register(self.pool, self.bots)
         released = await self.ledger.eigen_claims_vrijgeven(
             self.holders, f"vrijgegeven bij herstart van de worker op {self.settings.machine}"
@@ -156,6 +161,16 @@ class Worker:
         )
         if not active:
             log.warning("no_bot_active", hint="switch a bot on with: taak bot aan " + self.bots[0])
+
+    async def _keep_running(self, duty: Callable[[], Awaitable[None]]) -> None:
+        """A background duty that fails (a full disk, a bug) is logged and started again, not fatal."""
+        while True:
+            try:
+                await duty()
+                return
+            except Exception:
+                log.exception("duty_failed", duty=duty.__name__)
+                await anyio.sleep(self.settings.poll_seconds)
 
     async def _signals(self, scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:

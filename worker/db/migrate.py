@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
+import asyncpg.pool
 
 from worker.core.errors import Refused
 from worker.db.sqlfiles import queries, sql_dir
 
+Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _LOCK_KEY = 0x7461616B  # "taak"
 
 
@@ -40,7 +42,7 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
 
 
-async def _applied(connection: asyncpg.Connection) -> dict[str, str]:
+async def _applied(connection: Connection) -> dict[str, str]:
     rows = await connection.fetch(queries()["migraties_toegepast"])
     return {row["naam"]: row["checksum"] for row in rows}
 
@@ -52,13 +54,13 @@ def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> No
             raise Refused("tampered_migration", name=migration.name)
 
 
-async def _ensure_table(connection: asyncpg.Connection) -> None:
+async def _ensure_table(connection: Connection) -> None:
     async with connection.transaction():
         await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
         await connection.execute(queries()["migraties_tabel"])
 
 
-async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> list[str]:
+async def migrate(connection: Connection, migrations: list[Migration] | None = None) -> list[str]:
     """Apply every pending migration; return the names applied by this call."""
     migrations = load_migrations() if migrations is None else migrations
     await _ensure_table(connection)
@@ -77,7 +79,7 @@ async def migrate(connection: asyncpg.Connection, migrations: list[Migration] | 
     return done
 
 
-async def status(connection: asyncpg.Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
+async def status(connection: Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
     migrations = load_migrations() if migrations is None else migrations
     exists = await connection.fetchval(queries()["migraties_bestaan"])
     applied = await _applied(connection) if exists else {}
@@ -88,6 +90,6 @@ async def status(connection: asyncpg.Connection, migrations: list[Migration] | N
     )
 
 
-async def set_timezone(connection: asyncpg.Connection, timezone: str) -> None:
+async def set_timezone(connection: Connection, timezone: str) -> None:
     """The database makes task IDs, so it must know the household's time zone."""
     await connection.execute(queries()["tijdzone_zetten"], timezone)
