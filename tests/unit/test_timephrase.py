@@ -1,0 +1,168 @@
+"""Time phrases in Dutch, English and Japanese: the rule table, phrase by phrase.
+
+"Now" is Wednesday 22 July 2026, 15:00 in Amsterdam; weeks run Monday to Sunday."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from worker.core.timephrase import parse_time
+
+ZONE = ZoneInfo("Europe/Amsterdam")
+NOW = datetime(2026, 7, 22, 15, 0, tzinfo=ZONE)
+NOW_TEXT = "2026-07-22 15:00"
+
+
+def day(d: str, start: str = "00:00", end: str = "24:00") -> tuple[str, str]:
+    """A range on one day; 24:00 is the next day's midnight."""
+    if end == "24:00":
+        following = datetime.fromisoformat(d).toordinal() + 1
+        return f"{d} {start}", f"{datetime.fromordinal(following):%Y-%m-%d} 00:00"
+    return f"{d} {start}", f"{d} {end}"
+
+
+PHRASES: list[tuple[str, tuple[str, str]]] = [
+    # Dutch
+    ("vandaag", day("2026-07-22")),
+    ("gisteren", day("2026-07-21")),
+    ("eergisteren", day("2026-07-20")),
+    ("gisteravond", day("2026-07-21", "18:00")),
+    ("gisterochtend", day("2026-07-21", "06:00", "12:00")),
+    ("gistermiddag", day("2026-07-21", "12:00", "18:00")),
+    ("gisteren avond", day("2026-07-21", "18:00")),
+    ("vanochtend", day("2026-07-22", "06:00", "12:00")),
+    ("vanmiddag", day("2026-07-22", "12:00", "18:00")),
+    ("vanavond", day("2026-07-22", "18:00")),
+    ("vannacht", ("2026-07-21 18:00", "2026-07-22 06:00")),
+    ("vorige week", ("2026-07-13 00:00", "2026-07-20 00:00")),
+    ("afgelopen week", ("2026-07-13 00:00", "2026-07-20 00:00")),
+    ("deze week", ("2026-07-20 00:00", NOW_TEXT)),
+    ("vorige maand", ("2026-06-01 00:00", "2026-07-01 00:00")),
+    ("deze maand", ("2026-07-01 00:00", NOW_TEXT)),
+    ("3 dagen geleden", day("2026-07-19")),
+    ("1 dag geleden", day("2026-07-21")),
+    ("een dag geleden", day("2026-07-21")),
+    ("2 weken geleden", ("2026-07-06 00:00", "2026-07-13 00:00")),
+    ("2 uur geleden", ("2026-07-22 12:00", "2026-07-22 14:00")),
+    ("een uur geleden", ("2026-07-22 13:00", "2026-07-22 15:00")),
+    ("5 uur geleden", ("2026-07-22 09:00", "2026-07-22 11:00")),
+    ("2 maanden geleden", ("2026-05-01 00:00", "2026-06-01 00:00")),
+    ("dinsdag", day("2026-07-21")),
+    ("woensdag", day("2026-07-22")),
+    ("vorige woensdag", day("2026-07-15")),
+    ("vorige dinsdag", day("2026-07-21")),
+    ("afgelopen vrijdag", day("2026-07-17")),
+    ("dinsdagavond", day("2026-07-21", "18:00")),
+    ("vorige dinsdagavond", day("2026-07-21", "18:00")),
+    ("maandagochtend", day("2026-07-20", "06:00", "12:00")),
+    ("vrijdagmiddag", day("2026-07-17", "12:00", "18:00")),
+    ("zondag", day("2026-07-19")),
+    ("vorige week dinsdag", day("2026-07-14")),
+    ("19 juli", day("2026-07-19")),
+    ("19 juli 2025", day("2025-07-19")),
+    ("1 augustus", day("2025-08-01")),
+    ("3 mei", day("2026-05-03")),
+    ("2026-07-19", day("2026-07-19")),
+    ("12 mrt", day("2026-03-12")),
+    # English
+    ("today", day("2026-07-22")),
+    ("yesterday", day("2026-07-21")),
+    ("the day before yesterday", day("2026-07-20")),
+    ("yesterday evening", day("2026-07-21", "18:00")),
+    ("yesterday morning", day("2026-07-21", "06:00", "12:00")),
+    ("yesterday afternoon", day("2026-07-21", "12:00", "18:00")),
+    ("this morning", day("2026-07-22", "06:00", "12:00")),
+    ("this afternoon", day("2026-07-22", "12:00", "18:00")),
+    ("this evening", day("2026-07-22", "18:00")),
+    ("tonight", day("2026-07-22", "18:00")),
+    ("last night", ("2026-07-21 18:00", "2026-07-22 06:00")),
+    ("last week", ("2026-07-13 00:00", "2026-07-20 00:00")),
+    ("this week", ("2026-07-20 00:00", NOW_TEXT)),
+    ("last month", ("2026-06-01 00:00", "2026-07-01 00:00")),
+    ("this month", ("2026-07-01 00:00", NOW_TEXT)),
+    ("3 days ago", day("2026-07-19")),
+    ("2 hours ago", ("2026-07-22 12:00", "2026-07-22 14:00")),
+    ("an hour ago", ("2026-07-22 13:00", "2026-07-22 15:00")),
+    ("a day ago", day("2026-07-21")),
+    ("2 weeks ago", ("2026-07-06 00:00", "2026-07-13 00:00")),
+    ("3 months ago", ("2026-04-01 00:00", "2026-05-01 00:00")),
+    ("last tuesday", day("2026-07-21")),
+    ("last wednesday", day("2026-07-15")),
+    ("tuesday", day("2026-07-21")),
+    ("last Tuesday evening", day("2026-07-21", "18:00")),
+    ("monday morning", day("2026-07-20", "06:00", "12:00")),
+    ("Sunday afternoon", day("2026-07-19", "12:00", "18:00")),
+    ("July 19", day("2026-07-19")),
+    ("july 19, 2025", day("2025-07-19")),
+    ("19 July", day("2026-07-19")),
+    ("March 3rd", day("2026-03-03")),
+    ("December 24", day("2025-12-24")),
+    # Japanese
+    ("今日", day("2026-07-22")),
+    ("昨日", day("2026-07-21")),
+    ("一昨日", day("2026-07-20")),
+    ("昨夜", ("2026-07-21 18:00", "2026-07-22 06:00")),
+    ("今朝", day("2026-07-22", "06:00", "12:00")),
+    ("今夜", day("2026-07-22", "18:00")),
+    ("先週", ("2026-07-13 00:00", "2026-07-20 00:00")),
+    ("今週", ("2026-07-20 00:00", NOW_TEXT)),
+    ("先月", ("2026-06-01 00:00", "2026-07-01 00:00")),
+    ("3日前", day("2026-07-19")),
+    ("2時間前", ("2026-07-22 12:00", "2026-07-22 14:00")),
+    ("2週間前", ("2026-07-06 00:00", "2026-07-13 00:00")),
+    ("火曜日", day("2026-07-21")),
+    ("先週の火曜日", day("2026-07-14")),
+    ("先週の金曜日の夜", day("2026-07-17", "18:00")),
+    ("昨日の夜", day("2026-07-21", "18:00")),
+    ("7月19日", day("2026-07-19")),
+    ("2025年7月19日", day("2025-07-19")),
+]
+
+
+def test_the_table_has_at_least_80_phrases() -> None:
+    assert len(PHRASES) >= 80
+
+
+@pytest.mark.parametrize(("phrase", "expected"), PHRASES, ids=[p for p, _ in PHRASES])
+def test_a_time_phrase_becomes_its_range_and_leaves_the_other_words(phrase: str, expected: tuple[str, str]) -> None:
+    parsed = parse_time(f"{phrase} budget", NOW, ZONE)
+    assert parsed.range is not None
+    got = (
+        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
+        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
+    )
+    assert got == expected
+    assert parsed.words == ["budget"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "may I ask about the budget",
+        "march forward with the plan",
+        "we discussed the budget",
+        "I may go in March",
+        "version 2.5 release notes",
+        "the 2 of us",
+        "mei is een mooie maand",
+        "de week van de bouw",
+    ],
+)
+def test_words_that_only_look_like_dates_are_not_dates(sentence: str) -> None:
+    parsed = parse_time(sentence, NOW, ZONE)
+    assert parsed.range is None
+    assert parsed.words == sentence.split()
+
+
+def test_the_phrase_may_stand_anywhere_in_the_query() -> None:
+    parsed = parse_time("budget van gisteravond voor de tuin", NOW, ZONE)
+    assert parsed.range is not None
+    assert parsed.range.start == datetime(2026, 7, 21, 18, 0, tzinfo=ZONE)
+    assert parsed.words == ["budget", "van", "voor", "de", "tuin"]
+
+
+def test_a_date_that_does_not_exist_is_not_a_date() -> None:
+    assert parse_time("31 februari budget", NOW, ZONE).range is None
