@@ -183,8 +183,33 @@ def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp
     result = run_taak_entry(bare, "hook", "prompt", "--stand", str(stand_path(tmp_path, "HV-20261129-004")))
     assert result.code == 0, result.err
     assert context_of(result.out, "UserPromptSubmit") == "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
+    from datetime import UTC, datetime
+
+    from worker.memory.lll import append, lll_path
+
+    append(lll_path(tmp_path), "open", "Verbouwing veranda", datetime.now(UTC))
+    with_lll = run_taak_entry(bare, "hook", "prompt", "--stand", str(stand_path(tmp_path, "HV-20261129-004")))
+    lines = context_of(with_lll.out, "UserPromptSubmit").splitlines()
+    assert lines[0] == "Waar we nu zijn (bijgehouden door de eigenaar):"
+    assert lines[1].startswith("- Verbouwing veranda (sinds ")
+    assert lines[-1] == "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
     missing = run_taak_entry(bare, "hook", "prompt", "--stand", str(tmp_path / "weg.json"))
     assert (missing.code, missing.out) == (0, "")  # no task known: the ordinary path says nothing
+
+
+def test_the_prompt_hook_shows_where_we_are_now_every_turn(session_env: dict[str, str]) -> None:
+    assert run_taak(session_env, "lll", "Verbouwing veranda").code == 0
+    assert run_taak(session_env, "lll", "Budget 2027").code == 0
+    assert run_taak(session_env, "lll", "klaar", "budget 2027").code == 0
+    assert run_taak(session_env, "lll", "klaar", "bestaat niet").code == 3
+    shown = run_taak(session_env, "lll", "toon").out
+    assert "- Verbouwing veranda (sinds" in shown
+    assert "- afgerond: budget 2027" in shown
+    text = context_of(hook(session_env, "prompt", {"prompt": "ga door"})[1], "UserPromptSubmit")
+    assert text.startswith("Waar we nu zijn")
+    assert text.splitlines()[-1] == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
+    outside = {k: v for k, v in session_env.items() if k not in ("TAAK_ID", "TAAK_TOKEN")}
+    assert context_of(hook(outside, "prompt", {"prompt": "hoi"})[1], "UserPromptSubmit") == shown.rstrip("\n")
 
 
 def run_taak_entry(env: dict[str, str], *args: str) -> Result:

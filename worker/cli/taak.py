@@ -21,6 +21,7 @@ from typing import Any
 from worker.cli.common import connection, fail, load_settings_or_exit, run
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.model import TASK_ID, Soort, Status, Task
+from worker.db.ledger import check_text
 from worker.settings import Settings
 
 
@@ -108,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     geheugen_check = geheugen_sub.add_parser("check", help="MEMORY.md size, what reaches a session, unindexed files")
     geheugen_check.add_argument("dir", nargs="?", type=Path)
     geheugen_check.add_argument("--json", action="store_true")
+
+    lll_parser = sub.add_parser("lll", help='"where are we now": taak lll ONDERWERP | klaar ONDERWERP | toon')
+    lll_parser.add_argument("words", nargs="+", metavar="ONDERWERP | klaar ONDERWERP | toon")
 
     sub.add_parser("doctor", help="check this machine's setup: ok / warn / fail with the fix")
 
@@ -487,6 +491,28 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _lll(args: argparse.Namespace, settings: Settings) -> int:
+    from datetime import UTC
+
+    from worker.memory import lll
+
+    path = lll.lll_path(settings.data_dir)
+    now = datetime.now(UTC)
+    words = list(args.words)
+    if words == ["toon"]:
+        print(lll.render(lll.load(path), now, settings.zone, settings.language) or "(niets open)")
+        return ExitCode.OK
+    closing = words[0] == "klaar" and len(words) > 1
+    topic = check_text(" ".join(words[1:] if closing else words), "onderwerp", max_chars=300)
+    if closing:
+        if topic.strip().lower() not in lll.open_topics(lll.load(path)):
+            raise NotFound("no_topic", topic=topic)
+        lll.append(path, "klaar", topic.strip(), now)
+    else:
+        lll.append(path, "open", topic.strip(), now)
+    return ExitCode.OK
+
+
 async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     from worker.cli.doctor import run_checks
 
@@ -666,7 +692,14 @@ def _session_stand(settings: Settings, task_id: str, status: Status, volgende_st
         return
     if volgende_stap is None:
         volgende_stap = (read_stand(settings.data_dir, task_id) or {}).get("volgende_stap")
-    write_stand(settings.data_dir, task_id, status=status, volgende_stap=volgende_stap, language=settings.language)
+    write_stand(
+        settings.data_dir,
+        task_id,
+        status=status,
+        volgende_stap=volgende_stap,
+        language=settings.language,
+        timezone=settings.timezone,
+    )
 
 
 def _need_token(task_id: str, token: str | None, command: str) -> str:
@@ -699,6 +732,7 @@ _HANDLERS = {
     "machine": _machine,
     "overzicht": _overzicht,
     "doctor": _doctor,
+    "lll": _lll,
     "tail": _tail,
     "db": _db,
     "hooks": _hooks,

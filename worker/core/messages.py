@@ -109,6 +109,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "geen machine heet {name!r}",
         "en": "no machine is called {name!r}",
     },
+    "no_topic": {
+        "nl": "onderwerp {topic!r} staat niet open",
+        "en": "topic {topic!r} is not open",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",

@@ -325,6 +325,7 @@ class Worker:
             status=task.status,
             volgende_stap=task.volgende_stap,
             language=self.settings.language,
+            timezone=self.settings.timezone,
         )
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")

@@ -234,10 +234,18 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
-    if not settings.id:
-        return HookResult()
+    from worker.memory import lll
+
+    state = lll.render(lll.load(lll.lll_path(settings.data_dir)), datetime.now(UTC), settings.zone, settings.language)
+    line = await _task_line(settings) if settings.id else None
+    text = "\n".join(part for part in (state, line) if part)
+    return HookResult(stdout=additional_context("UserPromptSubmit", text)) if text else HookResult()
+
+
+async def _task_line(settings: Settings) -> str | None:
     from worker.hooks.stand import read_stand
 
+    assert settings.id is not None
     stand = read_stand(settings.data_dir, settings.id)
     if stand is None:  # not started by the daemon on this machine: ask the database
         conn = await quick_connection(settings)
@@ -248,10 +256,9 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
         finally:
             await conn.close()
         if row is None:
-            return HookResult()
+            return None
         stand = {"status": row["status"], "volgende_stap": row["volgende_stap"]}
-    line = where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
-    return HookResult(stdout=additional_context("UserPromptSubmit", line))
+    return where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
 
 
 # --- memory at session start --------------------------------------------------------------------

@@ -16,11 +16,19 @@ def stand_path(data_dir: Path, task_id: str) -> Path:
     return data_dir / "sessies" / task_id / "stand.json"
 
 
-def write_stand(data_dir: Path, task_id: str, *, status: str, volgende_stap: str | None, language: str = "nl") -> None:
+def write_stand(
+    data_dir: Path,
+    task_id: str,
+    *,
+    status: str,
+    volgende_stap: str | None,
+    language: str = "nl",
+    timezone: str = "Europe/Amsterdam",
+) -> None:
     path = stand_path(data_dir, task_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f"stand.{os.getpid()}.tmp")
-    stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language}
+    stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language, "tijdzone": timezone}
     temporary.write_text(json.dumps(stand), encoding="utf-8")
     os.replace(temporary, path)
 
@@ -42,9 +50,18 @@ def prompt_from_stand(path: str) -> int | None:
 
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
-        stand = json.loads(Path(path).read_text(encoding="utf-8"))
+        stand_file = Path(path)
+        stand = json.loads(stand_file.read_text(encoding="utf-8"))
         line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), stand.get("taal", "nl"))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    print(additional_context("UserPromptSubmit", line))
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from worker.memory import lll
+
+    data_dir = stand_file.parent.parent.parent  # <data>/sessies/<task>/stand.json
+    zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
+    state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, stand.get("taal", "nl"))
+    print(additional_context("UserPromptSubmit", f"{state}\n{line}" if state else line))
     return 0

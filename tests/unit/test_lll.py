@@ -1,0 +1,47 @@
+""" "Where are we now": opened and closed topics rendered in a few lines."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from worker.memory.lll import Event, append, load, open_topics, render
+
+ZONE = ZoneInfo("Europe/Amsterdam")
+NOW = datetime(2026, 11, 29, 20, 0, tzinfo=ZONE)
+
+
+def test_open_topics_oldest_first_and_closed_ones_of_the_last_day() -> None:
+    events = [
+        Event(NOW - timedelta(days=3), "open", "Verbouwing veranda"),
+        Event(NOW - timedelta(hours=5), "open", "Budget 2027"),
+        Event(NOW - timedelta(hours=4), "open", "Foto's zomer"),
+        Event(NOW - timedelta(hours=1), "klaar", "foto's ZOMER"),
+        Event(NOW - timedelta(days=2), "open", "oud"),
+        Event(NOW - timedelta(days=2) + timedelta(hours=1), "klaar", "oud"),
+    ]
+    assert render(events, NOW, ZONE) == (
+        "Waar we nu zijn (bijgehouden door de eigenaar):\n"
+        "- Verbouwing veranda (sinds 26-11 20:00)\n"
+        "- Budget 2027 (sinds 29-11 15:00)\n"
+        "- afgerond: foto's ZOMER (29-11 19:00)"
+    )
+
+
+def test_nothing_open_and_nothing_closed_renders_nothing() -> None:
+    assert render([], NOW, ZONE) == ""
+
+
+def test_a_topic_can_be_opened_again_after_closing() -> None:
+    events = [Event(NOW, "open", "a"), Event(NOW, "klaar", "a"), Event(NOW, "open", "A")]
+    assert list(open_topics(events)) == ["a"]
+
+
+def test_the_rendering_stays_small_whatever_the_file_holds(tmp_path: Path) -> None:
+    path = tmp_path / "lll.jsonl"
+    for n in range(500):
+        append(path, "open", f"onderwerp {n} " + "x" * 200, NOW)
+    text = render(load(path), NOW, ZONE)
+    assert len(text) <= 1500
+    assert "onderwerp 499" in text or text.endswith("…")

@@ -1,0 +1,89 @@
+""" "Where are we now" (LLL): topics the human opens and closes; the model only reads them, every turn.
+
+Kept as an append-only JSONL file of events in the data folder, so that the prompt hook can read it
+without the database or the settings class. Rendering is a pure function of the events and the time."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+FILE_NAME = "lll.jsonl"
+READ_TAIL_BYTES = 262_144
+MAX_OPEN = 20
+MAX_CHARS = 1500
+RECENTLY_CLOSED = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class Event:
+    ts: datetime
+    soort: str  # "open" or "klaar"
+    onderwerp: str
+
+
+def lll_path(data_dir: Path) -> Path:
+    return data_dir / FILE_NAME
+
+
+def append(path: Path, soort: str, onderwerp: str, now: datetime) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps({"ts": now.isoformat(), "soort": soort, "onderwerp": onderwerp}, ensure_ascii=False)
+    with path.open("a", encoding="utf-8") as handle:  # one write per event: appends do not interleave
+        handle.write(line + "\n")
+
+
+def load(path: Path) -> list[Event]:
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - READ_TAIL_BYTES))
+            raw = handle.read()
+    except OSError:
+        return []
+    events = []
+    for line in raw.decode("utf-8", errors="replace").splitlines():
+        try:
+            data = json.loads(line)
+            events.append(Event(datetime.fromisoformat(data["ts"]), data["soort"], data["onderwerp"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # the first line of a tail read may be cut
+    return events
+
+
+def open_topics(events: list[Event]) -> dict[str, Event]:
+    """The topics that are open now, by their lower-cased name, with the event that opened them."""
+    topics: dict[str, Event] = {}
+    for event in events:
+        key = event.onderwerp.strip().lower()
+        if event.soort == "open":
+            topics.setdefault(key, event)
+        elif event.soort == "klaar":
+            topics.pop(key, None)
+    return topics
+
+
+def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "nl") -> str:
+    """The current state in a few lines: open topics (oldest first) and what was closed in the last day."""
+    topics = sorted(open_topics(events).values(), key=lambda e: e.ts)
+    closed = [e for e in events if e.soort == "klaar" and now - e.ts <= RECENTLY_CLOSED]
+    if not topics and not closed:
+        return ""
+    en = language == "en"
+    lines = ["Where we are now (kept by the owner):" if en else "Waar we nu zijn (bijgehouden door de eigenaar):"]
+    for event in topics[-MAX_OPEN:]:
+        lines.append(f"- {event.onderwerp} ({'since' if en else 'sinds'} {_when(event.ts, zone)})")
+    if len(topics) > MAX_OPEN:
+        lines.append(f"- (+{len(topics) - MAX_OPEN} {'older' if en else 'oudere'})")
+    for event in closed[-5:]:
+        lines.append(f"- {'done' if en else 'afgerond'}: {event.onderwerp} ({_when(event.ts, zone)})")
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def _when(moment: datetime, zone: ZoneInfo) -> str:
+    return f"{moment.astimezone(zone):%d-%m %H:%M}"
