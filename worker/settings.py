@@ -81,6 +81,7 @@ class Settings(BaseSettings):
     on_klaar_cmd: str | None = None
     remind_hours: float = Field(default=24.0, gt=0)
     outbox_seconds: float = Field(default=10.0, gt=0)
+    index_seconds: float = Field(default=600.0, gt=0)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 

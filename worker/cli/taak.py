@@ -110,6 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
     geheugen_check.add_argument("dir", nargs="?", type=Path)
     geheugen_check.add_argument("--json", action="store_true")
 
+    recall_parser = sub.add_parser("recall", help='search the archive: taak recall "gisteravond budget"')
+    recall_parser.add_argument("query")
+    recall_parser.add_argument("--limit", type=int, default=40)
+    recall_parser.add_argument("--taak")
+    recall_parser.add_argument("--json", action="store_true")
+
+    archief = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
+    archief_sub = archief.add_subparsers(dest="archief_command", required=True, parser_class=_Parser)
+    archief_import = archief_sub.add_parser("import", help="import transcripts (default: ~/.claude/projects)")
+    archief_import.add_argument("paths", nargs="*", type=Path)
+    archief_import.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
+    archief_sub.add_parser("bijwerken", help="import new transcript lines and update the index")
+    archief_sub.add_parser("herbouw", help="delete the index and rebuild it from the day files")
+
     lll_parser = sub.add_parser("lll", help='"where are we now": taak lll ONDERWERP | klaar ONDERWERP | toon')
     lll_parser.add_argument("words", nargs="+", metavar="ONDERWERP | klaar ONDERWERP | toon")
 
@@ -491,6 +505,49 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _recall(args: argparse.Namespace, settings: Settings) -> int:
+    from datetime import UTC
+
+    from worker.memory.index import Index
+    from worker.memory.recall import as_json, recall, render
+
+    if args.limit < 1:
+        raise InvalidInput("bad_number", what="--limit", minimum=1)
+    index = Index(settings.data_dir / "archief-index.sqlite")
+    try:
+        result = recall(index, args.query, datetime.now(UTC), settings.zone, limit=args.limit, taak=args.taak)
+    finally:
+        index.close()
+    print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
+    return ExitCode.OK
+
+
+async def _archief(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.memory.archive import Archive, bring_up_to_date, default_sources
+
+    if args.archief_command == "herbouw":
+        (settings.data_dir / "archief-index.sqlite").unlink(missing_ok=True)
+        added, indexed = bring_up_to_date(settings.data_dir, settings.zone, [])
+    elif args.archief_command == "import" and args.simple:
+        for path in args.paths:
+            if not path.is_file():
+                raise NotFound("no_file", path=path)
+        archive = Archive(settings.data_dir / "archief", settings.zone)
+        try:
+            added = sum(archive.import_simple(path) for path in args.paths)
+        finally:
+            archive.close()
+        added, indexed = added, bring_up_to_date(settings.data_dir, settings.zone, [])[1]
+    else:
+        paths = getattr(args, "paths", None) or default_sources()
+        for path in paths:
+            if not path.is_file():
+                raise NotFound("no_file", path=path)
+        added, indexed = bring_up_to_date(settings.data_dir, settings.zone, paths)
+    print(f"{added} new records archived, {indexed} lines indexed")
+    return ExitCode.OK
+
+
 async def _lll(args: argparse.Namespace, settings: Settings) -> int:
     from datetime import UTC
 
@@ -733,6 +790,8 @@ _HANDLERS = {
     "overzicht": _overzicht,
     "doctor": _doctor,
     "lll": _lll,
+    "recall": _recall,
+    "archief": _archief,
     "tail": _tail,
     "db": _db,
     "hooks": _hooks,

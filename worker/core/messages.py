@@ -109,6 +109,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "geen machine heet {name!r}",
         "en": "no machine is called {name!r}",
     },
+    "no_file": {
+        "nl": "bestand {path} bestaat niet",
+        "en": "file {path} does not exist",
+    },
     "no_topic": {
         "nl": "onderwerp {topic!r} staat niet open",
         "en": "topic {topic!r} is not open",

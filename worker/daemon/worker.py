@@ -41,6 +41,7 @@ from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
+from worker.memory.archive import bring_up_to_date
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -109,7 +110,15 @@ class Worker:
                 await self._start_up()
                 async with anyio.create_task_group() as group:
                     group.start_soon(self._signals, group.cancel_scope)
-                    for duty in (self._reaper, self._heartbeat, self._registry_sync, self._outbox, self._intake):
+                    duties = (
+                        self._reaper,
+                        self._heartbeat,
+                        self._registry_sync,
+                        self._outbox,
+                        self._intake,
+                        self._indexer,
+                    )
+                    for duty in duties:
                         group.start_soon(self._keep_running, duty)
                     if not self.once:
                         group.start_soon(self._listen)
@@ -522,6 +531,16 @@ class Worker:
             await self._db("reminders", partial(outbox.make_reminders, pool, self.settings))
             await self._db("outbox", partial(outbox.send_due, pool, self.settings))
             await anyio.sleep(self.settings.outbox_seconds)
+
+    async def _indexer(self) -> None:
+        """Every few minutes: new transcript lines into the lossless archive and its index."""
+        while True:
+            added, indexed = await anyio.to_thread.run_sync(
+                bring_up_to_date, self.settings.data_dir, self.settings.zone
+            )
+            if added or indexed:
+                log.info("archive_updated", records=added, indexed=indexed)
+            await anyio.sleep(self.settings.index_seconds)
 
     async def _registry_sync(self) -> None:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""

@@ -1,0 +1,152 @@
+"""The lossless archive, its index, and recall, on the real transcript fixtures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from tests.helpers import run_taak
+from tests.unit.test_transcript import FIXTURES
+from worker.memory.archive import Archive
+from worker.memory.index import Index, terms
+from worker.memory.recall import recall, render
+
+ZONE = ZoneInfo("Europe/Amsterdam")
+NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
+
+
+def archive_of(tmp_path: Path) -> tuple[Archive, Index]:
+    archive = Archive(tmp_path / "archief", ZONE)
+    for path in sorted(FIXTURES.glob("*.jsonl")):
+        archive.import_transcript(path)
+    index = Index(tmp_path / "index.sqlite")
+    index.update(archive.day_files())
+    return archive, index
+
+
+def env_for(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="nl", TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x"
+    )
+    return env
+
+
+def test_import_then_recall_a_known_line_verbatim_with_its_time(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    imported = run_taak(env, "archief", "import", *map(str, sorted(FIXTURES.glob("*.jsonl"))))
+    assert imported.code == 0, imported.err
+    found = run_taak(env, "recall", "2025-10-10 how are you doing")
+    assert found.code == 0, found.err
+    assert "[2025-10-10 23:56] user: how are you doing" in found.out.splitlines()
+    data = json.loads(run_taak(env, "recall", "2025-10-10 how are you doing", "--json").out)
+    assert data["van"].startswith("2025-10-10T00:00:00+02:00")
+    (line,) = [r for r in data["regels"] if r["text"] == "how are you doing"]
+    assert (line["role"], line["type"], line["ts"][:16]) == ("user", "text", "2025-10-10T21:56")
+
+
+def test_a_second_import_archives_nothing_twice(tmp_path: Path) -> None:
+    archive, _ = archive_of(tmp_path)
+    before = {p: p.read_text() for p in archive.day_files()}
+    assert sum(archive.import_transcript(p) for p in FIXTURES.glob("*.jsonl")) == 0
+    assert {p: p.read_text() for p in archive.day_files()} == before
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(FIXTURES / "agentlogs__crud.jsonl", copy)
+    assert archive.import_transcript(copy) == 0  # the same lines under another name: keyed by uuid
+
+
+def test_tool_results_stay_out_of_the_archive(tmp_path: Path) -> None:
+    archive, _ = archive_of(tmp_path)
+    text = "".join(p.read_text() for p in archive.day_files())
+    assert "tool_result" not in text
+    assert "Write: /Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md" in text
+
+
+def test_rebuilding_the_index_gives_the_same_answers(tmp_path: Path) -> None:
+    archive, index = archive_of(tmp_path)
+    queries = ["joke file", "2025-10-10 how are you", "vorige week budget", "delete"]
+    before = [render(recall(index, q, NOW, ZONE), ZONE) for q in queries]
+    index.close()
+    (tmp_path / "index.sqlite").unlink()
+    rebuilt = Index(tmp_path / "index.sqlite")
+    rebuilt.update(archive.day_files())
+    assert [render(recall(rebuilt, q, NOW, ZONE), ZONE) for q in queries] == before
+
+
+def test_an_appended_day_is_indexed_from_where_it_stopped_and_a_rewritten_one_alone(tmp_path: Path) -> None:
+    archive, index = archive_of(tmp_path)
+    first, *others = archive.day_files()
+    total = index.db.execute("select count(*) from regels").fetchone()[0]
+    record = {
+        "ts": "2025-06-14T10:00:00.000Z",
+        "actor": "jamal",
+        "role": "user",
+        "type": "text",
+        "text": "nieuw budgetplan",
+        "model": None,
+        "session": "s",
+    }
+    with first.open("a") as handle:
+        handle.write(json.dumps(record) + "\n")
+    assert index.update(archive.day_files()) == 1
+    lines = others[0].read_text().splitlines()
+    others[0].write_text("\n".join([*lines[:-1], lines[-1].replace('"text": "', '"text": "herschreven ')]) + "\n")
+    reindexed = index.update(archive.day_files())
+    assert reindexed == len(lines)
+    assert index.db.execute("select count(*) from regels").fetchone()[0] == total + 1
+
+
+def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
+    _, index = archive_of(tmp_path)
+    few = recall(index, "2025-10-12 zebra", NOW, ZONE)
+    assert few.fallback == "te weinig treffers: het hele bereik op tijd"
+    assert few.hits
+    empty = recall(index, "2020-01-01 joke", NOW, ZONE)
+    assert empty.fallback == "niets in het bereik: woorden in alle tijd"
+    assert any("JOKE" in h.text for h in empty.hits)
+    exact = recall(index, "joke", NOW, ZONE)
+    assert exact.fallback == "geen"
+    assert "fallback: geen" in render(exact, ZONE).splitlines()[0]
+
+
+def test_output_is_capped_and_says_what_it_cut(tmp_path: Path) -> None:
+    _, index = archive_of(tmp_path)
+    text = render(recall(index, "2025-10-12", NOW, ZONE, limit=3), ZONE)
+    lines = text.splitlines()
+    assert lines[-1].startswith("# afgekapt:")
+    assert sum(1 for line in lines if line.startswith("[")) == 3
+    assert len(render(recall(index, "joke", NOW, ZONE), ZONE, max_chars=300)) <= 400
+
+
+def test_a_time_range_walks_the_time_index(tmp_path: Path) -> None:
+    _, index = archive_of(tmp_path)
+    plan = index.db.execute("explain query plan select * from regels r where r.ts >= ? and r.ts < ?", (0, 1)).fetchall()
+    assert "regels_ts" in " ".join(str(row) for row in plan)
+
+
+def test_cjk_runs_become_bigrams_and_latin_words_stay_words() -> None:
+    assert terms("昨日の予算 budget") == ["昨日", "日の", "の予", "予算", "budget"]
+    assert terms("Budget Veranda") == ["budget", "veranda"]
+
+
+def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    simple = tmp_path / "telegram.jsonl"
+    simple.write_text(
+        json.dumps({"ts": "2026-11-28T19:30:00Z", "role": "user", "text": "het budget voor de veranda is 4000"})
+        + "\n"
+        + json.dumps({"ts": "2026-11-28T19:31:00Z", "role": "assistant", "text": "genoteerd"})
+        + "\n"
+    )
+    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("2 new records")
+    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("0 new records")
+    found = run_taak(env, "recall", "2026-11-28 budget")
+    assert "[2026-11-28 20:30] user: het budget voor de veranda is 4000" in found.out
+    assert run_taak(env, "archief", "herbouw").code == 0
+    # The same lines after the rebuild (the header's first words state the current time, which moves on).
+    assert run_taak(env, "recall", "2026-11-28 budget").out.splitlines()[1:] == found.out.splitlines()[1:]
+    assert run_taak(env, "archief", "import", str(tmp_path / "weg.jsonl")).code == 3

@@ -1,0 +1,121 @@
+"""The exact index over the archive: SQLite FTS5, the time as an indexed column, every row pointing back
+to its day file and line. It can be deleted and rebuilt from the files at any time.
+
+Latin scripts are indexed as words; runs of CJK characters as overlapping bigrams within the run (never
+across words, which made the reference implementation's English search noisy)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+from worker.memory.archive import read_day
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+SCHEMA = """
+create table if not exists regels (
+    id integer primary key, ts integer not null, bestand text not null, regel integer not null,
+    actor text, role text, type text, session text, taak text, text text not null
+);
+create index if not exists regels_ts on regels (ts);
+create index if not exists regels_bestand on regels (bestand);
+create virtual table if not exists zoek using fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
+create table if not exists bestanden (bestand text primary key, regels integer not null, laatste text not null);
+"""
+
+
+def terms(text: str) -> list[str]:
+    """Words for Latin scripts, bigrams inside each CJK run (a lone CJK character stays itself)."""
+    out: list[str] = []
+    position = 0
+    for run in _CJK.finditer(text):
+        out += [w.lower() for w in _WORD.findall(text[position : run.start()])]
+        chars = run.group(0)
+        out += [chars] if len(chars) == 1 else [chars[i : i + 2] for i in range(len(chars) - 1)]
+        position = run.end()
+    out += [w.lower() for w in _WORD.findall(text[position:])]
+    return out
+
+
+def epoch_ms(ts: str) -> int:
+    return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+class Index:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path)
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def update(self, day_files: list[Path]) -> int:
+        """Index what is new: an appended file from where it stopped, a rewritten one again, alone."""
+        added = 0
+        for path in day_files:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            known = self.db.execute("select regels, laatste from bestanden where bestand = ?", (str(path),)).fetchone()
+            start = 0
+            if known is not None:
+                count, last_hash = int(known[0]), known[1]
+                if count <= len(lines) and (count == 0 or _hash(lines[count - 1]) == last_hash):
+                    start = count
+                else:
+                    self._forget(str(path))
+            added += self._add(path, start)
+        self.db.commit()
+        return added
+
+    def _add(self, path: Path, start: int) -> int:
+        added = 0
+        last_line = None
+        total = 0
+        for number, record in read_day(path):
+            total = number
+            last_line = number
+            if number <= start:
+                continue
+            text = str(record.get("text", ""))
+            cursor = self.db.execute(
+                "insert into regels (ts, bestand, regel, actor, role, type, session, taak, text) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    epoch_ms(str(record["ts"])),
+                    str(path),
+                    number,
+                    record.get("actor"),
+                    record.get("role"),
+                    record.get("type"),
+                    record.get("session"),
+                    record.get("taak"),
+                    text,
+                ),
+            )
+            if record.get("type") != "meta":
+                self.db.execute(
+                    "insert into zoek (rowid, terms) values (?, ?)", (cursor.lastrowid, " ".join(terms(text)))
+                )
+            added += 1
+        if last_line is not None:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            self.db.execute(
+                "insert into bestanden values (?, ?, ?) on conflict (bestand) do update "
+                "set regels = excluded.regels, laatste = excluded.laatste",
+                (str(path), total, _hash(lines[total - 1])),
+            )
+        return added
+
+    def _forget(self, bestand: str) -> None:
+        self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))
+        self.db.execute("delete from regels where bestand = ?", (bestand,))
+        self.db.execute("delete from bestanden where bestand = ?", (bestand,))
+
+
+def _hash(line: str) -> str:
+    return hashlib.sha256(line.encode("utf-8")).hexdigest()
