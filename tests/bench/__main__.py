@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
-from tests.bench import daemon_bench, hooks_bench, ledger_bench
+from tests.bench import daemon_bench, hooks_bench, ledger_bench, memory_bench
 from tests.conftest import with_database
 from worker.db.migrate import migrate
 
@@ -48,7 +48,7 @@ async def main(argv: list[str]) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["ledger", "briefing", "daemon", "hooks"],
+        choices=["ledger", "briefing", "daemon", "hooks", "memory"],
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -59,7 +59,7 @@ async def main(argv: list[str]) -> None:
     )
     jobs = 300 if args.quick else args.jobs
     log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
-    sections = set(args.only or ["ledger", "briefing", "daemon", "hooks"])
+    sections = set(args.only or ["ledger", "briefing", "daemon", "hooks", "memory"])
     async with scratch_database(server) as url:
         if "ledger" in sections:
             print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
@@ -78,7 +78,9 @@ async def main(argv: list[str]) -> None:
             )
             print(await daemon_bench.idle_table(url, seconds=3 if args.quick else 60), end="\n\n", flush=True)
         if "hooks" in sections:
-            print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), flush=True)
+            print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
+    if "memory" in sections:
+        print(memory_bench.memory_table(20_000 if args.quick else 1_000_000), flush=True)
 
 
 if __name__ == "__main__":

@@ -250,3 +250,7 @@ def test_outside_a_queue_session_startup_injects_the_memory_index(cli_env: dict[
     assert all(line in lines or line.startswith("(nog ") for line in text.splitlines())
     assert text.splitlines()[-1].startswith("(nog ")
     assert str(memory / "MEMORY.md") in text.splitlines()[-1]
+    assert run_taak(env, "lll", "Verbouwing veranda").code == 0
+    with_lll = context_of(run_taak(env, "hook", "session-start", stdin=b'{"source": "startup"}').out, "SessionStart")
+    assert with_lll.startswith("Where we are now (kept by the owner):\n- Verbouwing veranda")
+    assert "# Geheugen" in with_lll

@@ -65,9 +65,14 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
         text = await _compact_briefing(settings)
         return HookResult(stdout=additional_context("SessionStart", text))
     if not settings.id and source in ("startup", "clear"):
-        index = memory_context(settings.memory_dir)
-        if index:
-            return HookResult(stdout=additional_context("SessionStart", index))
+        from worker.memory import lll
+
+        state = lll.render(
+            lll.load(lll.lll_path(settings.data_dir)), datetime.now(UTC), settings.zone, settings.language
+        )
+        text = "\n\n".join(part for part in (state, memory_context(settings.memory_dir)) if part)
+        if text:
+            return HookResult(stdout=additional_context("SessionStart", text))
     return HookResult()
 
 

@@ -7,12 +7,11 @@ across words, which made the reference implementation's English search noisy).""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
-
-from worker.memory.archive import read_day
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -25,7 +24,9 @@ create table if not exists regels (
 create index if not exists regels_ts on regels (ts);
 create index if not exists regels_bestand on regels (bestand);
 create virtual table if not exists zoek using fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
-create table if not exists bestanden (bestand text primary key, regels integer not null, laatste text not null);
+create table if not exists bestanden (
+    bestand text primary key, regels integer not null, laatste text not null, grootte text not null
+);
 """
 
 
@@ -42,6 +43,9 @@ def terms(text: str) -> list[str]:
     return out
 
 
+ID_PER_MS = 1_000_000  # room for a million lines per millisecond; ids stay below 2**63 until 2262
+
+
 def epoch_ms(ts: str) -> int:
     return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
 
@@ -56,11 +60,18 @@ class Index:
         self.db.close()
 
     def update(self, day_files: list[Path]) -> int:
-        """Index what is new: an appended file from where it stopped, a rewritten one again, alone."""
+        """Index what is new: an appended file from where it stopped, a rewritten one again, alone.
+        A file whose size and modification time are as they were is not read at all."""
         added = 0
         for path in day_files:
+            status = path.stat()
+            stamp = f"{status.st_size}:{status.st_mtime_ns}"
+            known = self.db.execute(
+                "select regels, laatste, grootte from bestanden where bestand = ?", (str(path),)
+            ).fetchone()
+            if known is not None and known[2] == stamp:
+                continue
             lines = path.read_text(encoding="utf-8").splitlines()
-            known = self.db.execute("select regels, laatste from bestanden where bestand = ?", (str(path),)).fetchone()
             start = 0
             if known is not None:
                 count, last_hash = int(known[0]), known[1]
@@ -68,25 +79,32 @@ class Index:
                     start = count
                 else:
                     self._forget(str(path))
-            added += self._add(path, start)
+            added += self._add(path, lines, start)
+            if lines:
+                self.db.execute(
+                    "insert into bestanden values (?, ?, ?, ?) on conflict (bestand) do update "
+                    "set regels = excluded.regels, laatste = excluded.laatste, grootte = excluded.grootte",
+                    (str(path), len(lines), _hash(lines[-1]), stamp),
+                )
         self.db.commit()
         return added
 
-    def _add(self, path: Path, start: int) -> int:
+    def _add(self, path: Path, lines: list[str], start: int) -> int:
         added = 0
-        last_line = None
-        total = 0
-        for number, record in read_day(path):
-            total = number
-            last_line = number
-            if number <= start:
-                continue
+        for number, line in enumerate(lines[start:], start=start + 1):
+            try:
+                record = json.loads(line)
+                ts = epoch_ms(str(record["ts"]))
+            except (ValueError, KeyError, TypeError):
+                continue  # not a record: kept in the file, not indexed
             text = str(record.get("text", ""))
-            cursor = self.db.execute(
-                "insert into regels (ts, bestand, regel, actor, role, type, session, taak, text) "
-                "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row_id = self._free_id(ts)
+            self.db.execute(
+                "insert into regels (id, ts, bestand, regel, actor, role, type, session, taak, text) "
+                "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    epoch_ms(str(record["ts"])),
+                    row_id,
+                    ts,
                     str(path),
                     number,
                     record.get("actor"),
@@ -98,18 +116,21 @@ class Index:
                 ),
             )
             if record.get("type") != "meta":
-                self.db.execute(
-                    "insert into zoek (rowid, terms) values (?, ?)", (cursor.lastrowid, " ".join(terms(text)))
-                )
+                self.db.execute("insert into zoek (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text))))
             added += 1
-        if last_line is not None:
-            lines = path.read_text(encoding="utf-8").splitlines()
-            self.db.execute(
-                "insert into bestanden values (?, ?, ?) on conflict (bestand) do update "
-                "set regels = excluded.regels, laatste = excluded.laatste",
-                (str(path), total, _hash(lines[total - 1])),
-            )
         return added
+
+    def _free_id(self, ts: int) -> int:
+        """Row ids follow time (milliseconds x 1000 plus a counter), so that a time range is a rowid range
+        that FTS5 itself restricts to, instead of matching words over all time and filtering afterwards."""
+        base = ts * ID_PER_MS
+        taken = self.db.execute("select max(id) from regels where id >= ? and id < ?", (base, base + ID_PER_MS))
+        highest = taken.fetchone()[0]
+        if highest is None:
+            return base
+        if highest + 1 >= base + ID_PER_MS:
+            raise ValueError(f"more than {ID_PER_MS} archive lines in one millisecond")
+        return int(highest) + 1
 
     def _forget(self, bestand: str) -> None:
         self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))

@@ -9,9 +9,10 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from worker.core.timephrase import TimeRange, parse_time
-from worker.memory.index import Index, terms
+from worker.memory.index import ID_PER_MS, Index, terms
 
 MIN_WORD_HITS = 3
+ALL_TIME = (0, (2**63 - 1) // ID_PER_MS)  # in milliseconds: the largest range whose row ids fit SQLite
 MAX_CHARS = 8000
 
 _COLUMNS = "r.ts, r.actor, r.role, r.type, r.text, r.session, r.taak"
@@ -44,7 +45,7 @@ def recall(
 ) -> Recall:
     parsed = parse_time(query, now, zone)
     words = terms(" ".join(parsed.words))
-    bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else (0, 2**62)
+    bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
     filters, values = _filters(bounds, taak)
     in_range = index.db.execute(f"select count(*) from regels r where {filters}", values).fetchone()[0]
     found: list[Hit] = []
@@ -54,7 +55,7 @@ def recall(
         found, candidates = _word_hits(index, words, filters, values, limit)
     if parsed.range is not None and in_range == 0:
         fallback = "niets in het bereik: woorden in alle tijd"
-        all_filters, all_values = _filters((0, 2**62), taak)
+        all_filters, all_values = _filters(ALL_TIME, taak)
         found, candidates = _word_hits(index, words, all_filters, all_values, limit) if words else ([], 0)
     elif parsed.range is not None and len(found) < MIN_WORD_HITS:
         fallback = "te weinig treffers: het hele bereik op tijd" if words else "geen woorden: het bereik op tijd"
@@ -70,10 +71,11 @@ def recall(
 
 
 def _filters(bounds: tuple[int, int], taak: str | None) -> tuple[str, tuple[object, ...]]:
-    # The time range comes first so that SQLite walks regels_ts, never the whole table.
+    # Row ids follow time (index.ID_PER_MS), so the range is a rowid range: the primary key, never a scan.
+    ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
     if taak is None:
-        return "r.ts >= ? and r.ts < ?", bounds
-    return "r.ts >= ? and r.ts < ? and r.taak = ?", (*bounds, taak)
+        return "r.id >= ? and r.id < ?", ids
+    return "r.id >= ? and r.id < ? and r.taak = ?", (*ids, taak)
 
 
 def _word_hits(
@@ -81,9 +83,14 @@ def _word_hits(
 ) -> tuple[list[Hit], int]:
     """The best `limit` lines for these words, and how many lines matched in all."""
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
-    joined = f"from zoek join regels r on r.id = zoek.rowid where zoek match ? and {filters}"
-    rows = index.db.execute(f"select {_COLUMNS} {joined} order by bm25(zoek) limit ?", (match, *values, limit))
-    total = index.db.execute(f"select count(*) {joined}", (match, *values)).fetchone()[0]
+    # The same range on zoek.rowid lets FTS5 skip every document outside it while it matches.
+    joined = (
+        f"from zoek join regels r on r.id = zoek.rowid where zoek match ? "
+        f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
+    )
+    rowids = values[:2]
+    rows = index.db.execute(f"select {_COLUMNS} {joined} order by bm25(zoek) limit ?", (match, *rowids, *values, limit))
+    total = index.db.execute(f"select count(*) {joined}", (match, *rowids, *values)).fetchone()[0]
     return [_hit(r) for r in rows.fetchall()], int(total)
 
 
