@@ -3,7 +3,6 @@ byte, its stderr drained, watched for silence, total time, a lost lease and a sh
 
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 import subprocess
@@ -222,7 +221,3 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
         return
     log.warning("session_ignored_sigterm", pid=process.pid)
     signal_group(process.pid, signal.SIGKILL)
-
-
-def current_env() -> dict[str, str]:
-    return dict(os.environ)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -150,14 +150,6 @@ class Archive:
         size = path.stat().st_size
         offset = int(row[0]) if row else 0
         return offset if offset <= size else 0  # a file that shrank was rewritten: read it again
-
-
-def read_day(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            yield number, json.loads(line)
-        except ValueError:
-            continue
 
 
 def default_sources() -> list[Path]:
