@@ -468,3 +468,16 @@ update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text =
 -- name: taak_vergrendeld
 -- One task, locked until the transaction ends: decisions on its status wait for whoever changes it. $1 taak_id
 select * from agent_taken where id = $1 for update;
+
+-- name: log_zoeken
+-- The task log inside a time range, lines with any of the words first-class (recall --taken).
+-- $1 from, $2 until, $3 patterns ('%word%', text[]; empty: all), $4 bot (null: all), $5 taak_id (null: all), $6 limit
+select l.ts, coalesce(l.bot, '-') as actor, l.soort, l.tekst, l.sessie, l.taak_id,
+       (select count(*) from unnest($3::text[]) p where l.tekst ilike p) as treffers
+from agent_taak_log l
+where l.ts >= $1 and l.ts < $2
+  and ($4::text is null or l.bot = $4)
+  and ($5::text is null or l.taak_id = $5)
+  and (cardinality($3::text[]) = 0 or l.tekst ilike any ($3::text[]))
+order by treffers desc, l.ts desc
+limit $6;

@@ -9,8 +9,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import asyncpg
+
 from tests.helpers import run_taak
 from tests.unit.test_transcript import FIXTURES
+from worker.core.model import Soort
+from worker.db.ledger import Ledger, NewTask
 from worker.memory.archive import Archive
 from worker.memory.index import Index, terms
 from worker.memory.recall import recall, render
@@ -153,3 +157,18 @@ def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_p
     # The same lines after the rebuild (the header's first words state the current time, which moves on).
     assert run_taak(env, "recall", "2026-11-28 budget").out.splitlines()[1:] == found.out.splitlines()[1:]
     assert run_taak(env, "archief", "import", str(tmp_path / "weg.jsonl")).code == 3
+
+
+async def test_recall_over_the_task_log_is_time_first_too(cli_env: dict[str, str], pool: asyncpg.Pool) -> None:
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("Plan de veranda", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.log(task_id, Soort.STAP_KLAAR, "budget voor de veranda berekend: 4000", token=claim.token, bot="paco")
+    await ledger.log(task_id, Soort.NOTITIE, "iets over de tuin", bot="jamal")
+    found = json.loads(run_taak(cli_env, "recall", "vandaag budget", "--taken", "--json").out)
+    assert [r["text"] for r in found["regels"]] == ["budget voor de veranda berekend: 4000"]
+    assert found["regels"][0]["taak"] == task_id
+    by_bot = json.loads(run_taak(cli_env, "recall", "vandaag", "--taken", "--bot", "jamal", "--json").out)
+    assert {r["actor"] for r in by_bot["regels"]} == {"jamal"}
+    assert json.loads(run_taak(cli_env, "recall", "2020-01-01 budget", "--taken", "--json").out)["regels"] == []

@@ -14,7 +14,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     recall_parser.add_argument("query")
     recall_parser.add_argument("--limit", type=int, default=40)
     recall_parser.add_argument("--taak")
+    recall_parser.add_argument("--bot", help="only lines of this bot (the task log) or actor (the archive)")
+    recall_parser.add_argument("--taken", action="store_true", help="search the task log in the database instead")
     recall_parser.add_argument("--json", action="store_true")
 
     archief = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
@@ -513,13 +515,41 @@ async def _recall(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.limit < 1:
         raise InvalidInput("bad_number", what="--limit", minimum=1)
-    index = Index(settings.data_dir / "archief-index.sqlite")
-    try:
-        result = recall(index, args.query, datetime.now(UTC), settings.zone, limit=args.limit, taak=args.taak)
-    finally:
-        index.close()
+    if args.taken:
+        result = await _recall_taken(args, settings)
+    else:
+        index = Index(settings.data_dir / "archief-index.sqlite")
+        try:
+            result = recall(
+                index, args.query, datetime.now(UTC), settings.zone, limit=args.limit, taak=args.taak, actor=args.bot
+            )
+        finally:
+            index.close()
     print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
     return ExitCode.OK
+
+
+async def _recall_taken(args: argparse.Namespace, settings: Settings) -> Any:
+    """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
+    from datetime import UTC
+
+    from worker.core.timephrase import parse_time
+    from worker.db.sqlfiles import queries
+    from worker.memory.recall import Hit, Recall
+
+    now = datetime.now(UTC)
+    parsed = parse_time(args.query, now, settings.zone)
+    start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
+    end = parsed.range.end if parsed.range else now + timedelta(days=1)
+    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in parsed.words]
+    async with connection(settings) as conn:
+        rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, args.limit)
+    hits = [
+        Hit(int(r["ts"].timestamp() * 1000), r["actor"], "log", r["soort"], r["tekst"], r["sessie"], r["taak_id"])
+        for r in rows
+    ]
+    hits.sort(key=lambda h: h.ts)
+    return Recall(now, parsed.range, "geen (takenlog)", hits, len(hits))
 
 
 async def _archief(args: argparse.Namespace, settings: Settings) -> int:

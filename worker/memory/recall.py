@@ -41,12 +41,19 @@ class Recall:
 
 
 def recall(
-    index: Index, query: str, now: datetime, zone: ZoneInfo, *, limit: int = 40, taak: str | None = None
+    index: Index,
+    query: str,
+    now: datetime,
+    zone: ZoneInfo,
+    *,
+    limit: int = 40,
+    taak: str | None = None,
+    actor: str | None = None,
 ) -> Recall:
     parsed = parse_time(query, now, zone)
     words = terms(" ".join(parsed.words))
     bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
-    filters, values = _filters(bounds, taak)
+    filters, values = _filters(bounds, taak, actor)
     in_range = index.db.execute(f"select count(*) from regels r where {filters}", values).fetchone()[0]
     found: list[Hit] = []
     candidates = 0
@@ -55,7 +62,7 @@ def recall(
         found, candidates = _word_hits(index, words, filters, values, limit)
     if parsed.range is not None and in_range == 0:
         fallback = "niets in het bereik: woorden in alle tijd"
-        all_filters, all_values = _filters(ALL_TIME, taak)
+        all_filters, all_values = _filters(ALL_TIME, taak, actor)
         found, candidates = _word_hits(index, words, all_filters, all_values, limit) if words else ([], 0)
     elif parsed.range is not None and len(found) < MIN_WORD_HITS:
         fallback = "te weinig treffers: het hele bereik op tijd" if words else "geen woorden: het bereik op tijd"
@@ -70,12 +77,17 @@ def recall(
     return Recall(now, parsed.range, fallback, found, in_range, max(0, candidates - len(found)))
 
 
-def _filters(bounds: tuple[int, int], taak: str | None) -> tuple[str, tuple[object, ...]]:
+def _filters(
+    bounds: tuple[int, int], taak: str | None = None, actor: str | None = None
+) -> tuple[str, tuple[object, ...]]:
     # Row ids follow time (index.ID_PER_MS), so the range is a rowid range: the primary key, never a scan.
-    ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
-    if taak is None:
-        return "r.id >= ? and r.id < ?", ids
-    return "r.id >= ? and r.id < ? and r.taak = ?", (*ids, taak)
+    clauses = ["r.id >= ?", "r.id < ?"]
+    values: list[object] = [bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS]
+    for column, value in (("r.taak", taak), ("r.actor", actor)):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            values.append(value)
+    return " and ".join(clauses), tuple(values)
 
 
 def _word_hits(
