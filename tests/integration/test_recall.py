@@ -115,6 +115,8 @@ def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
     exact = recall(index, "joke", NOW, ZONE)
     assert exact.fallback == "geen"
     assert "fallback: geen" in render(exact, ZONE).splitlines()[0]
+    assert "semantisch zoeken: niet geïnstalleerd" in render(empty, ZONE).splitlines()[0]
+    assert "semantisch" not in render(exact, ZONE).splitlines()[0]
 
 
 def test_output_is_capped_and_says_what_it_cut(tmp_path: Path) -> None:

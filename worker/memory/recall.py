@@ -12,6 +12,8 @@ from worker.core.timephrase import TimeRange, parse_time
 from worker.memory.index import ID_PER_MS, Index, terms
 
 MIN_WORD_HITS = 3
+# The semantic last resort is an optional extra that is not built yet; the header says so when it would be used.
+SEMANTIC_NOTE = "semantisch zoeken: niet geïnstalleerd"
 ALL_TIME = (0, (2**63 - 1) // ID_PER_MS)  # in milliseconds: the largest range whose row ids fit SQLite
 MAX_CHARS = 8000
 
@@ -126,6 +128,7 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     header = [
         f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
         f"{len(result.hits)} regels getoond van {result.in_range} in het bereik; fallback: {result.fallback}"
+        + ("" if result.fallback == "geen" else f"; {SEMANTIC_NOTE}")
     ]
     body: list[str] = []
     used = len(header[0])
