@@ -22,7 +22,7 @@ import asyncpg
 import structlog
 
 from worker import __version__
-from worker.core.briefing import Variant, system_prompt
+from worker.core.briefing import Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.machines import registry_json
@@ -32,7 +32,7 @@ from worker.daemon import intake, outbox
 from worker.daemon.proc import AlreadyRunning, InstanceLock
 from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
 from worker.db import bots as bot_table
-from worker.db.briefing import briefing_for
+from worker.db.briefing import briefing_source
 from worker.db.connect import connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.machines import all_machines
@@ -324,7 +324,8 @@ class Worker:
 
     async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
         task = claim.task
-        briefing = await self._db("briefing", lambda: briefing_for(self.ledger, task.id, self.settings, Variant.FULL))
+        source = await self._db("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
+        briefing = build_briefing(source, Variant.FULL)
         folder = self.settings.sessions_dir / task.id
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{task.pogingen}-{session_id}"
@@ -339,9 +340,7 @@ class Worker:
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
-        compact = await self._db(
-            "briefing", partial(briefing_for, self.ledger, task.id, self.settings, Variant.COMPACT)
-        )
+        compact = build_briefing(source, Variant.COMPACT)
         (folder / f"{stem}.briefing.compact.txt").write_text(compact + "\n", encoding="utf-8")
         extra = {
             "TAAK_ID": task.id,

@@ -6,12 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import asyncpg
-
 from worker.core.errors import InvalidInput
-from worker.db.sqlfiles import queries
-
-Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+from worker.db.sqlfiles import Executor, queries
 
 
 @dataclass(frozen=True)

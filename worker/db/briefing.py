@@ -23,10 +23,17 @@ def facts_from_context(context: dict[str, Any]) -> dict[str, str]:
 async def briefing_for(
     ledger: Ledger, task_id: str, settings: Settings, variant: Variant, *, now: datetime | None = None
 ) -> str:
+    return build_briefing(await briefing_source(ledger, task_id, settings, now=now), variant)
+
+
+async def briefing_source(
+    ledger: Ledger, task_id: str, settings: Settings, *, now: datetime | None = None
+) -> BriefingInput:
+    """Everything a briefing is built from; build both variants from one of these to read the state once."""
     state = await ledger.briefing_state(task_id, settings.briefing_rows)
     facts = facts_from_context(state.task.context)
     named = await machines_named(ledger.db, list(facts.values()))
-    source = BriefingInput(
+    return BriefingInput(
         task=state.task,
         recent=state.recent,
         older=state.older,
@@ -37,4 +44,3 @@ async def briefing_for(
         answer=state.answer,
         line_cap=settings.briefing_line_cap,
     )
-    return build_briefing(source, variant)

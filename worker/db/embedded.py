@@ -54,7 +54,7 @@ def _ensure_database(directory: Path, base_url: str) -> None:
     with _file_lock(directory / ".create-database.lock"):
         if marker.exists():
             return
-        psql = _find_binary("psql", directory)
+        psql = _find_binary("psql")
         sql = f"select 1 from pg_database where datname = '{DATABASE_NAME}'"
         found = subprocess.run([psql, base_url, "-tAc", sql], capture_output=True, text=True, check=False)
         if found.returncode != 0:
@@ -68,7 +68,7 @@ def _ensure_database(directory: Path, base_url: str) -> None:
         marker.touch()
 
 
-def _find_binary(name: str, directory: Path) -> str:
+def _find_binary(name: str) -> str:
     try:
         from pgserver._commands import POSTGRES_BIN_PATH
 
@@ -84,8 +84,8 @@ def _find_binary(name: str, directory: Path) -> str:
 
 
 def _start_with_path_binaries(directory: Path) -> str:
-    initdb = _find_binary("initdb", directory)
-    pg_ctl = _find_binary("pg_ctl", directory)
+    initdb = _find_binary("initdb")
+    pg_ctl = _find_binary("pg_ctl")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         raise Unreachable("embedded_failed", where=directory, reason="initdb refuses to run as root")
     data = directory / "data"

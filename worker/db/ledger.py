@@ -27,9 +27,7 @@ from worker.core.model import (
     Status,
     Task,
 )
-from worker.db.sqlfiles import queries
-
-Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+from worker.db.sqlfiles import Executor, queries
 
 
 @dataclass(frozen=True)

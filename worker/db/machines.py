@@ -8,9 +8,7 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
-from worker.db.sqlfiles import queries
-
-Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+from worker.db.sqlfiles import Executor, queries
 
 
 def _machine(record: asyncpg.Record) -> Machine:

@@ -6,6 +6,12 @@ import re
 from functools import cache
 from pathlib import Path
 
+import asyncpg
+import asyncpg.pool
+
+# Where a statement can be sent: a pool, a connection, or a connection borrowed from a pool.
+Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
