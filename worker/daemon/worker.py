@@ -41,7 +41,7 @@ from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
-from worker.memory.archive import bring_up_to_date
+from worker.memory.archive import Layout, bring_up_to_date
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -532,13 +532,19 @@ class Worker:
             await anyio.sleep(self.settings.outbox_seconds)
 
     async def _indexer(self) -> None:
-        """Every few minutes: new transcript lines into the lossless archive and its index."""
+        """Every few minutes: new transcript lines into the lossless archive and its indexes."""
+        rows = self.settings.semantic_rows if self.settings.semantic else 0
+        update = partial(bring_up_to_date, Layout(self.settings.data_dir), self.settings.zone, semantic_rows=rows)
         while True:
-            added, indexed = await anyio.to_thread.run_sync(
-                bring_up_to_date, self.settings.data_dir, self.settings.zone
-            )
-            if added or indexed:
-                log.info("archive_updated", records=added, indexed=indexed)
+            done = await anyio.to_thread.run_sync(update)
+            if done.archived or done.indexed or done.embedded:
+                log.info(
+                    "archive_updated",
+                    records=done.archived,
+                    indexed=done.indexed,
+                    embedded=done.embedded,
+                    to_embed=done.to_embed,
+                )
             await anyio.sleep(self.settings.index_seconds)
 
     async def _registry_sync(self) -> None:

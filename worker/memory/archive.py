@@ -9,14 +9,80 @@ once). Tool-result bodies stay in the raw transcripts: they are not conversation
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.transcript import Entry, parse_lines
+
+if TYPE_CHECKING:
+    from worker.memory.semantic import Vectors
+
+# What the daemon keeps of a session: <sessies>/<task>/<attempt>-<session>.jsonl, its stdout byte for byte,
+# and beside it the arrival time of every line (.tijden.open while the session runs, .tijden after).
+_CAPTURE = re.compile(r"^\d+-(?P<session>[0-9a-fA-F-]{36})\.jsonl$")
+TIMES_OPEN = ".tijden.open"
+TIMES_DONE = ".tijden"
+# A capture whose times file was never closed belonged to a daemon that died; after this long it is over.
+ABANDONED_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the archive and its indexes live in the data folder."""
+
+    data_dir: Path
+
+    @property
+    def archive(self) -> Path:
+        return self.data_dir / "archief"
+
+    @property
+    def index(self) -> Path:
+        return self.data_dir / "archief-index.sqlite"
+
+    @property
+    def vectors(self) -> Path:
+        from worker.memory.semantic import VECTORS_FILE
+
+        return self.data_dir / VECTORS_FILE
+
+    @property
+    def sessions(self) -> Path:
+        return self.data_dir / "sessies"
+
+
+@dataclass(frozen=True)
+class Capture:
+    path: Path
+    task: str
+    session: str
+
+    def times_file(self, suffix: str) -> Path:
+        return self.path.with_suffix(suffix)
+
+    def finished(self, now: float) -> bool:
+        if self.times_file(TIMES_DONE).exists():
+            return True
+        open_times = self.times_file(TIMES_OPEN)
+        newest = max(p.stat().st_mtime for p in (self.path, open_times) if p.exists())
+        return now - newest > ABANDONED_SECONDS
+
+
+def captures(sessions_dir: Path) -> list[Capture]:
+    """The daemon's session captures; each names its task (the folder) and its session (the file)."""
+    found = []
+    for path in sorted(sessions_dir.glob("*/*.jsonl")):
+        match = _CAPTURE.match(path.name)
+        if match:
+            found.append(Capture(path, path.parent.name, match["session"]))
+    return found
 
 
 @dataclass(frozen=True)
@@ -69,6 +135,7 @@ class Archive:
         self._state.executescript(
             "create table if not exists bronnen (pad text primary key, offset integer not null);"
             "create table if not exists gezien (sleutel text primary key);"
+            "create table if not exists vangsten (pad text primary key, regels integer not null);"
         )
 
     def close(self) -> None:
@@ -81,23 +148,52 @@ class Archive:
     def day_files(self) -> list[Path]:
         return sorted(self.folder.glob("*/*.jsonl"))
 
-    def import_transcript(self, path: Path) -> int:
-        """Append what is new in one Claude Code transcript; returns how many records were added."""
+    def import_transcript(self, path: Path, tasks: Mapping[str, str] | None = None) -> int:
+        """Append what is new in one Claude Code transcript; returns how many records were added.
+        `tasks` maps a session id to its task, so a queue session's lines carry their task ID."""
         offset = self._offset(path)
-        with path.open("rb") as handle:
-            handle.seek(offset)
-            chunk = handle.read()
-        complete = chunk[: chunk.rfind(b"\n") + 1]  # a line still being written is read next time
+        complete = _whole_lines_from(path, offset)
         if not complete:
             return 0
         lines = complete.decode("utf-8", errors="replace").splitlines()
-        records = [(e, r) for e in parse_lines(lines) if (r := record_from_entry(e)) is not None]
+        tasks = tasks or {}
+        records = [
+            (e, r) for e in parse_lines(lines) if (r := record_from_entry(e, tasks.get(e.session or ""))) is not None
+        ]
         added = self._write((self._key(e, path), r) for e, r in records)
+        self._set_offset(path, offset + len(complete))
+        return added
+
+    def import_capture(self, capture: Capture) -> int:
+        """A finished session's stdout (stream-json) when Claude Code kept no transcript of it: every line
+        timed by its arrival, tagged with the task and session the daemon ran it for."""
+        offset = self._offset(capture.path)
+        complete = _whole_lines_from(capture.path, offset)
+        if not complete:
+            return 0
+        row = self._state.execute("select regels from vangsten where pad = ?", (str(capture.path),)).fetchone()
+        first_line = int(row[0]) if row and offset else 0
+        times = _arrival_times(capture)
+        fallback = _iso_ms(int(capture.path.stat().st_mtime * 1000))
+        lines: list[str] = []
+        for number, raw in enumerate(complete.decode("utf-8", errors="replace").splitlines(), start=first_line):
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                lines.append(raw)  # kept in place so that line numbers stay true; the parser skips it
+                continue
+            if isinstance(record, dict):
+                record["timestamp"] = _iso_ms(times[number]) if number < len(times) else fallback
+                record["sessionId"] = capture.session
+            lines.append(json.dumps(record))
+        entries = parse_lines(lines, first_line=first_line)
+        records = [(e, r) for e in entries if (r := record_from_entry(e, capture.task)) is not None]
+        added = self._write((self._key(e, capture.path), r) for e, r in records)
         self._state.execute(
-            "insert into bronnen (pad, offset) values (?, ?) on conflict (pad) do update set offset = excluded.offset",
-            (str(path), offset + len(complete)),
+            "insert into vangsten (pad, regels) values (?, ?) on conflict (pad) do update set regels = excluded.regels",
+            (str(capture.path), first_line + complete.count(b"\n")),
         )
-        self._state.commit()
+        self._set_offset(capture.path, offset + len(complete))
         return added
 
     def import_simple(self, path: Path, actor: str = "user") -> int:
@@ -145,6 +241,13 @@ class Archive:
     def _key(entry: Entry, path: Path) -> str:
         return f"{entry.uuid}:{entry.kind}:{entry.text[:40]}" if entry.uuid else f"{path}:{entry.line}:{entry.kind}"
 
+    def _set_offset(self, path: Path, offset: int) -> None:
+        self._state.execute(
+            "insert into bronnen (pad, offset) values (?, ?) on conflict (pad) do update set offset = excluded.offset",
+            (str(path), offset),
+        )
+        self._state.commit()
+
     def _offset(self, path: Path) -> int:
         row = self._state.execute("select offset from bronnen where pad = ?", (str(path),)).fetchone()
         size = path.stat().st_size
@@ -157,18 +260,94 @@ def default_sources() -> list[Path]:
     return sorted((Path.home() / ".claude" / "projects").glob("**/*.jsonl"))
 
 
-def bring_up_to_date(data_dir: Path, zone: ZoneInfo, sources: list[Path] | None = None) -> tuple[int, int]:
-    """Import new transcript lines and index them: (records archived, lines indexed). Blocking file work."""
-    from worker.memory.index import Index
+def session_tasks(sessions_dir: Path) -> dict[str, str]:
+    """Session id -> task ID for the daemon's sessions on this machine. Read from the briefing files, which
+    the daemon writes before it starts a session, so a transcript is never seen before its task is known."""
+    tasks = {}
+    for path in sessions_dir.glob("*/*.briefing.txt"):
+        attempt, _, session = path.name.removesuffix(".briefing.txt").partition("-")
+        if attempt.isdigit() and session:
+            tasks[session] = path.parent.name
+    return tasks
 
-    archive = Archive(data_dir / "archief", zone)
+
+@dataclass(frozen=True)
+class Update:
+    archived: int
+    indexed: int
+    embedded: int = 0
+    to_embed: int = 0
+
+    def summary(self) -> str:
+        text = f"{self.archived} new records archived, {self.indexed} lines indexed"
+        if self.embedded or self.to_embed:
+            text += f", {self.embedded} lines embedded ({self.to_embed} still without a vector)"
+        return text
+
+
+def bring_up_to_date(
+    layout: Layout, zone: ZoneInfo, sources: list[Path] | None = None, *, semantic_rows: int = 0
+) -> Update:
+    """Import new lines, index them, and embed up to `semantic_rows` of them when the semantic extra is here.
+
+    `sources` None means: every transcript under ~/.claude/projects, and the daemon's finished captures of
+    sessions that left no transcript. Blocking file work: run it in a thread."""
+    from worker.memory.index import ALL_TIME, Index
+
+    tasks = session_tasks(layout.sessions)
+    archive = Archive(layout.archive, zone)
     try:
-        added = sum(archive.import_transcript(path) for path in (sources if sources is not None else default_sources()))
-        index = Index(data_dir / "archief-index.sqlite")
+        if sources is None:
+            transcripts = default_sources()
+            archived = sum(archive.import_transcript(path, tasks) for path in transcripts)
+            with_transcript = {path.stem for path in transcripts}
+            now = time.time()
+            archived += sum(
+                archive.import_capture(capture)
+                for capture in captures(layout.sessions)
+                if capture.session not in with_transcript and capture.finished(now)
+            )
+        else:
+            archived = sum(archive.import_transcript(path, tasks) for path in sources)
+        index = Index(layout.index)
         try:
             indexed = index.update(archive.day_files())
         finally:
             index.close()
     finally:
         archive.close()
-    return added, indexed
+    vectors = open_vectors(layout) if semantic_rows else None
+    if vectors is None:
+        return Update(archived, indexed)
+    try:
+        vectors.forget_orphans()
+        coverage = vectors.fill(ALL_TIME, semantic_rows)
+    finally:
+        vectors.close()
+    return Update(archived, indexed, coverage.embedded_now, coverage.still_missing)
+
+
+def open_vectors(layout: Layout) -> Vectors | None:
+    """The semantic side when its optional extra is installed, else None."""
+    from worker.memory import semantic
+
+    return semantic.Vectors(layout.vectors, layout.index) if semantic.installed() else None
+
+
+def _whole_lines_from(path: Path, offset: int) -> bytes:
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        chunk = handle.read()
+    return chunk[: chunk.rfind(b"\n") + 1]  # a line still being written is read next time
+
+
+def _arrival_times(capture: Capture) -> list[int]:
+    for suffix in (TIMES_DONE, TIMES_OPEN):
+        path = capture.times_file(suffix)
+        if path.exists():
+            return [int(line) for line in path.read_text().split() if line.isdigit()]
+    return []
+
+
+def _iso_ms(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

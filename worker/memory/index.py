@@ -44,6 +44,7 @@ def terms(text: str) -> list[str]:
 
 
 ID_PER_MS = 1_000_000  # room for a million lines per millisecond; ids stay below 2**63 until 2262
+ALL_TIME = (0, (2**63 - 1) // ID_PER_MS)  # in milliseconds: the largest range whose row ids fit SQLite
 
 
 def epoch_ms(ts: str) -> int:

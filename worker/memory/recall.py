@@ -4,24 +4,70 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from enum import Enum
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.timephrase import TimeRange, parse_time
-from worker.memory.index import ID_PER_MS, Index, terms
+from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
+
+if TYPE_CHECKING:
+    from worker.memory.semantic import Vectors
 
 MIN_WORD_HITS = 3
-# The semantic last resort is an optional extra that is not built yet; the header says so when it would be used.
-SEMANTIC_NOTE = "semantisch zoeken: niet geïnstalleerd"
-ALL_TIME = (0, (2**63 - 1) // ID_PER_MS)  # in milliseconds: the largest range whose row ids fit SQLite
+SEMANTIC_LINES = 10  # neighbours in meaning are a last resort: a few, after the exact hits
+RECALL_EMBED_CAP = 256  # lines of the range embedded on the spot when the indexer has not reached them
 MAX_CHARS = 8000
+
+NOT_INSTALLED = "semantisch zoeken: niet geïnstalleerd"
+SWITCHED_OFF = "semantisch zoeken: uitgezet (TAAK_SEMANTIC)"
 
 _COLUMNS = "r.ts, r.actor, r.role, r.type, r.text, r.session, r.taak"
 
 
+class Extra(Enum):
+    """What recall adds when the exact search found too few lines."""
+
+    NOTHING = "nothing"
+    RANGE_IN_ORDER = "range"
+    SEMANTIC = "semantic"
+
+
+@dataclass(frozen=True)
+class Step:
+    fallback: str
+    extra: Extra
+    semantic_missed: bool = False
+
+
+def fallback_step(
+    *, has_range: bool, range_empty: bool, has_words: bool, hits: int, spoken_in_range: int, limit: int, semantic: bool
+) -> Step:
+    """The fallback policy, one place: exact hits first; a range small enough is shown whole; otherwise
+    neighbours in meaning when the semantic extra is here, and the header says so when it is not."""
+    if has_range and not range_empty and not has_words:
+        return Step("geen woorden: het bereik op tijd", Extra.RANGE_IN_ORDER)
+    if not has_words or hits >= MIN_WORD_HITS:
+        return Step("niets in het bereik: woorden in alle tijd" if range_empty else "geen", Extra.NOTHING)
+    if range_empty:
+        if semantic:
+            return Step("niets in het bereik: woorden en betekenis in alle tijd", Extra.SEMANTIC)
+        return Step("niets in het bereik: woorden in alle tijd", Extra.NOTHING, semantic_missed=True)
+    if has_range and spoken_in_range <= limit:
+        return Step("te weinig treffers: het hele bereik op tijd", Extra.RANGE_IN_ORDER)
+    if semantic:
+        where = "binnen het bereik" if has_range else "in alle tijd"
+        return Step(f"te weinig treffers: betekenis {where}", Extra.SEMANTIC)
+    if has_range:
+        return Step("te weinig treffers: het hele bereik op tijd", Extra.RANGE_IN_ORDER, semantic_missed=True)
+    return Step("te weinig treffers", Extra.NOTHING, semantic_missed=True)
+
+
 @dataclass(frozen=True)
 class Hit:
+    id: int
     ts: int
     actor: str
     role: str
@@ -29,6 +75,7 @@ class Hit:
     text: str
     session: str | None
     taak: str | None
+    by_meaning: bool = False
 
 
 @dataclass
@@ -51,32 +98,79 @@ def recall(
     limit: int = 40,
     taak: str | None = None,
     actor: str | None = None,
+    vectors: Vectors | None = None,
+    why_no_vectors: str = NOT_INSTALLED,
 ) -> Recall:
     parsed = parse_time(query, now, zone)
     words = terms(" ".join(parsed.words))
     bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
     filters, values = _filters(bounds, taak, actor)
-    in_range = index.db.execute(f"select count(*) from regels r where {filters}", values).fetchone()[0]
-    found: list[Hit] = []
-    candidates = 0
-    fallback = "geen"
-    if words:
-        found, candidates = _word_hits(index, words, filters, values, limit)
-    if parsed.range is not None and in_range == 0:
-        fallback = "niets in het bereik: woorden in alle tijd"
-        all_filters, all_values = _filters(ALL_TIME, taak, actor)
-        found, candidates = _word_hits(index, words, all_filters, all_values, limit) if words else ([], 0)
-    elif parsed.range is not None and len(found) < MIN_WORD_HITS:
-        fallback = "te weinig treffers: het hele bereik op tijd" if words else "geen woorden: het bereik op tijd"
-        spoken = f"{filters} and r.type != 'meta'"
+    in_range = _count(index, filters, values)
+    range_empty = parsed.range is not None and in_range == 0
+    if range_empty:
+        bounds = ALL_TIME
+        filters, values = _filters(bounds, taak, actor)
+    found, candidates = _word_hits(index, words, filters, values, limit) if words else ([], 0)
+    spoken = f"{filters} and r.type != 'meta'"
+    bounded = parsed.range is not None and not range_empty
+    step = fallback_step(
+        has_range=parsed.range is not None,
+        range_empty=range_empty,
+        has_words=bool(words),
+        hits=len(found),
+        # Counted only where the policy looks at it: a range with too few hits.
+        spoken_in_range=_count(index, spoken, values) if bounded and words and len(found) < MIN_WORD_HITS else 0,
+        limit=limit,
+        semantic=vectors is not None,
+    )
+    notes = [why_no_vectors] if step.semantic_missed else []
+    if step.extra is Extra.RANGE_IN_ORDER:
         rows = index.db.execute(
-            f"select {_COLUMNS} from regels r where {spoken} order by r.ts limit ?", (*values, limit)
+            f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
         ).fetchall()
-        candidates = index.db.execute(f"select count(*) from regels r where {spoken}", values).fetchone()[0]
-        seen = {(h.ts, h.text) for h in found}
-        found = (found + [h for h in map(_hit, rows) if (h.ts, h.text) not in seen])[:limit]
+        candidates = _count(index, spoken, values)
+        seen = {h.id for h in found}
+        found = (found + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
+    elif step.extra is Extra.SEMANTIC and vectors is not None:
+        wanted = min(SEMANTIC_LINES, limit - len(found))
+        coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
+        near = _by_meaning(index, vectors, " ".join(parsed.words), bounds, wanted, found, taak, actor)
+        notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
+        if coverage.still_missing:
+            notes.append(f"{coverage.still_missing} regels in het bereik nog zonder vector")
+        found += near
     found.sort(key=lambda h: h.ts)
-    return Recall(now, parsed.range, fallback, found, in_range, max(0, candidates - len(found)))
+    return Recall(now, parsed.range, step.fallback, found, in_range, max(0, candidates - len(found)), notes)
+
+
+def _by_meaning(
+    index: Index,
+    vectors: Vectors,
+    query: str,
+    bounds: tuple[int, int],
+    wanted: int,
+    exact: list[Hit],
+    taak: str | None,
+    actor: str | None,
+) -> list[Hit]:
+    filtered = taak is not None or actor is not None
+    # With a filter, ask for more: the neighbours of other tasks or actors are dropped afterwards.
+    ids = vectors.nearest(query, bounds, wanted * 8 if filtered else wanted, {h.id for h in exact})
+    hits: list[Hit] = []
+    for row_id in ids:
+        row = index.db.execute(f"select r.id, {_COLUMNS} from regels r where r.id = ?", (row_id,)).fetchone()
+        if row is None:
+            continue
+        hit = replace(_hit(row), by_meaning=True)
+        if (taak is None or hit.taak == taak) and (actor is None or hit.actor == actor):
+            hits.append(hit)
+        if len(hits) == wanted:
+            break
+    return hits
+
+
+def _count(index: Index, filters: str, values: tuple[object, ...]) -> int:
+    return int(index.db.execute(f"select count(*) from regels r where {filters}", values).fetchone()[0])
 
 
 def _filters(
@@ -103,7 +197,9 @@ def _word_hits(
         f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
     )
     rowids = values[:2]
-    rows = index.db.execute(f"select {_COLUMNS} {joined} order by bm25(zoek) limit ?", (match, *rowids, *values, limit))
+    rows = index.db.execute(
+        f"select r.id, {_COLUMNS} {joined} order by bm25(zoek) limit ?", (match, *rowids, *values, limit)
+    )
     total = index.db.execute(f"select count(*) {joined}", (match, *rowids, *values)).fetchone()[0]
     return [_hit(r) for r in rows.fetchall()], int(total)
 
@@ -128,13 +224,13 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     header = [
         f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
         f"{len(result.hits)} regels getoond van {result.in_range} in het bereik; fallback: {result.fallback}"
-        + ("" if result.fallback == "geen" else f"; {SEMANTIC_NOTE}")
+        + "".join(f"; {note}" for note in result.notes)
     ]
     body: list[str] = []
     used = len(header[0])
     cut_chars = 0
     for hit in result.hits:
-        line = f"[{local(hit.ts)}] {hit.actor}: {hit.text}"
+        line = f"[{local(hit.ts)}] {'~ ' if hit.by_meaning else ''}{hit.actor}: {hit.text}"
         if used + len(line) + 1 > max_chars:
             cut_chars += 1
             continue
@@ -157,6 +253,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
             "van": result.range.start.isoformat() if result.range else None,
             "tot": result.range.end.isoformat() if result.range else None,
             "fallback": result.fallback,
+            "notities": result.notes,
             "regels": [
                 {
                     "ts": iso(h.ts),
@@ -166,6 +263,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
                     "text": h.text,
                     "session": h.session,
                     "taak": h.taak,
+                    "bron": "betekenis" if h.by_meaning else "woorden",
                 }
                 for h in result.hits
             ],

