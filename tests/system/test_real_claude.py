@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 
 from tests.fakes.fake_anthropic import Script, serve
+from tests.helpers import run_taak
 from tests.system.harness import Daemon, kinds, new_task, status_of, switch_on, worker_env
 
 VERSION = "2.1.332"
@@ -107,3 +108,14 @@ async def test_a_compacted_queue_session_gets_its_task_back_and_finishes_it(
     report = Path(report_row).read_text()
     assert f"map gevonden voor {task_id}" in report
     assert report.strip()
+
+    # The archive: the real CLI's transcript of the queue session, its lines tagged with the task, once
+    # (the daemon's capture of the same session is left alone because the transcript exists).
+    assert run_taak(env, "archief", "bijwerken").code == 0
+    session = await conn.fetchval("select sessie from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id)
+    assert list((home / ".claude" / "projects").glob(f"*/{session}.jsonl")), "claude -p kept no transcript"
+    records = [json.loads(line) for day in (tmp_path / "data" / "archief").glob("*/*.jsonl") for line in day.open()]
+    logged = [r for r in records if f"map gevonden voor {task_id}" in r["text"] and r["type"] == "action"]
+    assert len(logged) == 1
+    assert (logged[0]["session"], logged[0]["taak"]) == (session, task_id)
+    assert {r.get("taak") for r in records if r["session"] == session} == {task_id}

@@ -113,18 +113,20 @@ def build_parser() -> argparse.ArgumentParser:
     recall_parser = sub.add_parser("recall", help='search the archive: taak recall "gisteravond budget"')
     recall_parser.add_argument("query")
     recall_parser.add_argument("--limit", type=int, default=40)
-    recall_parser.add_argument("--taak")
+    recall_parser.add_argument("--taak", help="only lines of this task")
     recall_parser.add_argument("--bot", help="only lines of this bot (the task log) or actor (the archive)")
     recall_parser.add_argument("--taken", action="store_true", help="search the task log in the database instead")
     recall_parser.add_argument("--json", action="store_true")
 
     archief = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
     archief_sub = archief.add_subparsers(dest="archief_command", required=True, parser_class=_Parser)
-    archief_import = archief_sub.add_parser("import", help="import transcripts (default: ~/.claude/projects)")
+    archief_import = archief_sub.add_parser(
+        "import", help="import transcripts (default: ~/.claude/projects and the daemon's captures)"
+    )
     archief_import.add_argument("paths", nargs="*", type=Path)
     archief_import.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
-    archief_sub.add_parser("bijwerken", help="import new transcript lines and update the index")
-    archief_sub.add_parser("herbouw", help="delete the index and rebuild it from the day files")
+    archief_sub.add_parser("bijwerken", help="import new lines and update the indexes")
+    archief_sub.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
 
     lll_parser = sub.add_parser("lll", help='"where are we now": taak lll ONDERWERP | klaar ONDERWERP | toon')
     lll_parser.add_argument("words", nargs="+", metavar="ONDERWERP | klaar ONDERWERP | toon")

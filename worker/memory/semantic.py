@@ -16,9 +16,12 @@ import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from worker.memory.index import ID_PER_MS
+
+if TYPE_CHECKING:
+    import apsw
 
 VECTORS_FILE = "archief-vectoren.sqlite"
 DIMENSIONS = 384
@@ -90,22 +93,36 @@ class Coverage:
 
 
 class Vectors:
-    def __init__(self, path: Path, index_path: Path, embedder: Embedder | None = None) -> None:
-        import apsw
-        import sqlite_vec
+    """Opened on first use: a recall that never falls back pays nothing for the extra (importing apsw and
+    loading the model cost more than the exact search itself)."""
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = apsw.Connection(str(path))
-        self.db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
-        self.db.enable_load_extension(True)
-        self.db.load_extension(sqlite_vec.loadable_path())
-        self.db.enable_load_extension(False)
-        self.db.execute(SCHEMA)
-        self.db.execute("attach database ? as idx", (str(index_path),))
+    def __init__(self, path: Path, index_path: Path, embedder: Embedder | None = None) -> None:
+        self.path = path
+        self.index_path = index_path
         self._embedder = embedder
+        self._db: apsw.Connection | None = None
+
+    @property
+    def db(self) -> apsw.Connection:
+        if self._db is None:
+            import apsw
+            import sqlite_vec
+
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = apsw.Connection(str(self.path))
+            db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
+            db.enable_load_extension(True)
+            db.load_extension(sqlite_vec.loadable_path())
+            db.enable_load_extension(False)
+            db.execute(SCHEMA)
+            db.execute("attach database ? as idx", (str(self.index_path),))
+            self._db = db
+        return self._db
 
     def close(self) -> None:
-        self.db.close()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
 
     @property
     def embedder(self) -> Embedder:
