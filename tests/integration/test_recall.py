@@ -181,3 +181,24 @@ async def test_recall_over_the_task_log_is_time_first_too(cli_env: dict[str, str
     by_bot = json.loads(run_taak(cli_env, "recall", "vandaag", "--taken", "--bot", "jamal", "--json").out)
     assert {r["actor"] for r in by_bot["regels"]} == {"jamal"}
     assert json.loads(run_taak(cli_env, "recall", "2020-01-01 budget", "--taken", "--json").out)["regels"] == []
+
+
+def test_inside_the_range_the_best_matching_lines_win_and_are_shown_in_time_order(tmp_path: Path) -> None:
+    archive = Archive(tmp_path / "archief", ZONE)
+    said = [f"regel {n}: het budget van de week" for n in range(60)]
+    said[45] = "het budget voor de veranda is 4000"
+    said[12] = "veranda: budget opnieuw bekeken, veranda wordt groter"
+    simple = tmp_path / "said.jsonl"
+    simple.write_text(
+        "".join(
+            json.dumps({"ts": f"2026-11-20T{8 + n // 60:02d}:{n % 60:02d}:00Z", "role": "user", "text": text}) + "\n"
+            for n, text in enumerate(said)
+        )
+    )
+    archive.import_simple(simple)
+    index = Index(tmp_path / "index.sqlite")
+    index.update(archive.day_files())
+    result = recall(index, "2026-11-20 budget veranda", NOW, ZONE, limit=2)
+    assert [h.text for h in result.hits] == [said[12], said[45]]  # both words beat one; then time order
+    assert result.fallback == "geen"
+    assert result.cut == 58

@@ -187,3 +187,10 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env.update(TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x", **extra)
     return env
+
+
+def test_a_limit_already_filled_by_exact_hits_leaves_no_room_for_neighbours(opened: tuple[Index, Vectors]) -> None:
+    index, vectors = opened
+    assert vectors.nearest(QUESTION, ALL_TIME, 0, set()) == []
+    result = recall(index, "dakgoot " + QUESTION, NOW, ZONE, vectors=vectors, limit=1)
+    assert [(h.text, h.by_meaning) for h in result.hits] == [(DAKGOOT, False)]

@@ -117,9 +117,9 @@ def recall(
         has_range=parsed.range is not None,
         range_empty=range_empty,
         has_words=bool(words),
-        hits=len(found),
+        hits=candidates,  # every line that matched, not only the ones --limit lets through
         # Counted only where the policy looks at it: a range with too few hits.
-        spoken_in_range=_count(index, spoken, values) if bounded and words and len(found) < MIN_WORD_HITS else 0,
+        spoken_in_range=_count(index, spoken, values) if bounded and words and candidates < MIN_WORD_HITS else 0,
         limit=limit,
         semantic=vectors is not None,
     )

@@ -152,6 +152,8 @@ class Vectors:
         """Row ids of at most `k` spoken lines in the range closest in meaning to `query`, closest first and
         within MARGIN of the closest, leaving out `skip` and any vector made from a text that has changed
         since (it is deleted, to be embedded again)."""
+        if k <= 0:
+            return []
         vector = self.embedder.query(query)
         wanted = k + len(skip)
         rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(wanted, 4096), *bounds)).fetchall()
