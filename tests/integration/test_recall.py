@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -202,3 +204,27 @@ def test_inside_the_range_the_best_matching_lines_win_and_are_shown_in_time_orde
     assert [h.text for h in result.hits] == [said[12], said[45]]  # both words beat one; then time order
     assert result.fallback == "geen"
     assert result.cut == 58
+
+
+def test_two_imports_at_the_same_time_archive_and_index_each_line_once(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    sources = [str(p) for p in sorted(FIXTURES.glob("*.jsonl"))]
+    both = [
+        subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "archief", "import", *sources],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=120) for process in both]
+    assert [process.returncode for process in both] == [0, 0], outputs
+    archived = [int(out.split()[0]) for out, _ in outputs]
+    lines = [line for day in (tmp_path / "data" / "archief").glob("*/*.jsonl") for line in day.open()]
+    assert sorted(archived)[0] == 0  # the second one found everything already archived
+    assert sum(archived) == len(lines) == len(set(lines))
+    index = Index(tmp_path / "data" / "archief-index.sqlite")
+    assert index.db.execute("select count(*) from regels").fetchone()[0] == len(lines)  # indexed once too
+    index.close()

@@ -194,3 +194,17 @@ def test_a_limit_already_filled_by_exact_hits_leaves_no_room_for_neighbours(open
     assert vectors.nearest(QUESTION, ALL_TIME, 0, set()) == []
     result = recall(index, "dakgoot " + QUESTION, NOW, ZONE, vectors=vectors, limit=1)
     assert [(h.text, h.by_meaning) for h in result.hits] == [(DAKGOOT, False)]
+
+
+def test_two_writers_filling_at_once_embed_each_line_once(layout: Layout) -> None:
+    layout.vectors.unlink()
+    first, second = Vectors(layout.vectors, layout.index), Vectors(layout.vectors, layout.index)
+    rows_first = first.db.execute(semantic.NAMED["missing"], (0, 2**63 - 1, 100)).fetchall()
+    assert len(rows_first) == 55
+    # Both saw the same lines without vectors; the second writes them after the first did.
+    first.fill(ALL_TIME, 100)
+    second._embed([(int(r[0]), int(r[1]), str(r[2])) for r in rows_first])
+    assert first.db.execute("select count(*) from ingebed").fetchall()[0][0] == 55
+    assert first.db.execute("select count(*) from vectoren").fetchall()[0][0] == 55
+    first.close()
+    second.close()

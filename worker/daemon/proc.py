@@ -6,6 +6,7 @@ import contextlib
 import fcntl
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -52,3 +53,16 @@ class InstanceLock:
                 fcntl.flock(self._handle, fcntl.LOCK_UN)
             self._handle.close()
             self._handle = None
+
+
+@contextlib.contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Wait for an exclusive lock on a file and hold it for the block (one writer of the archive at a time:
+    the daemon's indexer and `taak archief` on the same machine)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -292,6 +292,13 @@ def bring_up_to_date(
 
     `sources` None means: every transcript under ~/.claude/projects, and the daemon's finished captures of
     sessions that left no transcript. Blocking file work: run it in a thread."""
+    from worker.daemon.proc import exclusive
+
+    with exclusive(layout.data_dir / "archief.lock"):
+        return _bring_up_to_date(layout, zone, sources, semantic_rows)
+
+
+def _bring_up_to_date(layout: Layout, zone: ZoneInfo, sources: list[Path] | None, semantic_rows: int) -> Update:
     from worker.memory.index import ALL_TIME, Index
 
     tasks = session_tasks(layout.sessions)

@@ -59,7 +59,7 @@ NAMED = {
         order by distance""",
     "current": "select r.id, r.text, e.hash from idx.regels r join ingebed e on e.id = r.id where r.id = ?",
     "insert_vector": "insert into vectoren (rowid, embedding, ts) values (?, ?, ?)",
-    "insert_hash": "insert into ingebed (id, hash) values (?, ?)",
+    "insert_hash": "insert or ignore into ingebed (id, hash) values (?, ?)",
     "delete_vector": "delete from vectoren where rowid = ?",
     "delete_hash": "delete from ingebed where id = ?",
 }
@@ -181,8 +181,10 @@ class Vectors:
         vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
         with self.db:
             for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
-                self.db.execute(NAMED["insert_vector"], (row_id, _blob(vector), ts))
+                # A recall may have embedded the same line meanwhile: the first one made stays.
                 self.db.execute(NAMED["insert_hash"], (row_id, text_hash(text)))
+                if self.db.changes():
+                    self.db.execute(NAMED["insert_vector"], (row_id, _blob(vector), ts))
 
     def _forget(self, ids: list[int]) -> None:
         with self.db:
