@@ -174,7 +174,7 @@ class Archive:
         row = self._state.execute("select regels from vangsten where pad = ?", (str(capture.path),)).fetchone()
         first_line = int(row[0]) if row and offset else 0
         times = _arrival_times(capture)
-        fallback = _iso_ms(int(capture.path.stat().st_mtime * 1000))
+        fallback = iso_utc(int(capture.path.stat().st_mtime * 1000))
         lines: list[str] = []
         for number, raw in enumerate(complete.decode("utf-8", errors="replace").splitlines(), start=first_line):
             try:
@@ -183,7 +183,7 @@ class Archive:
                 lines.append(raw)  # kept in place so that line numbers stay true; the parser skips it
                 continue
             if isinstance(record, dict):
-                record["timestamp"] = _iso_ms(times[number]) if number < len(times) else fallback
+                record["timestamp"] = iso_utc(times[number]) if number < len(times) else fallback
                 record["sessionId"] = capture.session
             lines.append(json.dumps(record))
         entries = parse_lines(lines, first_line=first_line)
@@ -356,5 +356,6 @@ def _arrival_times(capture: Capture) -> list[int]:
     return []
 
 
-def _iso_ms(ms: int) -> str:
+def iso_utc(ms: int) -> str:
+    """Milliseconds since the epoch as the archive writes a time: ISO-8601 UTC with milliseconds and Z."""
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.timephrase import TimeRange, parse_time
+from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
 
 if TYPE_CHECKING:
@@ -244,9 +245,6 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
 
 
 def as_json(result: Recall, zone: ZoneInfo) -> str:
-    def iso(ms: int) -> str:
-        return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
     return json.dumps(
         {
             "nu": result.now.astimezone(zone).isoformat(),
@@ -256,7 +254,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
             "notities": result.notes,
             "regels": [
                 {
-                    "ts": iso(h.ts),
+                    "ts": iso_utc(h.ts),
                     "actor": h.actor,
                     "role": h.role,
                     "type": h.type,
