@@ -17,7 +17,16 @@ import pytest
 from tests.helpers import run_taak
 from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
 from tests.unit.test_transcript import FIXTURES
-from worker.memory.archive import TIMES_DONE, TIMES_OPEN, Archive, Capture, Layout, bring_up_to_date, captures
+from worker.memory.archive import (
+    TIMES_DONE,
+    TIMES_OPEN,
+    Archive,
+    Layout,
+    QueueSession,
+    bring_up_to_date,
+    queue_sessions,
+    write_session_record,
+)
 
 ZONE = ZoneInfo("Europe/Amsterdam")
 FIXTURE_SESSION = "8122657c-fe54-4dc9-89a3-20049e8a84f7"  # the session id inside agentlogs__crud.jsonl
@@ -43,8 +52,9 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
             return await status_of(conn, task_id) == "klaar"
 
         await wait_for(done, what="klaar")
-        (capture,) = captures(tmp_path / "data" / "sessies")
-        await wait_for(_exists(capture.path.with_suffix(TIMES_DONE)), what="the session's times file to close")
+        (capture,) = queue_sessions(tmp_path / "data" / "sessies").values()
+        assert (capture.task, capture.bot) == (task_id, "paco")
+        await wait_for(_exists(capture.times_file(TIMES_DONE)), what="the session's times file to close")
     finally:
         daemon.stop()
     first = run_taak(env, "archief", "bijwerken")
@@ -52,6 +62,7 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
     lines = [r for r in archived(tmp_path / "data") if r["session"] == capture.session]
     assert [r["text"] for r in lines if r["type"] == "text"] == ["Ik begin.", "Stap een is gelogd."]
     assert {r["taak"] for r in lines} == {task_id}
+    assert {r["actor"] for r in lines if r["role"] == "assistant"} == {"paco"}  # the bot speaks, not a model
     for record in lines:
         moment = datetime.fromisoformat(str(record["ts"]).replace("Z", "+00:00")).timestamp()
         assert started - 1 <= moment <= time.time()  # each line timed by its arrival
@@ -74,26 +85,29 @@ def _exists(path: Path) -> Callable[[], Awaitable[bool]]:
 
 def test_a_transcript_of_a_queue_session_carries_its_task_id(tmp_path: Path) -> None:
     layout = Layout(tmp_path / "data")
-    briefing = layout.sessions / "HV-20261129-004" / f"1-{FIXTURE_SESSION}.briefing.txt"
-    briefing.parent.mkdir(parents=True)
-    briefing.write_text("=== TAAK HV-20261129-004 ===\n")
+    folder = layout.sessions / "HV-20261129-004"
+    folder.mkdir(parents=True)
+    write_session_record(folder, f"1-{FIXTURE_SESSION}", session=FIXTURE_SESSION, task="HV-20261129-004", bot="kimi")
     other = FIXTURES / "agentlogs__compact.jsonl"
     bring_up_to_date(layout, ZONE, [FIXTURES / "agentlogs__crud.jsonl", other])
     records = archived(layout.data_dir)
     ours = [r for r in records if r["session"] == FIXTURE_SESSION]
     assert ours
     assert {r.get("taak") for r in ours} == {"HV-20261129-004"}
+    assert {r["actor"] for r in ours if r["role"] == "assistant"} == {"kimi"}
     assert all("taak" not in r for r in records if r["session"] != FIXTURE_SESSION)
 
 
-def _capture(folder: Path, session: str, *, finished: bool) -> Capture:
-    path = folder / "HV-20261129-007" / f"1-{session}.jsonl"
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _capture(folder: Path, session: str, *, finished: bool) -> QueueSession:
+    stem = f"1-{session}"
+    task_folder = folder / "HV-20261129-007"
+    task_folder.mkdir(parents=True, exist_ok=True)
+    write_session_record(task_folder, stem, session=session, task="HV-20261129-007", bot="coco")  # as the daemon
+    path = task_folder / f"{stem}.jsonl"
     message = {"type": "assistant", "session_id": session, "message": {"role": "assistant", "content": "Hallo."}}
     path.write_text("not json\n" + json.dumps(message) + "\n")
     path.with_suffix(TIMES_DONE if finished else TIMES_OPEN).write_text("1764441000000\n1764441001500\n")
-    path.with_suffix(".briefing.txt").write_text("=== TAAK HV-20261129-007 ===\n")  # as the daemon writes it
-    return Capture(path, "HV-20261129-007", session)
+    return queue_sessions(folder)[session]
 
 
 def test_a_capture_is_archived_only_when_its_session_is_over_and_left_no_transcript(tmp_path: Path) -> None:
@@ -108,7 +122,12 @@ def test_a_capture_is_archived_only_when_its_session_is_over_and_left_no_transcr
     assert archive.import_capture(over) == 0
     (record,) = [json.loads(line) for p in archive.day_files() for line in p.open()]
     archive.close()
-    assert (record["ts"], record["taak"], record["text"]) == ("2025-11-29T18:30:01.500Z", "HV-20261129-007", "Hallo.")
+    assert (record["ts"], record["taak"], record["actor"], record["text"]) == (
+        "2025-11-29T18:30:01.500Z",
+        "HV-20261129-007",
+        "coco",
+        "Hallo.",
+    )
 
 
 def test_a_capture_whose_session_has_a_transcript_is_left_to_the_transcript(

@@ -117,5 +117,5 @@ async def test_a_compacted_queue_session_gets_its_task_back_and_finishes_it(
     records = [json.loads(line) for day in (tmp_path / "data" / "archief").glob("*/*.jsonl") for line in day.open()]
     logged = [r for r in records if f"map gevonden voor {task_id}" in r["text"] and r["type"] == "action"]
     assert len(logged) == 1
-    assert (logged[0]["session"], logged[0]["taak"]) == (session, task_id)
+    assert (logged[0]["session"], logged[0]["taak"], logged[0]["actor"]) == (session, task_id, "paco")
     assert {r.get("taak") for r in records if r["session"] == session} == {task_id}

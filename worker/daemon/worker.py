@@ -41,7 +41,7 @@ from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
-from worker.memory.archive import Layout, bring_up_to_date
+from worker.memory.archive import Layout, bring_up_to_date, write_session_record
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -337,6 +337,8 @@ class Worker:
             language=self.settings.language,
             timezone=self.settings.timezone,
         )
+        # Before the session starts: the archive tags the session's transcript lines from this record.
+        write_session_record(folder, stem, session=session_id, task=task.id, bot=claim.bot)
         briefing_file = folder / f"{stem}.briefing.txt"
         briefing_file.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.

@@ -9,7 +9,6 @@ once). Tool-result bodies stay in the raw transcripts: they are not conversation
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -24,9 +23,10 @@ from worker.core.transcript import Entry, parse_lines
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
 
-# What the daemon keeps of a session: <sessies>/<task>/<attempt>-<session>.jsonl, its stdout byte for byte,
-# and beside it the arrival time of every line (.tijden.open while the session runs, .tijden after).
-_CAPTURE = re.compile(r"^\d+-(?P<session>[0-9a-fA-F-]{36})\.jsonl$")
+# What the daemon keeps of a session in <sessies>/<task>/, each file named <attempt>-<session>: a small record
+# of whose session it is (.sessie.json, written before the session starts), its stdout byte for byte
+# (.jsonl), and the arrival time of every stdout line (.tijden.open while it runs, .tijden after).
+SESSION_RECORD = ".sessie.json"
 TIMES_OPEN = ".tijden.open"
 TIMES_DONE = ".tijden"
 # A capture whose times file was never closed belonged to a daemon that died; after this long it is over.
@@ -59,29 +59,41 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class Capture:
-    path: Path
-    task: str
+class QueueSession:
+    """A session the daemon ran: its task and bot, and where its stdout was captured."""
+
     session: str
+    task: str
+    bot: str
+    capture: Path
 
     def times_file(self, suffix: str) -> Path:
-        return self.path.with_suffix(suffix)
+        return self.capture.with_suffix(suffix)
 
     def finished(self, now: float) -> bool:
         if self.times_file(TIMES_DONE).exists():
             return True
-        open_times = self.times_file(TIMES_OPEN)
-        newest = max(p.stat().st_mtime for p in (self.path, open_times) if p.exists())
+        newest = max(p.stat().st_mtime for p in (self.capture, self.times_file(TIMES_OPEN)) if p.exists())
         return now - newest > ABANDONED_SECONDS
 
 
-def captures(sessions_dir: Path) -> list[Capture]:
-    """The daemon's session captures; each names its task (the folder) and its session (the file)."""
-    found = []
-    for path in sorted(sessions_dir.glob("*/*.jsonl")):
-        match = _CAPTURE.match(path.name)
-        if match:
-            found.append(Capture(path, path.parent.name, match["session"]))
+def write_session_record(folder: Path, stem: str, *, session: str, task: str, bot: str) -> None:
+    record = {"sessie": session, "taak": task, "bot": bot}
+    (folder / f"{stem}{SESSION_RECORD}").write_text(json.dumps(record) + "\n", encoding="utf-8")
+
+
+def queue_sessions(sessions_dir: Path) -> dict[str, QueueSession]:
+    """The daemon's sessions on this machine by session id, read from the records it writes before each
+    session starts: so a transcript is never seen before its task and bot are known."""
+    found = {}
+    for path in sessions_dir.glob(f"*/*{SESSION_RECORD}"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            session, task, bot = str(data["sessie"]), str(data["taak"]), str(data["bot"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # a damaged record: the session's lines are archived without a task
+        capture = path.with_name(path.name.removesuffix(SESSION_RECORD) + ".jsonl")
+        found[session] = QueueSession(session, task, bot, capture)
     return found
 
 
@@ -101,20 +113,28 @@ class Record:
         return json.dumps(values, ensure_ascii=False)
 
 
-def record_from_entry(entry: Entry, taak: str | None = None) -> Record | None:
+def record_from_entry(entry: Entry, queue: QueueSession | None = None) -> Record | None:
+    """A queue session's lines carry their task, and the assistant speaks as the bot that ran it."""
     if entry.ts is None:
         return None
-    actor = entry.model or "assistant" if entry.role == "assistant" else entry.role
     return Record(
         ts=_utc(entry.ts),
-        actor=actor,
+        actor=_actor(entry, queue),
         role=entry.role,
         type=entry.kind,
         text=entry.text,
         model=entry.model,
         session=entry.session,
-        taak=taak,
+        taak=queue.task if queue else None,
     )
+
+
+def _actor(entry: Entry, queue: QueueSession | None) -> str:
+    if entry.role != "assistant":
+        return entry.role
+    if queue is not None:
+        return queue.bot
+    return entry.model or "assistant"
 
 
 def _utc(ts: str) -> str:
@@ -148,33 +168,33 @@ class Archive:
     def day_files(self) -> list[Path]:
         return sorted(self.folder.glob("*/*.jsonl"))
 
-    def import_transcript(self, path: Path, tasks: Mapping[str, str] | None = None) -> int:
+    def import_transcript(self, path: Path, queue: Mapping[str, QueueSession] | None = None) -> int:
         """Append what is new in one Claude Code transcript; returns how many records were added.
-        `tasks` maps a session id to its task, so a queue session's lines carry their task ID."""
+        `queue` holds the daemon's sessions, so that a queue session's lines carry their task and bot."""
         offset = self._offset(path)
         complete = _whole_lines_from(path, offset)
         if not complete:
             return 0
         lines = complete.decode("utf-8", errors="replace").splitlines()
-        tasks = tasks or {}
+        queue = queue or {}
         records = [
-            (e, r) for e in parse_lines(lines) if (r := record_from_entry(e, tasks.get(e.session or ""))) is not None
+            (e, r) for e in parse_lines(lines) if (r := record_from_entry(e, queue.get(e.session or ""))) is not None
         ]
         added = self._write((self._key(e, path), r) for e, r in records)
         self._set_offset(path, offset + len(complete))
         return added
 
-    def import_capture(self, capture: Capture) -> int:
+    def import_capture(self, queue: QueueSession) -> int:
         """A finished session's stdout (stream-json) when Claude Code kept no transcript of it: every line
         timed by its arrival, tagged with the task and session the daemon ran it for."""
-        offset = self._offset(capture.path)
-        complete = _whole_lines_from(capture.path, offset)
+        offset = self._offset(queue.capture)
+        complete = _whole_lines_from(queue.capture, offset)
         if not complete:
             return 0
-        row = self._state.execute("select regels from vangsten where pad = ?", (str(capture.path),)).fetchone()
+        row = self._state.execute("select regels from vangsten where pad = ?", (str(queue.capture),)).fetchone()
         first_line = int(row[0]) if row and offset else 0
-        times = _arrival_times(capture)
-        fallback = iso_utc(int(capture.path.stat().st_mtime * 1000))
+        times = _arrival_times(queue)
+        fallback = iso_utc(int(queue.capture.stat().st_mtime * 1000))
         lines: list[str] = []
         for number, raw in enumerate(complete.decode("utf-8", errors="replace").splitlines(), start=first_line):
             try:
@@ -184,16 +204,16 @@ class Archive:
                 continue
             if isinstance(record, dict):
                 record["timestamp"] = iso_utc(times[number]) if number < len(times) else fallback
-                record["sessionId"] = capture.session
+                record["sessionId"] = queue.session
             lines.append(json.dumps(record))
         entries = parse_lines(lines, first_line=first_line)
-        records = [(e, r) for e in entries if (r := record_from_entry(e, capture.task)) is not None]
-        added = self._write((self._key(e, capture.path), r) for e, r in records)
+        records = [(e, r) for e in entries if (r := record_from_entry(e, queue)) is not None]
+        added = self._write((self._key(e, queue.capture), r) for e, r in records)
         self._state.execute(
             "insert into vangsten (pad, regels) values (?, ?) on conflict (pad) do update set regels = excluded.regels",
-            (str(capture.path), first_line + complete.count(b"\n")),
+            (str(queue.capture), first_line + complete.count(b"\n")),
         )
-        self._set_offset(capture.path, offset + len(complete))
+        self._set_offset(queue.capture, offset + len(complete))
         return added
 
     def import_simple(self, path: Path, actor: str = "user") -> int:
@@ -260,17 +280,6 @@ def default_sources() -> list[Path]:
     return sorted((Path.home() / ".claude" / "projects").glob("**/*.jsonl"))
 
 
-def session_tasks(sessions_dir: Path) -> dict[str, str]:
-    """Session id -> task ID for the daemon's sessions on this machine. Read from the briefing files, which
-    the daemon writes before it starts a session, so a transcript is never seen before its task is known."""
-    tasks = {}
-    for path in sessions_dir.glob("*/*.briefing.txt"):
-        attempt, _, session = path.name.removesuffix(".briefing.txt").partition("-")
-        if attempt.isdigit() and session:
-            tasks[session] = path.parent.name
-    return tasks
-
-
 @dataclass(frozen=True)
 class Update:
     archived: int
@@ -301,21 +310,21 @@ def bring_up_to_date(
 def _bring_up_to_date(layout: Layout, zone: ZoneInfo, sources: list[Path] | None, semantic_rows: int) -> Update:
     from worker.memory.index import ALL_TIME, Index
 
-    tasks = session_tasks(layout.sessions)
+    queue = queue_sessions(layout.sessions)
     archive = Archive(layout.archive, zone)
     try:
         if sources is None:
             transcripts = default_sources()
-            archived = sum(archive.import_transcript(path, tasks) for path in transcripts)
+            archived = sum(archive.import_transcript(path, queue) for path in transcripts)
             with_transcript = {path.stem for path in transcripts}
             now = time.time()
             archived += sum(
-                archive.import_capture(capture)
-                for capture in captures(layout.sessions)
-                if capture.session not in with_transcript and capture.finished(now)
+                archive.import_capture(session)
+                for session in queue.values()
+                if session.session not in with_transcript and session.capture.exists() and session.finished(now)
             )
         else:
-            archived = sum(archive.import_transcript(path, tasks) for path in sources)
+            archived = sum(archive.import_transcript(path, queue) for path in sources)
         index = Index(layout.index)
         try:
             indexed = index.update(archive.day_files())
@@ -348,9 +357,9 @@ def _whole_lines_from(path: Path, offset: int) -> bytes:
     return chunk[: chunk.rfind(b"\n") + 1]  # a line still being written is read next time
 
 
-def _arrival_times(capture: Capture) -> list[int]:
+def _arrival_times(queue: QueueSession) -> list[int]:
     for suffix in (TIMES_DONE, TIMES_OPEN):
-        path = capture.times_file(suffix)
+        path = queue.times_file(suffix)
         if path.exists():
             return [int(line) for line in path.read_text().split() if line.isdigit()]
     return []
