@@ -76,6 +76,26 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
     ]
 
 
+async def test_the_daemon_brings_the_archive_up_to_date_when_it_starts(db_url: str, tmp_path: Path) -> None:
+    projects = tmp_path / "home" / ".claude" / "projects" / "-srv-blog"
+    projects.mkdir(parents=True)
+    shutil.copy(FIXTURES / "agentlogs__crud.jsonl", projects / f"{FIXTURE_SESSION}.jsonl")
+    env = worker_env(db_url, tmp_path, HOME=str(tmp_path / "home"))
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+
+        async def updated() -> bool:
+            return daemon.has_event("archive_updated")
+
+        await wait_for(updated, what="the indexer's first run")
+    finally:
+        daemon.stop()
+    (event,) = [e for e in daemon.events() if e.get("event") == "archive_updated"]
+    records = archived(tmp_path / "data")
+    assert event["archived"] == event["indexed"] == len(records) > 0
+    assert any("JOKE.md" in str(r["text"]) for r in records)
+
+
 def _exists(path: Path) -> Callable[[], Awaitable[bool]]:
     async def check() -> bool:
         return path.exists()

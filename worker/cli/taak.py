@@ -125,8 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     archief_import.add_argument("paths", nargs="*", type=Path)
     archief_import.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
-    archief_sub.add_parser("bijwerken", help="import new lines and update the indexes")
-    archief_sub.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
+    bijwerken = archief_sub.add_parser("bijwerken", help="import new lines and update the indexes")
+    herbouw = archief_sub.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
+    for archief_parser in (archief_import, bijwerken, herbouw):
+        archief_parser.add_argument("--json", action="store_true", help="the counts as one JSON object")
 
     lll_parser = sub.add_parser("lll", help='"where are we now": taak lll ONDERWERP | klaar ONDERWERP | toon')
     lll_parser.add_argument("words", nargs="+", metavar="ONDERWERP | klaar ONDERWERP | toon")
@@ -602,7 +604,7 @@ async def _archief(args: argparse.Namespace, settings: Settings) -> int:
             if not path.is_file():
                 raise NotFound("no_file", path=path)
         update = bring_up_to_date(layout, settings.zone, paths, semantic_rows=rows)
-    print(update.summary())
+    print(update.as_json() if args.json else update.summary())
     return ExitCode.OK
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -41,7 +42,7 @@ from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
-from worker.memory.archive import Layout, bring_up_to_date, write_session_record
+from worker.memory.archive import write_session_record
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -534,20 +535,28 @@ class Worker:
             await anyio.sleep(self.settings.outbox_seconds)
 
     async def _indexer(self) -> None:
-        """Every few minutes: new transcript lines into the lossless archive and its indexes."""
-        rows = self.settings.semantic_rows if self.settings.semantic else 0
-        update = partial(bring_up_to_date, Layout(self.settings.data_dir), self.settings.zone, semantic_rows=rows)
+        """Every few minutes: new lines into the lossless archive and its indexes, by `taak archief bijwerken`
+        in a child process, so the embedding model (native code, ~100 MB) never lives in the daemon and a
+        run's memory is given back when it ends."""
+        command = [sys.executable, "-m", "worker.cli.taak", "archief", "bijwerken", "--json"]
+        s = self.settings
+        env = {
+            **os.environ,
+            "TAAK_DATA_DIR": str(s.data_dir),
+            "TAAK_TIMEZONE": s.timezone,
+            "TAAK_SEMANTIC": str(s.semantic).lower(),
+            "TAAK_SEMANTIC_ROWS": str(s.semantic_rows),
+        }
         while True:
-            done = await anyio.to_thread.run_sync(update)
-            if done.archived or done.indexed or done.embedded:
-                log.info(
-                    "archive_updated",
-                    records=done.archived,
-                    indexed=done.indexed,
-                    embedded=done.embedded,
-                    to_embed=done.to_embed,
-                )
-            await anyio.sleep(self.settings.index_seconds)
+            done = await anyio.run_process(command, env=env, check=False)
+            if done.returncode != 0:
+                said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+                log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
+            else:
+                update = json.loads(done.stdout)
+                if any(update.values()):
+                    log.info("archive_updated", **update)
+            await anyio.sleep(s.index_seconds)
 
     async def _registry_sync(self) -> None:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""

@@ -287,6 +287,9 @@ class Update:
     embedded: int = 0
     to_embed: int = 0
 
+    def as_json(self) -> str:
+        return json.dumps(asdict(self))
+
     def summary(self) -> str:
         text = f"{self.archived} new records archived, {self.indexed} lines indexed"
         if self.embedded or self.to_embed:
