@@ -228,3 +228,25 @@ def test_two_imports_at_the_same_time_archive_and_index_each_line_once(tmp_path:
     index = Index(tmp_path / "data" / "archief-index.sqlite")
     assert index.db.execute("select count(*) from regels").fetchone()[0] == len(lines)  # indexed once too
     index.close()
+
+
+def test_a_write_cut_short_is_undone_and_the_retry_archives_each_line_once(tmp_path: Path) -> None:
+    source = FIXTURES / "agentlogs__crud.jsonl"
+    whole = Archive(tmp_path / "heel", ZONE)
+    whole.import_transcript(source)
+    expected = {p.name: p.read_text() for p in whole.day_files()}
+    whole.close()
+    # What a kill in the middle of a batch leaves: the undo record committed, half a line appended.
+    archive = Archive(tmp_path / "archief", ZONE)
+    (name,) = expected
+    day = tmp_path / "archief" / name[:4] / name
+    day.parent.mkdir(parents=True)
+    day.write_text('{"ts": "2025-10-12T21:35:53.831Z", "actor": "user", "ro')
+    archive._state.execute("insert into bezig values (?, 0)", (str(day),))
+    archive._state.commit()
+    archive.close()
+    again = Archive(tmp_path / "archief", ZONE)
+    assert day.read_text() == ""  # cut back to its size before the batch
+    again.import_transcript(source)
+    assert {p.name: p.read_text() for p in again.day_files()} == expected
+    again.close()

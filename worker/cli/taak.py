@@ -579,31 +579,20 @@ async def _recall_taken(args: argparse.Namespace, settings: Settings) -> Any:
 
 
 async def _archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Archive, Layout, Update, bring_up_to_date
+    from worker.memory.archive import Layout, bring_up_to_date
 
     layout = Layout(settings.data_dir)
     rows = settings.semantic_rows if settings.semantic else 0
+    paths: list[Path] = getattr(args, "paths", None) or []
+    for path in paths:
+        if not path.is_file():
+            raise NotFound("no_file", path=path)
     if args.archief_command == "herbouw":
-        layout.index.unlink(missing_ok=True)
-        layout.vectors.unlink(missing_ok=True)
-        update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows)
+        update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows, rebuild=True)
     elif args.archief_command == "import" and args.simple:
-        for path in args.paths:
-            if not path.is_file():
-                raise NotFound("no_file", path=path)
-        archive = Archive(layout.archive, settings.zone)
-        try:
-            added = sum(archive.import_simple(path) for path in args.paths)
-        finally:
-            archive.close()
-        indexed = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows)
-        update = Update(added, indexed.indexed, indexed.embedded, indexed.to_embed)
+        update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
     else:
-        paths = getattr(args, "paths", None) or None
-        for path in paths or []:
-            if not path.is_file():
-                raise NotFound("no_file", path=path)
-        update = bring_up_to_date(layout, settings.zone, paths, semantic_rows=rows)
+        update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
     print(update.as_json() if args.json else update.summary())
     return ExitCode.OK
 

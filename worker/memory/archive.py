@@ -9,6 +9,7 @@ once). Tool-result bodies stay in the raw transcripts: they are not conversation
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -156,7 +157,10 @@ class Archive:
             "create table if not exists bronnen (pad text primary key, offset integer not null);"
             "create table if not exists gezien (sleutel text primary key);"
             "create table if not exists vangsten (pad text primary key, regels integer not null);"
+            # The size of each day file before the batch being written: what to cut back to after a crash.
+            "create table if not exists bezig (bestand text not null, grootte integer not null);"
         )
+        self._undo_unfinished()
 
     def close(self) -> None:
         self._state.close()
@@ -239,23 +243,40 @@ class Archive:
         return self._write(iter(records))
 
     def _write(self, keyed: Iterable[tuple[str, Record]]) -> int:
-        added = 0
-        handles: dict[Path, object] = {}
-        try:
-            for key, record in keyed:
-                if self._state.execute("insert or ignore into gezien values (?)", (key,)).rowcount == 0:
-                    continue
-                target = self.day_file(record.ts)
-                if target not in handles:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    handles[target] = target.open("a", encoding="utf-8")
-                handles[target].write(record.line() + "\n")  # type: ignore[attr-defined]
-                added += 1
-        finally:
-            for handle in handles.values():
-                handle.close()  # type: ignore[attr-defined]
+        """Append the new records to their day files as one unit: either every line is in its file and every
+        key is stored, or (killed, or a full disk) the next Archive cuts the files back to their size before
+        the batch, so that the retry archives each line once and no half line is left behind."""
+        batch: dict[Path, list[str]] = {}
+        keys: dict[str, None] = {}
+        for key, record in keyed:
+            if key in keys or self._state.execute("select 1 from gezien where sleutel = ?", (key,)).fetchone():
+                continue
+            keys[key] = None
+            batch.setdefault(self.day_file(record.ts), []).append(record.line() + "\n")
+        if not keys:
+            return 0
+        before = [(str(path), path.stat().st_size if path.exists() else 0) for path in batch]
+        self._state.executemany("insert into bezig (bestand, grootte) values (?, ?)", before)
         self._state.commit()
-        return added
+        for path, lines in batch.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write("".join(lines))
+                handle.flush()
+                os.fsync(handle.fileno())
+        self._state.executemany("insert into gezien values (?)", [(key,) for key in keys])
+        self._state.execute("delete from bezig")
+        self._state.commit()
+        return len(keys)
+
+    def _undo_unfinished(self) -> None:
+        for bestand, size in self._state.execute("select bestand, grootte from bezig").fetchall():
+            path = Path(bestand)
+            if path.exists() and path.stat().st_size > size:
+                with path.open("r+b") as handle:
+                    handle.truncate(size)
+        self._state.execute("delete from bezig")
+        self._state.commit()
 
     @staticmethod
     def _key(entry: Entry, path: Path) -> str:
@@ -298,27 +319,41 @@ class Update:
 
 
 def bring_up_to_date(
-    layout: Layout, zone: ZoneInfo, sources: list[Path] | None = None, *, semantic_rows: int = 0
+    layout: Layout,
+    zone: ZoneInfo,
+    sources: list[Path] | None = None,
+    *,
+    simple: list[Path] | None = None,
+    semantic_rows: int = 0,
+    rebuild: bool = False,
 ) -> Update:
     """Import new lines, index them, and embed up to `semantic_rows` of them when the semantic extra is here.
 
     `sources` None means: every transcript under ~/.claude/projects, and the daemon's finished captures of
-    sessions that left no transcript. Blocking file work: run it in a thread."""
+    sessions that left no transcript. `simple`: plain {ts, role, text} files. `rebuild`: delete the indexes
+    first, to build them again from the day files. One writer at a time on this machine (a file lock), so
+    that the indexer and `taak archief` never write the same lines twice."""
     from worker.daemon.proc import exclusive
 
     with exclusive(layout.data_dir / "archief.lock"):
-        return _bring_up_to_date(layout, zone, sources, semantic_rows)
+        if rebuild:
+            layout.index.unlink(missing_ok=True)
+            layout.vectors.unlink(missing_ok=True)
+        return _bring_up_to_date(layout, zone, sources, simple or [], semantic_rows)
 
 
-def _bring_up_to_date(layout: Layout, zone: ZoneInfo, sources: list[Path] | None, semantic_rows: int) -> Update:
+def _bring_up_to_date(
+    layout: Layout, zone: ZoneInfo, sources: list[Path] | None, simple: list[Path], semantic_rows: int
+) -> Update:
     from worker.memory.index import ALL_TIME, Index
 
     queue = queue_sessions(layout.sessions)
     archive = Archive(layout.archive, zone)
     try:
+        archived = sum(archive.import_simple(path) for path in simple)
         if sources is None:
             transcripts = default_sources()
-            archived = sum(archive.import_transcript(path, queue) for path in transcripts)
+            archived += sum(archive.import_transcript(path, queue) for path in transcripts)
             with_transcript = {path.stem for path in transcripts}
             now = time.time()
             archived += sum(
@@ -327,7 +362,7 @@ def _bring_up_to_date(layout: Layout, zone: ZoneInfo, sources: list[Path] | None
                 if session.session not in with_transcript and session.capture.exists() and session.finished(now)
             )
         else:
-            archived = sum(archive.import_transcript(path, queue) for path in sources)
+            archived += sum(archive.import_transcript(path, queue) for path in sources)
         index = Index(layout.index)
         try:
             indexed = index.update(archive.day_files())
