@@ -57,8 +57,8 @@ class InstanceLock:
 
 @contextlib.contextmanager
 def exclusive(path: Path) -> Iterator[None]:
-    """Wait for an exclusive lock on a file and hold it for the block (one writer of the archive at a time:
-    the daemon's indexer and `taak archief` on the same machine)."""
+    """Wait for an exclusive lock on a file and hold it for the block: one process at a time starts the
+    embedded server, or writes the archive."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

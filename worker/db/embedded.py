@@ -8,7 +8,6 @@ The server is left running when a command exits: the next command attaches in mi
 
 from __future__ import annotations
 
-import fcntl
 import glob
 import os
 import shutil
@@ -16,11 +15,10 @@ import signal
 import subprocess
 import time
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from worker.core.errors import Unreachable
+from worker.daemon.proc import exclusive
 
 DATABASE_NAME = "taak"
 
@@ -51,7 +49,7 @@ def _ensure_database(directory: Path, base_url: str) -> None:
     marker = directory / f".{DATABASE_NAME}-database-created"
     if marker.exists():
         return
-    with _file_lock(directory / ".create-database.lock"):
+    with exclusive(directory / ".create-database.lock"):
         if marker.exists():
             return
         psql = _find_binary("psql")
@@ -91,7 +89,7 @@ def _start_with_path_binaries(directory: Path) -> str:
     data = directory / "data"
     socket_dir = directory / "socket"
     socket_dir.mkdir(exist_ok=True)
-    with _file_lock(directory / ".start.lock"):
+    with exclusive(directory / ".start.lock"):
         if not (data / "PG_VERSION").exists():
             subprocess.run(
                 [initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "--encoding=UTF8"],
@@ -141,13 +139,3 @@ def stop_embedded(directory: Path, *, timeout: float = 30) -> bool:
             return True
         time.sleep(0.05)
     return False
-
-
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
