@@ -142,10 +142,6 @@ class Settings(BaseSettings):
         return self.registry_file or self.data_dir / "machines.json"
 
     @property
-    def sessions_dir(self) -> Path:
-        return self.data_dir / "sessies"
-
-    @property
     def agent_argv(self) -> list[str]:
         import shlex
 

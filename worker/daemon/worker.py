@@ -42,7 +42,7 @@ from worker.db.migrate import status as migration_status
 from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
-from worker.memory.archive import write_session_record
+from worker.memory.archive import Layout, write_session_record
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -327,7 +327,7 @@ class Worker:
         task = claim.task
         source = await self._db("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
         briefing = build_briefing(source, Variant.FULL)
-        folder = self.settings.sessions_dir / task.id
+        folder = Layout(self.settings.data_dir).sessions / task.id
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{task.pogingen}-{session_id}"
         write_stand(

@@ -113,14 +113,16 @@ def recall(
         filters, values = _filters(bounds, taak, actor)
     found, candidates = _word_hits(index, words, filters, values, limit) if words else ([], 0)
     spoken = f"{filters} and r.type != 'meta'"
+    # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
+    # weighs and which, shown in time order, is what the cut is counted against.
     bounded = parsed.range is not None and not range_empty
+    spoken_in_range = _count(index, spoken, values) if bounded and candidates < MIN_WORD_HITS else 0
     step = fallback_step(
         has_range=parsed.range is not None,
         range_empty=range_empty,
         has_words=bool(words),
         hits=candidates,  # every line that matched, not only the ones --limit lets through
-        # Counted only where the policy looks at it: a range with too few hits.
-        spoken_in_range=_count(index, spoken, values) if bounded and words and candidates < MIN_WORD_HITS else 0,
+        spoken_in_range=spoken_in_range,
         limit=limit,
         semantic=vectors is not None,
     )
@@ -129,7 +131,7 @@ def recall(
         rows = index.db.execute(
             f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
         ).fetchall()
-        candidates = _count(index, spoken, values)
+        candidates = spoken_in_range
         seen = {h.id for h in found}
         found = (found + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
     elif step.extra is Extra.SEMANTIC and vectors is not None:
