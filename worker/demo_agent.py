@@ -60,7 +60,7 @@ def main() -> None:
     with open(evidence, "w", encoding="utf-8") as handle:
         handle.write(f"Resultaat van {task_id}\n")
     taak("log", "stap_klaar", f"resultaat geschreven naar {evidence}")
-    taak("klaar", "--bewijs", evidence, "demo afgerond")
+    taak("klaar", task_id, "--bewijs", evidence, "demo afgerond")
     emit(
         {
             "type": "result",

@@ -46,7 +46,7 @@ async def hooks_table(url: str, *, repeats: int) -> str:
             TAAK_TOKEN=claim.token,
             TAAK_BOT="bench",
         )
-        taak = [sys.executable, "-m", "worker.cli.entry", "hook"]
+        taak = [sys.executable, "-m", "worker.cli.taak", "hook"]
         _time([*taak, "session-start"], env, b"{}", 1)  # fills the bytecode cache
         bare = _time([sys.executable, "-c", "pass"], env, b"", repeats)
         start = _time([*taak, "session-start"], env, json.dumps({"source": "compact"}).encode(), repeats)

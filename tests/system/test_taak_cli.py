@@ -103,13 +103,42 @@ BAD_INPUT = [
     pytest.param(["log", "{id}", "stap_klaar", "x"], None, 1, id="step without token"),
     pytest.param(["klaar", "{id}", "--bewijs", "/tmp/x"], None, 1, id="klaar without token"),
     pytest.param(["klaar", "--bewijs", "  ", "af"], "session", 1, id="klaar without evidence"),
-    pytest.param(["klaar", "af"], "session", 2, id="klaar without --bewijs"),
+    pytest.param(["klaar", "af"], "session", 1, id="klaar without --bewijs"),
+    pytest.param(["klaar", "{id}", "--bewijs", "", "af"], "session", 1, id="klaar with empty --bewijs"),
+    pytest.param(["klaar", "--bewijs"], "session", 2, id="klaar with --bewijs and no value"),
+    pytest.param(["vrijgeven", "{id}", "te", "veel"], "session", 2, id="vrijgeven with stray words"),
+    pytest.param(["lijst", "--limiet", "0"], None, 2, id="zero limit"),
     pytest.param(["klaar", "--bewijs", "/tmp/x"], "stale", 1, id="klaar with a stale token"),
     pytest.param(["klaar", "--bewijs", "/tmp/x"], "bad token", 2, id="klaar with a malformed token"),
     pytest.param(["log", "stap_klaar"], "session", 2, id="log without text"),
     pytest.param(["frobnicate"], None, 2, id="unknown command"),
     pytest.param(["lijst", "--status", "pending"], None, 2, id="unknown status"),
 ]
+
+
+FINISH_ORDERS = [
+    pytest.param(["klaar", "{id}", "--bewijs", "/tmp/x", "wat ik deed"], id="ID --bewijs B TEKST"),
+    pytest.param(["klaar", "--bewijs", "/tmp/x", "{id}", "wat ik deed"], id="--bewijs B ID TEKST"),
+    pytest.param(["klaar", "{id}", "wat ik deed", "--bewijs", "/tmp/x"], id="ID TEKST --bewijs B"),
+    pytest.param(["klaar", "--bewijs", "/tmp/x", "wat ik deed"], id="--bewijs B TEKST, ID from TAAK_ID"),
+    pytest.param(["klaar", "{id}", "--bewijs=/tmp/x"], id="ID --bewijs=B, no text"),
+    pytest.param(["klaar", "--bewijs", "/tmp/x", "wat", "ik", "deed"], id="unquoted text"),
+]
+
+
+@pytest.mark.parametrize("args", FINISH_ORDERS)
+async def test_a_session_finishes_its_task_in_every_order_people_type(
+    cli_env: dict[str, str], conn: asyncpg.Connection, args: list[str]
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "doe het", "--van", "jamal", "--aan", "paco").out.strip()
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    env = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+    result = run_taak(env, *[a.replace("{id}", task_id) for a in args])
+    assert result.code == 0, result.err
+    row = await conn.fetchrow("select status, bewijs from agent_taken where id = $1", task_id)
+    assert (row["status"], row["bewijs"]) == ("klaar", "/tmp/x")
+    text = await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 and soort = 'klaar'", task_id)
+    assert text == ("wat ik deed" if len(args) > 3 else "")
 
 
 @pytest.mark.parametrize(("args", "stdin_or_env", "code"), BAD_INPUT)

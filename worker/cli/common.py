@@ -28,8 +28,8 @@ def load_settings_or_exit() -> Settings:
         fail(exc.render("nl"), exc.exit_code)
 
 
-def fail(line: str, code: int) -> NoReturn:
-    print(f"taak: {line}", file=sys.stderr)
+def fail(line: str, code: int, program: str = "taak") -> NoReturn:
+    print(f"{program}: {line}", file=sys.stderr)
     raise SystemExit(int(code))
 
 

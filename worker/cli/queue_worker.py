@@ -11,28 +11,36 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any
 
+from worker.cli.args import Parser, parse
 from worker.cli.common import fail, load_settings_or_exit
 from worker.core.errors import ExitCode, TaakError
 from worker.settings import Settings
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:
-        fail(message, ExitCode.USAGE)
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="queue-worker", description="Claims tasks for this machine's bots and runs them.")
+    parser = Parser(prog="queue-worker", description="Claims tasks for this machine's bots and runs them.")
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    demo = sub.add_parser("demo", help="show the whole flow with a scripted agent (no Claude account needed)")
-    demo.add_argument("--agent", choices=["script", "claude"], default="script")
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB")
+    demo = sub.add_parser(
+        "demo",
+        help="show the whole flow with a scripted agent (no Claude account needed)",
+        usage="queue-worker demo [--agent script|claude]",
+    )
+    demo.add_argument(
+        "--agent",
+        choices=["script", "claude"],
+        default="script",
+        help="script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
+    )
     service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot")
-    service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=_Parser)
-    install = service_sub.add_parser("install", help="write it for this machine and print how to load it")
-    install.add_argument("--bot", required=True)
+    service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=Parser, metavar="VERB")
+    install = service_sub.add_parser(
+        "install",
+        help="write it for this machine and print how to load it",
+        usage="queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system]",
+    )
+    install.add_argument("--bot", required=True, metavar="BOT", help="the bot this service serves")
     install.add_argument("--dry-run", action="store_true", help="print the file instead of writing it")
     install.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
     install.add_argument("--system", action="store_true", help="a system unit (Linux, as root) instead of a user unit")
@@ -40,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
+    args = parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
     if args.command == "service":
         raise SystemExit(_service(args))
     settings = load_settings_or_exit()

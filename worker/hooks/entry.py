@@ -10,6 +10,24 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
+
+
+def run_hook_command(words: list[str]) -> int | None:
+    """`taak hook NAME` (and the queue session's `taak hook prompt --stand FILE`): the exit code, or None
+    when the words are not a hook call, so the ordinary parser can explain what is wrong."""
+    stdin_read = False
+    if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
+        from worker.hooks.stand import prompt_from_stand
+
+        answered = prompt_from_stand(words[2])
+        if answered is not None:
+            return answered
+        words, stdin_read = words[:1], True  # the file could not be used: take the ordinary path
+    if len(words) == 1 and words[0] in HOOK_NAMES:
+        return main(words[0], stdin_read=stdin_read)
+    return None
+
 
 def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()

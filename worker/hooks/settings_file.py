@@ -32,7 +32,7 @@ def taak_command() -> str:
     if script.is_file():
         return shlex.quote(str(script))
     found = shutil.which("taak")
-    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m worker.cli.entry"
+    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m worker.cli.taak"
 
 
 def hooks_block(command: str | None = None, *, stand: Path | None = None) -> dict[str, Any]:

@@ -1,0 +1,161 @@
+"""Reading a command line the way people type it, and what the command modules share.
+
+IDs, options and free text may come in any order (`taak klaar ID --bewijs B TEKST` and
+`taak klaar --bewijs B ID TEKST` are the same); a positional word that starts with `HV-` is the
+task ID, every other word is text. Every refusal is one line and an exit code (core/errors.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any, NoReturn
+
+from worker.cli.common import fail
+from worker.core.errors import ExitCode, InvalidInput, Refused
+from worker.core.model import TASK_ID, Soort, Status, Task
+from worker.settings import Settings
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that fails with one line and exit code 2 (usage), like every other refusal."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = self.format_usage().strip().removeprefix("usage: ")
+        fail(f"{message} (usage: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
+
+
+def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
+    """Parse with options and positionals intermixed, one level of verbs at a time.
+
+    argparse's intermixed parsing refuses parsers with sub-commands, so the verb is looked up here
+    and its own parser reads the rest."""
+    verbs = _subparsers(parser)
+    if verbs is None:
+        return parser.parse_intermixed_args(list(words))
+    if words and words[0] in verbs.choices:
+        namespace = parse(verbs.choices[words[0]], words[1:])
+        setattr(namespace, verbs.dest, words[0])
+        return namespace
+    return parser.parse_args(list(words))  # help, or the error for a missing or unknown verb
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> Any:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+    """`--limiet N` (and `-n N`) for every verb that shows a bounded number of rows; `--limit` still works."""
+    parser.add_argument("-n", "--limiet", type=int, default=default, metavar="N", help=f"{what} (default {default})")
+    parser.add_argument("--limit", dest="limiet", type=int, help=argparse.SUPPRESS)
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def positive(value: int, option: str) -> int:
+    if value < 1:
+        raise InvalidInput("bad_number", what=option, minimum=1)
+    return value
+
+
+# --- task IDs, tokens and free text -------------------------------------------------------------
+
+
+def split_id(words: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The task ID among the positional words (the first one that starts with HV-), and the other words."""
+    for index, word in enumerate(words):
+        if word.upper().startswith("HV-"):
+            return word, [*words[:index], *words[index + 1 :]]
+    return None, list(words)
+
+
+def joined(words: Sequence[str]) -> str:
+    """Free text given as several words (unquoted on the command line) is one text."""
+    return " ".join(words)
+
+
+def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | None]:
+    """The task to act on and the token that goes with it (only the session's own task has one)."""
+    task_id = explicit or settings.id
+    if task_id is None:
+        raise InvalidInput("no_id")
+    if not TASK_ID.match(task_id):
+        raise InvalidInput("bad_id", value=task_id)
+    token = settings.token if task_id == settings.id else None
+    return task_id, token
+
+
+def need_token(task_id: str, token: str | None, command: str) -> str:
+    if token is None:
+        raise Refused("no_token", id=task_id, command=command)
+    return token
+
+
+def soort(value: str) -> Soort:
+    try:
+        return Soort(value)
+    except ValueError:
+        raise InvalidInput("unknown_soort", value=value, allowed=", ".join(s.value for s in Soort)) from None
+
+
+def who(settings: Settings) -> str:
+    return settings.bot or getpass.getuser()
+
+
+def read_text(value: str) -> str:
+    """`-` reads the text from stdin (an opdracht with quotes and newlines needs no shell escaping)."""
+    if value != "-":
+        return value
+    raw = sys.stdin.buffer.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("not_utf8") from None
+
+
+def context_pairs(pairs: list[str]) -> dict[str, str]:
+    context: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInput("bad_context", value=pair)
+        context[key.strip()] = value
+    return context
+
+
+def session_stand(settings: Settings, task_id: str, status: Status, volgende_stap: str | None = None) -> None:
+    """Inside a session, keep the prompt hook's view of the task exact (see worker/hooks/stand.py)."""
+    from worker.hooks.stand import read_stand, write_stand
+
+    if task_id != settings.id:
+        return
+    if volgende_stap is None:
+        volgende_stap = (read_stand(settings.data_dir, task_id) or {}).get("volgende_stap")
+    write_stand(
+        settings.data_dir,
+        task_id,
+        status=status,
+        volgende_stap=volgende_stap,
+        language=settings.language,
+        timezone=settings.timezone,
+    )
+
+
+# --- output -------------------------------------------------------------------------------------
+
+
+def task_json(task: Task) -> dict[str, Any]:
+    return plain(asdict(task))
+
+
+def plain(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in values.items()}

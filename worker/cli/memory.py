@@ -1,0 +1,167 @@
+"""The verbs of the lossless memory: recall, archief, lll ("where are we now")."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from worker.cli import args as a
+from worker.cli.common import connection
+from worker.core.errors import ExitCode, NotFound
+from worker.settings import Settings
+
+Sub = Any
+
+
+def register(sub: Sub) -> None:
+    _recall_parser(sub)
+    _archief_parser(sub)
+    _lll_parser(sub)
+
+
+def _recall_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "recall",
+        help='search the archive, time phrase first: taak recall "gisteravond budget"',
+        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--taken] [--json]",
+    )
+    p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
+    a.add_limit(p, 40, "at most this many lines")
+    p.add_argument("--taak", metavar="ID", help="only lines of this task")
+    p.add_argument("--bot", metavar="B", help="only lines of this bot (the task log) or actor (the archive)")
+    p.add_argument("--taken", action="store_true", help="search the task log in the database instead")
+    a.add_json(p)
+    p.set_defaults(handler=recall)
+
+
+async def recall(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.memory.archive import Layout, open_vectors
+    from worker.memory.index import Index
+    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, as_json, render
+    from worker.memory.recall import recall as search
+
+    limit = a.positive(args.limiet, "--limiet")
+    query = a.joined(args.words)
+    if args.taken:
+        result = await _recall_taken(query, limit, args, settings)
+    else:
+        layout = Layout(settings.data_dir)
+        index = Index(layout.index)
+        vectors = open_vectors(layout) if settings.semantic else None
+        try:
+            result = search(
+                index,
+                query,
+                datetime.now(UTC),
+                settings.zone,
+                limit=limit,
+                taak=args.taak,
+                actor=args.bot,
+                vectors=vectors,
+                why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
+            )
+        finally:
+            index.close()
+            if vectors is not None:
+                vectors.close()
+    print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
+    return ExitCode.OK
+
+
+async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
+    """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
+    from worker.core.timephrase import parse_time
+    from worker.db.sqlfiles import queries
+    from worker.memory.recall import Hit, Recall
+
+    now = datetime.now(UTC)
+    parsed = parse_time(query, now, settings.zone)
+    start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
+    end = parsed.range.end if parsed.range else now + timedelta(days=1)
+    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in parsed.words]
+    async with connection(settings) as conn:
+        rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
+    hits = [
+        Hit(
+            r["id"],
+            int(r["ts"].timestamp() * 1000),
+            r["actor"],
+            "log",
+            r["soort"],
+            r["tekst"],
+            r["sessie"],
+            r["taak_id"],
+        )
+        for r in rows
+    ]
+    hits.sort(key=lambda h: h.ts)
+    return Recall(now, parsed.range, "geen (takenlog)", hits, len(hits))
+
+
+def _archief_parser(sub: Sub) -> None:
+    p = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
+    verbs = p.add_subparsers(dest="archief_command", required=True, parser_class=a.Parser, metavar="VERB")
+    imported = verbs.add_parser(
+        "import",
+        help="import transcripts (default: ~/.claude/projects and the daemon's captures)",
+        usage="taak archief import [PAD ...] [--simple] [--json]",
+    )
+    imported.add_argument("paths", nargs="*", type=Path, metavar="PAD", help="transcript files (JSONL)")
+    imported.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
+    update = verbs.add_parser("bijwerken", help="import new lines and update the indexes")
+    rebuild = verbs.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
+    for verb in (imported, update, rebuild):
+        verb.add_argument("--json", action="store_true", help="the counts as one JSON object")
+        verb.set_defaults(handler=archief)
+
+
+async def archief(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.memory.archive import Layout, bring_up_to_date
+
+    layout = Layout(settings.data_dir)
+    rows = settings.semantic_rows if settings.semantic else 0
+    paths: list[Path] = getattr(args, "paths", None) or []
+    for path in paths:
+        if not path.is_file():
+            raise NotFound("no_file", path=path)
+    if args.archief_command == "herbouw":
+        update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows, rebuild=True)
+    elif args.archief_command == "import" and args.simple:
+        update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
+    else:
+        update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
+    print(update.as_json() if args.json else update.summary())
+    return ExitCode.OK
+
+
+def _lll_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "lll",
+        help='"where are we now", kept by the owner',
+        usage="taak lll ONDERWERP | taak lll klaar ONDERWERP | taak lll toon",
+    )
+    p.add_argument("words", nargs="+", metavar="ONDERWERP", help="open a topic; `klaar ONDERWERP` closes it; `toon`")
+    p.set_defaults(handler=lll)
+
+
+async def lll(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import check_text
+    from worker.memory import lll as where
+
+    path = where.lll_path(settings.data_dir)
+    now = datetime.now(UTC)
+    words = list(args.words)
+    if words == ["toon"]:
+        print(where.render(where.load(path), now, settings.zone, settings.language) or "(niets open)")
+        return ExitCode.OK
+    closing = words[0] == "klaar" and len(words) > 1
+    topic = check_text(a.joined(words[1:] if closing else words), "onderwerp", max_chars=300).strip()
+    if closing:
+        if topic.lower() not in where.open_topics(where.load(path)):
+            raise NotFound("no_topic", topic=topic)
+        where.append(path, "klaar", topic, now)
+    else:
+        where.append(path, "open", topic, now)
+    return ExitCode.OK

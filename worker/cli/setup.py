@@ -1,0 +1,213 @@
+"""The verbs that set a machine up: db, hooks, hook, claude-md, geheugen, doctor."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from worker.cli import args as a
+from worker.core.errors import ExitCode, InvalidInput, NotFound
+from worker.hooks.entry import HOOK_NAMES
+from worker.settings import Settings
+
+Sub = Any
+
+
+def register(sub: Sub) -> None:
+    _db_parser(sub)
+    _hook_parser(sub)
+    _hooks_parser(sub)
+    _claude_md_parser(sub)
+    _geheugen_parser(sub)
+    _doctor_parser(sub)
+
+
+def _db_parser(sub: Sub) -> None:
+    p = sub.add_parser("db", help="the database: migrate, status, stop")
+    verbs = p.add_subparsers(dest="db_command", required=True, parser_class=a.Parser, metavar="VERB")
+    migrate = verbs.add_parser("migrate", help="apply pending migrations", usage="taak db migrate")
+    status = verbs.add_parser("status", help="list applied and pending migrations", usage="taak db status [--json]")
+    a.add_json(status)
+    stop = verbs.add_parser(
+        "stop", help="stop the embedded server (it is otherwise left running)", usage="taak db stop"
+    )
+    for verb in (migrate, status, stop):
+        verb.set_defaults(handler=db)
+
+
+async def db(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.connect import connect_one, resolve_database
+    from worker.db.migrate import migrate, set_timezone, status
+
+    if args.db_command == "stop":
+        from worker.db.embedded import stop_embedded
+
+        stopped = settings.database is None and stop_embedded(settings.embedded_dir)
+        print(f"stopped the embedded server in {settings.embedded_dir}" if stopped else "no embedded server runs")
+        return ExitCode.OK
+    database = resolve_database(settings)
+    conn = await connect_one(settings, database)
+    try:
+        if args.db_command == "migrate":
+            applied = await migrate(conn)
+            await set_timezone(conn, settings.timezone)
+            for name in applied:
+                print(f"applied {name}")
+            if not applied:
+                print("up to date")
+            return ExitCode.OK
+        state = await status(conn)
+    finally:
+        await conn.close()
+    if args.json:
+        print(json.dumps({"database": database.redacted, "applied": state.applied, "pending": state.pending}))
+    else:
+        print(f"database: {database.redacted}")
+        for name in state.applied:
+            print(f"applied  {name}")
+        for name in state.pending:
+            print(f"pending  {name}")
+    return ExitCode.OK
+
+
+def _hook_parser(sub: Sub) -> None:
+    """Only for help and errors: a well-formed `taak hook NAME` never reaches argparse (worker/cli/taak.py)."""
+    p = sub.add_parser("hook", help="a Claude Code hook handler (reads the hook JSON on stdin)", usage="taak hook NAME")
+    p.add_argument("name", choices=HOOK_NAMES, metavar="NAME", help=", ".join(HOOK_NAMES))
+
+
+def _hooks_parser(sub: Sub) -> None:
+    p = sub.add_parser("hooks", help="our hooks in ~/.claude/settings.json: install, check")
+    verbs = p.add_subparsers(dest="hooks_command", required=True, parser_class=a.Parser, metavar="VERB")
+    install = verbs.add_parser(
+        "install",
+        help="merge the hooks in (backup first; twice changes nothing)",
+        usage="taak hooks install [--settings FILE] [--dry-run]",
+    )
+    install.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
+    check = verbs.add_parser(
+        "check", help="list hook commands whose script is missing", usage="taak hooks check [--settings FILE] [--fix]"
+    )
+    check.add_argument("--fix", action="store_true", help="remove them (after a backup)")
+    for verb in (install, check):
+        verb.add_argument(
+            "--settings", type=Path, metavar="FILE", help="the settings file (default TAAK_CLAUDE_SETTINGS)"
+        )
+        verb.set_defaults(handler=hooks)
+
+
+async def hooks(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks import settings_file
+
+    path = args.settings or settings.claude_settings
+    try:
+        current = settings_file.load(path)
+    except ValueError as exc:
+        raise InvalidInput("bad_settings_file", path=path, detail=str(exc).splitlines()[0]) from None
+    if args.hooks_command == "install":
+        wanted = settings_file.merged(current)
+        if args.dry_run:
+            print(json.dumps(wanted, indent=2, ensure_ascii=False))
+        elif wanted == current:
+            print(f"{path}: hooks already installed, nothing changed")
+        else:
+            backup = settings_file.save_with_backup(path, wanted)
+            print(f"{path}: hooks installed" + (f" (backup: {backup})" if backup else ""))
+        return ExitCode.OK
+    dead = settings_file.dead_hooks(current)
+    for hook in dead:
+        print(f"{hook.event}: {hook.command}  (missing: {hook.missing})")
+    if not dead:
+        print(f"{path}: every hook command points to something that exists")
+    elif args.fix:
+        backup = settings_file.save_with_backup(path, settings_file.without_dead(current, dead))
+        print(f"{path}: removed {len(dead)} dead hook(s) (backup: {backup})")
+    return ExitCode.OK
+
+
+def _claude_md_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "claude-md",
+        help='add or refresh the "Compact instructions" in a CLAUDE.md',
+        usage="taak claude-md [PAD] [--write]",
+    )
+    p.add_argument("path", nargs="?", type=Path, metavar="PAD", help="default ~/.claude/CLAUDE.md")
+    p.add_argument("--write", action="store_true", help="write it (otherwise print the result)")
+    p.set_defaults(handler=claude_md)
+
+
+async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks.memory import with_compact_instructions
+
+    path = args.path or Path.home() / ".claude" / "CLAUDE.md"
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    wanted = with_compact_instructions(current)
+    if not args.write:
+        print(wanted, end="")
+    elif wanted == current:
+        print(f"{path}: compact instructions already up to date")
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted, encoding="utf-8")
+        print(f"{path}: compact instructions written")
+    return ExitCode.OK
+
+
+def _geheugen_parser(sub: Sub) -> None:
+    p = sub.add_parser("geheugen", help="the memory folder: taak geheugen check [MAP]")
+    verbs = p.add_subparsers(dest="geheugen_command", required=True, parser_class=a.Parser, metavar="VERB")
+    check = verbs.add_parser(
+        "check",
+        help="MEMORY.md size, what reaches a session, unindexed files",
+        usage="taak geheugen check [MAP] [--json]",
+    )
+    check.add_argument("dir", nargs="?", type=Path, metavar="MAP", help="default TAAK_MEMORY_DIR")
+    a.add_json(check)
+    check.set_defaults(handler=geheugen)
+
+
+async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.hooks.memory import memory_health
+
+    folder = args.dir or settings.memory_dir
+    if not folder.is_dir():
+        raise NotFound("no_folder", path=folder)
+    health = memory_health(folder)
+    if args.json:
+        shown = {
+            "index": str(health.index),
+            "index_bytes": health.index_bytes,
+            "injected_chars": health.injected_chars,
+            "index_lines": health.index_lines,
+            "injected_lines": health.injected_lines,
+            "share": round(health.share, 3),
+            "files": health.files,
+            "unindexed": health.unindexed,
+        }
+        print(json.dumps(shown, ensure_ascii=False))
+        return ExitCode.OK
+    print(
+        f"{health.index}: {health.index_bytes:,} bytes; {health.injected_lines} of {health.index_lines} index lines "
+        f"({health.share:.0%}, {health.injected_chars:,} characters) reach a session, whole lines, with a pointer "
+        "to the rest"
+    )
+    print(f"{health.files} memory files, {len(health.unindexed)} in no index:")
+    for name in health.unindexed:
+        print(f"  {name}")
+    return ExitCode.OK
+
+
+def _doctor_parser(sub: Sub) -> None:
+    p = sub.add_parser("doctor", help="check this machine's setup: ok / warn / fail with the fix", usage="taak doctor")
+    p.set_defaults(handler=doctor)
+
+
+async def doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.cli.doctor import run_checks
+
+    checks = await run_checks(settings)
+    for check in checks:
+        print(check.line())
+    return ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK

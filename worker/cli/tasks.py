@@ -1,0 +1,386 @@
+"""The verbs of one task: nieuw, claim, log, klaar, blokkeer, antwoord, vrijgeven, stap, toon, lijst, brief, tail."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from worker.cli import args as a
+from worker.cli.common import connection, fail
+from worker.core.errors import ExitCode, NotFound, Refused
+from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
+from worker.settings import Settings
+
+Sub = Any  # argparse's sub-parser action has no public type
+
+
+def register(sub: Sub) -> None:
+    _nieuw_parser(sub)
+    _claim_parser(sub)
+    _log_parser(sub)
+    _klaar_parser(sub)
+    _blokkeer_parser(sub)
+    _antwoord_parser(sub)
+    _vrijgeven_parser(sub)
+    _stap_parser(sub)
+    _toon_parser(sub)
+    _lijst_parser(sub)
+    _brief_parser(sub)
+    _tail_parser(sub)
+
+
+# --- nieuw --------------------------------------------------------------------------------------
+
+
+def _nieuw_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "nieuw",
+        help="create a task; prints only its ID",
+        usage="taak nieuw OPDRACHT [--aan BOT] [--van WIE] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
+    )
+    p.add_argument("opdracht", metavar="OPDRACHT", help="the instruction, verbatim; - reads it from stdin")
+    p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot)")
+    p.add_argument("--van", metavar="WIE", help="who asks (default: TAAK_BOT or your user name)")
+    p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
+    p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact (repeatable)")
+    p.add_argument("--volgende-stap", metavar="T", help="the first thing to do")
+    p.add_argument("--titel", metavar="T", help="a short title (default: the opdracht's first line)")
+    p.add_argument("--prioriteit", type=int, default=0, metavar="N", help="higher is claimed first (default 0)")
+    p.add_argument("--max-pogingen", type=int, default=3, metavar="N", help="attempts allowed (default 3)")
+    a.add_json(p)
+    p.set_defaults(handler=nieuw)
+
+
+async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, NewTask
+
+    new = NewTask(
+        opdracht=a.read_text(args.opdracht),
+        opdrachtgever=args.van or a.who(settings),
+        toegewezen_aan=args.aan,
+        klaar_wanneer=args.klaar_wanneer,
+        context=a.context_pairs(args.context),
+        volgende_stap=args.volgende_stap,
+        titel=args.titel,
+        prioriteit=args.prioriteit,
+        max_pogingen=args.max_pogingen,
+    )
+    async with connection(settings) as conn:
+        task_id = await Ledger(conn).nieuw(new)
+    print(json.dumps({"id": task_id}) if args.json else task_id)
+    return ExitCode.OK
+
+
+# --- claim --------------------------------------------------------------------------------------
+
+
+def _claim_parser(sub: Sub) -> None:
+    p = sub.add_parser("claim", help="take the best waiting task for a bot", usage="taak claim --bot BOT [--json]")
+    p.add_argument("--bot", action="append", required=True, metavar="BOT", help="a bot to claim for (repeatable)")
+    p.add_argument("--json", action="store_true", help="id, lease_token, bot and briefing as JSON")
+    p.set_defaults(handler=claim)
+
+
+async def claim(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.briefing import Variant
+    from worker.db.briefing import briefing_for
+    from worker.db.ledger import Ledger
+
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
+        claimed = await ledger.claim(args.bot)
+        if claimed is None:
+            raise NotFound("nothing_to_claim", bots=", ".join(args.bot))
+        briefing = await briefing_for(ledger, claimed.task.id, settings, Variant.FULL)
+    if args.json:
+        shown = {"id": claimed.task.id, "lease_token": claimed.token, "bot": claimed.bot, "briefing": briefing}
+        print(json.dumps(shown, ensure_ascii=False))
+    else:
+        print(f"TAAK_ID={claimed.task.id}\nTAAK_TOKEN={claimed.token}\nTAAK_BOT={claimed.bot}")
+    return ExitCode.OK
+
+
+# --- log ----------------------------------------------------------------------------------------
+
+
+def _log_parser(sub: Sub) -> None:
+    session_kinds = ", ".join(sorted(SESSION_KINDS))
+    owner_kinds = ", ".join(sorted(OWNER_KINDS))
+    p = sub.add_parser(
+        "log",
+        help="append a row to a task's log",
+        usage="taak log [ID] SOORT TEKST",
+        description=(
+            f"SOORT, inside a session (with TAAK_TOKEN): {session_kinds}; the lease is extended. "
+            f"Without a token (the owner): {owner_kinds}."
+        ),
+    )
+    p.add_argument(
+        "words", nargs="*", metavar="[ID] SOORT TEKST", help="the task (default TAAK_ID), the kind, the text"
+    )
+    p.set_defaults(handler=log)
+
+
+async def log(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = a.split_id(args.words)
+    if len(rest) < 2:
+        fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
+    soort = a.soort(rest[0])
+    tekst = a.read_text(a.joined(rest[1:]))
+    task_id, token = a.session_task(settings, explicit)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        sessie = settings.sessie if token is not None else None
+        await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+    return ExitCode.OK
+
+
+# --- klaar, blokkeer, vrijgeven: a session ends its hold on the task ------------------------------
+
+
+def _klaar_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "klaar", help="finish a held task with evidence", usage='taak klaar [ID] --bewijs B ["wat je deed"]'
+    )
+    p.add_argument("words", nargs="*", metavar="[ID] [TEKST]", help="the task (default TAAK_ID) and what was done")
+    p.add_argument("--bewijs", metavar="B", help="required: a link, a path, a test result")
+    p.set_defaults(handler=klaar)
+
+
+async def klaar(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = a.split_id(args.words)
+    task_id, token = a.session_task(settings, explicit)
+    if args.bewijs is None or not args.bewijs.strip():
+        raise Refused("no_evidence", id=task_id)
+    token = a.need_token(task_id, token, "klaar")
+    async with connection(settings) as conn:
+        ledger = Ledger(conn)
+        await ledger.klaar(
+            task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
+        )
+    a.session_stand(settings, task_id, Status.KLAAR)
+    return ExitCode.OK
+
+
+def _blokkeer_parser(sub: Sub) -> None:
+    p = sub.add_parser("blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] VRAAG")
+    p.add_argument("words", nargs="*", metavar="[ID] VRAAG", help="the task (default TAAK_ID) and the question")
+    p.set_defaults(handler=blokkeer)
+
+
+async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = a.split_id(args.words)
+    if not rest:
+        fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
+    task_id, token = a.session_task(settings, explicit)
+    token = a.need_token(task_id, token, "blokkeer")
+    async with connection(settings) as conn:
+        await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
+    a.session_stand(settings, task_id, Status.WACHT_OP_MENS)
+    return ExitCode.OK
+
+
+def _vrijgeven_parser(sub: Sub) -> None:
+    p = sub.add_parser("vrijgeven", help="give a held task back to the queue", usage="taak vrijgeven [ID] [--reden R]")
+    p.add_argument("words", nargs="*", metavar="[ID]", help="the task (default TAAK_ID)")
+    p.add_argument("--reden", metavar="R", default="vrijgegeven door de sessie", help="why, for the log")
+    p.set_defaults(handler=vrijgeven)
+
+
+async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = a.split_id(args.words)
+    if rest:
+        fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    task_id, token = a.session_task(settings, explicit)
+    token = a.need_token(task_id, token, "vrijgeven")
+    async with connection(settings) as conn:
+        await Ledger(conn).vrijgeven(task_id, token, args.reden, bot=a.who(settings))
+    a.session_stand(settings, task_id, Status.WACHTEND)
+    return ExitCode.OK
+
+
+# --- antwoord, stap -----------------------------------------------------------------------------
+
+
+def _antwoord_parser(sub: Sub) -> None:
+    p = sub.add_parser("antwoord", help="the owner answers a task's question", usage="taak antwoord ID TEKST")
+    p.add_argument("words", nargs="*", metavar="ID TEKST", help="the task and the answer (- reads it from stdin)")
+    p.set_defaults(handler=antwoord)
+
+
+async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, check_task_id
+
+    explicit, rest = a.split_id(args.words)
+    if explicit is None or not rest:
+        fail("usage: taak antwoord ID TEKST", ExitCode.USAGE)
+    check_task_id(explicit)
+    async with connection(settings) as conn:
+        await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
+    return ExitCode.OK
+
+
+def _stap_parser(sub: Sub) -> None:
+    p = sub.add_parser("stap", help="set the task's next step", usage="taak stap [ID] TEKST")
+    p.add_argument("words", nargs="*", metavar="[ID] TEKST", help="the task (default TAAK_ID) and the next step")
+    p.set_defaults(handler=stap)
+
+
+async def stap(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    explicit, rest = a.split_id(args.words)
+    if not rest:
+        fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
+    task_id, token = a.session_task(settings, explicit)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        await ledger.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
+        if token is not None:
+            task = await ledger.toon(task_id)
+            a.session_stand(settings, task_id, task.status, task.volgende_stap)
+    return ExitCode.OK
+
+
+# --- reading: toon, lijst, brief, tail ------------------------------------------------------------
+
+
+def _toon_parser(sub: Sub) -> None:
+    p = sub.add_parser("toon", help="show a task and its whole log", usage="taak toon ID [--json]")
+    p.add_argument("id", metavar="ID", help="the task")
+    p.add_argument("--json", action="store_true", help="column names as keys, the log under `log`")
+    p.set_defaults(handler=toon)
+
+
+async def toon(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.briefing import WORDS, stamp
+    from worker.db.ledger import Ledger, check_task_id
+
+    check_task_id(args.id)
+    async with connection(settings) as conn:
+        ledger = Ledger(conn)
+        task = await ledger.toon(args.id)
+        rows = await ledger.log_rows(args.id)
+    if args.json:
+        shown = a.task_json(task)
+        shown["log"] = [a.plain(asdict(row)) for row in rows]
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    months = WORDS[settings.language].months
+    now = datetime.now(settings.zone)
+    for key, value in a.task_json(task).items():
+        if value not in (None, {}, ""):
+            print(f"{key:15} {value}")
+    print("log:")
+    for row in rows:
+        when = stamp(row.ts, now, settings.zone, months, always_date=True)
+        print(f"  {when}  {row.soort.value:12} {row.bot or '-':10} {row.tekst}")
+    return ExitCode.OK
+
+
+def _lijst_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "lijst", help="tasks, newest first", usage="taak lijst [--status S] [--aan BOT] [--limiet N] [--json]"
+    )
+    p.add_argument("--status", choices=[s.value for s in Status], help="only tasks with this status")
+    p.add_argument("--aan", metavar="BOT", help="only tasks assigned to this bot")
+    a.add_limit(p, 50, "at most this many tasks")
+    a.add_json(p)
+    p.set_defaults(handler=lijst)
+
+
+async def lijst(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger
+
+    limit = a.positive(args.limiet, "--limiet")
+    status = Status(args.status) if args.status else None
+    async with connection(settings) as conn:
+        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=args.aan, limit=limit)
+    if args.json:
+        print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    for task in tasks:
+        aan = task.toegewezen_aan or "-"
+        print(f"{task.id}  {task.status.value:13} {aan:10} {task.pogingen}/{task.max_pogingen}  {task.titel}")
+    return ExitCode.OK
+
+
+def _brief_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "brief", help="print the briefing a session would get", usage="taak brief ID [--compact] [--json]"
+    )
+    p.add_argument("id", metavar="ID", help="the task")
+    p.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
+    a.add_json(p)
+    p.set_defaults(handler=brief)
+
+
+async def brief(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.briefing import Variant
+    from worker.db.briefing import briefing_for
+    from worker.db.ledger import Ledger, check_task_id
+
+    check_task_id(args.id)
+    variant = Variant.COMPACT if args.compact else Variant.FULL
+    async with connection(settings) as conn:
+        text = await briefing_for(Ledger(conn), args.id, settings, variant)
+    print(json.dumps({"id": args.id, "briefing": text}, ensure_ascii=False) if args.json else text)
+    return ExitCode.OK
+
+
+def _tail_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "tail", help="follow the log live, like tail -f (Ctrl-C ends it)", usage="taak tail [--bot B] [ID]"
+    )
+    p.add_argument("id", nargs="?", metavar="ID", help="only this task")
+    p.add_argument("--bot", metavar="B", help="only rows of this bot")
+    a.add_limit(p, 10, "rows to show first")
+    p.add_argument("--regels", dest="limiet", type=int, help=argparse.SUPPRESS)
+    p.set_defaults(handler=tail)
+
+
+async def tail(args: argparse.Namespace, settings: Settings) -> int:
+    import anyio
+
+    from worker.core.briefing import WORDS, stamp
+    from worker.db.sqlfiles import queries
+
+    if args.id is not None:
+        from worker.db.ledger import check_task_id
+
+        check_task_id(args.id)
+    months = WORDS[settings.language].months
+
+    def show(row: Any) -> None:
+        when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
+        print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
+
+    async with connection(settings) as conn:
+        rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
+        last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
+        for row in reversed(rows):
+            show(row)
+        woken = anyio.Event()
+
+        def wake(*_args: object) -> None:
+            woken.set()
+
+        await conn.add_listener("taak_log", wake)
+        while True:
+            with anyio.move_on_after(5):  # a missed notification is caught by the next look
+                await woken.wait()
+            woken = anyio.Event()
+            for row in await conn.fetch(queries()["tail_na"], last, args.id, args.bot):
+                show(row)
+                last = row["id"]
