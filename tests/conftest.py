@@ -2,12 +2,13 @@
 
 The server: TEST_DATABASE_URL when set (CI points it at the local server), else the embedded
 Postgres in a temporary folder, else a testcontainers Postgres when Docker answers. A migrated
-template database is built once per run; each test clones it, which takes milliseconds.
+template database is built once per run; each test clones it, which takes milliseconds. Every database
+the tests make is named `<TAAK_TEST_DB_PREFIX>_...` (default `taak_test`) and dropped again, the template
+at the end of the run.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -19,7 +20,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
-from worker.db.migrate import load_migrations, migrate
+from worker.db.migrate import migrate
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -83,37 +84,36 @@ def server_url() -> Iterator[str]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _template_name() -> str:
-    digest = hashlib.sha256("".join(m.checksum for m in load_migrations()).encode()).hexdigest()
-    return f"taak_test_tpl_{digest[:12]}"
+def db_prefix() -> str:
+    """The first part of every database name the tests and benchmarks make."""
+    return os.environ.get("TAAK_TEST_DB_PREFIX") or "taak_test"
 
 
 @pytest.fixture(scope="session")
-async def template(server_url: str) -> str:
-    """A migrated database to clone; rebuilt only when the migrations change."""
-    name = _template_name()
+async def template(server_url: str) -> AsyncIterator[str]:
+    """A migrated database to clone, built once per run under a name of this run's own, dropped at the end.
+
+    The name is unique, so runs sharing a server never drop or half-build each other's template.
+    """
+    name = f"{db_prefix()}_tpl_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(server_url)
     try:
-        exists = await admin.fetchval("select 1 from pg_database where datname = $1", name)
-        if not exists:
-            building = f"{name}_bouw_{uuid.uuid4().hex[:6]}"
-            await admin.execute(f'create database "{building}"')
-            conn = await asyncpg.connect(with_database(server_url, building))
-            try:
-                await migrate(conn)
-            finally:
-                await conn.close()
-            try:
-                await admin.execute(f'alter database "{building}" rename to "{name}"')
-            except asyncpg.DuplicateDatabaseError:  # another run built it meanwhile
-                await admin.execute(f'drop database "{building}"')
+        await admin.execute(f'create database "{name}"')
     finally:
         await admin.close()
-    return name
+    try:
+        conn = await asyncpg.connect(with_database(server_url, name))
+        try:
+            await migrate(conn)
+        finally:
+            await conn.close()
+        yield name
+    finally:
+        await _drop_database(server_url, name)
 
 
 async def _create_database(server_url: str, template_name: str | None) -> str:
-    name = f"taak_test_{uuid.uuid4().hex[:12]}"
+    name = f"{db_prefix()}_{uuid.uuid4().hex[:12]}"
     admin = await asyncpg.connect(server_url)
     try:
         source = f' template "{template_name}"' if template_name else ""

@@ -19,13 +19,13 @@ from contextlib import asynccontextmanager
 import asyncpg
 
 from tests.bench import daemon_bench, hooks_bench, ledger_bench, memory_bench
-from tests.conftest import with_database
+from tests.conftest import db_prefix, with_database
 from worker.db.migrate import migrate
 
 
 @asynccontextmanager
 async def scratch_database(server_url: str) -> AsyncIterator[str]:
-    name = f"taak_bench_{uuid.uuid4().hex[:8]}"
+    name = f"{db_prefix()}_bench_{uuid.uuid4().hex[:8]}"
     admin = await asyncpg.connect(server_url)
     await admin.execute(f'create database "{name}"')
     await admin.close()

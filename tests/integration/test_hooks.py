@@ -12,8 +12,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from tests.fixtures import FIXTURES
 from tests.helpers import Result, run_taak
-from tests.unit.test_transcript import FIXTURES
 from worker.core.model import Soort
 from worker.core.transcript import parse_lines, render
 from worker.db.ledger import Ledger, NewTask
@@ -214,7 +214,7 @@ def test_the_prompt_hook_shows_where_we_are_now_every_turn(session_env: dict[str
 
 def run_taak_entry(env: dict[str, str], *args: str) -> Result:
     done = subprocess.run(
-        [sys.executable, "-m", "worker.cli.entry", *args],
+        [sys.executable, "-m", "worker.cli.taak", *args],
         env=env,
         input=b"{}",
         capture_output=True,

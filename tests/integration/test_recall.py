@@ -13,8 +13,8 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
+from tests.fixtures import FIXTURES
 from tests.helpers import run_taak
-from tests.unit.test_transcript import FIXTURES
 from worker.core.model import Soort
 from worker.db.ledger import Ledger, NewTask
 from worker.memory.archive import Archive

@@ -1,7 +1,14 @@
-"""Row-level security and roles: every grant and every denial, by connecting as each role."""
+"""Row-level security and roles: every grant and every denial, by connecting as each role.
+
+The server may be Supabase's or sit beside it, with its own `anon` (NOLOGIN, as Supabase makes it): the
+tests never log in as a shared role. Each test makes login roles of its own, `taak_t_<hex>_<kind>`, members of
+`taak_daemon`, `taak_sessie` and `anon`, connects as those, and drops them afterwards, pass or fail.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import uuid
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit, urlunsplit
 
@@ -12,7 +19,8 @@ from worker.core.model import Soort
 from worker.db.ledger import Ledger, NewTask
 from worker.db.migrate import migrate
 
-LOGINS = {"test_daemon": "taak_daemon", "test_sessie": "taak_sessie", "anon": None}
+# What each test login is a member of: the product's two roles (migration 010 makes them) and Supabase's anon.
+MEMBER_OF = {"daemon": "taak_daemon", "sessie": "taak_sessie", "anon": "anon"}
 
 
 def as_role(url: str, role: str) -> str:
@@ -22,21 +30,108 @@ def as_role(url: str, role: str) -> str:
 
 
 @pytest.fixture
-async def roles(conn: asyncpg.Connection) -> None:
-    for login, member_of in LOGINS.items():
-        exists = await conn.fetchval("select 1 from pg_roles where rolname = $1", login)
-        if not exists:
-            await conn.execute(f"create role {login} login")
-        if member_of:
-            await conn.execute(f"grant {member_of} to {login}")
+async def supabase_anon(server_url: str) -> None:
+    """Supabase's `anon` role, as Supabase has it (NOLOGIN); made only where the server has none.
+
+    Migration 010 revokes from `anon` only when it exists, so this comes before a database is migrated. A role
+    made here is left in place: it holds nothing, and another run on the same server may be using it.
+    """
+    admin = await asyncpg.connect(server_url)
+    try:
+        if not await admin.fetchval("select 1 from pg_roles where rolname = 'anon'"):
+            with contextlib.suppress(asyncpg.DuplicateObjectError):  # another run made it meanwhile
+                await admin.execute("create role anon nologin")
+    finally:
+        await admin.close()
 
 
 @pytest.fixture
-async def connect_as(db_url: str, roles: None) -> AsyncIterator[dict[str, asyncpg.Connection]]:
-    connections = {role: await asyncpg.connect(as_role(db_url, role)) for role in LOGINS}
-    yield connections
-    for connection in connections.values():
-        await connection.close()
+async def db_url(empty_db_url: str, supabase_anon: None) -> str:
+    """This module's database is migrated after `anon` exists, not cloned from the run's template."""
+    owner = await asyncpg.connect(empty_db_url)
+    try:
+        await migrate(owner)
+    finally:
+        await owner.close()
+    return empty_db_url
+
+
+class Logins:
+    """Login roles of one test's own, made on demand and dropped at the end of the test."""
+
+    def __init__(self, server_url: str) -> None:
+        self.server_url = server_url
+        tag = uuid.uuid4().hex[:8]
+        self.names = {kind: f"taak_t_{tag}_{kind}" for kind in MEMBER_OF}
+        self.made: list[str] = []
+        self.databases: set[str] = set()
+
+    async def make(self, database_url: str) -> dict[str, str]:
+        """Create the logins (the roles they join must exist by now) and return them by kind."""
+        self.databases.add(database_url)
+        admin = await asyncpg.connect(self.server_url)
+        try:
+            for kind, member_of in MEMBER_OF.items():
+                name = self.names[kind]
+                if name not in self.made:
+                    await admin.execute(f'create role "{name}" login')
+                    self.made.append(name)
+                    await admin.execute(f'grant "{member_of}" to "{name}"')
+        finally:
+            await admin.close()
+        return self.names
+
+    async def drop(self) -> None:
+        if not self.made:
+            return
+        quoted = ", ".join(f'"{name}"' for name in self.made)
+        for database_url in self.databases:
+            try:
+                conn = await asyncpg.connect(database_url)
+            except (asyncpg.InvalidCatalogNameError, OSError):
+                continue  # that database is gone, and with it whatever the roles had there
+            try:
+                await conn.execute(f"drop owned by {quoted}")
+            finally:
+                await conn.close()
+        admin = await asyncpg.connect(self.server_url)
+        try:
+            for name in self.made:
+                await admin.execute(f'drop role if exists "{name}"')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture
+async def logins(server_url: str) -> AsyncIterator[Logins]:
+    made = Logins(server_url)
+    try:
+        yield made
+    finally:
+        await made.drop()
+
+
+@pytest.fixture
+async def connect_as(db_url: str, logins: Logins) -> AsyncIterator[dict[str, asyncpg.Connection]]:
+    names = await logins.make(db_url)
+    connections: dict[str, asyncpg.Connection] = {}
+    try:
+        for kind, name in names.items():
+            connections[kind] = await asyncpg.connect(as_role(db_url, name))
+        yield connections
+    finally:
+        for connection in connections.values():
+            await connection.close()
+
+
+async def test_each_login_is_the_tests_own_and_a_member_of_its_role(
+    conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection], logins: Logins
+) -> None:
+    for kind, member_of in MEMBER_OF.items():
+        who = await connect_as[kind].fetchval("select current_user")
+        assert who == logins.names[kind]
+        assert who.startswith("taak_t_")
+        assert await conn.fetchval("select pg_has_role($1, $2, 'usage')", who, member_of)  # inherits its rights
 
 
 async def held_task(conn: asyncpg.Connection) -> tuple[str, str]:
@@ -57,7 +152,7 @@ async def test_row_level_security_is_on_for_every_table_of_ours(conn: asyncpg.Co
 
 
 async def test_the_daemon_role_runs_the_whole_ledger(connect_as: dict[str, asyncpg.Connection]) -> None:
-    daemon = connect_as["test_daemon"]
+    daemon = connect_as["daemon"]
     ledger = Ledger(daemon)
     task_id = await ledger.nieuw(NewTask("Doe het", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
@@ -72,7 +167,7 @@ async def test_a_session_can_only_use_the_fenced_functions_with_its_token(
     conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
 ) -> None:
     task_id, token = await held_task(conn)
-    session = connect_as["test_sessie"]
+    session = connect_as["sessie"]
     for statement in (
         "select * from agent_taken",
         "select * from agent_taak_log",
@@ -111,7 +206,7 @@ async def test_anon_gets_nothing_at_all(conn: asyncpg.Connection, connect_as: di
 
 
 async def test_an_existing_open_bot_heartbeats_table_is_closed_but_keeps_the_daemon_in(
-    empty_db_url: str, roles: None
+    empty_db_url: str, supabase_anon: None, logins: Logins
 ) -> None:
     owner = await asyncpg.connect(empty_db_url)
     try:
@@ -121,8 +216,9 @@ async def test_an_existing_open_bot_heartbeats_table_is_closed_but_keeps_the_dae
         assert await owner.fetchval("select relrowsecurity from pg_class where relname = 'bot_heartbeats'") is True
     finally:
         await owner.close()
-    daemon = await asyncpg.connect(as_role(empty_db_url, "test_daemon"))
-    anon = await asyncpg.connect(as_role(empty_db_url, "anon"))
+    names = await logins.make(empty_db_url)
+    daemon = await asyncpg.connect(as_role(empty_db_url, names["daemon"]))
+    anon = await asyncpg.connect(as_role(empty_db_url, names["anon"]))
     try:
         await daemon.execute("insert into bot_heartbeats (bot) values ('paco')")
         assert await daemon.fetchval("select count(*) from bot_heartbeats") == 1

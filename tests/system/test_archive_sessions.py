@@ -14,9 +14,9 @@ from zoneinfo import ZoneInfo
 import asyncpg
 import pytest
 
+from tests.fixtures import FIXTURES
 from tests.helpers import run_taak
 from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
-from tests.unit.test_transcript import FIXTURES
 from worker.memory.archive import (
     TIMES_DONE,
     TIMES_OPEN,

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import FIXTURES
 from worker.core.transcript import conversation_line_count, parse_lines, render
 
-# shared/ lies beside the checkout, for a developer and for CI's clone alike.
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "claude-code-transcripts"
 ALL = sorted(FIXTURES.glob("*.jsonl"))
+AGENTLOGS = ("agentlogs__compact.jsonl", "agentlogs__crud.jsonl", "agentlogs__subagent.jsonl")
 
 
 def conversation_texts(path: Path) -> list[str]:
@@ -34,8 +34,20 @@ def conversation_texts(path: Path) -> list[str]:
     return texts
 
 
-def test_the_fixtures_are_there() -> None:
-    assert len(ALL) == 5
+def test_the_fixtures_are_there_each_with_its_origin_and_licence() -> None:
+    assert FIXTURES.is_relative_to(Path(__file__).resolve().parents[2])  # inside the repository
+    assert [p.name for p in ALL] == [
+        *AGENTLOGS,
+        "generated-2.1.332__manual-compact__trimmed.jsonl",
+        "old-shape__hand-written.jsonl",
+    ]
+    origins = (FIXTURES / "README.md").read_text()
+    for path in ALL:
+        assert f"| `{path.name}` |" in origins
+    licence = (FIXTURES / "LICENSE-agentlogs").read_text()
+    assert "Copyright (c) 2026 Philipp Spiess (hi@spiess.dev)" in licence
+    assert "The above copyright notice and this permission notice shall be included" in licence
+    assert all(name in licence for name in AGENTLOGS)
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
@@ -100,3 +112,16 @@ def test_the_compaction_is_marked_as_meta() -> None:
     meta = [e for e in entries if e.kind == "meta"]
     assert any(e.text == "compact_boundary" for e in meta)
     assert any(e.text.startswith("This session is being continued") for e in meta)
+
+
+def test_the_old_shape_reads_with_list_content_and_its_summary_line_is_a_title() -> None:
+    path = FIXTURES / "old-shape__hand-written.jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert all(isinstance(r["message"]["content"], list) for r in records if "message" in r)
+    assert records[-1]["type"] == "summary"
+    report = render(parse_lines(path.read_text().splitlines()))
+    assert "user: Which of the markdown files in this folder has the most lines?" in report
+    assert "assistant -> Bash: wc -l *.md | sort -n" in report
+    assert "412 garden-log.md" not in report  # the tool result stays out
+    assert records[-1]["summary"] not in report  # a session title, not conversation
+    assert len(parse_lines(path.read_text().splitlines())) == 6  # five texts and the tool call; no result
