@@ -82,7 +82,7 @@ with afgerond as (
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'klaar', $5, $6, jsonb_build_object('bewijs', $4::text) from afgerond
+select id, $3, 'klaar', $5, $6, jsonb_build_object('bewijs', $4::text, 'lease_token', $2::text) from afgerond
 returning id, ts;
 
 -- name: blokkeer
@@ -95,8 +95,8 @@ with wacht as (
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie)
-select id, $3, 'vraag', $4, $5 from wacht
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+select id, $3, 'vraag', $4, $5, jsonb_build_object('lease_token', $2::text) from wacht
 returning id, ts;
 
 -- name: antwoord
@@ -125,8 +125,8 @@ with terug as (
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
-insert into agent_taak_log (taak_id, bot, soort, tekst)
-select id, $3, 'vrijgegeven', $4 from terug
+insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+select id, $3, 'vrijgegeven', $4, jsonb_build_object('lease_token', $2::text) from terug
 returning id, ts;
 
 -- name: stap_fenced
@@ -278,11 +278,17 @@ with terug as (
 )
 select id from terug;
 
--- name: lease_geldig
--- Is this still the current holder's token? $1 taak_id, $2 lease_token
+-- name: lease_stand
+-- Where a session's lease stands: still current, closed by its holder (klaar, blokkeer and vrijgeven
+-- name the token they closed in the row's meta), or neither: lost to the reaper or another claim.
+-- $1 taak_id, $2 lease_token
 select exists (
-    select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
-);
+           select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
+       ) as geldig,
+       exists (
+           select 1 from agent_taak_log
+           where taak_id = $1 and soort in ('klaar', 'vraag', 'vrijgegeven') and meta ->> 'lease_token' = $2::text
+       ) as zelf_afgesloten;
 
 -- name: bot_zet
 -- Switch a bot on or off (created when new). $1 bot, $2 actief

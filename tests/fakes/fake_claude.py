@@ -1,6 +1,7 @@
 """A fake `claude -p` that speaks Claude Code's stream-json, driven by `--fake-mode`.
 
-Modes: finish (log two steps, then `taak klaar`), klaar (only `taak klaar`), exit0 (end without
+Modes: finish (log two steps, then `taak klaar`), klaar (only `taak klaar`; with --fake-after-klaar S it
+goes on talking for S seconds before its result line, as a real session does), exit0 (end without
 finishing), error (a task failure with is_error), notloggedin (an infrastructure failure), hang
 (silent forever), busy (a line every 0.1 s for --fake-seconds, then exit 0), flood (--fake-mb of
 output, then finish), ignoreterm (ignore SIGTERM and keep talking).
@@ -40,6 +41,11 @@ def taak(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
 
 
+def finish() -> None:
+    """The finish line exactly as the briefing prints it: ID first, then --bewijs, then the text."""
+    taak("klaar", os.environ["TAAK_ID"], "--bewijs", "/tmp/fake-bewijs", "klaar")
+
+
 def assistant(session: str, text: str) -> None:
     emit(
         {
@@ -72,6 +78,9 @@ def result(session: str, *, is_error: bool = False, text: str = "done", subtype:
 
 def main() -> int:
     argv = sys.argv[1:]
+    if argv == ["--version"]:  # what `taak doctor` asks
+        print("2.1.332 (Claude Code)")
+        return 0
     mode = option(argv, "--fake-mode", "finish")
     if mode == "ignoreterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # before the record that tells the test we run
@@ -110,11 +119,15 @@ def main() -> int:
         taak("log", "stap_klaar", "stap een")
         assistant(session, "Stap een is gelogd.")
         taak("log", "stap_klaar", "stap twee")
-        taak("klaar", "--bewijs", "/tmp/fake-bewijs", "klaar")
+        finish()
         result(session)
         return 0
     if mode == "klaar":
-        taak("klaar", "--bewijs", "/tmp/fake-bewijs", "klaar")
+        finish()
+        end = time.monotonic() + float(option(argv, "--fake-after-klaar", "0"))
+        while time.monotonic() < end:
+            assistant(session, "De taak is afgerond, ik rond mijn beurt af.")
+            time.sleep(0.1)
         result(session)
         return 0
     if mode == "exit0":

@@ -33,6 +33,8 @@ def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: 
         TAAK_WORKDIR=str(folder),
         TAAK_POLL_SECONDS="5",
         TAAK_REAPER_SECONDS="1",
+        # A test that stops its daemon mid-session need not wait the default 30 s for the session to end.
+        TAAK_SHUTDOWN_GRACE_SECONDS="2",
         TAAK_HEARTBEAT_SECONDS="1",
         TAAK_LOG_FORMAT="json",
         TAAK_LANGUAGE="nl",

@@ -132,8 +132,7 @@ async def test_an_infrastructure_failure_gives_the_attempt_back_and_pauses_the_w
     try:
         await wait_for(lambda: _has_kind(conn, first, "vrijgegeven"), what="the attempt given back")
         second = await new_task(conn, "tweede", toegewezen_aan="paco")
-        await wait_for(lambda: _event(daemon, "worker_paused"), what="the pause")
-        time.sleep(1.5)
+        await wait_for(lambda: _event(daemon, "claim_skipped"), what="the paused worker to look and skip")
         assert await status_of(conn, second) == "wachtend"
     finally:
         daemon.stop()
@@ -210,6 +209,55 @@ async def test_a_lost_lease_kills_the_session_within_one_extension_interval(
     assert await status_of(conn, task_id) == "bezig"  # the new holder's task is left alone
 
 
+async def test_a_session_that_finishes_its_own_task_is_let_exit_and_its_result_row_is_written(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    # The session keeps talking for several lease checks after its `taak klaar`, as a real one does.
+    env = worker_env(
+        db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode klaar --fake-after-klaar 2", TAAK_LEASE_EXTEND_SECONDS="0.2"
+    )
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _has_kind(conn, task_id, "notitie"), timeout=30, what="the result row")
+        await wait_for(lambda: _event(daemon, "outcome"), what="the outcome")
+    finally:
+        daemon.stop()
+    (end,) = [e for e in daemon.events() if e.get("event") == "session_end"]
+    assert (end["exit_code"], end["stop"]) == (0, None)
+    assert not daemon.has_event("lease_lost")
+    assert await kinds(conn, task_id) == ["gestart", "klaar", "notitie"]
+    meta = json.loads(
+        await conn.fetchval("select meta from agent_taak_log where taak_id = $1 and soort = 'notitie'", task_id)
+    )
+    assert (meta["num_turns"], meta["exit_code"]) == (2, 0)
+
+
+async def test_a_session_that_finished_its_task_but_does_not_exit_is_stopped_after_the_kill_grace(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(
+        db_url,
+        tmp_path,
+        TAAK_AGENT_ARGS="--fake-mode klaar --fake-after-klaar 600",
+        TAAK_LEASE_EXTEND_SECONDS="0.2",
+        TAAK_KILL_GRACE_SECONDS="1",
+    )
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "outcome"), timeout=30, what="the outcome")
+    finally:
+        daemon.stop()
+    (end,) = [e for e in daemon.events() if e.get("event") == "session_end"]
+    assert end["stop"] == "lingered"
+    assert not daemon.has_event("lease_lost")
+    assert await status_of(conn, task_id) == "klaar"
+    assert not pid_alive(records(tmp_path)[0]["pid"])
+
+
 async def test_sigterm_drains_then_releases_the_task_and_exits_0(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -271,8 +319,7 @@ async def test_a_switched_off_bot_claims_nothing_until_switched_on(
     task_id = await new_task(conn, toegewezen_aan="paco")
     daemon = Daemon(worker_env(db_url, tmp_path, TAAK_POLL_SECONDS="0.3"), tmp_path / "worker.log")
     try:
-        await wait_for(lambda: _event(daemon, "worker_started"), what="start-up")
-        time.sleep(1.0)
+        await wait_for(lambda: _event(daemon, "claim_skipped"), what="the worker to look and skip")
         assert await status_of(conn, task_id) == "wachtend"
         await switch_on(conn, "paco")
         await wait_for(lambda: _status_is(conn, task_id, "klaar"), what="klaar after switching on")
@@ -320,6 +367,7 @@ async def test_a_second_daemon_for_the_same_bot_on_the_same_machine_refuses_to_s
         first.stop()
 
 
+@pytest.mark.slow
 async def test_two_daemons_run_each_of_100_tasks_exactly_once(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -349,6 +397,48 @@ async def test_two_daemons_run_each_of_100_tasks_exactly_once(
     assert len(sessions) == 100
     assert len({s["env"]["TAAK_ID"] for s in sessions}) == 100
     assert {name for name in ("mac-a", "mac-b") if records(tmp_path / name)} == {"mac-a", "mac-b"}
+
+
+@pytest.mark.slow
+async def test_three_daemons_finish_300_tasks_with_the_briefings_finish_line_and_kill_no_session(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    await conn.executemany(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ($1, 'jamal', 'paco')",
+        [(f"taak {n}",) for n in range(300)],
+    )
+    names = ("mac-a", "mac-b", "mac-c")
+    daemons = [
+        Daemon(
+            worker_env(
+                db_url,
+                tmp_path / name,
+                TAAK_AGENT_ARGS="--fake-mode klaar --fake-after-klaar 0.5",
+                TAAK_MACHINE=name,
+                TAAK_CONCURRENCY="4",
+                TAAK_LEASE_EXTEND_SECONDS="0.2",
+            ),
+            tmp_path / f"{name}.log",
+        )
+        for name in names
+    ]
+    try:
+        await wait_for(
+            lambda: _count(conn, "select count(*) = 300 from agent_taak_log where meta ? 'num_turns'"),
+            timeout=600,
+            interval=0.5,
+            what="300 result rows",
+        )
+    finally:
+        for daemon in daemons:
+            daemon.stop()
+    assert await conn.fetchval("select count(*) from agent_taken where status = 'klaar'") == 300
+    assert await conn.fetchval("select count(*) from agent_taak_log where soort = 'gestart'") == 300
+    ends = [e for d in daemons for e in d.events() if e.get("event") == "session_end"]
+    assert len(ends) == 300
+    assert {(e["exit_code"], e["stop"]) for e in ends} == {(0, None)}
+    assert not any(d.has_event("lease_lost") for d in daemons)
 
 
 async def test_fifty_megabytes_of_output_are_kept_whole(
@@ -472,7 +562,7 @@ async def test_a_daemon_on_an_unmigrated_database_refuses_to_start_with_one_line
     daemon = Daemon(worker_env(empty_db_url, tmp_path), tmp_path / "worker.log")
     assert daemon.wait(timeout=30) == 1
     daemon.stop()
-    assert "not migrated" in (tmp_path / "worker.log").read_text()
+    assert "`taak db migrate`" in (tmp_path / "worker.log").read_text()
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
 
 

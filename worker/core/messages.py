@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+# A command for someone to type is written in backticks, or after ": " at the end of the line: the contract
+# test (tests/system/test_printed_commands.py) finds every such command here and runs it.
 MESSAGES: dict[str, dict[str, str]] = {
+    "hint_bot_on": {
+        "nl": "zet een bot aan met: taak bot aan {bot}",
+        "en": "switch a bot on with: taak bot aan {bot}",
+    },
     "not_bezig": {
         "nl": "{id} is {status}, niet bezig",
         "en": "{id} is {status}, not bezig",
@@ -150,8 +156,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "restore the file and add a new migration instead",
     },
     "not_migrated": {
-        "nl": "de database is niet bijgewerkt: draai taak db migrate ({pending} open)",
-        "en": "the database is not migrated: run taak db migrate ({pending} pending)",
+        "nl": "de database is niet bijgewerkt ({pending} open): draai `taak db migrate`",
+        "en": "the database is not migrated ({pending} pending): run `taak db migrate`",
     },
     "bad_settings": {
         "nl": "ongeldige instelling: {detail}",

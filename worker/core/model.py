@@ -32,6 +32,14 @@ class Soort(StrEnum):
     VERLOPEN = "verlopen"
 
 
+class Lease(StrEnum):
+    """Where a running session's lease stands at a check."""
+
+    HELD = "held"
+    CLOSED_BY_SESSION = "closed_by_session"  # taak klaar / blokkeer / vrijgeven by the session itself
+    LOST = "lost"  # the reaper took it back, or another worker holds it now
+
+
 # Kinds a session may log with its token. The others are written by the operation that makes
 # the change they record (claim, klaar, vrijgeven, the reaper), so a log row never lies.
 SESSION_KINDS = frozenset(

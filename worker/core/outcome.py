@@ -22,6 +22,7 @@ class Stop(StrEnum):
     TOTAL = "total"
     LEASE_LOST = "lease_lost"
     SHUTDOWN = "shutdown"
+    LINGERED = "lingered"  # the session closed its own task but did not exit within the kill grace
 
 
 class Action(StrEnum):

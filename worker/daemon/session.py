@@ -16,6 +16,7 @@ import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
+from worker.core.model import Lease
 from worker.core.outcome import Stop
 from worker.core.stream import Init, Result, parse_line
 from worker.daemon.proc import signal_group
@@ -93,8 +94,8 @@ def build_env(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, st
     return env
 
 
-LeaseCheck = Callable[[bool], Awaitable[bool]]
-"""Called every lease interval with "was there activity since the last call"; False: the lease is lost."""
+LeaseCheck = Callable[[bool], Awaitable[Lease]]
+"""Called every lease interval with "was there activity since the last call"; says where the lease stands."""
 
 
 @dataclass
@@ -102,6 +103,7 @@ class _Live:
     started: float = field(default_factory=time.monotonic)
     last_activity: float = field(default_factory=time.monotonic)
     active_since_check: bool = False
+    closed_at: float | None = None  # when the session was seen to have closed its own task
     stop: Stop | None = None
     stderr: bytearray = field(default_factory=bytearray)
 
@@ -215,6 +217,11 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
         now = time.monotonic()
         if shutdown.is_set():
             live.stop = Stop.SHUTDOWN
+        elif live.closed_at is not None:
+            # Its task is finished, blocked or released: the session is winding down; let it exit and
+            # print its result line, within the kill grace.
+            if now - live.closed_at > limits.kill_grace_seconds:
+                live.stop = Stop.LINGERED
         elif now - live.last_activity > limits.silence_seconds:
             live.stop = Stop.SILENCE
         elif now - live.started > limits.total_seconds:
@@ -222,8 +229,12 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
         elif now >= next_lease_check:
             active, live.active_since_check = live.active_since_check, False
             next_lease_check = now + limits.lease_check_seconds
-            if not await lease_check(active):
+            lease = await lease_check(active)
+            if lease == Lease.LOST:
                 live.stop = Stop.LEASE_LOST
+            elif lease == Lease.CLOSED_BY_SESSION:
+                log.info("task_closed_by_session", pid=process.pid)
+                live.closed_at = now
     log.info("session_stopping", reason=str(live.stop), pid=process.pid)
     if live.stop == Stop.LEASE_LOST:
         # Another worker holds the task now: not one more step may happen here.

@@ -27,7 +27,8 @@ from worker.core.briefing import Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.machines import registry_json
-from worker.core.model import Soort
+from worker.core.messages import message
+from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
 from worker.daemon import intake, outbox
 from worker.daemon.proc import AlreadyRunning, InstanceLock
@@ -95,6 +96,7 @@ class Worker:
         self.session_ended = anyio.Event()
         self.infra_failures = 0
         self.paused_until = 0.0
+        self.skipping: str | None = None
         self.db_ok = True
         self.claimed_once = False
         self.pool: asyncpg.Pool | None = None
@@ -153,7 +155,7 @@ class Worker:
                 await migrate(conn)  # the embedded database is private to this machine: keep it migrated
             pending = (await migration_status(conn)).pending
         if pending:
-            raise StartRefused(f"the database is not migrated ({len(pending)} pending): run taak db migrate")
+            raise StartRefused(message("not_migrated", self.settings.language, pending=len(pending)))
         await bot_table.register(self.pool, self.bots)
         released = await self.ledger.eigen_claims_vrijgeven(
             self.holders, f"vrijgegeven bij herstart van de worker op {self.settings.machine}"
@@ -170,7 +172,7 @@ class Worker:
             version=__version__,
         )
         if not active:
-            log.warning("no_bot_active", hint="switch a bot on with: taak bot aan " + self.bots[0])
+            log.warning("no_bot_active", hint=message("hint_bot_on", "en", bot=self.bots[0]))
 
     async def _keep_running(self, duty: Callable[[], Awaitable[None]]) -> None:
         """A background duty that fails (a full disk, a bug) is logged and started again, not fatal."""
@@ -232,6 +234,8 @@ class Worker:
         return max(pause, 0.0) if pause > 0 else self.settings.poll_seconds
 
     async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
+        if time.monotonic() < self.paused_until:
+            self._skipping("the worker is paused after an infrastructure failure")
         while (
             len(self.running) < self.settings.concurrency
             and not self.stopping.is_set()
@@ -251,8 +255,16 @@ class Worker:
         # Read the switch before every claim: a bot turned off finishes what it runs and takes nothing new.
         active = await bot_table.active_bots(self.pool, self.bots)
         if not active:
+            self._skipping("no bot of this worker is switched on")
             return None
+        self.skipping = None
         return await self.ledger.claim(active, sessie=session_id)
+
+    def _skipping(self, reason: str) -> None:
+        """Say once why the worker looked and claimed nothing (ops, and tests, wait on this instead of a sleep)."""
+        if self.skipping != reason:
+            self.skipping = reason
+            log.info("claim_skipped", reason=reason)
 
     async def _listen(self) -> None:
         if self.database.is_transaction_pooler or not self.settings.listen:
@@ -386,30 +398,31 @@ class Worker:
             max_line_bytes=s.max_line_bytes,
         )
 
-    def _lease_check(self, claim: Claim) -> Callable[[bool], Awaitable[bool]]:
-        """Extend the lease when the session was active, else only confirm it is still ours."""
+    def _lease_check(self, claim: Claim) -> Callable[[bool], Awaitable[Lease]]:
+        """Extend the lease when the session was active, else only confirm it is still ours; a token that
+        is no longer current was either closed by the session itself (it is finishing) or lost."""
         task_id, token = claim.task.id, claim.token
         outage = False
 
-        async def check(active: bool) -> bool:
+        async def check(active: bool) -> Lease:
             nonlocal outage
             try:
-                if active:
-                    still_ours = await self.ledger.verleng(task_id, token) is not None
+                if active and await self.ledger.verleng(task_id, token) is not None:
+                    lease = Lease.HELD
                 else:
-                    still_ours = await self.ledger.lease_geldig(task_id, token)
+                    lease = await self.ledger.lease_stand(task_id, token)
             except DB_ERRORS as exc:
                 # An outage is not a lost lease: the session goes on; the token check decides later.
                 if not outage:
                     log.warning("lease_extension_failed", error=_one_line(exc))
                 outage = True
-                return True
+                return Lease.HELD
             if outage:
                 log.info("lease_extension_recovered")
                 outage = False
-            if not still_ours:
+            if lease == Lease.LOST:
                 log.error("lease_lost", action="killing the session")
-            return still_ours
+            return lease
 
         return check
 

@@ -21,6 +21,7 @@ from worker.core.model import (
     OWNER_KINDS,
     SESSION_KINDS,
     TASK_ID,
+    Lease,
     LogRow,
     OlderRows,
     Soort,
@@ -277,9 +278,12 @@ class Ledger:
         )
         return await self._written_or_why(record, task_id, token)
 
-    async def lease_geldig(self, task_id: str, token: str) -> bool:
-        valid: bool = await self.db.fetchval(queries()["lease_geldig"], task_id, check_token(token))
-        return valid
+    async def lease_stand(self, task_id: str, token: str) -> Lease:
+        record = await self.db.fetchrow(queries()["lease_stand"], task_id, check_token(token))
+        assert record is not None
+        if record["geldig"]:
+            return Lease.HELD
+        return Lease.CLOSED_BY_SESSION if record["zelf_afgesloten"] else Lease.LOST
 
     async def poging_mislukt(
         self,
