@@ -73,6 +73,7 @@ async def test_claim_skips_tasks_of_other_bots_and_tasks_not_yet_due(ledger: Led
     assert (claim.task.id, claim.bot) == (anyone, "paco")
 
 
+@pytest.mark.slow
 async def test_32_claimers_over_2000_tasks_claim_each_exactly_once(ledger: Ledger, pool: asyncpg.Pool) -> None:
     await pool.executemany(
         "insert into agent_taken (opdracht, opdrachtgever) values ($1, 'jamal')",

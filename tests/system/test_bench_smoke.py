@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # see pyproject.toml: the fast loop is -m "not slow"
+
 
 def test_the_benchmark_prints_its_markdown_tables(server_url: str) -> None:
     repo = Path(__file__).resolve().parents[2]

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import anyio
 import asyncpg
+import pytest
 
 from tests.conftest import with_database
 from tests.system.harness import Daemon, kinds, new_task, records, switch_on, wait_for, worker_env
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
+
+pytestmark = pytest.mark.slow  # see pyproject.toml: the fast loop is -m "not slow"
 
 
 async def test_the_daemon_recovers_when_its_database_restarts(tmp_path: Path) -> None:

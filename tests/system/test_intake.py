@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.system.harness import Daemon, wait_for, worker_env
 from worker.db.ledger import Ledger, NewTask
@@ -16,6 +17,7 @@ create table agent_messages (
 """
 
 
+@pytest.mark.slow
 async def test_two_daemons_take_each_of_1000_messages_exactly_once(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path
 ) -> None:

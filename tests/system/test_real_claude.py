@@ -18,6 +18,8 @@ from tests.fakes.fake_anthropic import Script, serve
 from tests.helpers import run_taak
 from tests.system.harness import Daemon, kinds, new_task, status_of, switch_on, worker_env
 
+pytestmark = pytest.mark.slow  # see pyproject.toml: the fast loop is -m "not slow"
+
 VERSION = "2.1.332"
 CACHE = Path(os.environ.get("TAAK_CLAUDE_CACHE", Path.home() / ".cache" / "taak-test" / f"claude-code-{VERSION}"))
 THREE_TURNS = Path(__file__).resolve().parents[1] / "fakes" / "claude_three_turns.py"

@@ -1,0 +1,287 @@
+"""The printed word is a contract: every command the system shows a bot or a person runs as shown.
+
+Each test takes the commands from the real output (the briefings, the system prompt, the hooks, the
+message catalogue, doctor, the daemon's log, the README's shell blocks), fills their placeholders,
+puts the database in a state where the command should work, runs it as a user types it (through
+bash, with the installed `taak` on PATH) and expects exit 0. New text in those places is covered by
+these tests without anyone adding a case.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import string
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import asyncpg
+import pytest
+
+from tests.fixtures import FIXTURES
+from tests.printed import commands_in, fill, readme_scripts, todays_ids
+from tests.system.harness import FAKE
+from worker.core.briefing import system_prompt
+from worker.core.messages import MESSAGES
+from worker.db.ledger import Ledger, NewTask
+
+REPO = Path(__file__).resolve().parents[2]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+SESSION_VERBS = {"log", "klaar", "blokkeer", "vrijgeven", "stap"}
+
+
+@dataclass
+class World:
+    """A test database, a home folder, and tasks made to order for each command."""
+
+    conn: asyncpg.Connection
+    env: dict[str, str]
+    folder: Path
+    made: int = 0
+    failures: list[str] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)
+
+    async def task(self, bot: str) -> str:
+        self.made += 1
+        new = NewTask(
+            f"Opdracht {self.made}: zet de foto's online",
+            "jamal",
+            toegewezen_aan=bot,
+            klaar_wanneer="de link werkt",
+            context={"machine": "McMini Veranda"},
+            volgende_stap="zoek de map",
+        )
+        return await Ledger(self.conn).nieuw(new)
+
+    async def held(self) -> tuple[str, dict[str, str]]:
+        bot = f"bot{self.made + 1}"
+        task_id = await self.task(bot)
+        claim = await Ledger(self.conn).claim([bot], sessie=None)
+        assert claim is not None
+        assert claim.task.id == task_id
+        return task_id, {"TAAK_ID": task_id, "TAAK_TOKEN": claim.token, "TAAK_BOT": bot}
+
+    async def prepared(self, command: str) -> tuple[str, dict[str, str]]:
+        """The command with its placeholders filled, and the environment of a user for whom it should work."""
+        words = command.split()
+        verb = words[1] if len(words) > 1 and words[0] == "taak" else ""
+        if verb in SESSION_VERBS:
+            task_id, session = await self.held()
+            return fill(command, task_id), {**self.env, **session}
+        if verb == "antwoord":
+            task_id, session = await self.held()
+            await Ledger(self.conn).blokkeer(task_id, "welk album?", token=session["TAAK_TOKEN"])
+            return fill(command, task_id), self.env
+        task_id = await self.task("paco")  # `taak claim --bot paco`, `taak toon ID`, `taak brief ID`, ...
+        return fill(command, task_id), self.env
+
+    async def run_each(self, commands: list[str]) -> None:
+        for command in commands:
+            filled, env = await self.prepared(command)
+            self.expect_success(filled, env)
+
+    def expect_success(self, script: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        done = run_shell(script, env or self.env, self.folder)
+        self.ran.append(script)
+        if done.returncode != 0:
+            said = (done.stderr.strip() or done.stdout.strip()).splitlines()
+            self.failures.append(f"{script!r} exited {done.returncode}: {said[-1] if said else ''}")
+        return done
+
+
+def run_shell(script: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """As typed at a terminal; `taak tail` follows forever, so it gets Ctrl-C after a moment."""
+    process = subprocess.Popen(
+        ["bash", "-e", "-c", script],
+        env=env,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(timeout=3 if "taak tail" in script else 180)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def world_env(db_url: str, folder: Path, language: str) -> dict[str, str]:
+    home = folder / "home"
+    (home / ".claude" / "memory").mkdir(parents=True)
+    (home / ".claude" / "memory" / "MEMORY.md").write_text("# Geheugen\n- [veranda](veranda.md)\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        HOME=str(home),
+        TAAK_DATABASE_URL=db_url,
+        TAAK_DATA_DIR=str(folder / "data"),
+        TAAK_LANGUAGE=language,
+        TAAK_CONNECT_ATTEMPTS="2",
+        TAAK_SEMANTIC="false",
+        TAAK_BOTS="paco",
+        TAAK_AGENT_CMD=f"{sys.executable} {FAKE}",
+        TAAK_AGENT_ARGS="--fake-mode finish",
+        TAAK_WORKDIR=str(folder),
+        TAAK_LOG_FORMAT="json",
+    )
+    return env
+
+
+async def make_world(db_url: str, folder: Path, language: str = "nl") -> World:
+    folder.mkdir(parents=True, exist_ok=True)
+    return World(await asyncpg.connect(db_url), world_env(db_url, folder, language), folder)
+
+
+@pytest.fixture(params=["nl", "en"])
+async def world(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> Any:
+    made = await make_world(db_url, tmp_path, request.param)
+    yield made
+    await made.conn.close()
+
+
+def taak_out(world: World, *args: str, env: dict[str, str] | None = None, stdin: str = "") -> str:
+    done = subprocess.run(
+        ["taak", *args], env=env or world.env, cwd=world.folder, input=stdin, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def assert_all_ran(world: World, at_least: int) -> None:
+    assert len(world.ran) >= at_least, f"only {len(world.ran)} commands found: {world.ran}"
+    assert world.failures == []
+
+
+# --- what a session is shown -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", [[], ["--compact"]], ids=["full", "compact"])
+async def test_every_command_in_a_briefing_runs(world: World, variant: list[str]) -> None:
+    task_id, session = await world.held()
+    taak_out(world, "log", "stap_klaar", "de map gevonden", env={**world.env, **session})
+    briefing = taak_out(world, "brief", task_id, *variant)
+    commands = commands_in(briefing)
+    assert {c.split()[1] for c in commands} >= {"log", "klaar", "blokkeer"}, briefing
+    await world.run_each(commands)
+    assert_all_ran(world, 3)
+
+
+async def test_every_command_in_the_system_prompt_runs(world: World) -> None:
+    task_id, _session = await world.held()
+    task = await Ledger(world.conn).toon(task_id)
+    commands = commands_in(system_prompt(task, world.env["TAAK_LANGUAGE"]))
+    await world.run_each(commands)
+    assert_all_ran(world, 3)
+
+
+async def test_every_command_the_hooks_print_runs(world: World) -> None:
+    task_id, session = await world.held()
+    transcript = world.folder / "transcript.jsonl"
+    transcript.write_bytes((FIXTURES / "agentlogs__compact.jsonl").read_bytes())
+    base = {"session_id": "s-1", "transcript_path": str(transcript), "cwd": str(world.folder)}
+    said = ""
+    for name, event in (
+        ("pre-compact", {"hook_event_name": "PreCompact", "trigger": "auto", "custom_instructions": None}),
+        ("session-start", {"hook_event_name": "SessionStart", "source": "compact"}),
+        ("post-compact", {"hook_event_name": "PostCompact", "trigger": "auto", "compact_summary": "samenvatting"}),
+        ("prompt", {"hook_event_name": "UserPromptSubmit", "prompt": "ga verder"}),
+    ):
+        out = taak_out(world, "hook", name, env={**world.env, **session}, stdin=json.dumps({**base, **event}))
+        said += _hook_text(out) + "\n"
+    assert task_id in said
+    await world.run_each(commands_in(said))
+    assert_all_ran(world, 3)
+
+
+def _hook_text(out: str) -> str:
+    try:
+        return str(json.loads(out)["hookSpecificOutput"]["additionalContext"])
+    except (ValueError, KeyError, TypeError):
+        return out
+
+
+# --- what a person is shown ------------------------------------------------------------------------
+
+
+async def test_every_command_in_the_message_catalogue_runs(world: World) -> None:
+    language = world.env["TAAK_LANGUAGE"]
+    texts = [_formatted(texts[language]) for texts in MESSAGES.values()]
+    commands = [c for text in texts for c in commands_in(text)]
+    await world.run_each(commands)
+    assert_all_ran(world, 2)
+
+
+def _formatted(template: str) -> str:
+    values = {
+        name: "paco" if name == "bot" else "HV-20260101-001" if name == "id" else "1"
+        for _, name, _, _ in string.Formatter().parse(template)
+        if name
+    }
+    return template.format(**values)
+
+
+async def test_every_fix_doctor_prints_runs_and_clears_its_check(empty_db_url: str, tmp_path: Path) -> None:
+    world = await make_world(empty_db_url, tmp_path, "en")
+    try:
+        settings_file = Path(world.env["HOME"]) / ".claude" / "settings.json"
+        dead = {"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "/weg/resize-large-images.sh"}]}]}}
+        settings_file.write_text(json.dumps(dead), encoding="utf-8")
+        fixed: list[str] = []
+        for _round in range(5):
+            report = subprocess.run(["taak", "doctor"], env=world.env, capture_output=True, text=True, timeout=60)
+            fixes = [c for c in commands_in(report.stdout) if c not in fixed]
+            if not fixes:
+                break
+            for fix in fixes:
+                world.expect_success(fix)
+                fixed.append(fix)
+    finally:
+        await world.conn.close()
+    assert {"taak db migrate", "taak bot aan paco", "taak hooks install", "taak hooks check --fix"} <= set(fixed)
+    assert world.failures == []
+    assert report.returncode == 0, report.stdout
+
+
+async def test_every_command_in_the_daemons_log_runs(world: World) -> None:
+    # Bot paco is off: the daemon says how to switch it on.
+    done = subprocess.run(
+        ["queue-worker", "--once"], env=world.env, capture_output=True, text=True, timeout=60, check=False
+    )
+    hints = [json.loads(line).get("hint", "") for line in done.stdout.splitlines() if line.startswith("{")]
+    commands = [c for hint in hints for c in commands_in(hint)]
+    assert "taak bot aan paco" in commands
+    await world.run_each(commands)
+    assert_all_ran(world, 1)
+
+
+# --- the README --------------------------------------------------------------------------------------
+
+SCRIPTS = readme_scripts(README)
+
+
+def test_the_readme_has_shell_blocks_with_commands() -> None:
+    assert len(SCRIPTS) >= 5
+    assert any("taak klaar" in script for script in SCRIPTS)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.splitlines()[0][:40] for s in SCRIPTS])
+async def test_every_readme_block_runs_as_written_on_a_fresh_database(db_url: str, tmp_path: Path, script: str) -> None:
+    world = await make_world(db_url, tmp_path, "nl")
+    try:
+        today = datetime.now(ZoneInfo("Europe/Amsterdam")).date()
+        done = world.expect_success(todays_ids(script, today))
+        # What those commands print for someone to type next works too ("See it again with: taak toon ...").
+        await world.run_each(commands_in(done.stdout + done.stderr))
+    finally:
+        await world.conn.close()
+    assert world.failures == []
