@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -140,6 +141,21 @@ def main() -> int:
     if mode == "notloggedin":
         result(session, is_error=True, text="Not logged in · Please run /login")
         return 1
+    if mode == "toolcall":
+        # A long Bash tool call, as a real session has: silent, deaf to SIGPIPE, with a child of its own.
+        # From attempt --fake-until on it finishes instead, so a test can see the task end exactly once.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        attempt = int(re.search(r"\((?:poging|attempt) (\d+)", argv[-1]).group(1))  # type: ignore[union-attr]
+        if attempt >= int(option(argv, "--fake-until", "1000")):
+            finish()
+            result(session)
+            return 0
+        child = subprocess.Popen(["sleep", "3600"])
+        if record_dir:
+            with open(os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.child"), "w") as handle:
+                handle.write(str(child.pid))
+        child.wait()
+        return 0
     if mode == "hang":
         time.sleep(3600)
         return 0

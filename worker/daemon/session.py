@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 import anyio
 import structlog
@@ -19,8 +19,8 @@ from anyio.abc import ByteReceiveStream, Process
 from worker.core.model import Lease
 from worker.core.outcome import Stop
 from worker.core.stream import Init, Result, parse_line
-from worker.daemon.proc import signal_group
 from worker.memory.archive import TIMES_DONE, TIMES_OPEN
+from worker.proc import signal_group, supervised_argv
 
 log = structlog.get_logger(__name__)
 
@@ -108,14 +108,22 @@ class _Live:
     stderr: bytearray = field(default_factory=bytearray)
 
 
+class Groups(Protocol):
+    """Where the daemon records the process groups it started (see worker/proc.py)."""
+
+    def add(self, pgid: int) -> None: ...
+
+    def remove(self, pgid: int) -> None: ...
+
+
 async def run_session(
-    plan: SessionPlan, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event
+    plan: SessionPlan, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, groups: Groups
 ) -> SessionReport:
     report = SessionReport()
     plan.raw_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         process = await anyio.open_process(
-            plan.argv,
+            supervised_argv(plan.argv),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -126,6 +134,27 @@ async def run_session(
     except OSError as exc:
         report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
         return report
+    groups.add(process.pid)
+    try:
+        await _supervise(process, plan, limits, lease_check, shutdown, report)
+    finally:
+        # Every way out of here (an error, a cancelled daemon) takes the session's whole group with it.
+        with anyio.CancelScope(shield=True):
+            signal_group(process.pid, signal.SIGKILL)
+            with anyio.move_on_after(5):
+                await process.wait()
+            groups.remove(process.pid)
+    return report
+
+
+async def _supervise(
+    process: Process,
+    plan: SessionPlan,
+    limits: Limits,
+    lease_check: LeaseCheck,
+    shutdown: anyio.Event,
+    report: SessionReport,
+) -> None:
     live = _Live()
     times_path = plan.raw_path.with_suffix(TIMES_OPEN)
     with (
@@ -148,7 +177,6 @@ async def run_session(
     times_path.replace(plan.raw_path.with_suffix(TIMES_DONE))
     report.stop = live.stop
     report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
-    return report
 
 
 async def _read_stdout(

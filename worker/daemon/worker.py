@@ -31,7 +31,7 @@ from worker.core.messages import message
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
 from worker.daemon import intake, outbox
-from worker.daemon.proc import AlreadyRunning, InstanceLock
+from worker.daemon.groups import SessionGroups
 from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
 from worker.db import bots as bot_table
 from worker.db.briefing import briefing_source
@@ -44,6 +44,7 @@ from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
+from worker.proc import AlreadyRunning, InstanceLock
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -89,6 +90,7 @@ class Worker:
         self.bots = list(dict.fromkeys(settings.bots))
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
         self.locks = [InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots]
+        self.groups = SessionGroups(settings.data_dir / "locks", self.holders)
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish
         self.force_stop = anyio.Event()  # terminate the sessions now
@@ -124,7 +126,7 @@ class Worker:
                     for duty in duties:
                         group.start_soon(self._keep_running, duty)
                     if not self.once:
-                        group.start_soon(self._listen)
+                        group.start_soon(self._keep_running, self._listen)
                     await self._claim_loop(group)
                     await self._drain()
                     group.cancel_scope.cancel()
@@ -142,6 +144,8 @@ class Worker:
                 lock.acquire()
             except AlreadyRunning as exc:
                 raise StartRefused(f"a queue-worker for {holder} already runs on this machine ({exc})") from None
+        # Only now, holding the locks, is every recorded session group of these bots an orphan.
+        self.groups.sweep_previous_runs()
 
     @property
     def ledger(self) -> Ledger:
@@ -315,7 +319,7 @@ class Worker:
         try:
             plan = await self._plan(claim, session_id)
             log.info("session_start", session_id=session_id, attempt=task.pogingen, argv0=plan.argv[0])
-            report = await run_session(plan, self._limits(), self._lease_check(claim), self.force_stop)
+            report = await run_session(plan, self._limits(), self._lease_check(claim), self.force_stop, self.groups)
             log.info(
                 "session_end",
                 exit_code=report.exit_code,

@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 
 from worker.core.errors import Unreachable
-from worker.daemon.proc import exclusive
+from worker.proc import exclusive
 
 DATABASE_NAME = "taak"
 

@@ -333,7 +333,7 @@ def bring_up_to_date(
     sessions that left no transcript. `simple`: plain {ts, role, text} files. `rebuild`: delete the indexes
     first, to build them again from the day files. One writer at a time on this machine (a file lock), so
     that the indexer and `taak archief` never write the same lines twice."""
-    from worker.daemon.proc import exclusive
+    from worker.proc import exclusive
 
     with exclusive(layout.data_dir / "archief.lock"):
         if rebuild:

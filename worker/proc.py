@@ -1,0 +1,163 @@
+"""The POSIX-only process control, kept in one small place: process groups, signals, file locks, the
+record of the session groups a daemon started, and the parent-death signal on Linux.
+
+Below `db`, `memory` and `daemon`: it imports nothing of ours. Run as `python -m worker.proc PARENT_PID --
+ARGV...` it is the launcher that ties a session to its daemon's life (see `supervised_argv`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+PR_SET_PDEATHSIG = 1
+
+
+def signal_group(pid: int, sig: signal.Signals) -> bool:
+    """Send `sig` to the process group led by `pid` (the session and every child it started)."""
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+class AlreadyRunning(Exception):
+    pass
+
+
+class InstanceLock:
+    """An exclusive, non-blocking lock on a file; released by the kernel when the process dies."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle: IO[str] | None = None
+
+    def acquire(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("a+")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip()
+            handle.close()
+            raise AlreadyRunning(holder or "another process") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}\n")
+        handle.flush()
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+
+
+@contextlib.contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Wait for an exclusive lock on a file and hold it for the block: one process at a time starts the
+    embedded server, or writes the archive."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# --- the session groups a daemon started ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Group:
+    """A session's process group: its leader's pid (= the group id) and when the leader started."""
+
+    pgid: int
+    started: float
+
+
+def process_start_time(pid: int) -> float | None:
+    """When a process started (seconds since the epoch), or None when it is gone: a pid alone can be reused."""
+    import psutil
+
+    try:
+        return float(psutil.Process(pid).create_time())
+    except (psutil.NoSuchProcess, psutil.AccessDenied, ProcessLookupError):
+        return None
+
+
+def write_groups(path: Path, groups: list[Group]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps([{"pgid": g.pgid, "started": g.started} for g in groups]), encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def read_groups(path: Path) -> list[Group]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return [Group(int(g["pgid"]), float(g["started"])) for g in raw]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def kill_group_of_a_previous_run(group: Group) -> int:
+    """SIGKILL every process still in a recorded group that started no earlier than its leader (a reused
+    pid or group id of someone else's process is older or in another group). Returns how many were killed."""
+    import psutil
+
+    killed = 0
+    for process in psutil.process_iter(["pid", "create_time"]):
+        try:
+            if os.getpgid(process.pid) != group.pgid or process.info["create_time"] < group.started - 1:
+                continue
+            process.kill()
+            killed += 1
+        except (psutil.NoSuchProcess, psutil.AccessDenied, ProcessLookupError, PermissionError):
+            continue
+    return killed
+
+
+# --- the parent-death signal --------------------------------------------------------------------------
+
+
+def supervised_argv(argv: list[str]) -> list[str]:
+    """On Linux, start the session through a launcher that asks the kernel to SIGKILL it when the daemon
+    dies (even by kill -9); macOS has no such signal and relies on the record swept at the next start."""
+    if not sys.platform.startswith("linux"):
+        return argv
+    return [sys.executable, "-m", "worker.proc", str(os.getpid()), "--", *argv]
+
+
+def _exec_with_parent_death_signal(words: list[str]) -> None:
+    parent, separator, *argv = words
+    if separator != "--" or not argv:
+        sys.exit("usage: python -m worker.proc PARENT_PID -- ARGV...")
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        sys.exit(f"prctl(PR_SET_PDEATHSIG) failed: {os.strerror(ctypes.get_errno())}")
+    if os.getppid() != int(parent):  # the daemon died before the signal was armed
+        sys.exit(1)
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as exc:
+        print(f"{argv[0]}: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(127)
+
+
+if __name__ == "__main__":
+    _exec_with_parent_death_signal(sys.argv[1:])
