@@ -73,7 +73,7 @@ returning lease_tot;
 
 -- name: klaar
 -- Finish a held task with its evidence.
--- $1 taak_id, $2 lease_token, $3 bot, $4 bewijs, $5 tekst, $6 sessie
+-- $1 taak_id, $2 lease_token, $3 bot, $4 bewijs, $5 tekst, $6 sessie, $7 meta (jsonb: the journal's sleutel)
 with afgerond as (
     update agent_taken
     set bijgewerkt = now(),
@@ -82,12 +82,13 @@ with afgerond as (
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'klaar', $5, $6, jsonb_build_object('bewijs', $4::text, 'lease_token', $2::text) from afgerond
+select id, $3, 'klaar', $5, $6, $7::jsonb || jsonb_build_object('bewijs', $4::text, 'lease_token', $2::text)
+from afgerond
 returning id, ts;
 
 -- name: blokkeer
 -- A held task waits for the owner: the lease is given up and the question logged.
--- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie
+-- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie, $6 meta (jsonb)
 with wacht as (
     update agent_taken
     set bijgewerkt = now(),
@@ -96,7 +97,7 @@ with wacht as (
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'vraag', $4, $5, jsonb_build_object('lease_token', $2::text) from wacht
+select id, $3, 'vraag', $4, $5, $6::jsonb || jsonb_build_object('lease_token', $2::text) from wacht
 returning id, ts;
 
 -- name: antwoord
@@ -117,7 +118,7 @@ select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
 
 -- name: vrijgeven
 -- Give a held task back to the queue, with a reason.
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: claimable at once)
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: claimable at once), $6 meta (jsonb)
 with terug as (
     update agent_taken
     set bijgewerkt = now(),
@@ -126,12 +127,12 @@ with terug as (
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $3, 'vrijgegeven', $4, jsonb_build_object('lease_token', $2::text) from terug
+select id, $3, 'vrijgegeven', $4, $6::jsonb || jsonb_build_object('lease_token', $2::text) from terug
 returning id, ts;
 
 -- name: stap_fenced
 -- A session sets the next step of its task; the change is noted in the log.
--- $1 taak_id, $2 lease_token, $3 bot, $4 volgende_stap, $5 lease seconds
+-- $1 taak_id, $2 lease_token, $3 bot, $4 volgende_stap, $5 lease seconds, $6 meta (jsonb)
 with gezet as (
     update agent_taken
     set bijgewerkt = now(),
@@ -139,8 +140,8 @@ with gezet as (
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )
-insert into agent_taak_log (taak_id, bot, soort, tekst)
-select id, $3, 'notitie', 'volgende stap: ' || $4 from gezet
+insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+select id, $3, 'notitie', 'volgende stap: ' || $4, $6::jsonb from gezet
 returning id, ts;
 
 -- name: stap_open
@@ -188,11 +189,16 @@ limit $3;
 -- name: verlopen
 -- The reaper: held tasks whose lease has passed go back to the queue with backoff, or to mislukt
 -- when their attempts are used up; each gets a `verlopen` row. SKIP LOCKED lets reapers on several
--- machines run together without waiting on each other or taking the same row twice.
--- $1 backoff base seconds, $2 backoff max seconds, $3 at most this many rows
+-- machines run together without waiting on each other or taking the same row twice. A reaper never
+-- takes the tasks its own daemon is running, and for a while after the server (re)started it takes
+-- nothing: leases ran out while nobody could extend them, and their daemons need a moment to come back.
+-- $1 backoff base seconds, $2 backoff max seconds, $3 at most this many rows,
+-- $4 the tasks this daemon runs (text[]), $5 seconds after the server's start before anything is reaped
 with verlopen as (
     select id from agent_taken
     where status = 'bezig' and lease_tot < now()
+      and not (id = any($4::text[]))
+      and now() > pg_postmaster_start_time() + make_interval(secs => $5)
     order by lease_tot
     limit $3
     for update skip locked
@@ -277,6 +283,10 @@ with terug as (
     select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven', $2 from terug
 )
 select id from terug;
+
+-- name: journaal_bekend
+-- Did a journalled write reach the database before the daemon could settle it? $1 taak_id, $2 sleutel
+select exists (select 1 from agent_taak_log where taak_id = $1 and meta ->> 'sleutel' = $2);
 
 -- name: lease_stand
 -- Where a session's lease stands: still current, closed by its holder (klaar, blokkeer and vrijgeven

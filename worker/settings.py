@@ -65,6 +65,11 @@ class Settings(BaseSettings):
     silence_timeout_seconds: float = Field(default=900.0, gt=0)
     kill_grace_seconds: float = Field(default=10.0, ge=0)
     reaper_seconds: float = Field(default=30.0, gt=0)
+    # After the database server (re)starts no reaper takes a lease for this long: the daemons that hold
+    # them need time to reconnect and extend them (an outage is not a dead session).
+    reaper_grace_seconds: float = Field(default=120.0, ge=0)
+    # The sessions' Unix sockets (short: macOS allows 103 bytes in a socket path). Default <data>/run.
+    socket_dir: Path | None = None
     heartbeat_seconds: float = Field(default=30.0, gt=0)
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
     retry_base_seconds: float = Field(default=60.0, ge=0)
@@ -114,6 +119,7 @@ class Settings(BaseSettings):
         "briefing_file",
         "workdir",
         "registry_file",
+        "socket_dir",
         "notify_cmd",
         "on_klaar_cmd",
         mode="before",
@@ -136,6 +142,10 @@ class Settings(BaseSettings):
     @property
     def embedded_dir(self) -> Path:
         return self.data_dir / "postgres"
+
+    @property
+    def sessions_socket_dir(self) -> Path:
+        return self.socket_dir or self.data_dir / "run"
 
     @property
     def registry_path(self) -> Path:

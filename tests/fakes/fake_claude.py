@@ -141,6 +141,19 @@ def main() -> int:
     if mode == "notloggedin":
         result(session, is_error=True, text="Not logged in · Please run /login")
         return 1
+    if mode == "steps":
+        # A step every second; how long each `taak log` took goes beside the record, one line per step.
+        timings = os.path.join(record_dir or ".", f"{os.environ.get('TAAK_ID', 'x')}-{session}.steps")
+        for number in range(1, int(option(argv, "--fake-steps", "10")) + 1):
+            began = time.monotonic()
+            taak("log", "stap_klaar", f"stap {number}")
+            with open(timings, "a", encoding="utf-8") as handle:
+                handle.write(f"{time.monotonic() - began:.3f}\n")
+            assistant(session, f"stap {number} gelogd")
+            time.sleep(1)
+        finish()
+        result(session)
+        return 0
     if mode == "toolcall":
         # A long Bash tool call, as a real session has: silent, deaf to SIGPIPE, with a child of its own.
         # From attempt --fake-until on it finishes instead, so a test can see the task end exactly once.

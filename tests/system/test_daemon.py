@@ -75,7 +75,10 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
     env = record["env"]
     assert (env["TAAK_ID"], env["TAAK_BOT"], env["DISABLE_AUTOUPDATER"]) == (task_id, "paco", "1")
     assert env["TAAK_TOKEN"]
-    assert env["TAAK_DATABASE_URL"] == db_url
+    # The session talks to its daemon over a socket only this user may open; it holds no database URL.
+    assert "TAAK_DATABASE_URL" not in env
+    assert db_url not in json.dumps(env)
+    assert env["TAAK_SOCKET"].endswith(".sock")
     assert record["cwd"] == str(tmp_path)
     gestart = await conn.fetchrow("select sessie from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id)
     assert gestart["sessie"] == session_id

@@ -13,12 +13,29 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from worker.cli.common import fail
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.model import TASK_ID, Soort, Status, Task
-from worker.settings import Settings
+
+if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
+    from contextlib import AbstractAsyncContextManager
+
+    import asyncpg
+
+    from worker.settings import Settings
+
+
+def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connection]:
+    """The database, imported only when a command uses it (worker/cli/common.py)."""
+    from worker.cli.common import connection as connect
+
+    return connect(settings)
+
+
+def fail(line: str, code: int, program: str = "taak") -> NoReturn:
+    print(f"{program}: {line}", file=sys.stderr)
+    raise SystemExit(int(code))
 
 
 class Parser(argparse.ArgumentParser):

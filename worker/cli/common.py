@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import NoReturn, TypeVar
+from typing import TypeVar
 
 import asyncpg
 
+from worker.cli.args import fail
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import message
 from worker.settings import Settings
@@ -26,11 +26,6 @@ def load_settings_or_exit() -> Settings:
         fail(message("bad_settings", "nl", detail=detail), ExitCode.USAGE)
     except TaakError as exc:
         fail(exc.render("nl"), exc.exit_code)
-
-
-def fail(line: str, code: int, program: str = "taak") -> NoReturn:
-    print(f"{program}: {line}", file=sys.stderr)
-    raise SystemExit(int(code))
 
 
 @asynccontextmanager

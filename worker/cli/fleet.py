@@ -6,12 +6,13 @@ import argparse
 import json
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.common import connection
 from worker.core.errors import ExitCode
-from worker.settings import Settings
+
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+    from worker.settings import Settings
 
 Sub = Any
 
@@ -37,7 +38,7 @@ def _bot_parser(sub: Sub) -> None:
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots
 
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(conn, args.naam, args.bot_command == "aan")
             print(f"{changed.bot}: {'aan' if changed.actief else 'uit'}")
@@ -79,7 +80,7 @@ def _machine_parser(sub: Sub) -> None:
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import machines
 
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         if args.machine_command == "zet":
             found = [await machines.set_machine(conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
         elif args.machine_command == "wie":
@@ -109,7 +110,7 @@ def _overzicht_parser(sub: Sub) -> None:
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.sqlfiles import queries
 
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         bots = [dict(r) for r in await conn.fetch(queries()["overzicht"])]
         held = [dict(r) for r in await conn.fetch(queries()["overzicht_bezig"])]
     if args.json:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.common import connection
 from worker.core.errors import ExitCode, NotFound
-from worker.settings import Settings
+
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+    from worker.settings import Settings
 
 Sub = Any
 
@@ -81,7 +82,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
     end = parsed.range.end if parsed.range else now + timedelta(days=1)
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in parsed.words]
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
     hits = [
         Hit(

@@ -12,8 +12,8 @@ import shlex
 import sys
 from collections.abc import Sequence
 
-from worker.cli.args import Parser, parse
-from worker.cli.common import fail, load_settings_or_exit
+from worker.cli.args import Parser, fail, parse
+from worker.cli.common import load_settings_or_exit
 from worker.core.errors import ExitCode, TaakError
 from worker.settings import Settings
 
@@ -94,11 +94,20 @@ def _serve(settings: Settings, *, once: bool) -> int:
         anyio.run(worker.run)
     except StartRefused as exc:
         fail(str(exc), ExitCode.REFUSED)
+    except BaseExceptionGroup as group:  # refused inside the daemon's task group
+        refused = group.subgroup(StartRefused)
+        if refused is None:
+            raise
+        fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
     except TaakError as exc:
         fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    return [leaf for e in group.exceptions for leaf in (_leaves(e) if isinstance(e, BaseExceptionGroup) else [e])]
 
 
 def _demo(settings: Settings, agent: str) -> int:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.hooks.entry import HOOK_NAMES
-from worker.settings import Settings
+
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+    from worker.settings import Settings
 
 Sub = Any
 

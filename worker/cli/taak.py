@@ -8,6 +8,7 @@ Exit codes: 0 done; 1 refused by a rule; 2 usage or invalid input; 3 not found o
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         code = run_hook_command(words[1:])
         if code is not None:
             raise SystemExit(code)
+    if os.environ.get("TAAK_SOCKET"):  # inside a queue session: the daemon, never the database
+        from worker.cli import sessie
+
+        if words[:1] and words[0] in sessie.SOCKET_VERBS:
+            raise SystemExit(sessie.main(words))
+        if words[:1] and words[0] not in sessie.LOCAL_VERBS:
+            sessie.refuse_outside_the_daemon(words[0])
     from worker.cli.args import parse
     from worker.cli.common import load_settings_or_exit, run
 

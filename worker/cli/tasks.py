@@ -6,13 +6,14 @@ import argparse
 import json
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.common import connection, fail
 from worker.core.errors import ExitCode, NotFound, Refused
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
-from worker.settings import Settings
+
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+    from worker.settings import Settings
 
 Sub = Any  # argparse's sub-parser action has no public type
 
@@ -68,7 +69,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
     )
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         task_id = await Ledger(conn).nieuw(new)
     print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
@@ -89,7 +90,7 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.briefing import briefing_for
     from worker.db.ledger import Ledger
 
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
         claimed = await ledger.claim(args.bot)
         if claimed is None:
@@ -129,11 +130,11 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if len(rest) < 2:
-        fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
+        a.fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
     soort = a.soort(rest[0])
     tekst = a.read_text(a.joined(rest[1:]))
     task_id, token = a.session_task(settings, explicit)
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         sessie = settings.sessie if token is not None else None
         await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
@@ -160,7 +161,7 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
     if args.bewijs is None or not args.bewijs.strip():
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         ledger = Ledger(conn)
         await ledger.klaar(
             task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
@@ -180,10 +181,10 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if not rest:
-        fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
+        a.fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
     a.session_stand(settings, task_id, Status.WACHT_OP_MENS)
     return ExitCode.OK
@@ -201,10 +202,10 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if rest:
-        fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "vrijgeven")
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         await Ledger(conn).vrijgeven(task_id, token, args.reden, bot=a.who(settings))
     a.session_stand(settings, task_id, Status.WACHTEND)
     return ExitCode.OK
@@ -224,9 +225,9 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
-        fail("usage: taak antwoord ID TEKST", ExitCode.USAGE)
+        a.fail("usage: taak antwoord ID TEKST", ExitCode.USAGE)
     check_task_id(explicit)
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
     return ExitCode.OK
 
@@ -242,9 +243,9 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if not rest:
-        fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
+        a.fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         await ledger.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
         if token is not None:
@@ -264,11 +265,10 @@ def _toon_parser(sub: Sub) -> None:
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.briefing import WORDS, stamp
     from worker.db.ledger import Ledger, check_task_id
 
     check_task_id(args.id)
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         ledger = Ledger(conn)
         task = await ledger.toon(args.id)
         rows = await ledger.log_rows(args.id)
@@ -277,16 +277,22 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
         shown["log"] = [a.plain(asdict(row)) for row in rows]
         print(json.dumps(shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    months = WORDS[settings.language].months
-    now = datetime.now(settings.zone)
-    for key, value in a.task_json(task).items():
-        if value not in (None, {}, ""):
-            print(f"{key:15} {value}")
-    print("log:")
-    for row in rows:
-        when = stamp(row.ts, now, settings.zone, months, always_date=True)
-        print(f"  {when}  {row.soort.value:12} {row.bot or '-':10} {row.tekst}")
+    print(show_task(task, rows, settings.zone, settings.language))
     return ExitCode.OK
+
+
+def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
+    """`taak toon` as text: every field that has a value, then the whole log with dates."""
+    from worker.core.briefing import WORDS, stamp
+
+    months = WORDS[language].months
+    now = datetime.now(zone)
+    lines = [f"{key:15} {value}" for key, value in a.task_json(task).items() if value not in (None, {}, "")]
+    lines.append("log:")
+    for row in rows:
+        when = stamp(row.ts, now, zone, months, always_date=True)
+        lines.append(f"  {when}  {row.soort.value:12} {row.bot or '-':10} {row.tekst}")
+    return "\n".join(lines)
 
 
 def _lijst_parser(sub: Sub) -> None:
@@ -305,7 +311,7 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=args.aan, limit=limit)
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
@@ -333,7 +339,7 @@ async def brief(args: argparse.Namespace, settings: Settings) -> int:
 
     check_task_id(args.id)
     variant = Variant.COMPACT if args.compact else Variant.FULL
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         text = await briefing_for(Ledger(conn), args.id, settings, variant)
     print(json.dumps({"id": args.id, "briefing": text}, ensure_ascii=False) if args.json else text)
     return ExitCode.OK
@@ -366,7 +372,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
         print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
 
-    async with connection(settings) as conn:
+    async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
         last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
         for row in reversed(rows):

@@ -7,6 +7,38 @@ from typing import Any
 # A command for someone to type is written in backticks, or after ": " at the end of the line: the contract
 # test (tests/system/test_printed_commands.py) finds every such command here and runs it.
 MESSAGES: dict[str, dict[str, str]] = {
+    "not_own_task": {
+        "nl": "{id}: een queue-sessie kan alleen haar eigen taak lezen en schrijven, met haar eigen token",
+        "en": "{id}: a queue session can read and write only its own task, with its own token",
+    },
+    "kept_in_journal": {
+        "nl": "{id}: bewaard in het journaal van de daemon; het komt in de database zodra die terug is",
+        "en": "{id}: kept in the daemon's journal; it is written to the database as soon as that is back",
+    },
+    "briefing_from_copy": {
+        "nl": "(database niet bereikbaar: dit is de laatste kopie van de briefing van {id}; "
+        "{waiting} regel(s) daarna staan nog in het journaal, hieronder)",
+        "en": "(database unreachable: this is the last copy of {id}'s briefing; "
+        "{waiting} line(s) since then are still in the journal, below)",
+    },
+    "daemon_no_database": {
+        "nl": "{id}: de daemon bereikt de database nu niet; probeer het zo weer",
+        "en": "{id}: the daemon cannot reach the database right now; try again shortly",
+    },
+    "unknown_op": {
+        "nl": "onbekende opdracht aan de daemon: {op}",
+        "en": "unknown request to the daemon: {op}",
+    },
+    "no_daemon": {
+        "nl": "de daemon antwoordt niet op {path} ({reason})",
+        "en": "the daemon does not answer at {path} ({reason})",
+    },
+    "not_in_session": {
+        "nl": "taak {verb} kan niet in een queue-sessie (die praat alleen met haar daemon): gebruik "
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall of lll",
+        "en": "taak {verb} is not available in a queue session (it talks only to its daemon): use "
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall or lll",
+    },
     "hint_bot_on": {
         "nl": "zet een bot aan met: taak bot aan {bot}",
         "en": "switch a bot on with: taak bot aan {bot}",

@@ -99,6 +99,11 @@ def backoff_seconds(failures: int, base: float, maximum: float) -> float:
     return float(min(maximum, base * 2 ** min(failures - 1, 30)))
 
 
+def with_jitter(seconds: float, draw: float) -> float:
+    """Between half and all of `seconds`, by `draw` in [0, 1): callers that wait together spread out."""
+    return seconds * (0.5 + draw / 2)
+
+
 def _with_stderr(reason: str, seen: Observed) -> str:
     tail = _tail(seen.stderr_tail)
     return f"{reason}\nstderr: {tail}" if tail else reason

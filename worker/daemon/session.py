@@ -87,11 +87,17 @@ def build_argv(
 
 
 def build_env(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in base.items() if not k.startswith("TAAK_") or k in extra}
+    """The session's environment: ours without any TAAK_ setting it was not given and without database
+    credentials of any spelling (libpq's PG* variables, DATABASE_URL), plus `extra`."""
+    env = {k: v for k, v in base.items() if not _credential(k) and (not k.startswith("TAAK_") or k in extra)}
     env.update(extra)
     env.setdefault("DISABLE_AUTOUPDATER", "1")
     env.setdefault("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
     return env
+
+
+def _credential(name: str) -> bool:
+    return name.startswith("PG") or name.endswith("DATABASE_URL")
 
 
 LeaseCheck = Callable[[bool], Awaitable[Lease]]

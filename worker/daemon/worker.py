@@ -6,14 +6,16 @@ the subprocess in `session.py`.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import random
 import signal
 import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -29,9 +31,12 @@ from worker.core.errors import TaakError
 from worker.core.machines import registry_json
 from worker.core.messages import message
 from worker.core.model import Lease, Soort
-from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide
+from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide, with_jitter
+from worker.core.session_files import SessionFiles
 from worker.daemon import intake, outbox
+from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong
 from worker.daemon.groups import SessionGroups
+from worker.daemon.journal import Journal
 from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
 from worker.db import bots as bot_table
 from worker.db.briefing import briefing_source
@@ -61,6 +66,9 @@ DB_ERRORS = (
 )
 
 
+FINISH_DEADLINE_SECONDS = 60
+
+
 class StartRefused(Exception):
     pass
 
@@ -71,13 +79,6 @@ class DatabaseGone(Exception):
 
 def _set_event(event: anyio.Event, *_args: object) -> None:
     event.set()
-
-
-@dataclass
-class Running:
-    claim: Claim
-    session_id: str
-    started: float = field(default_factory=time.monotonic)
 
 
 class Worker:
@@ -91,6 +92,11 @@ class Worker:
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
         self.locks = [InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots]
         self.groups = SessionGroups(settings.data_dir / "locks", self.holders)
+        label = "+".join(sorted(self.holders))
+        self.journal_path = settings.data_dir / "journaal" / f"{label}.jsonl"
+        self.socket_path = settings.sessions_socket_dir / f"{hashlib.sha256(label.encode()).hexdigest()[:10]}.sock"
+        if len(os.fsencode(self.socket_path)) > SOCKET_PATH_MAX_BYTES:
+            raise StartRefused(str(SocketPathTooLong(self.socket_path)))
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish
         self.force_stop = anyio.Event()  # terminate the sessions now
@@ -102,41 +108,75 @@ class Worker:
         self.db_ok = True
         self.claimed_once = False
         self.pool: asyncpg.Pool | None = None
+        self.gate: Gate | None = None
 
     # --- life cycle -------------------------------------------------------------------------------
 
     async def run(self) -> None:
         self._lock_instances()
+        journal = Journal(self.journal_path)
         try:
-            self.pool = await create_pool(
-                self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
-            )
-            try:
-                await self._start_up()
-                async with anyio.create_task_group() as group:
-                    group.start_soon(self._signals, group.cancel_scope)
-                    duties = (
-                        self._reaper,
-                        self._heartbeat,
-                        self._registry_sync,
-                        self._outbox,
-                        self._intake,
-                        self._indexer,
-                    )
-                    for duty in duties:
-                        group.start_soon(self._keep_running, duty)
-                    if not self.once:
-                        group.start_soon(self._keep_running, self._listen)
-                    await self._claim_loop(group)
-                    await self._drain()
+            async with anyio.create_task_group() as group:
+                group.start_soon(self._signals, group.cancel_scope)
+                self.pool = await self._wait_for_database()
+                if self.pool is None:  # stopped before the database came
                     group.cancel_scope.cancel()
-            finally:
+                    return
+                self.gate = Gate(
+                    self.running,
+                    journal,
+                    lambda: self.ledger,
+                    self._db,
+                    self.settings.data_dir,
+                    self.settings.timezone,
+                    self.settings.language,
+                    partial(briefing_source, self.ledger, settings=self.settings),
+                    database_up=lambda: self.db_ok,
+                )
+                await group.start(self.gate.serve, self.socket_path)
+                group.start_soon(self._keep_running, self.gate.forward)
+                await self._start_up()
+                await self._serve(group)
+        finally:
+            journal.close()
+            if self.pool is not None:
                 with anyio.CancelScope(shield=True), anyio.move_on_after(5):
                     await self.pool.close()
-        finally:
             for lock in self.locks:
                 lock.release()
+            with contextlib.suppress(OSError):
+                self.socket_path.unlink()
         log.info("worker_stopped")
+
+    async def _wait_for_database(self) -> asyncpg.Pool | None:
+        """A daemon started while the database is down waits for it (said once) instead of exiting."""
+        failures = 0
+        while not self.stopping.is_set():
+            try:
+                pool = await create_pool(
+                    self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
+                )
+            except (TaakError, *DB_ERRORS) as exc:
+                failures += 1
+                if failures == 1:
+                    log.error("database_unreachable", during="start", error=_one_line(exc))
+                with anyio.move_on_after(_backoff(failures, 1, 30)):
+                    await self.stopping.wait()
+                continue
+            if failures:
+                log.info("database_back", during="start")
+            return pool
+        return None
+
+    async def _serve(self, group: anyio.abc.TaskGroup) -> None:
+        duties = (self._reaper, self._heartbeat, self._registry_sync, self._outbox, self._intake, self._indexer)
+        for duty in duties:
+            group.start_soon(self._keep_running, duty)
+        if not self.once:
+            group.start_soon(self._keep_running, self._listen)
+        await self._claim_loop(group)
+        await self._drain()
+        group.cancel_scope.cancel()
 
     def _lock_instances(self) -> None:
         for lock, holder in zip(self.locks, self.holders, strict=True):
@@ -161,6 +201,10 @@ class Worker:
         if pending:
             raise StartRefused(message("not_migrated", self.settings.language, pending=len(pending)))
         await bot_table.register(self.pool, self.bots)
+        assert self.gate is not None
+        replayed = len(self.gate.journal.pending())
+        # What sessions of an earlier run said lands first, with the tokens it was said with.
+        await self.gate.drained()
         released = await self.ledger.eigen_claims_vrijgeven(
             self.holders, f"vrijgegeven bij herstart van de worker op {self.settings.machine}"
         )
@@ -173,6 +217,8 @@ class Worker:
             database=self.database.redacted,
             concurrency=self.settings.concurrency,
             released=released,
+            journal_replayed=replayed,
+            socket=str(self.socket_path),
             version=__version__,
         )
         if not active:
@@ -251,8 +297,13 @@ class Worker:
             if claim is None:
                 return
             self.claimed_once = True
-            self.running[claim.task.id] = Running(claim, session_id)
+            self.running[claim.task.id] = self._running(claim, session_id)
             group.start_soon(self._run_task, claim, session_id)
+
+    def _running(self, claim: Claim, session_id: str) -> Running:
+        task = claim.task
+        files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
+        return Running(claim, session_id, files.briefing, volgende_stap=task.volgende_stap)
 
     async def _claim(self, session_id: str) -> Claim | None:
         assert self.pool is not None
@@ -287,7 +338,7 @@ class Worker:
                 failures += 1
                 if failures == 1:
                     log.warning("listen_lost", error=_one_line(exc))
-                await anyio.sleep(backoff_seconds(failures, 0.5, 5))
+                await anyio.sleep(_backoff(failures, 0.5, 5))
                 continue
             lost = anyio.Event()
             try:
@@ -327,7 +378,10 @@ class Worker:
                 lines=report.lines,
                 is_error=report.result.is_error if report.result else None,
             )
-            with anyio.CancelScope(shield=True):
+            with anyio.CancelScope(shield=True) as shield:
+                # A deadline even here: a shutdown must not hang on a database that stays away (what is
+                # not written stays in the journal, and the next start gives the task back).
+                shield.deadline = anyio.current_time() + FINISH_DEADLINE_SECONDS
                 await self._finish(claim, session_id, report)
         except Exception:
             log.exception("task_runner_failed")
@@ -343,9 +397,8 @@ class Worker:
         task = claim.task
         source = await self._db("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
         briefing = build_briefing(source, Variant.FULL)
-        folder = Layout(self.settings.data_dir).sessions / task.id
-        folder.mkdir(parents=True, exist_ok=True)
-        stem = f"{task.pogingen}-{session_id}"
+        files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
+        files.folder.mkdir(parents=True, exist_ok=True)
         write_stand(
             self.settings.data_dir,
             task.id,
@@ -355,24 +408,22 @@ class Worker:
             timezone=self.settings.timezone,
         )
         # Before the session starts: the archive tags the session's transcript lines from this record.
-        write_session_record(folder, stem, session=session_id, task=task.id, bot=claim.bot)
-        briefing_file = folder / f"{stem}.briefing.txt"
-        briefing_file.write_text(briefing + "\n", encoding="utf-8")
+        write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
+        files.briefing.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
-        compact = build_briefing(source, Variant.COMPACT)
-        (folder / f"{stem}.briefing.compact.txt").write_text(compact + "\n", encoding="utf-8")
+        files.compact_briefing.write_text(build_briefing(source, Variant.COMPACT) + "\n", encoding="utf-8")
         extra = {
             "TAAK_ID": task.id,
             "TAAK_TOKEN": claim.token,
             "TAAK_BOT": claim.bot,
             "TAAK_SESSIE": session_id,
-            "TAAK_BRIEFING_FILE": str(briefing_file),
+            "TAAK_BRIEFING_FILE": str(files.briefing),
+            # The session's way to the ledger: its daemon, never the database (no URL, no password).
+            "TAAK_SOCKET": str(self.socket_path),
             "TAAK_DATA_DIR": str(self.settings.data_dir),
             "TAAK_TIMEZONE": self.settings.timezone,
             "TAAK_LANGUAGE": self.settings.language,
             "TAAK_MACHINE": self.settings.machine,
-            "TAAK_LEASE_SECONDS": str(self.settings.lease_seconds),
-            "TAAK_DATABASE_URL": self.database.url,
         }
         argv = build_argv(
             self.settings.agent_cmd,
@@ -386,8 +437,8 @@ class Worker:
             argv=argv,
             env=build_env(os.environ, extra),
             cwd=self.settings.workdir or Path.home(),
-            raw_path=folder / f"{stem}.jsonl",
-            stderr_path=folder / f"{stem}.stderr",
+            raw_path=files.capture,
+            stderr_path=files.stderr,
             session_id=session_id,
         )
         return plan
@@ -410,6 +461,11 @@ class Worker:
 
         async def check(active: bool) -> Lease:
             nonlocal outage
+            running = self.running.get(task_id)
+            if running is not None:
+                if running.closed is not None:  # the gate saw the session's own klaar/blokkeer/vrijgeven
+                    return Lease.CLOSED_BY_SESSION
+                active, running.wrote = active or running.wrote, False
             try:
                 if active and await self.ledger.verleng(task_id, token) is not None:
                     lease = Lease.HELD
@@ -432,6 +488,8 @@ class Worker:
 
     async def _finish(self, claim: Claim, session_id: str, report: SessionReport) -> None:
         task_id, bot = claim.task.id, claim.bot
+        assert self.gate is not None
+        await self.gate.settled(task_id)
         if report.result is not None:
             meta = {**report.result.as_meta(), "sessie": session_id, "exit_code": report.exit_code}
             text = _result_line(report)
@@ -498,15 +556,26 @@ class Worker:
 
     async def _reaper(self) -> None:
         while True:
+            # Our own sessions are alive (we run them): their leases are extended first and never reaped here,
+            # also right after an outage longer than the lease.
+            await self._db("extend", self._extend_own_leases)
             reaped = await self._db(
                 "reap",
                 lambda: self.ledger.reap(
-                    backoff_base=self.settings.retry_base_seconds, backoff_max=self.settings.retry_max_seconds
+                    backoff_base=self.settings.retry_base_seconds,
+                    backoff_max=self.settings.retry_max_seconds,
+                    own=list(self.running),
+                    grace_seconds=self.settings.reaper_grace_seconds,
                 ),
             )
             for task in reaped:
                 log.info("lease_expired", task_id=task.id, status=task.status)
             await anyio.sleep(self.settings.reaper_seconds)
+
+    async def _extend_own_leases(self) -> None:
+        for running in list(self.running.values()):
+            if running.closed is None:
+                await self.ledger.verleng(running.task_id, running.claim.token)
 
     async def _heartbeat(self) -> None:
         assert self.pool is not None
@@ -607,13 +676,18 @@ class Worker:
                     log.error("database_unreachable", during=what, error=_one_line(exc))
                 if self.force_stop.is_set() and failures > 3:
                     raise DatabaseGone(what) from exc
-                await anyio.sleep(backoff_seconds(failures, 0.5, 15))
+                await anyio.sleep(_backoff(failures, 0.5, 15))
                 continue
             if not self.db_ok:
                 self.db_ok = True
                 log.info("database_back", during=what)
                 self.wake.set()
             return value
+
+
+def _backoff(failures: int, base: float, maximum: float) -> float:
+    """Doubling with jitter, so eight daemons that lost one database do not come back in lockstep."""
+    return with_jitter(backoff_seconds(failures, base, maximum), random.random())
 
 
 def _result_line(report: SessionReport) -> str:

@@ -102,6 +102,10 @@ def _json(value: Any) -> dict[str, Any]:
     return dict(value or {})
 
 
+def _meta_json(meta: dict[str, Any] | None) -> str:
+    return json.dumps(meta or {}, ensure_ascii=False)
+
+
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
     """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text."""
     if "\x00" in value:
@@ -227,21 +231,33 @@ class Ledger:
         token: str,
         bot: str | None = None,
         sessie: str | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
         if not bewijs.strip():
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         check_text(tekst, "tekst", required=False)
-        record = await self.db.fetchrow(queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie)
+        record = await self.db.fetchrow(
+            queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie, _meta_json(meta)
+        )
         return await self._written_or_why(record, task_id, token)
 
     async def blokkeer(
-        self, task_id: str, vraag: str, *, token: str, bot: str | None = None, sessie: str | None = None
+        self,
+        task_id: str,
+        vraag: str,
+        *,
+        token: str,
+        bot: str | None = None,
+        sessie: str | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
         check_text(vraag, "vraag")
-        record = await self.db.fetchrow(queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie)
+        record = await self.db.fetchrow(
+            queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie, _meta_json(meta)
+        )
         return await self._written_or_why(record, task_id, token)
 
     async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Written:
@@ -258,13 +274,24 @@ class Ledger:
         *,
         bot: str | None = None,
         niet_voor: datetime | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
         check_text(reden, "reden", required=False)
-        record = await self.db.fetchrow(queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor)
+        record = await self.db.fetchrow(
+            queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor, _meta_json(meta)
+        )
         return await self._written_or_why(record, task_id, token)
 
-    async def stap(self, task_id: str, tekst: str, *, token: str | None = None, bot: str | None = None) -> Written:
+    async def stap(
+        self,
+        task_id: str,
+        tekst: str,
+        *,
+        token: str | None = None,
+        bot: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Written:
         check_task_id(task_id)
         check_text(tekst, "volgende stap")
         if token is None:
@@ -274,9 +301,13 @@ class Ledger:
                 raise Refused("held_by_session", id=task_id)
             return Written(id=record["id"], ts=record["ts"])
         record = await self.db.fetchrow(
-            queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds
+            queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds, _meta_json(meta)
         )
         return await self._written_or_why(record, task_id, token)
+
+    async def journaal_bekend(self, task_id: str, sleutel: str) -> bool:
+        known: bool = await self.db.fetchval(queries()["journaal_bekend"], task_id, sleutel)
+        return known
 
     async def lease_stand(self, task_id: str, token: str) -> Lease:
         record = await self.db.fetchrow(queries()["lease_stand"], task_id, check_token(token))
@@ -322,9 +353,18 @@ class Ledger:
         records = await self.db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
         return [r["id"] for r in records]
 
-    async def reap(self, *, backoff_base: float = 30, backoff_max: float = 3600, limit: int = 100) -> list[Reaped]:
-        """Return expired leases to the queue (or to mislukt); safe with several reapers at once."""
-        records = await self.db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit)
+    async def reap(
+        self,
+        *,
+        backoff_base: float = 30,
+        backoff_max: float = 3600,
+        limit: int = 100,
+        own: Sequence[str] = (),
+        grace_seconds: float = 0,
+    ) -> list[Reaped]:
+        """Return expired leases to the queue (or to mislukt); safe with several reapers at once. `own`: the
+        tasks the calling daemon runs, never reaped by it; `grace_seconds`: none after the server's start."""
+        records = await self.db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit, list(own), grace_seconds)
         return [Reaped(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
 
     async def toon(self, task_id: str) -> Task:

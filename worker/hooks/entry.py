@@ -5,6 +5,7 @@ Kept apart from the rest of the command so that a hook imports only what it need
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -25,6 +26,15 @@ def run_hook_command(words: list[str]) -> int | None:
             return answered
         words, stdin_read = words[:1], True  # the file could not be used: take the ordinary path
     if len(words) == 1 and words[0] in HOOK_NAMES:
+        if os.environ.get("TAAK_SOCKET"):  # a queue session: its daemon answers, never the database
+            from worker.hooks.queue_session import run
+
+            try:
+                payload = {} if stdin_read else _read_payload()
+            except ValueError as exc:
+                print(f"taak hook {words[0]}: {exc}", file=sys.stderr)
+                return 0
+            return run(words[0], payload)
         return main(words[0], stdin_read=stdin_read)
     return None
 

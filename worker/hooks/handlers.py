@@ -7,7 +7,6 @@ transcript holds conversation: that exits 1 (never 2, which would block the comp
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -15,10 +14,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, Variant, clip
 from worker.core.model import Soort
 from worker.hooks.lines import additional_context, where_we_are
+from worker.hooks.reports import (
+    SUMMARY_INSTRUCTIONS_NL,
+    SUMMARY_INSTRUCTIONS_NO_TASK,
+    Report,
+    strip_analysis,
+    write_report,
+)
 from worker.settings import Settings
 
 if TYPE_CHECKING:
@@ -99,26 +104,15 @@ def briefing_from_file(path: Path | None) -> str | None:
     """The compact briefing the daemon wrote beside the full one, else the full one cut to size."""
     if path is None:
         return None
-    compact = path.with_name(path.name.replace(".briefing.txt", ".briefing.compact.txt"))
-    for candidate in (compact, path):
+    from worker.core.session_files import SessionFiles
+
+    for candidate in (SessionFiles.from_briefing(path).compact_briefing, path):
         if candidate.is_file():
             return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
     return None
 
 
 # --- PreCompact ---------------------------------------------------------------------------------
-
-
-SUMMARY_INSTRUCTIONS_NL = (
-    "Bewaar bij het samenvatten altijd letterlijk: het taak-ID {id}, de oorspronkelijke opdracht woord voor "
-    "woord (hieronder), wat al af is met het bewijs erbij, en wat de volgende stap is.\n"
-    'Oorspronkelijke opdracht, letterlijk:\n"{opdracht}"\n'
-    "Volgende stap volgens het taakregister: {stap}"
-)
-SUMMARY_INSTRUCTIONS_NO_TASK = (
-    "Bewaar bij het samenvatten altijd letterlijk: de oorspronkelijke opdracht van de gebruiker woord voor "
-    "woord, wat al af is met het bewijs erbij, en wat de volgende stap is."
-)
 
 
 async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
@@ -136,43 +130,6 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
     opdracht, stap = task
     return HookResult(stdout=SUMMARY_INSTRUCTIONS_NL.format(id=settings.id, opdracht=opdracht, stap=stap))
-
-
-@dataclass(frozen=True)
-class Report:
-    path: Path | None
-    entries: int
-    error: str | None = None
-
-
-def write_report(transcript_path: Path, folder: Path, *, session: object = None) -> Report:
-    """Everything said since the previous report, verbatim, to a new file; remembers where it stopped."""
-    lines = transcript_path.read_bytes().splitlines()
-    state_file = folder / ".voortgang.json"
-    state: dict[str, int] = json.loads(state_file.read_text()) if state_file.is_file() else {}
-    done = min(state.get(str(transcript_path), 0), len(lines))
-    new_lines = lines[done:]
-    entries = transcript.parse_lines(new_lines, first_line=done)
-    text = transcript.render(entries)
-    if not text.strip():
-        spoken = transcript.conversation_line_count(new_lines)
-        if spoken:
-            return Report(
-                None,
-                0,
-                f"pre-compact: {spoken} conversation lines in {transcript_path} "
-                "but the report would be empty; nothing saved",
-            )
-        return Report(None, 0)
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    # The line range makes the name unique: two compactions in one second must not share a file.
-    name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{done + 1}-{len(lines)}.txt"
-    report_path = folder / name
-    report_path.write_text(text + "\n", encoding="utf-8")
-    state[str(transcript_path)] = len(lines)
-    state_file.write_text(json.dumps(state, indent=1))
-    return Report(report_path, len(entries))
 
 
 async def _log_and_read(settings: Settings, report: Report) -> tuple[str, str] | None:
@@ -205,12 +162,6 @@ async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict
 
 
 # --- PostCompact --------------------------------------------------------------------------------
-
-_ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
-
-
-def strip_analysis(summary: str) -> str:
-    return _ANALYSIS.sub("", summary).strip()
 
 
 async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:

@@ -1,0 +1,195 @@
+"""A queue session talks to its daemon, never to the database: no credentials, nothing lost in an outage,
+nothing re-run after one. Real processes; the outages stop a Postgres server the test started itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import anyio
+import asyncpg
+import pytest
+
+from tests.conftest import with_database
+from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
+from worker.db.embedded import ensure_embedded, stop_embedded
+from worker.db.migrate import migrate
+
+
+async def test_the_agent_holds_no_database_url_or_password_and_its_socket_is_the_users_alone(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    secret = "geheim-wachtwoord-" + os.urandom(4).hex()  # trust auth here: any password is accepted
+    with_password = db_url.replace("postgres@", f"postgres:{secret}@", 1)
+    await switch_on(conn, "paco")
+    await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(with_password, tmp_path, mode="busy", PGPASSWORD=secret)
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        environ = Path(f"/proc/{record['pid']}/environ").read_bytes() if sys.platform == "linux" else b""
+        socket_path = Path(record["env"]["TAAK_SOCKET"])
+        socket_mode = socket_path.stat().st_mode & 0o777
+        folder_mode = socket_path.parent.stat().st_mode & 0o777
+    finally:
+        daemon.stop()
+    seen = environ.decode(errors="replace") + json.dumps(record["env"])
+    assert secret not in seen
+    assert "postgresql://" not in seen
+    assert not [k for k in record["env"] if k.startswith("PG") or k.endswith("DATABASE_URL")]
+    assert (socket_mode, folder_mode) == (0o600, 0o700)
+
+
+@pytest.fixture
+async def private_server(tmp_path: Path) -> AsyncIterator[tuple[str, Path]]:
+    """A migrated database on a Postgres server of this test's own, which the test may stop and start."""
+    server = tmp_path / "pg"
+    url = await anyio.to_thread.run_sync(ensure_embedded, server)
+    admin = await asyncpg.connect(with_database(url, "postgres"))
+    await admin.execute("create database gate")
+    await admin.close()
+    db_url = with_database(url, "gate")
+    conn = await asyncpg.connect(db_url)
+    await migrate(conn)
+    await switch_on(conn, "paco")
+    await conn.close()
+    try:
+        yield db_url, server
+    finally:
+        await anyio.to_thread.run_sync(stop_embedded, server)
+
+
+async def stop(server: Path) -> None:
+    await anyio.to_thread.run_sync(stop_embedded, server)
+
+
+async def start(server: Path) -> None:
+    # From another process, as an operator would (pgserver caches its handle per process).
+    code = (
+        "from pathlib import Path; from worker.db.embedded import ensure_embedded; "
+        f"ensure_embedded(Path({str(server)!r}))"
+    )
+    await anyio.run_process([sys.executable, "-c", code])
+
+
+@pytest.mark.slow
+async def test_every_step_line_said_through_a_30_second_outage_is_written_once_in_order(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    db_url, server = private_server
+    steps = 50
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    await conn.close()
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS=f"--fake-mode steps --fake-steps {steps}", TAAK_POLL_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _steps_said(tmp_path, 5), timeout=60, what="five steps")
+        await stop(server)
+        down_at = _steps_said_now(tmp_path)
+        await anyio.sleep(30)
+        up_at = _steps_said_now(tmp_path)
+        await start(server)
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=90, what="klaar")
+        texts = [
+            r["tekst"]
+            for r in await conn.fetch(
+                "select tekst from agent_taak_log where taak_id = $1 and soort = 'stap_klaar' order by id", task_id
+            )
+        ]
+        await conn.close()
+    finally:
+        daemon.stop()
+    timings = _timings(tmp_path)
+    during = timings[down_at:up_at]
+    print(f"taak log during the outage: {len(during)} calls, slowest {max(during):.3f} s")
+    assert up_at - down_at >= 20  # the session went on talking while the database was away
+    assert texts == [f"stap {n}" for n in range(1, steps + 1)]
+    assert max(during) < 1.0
+
+
+@pytest.mark.slow
+async def test_an_outage_longer_than_the_lease_re_runs_nothing(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    db_url, server = private_server
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    await conn.close()
+    quick = {"TAAK_LEASE_SECONDS": "10", "TAAK_LEASE_EXTEND_SECONDS": "1", "TAAK_POLL_SECONDS": "1"}
+    runner = Daemon(
+        worker_env(db_url, tmp_path / "a", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 30", **quick),
+        tmp_path / "a.log",
+    )
+    # A second daemon on another machine, whose reaper would take the expired lease if it could.
+    other = Daemon(worker_env(db_url, tmp_path / "b", TAAK_MACHINE="mac-b", **quick), tmp_path / "b.log")
+    try:
+        await wait_for(lambda: _steps_said(tmp_path / "a", 3), timeout=60, what="three steps")
+        await stop(server)
+        await anyio.sleep(15)  # longer than the 10 s lease
+        await start(server)
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=90, what="klaar")
+        kinds = [r["soort"] for r in await conn.fetch("select soort from agent_taak_log where taak_id = $1", task_id)]
+        await conn.close()
+    finally:
+        runner.stop()
+        other.stop()
+    assert kinds.count("gestart") == 1
+    assert "verlopen" not in kinds
+    assert kinds.count("klaar") == 1
+    assert len(records(tmp_path / "a")) + len(records(tmp_path / "b")) == 1
+
+
+@pytest.mark.slow
+async def test_a_daemon_started_while_the_database_is_down_waits_and_then_works(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    db_url, server = private_server
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    await conn.close()
+    await stop(server)
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="klaar", TAAK_POLL_SECONDS="1"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "database_unreachable"), timeout=30, what="the daemon to say so")
+        await anyio.sleep(3)
+        assert daemon.process.poll() is None  # still waiting, not exited
+        await start(server)
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=60, what="klaar once the database is up")
+        await conn.close()
+    finally:
+        daemon.stop()
+    names = [e.get("event") for e in daemon.events()]
+    assert names.count("database_unreachable") == 1
+    assert "worker_started" in names
+
+
+async def _records(folder: Path, count: int) -> list[dict[str, object]] | None:
+    found = records(folder)
+    return found if len(found) >= count else None
+
+
+def _timings(folder: Path) -> list[float]:
+    return [float(x) for p in (folder / "records").glob("*.steps") for x in p.read_text().split()]
+
+
+def _steps_said_now(folder: Path) -> int:
+    return len(_timings(folder))
+
+
+async def _steps_said(folder: Path, count: int) -> bool:
+    return _steps_said_now(folder) >= count
+
+
+async def _status(conn: asyncpg.Connection, task_id: str, status: str) -> bool:
+    return bool(await conn.fetchval("select status = $2 from agent_taken where id = $1", task_id, status))
+
+
+async def _event(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)

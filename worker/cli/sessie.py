@@ -1,0 +1,139 @@
+"""`taak` inside a queue session: one request to its daemon over TAAK_SOCKET, never to the database.
+
+The session holds no database URL or password: the daemon checks the task and the lease token, keeps
+every write in its journal before it answers, and writes it to Postgres (through outages). The same
+parsers as everywhere read the command line; this module and what it imports need only the standard
+library, so a `taak log` here costs little more than starting Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+from typing import Any
+
+from worker.cli import args as a
+from worker.core.errors import ExitCode, InvalidInput, TaakError
+from worker.core.messages import message
+from worker.core.model import TASK_ID
+
+SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
+# Verbs that need no database: the local archive, "where are we now", the memory folder, help.
+LOCAL_VERBS = frozenset({"recall", "lll", "geheugen", "claude-md", "hook", "-h", "--help"})
+ANSWER_TIMEOUT_SECONDS = 15
+
+
+def language() -> str:
+    return "en" if os.environ.get("TAAK_LANGUAGE") == "en" else "nl"
+
+
+def main(words: list[str]) -> int:
+    from worker.cli.taak import build_parser
+
+    args = a.parse(build_parser(), words)
+    try:
+        request = REQUESTS[args.command](args)
+        answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": language()})
+    except TaakError as exc:
+        a.fail(exc.render(language()), exc.exit_code)
+    out = answer.get("out") or ""
+    if args.command == "brief" and args.json:
+        out = json.dumps({"id": request["id"], "briefing": out}, ensure_ascii=False)
+    if out:
+        print(out)
+    if answer.get("err"):
+        print(f"taak: {answer['err']}", file=sys.stderr)
+    return int(answer.get("code", ExitCode.REFUSED))
+
+
+def refuse_outside_the_daemon(verb: str) -> None:
+    a.fail(message("not_in_session", language(), verb=verb), ExitCode.REFUSED)
+
+
+def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.settimeout(ANSWER_TIMEOUT_SECONDS)
+        try:
+            connection.connect(path)
+            connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+            raw = b""
+            while not raw.endswith(b"\n"):
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                raw += chunk
+        except OSError as exc:
+            a.fail(message("no_daemon", language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
+    try:
+        answer = json.loads(raw)
+    except ValueError:
+        a.fail(message("no_daemon", language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
+    return answer if isinstance(answer, dict) else {}
+
+
+# --- one request per verb, from the same parsed arguments as the database path -----------------------
+
+
+def _task(explicit: str | None) -> dict[str, Any]:
+    task_id = explicit or os.environ.get("TAAK_ID")
+    if not task_id:
+        raise InvalidInput("no_id")
+    if not TASK_ID.match(task_id):
+        raise InvalidInput("bad_id", value=task_id)
+    token = os.environ.get("TAAK_TOKEN") if task_id == os.environ.get("TAAK_ID") else None
+    return {"id": task_id, "token": token}
+
+
+def _log(args: argparse.Namespace) -> dict[str, Any]:
+    explicit, rest = a.split_id(args.words)
+    if len(rest) < 2:
+        a.fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
+    return {**_task(explicit), "soort": rest[0], "tekst": a.read_text(a.joined(rest[1:]))}
+
+
+def _klaar(args: argparse.Namespace) -> dict[str, Any]:
+    explicit, rest = a.split_id(args.words)
+    return {**_task(explicit), "bewijs": args.bewijs or "", "tekst": a.joined(rest)}
+
+
+def _blokkeer(args: argparse.Namespace) -> dict[str, Any]:
+    explicit, rest = a.split_id(args.words)
+    if not rest:
+        a.fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
+    return {**_task(explicit), "tekst": a.joined(rest)}
+
+
+def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:
+    explicit, rest = a.split_id(args.words)
+    if rest:
+        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    return {**_task(explicit), "reden": args.reden}
+
+
+def _stap(args: argparse.Namespace) -> dict[str, Any]:
+    explicit, rest = a.split_id(args.words)
+    if not rest:
+        a.fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
+    return {**_task(explicit), "tekst": a.joined(rest)}
+
+
+def _toon(args: argparse.Namespace) -> dict[str, Any]:
+    return {**_task(args.id), "json": args.json}
+
+
+def _brief(args: argparse.Namespace) -> dict[str, Any]:
+    return {**_task(args.id), "compact": args.compact}
+
+
+REQUESTS = {
+    "log": _log,
+    "klaar": _klaar,
+    "blokkeer": _blokkeer,
+    "vrijgeven": _vrijgeven,
+    "stap": _stap,
+    "toon": _toon,
+    "brief": _brief,
+}

@@ -1,0 +1,349 @@
+"""The boundary between a queue session and its daemon (design section 12).
+
+A session holds no database credentials. `taak log / klaar / blokkeer / vrijgeven / stap / toon / brief`
+and the hooks inside it send one JSON line over a Unix socket (mode 0600) and read one back. The gate
+checks the task and its lease token against what this daemon runs, appends every write to the
+journal (fsync) before it answers, and the forwarder takes the journal to Postgres in order, through
+outages. So the daemon knows at once that a session finished, blocked or released its own task, and
+a write that was accepted is never lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import structlog
+from anyio.abc import SocketStream
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from worker.core.briefing import Variant, build_briefing
+from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
+from worker.core.messages import message
+from worker.core.model import SESSION_KINDS, Soort, Status
+from worker.core.session_files import SessionFiles
+from worker.daemon.journal import Entry, Journal, Outcome
+from worker.db.ledger import Claim, Ledger, check_text
+from worker.hooks.stand import write_stand
+
+log = structlog.get_logger("queue-worker")
+T = TypeVar("T")
+
+REQUEST_MAX_BYTES = 1_048_576
+ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
+READ_TIMEOUT_SECONDS = 2.0
+SOCKET_PATH_MAX_BYTES = 103  # sun_path is 104 bytes on macOS (108 on Linux), with its closing NUL
+CLOSING_OPS = {"klaar": Status.KLAAR, "blokkeer": Status.WACHT_OP_MENS, "vrijgeven": Status.WACHTEND}
+
+
+@dataclass
+class Running:
+    """A session this daemon runs, as the gate and the lease keeper see it."""
+
+    claim: Claim
+    session_id: str
+    briefing_file: Path
+    closed: str | None = None  # the verb with which the session closed its own task
+    wrote: bool = False  # a write since the last lease check: activity, like output
+    volgende_stap: str | None = None
+
+    @property
+    def task_id(self) -> str:
+        return self.claim.task.id
+
+
+@dataclass(frozen=True)
+class Answer:
+    code: int = 0
+    out: str = ""
+    err: str = ""
+
+    def line(self) -> bytes:
+        return json.dumps({"code": self.code, "out": self.out, "err": self.err}, ensure_ascii=False).encode() + b"\n"
+
+
+Retry = Callable[[str, Callable[[], Awaitable[T]]], Awaitable[T]]
+
+
+@dataclass
+class Gate:
+    running: dict[str, Running]
+    journal: Journal
+    ledger: Callable[[], Ledger]
+    retry: Retry[Any]
+    data_dir: Path
+    timezone: str
+    language: str
+    briefing_source: Callable[[str], Awaitable[Any]]
+    database_up: Callable[[], bool] = lambda: True
+    new_entry: anyio.Event = field(default_factory=anyio.Event)
+    _settled: dict[int, tuple[anyio.Event, list[tuple[Outcome, str | None]]]] = field(default_factory=dict)
+
+    # --- the socket -------------------------------------------------------------------------------
+
+    async def serve(self, path: Path, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
+        listener = await open_socket(path)
+        task_status.started()
+        async with listener:
+            await listener.serve(self._connection)
+
+    async def _connection(self, stream: SocketStream) -> None:
+        async with stream:
+            try:
+                raw = await BufferedByteReceiveStream(stream).receive_until(b"\n", REQUEST_MAX_BYTES)
+                request = json.loads(raw)
+                if not isinstance(request, dict):
+                    raise ValueError("not a JSON object")
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, ValueError) as exc:
+                await stream.send(Answer(int(ExitCode.USAGE), err=f"bad request: {exc}").line())
+                return
+            language = "en" if request.get("taal") == "en" else "nl"
+            try:
+                answer = await self.handle(request, language)
+            except TaakError as exc:
+                answer = Answer(int(exc.exit_code), err=exc.render(language))
+            await stream.send(answer.line())
+
+    # --- one request ------------------------------------------------------------------------------
+
+    async def handle(self, request: dict[str, Any], language: str) -> Answer:
+        op = str(request.get("op", ""))
+        running = self._own(request)
+        if op == "taak":
+            task = running.claim.task
+            shown = {"id": task.id, "opdracht": task.opdracht, "volgende_stap": running.volgende_stap}
+            return Answer(out=json.dumps(shown, ensure_ascii=False))
+        if op in ("brief", "toon"):
+            return await self._read(op, running, request, language)
+        if running.closed is not None:
+            raise Refused("stale_token", id=running.task_id)
+        fields = _checked_fields(op, request)
+        entry = self.journal.append(
+            op, running.task_id, running.claim.token, running.claim.bot, running.session_id, fields
+        )
+        running.wrote = True
+        if op in CLOSING_OPS:
+            running.closed = op
+        self._keep_stand(running, op, fields)
+        return await self._answer_when_written(entry, language)
+
+    def _own(self, request: dict[str, Any]) -> Running:
+        """Only the session's own task, with its current token: a session can read or change nothing else."""
+        task_id = str(request.get("id") or "")
+        running = self.running.get(task_id)
+        if running is None or request.get("token") != running.claim.token:
+            raise Refused("not_own_task", id=task_id or "-")
+        return running
+
+    def _keep_stand(self, running: Running, op: str, fields: dict[str, Any]) -> None:
+        if op == "stap":
+            running.volgende_stap = fields["tekst"]
+        status = CLOSING_OPS.get(op, Status.BEZIG)
+        write_stand(
+            self.data_dir,
+            running.task_id,
+            status=status,
+            volgende_stap=running.volgende_stap,
+            language=self.language,
+            timezone=self.timezone,
+        )
+
+    async def _answer_when_written(self, entry: Entry, language: str) -> Answer:
+        done = anyio.Event()
+        outcome: list[tuple[Outcome, str | None]] = []
+        self._settled[entry.seq] = (done, outcome)
+        self.new_entry.set()
+        # While the database is away the journal is the answer at once; else wait briefly for the write.
+        with anyio.move_on_after(ANSWER_WAIT_SECONDS if self.database_up() else 0):
+            await done.wait()
+        self._settled.pop(entry.seq, None)
+        if not outcome:
+            return Answer(err=message("kept_in_journal", language, id=entry.task_id))
+        result, reason = outcome[0]
+        return Answer() if result == "geschreven" else Answer(int(ExitCode.REFUSED), err=reason or "")
+
+    async def _read(self, op: str, running: Running, request: dict[str, Any], language: str) -> Answer:
+        """From the database when it answers quickly, else (brief) the daemon's last copy, said honestly."""
+        variant = Variant.COMPACT if request.get("compact") else Variant.FULL
+        try:
+            with anyio.fail_after(READ_TIMEOUT_SECONDS):
+                if op == "toon":
+                    return Answer(out=await self._toon(running.task_id, bool(request.get("json"))))
+                text = build_briefing(await self.briefing_source(running.task_id), variant)
+        except READ_ERRORS:
+            if op == "toon":
+                raise Refused("daemon_no_database", id=running.task_id) from None
+            return Answer(out=self._briefing_from_copy(running, variant, language))
+        copy = _copy_path(running.briefing_file, variant)
+        copy.write_text(text + "\n", encoding="utf-8")
+        return Answer(out=text)
+
+    async def _toon(self, task_id: str, as_json: bool) -> str:
+        from dataclasses import asdict
+        from zoneinfo import ZoneInfo
+
+        from worker.cli.args import plain, task_json
+        from worker.cli.tasks import show_task
+
+        ledger = self.ledger()
+        task = await ledger.toon(task_id)
+        rows = await ledger.log_rows(task_id)
+        if not as_json:
+            return show_task(task, rows, ZoneInfo(self.timezone), self.language)
+        shown = task_json(task)
+        shown["log"] = [plain(asdict(row)) for row in rows]
+        return json.dumps(shown, ensure_ascii=False, indent=2)
+
+    def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
+        copy = _copy_path(running.briefing_file, variant)
+        text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
+        waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
+        lines = [f"{e.gezegd[11:16]} {e.op} {e.fields.get('soort', '')} {_said(e)}".replace("  ", " ") for e in waiting]
+        note = message("briefing_from_copy", language, id=running.task_id, waiting=len(waiting))
+        return "\n".join([note, text, *lines])
+
+    # --- the journal to Postgres ------------------------------------------------------------------
+
+    async def forward(self) -> None:
+        """Every accepted write to the database, in order; an entry of an earlier run is looked up first."""
+        earlier = {e.seq for e in self.journal.pending()}
+        while True:
+            pending = self.journal.pending()
+            if not pending:
+                await self.new_entry.wait()
+                self.new_entry = anyio.Event()
+                continue
+            entry = pending[0]
+            result, reason = await self.retry("journal", _attempts(self.ledger, entry, entry.seq in earlier))
+            self.journal.settle(entry, result, reason)
+            if result == "geweigerd":
+                log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=reason)
+            waiting = self._settled.get(entry.seq)
+            if waiting is not None:
+                waiting[1].append((result, reason))
+                waiting[0].set()
+
+    async def drained(self) -> None:
+        """Wait until every accepted write reached the database (or was refused): at start, the earlier run's."""
+        while self.journal.pending():
+            self.new_entry.set()
+            await anyio.sleep(0.05)
+
+    def pending_for(self, task_id: str) -> int:
+        return sum(1 for e in self.journal.pending() if e.task_id == task_id)
+
+    async def settled(self, task_id: str) -> None:
+        """Wait until this task's accepted writes reached the database (or were refused)."""
+        while self.pending_for(task_id):
+            self.new_entry.set()
+            await anyio.sleep(0.05)
+
+
+def _attempts(ledger: Callable[[], Ledger], entry: Entry, from_earlier_run: bool) -> Callable[[], Awaitable[Any]]:
+    tries = 0
+
+    async def once() -> tuple[Outcome, str | None]:
+        nonlocal tries
+        tries += 1
+        # A retry after a lost connection, or an entry of a run that died, may have reached the database.
+        if (from_earlier_run or tries > 1) and await ledger().journaal_bekend(entry.task_id, entry.sleutel):
+            return "geschreven", None
+        try:
+            await apply(ledger(), entry)
+        except TaakError as exc:
+            return "geweigerd", exc.render("nl")
+        return "geschreven", None
+
+    return once
+
+
+async def apply(ledger: Ledger, entry: Entry) -> None:
+    f, meta = entry.fields, entry.meta()
+    kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
+    if entry.op == "log":
+        await ledger.log(
+            entry.task_id, Soort(f["soort"]), f["tekst"], sessie=entry.sessie, meta={**f["meta"], **meta}, **kw
+        )
+    elif entry.op == "klaar":
+        await ledger.klaar(entry.task_id, f["bewijs"], f["tekst"], sessie=entry.sessie, meta=meta, **kw)
+    elif entry.op == "blokkeer":
+        await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta=meta, **kw)
+    elif entry.op == "vrijgeven":
+        await ledger.vrijgeven(entry.task_id, entry.token, f["reden"], bot=entry.bot, meta=meta)
+    elif entry.op == "stap":
+        await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
+    else:
+        raise InvalidInput("unknown_op", op=entry.op)
+
+
+def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
+    """The same rules the ledger applies, checked before the write is accepted into the journal."""
+    text = str(request.get("tekst") or "")
+    if op == "log":
+        soort = str(request.get("soort") or "")
+        if soort not in {s.value for s in SESSION_KINDS}:
+            allowed = ", ".join(sorted(SESSION_KINDS))
+            raise InvalidInput("unknown_soort", value=soort, allowed=allowed)
+        meta = request.get("meta") if isinstance(request.get("meta"), dict) else {}
+        return {"soort": soort, "tekst": check_text(text, "tekst", required=False), "meta": meta}
+    if op == "klaar":
+        bewijs = str(request.get("bewijs") or "")
+        if not bewijs.strip():
+            raise Refused("no_evidence", id=str(request.get("id")))
+        return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
+    if op == "blokkeer":
+        return {"vraag": check_text(text, "vraag")}
+    if op == "vrijgeven":
+        return {"reden": check_text(str(request.get("reden") or "vrijgegeven door de sessie"), "reden")}
+    if op == "stap":
+        return {"tekst": check_text(text, "volgende stap")}
+    raise InvalidInput("unknown_op", op=op)
+
+
+def _said(entry: Entry) -> str:
+    f = entry.fields
+    return str(f.get("tekst") or f.get("vraag") or f.get("bewijs") or f.get("reden") or "")
+
+
+def _copy_path(briefing_file: Path, variant: Variant) -> Path:
+    files = SessionFiles.from_briefing(briefing_file)
+    return files.compact_briefing if variant == Variant.COMPACT else files.briefing
+
+
+async def open_socket(path: Path) -> Any:
+    """A Unix socket only this user can open; a stale one of an earlier run (we hold its locks) is replaced."""
+    _make_room_for(path)
+    listener = await anyio.create_unix_listener(path)
+    os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)
+    return listener
+
+
+def _make_room_for(path: Path) -> None:
+    if len(os.fsencode(path)) > SOCKET_PATH_MAX_BYTES:
+        raise SocketPathTooLong(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.chmod(path.parent, stat.S_IRWXU)
+    path.unlink(missing_ok=True)
+
+
+class SocketPathTooLong(Exception):
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"the session socket {path} is {len(os.fsencode(path))} bytes, more than the {SOCKET_PATH_MAX_BYTES} "
+            "a Unix socket path may have (macOS): set TAAK_SOCKET_DIR to a shorter folder, e.g. /tmp/taak"
+        )
+
+
+def _read_errors() -> tuple[type[Exception], ...]:
+    import asyncpg
+
+    return (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
+
+
+READ_ERRORS = _read_errors()

@@ -1,0 +1,168 @@
+"""The hooks of a queue session (TAAK_SOCKET set): they ask the session's daemon, never the database.
+
+Standard library only: a hook runs on every prompt. A hook never breaks the session: when the daemon
+does not answer, it says what it can from the files the daemon wrote (the compact briefing), logs the
+failure in hooks.log, and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from worker.core.briefing import COMPACT_LIMIT, clip
+from worker.core.session_files import SessionFiles
+from worker.hooks.lines import additional_context
+from worker.hooks.reports import SUMMARY_INSTRUCTIONS_NL, SUMMARY_INSTRUCTIONS_NO_TASK, strip_analysis, write_report
+
+HOOK_CONTEXT_LIMIT = 10_000
+
+
+class NoAnswer(Exception):
+    pass
+
+
+def run(name: str, payload: dict[str, Any]) -> int:
+    started = time.monotonic()
+    stdout, stderr, code = "", "", 0
+    try:
+        stdout, stderr, code = HANDLERS[name](payload)
+    except Exception as exc:  # a hook never breaks a session
+        stderr = f"taak hook {name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
+    if stdout:
+        sys.stdout.write(stdout if stdout.endswith("\n") else stdout + "\n")
+    if stderr:
+        print(stderr, file=sys.stderr)
+    _record(name, started, stderr or None, code)
+    return code
+
+
+def ask(op: str, **fields: Any) -> dict[str, Any]:
+    """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
+    import socket
+
+    from worker.cli.sessie import ANSWER_TIMEOUT_SECONDS
+
+    request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
+    request["taal"] = os.environ.get("TAAK_LANGUAGE", "nl")
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(ANSWER_TIMEOUT_SECONDS)
+            connection.connect(os.environ["TAAK_SOCKET"])
+            connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+            raw = b""
+            while not raw.endswith(b"\n"):
+                chunk = connection.recv(65536)
+                if not chunk:
+                    break
+                raw += chunk
+        answer = json.loads(raw)
+    except (OSError, ValueError, KeyError) as exc:
+        raise NoAnswer(f"the daemon did not answer ({type(exc).__name__}: {exc})") from exc
+    if not isinstance(answer, dict) or answer.get("code") != 0:
+        raise NoAnswer(str(answer.get("err") if isinstance(answer, dict) else answer))
+    return answer
+
+
+def session_start(payload: dict[str, Any]) -> tuple[str, str, int]:
+    if payload.get("source") not in ("compact", "resume"):
+        return "", "", 0  # the queue session's briefing is its prompt
+    try:
+        text, problem = str(ask("brief", compact=True)["out"]), ""
+    except NoAnswer as exc:
+        text, problem = _compact_copy(), f"taak hook session-start: {exc}; used the daemon's last briefing file"
+    return additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]), problem, 0
+
+
+def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
+    task_id = os.environ.get("TAAK_ID", "")
+    steering = _steering(task_id)  # first: the summary is steered even when everything below fails
+    path_value = payload.get("transcript_path")
+    if not isinstance(path_value, str) or not path_value:
+        return steering, "pre-compact: no transcript_path in the hook input", 0
+    report = write_report(Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"))
+    if report.error:
+        return steering, report.error, 1  # never 2: that would block the compaction
+    if report.path is not None:
+        text = f"verslag voor de compact: {report.path} ({report.entries} regels)"
+        try:
+            ask("log", soort="compact", tekst=text, meta={"rapport": str(report.path)})
+        except NoAnswer as exc:
+            return steering, f"pre-compact: report saved in {report.path}, not logged: {exc}", 0
+    return steering, "", 0
+
+
+def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
+    summary = payload.get("compact_summary")
+    if not isinstance(summary, str) or not summary.strip():
+        return "", "post-compact: no compact_summary in the hook input", 0
+    text = strip_analysis(summary)
+    folder = _data_dir() / "samenvattingen"
+    folder.mkdir(parents=True, exist_ok=True)
+    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
+    path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
+    path.write_text(text + "\n", encoding="utf-8")
+    ask("log", soort="compact", tekst=text, meta={"samenvatting": str(path)})
+    return "", "", 0
+
+
+def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
+    from worker.hooks.lines import where_we_are
+    from worker.hooks.stand import read_stand
+
+    task_id = os.environ.get("TAAK_ID", "")
+    stand = read_stand(_data_dir(), task_id) or {}
+    if not stand:
+        return "", "", 0
+    line = where_we_are(task_id, stand["status"], stand.get("volgende_stap"), os.environ.get("TAAK_LANGUAGE", "nl"))
+    return additional_context("UserPromptSubmit", line), "", 0
+
+
+def _steering(task_id: str) -> str:
+    try:
+        task = json.loads(ask("taak")["out"])
+    except (NoAnswer, ValueError):
+        return SUMMARY_INSTRUCTIONS_NO_TASK + (f"\nHet taak-ID is {task_id}." if task_id else "")
+    return SUMMARY_INSTRUCTIONS_NL.format(id=task_id, opdracht=task["opdracht"], stap=task.get("volgende_stap") or "-")
+
+
+def _compact_copy() -> str:
+    briefing = os.environ.get("TAAK_BRIEFING_FILE")
+    if not briefing:
+        return ""
+    files = SessionFiles.from_briefing(Path(briefing))
+    for candidate in (files.compact_briefing, files.briefing):
+        if candidate.is_file():
+            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
+    return ""
+
+
+def _data_dir() -> Path:
+    return Path(os.environ.get("TAAK_DATA_DIR") or ".")
+
+
+def _record(name: str, started: float, error: str | None, code: int) -> None:
+    try:
+        folder = _data_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        record = {
+            "ts": datetime.now(UTC).isoformat(),
+            "hook": name,
+            "task_id": os.environ.get("TAAK_ID"),
+            "bot": os.environ.get("TAAK_BOT"),
+            "ms": round((time.monotonic() - started) * 1000, 1),
+            "exit_code": code,
+            "error": error,
+        }
+        with (folder / "hooks.log").open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    except OSError:
+        pass
+
+
+HANDLERS = {"session-start": session_start, "pre-compact": pre_compact, "post-compact": post_compact, "prompt": prompt}

@@ -1,0 +1,66 @@
+"""The PreCompact report and the summariser's instructions: standard library only, for both hook paths."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from worker.core import transcript
+
+SUMMARY_INSTRUCTIONS_NL = (
+    "Bewaar bij het samenvatten altijd letterlijk: het taak-ID {id}, de oorspronkelijke opdracht woord voor "
+    "woord (hieronder), wat al af is met het bewijs erbij, en wat de volgende stap is.\n"
+    'Oorspronkelijke opdracht, letterlijk:\n"{opdracht}"\n'
+    "Volgende stap volgens het taakregister: {stap}"
+)
+SUMMARY_INSTRUCTIONS_NO_TASK = (
+    "Bewaar bij het samenvatten altijd letterlijk: de oorspronkelijke opdracht van de gebruiker woord voor "
+    "woord, wat al af is met het bewijs erbij, en wat de volgende stap is."
+)
+
+
+@dataclass(frozen=True)
+class Report:
+    path: Path | None
+    entries: int
+    error: str | None = None
+
+
+def write_report(transcript_path: Path, folder: Path, *, session: object = None) -> Report:
+    """Everything said since the previous report, verbatim, to a new file; remembers where it stopped."""
+    lines = transcript_path.read_bytes().splitlines()
+    state_file = folder / ".voortgang.json"
+    state: dict[str, int] = json.loads(state_file.read_text()) if state_file.is_file() else {}
+    done = min(state.get(str(transcript_path), 0), len(lines))
+    new_lines = lines[done:]
+    entries = transcript.parse_lines(new_lines, first_line=done)
+    text = transcript.render(entries)
+    if not text.strip():
+        spoken = transcript.conversation_line_count(new_lines)
+        if spoken:
+            return Report(
+                None,
+                0,
+                f"pre-compact: {spoken} conversation lines in {transcript_path} "
+                "but the report would be empty; nothing saved",
+            )
+        return Report(None, 0)
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    # The line range makes the name unique: two compactions in one second must not share a file.
+    name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{done + 1}-{len(lines)}.txt"
+    report_path = folder / name
+    report_path.write_text(text + "\n", encoding="utf-8")
+    state[str(transcript_path)] = len(lines)
+    state_file.write_text(json.dumps(state, indent=1))
+    return Report(report_path, len(entries))
+
+
+_ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
+
+
+def strip_analysis(summary: str) -> str:
+    return _ANALYSIS.sub("", summary).strip()
