@@ -79,6 +79,7 @@ async def main(argv: list[str]) -> None:
             print(await daemon_bench.idle_table(url, seconds=3 if args.quick else 60), end="\n\n", flush=True)
         if "hooks" in sections:
             print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
+            print(await hooks_bench.session_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
     if "memory" in sections:
         print(memory_bench.memory_table(20_000 if args.quick else 1_000_000), end="\n\n", flush=True)
     if "semantic" in sections:

@@ -67,3 +67,53 @@ async def hooks_table(url: str, *, repeats: int) -> str:
             f"| prompt (no session file: the database) | {prompt_db:.0f} | | {bare:.0f} |",
         ]
     )
+
+
+async def session_table(url: str, *, repeats: int) -> str:
+    """`taak log` and the hooks inside a real queue session (through the daemon's socket and journal),
+    beside the direct database path and a bare interpreter."""
+    from tests.system.harness import Daemon, records, switch_on, worker_env
+
+    conn = await asyncpg.connect(url)
+    try:
+        await switch_on(conn, "paco")
+        await Ledger(conn).nieuw(NewTask("Meet de sessie", "bench", toegewezen_aan="paco"))
+    finally:
+        await conn.close()
+    with tempfile.TemporaryDirectory() as folder:
+        daemon = Daemon(worker_env(url, Path(folder), mode="hang"), Path(folder) / "worker.log")
+        try:
+            deadline = time.monotonic() + 30
+            while not records(Path(folder)) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            session = {k: v for k, v in records(Path(folder))[0]["env"].items() if k != "PYTHONDONTWRITEBYTECODE"}
+            direct = {k: v for k, v in session.items() if k != "TAAK_SOCKET"} | {"TAAK_DATABASE_URL": url}
+            taak = [sys.executable, "-m", "worker.cli.taak"]
+            log = [*taak, "log", "stap_klaar", "gemeten"]
+            _time(log, session, b"", 1)  # fills the bytecode cache
+            bare = _time([sys.executable, "-c", "pass"], session, b"", repeats)
+            via_daemon = _time(log, session, b"", repeats)
+            via_database = _time(log, direct, b"", repeats)
+            start = _time(
+                [*taak, "hook", "session-start"], session, json.dumps({"source": "compact"}).encode(), repeats
+            )
+            stand = str(stand_path(Path(session["TAAK_DATA_DIR"]), session["TAAK_ID"]))
+            turn = json.dumps({"prompt": "ga door"}).encode()
+            prompt = _time([*taak, "hook", "prompt", "--stand", stand], session, turn, repeats)
+        finally:
+            daemon.stop()
+    return "\n".join(
+        [
+            f"### Inside a queue session, as a process (median of {repeats}; bytecode cached)",
+            "",
+            "| command | median ms | ratio to `python -c pass` |",
+            "|---|---:|---:|",
+            f"| bare `python -c pass` | {bare:.0f} | 1.0x |",
+            f"| `taak log` through the daemon (socket, journal, then Postgres) | {via_daemon:.0f} | "
+            f"{via_daemon / bare:.1f}x |",
+            f"| `taak log` straight to the database (the owner's path) | {via_database:.0f} | "
+            f"{via_database / bare:.1f}x |",
+            f"| `taak hook session-start` (compact, from the daemon) | {start:.0f} | {start / bare:.1f}x |",
+            f"| `taak hook prompt --stand` | {prompt:.0f} | {prompt / bare:.1f}x |",
+        ]
+    )

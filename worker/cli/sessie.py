@@ -33,7 +33,7 @@ def language() -> str:
 def main(words: list[str]) -> int:
     from worker.cli.taak import build_parser
 
-    args = a.parse(build_parser(), words)
+    args = a.parse(build_parser(only_tasks=True), words)
     try:
         request = REQUESTS[args.command](args)
         answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": language()})

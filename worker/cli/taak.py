@@ -38,14 +38,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     raise SystemExit(int(code))
 
 
-def build_parser() -> Any:
-    from worker.cli import fleet, memory, setup, tasks
+def build_parser(*, only_tasks: bool = False) -> Any:
+    """Every verb; `only_tasks`: the verbs of one task, all that a queue session's client needs (faster)."""
+    from worker.cli import tasks
     from worker.cli.args import Parser
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
-    for module in (tasks, memory, fleet, setup):
-        module.register(sub)
+    tasks.register(sub)
+    if not only_tasks:
+        from worker.cli import fleet, memory, setup
+
+        for module in (memory, fleet, setup):
+            module.register(sub)
     return parser
 
 

@@ -31,15 +31,22 @@ async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
         await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
 
 
+SEND_DEADLINE_SECONDS = 120
+
+
 async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
     """Send every due message this worker is configured for; returns how many went out."""
     kinds = kinds_to_send(settings)
     sent = 0
     while kinds:
         # Shielded: a stop must not fall between a command that took the message and the record that it
-        # did, or the message would go out again after the restart. The command's timeout bounds the wait.
-        with anyio.CancelScope(shield=True):
+        # did, or the message would go out again after the restart. The deadline bounds the wait even on a
+        # database that went away mid-send (the transaction then rolls back and the message stays due).
+        with anyio.CancelScope(shield=True) as shield:
+            shield.deadline = anyio.current_time() + SEND_DEADLINE_SECONDS
             done = await _send_one(pool, settings, kinds)
+        if shield.cancelled_caught:
+            return sent
         if done is None:
             return sent
         sent += done
