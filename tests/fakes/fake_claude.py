@@ -141,6 +141,24 @@ def main() -> int:
     if mode == "notloggedin":
         result(session, is_error=True, text="Not logged in · Please run /login")
         return 1
+    if mode == "obey":
+        # Types every command its briefing prints, as shown (placeholders filled), closing with the one named
+        # by --fake-close; each command's exit code and stderr go beside the record.
+        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        from tests.printed import commands_in, fill
+
+        close = option(argv, "--fake-close", "klaar")
+        commands = commands_in(argv[-1])
+        ordered = [c for c in commands if c.split()[1] not in ("klaar", "blokkeer")]
+        ordered += [c for c in commands if c.split()[1] == close]
+        said = []
+        for command in ordered:
+            done = subprocess.run(["bash", "-c", fill(command, os.environ["TAAK_ID"])], capture_output=True, text=True)
+            said.append({"command": command, "code": done.returncode, "err": done.stderr.strip()})
+        with open(os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed"), "w") as handle:
+            json.dump(said, handle)
+        result(session)
+        return 0
     if mode == "steps":
         # A step every second; how long each `taak log` took goes beside the record, one line per step.
         timings = os.path.join(record_dir or ".", f"{os.environ.get('TAAK_ID', 'x')}-{session}.steps")

@@ -285,3 +285,36 @@ async def test_every_readme_block_runs_as_written_on_a_fresh_database(db_url: st
     finally:
         await world.conn.close()
     assert world.failures == []
+
+
+# --- inside a real queue session, through the daemon -------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "close"), [("nl", "klaar"), ("en", "blokkeer")])
+async def test_a_queue_session_that_types_its_briefings_commands_succeeds_with_each(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, language: str, close: str
+) -> None:
+    from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+
+    await switch_on(conn, "paco")
+    task_id = await Ledger(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
+    env = worker_env(db_url, tmp_path, TAAK_LANGUAGE=language, TAAK_AGENT_ARGS=f"--fake-mode obey --fake-close {close}")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        obeyed = await wait_for(lambda: _obeyed(tmp_path), timeout=60, what="the session's commands")
+        await wait_for(lambda: _event(daemon, "outcome"), timeout=30, what="the outcome")
+    finally:
+        daemon.stop()
+    assert {c["command"].split()[1] for c in obeyed} >= {"log", close}
+    assert [c for c in obeyed if c["code"] != 0] == []
+    expected = "klaar" if close == "klaar" else "wacht_op_mens"
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == expected
+
+
+async def _obeyed(folder: Path) -> list[dict[str, Any]] | None:
+    found = list((folder / "records").glob("*.obeyed"))
+    return json.loads(found[0].read_text()) if found else None
+
+
+async def _event(daemon: Any, name: str) -> bool:
+    return bool(daemon.has_event(name))
