@@ -10,11 +10,13 @@ select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
--- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started)
+-- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started),
+-- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting)
 with gekozen as (
     select id from agent_taken
     where status = 'wachtend'
       and (toegewezen_aan is null or toegewezen_aan = any($1::text[]))
+      and not (id = any($5::text[]))
       and (niet_voor is null or niet_voor <= now())
     order by prioriteit desc, aangemaakt, id
     limit 1
@@ -117,17 +119,24 @@ with terug as (
 select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
 
 -- name: vrijgeven
--- Give a held task back to the queue, with a reason.
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: claimable at once), $6 meta (jsonb)
+-- A session gives its held task back, with a reason. The attempt stays used: back in the queue after a
+-- backoff (so the same daemon does not take it again at once), or mislukt when the attempts are used up.
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: the backoff), $6 meta (jsonb),
+-- $7 backoff base seconds, $8 backoff max seconds
 with terug as (
     update agent_taken
     set bijgewerkt = now(),
-        status = 'wachtend', lease_tot = null, lease_token = null, niet_voor = $5
+        status = case when pogingen >= max_pogingen then 'mislukt' else 'wachtend' end,
+        niet_voor = case when pogingen >= max_pogingen then null
+                         else coalesce($5, now() + taak_backoff(pogingen, $7, $8)) end,
+        afgerond = case when pogingen >= max_pogingen then now() end,
+        lease_tot = null, lease_token = null
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id
+    returning id, status
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $3, 'vrijgegeven', $4, $6::jsonb || jsonb_build_object('lease_token', $2::text) from terug
+select id, $3, 'vrijgegeven', $4 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
+       $6::jsonb || jsonb_build_object('lease_token', $2::text, 'status', status) from terug
 returning id, ts;
 
 -- name: stap_fenced

@@ -180,6 +180,7 @@ def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp
 
     write_stand(tmp_path, "HV-20261129-004", status="bezig", volgende_stap="test het album", language="nl")
     bare = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    bare["TAAK_DATA_DIR"] = str(tmp_path / "elders")  # the ordinary path's hooks.log stays in the test's folder
     result = run_taak_entry(bare, "hook", "prompt", "--stand", str(stand_path(tmp_path, "HV-20261129-004")))
     assert result.code == 0, result.err
     assert context_of(result.out, "UserPromptSubmit") == "Taak HV-20261129-004 (bezig). Volgende stap: test het album"

@@ -299,3 +299,36 @@ async def test_the_briefing_state_counts_what_it_does_not_show(ledger: Ledger) -
     assert state.older.per_soort == {Soort.NOTITIE: 1, Soort.GESTART: 1, Soort.STAP_KLAAR: 15}
     assert state.answer is not None
     assert state.answer.tekst == "blauw"
+
+
+async def test_a_released_task_waits_a_backoff_and_fails_when_its_attempts_are_used(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("Geef het terug", "jamal", toegewezen_aan="paco", max_pogingen=2))
+    first = await ledger.claim(["paco"])
+    assert first is not None
+    await ledger.vrijgeven(task_id, first.token, "lukt nu niet", backoff_base=60, backoff_max=3600)
+    waiting = await ledger.toon(task_id)
+    assert waiting.status == Status.WACHTEND
+    assert waiting.niet_voor is not None
+    assert await ledger.claim(["paco"]) is None  # not at once: the same daemon would take it again and again
+    await ledger.db.execute("update agent_taken set niet_voor = null where id = $1", task_id)
+    second = await ledger.claim(["paco"])
+    assert second is not None
+    await ledger.vrijgeven(task_id, second.token, "weer niet")
+    done = await ledger.toon(task_id)
+    assert (done.status, done.pogingen) == (Status.MISLUKT, 2)
+
+
+async def test_a_daemon_never_claims_a_task_it_still_runs(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("Nog bezig", "jamal", toegewezen_aan="paco"))
+    assert await ledger.claim(["paco"], still_running=[task_id]) is None
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    assert claimed.task.id == task_id
+
+
+async def test_an_empty_log_text_is_refused(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("Log iets", "jamal", toegewezen_aan="paco"))
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    with pytest.raises(InvalidInput):
+        await ledger.log(task_id, Soort.STAP_KLAAR, "  ", token=claimed.token)

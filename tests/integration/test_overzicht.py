@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 
 import asyncpg
 
@@ -24,7 +25,7 @@ async def seed(pool: asyncpg.Pool) -> dict[str, str]:
     ids["klaar"] = await ledger.nieuw(NewTask("af", "jamal", toegewezen_aan="paco"))
     first = await ledger.claim(["paco"], sessie="s1")
     assert first is not None
-    await ledger.vrijgeven(ids["klaar"], first.token, "opnieuw")
+    await ledger.vrijgeven(ids["klaar"], first.token, "opnieuw", niet_voor=datetime.now(UTC))
     second = await ledger.claim(["paco"], sessie="s2")
     assert second is not None
     await ledger.log(ids["klaar"], Soort.STAP_KLAAR, "stap", token=second.token, sessie="s2")

@@ -215,7 +215,7 @@ async def test_a_task_put_back_in_the_queue_is_announced_again(db_url: str, conn
 async def test_the_claim_query_uses_its_index(conn: asyncpg.Connection) -> None:
     await conn.executemany(INSERT, [(f"taak {n}", "jamal") for n in range(300)])
     await conn.execute("analyze agent_taken")
-    rows = await conn.fetch("explain " + queries()["claim"], ["paco"], 1200, "vm", None)
+    rows = await conn.fetch("explain " + queries()["claim"], ["paco"], 1200, "vm", None, [])
     assert "agent_taken_claim" in "\n".join(r[0] for r in rows)
 
 

@@ -584,4 +584,4 @@ async def test_a_failing_background_duty_is_logged_and_the_daemon_keeps_working(
     finally:
         daemon.stop()
     failed = [e for e in daemon.events() if e.get("event") == "duty_failed"]
-    assert failed[0]["duty"] == "_registry_sync"
+    assert failed[0]["duty"] == "registry_sync"

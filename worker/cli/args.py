@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.model import TASK_ID, Soort, Status, Task
+from worker.core.model import OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
@@ -121,7 +121,8 @@ def soort(value: str) -> Soort:
     try:
         return Soort(value)
     except ValueError:
-        raise InvalidInput("unknown_soort", value=value, allowed=", ".join(s.value for s in Soort)) from None
+        allowed = ", ".join(sorted(SESSION_KINDS | OWNER_KINDS))  # the kinds `taak log` writes at all
+        raise InvalidInput("unknown_soort", value=value, allowed=allowed) from None
 
 
 def who(settings: Settings) -> str:

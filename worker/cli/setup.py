@@ -175,7 +175,10 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
 
     folder = args.dir or settings.memory_dir
     if not folder.is_dir():
-        raise NotFound("no_folder", path=folder)
+        if args.dir is not None:  # a folder the user named must be there
+            raise NotFound("no_folder", path=folder)
+        print(f"{folder} does not exist: no memory index to check (set TAAK_MEMORY_DIR if it lives elsewhere)")
+        return ExitCode.OK
     health = memory_health(folder)
     if args.json:
         shown = {

@@ -42,7 +42,12 @@ def _nieuw_parser(sub: Sub) -> None:
         help="create a task; prints only its ID",
         usage="taak nieuw OPDRACHT [--aan BOT] [--van WIE] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
     )
-    p.add_argument("opdracht", metavar="OPDRACHT", help="the instruction, verbatim; - reads it from stdin")
+    p.add_argument(
+        "opdracht",
+        nargs="+",
+        metavar="OPDRACHT",
+        help="the instruction, verbatim (unquoted words are joined); - reads stdin",
+    )
     p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot)")
     p.add_argument("--van", metavar="WIE", help="who asks (default: TAAK_BOT or your user name)")
     p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
@@ -59,7 +64,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger, NewTask
 
     new = NewTask(
-        opdracht=a.read_text(args.opdracht),
+        opdracht=a.read_text(a.joined(args.opdracht)),
         opdrachtgever=args.van or a.who(settings),
         toegewezen_aan=args.aan,
         klaar_wanneer=args.klaar_wanneer,
@@ -129,11 +134,11 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
+    task_id, token = a.session_task(settings, explicit)
     if len(rest) < 2:
         a.fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
     soort = a.soort(rest[0])
     tekst = a.read_text(a.joined(rest[1:]))
-    task_id, token = a.session_task(settings, explicit)
     async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         sessie = settings.sessie if token is not None else None
@@ -149,7 +154,9 @@ def _klaar_parser(sub: Sub) -> None:
         "klaar", help="finish a held task with evidence", usage='taak klaar [ID] --bewijs B ["wat je deed"]'
     )
     p.add_argument("words", nargs="*", metavar="[ID] [TEKST]", help="the task (default TAAK_ID) and what was done")
-    p.add_argument("--bewijs", metavar="B", help="required: a link, a path, a test result")
+    p.add_argument(
+        "--bewijs", metavar="B", nargs="?", const="", help="required: a link, a path, a test result (--bewijs=-x)"
+    )
     p.set_defaults(handler=klaar)
 
 
@@ -347,7 +354,7 @@ async def brief(args: argparse.Namespace, settings: Settings) -> int:
 
 def _tail_parser(sub: Sub) -> None:
     p = sub.add_parser(
-        "tail", help="follow the log live, like tail -f (Ctrl-C ends it)", usage="taak tail [--bot B] [ID]"
+        "tail", help="follow the log live, like tail -f (Ctrl-C ends it)", usage="taak tail [--bot B] [-n N] [ID]"
     )
     p.add_argument("id", nargs="?", metavar="ID", help="only this task")
     p.add_argument("--bot", metavar="B", help="only rows of this bot")

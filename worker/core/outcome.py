@@ -99,6 +99,18 @@ def backoff_seconds(failures: int, base: float, maximum: float) -> float:
     return float(min(maximum, base * 2 ** min(failures - 1, 30)))
 
 
+def infra_pause(failures: int, outcome: Outcome, base: float, maximum: float) -> tuple[int, float]:
+    """The worker's run of infrastructure failures after this outcome, and how long it pauses now (0: not).
+
+    An infrastructure failure grows the run and the pause; a session that did its work (or failed on its
+    own) ends the run; a give-back for another reason (a shutdown) leaves it as it was."""
+    if outcome.infrastructure:
+        return failures + 1, backoff_seconds(failures + 1, base, maximum)
+    if outcome.action != Action.GIVE_BACK:
+        return 0, 0.0
+    return failures, 0.0
+
+
 def with_jitter(seconds: float, draw: float) -> float:
     """Between half and all of `seconds`, by `draw` in [0, 1): callers that wait together spread out."""
     return seconds * (0.5 + draw / 2)

@@ -82,6 +82,7 @@ class Gate:
     language: str
     briefing_source: Callable[[str], Awaitable[Any]]
     database_up: Callable[[], bool] = lambda: True
+    backoff: tuple[float, float] = (60.0, 3600.0)  # a released task waits before it is claimed again
     new_entry: anyio.Event = field(default_factory=anyio.Event)
     _settled: dict[int, tuple[anyio.Event, list[tuple[Outcome, str | None]]]] = field(default_factory=dict)
 
@@ -220,7 +221,8 @@ class Gate:
                 self.new_entry = anyio.Event()
                 continue
             entry = pending[0]
-            result, reason = await self.retry("journal", _attempts(self.ledger, entry, entry.seq in earlier))
+            attempts = _attempts(self.ledger, entry, entry.seq in earlier, self.backoff)
+            result, reason = await self.retry("journal", attempts)
             self.journal.settle(entry, result, reason)
             if result == "geweigerd":
                 log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=reason)
@@ -245,7 +247,9 @@ class Gate:
             await anyio.sleep(0.05)
 
 
-def _attempts(ledger: Callable[[], Ledger], entry: Entry, from_earlier_run: bool) -> Callable[[], Awaitable[Any]]:
+def _attempts(
+    ledger: Callable[[], Ledger], entry: Entry, from_earlier_run: bool, backoff: tuple[float, float]
+) -> Callable[[], Awaitable[Any]]:
     tries = 0
 
     async def once() -> tuple[Outcome, str | None]:
@@ -255,7 +259,7 @@ def _attempts(ledger: Callable[[], Ledger], entry: Entry, from_earlier_run: bool
         if (from_earlier_run or tries > 1) and await ledger().journaal_bekend(entry.task_id, entry.sleutel):
             return "geschreven", None
         try:
-            await apply(ledger(), entry)
+            await apply(ledger(), entry, backoff)
         except TaakError as exc:
             return "geweigerd", exc.render("nl")
         return "geschreven", None
@@ -263,7 +267,7 @@ def _attempts(ledger: Callable[[], Ledger], entry: Entry, from_earlier_run: bool
     return once
 
 
-async def apply(ledger: Ledger, entry: Entry) -> None:
+async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60.0, 3600.0)) -> None:
     f, meta = entry.fields, entry.meta()
     kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
     if entry.op == "log":
@@ -275,7 +279,10 @@ async def apply(ledger: Ledger, entry: Entry) -> None:
     elif entry.op == "blokkeer":
         await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta=meta, **kw)
     elif entry.op == "vrijgeven":
-        await ledger.vrijgeven(entry.task_id, entry.token, f["reden"], bot=entry.bot, meta=meta)
+        base, maximum = backoff
+        await ledger.vrijgeven(
+            entry.task_id, entry.token, f["reden"], bot=entry.bot, meta=meta, backoff_base=base, backoff_max=maximum
+        )
     elif entry.op == "stap":
         await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
     else:
@@ -291,7 +298,7 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
             allowed = ", ".join(sorted(SESSION_KINDS))
             raise InvalidInput("unknown_soort", value=soort, allowed=allowed)
         meta = request.get("meta") if isinstance(request.get("meta"), dict) else {}
-        return {"soort": soort, "tekst": check_text(text, "tekst", required=False), "meta": meta}
+        return {"soort": soort, "tekst": check_text(text, "tekst"), "meta": meta}
     if op == "klaar":
         bewijs = str(request.get("bewijs") or "")
         if not bewijs.strip():

@@ -3,13 +3,11 @@ byte, its stderr drained, watched for silence, total time, a lost lease and a sh
 
 from __future__ import annotations
 
-import shlex
 import signal
 import subprocess
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, Protocol
 
 import anyio
@@ -18,6 +16,7 @@ from anyio.abc import ByteReceiveStream, Process
 
 from worker.core.model import Lease
 from worker.core.outcome import Stop
+from worker.core.session_plan import SessionPlan
 from worker.core.stream import Init, Result, parse_line
 from worker.memory.archive import TIMES_DONE, TIMES_OPEN
 from worker.proc import signal_group, supervised_argv
@@ -26,16 +25,6 @@ log = structlog.get_logger(__name__)
 
 STDERR_KEEP = 8192
 READ_CHUNK = 65536
-
-
-@dataclass(frozen=True)
-class SessionPlan:
-    argv: list[str]
-    env: dict[str, str]
-    cwd: Path
-    raw_path: Path
-    stderr_path: Path
-    session_id: str
 
 
 @dataclass(frozen=True)
@@ -56,48 +45,6 @@ class SessionReport:
     stderr_tail: str = ""
     spawn_error: str | None = None
     lines: int = 0
-
-
-def build_argv(
-    agent_cmd: str,
-    agent_args: list[str],
-    *,
-    session_id: str,
-    system_prompt: str,
-    prompt: str,
-    settings_json: str | None = None,
-) -> list[str]:
-    """The command line; the prompt goes last, as an argument (stdin is closed).
-
-    `agent_cmd` is split like a shell would, so `python3 /path/agent.py` works as well as `claude`."""
-    argv = [
-        *shlex.split(agent_cmd),
-        "-p",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--session-id",
-        session_id,
-        "--append-system-prompt",
-        system_prompt,
-    ]
-    if settings_json is not None:
-        argv += ["--settings", settings_json]
-    return [*argv, *agent_args, prompt]
-
-
-def build_env(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
-    """The session's environment: ours without any TAAK_ setting it was not given and without database
-    credentials of any spelling (libpq's PG* variables, DATABASE_URL), plus `extra`."""
-    env = {k: v for k, v in base.items() if not _credential(k) and (not k.startswith("TAAK_") or k in extra)}
-    env.update(extra)
-    env.setdefault("DISABLE_AUTOUPDATER", "1")
-    env.setdefault("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    return env
-
-
-def _credential(name: str) -> bool:
-    return name.startswith("PG") or name.endswith("DATABASE_URL")
 
 
 LeaseCheck = Callable[[bool], Awaitable[Lease]]

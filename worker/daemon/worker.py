@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
-import random
 import signal
-import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -28,24 +25,24 @@ from worker import __version__
 from worker.core.briefing import Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
-from worker.core.machines import registry_json
 from worker.core.messages import message
 from worker.core.model import Lease, Soort
-from worker.core.outcome import Action, Observed, Outcome, backoff_seconds, decide, with_jitter
+from worker.core.outcome import Action, Observed, Outcome, decide, infra_pause
 from worker.core.session_files import SessionFiles
-from worker.daemon import intake, outbox
+from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
+from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal
-from worker.daemon.session import Limits, SessionPlan, SessionReport, build_argv, build_env, run_session
+from worker.daemon.listen import listen
+from worker.daemon.retry import DB_ERRORS, Outages, backoff, one_line
+from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.briefing import briefing_source
-from worker.db.connect import connect_one, create_pool
+from worker.db.connect import create_pool
 from worker.db.ledger import Claim, Ledger
-from worker.db.machines import all_machines
 from worker.db.migrate import migrate
 from worker.db.migrate import status as migration_status
-from worker.db.sqlfiles import queries
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
@@ -55,30 +52,11 @@ from worker.settings import Settings
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
-# What a lost or refused connection looks like from asyncpg and the OS.
-DB_ERRORS = (
-    OSError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    TimeoutError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.AdminShutdownError,
-)
-
-
 FINISH_DEADLINE_SECONDS = 60
 
 
 class StartRefused(Exception):
     pass
-
-
-class DatabaseGone(Exception):
-    """The database stayed away while the worker was being stopped."""
-
-
-def _set_event(event: anyio.Event, *_args: object) -> None:
-    event.set()
 
 
 class Worker:
@@ -105,7 +83,7 @@ class Worker:
         self.infra_failures = 0
         self.paused_until = 0.0
         self.skipping: str | None = None
-        self.db_ok = True
+        self.outages = Outages(self.force_stop, on_back=lambda: self.wake.set())  # self.wake is renewed
         self.claimed_once = False
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
@@ -126,12 +104,13 @@ class Worker:
                     self.running,
                     journal,
                     lambda: self.ledger,
-                    self._db,
+                    self.outages.run,
                     self.settings.data_dir,
                     self.settings.timezone,
                     self.settings.language,
                     partial(briefing_source, self.ledger, settings=self.settings),
-                    database_up=lambda: self.db_ok,
+                    database_up=lambda: self.outages.ok,
+                    backoff=(self.settings.retry_base_seconds, self.settings.retry_max_seconds),
                 )
                 await group.start(self.gate.serve, self.socket_path)
                 group.start_soon(self._keep_running, self.gate.forward)
@@ -159,8 +138,8 @@ class Worker:
             except (TaakError, *DB_ERRORS) as exc:
                 failures += 1
                 if failures == 1:
-                    log.error("database_unreachable", during="start", error=_one_line(exc))
-                with anyio.move_on_after(_backoff(failures, 1, 30)):
+                    log.error("database_unreachable", during="start", error=one_line(exc))
+                with anyio.move_on_after(backoff(failures, 1, 30)):
                     await self.stopping.wait()
                 continue
             if failures:
@@ -169,14 +148,18 @@ class Worker:
         return None
 
     async def _serve(self, group: anyio.abc.TaskGroup) -> None:
-        duties = (self._reaper, self._heartbeat, self._registry_sync, self._outbox, self._intake, self._indexer)
-        for duty in duties:
+        assert self.pool is not None
+        duties = Duties(self.settings, self.pool, lambda: self.ledger, self.outages.run, self.running, self.bots)
+        for duty in duties.all():
             group.start_soon(self._keep_running, duty)
         if not self.once:
             group.start_soon(self._keep_running, self._listen)
         await self._claim_loop(group)
         await self._drain()
         group.cancel_scope.cancel()
+
+    async def _listen(self) -> None:
+        await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
 
     def _lock_instances(self) -> None:
         for lock, holder in zip(self.locks, self.holders, strict=True):
@@ -293,7 +276,7 @@ class Worker:
             and not (self.once and self.claimed_once)
         ):
             session_id = str(uuid.uuid4())
-            claim = await self._db("claim", partial(self._claim, session_id))
+            claim = await self.outages.run("claim", partial(self._claim, session_id))
             if claim is None:
                 return
             self.claimed_once = True
@@ -313,54 +296,13 @@ class Worker:
             self._skipping("no bot of this worker is switched on")
             return None
         self.skipping = None
-        return await self.ledger.claim(active, sessie=session_id)
+        return await self.ledger.claim(active, sessie=session_id, still_running=list(self.running))
 
     def _skipping(self, reason: str) -> None:
         """Say once why the worker looked and claimed nothing (ops, and tests, wait on this instead of a sleep)."""
         if self.skipping != reason:
             self.skipping = reason
             log.info("claim_skipped", reason=reason)
-
-    async def _listen(self) -> None:
-        if self.database.is_transaction_pooler or not self.settings.listen:
-            reason = (
-                "the Supabase transaction pooler has no LISTEN/NOTIFY"
-                if self.database.is_transaction_pooler
-                else "TAAK_LISTEN is off"
-            )
-            log.warning("listen_unavailable", mode="poll", poll_seconds=self.settings.poll_seconds, reason=reason)
-            return
-        failures = 0
-        while not self.stopping.is_set():
-            try:
-                conn = await connect_one(self.settings, self.database, application_name="taak-listen")
-            except (TaakError, *DB_ERRORS) as exc:
-                failures += 1
-                if failures == 1:
-                    log.warning("listen_lost", error=_one_line(exc))
-                await anyio.sleep(_backoff(failures, 0.5, 5))
-                continue
-            lost = anyio.Event()
-            try:
-                conn.add_termination_listener(partial(_set_event, lost))
-                await conn.add_listener("taak_nieuw", lambda *_args: self.wake.set())
-                log.info("listening", channel="taak_nieuw", reconnected=failures > 0)
-                failures = 0
-                self.wake.set()  # after any (re)connect, look at once: a notification may have been missed
-                while not lost.is_set() and not self.stopping.is_set():
-                    with anyio.move_on_after(self.settings.poll_seconds):
-                        await lost.wait()
-                    if not lost.is_set():
-                        await conn.fetchval(queries()["leeft"], timeout=self.settings.connect_timeout_seconds)
-                if lost.is_set():
-                    log.warning("listen_lost", error="the connection was closed")
-                    failures = 1
-            except DB_ERRORS as exc:
-                log.warning("listen_lost", error=_one_line(exc))
-                failures = 1
-            finally:
-                with anyio.CancelScope(shield=True), anyio.move_on_after(2):
-                    conn.terminate() if lost.is_set() else await conn.close()
 
     # --- one task ---------------------------------------------------------------------------------
 
@@ -395,7 +337,7 @@ class Worker:
 
     async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
         task = claim.task
-        source = await self._db("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
+        source = await self.outages.run("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
         briefing = build_briefing(source, Variant.FULL)
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
         files.folder.mkdir(parents=True, exist_ok=True)
@@ -412,19 +354,18 @@ class Worker:
         files.briefing.write_text(briefing + "\n", encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
         files.compact_briefing.write_text(build_briefing(source, Variant.COMPACT) + "\n", encoding="utf-8")
-        extra = {
-            "TAAK_ID": task.id,
-            "TAAK_TOKEN": claim.token,
-            "TAAK_BOT": claim.bot,
-            "TAAK_SESSIE": session_id,
-            "TAAK_BRIEFING_FILE": str(files.briefing),
-            # The session's way to the ledger: its daemon, never the database (no URL, no password).
-            "TAAK_SOCKET": str(self.socket_path),
-            "TAAK_DATA_DIR": str(self.settings.data_dir),
-            "TAAK_TIMEZONE": self.settings.timezone,
-            "TAAK_LANGUAGE": self.settings.language,
-            "TAAK_MACHINE": self.settings.machine,
-        }
+        extra = session_env(
+            task_id=task.id,
+            token=claim.token,
+            bot=claim.bot,
+            session_id=session_id,
+            files=files,
+            socket=self.socket_path,
+            data_dir=self.settings.data_dir,
+            timezone=self.settings.timezone,
+            language=self.settings.language,
+            machine=self.settings.machine,
+        )
         argv = build_argv(
             self.settings.agent_cmd,
             self.settings.agent_argv,
@@ -474,7 +415,7 @@ class Worker:
             except DB_ERRORS as exc:
                 # An outage is not a lost lease: the session goes on; the token check decides later.
                 if not outage:
-                    log.warning("lease_extension_failed", error=_one_line(exc))
+                    log.warning("lease_extension_failed", error=one_line(exc))
                 outage = True
                 return Lease.HELD
             if outage:
@@ -490,14 +431,16 @@ class Worker:
         task_id, bot = claim.task.id, claim.bot
         assert self.gate is not None
         await self.gate.settled(task_id)
+        # Every session gets its result row; one that was stopped or died before its result line says so.
+        meta: dict[str, object] = {"sessie": session_id, "exit_code": report.exit_code, "stop": report.stop}
         if report.result is not None:
-            meta = {**report.result.as_meta(), "sessie": session_id, "exit_code": report.exit_code}
-            text = _result_line(report)
-            await self._db(
-                "result_row",
-                lambda: self.ledger.log(task_id, Soort.NOTITIE, text, bot=bot, sessie=session_id, meta=meta),
-            )
-        task_after = await self._db("task_after", lambda: self.ledger.toon(task_id))
+            meta.update(report.result.as_meta())
+        text = _result_line(report)
+        await self.outages.run(
+            "result_row",
+            lambda: self.ledger.log(task_id, Soort.NOTITIE, text, bot=bot, sessie=session_id, meta=meta),
+        )
+        task_after = await self.outages.run("task_after", lambda: self.ledger.toon(task_id))
         outcome = decide(
             Observed(
                 token=claim.token,
@@ -514,21 +457,17 @@ class Worker:
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
         log.info("outcome", action=outcome.action, reason=outcome.reason.splitlines()[0])
-        if outcome.infrastructure:
-            self.infra_failures += 1
-            pause = backoff_seconds(
-                self.infra_failures,
-                self.settings.infra_pause_base_seconds,
-                self.settings.infra_pause_max_seconds,
-            )
+        s = self.settings
+        self.infra_failures, pause = infra_pause(
+            self.infra_failures, outcome, s.infra_pause_base_seconds, s.infra_pause_max_seconds
+        )
+        if pause:
             self.paused_until = time.monotonic() + pause
             log.warning("worker_paused", seconds=pause, reason=outcome.reason, failures=self.infra_failures)
-        elif outcome.action != Action.GIVE_BACK:
-            self.infra_failures = 0
         if outcome.action == Action.GIVE_BACK:
             await self._give_back(claim, session_id, outcome.reason)
         elif outcome.action == Action.RETRY_OR_FAIL:
-            status = await self._db(
+            status = await self.outages.run(
                 "attempt_failed",
                 lambda: self.ledger.poging_mislukt(
                     task_id,
@@ -545,162 +484,22 @@ class Worker:
             log.info("task_returned", status=status)
 
     async def _give_back(self, claim: Claim, session_id: str, reason: str) -> None:
-        await self._db(
+        await self.outages.run(
             "give_back",
             lambda: self.ledger.poging_terug(
                 claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
             ),
         )
 
-    # --- background duties ------------------------------------------------------------------------
-
-    async def _reaper(self) -> None:
-        while True:
-            # Our own sessions are alive (we run them): their leases are extended first and never reaped here,
-            # also right after an outage longer than the lease.
-            await self._db("extend", self._extend_own_leases)
-            reaped = await self._db(
-                "reap",
-                lambda: self.ledger.reap(
-                    backoff_base=self.settings.retry_base_seconds,
-                    backoff_max=self.settings.retry_max_seconds,
-                    own=list(self.running),
-                    grace_seconds=self.settings.reaper_grace_seconds,
-                ),
-            )
-            for task in reaped:
-                log.info("lease_expired", task_id=task.id, status=task.status)
-            await anyio.sleep(self.settings.reaper_seconds)
-
-    async def _extend_own_leases(self) -> None:
-        for running in list(self.running.values()):
-            if running.closed is None:
-                await self.ledger.verleng(running.task_id, running.claim.token)
-
-    async def _heartbeat(self) -> None:
-        assert self.pool is not None
-        pool = self.pool
-        while True:
-            current = {r.claim.bot: task_id for task_id, r in self.running.items()}
-            beat = partial(
-                bot_table.heartbeat,
-                pool,
-                self.bots,
-                [current.get(bot) for bot in self.bots],
-                machine=self.settings.machine,
-                pid=os.getpid(),
-                version=__version__,
-            )
-            await self._db("heartbeat", beat)
-            await anyio.sleep(self.settings.heartbeat_seconds)
-
-    async def _intake(self) -> None:
-        """Messages from the old queue table become tasks or log rows; off, said once, when there is no table."""
-        assert self.pool is not None
-        pool = self.pool
-        if not await self._db("intake", partial(intake.prepare, pool)):
-            log.info("intake_off", reason="there is no agent_messages table")
-            return
-        columns = intake.columns_from(self.settings)
-        while True:
-            active = await self._db("intake", partial(bot_table.active_bots, pool, self.bots))
-            while await self._db("intake", partial(intake.take, pool, active, columns)) == intake.BATCH:
-                pass
-            await anyio.sleep(self.settings.poll_seconds)
-
-    async def _outbox(self) -> None:
-        """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
-        assert self.pool is not None
-        pool = self.pool
-        if not outbox.kinds_to_send(self.settings):
-            log.info("outbox_off", reason="neither TAAK_NOTIFY_CMD nor TAAK_ON_KLAAR_CMD is set")
-            return
-        while True:
-            await self._db("reminders", partial(outbox.make_reminders, pool, self.settings))
-            await self._db("outbox", partial(outbox.send_due, pool, self.settings))
-            await anyio.sleep(self.settings.outbox_seconds)
-
-    async def _indexer(self) -> None:
-        """Every few minutes: new lines into the lossless archive and its indexes, by `taak archief bijwerken`
-        in a child process, so the embedding model (native code, ~100 MB) never lives in the daemon and a
-        run's memory is given back when it ends."""
-        command = [sys.executable, "-m", "worker.cli.taak", "archief", "bijwerken", "--json"]
-        s = self.settings
-        env = {
-            **os.environ,
-            "TAAK_DATA_DIR": str(s.data_dir),
-            "TAAK_TIMEZONE": s.timezone,
-            "TAAK_SEMANTIC": str(s.semantic).lower(),
-            "TAAK_SEMANTIC_ROWS": str(s.semantic_rows),
-        }
-        while True:
-            done = await anyio.run_process(command, env=env, check=False)
-            if done.returncode != 0:
-                said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-                log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
-            else:
-                update = json.loads(done.stdout)
-                if any(update.values()):
-                    log.info("archive_updated", **update)
-            await anyio.sleep(s.index_seconds)
-
-    async def _registry_sync(self) -> None:
-        """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
-        assert self.pool is not None
-        pool = self.pool
-        while True:
-            found = await self._db("registry", partial(all_machines, pool))
-            path = self.settings.registry_path
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(path.name + ".tmp")
-            temporary.write_text(
-                json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-            )
-            os.replace(temporary, path)
-            await anyio.sleep(self.settings.registry_seconds)
-
-    # --- the database, through outages -----------------------------------------------------------
-
-    async def _db(self, what: str, operation: Callable[[], Awaitable[T]]) -> T:
-        """Run a database operation, retrying through an outage; logs once per change of state.
-
-        Gives up (DatabaseGone) only when the worker is being stopped and the database is still away."""
-        failures = 0
-        while True:
-            try:
-                value = await operation()
-            except DB_ERRORS as exc:
-                failures += 1
-                if self.db_ok:
-                    self.db_ok = False
-                    log.error("database_unreachable", during=what, error=_one_line(exc))
-                if self.force_stop.is_set() and failures > 3:
-                    raise DatabaseGone(what) from exc
-                await anyio.sleep(_backoff(failures, 0.5, 15))
-                continue
-            if not self.db_ok:
-                self.db_ok = True
-                log.info("database_back", during=what)
-                self.wake.set()
-            return value
-
-
-def _backoff(failures: int, base: float, maximum: float) -> float:
-    """Doubling with jitter, so eight daemons that lost one database do not come back in lockstep."""
-    return with_jitter(backoff_seconds(failures, base, maximum), random.random())
-
 
 def _result_line(report: SessionReport) -> str:
     result = report.result
-    assert result is not None
+    if result is None:
+        why = report.spawn_error or (f"gestopt: {report.stop}" if report.stop else "geen resultaatregel")
+        return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}, {why})"
     cost = f"${result.total_cost_usd:.4f}" if result.total_cost_usd is not None else "?"
     seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
     text = text if len(text) <= 1000 else text[:999] + "…"
     return f"{head}: {result.num_turns} beurten, {seconds}, {cost}: {text}"
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__

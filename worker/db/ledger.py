@@ -169,10 +169,14 @@ class Ledger:
         )
         return task_id
 
-    async def claim(self, bots: Sequence[str], *, sessie: str | None = None) -> Claim | None:
+    async def claim(
+        self, bots: Sequence[str], *, sessie: str | None = None, still_running: Sequence[str] = ()
+    ) -> Claim | None:
         if not bots:
             raise InvalidInput("no_bots")
-        record = await self.db.fetchrow(queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie)
+        record = await self.db.fetchrow(
+            queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie, list(still_running)
+        )
         if record is None:
             return None
         task = task_from_record(record)
@@ -191,7 +195,7 @@ class Ledger:
         meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
-        check_text(tekst, "tekst", required=False)
+        check_text(tekst, "tekst")
         meta_json = json.dumps(meta or {}, ensure_ascii=False)
         if token is None:
             if soort == Soort.ANTWOORD:
@@ -275,11 +279,21 @@ class Ledger:
         bot: str | None = None,
         niet_voor: datetime | None = None,
         meta: dict[str, Any] | None = None,
+        backoff_base: float = 60,
+        backoff_max: float = 3600,
     ) -> Written:
         check_task_id(task_id)
-        check_text(reden, "reden", required=False)
+        check_text(reden, "reden")
         record = await self.db.fetchrow(
-            queries()["vrijgeven"], task_id, check_token(token), bot, reden, niet_voor, _meta_json(meta)
+            queries()["vrijgeven"],
+            task_id,
+            check_token(token),
+            bot,
+            reden,
+            niet_voor,
+            _meta_json(meta),
+            backoff_base,
+            backoff_max,
         )
         return await self._written_or_why(record, task_id, token)
 

@@ -1,0 +1,71 @@
+"""The worker's pure decisions: the infrastructure pause, jitter, and what a session's environment holds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from worker.core.outcome import Action, Outcome, infra_pause, with_jitter
+from worker.core.session_files import SessionFiles
+from worker.core.session_plan import build_env, session_env
+
+INFRA = Outcome(Action.GIVE_BACK, "infrastructuur: Not logged in", infrastructure=True)
+TASK_FAILED = Outcome(Action.RETRY_OR_FAIL, "sessie mislukt")
+SHUTDOWN = Outcome(Action.GIVE_BACK, "de worker stopt")
+DONE = Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
+
+
+@pytest.mark.parametrize(
+    ("failures", "outcome", "expected"),
+    [
+        (0, INFRA, (1, 30.0)),
+        (1, INFRA, (2, 60.0)),
+        (5, INFRA, (6, 900.0)),  # capped
+        (3, TASK_FAILED, (0, 0.0)),  # the agent ran: the run of infrastructure failures is over
+        (3, DONE, (0, 0.0)),
+        (3, SHUTDOWN, (3, 0.0)),  # a give-back for another reason says nothing about the infrastructure
+    ],
+)
+def test_the_infrastructure_pause_grows_with_each_failure_and_ends_with_a_session_that_ran(
+    failures: int, outcome: Outcome, expected: tuple[int, float]
+) -> None:
+    assert infra_pause(failures, outcome, 30, 900) == expected
+
+
+@pytest.mark.parametrize(("draw", "expected"), [(0.0, 5.0), (0.5, 7.5), (0.999, 9.995)])
+def test_jitter_spreads_a_wait_between_half_and_all_of_it(draw: float, expected: float) -> None:
+    assert with_jitter(10, draw) == pytest.approx(expected)
+
+
+def test_a_sessions_environment_holds_no_database_credentials_of_any_spelling() -> None:
+    base = {
+        "PATH": "/usr/bin",
+        "HOME": "/home/paco",
+        "TAAK_DATABASE_URL": "postgresql://u:geheim@db/x",
+        "DATABASE_URL": "postgresql://u:geheim@db/x",
+        "PGPASSWORD": "geheim",
+        "PGHOST": "db",
+        "TAAK_BOTS": "paco",
+    }
+    files = SessionFiles.of(Path("/d/sessies"), "HV-20261201-001", 1, "s-1")
+    extra = session_env(
+        task_id="HV-20261201-001",
+        token="t",
+        bot="paco",
+        session_id="s-1",
+        files=files,
+        socket=Path("/d/run/x.sock"),
+        data_dir=Path("/d"),
+        timezone="Europe/Amsterdam",
+        language="nl",
+        machine="m",
+    )
+    env = build_env(base, extra)
+    assert "geheim" not in repr(env)
+    assert not [k for k in env if k.startswith("PG") or k.endswith("DATABASE_URL") or k == "TAAK_BOTS"]
+    assert (env["PATH"], env["TAAK_SOCKET"], env["TAAK_BRIEFING_FILE"]) == (
+        "/usr/bin",
+        "/d/run/x.sock",
+        "/d/sessies/HV-20261201-001/1-s-1.briefing.txt",
+    )

@@ -1,0 +1,141 @@
+"""The daemon's background duties: reaper, heartbeat, intake, outbox, indexer and registry.
+
+Each runs forever under the worker's supervisor (a failing duty is logged and started again) and
+reaches the database only through `Outages.run`, so an outage is waited out and said once."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+import anyio
+import asyncpg
+import structlog
+
+from worker import __version__
+from worker.core.machines import registry_json
+from worker.daemon import intake, outbox
+from worker.daemon.gate import Running
+from worker.db import bots as bot_table
+from worker.db.ledger import Ledger
+from worker.db.machines import all_machines
+from worker.settings import Settings
+
+log = structlog.get_logger("queue-worker")
+T = TypeVar("T")
+
+
+@dataclass
+class Duties:
+    settings: Settings
+    pool: asyncpg.Pool
+    ledger: Callable[[], Ledger]
+    db: Callable[[str, Callable[[], Awaitable[Any]]], Awaitable[Any]]
+    running: dict[str, Running]
+    bots: list[str]
+
+    def all(self) -> tuple[Callable[[], Awaitable[None]], ...]:
+        return (self.reaper, self.heartbeat, self.registry_sync, self.outbox, self.intake, self.indexer)
+
+    async def reaper(self) -> None:
+        s = self.settings
+        while True:
+            # Our own sessions are alive (we run them): their leases are extended first and never reaped here,
+            # also right after an outage longer than the lease.
+            await self.db("extend", self.extend_own_leases)
+            reaped = await self.db(
+                "reap",
+                lambda: self.ledger().reap(
+                    backoff_base=s.retry_base_seconds,
+                    backoff_max=s.retry_max_seconds,
+                    own=list(self.running),
+                    grace_seconds=s.reaper_grace_seconds,
+                ),
+            )
+            for task in reaped:
+                log.info("lease_expired", task_id=task.id, status=task.status)
+            await anyio.sleep(s.reaper_seconds)
+
+    async def extend_own_leases(self) -> None:
+        for running in list(self.running.values()):
+            if running.closed is None:
+                await self.ledger().verleng(running.task_id, running.claim.token)
+
+    async def heartbeat(self) -> None:
+        while True:
+            current = {r.claim.bot: task_id for task_id, r in self.running.items()}
+            beat = partial(
+                bot_table.heartbeat,
+                self.pool,
+                self.bots,
+                [current.get(bot) for bot in self.bots],
+                machine=self.settings.machine,
+                pid=os.getpid(),
+                version=__version__,
+            )
+            await self.db("heartbeat", beat)
+            await anyio.sleep(self.settings.heartbeat_seconds)
+
+    async def intake(self) -> None:
+        """Messages from the old queue table become tasks or log rows; off, said once, when there is no table."""
+        if not await self.db("intake", partial(intake.prepare, self.pool)):
+            log.info("intake_off", reason="there is no agent_messages table")
+            return
+        columns = intake.columns_from(self.settings)
+        while True:
+            active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))
+            while await self.db("intake", partial(intake.take, self.pool, active, columns)) == intake.BATCH:
+                pass
+            await anyio.sleep(self.settings.poll_seconds)
+
+    async def outbox(self) -> None:
+        """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
+        if not outbox.kinds_to_send(self.settings):
+            log.info("outbox_off", reason="neither TAAK_NOTIFY_CMD nor TAAK_ON_KLAAR_CMD is set")
+            return
+        while True:
+            await self.db("reminders", partial(outbox.make_reminders, self.pool, self.settings))
+            await self.db("outbox", partial(outbox.send_due, self.pool, self.settings))
+            await anyio.sleep(self.settings.outbox_seconds)
+
+    async def indexer(self) -> None:
+        """Every few minutes: new lines into the lossless archive and its indexes, by `taak archief bijwerken`
+        in a child process, so the embedding model (native code, ~100 MB) never lives in the daemon and a
+        run's memory is given back when it ends."""
+        command = [sys.executable, "-m", "worker.cli.taak", "archief", "bijwerken", "--json"]
+        s = self.settings
+        env = {
+            **os.environ,
+            "TAAK_DATA_DIR": str(s.data_dir),
+            "TAAK_TIMEZONE": s.timezone,
+            "TAAK_SEMANTIC": str(s.semantic).lower(),
+            "TAAK_SEMANTIC_ROWS": str(s.semantic_rows),
+        }
+        while True:
+            done = await anyio.run_process(command, env=env, check=False)
+            if done.returncode != 0:
+                said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+                log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
+            else:
+                update = json.loads(done.stdout)
+                if any(update.values()):
+                    log.info("archive_updated", **update)
+            await anyio.sleep(s.index_seconds)
+
+    async def registry_sync(self) -> None:
+        """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
+        while True:
+            found = await self.db("registry", partial(all_machines, self.pool))
+            path = self.settings.registry_path
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_name(path.name + ".tmp")
+            temporary.write_text(
+                json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+            )
+            os.replace(temporary, path)
+            await anyio.sleep(self.settings.registry_seconds)

@@ -1,0 +1,66 @@
+"""The LISTEN connection that wakes the claim loop when a task becomes claimable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+import anyio
+import structlog
+
+from worker.core.dsn import DatabaseUrl
+from worker.core.errors import TaakError
+from worker.daemon.retry import DB_ERRORS, backoff, one_line
+from worker.db.connect import connect_one
+from worker.db.sqlfiles import queries
+from worker.settings import Settings
+
+log = structlog.get_logger("queue-worker")
+
+
+def _set_event(event: anyio.Event, *_args: object) -> None:
+    event.set()
+
+
+async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], None], stopping: anyio.Event) -> None:
+    """Wake the claim loop on `NOTIFY taak_nieuw` over a dedicated connection, restored when it drops; poll
+    mode (said once) through the Supabase transaction pooler or with TAAK_LISTEN off."""
+    if database.is_transaction_pooler or not settings.listen:
+        reason = (
+            "the Supabase transaction pooler has no LISTEN/NOTIFY"
+            if database.is_transaction_pooler
+            else "TAAK_LISTEN is off"
+        )
+        log.warning("listen_unavailable", mode="poll", poll_seconds=settings.poll_seconds, reason=reason)
+        return
+    failures = 0
+    while not stopping.is_set():
+        try:
+            conn = await connect_one(settings, database, application_name="taak-listen")
+        except (TaakError, *DB_ERRORS) as exc:
+            failures += 1
+            if failures == 1:
+                log.warning("listen_lost", error=one_line(exc))
+            await anyio.sleep(backoff(failures, 0.5, 5))
+            continue
+        lost = anyio.Event()
+        try:
+            conn.add_termination_listener(partial(_set_event, lost))
+            await conn.add_listener("taak_nieuw", lambda *_args: wake())
+            log.info("listening", channel="taak_nieuw", reconnected=failures > 0)
+            failures = 0
+            wake()  # after any (re)connect, look at once: a notification may have been missed
+            while not lost.is_set() and not stopping.is_set():
+                with anyio.move_on_after(settings.poll_seconds):
+                    await lost.wait()
+                if not lost.is_set():
+                    await conn.fetchval(queries()["leeft"], timeout=settings.connect_timeout_seconds)
+            if lost.is_set():
+                log.warning("listen_lost", error="the connection was closed")
+                failures = 1
+        except DB_ERRORS as exc:
+            log.warning("listen_lost", error=one_line(exc))
+            failures = 1
+        finally:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+                conn.terminate() if lost.is_set() else await conn.close()

@@ -1,0 +1,72 @@
+"""Database operations through outages: retried with backoff and jitter, said once when the database goes
+and once when it is back."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import anyio
+import asyncpg
+import structlog
+
+from worker.core.outcome import backoff_seconds, with_jitter
+
+log = structlog.get_logger("queue-worker")
+T = TypeVar("T")
+
+# What a lost or refused connection looks like from asyncpg and the OS.
+DB_ERRORS = (
+    OSError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    TimeoutError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
+
+
+class DatabaseGone(Exception):
+    """The database stayed away while the worker was being stopped."""
+
+
+def backoff(failures: int, base: float, maximum: float) -> float:
+    """Doubling with jitter, so eight daemons that lost one database do not come back in lockstep."""
+    return with_jitter(backoff_seconds(failures, base, maximum), random.random())
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+@dataclass
+class Outages:
+    give_up: anyio.Event  # set when the worker stops at once: then an outage is not waited out
+    on_back: Callable[[], None] = lambda: None
+    ok: bool = field(default=True)
+
+    async def run(self, what: str, operation: Callable[[], Awaitable[T]]) -> T:
+        """Run a database operation, retrying through an outage; logs once per change of state.
+
+        Gives up (DatabaseGone) only when the worker is being stopped and the database is still away."""
+        failures = 0
+        while True:
+            try:
+                value = await operation()
+            except DB_ERRORS as exc:
+                failures += 1
+                if self.ok:
+                    self.ok = False
+                    log.error("database_unreachable", during=what, error=one_line(exc))
+                if self.give_up.is_set() and failures > 3:
+                    raise DatabaseGone(what) from exc
+                await anyio.sleep(backoff(failures, 0.5, 15))
+                continue
+            if not self.ok:
+                self.ok = True
+                log.info("database_back", during=what)
+                self.on_back()
+            return value
