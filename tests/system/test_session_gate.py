@@ -193,3 +193,42 @@ async def _status(conn: asyncpg.Connection, task_id: str, status: str) -> bool:
 
 async def _event(daemon: Daemon, name: str) -> bool:
     return daemon.has_event(name)
+
+
+async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    import subprocess
+
+    from tests.fixtures import FIXTURES
+
+    await switch_on(conn, "paco")
+    opdracht = 'Zet de foto\'s van de veranda online, "album Zomer"'
+    task_id = await new_task(conn, opdracht, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        env = dict(record["env"])  # exactly what the session's hooks get: no database URL
+        transcript = tmp_path / "t.jsonl"
+        transcript.write_bytes((FIXTURES / "agentlogs__compact.jsonl").read_bytes())
+
+        def hook(name: str, payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
+            command = [sys.executable, "-m", "worker.cli.taak", "hook", name]
+            return subprocess.run(command, env=env, input=json.dumps(payload), capture_output=True, text=True)
+
+        started = hook("session-start", {"source": "compact", "session_id": "s"})
+        steered = hook("pre-compact", {"trigger": "auto", "transcript_path": str(transcript), "session_id": "s"})
+        summed = hook("post-compact", {"trigger": "auto", "compact_summary": "<analysis>x</analysis>Samenvatting"})
+        rows = await conn.fetch(
+            "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact' order by id", task_id
+        )
+    finally:
+        daemon.stop()
+    context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert task_id in context
+    assert opdracht in context
+    assert (started.returncode, steered.returncode, summed.returncode) == (0, 0, 0), steered.stderr
+    assert opdracht in steered.stdout
+    assert task_id in steered.stdout
+    assert [json.loads(r["meta"]).keys() & {"rapport", "samenvatting"} for r in rows] == [{"rapport"}, {"samenvatting"}]
+    assert rows[1]["tekst"] == "Samenvatting"

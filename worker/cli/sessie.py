@@ -53,22 +53,26 @@ def refuse_outside_the_daemon(verb: str) -> None:
     a.fail(message("not_in_session", language(), verb=verb), ExitCode.REFUSED)
 
 
-def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
+def exchange(path: str, request: dict[str, Any]) -> Any:
+    """One JSON line to the daemon and one back; OSError or ValueError when that cannot be had."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
         connection.settimeout(ANSWER_TIMEOUT_SECONDS)
-        try:
-            connection.connect(path)
-            connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
-            raw = b""
-            while not raw.endswith(b"\n"):
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                raw += chunk
-        except OSError as exc:
-            a.fail(message("no_daemon", language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
+        connection.connect(path)
+        connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
+        raw = b""
+        while not raw.endswith(b"\n"):
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            raw += chunk
+    return json.loads(raw)
+
+
+def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     try:
-        answer = json.loads(raw)
+        answer = exchange(path, request)
+    except OSError as exc:
+        a.fail(message("no_daemon", language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
     except ValueError:
         a.fail(message("no_daemon", language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}

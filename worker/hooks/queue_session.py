@@ -44,24 +44,13 @@ def run(name: str, payload: dict[str, Any]) -> int:
 
 def ask(op: str, **fields: Any) -> dict[str, Any]:
     """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
-    import socket
 
-    from worker.cli.sessie import ANSWER_TIMEOUT_SECONDS
+    from worker.cli.sessie import exchange
 
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = os.environ.get("TAAK_LANGUAGE", "nl")
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-            connection.settimeout(ANSWER_TIMEOUT_SECONDS)
-            connection.connect(os.environ["TAAK_SOCKET"])
-            connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
-            raw = b""
-            while not raw.endswith(b"\n"):
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                raw += chunk
-        answer = json.loads(raw)
+        answer = exchange(os.environ["TAAK_SOCKET"], request)
     except (OSError, ValueError, KeyError) as exc:
         raise NoAnswer(f"the daemon did not answer ({type(exc).__name__}: {exc})") from exc
     if not isinstance(answer, dict) or answer.get("code") != 0:
