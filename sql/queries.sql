@@ -280,16 +280,23 @@ returning id, ts;
 
 -- name: eigen_claims_vrijgeven
 -- At start-up a daemon gives back what this bot@machine held in a previous run, at once instead
--- of after the lease. The attempt stays counted: a task that crashes its worker must not loop.
+-- of after the lease. The attempt stays counted, and a task whose attempts are used up is mislukt:
+-- a task that crashes its worker must not loop.
 -- $1 holders (text[], bot@machine), $2 reden
 with terug as (
     update agent_taken t
-    set bijgewerkt = now(), status = 'wachtend', niet_voor = null, lease_tot = null, lease_token = null
+    set bijgewerkt = now(),
+        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
+        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
+        niet_voor = null, lease_tot = null, lease_token = null
     where t.status = 'bezig' and t.geclaimd_door = any($1::text[])
-    returning t.id, t.geclaimd_door
+    returning t.id, t.geclaimd_door, t.status
 ), regels as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst)
-    select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven', $2 from terug
+    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+    select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven',
+           $2 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
+           jsonb_build_object('status', status)
+    from terug
 )
 select id from terug;
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 
 
 def signal_group(pid: int, sig: signal.Signals) -> bool:
@@ -130,6 +131,13 @@ def kill_group_of_a_previous_run(group: Group) -> int:
         except (psutil.NoSuchProcess, psutil.AccessDenied, ProcessLookupError, PermissionError):
             continue
     return killed
+
+
+def make_undumpable() -> None:
+    """Linux: no other process of this user can read the daemon's memory or /proc/<pid>/environ (which
+    holds the database URL it was started with); a session runs as the same user. Root still can."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 # --- the parent-death signal --------------------------------------------------------------------------

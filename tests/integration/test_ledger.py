@@ -332,3 +332,10 @@ async def test_an_empty_log_text_is_refused(ledger: Ledger) -> None:
     assert claimed is not None
     with pytest.raises(InvalidInput):
         await ledger.log(task_id, Soort.STAP_KLAAR, "  ", token=claimed.token)
+
+
+async def test_a_task_held_by_a_crashed_worker_fails_at_restart_when_its_attempts_are_used(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("Laat de worker crashen", "jamal", toegewezen_aan="paco", max_pogingen=1))
+    assert await ledger.claim(["paco"]) is not None
+    assert await ledger.eigen_claims_vrijgeven(["paco@testmachine"], "herstart") == [task_id]
+    assert (await ledger.toon(task_id)).status == Status.MISLUKT

@@ -125,8 +125,11 @@ async def test_an_outage_longer_than_the_lease_re_runs_nothing(
         worker_env(db_url, tmp_path / "a", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 30", **quick),
         tmp_path / "a.log",
     )
-    # A second daemon on another machine, whose reaper would take the expired lease if it could.
-    other = Daemon(worker_env(db_url, tmp_path / "b", TAAK_MACHINE="mac-b", **quick), tmp_path / "b.log")
+    # A second daemon on another machine, for another bot: it never claims paco's task, but its reaper
+    # would take the expired lease if it could.
+    other = Daemon(
+        worker_env(db_url, tmp_path / "b", TAAK_MACHINE="mac-b", TAAK_BOTS="sjakie", **quick), tmp_path / "b.log"
+    )
     try:
         await wait_for(lambda: _steps_said(tmp_path / "a", 3), timeout=60, what="three steps")
         await stop(server)
@@ -232,3 +235,46 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     assert task_id in steered.stdout
     assert [json.loads(r["meta"]).keys() & {"rapport", "samenvatting"} for r in rows] == [{"rapport"}, {"samenvatting"}]
     assert rows[1]["tekst"] == "Samenvatting"
+
+
+async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    import socket
+    import subprocess
+
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        env = dict(record["env"])
+        path = env["TAAK_SOCKET"]
+
+        def send(raw: bytes, *, read: bool) -> bytes:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+                client.connect(path)
+                client.sendall(raw)
+                return client.recv(65536) if read else b""
+
+        nested = send(b'{"a":' + b"[" * 2000 + b"]" * 2000 + b"}\n", read=True)
+        garbage = send(b"\x00\xff niet json\n", read=True)
+        send(b"", read=False)  # hangs up at once
+        kept = {"op": "log", "id": task_id, "token": env["TAAK_TOKEN"], "soort": "notitie", "tekst": "en weg"}
+        send(json.dumps(kept).encode() + b"\n", read=False)  # hangs up before the answer
+        await anyio.sleep(1)
+        alive = daemon.process.poll() is None
+        after = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "log", "stap_klaar", "nog steeds"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
+    finally:
+        daemon.stop()
+    assert json.loads(nested)["code"] == 2
+    assert json.loads(garbage)["code"] == 2
+    assert alive
+    assert after.returncode == 0, after.stderr
+    assert {"en weg", "nog steeds"} <= set(texts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TypeVar
@@ -54,6 +56,9 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
     except TaakError as exc:
         fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:  # Ctrl-C ends `taak tail`: not an error
+        raise SystemExit(0) from None
+    except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
         raise SystemExit(0) from None
     except asyncpg.UndefinedTableError:
         fail(message("not_migrated", settings.language, pending="?"), ExitCode.REFUSED)

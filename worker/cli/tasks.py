@@ -265,16 +265,16 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _toon_parser(sub: Sub) -> None:
-    p = sub.add_parser("toon", help="show a task and its whole log", usage="taak toon ID [--json]")
-    p.add_argument("id", metavar="ID", help="the task")
+    p = sub.add_parser("toon", help="show a task and its whole log", usage="taak toon [ID] [--json]")
+    p.add_argument("id", nargs="?", metavar="ID", help="the task (default TAAK_ID)")
     p.add_argument("--json", action="store_true", help="column names as keys, the log under `log`")
     p.set_defaults(handler=toon)
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger, check_task_id
+    from worker.db.ledger import Ledger
 
-    check_task_id(args.id)
+    args.id, _token = a.session_task(settings, args.id)
     async with a.connection(settings) as conn:
         ledger = Ledger(conn)
         task = await ledger.toon(args.id)
@@ -331,9 +331,9 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
 def _brief_parser(sub: Sub) -> None:
     p = sub.add_parser(
-        "brief", help="print the briefing a session would get", usage="taak brief ID [--compact] [--json]"
+        "brief", help="print the briefing a session would get", usage="taak brief [ID] [--compact] [--json]"
     )
-    p.add_argument("id", metavar="ID", help="the task")
+    p.add_argument("id", nargs="?", metavar="ID", help="the task (default TAAK_ID)")
     p.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
     a.add_json(p)
     p.set_defaults(handler=brief)
@@ -342,9 +342,9 @@ def _brief_parser(sub: Sub) -> None:
 async def brief(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant
     from worker.db.briefing import briefing_for
-    from worker.db.ledger import Ledger, check_task_id
+    from worker.db.ledger import Ledger
 
-    check_task_id(args.id)
+    args.id, _token = a.session_task(settings, args.id)
     variant = Variant.COMPACT if args.compact else Variant.FULL
     async with a.connection(settings) as conn:
         text = await briefing_for(Ledger(conn), args.id, settings, variant)

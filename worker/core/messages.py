@@ -39,6 +39,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "taak {verb} is not available in a queue session (it talks only to its daemon): use "
         "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall or lll",
     },
+    "closed_by_this_session": {
+        "nl": "{id}: deze sessie heeft de taak al afgesloten (taak {verb}); er kan niets meer bij",
+        "en": "{id}: this session already closed the task (taak {verb}); nothing more can be added",
+    },
+    "not_text": {
+        "nl": "{what} moet tekst zijn",
+        "en": "{what} must be text",
+    },
     "hint_bot_on": {
         "nl": "zet een bot aan met: taak bot aan {bot}",
         "en": "switch a bot on with: taak bot aan {bot}",

@@ -10,6 +10,7 @@ a write that was accepted is never lost.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -36,6 +37,7 @@ log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
 REQUEST_MAX_BYTES = 1_048_576
+REQUEST_READ_SECONDS = 10  # a client that connects and says nothing does not hold a connection forever
 ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
 READ_TIMEOUT_SECONDS = 2.0
 SOCKET_PATH_MAX_BYTES = 103  # sun_path is 104 bytes on macOS (108 on Linux), with its closing NUL
@@ -95,21 +97,31 @@ class Gate:
             await listener.serve(self._connection)
 
     async def _connection(self, stream: SocketStream) -> None:
+        """One request, one answer. Nothing a client does (garbage, a line nested 2,000 deep, hanging up
+        before the answer) may end the daemon: every failure here stays with this connection."""
         async with stream:
             try:
+                answer = await self._answer(stream)
+            except Exception as exc:
+                log.warning("gate_request_failed", error=f"{type(exc).__name__}: {exc}"[:300])
+                answer = Answer(int(ExitCode.USAGE), err=f"bad request: {type(exc).__name__}")
+            with contextlib.suppress(Exception):  # the client may be gone; what it wrote is kept regardless
+                await stream.send(answer.line())
+
+    async def _answer(self, stream: SocketStream) -> Answer:
+        try:
+            with anyio.fail_after(REQUEST_READ_SECONDS):
                 raw = await BufferedByteReceiveStream(stream).receive_until(b"\n", REQUEST_MAX_BYTES)
-                request = json.loads(raw)
-                if not isinstance(request, dict):
-                    raise ValueError("not a JSON object")
-            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, ValueError) as exc:
-                await stream.send(Answer(int(ExitCode.USAGE), err=f"bad request: {exc}").line())
-                return
-            language = "en" if request.get("taal") == "en" else "nl"
-            try:
-                answer = await self.handle(request, language)
-            except TaakError as exc:
-                answer = Answer(int(exc.exit_code), err=exc.render(language))
-            await stream.send(answer.line())
+            request = json.loads(raw)
+            if not isinstance(request, dict):
+                raise ValueError("not a JSON object")
+        except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, ValueError, RecursionError) as exc:
+            return Answer(int(ExitCode.USAGE), err=f"bad request: {type(exc).__name__}: {str(exc)[:200]}")
+        language = "en" if request.get("taal") == "en" else "nl"
+        try:
+            return await self.handle(request, language)
+        except TaakError as exc:
+            return Answer(int(exc.exit_code), err=exc.render(language))
 
     # --- one request ------------------------------------------------------------------------------
 
@@ -123,7 +135,7 @@ class Gate:
         if op in ("brief", "toon"):
             return await self._read(op, running, request, language)
         if running.closed is not None:
-            raise Refused("stale_token", id=running.task_id)
+            raise Refused("closed_by_this_session", id=running.task_id, verb=running.closed)
         fields = _checked_fields(op, request)
         entry = self.journal.append(
             op, running.task_id, running.claim.token, running.claim.bot, running.session_id, fields
@@ -291,7 +303,9 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
 
 def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     """The same rules the ledger applies, checked before the write is accepted into the journal."""
-    text = str(request.get("tekst") or "")
+    text = request.get("tekst") or ""
+    if not isinstance(text, str):
+        raise InvalidInput("not_text", what="tekst")
     if op == "log":
         soort = str(request.get("soort") or "")
         if soort not in {s.value for s in SESSION_KINDS}:

@@ -24,6 +24,7 @@ from worker.proc import signal_group, supervised_argv
 log = structlog.get_logger(__name__)
 
 STDERR_KEEP = 8192
+PIPE_DRAIN_SECONDS = 2
 READ_CHUNK = 65536
 
 
@@ -123,8 +124,10 @@ async def _supervise(
                 readers.start_soon(_read_stdout, process.stdout, raw, times, limits.max_line_bytes, live, report)
                 readers.start_soon(_drain_stderr, process.stderr, err_file, live)
                 report.exit_code = await process.wait()
-                # Whatever the session left running in its group goes with it, so the pipes close.
+                # Whatever the session left running in its group goes with it, so the pipes close. A process
+                # that left the group (setsid) may still hold them open: read on briefly, then stop waiting.
                 signal_group(process.pid, signal.SIGKILL)
+                readers.cancel_scope.deadline = anyio.current_time() + PIPE_DRAIN_SECONDS
             watchers.cancel_scope.cancel()
     # The capture is complete: the archive may take it (when Claude Code kept no transcript of it).
     times_path.replace(plan.raw_path.with_suffix(TIMES_DONE))

@@ -46,7 +46,7 @@ from worker.db.migrate import status as migration_status
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
-from worker.proc import AlreadyRunning, InstanceLock
+from worker.proc import AlreadyRunning, InstanceLock, make_undumpable
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -91,6 +91,7 @@ class Worker:
     # --- life cycle -------------------------------------------------------------------------------
 
     async def run(self) -> None:
+        make_undumpable()
         self._lock_instances()
         journal = Journal(self.journal_path)
         try:
