@@ -172,9 +172,10 @@ returning id, ts;
 select * from agent_taken where id = $1;
 
 -- name: laatste_regels
--- The newest log rows of a task, newest first (a backward walk of agent_taak_log_taak).
+-- The newest rows that tell a task's story, newest first (a backward walk of agent_taak_log_taak).
+-- Compaction reports and summaries are counted in the briefing's summary line, never shown in a step's place.
 -- $1 taak_id, $2 how many
-select * from agent_taak_log where taak_id = $1 order by id desc limit $2;
+select * from agent_taak_log where taak_id = $1 and soort <> 'compact' order by id desc limit $2;
 
 -- name: laatste_antwoord
 -- The owner's newest answer to a task (a walk of agent_taak_log_antwoord). $1 taak_id

@@ -55,12 +55,17 @@ def context_of(out: str, event: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("source", ["compact", "resume"])
-async def test_session_start_after_a_compaction_reinjects_the_task(session_env: dict[str, str], source: str) -> None:
+async def test_session_start_after_a_compaction_reinjects_the_task(session_env: dict[str, str]) -> None:
     code, out, err = hook(
         session_env,
         "session-start",
-        {"hook_event_name": "SessionStart", "source": source, "session_id": "s", "transcript_path": "/x", "cwd": "/"},
+        {
+            "hook_event_name": "SessionStart",
+            "source": "compact",
+            "session_id": "s",
+            "transcript_path": "/x",
+            "cwd": "/",
+        },
     )
     assert code == 0, err
     text = context_of(out, "SessionStart")
@@ -71,6 +76,11 @@ async def test_session_start_after_a_compaction_reinjects_the_task(session_env: 
     assert "zoek de map" in text
     assert text.rstrip().splitlines()[-1].startswith(f"Nogmaals: je werkt aan taak {task_id}")
     assert len(text) < 10_000
+
+
+async def test_session_start_on_resume_adds_no_second_copy_of_the_task(session_env: dict[str, str]) -> None:
+    code, out, err = hook(session_env, "session-start", {"hook_event_name": "SessionStart", "source": "resume"})
+    assert (code, out) == (0, ""), err
 
 
 async def test_session_start_without_a_database_uses_the_briefing_file(session_env: dict[str, str]) -> None:
@@ -105,7 +115,7 @@ async def test_pre_compact_saves_the_conversation_logs_it_and_steers_the_summary
     assert "assistant: I'm doing well, thanks for asking!" in saved
     row = await conn.fetchrow("select tekst, meta, sessie from agent_taak_log where soort = 'compact'")
     assert str(report) in row["tekst"]
-    assert json.loads(row["meta"]) == {"rapport": str(report)}
+    assert json.loads(row["meta"]) == {"rapport": str(report), "trigger": "auto"}
     assert row["sessie"] == "sessie-1"
 
 

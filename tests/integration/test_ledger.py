@@ -339,3 +339,22 @@ async def test_a_task_held_by_a_crashed_worker_fails_at_restart_when_its_attempt
     assert await ledger.claim(["paco"]) is not None
     assert await ledger.eigen_claims_vrijgeven(["paco@testmachine"], "herstart") == [task_id]
     assert (await ledger.toon(task_id)).status == Status.MISLUKT
+
+
+async def test_compaction_rows_are_counted_in_the_briefing_never_shown_in_a_steps_place(ledger: Ledger) -> None:
+    from worker.core.briefing import Variant, build_briefing
+    from worker.db.briefing import briefing_source
+    from worker.settings import Settings
+
+    task_id = await ledger.nieuw(NewTask("Vertel het verhaal", "jamal", toegewezen_aan="paco"))
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    for n in range(1, 9):
+        await ledger.log(task_id, Soort.STAP_KLAAR, f"stap {n}", token=claimed.token)
+        if n in (3, 6, 8):
+            await ledger.log(task_id, Soort.COMPACT, f"verslag {n}", token=claimed.token)
+    settings = Settings(briefing_rows=8, language="nl")
+    text = build_briefing(await briefing_source(ledger, task_id, settings), Variant.FULL)
+    assert all(f"stap {n}" in text for n in range(1, 9))
+    assert "verslag" not in text
+    assert "3x compact" in text

@@ -66,7 +66,7 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
     assert record["argv"][8] == "--settings"
     hooks = json.loads(record["argv"][9])["hooks"]
     assert set(hooks) == {"SessionStart", "PreCompact", "PostCompact", "UserPromptSubmit"}
-    assert hooks["PreCompact"][0]["hooks"][0]["command"].endswith(" hook pre-compact")
+    assert hooks["PreCompact"][0]["hooks"][0]["command"].endswith(" hook pre-compact --queue")
     stand = tmp_path / "data" / "sessies" / task_id / "stand.json"
     assert hooks["UserPromptSubmit"][0]["hooks"][0]["command"].endswith(f" hook prompt --stand {stand}")
     assert json.loads(stand.read_text())["status"] == "klaar"  # taak klaar inside the session kept it exact

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -215,26 +216,44 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
         transcript = tmp_path / "t.jsonl"
         transcript.write_bytes((FIXTURES / "agentlogs__compact.jsonl").read_bytes())
 
-        def hook(name: str, payload: dict[str, object]) -> subprocess.CompletedProcess[str]:
-            command = [sys.executable, "-m", "worker.cli.taak", "hook", name]
+        def hook(name: str, payload: dict[str, object], *flags: str) -> subprocess.CompletedProcess[str]:
+            command = [sys.executable, "-m", "worker.cli.taak", "hook", name, *flags]
             return subprocess.run(command, env=env, input=json.dumps(payload), capture_output=True, text=True)
 
-        started = hook("session-start", {"source": "compact", "session_id": "s"})
-        steered = hook("pre-compact", {"trigger": "auto", "transcript_path": str(transcript), "session_id": "s"})
-        summed = hook("post-compact", {"trigger": "auto", "compact_summary": "<analysis>x</analysis>Samenvatting"})
+        # The copies installed in ~/.claude stand down: each event is answered once, by the daemon's copy.
+        installed = [hook(n, {"source": "compact"}).stdout for n in ("session-start", "prompt", "pre-compact")]
+        started = hook("session-start", {"source": "compact", "session_id": "s"}, "--queue")
+        payload = {"trigger": "auto", "transcript_path": str(transcript), "session_id": "s"}
+        steered = hook("pre-compact", payload, "--queue")
+        summary = {"trigger": "manual", "compact_summary": "<analysis>x</analysis>Samenvatting"}
+        summed = hook("post-compact", summary, "--queue")
         rows = await conn.fetch(
             "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact' order by id", task_id
         )
     finally:
         daemon.stop()
+    # With nobody to ask (the daemon gone, so no database either), the summariser is still steered.
+    with transcript.open("a") as more:
+        more.write((FIXTURES / "agentlogs__crud.jsonl").read_text())
+    began = time.monotonic()
+    alone = hook("pre-compact", {"trigger": "auto", "transcript_path": str(transcript)}, "--queue")
+    print(f"pre-compact with nobody to ask: {time.monotonic() - began:.2f} s")
+    assert alone.returncode == 0
+    assert opdracht in alone.stdout
+    assert task_id in alone.stdout
     context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
     assert task_id in context
     assert opdracht in context
     assert (started.returncode, steered.returncode, summed.returncode) == (0, 0, 0), steered.stderr
     assert opdracht in steered.stdout
     assert task_id in steered.stdout
-    assert [json.loads(r["meta"]).keys() & {"rapport", "samenvatting"} for r in rows] == [{"rapport"}, {"samenvatting"}]
+    assert installed == ["", "", ""]
+    metas = [json.loads(r["meta"]) for r in rows]
+    assert [m.keys() & {"rapport", "samenvatting"} for m in metas] == [{"rapport"}, {"samenvatting"}]
+    assert [m["trigger"] for m in metas] == ["auto", "manual"]
     assert rows[1]["tekst"] == "Samenvatting"
+    report_lines = len(Path(metas[0]["rapport"]).read_text().splitlines())
+    assert f"({report_lines} regels, " in rows[0]["tekst"]
 
 
 async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(

@@ -61,11 +61,11 @@ def test_a_sessions_environment_holds_no_database_credentials_of_any_spelling() 
         language="nl",
         machine="m",
     )
-    env = build_env(base, extra)
+    env = build_env(base, extra, taak_dir=Path("/venv/bin"))
     assert "geheim" not in repr(env)
     assert not [k for k in env if k.startswith("PG") or k.endswith("DATABASE_URL") or k == "TAAK_BOTS"]
     assert (env["PATH"], env["TAAK_SOCKET"], env["TAAK_BRIEFING_FILE"]) == (
-        "/usr/bin",
+        "/venv/bin:/usr/bin",
         "/d/run/x.sock",
         "/d/sessies/HV-20261201-001/1-s-1.briefing.txt",
     )

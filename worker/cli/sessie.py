@@ -53,10 +53,10 @@ def refuse_outside_the_daemon(verb: str) -> None:
     a.fail(message("not_in_session", language(), verb=verb), ExitCode.REFUSED)
 
 
-def exchange(path: str, request: dict[str, Any]) -> Any:
+def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIMEOUT_SECONDS) -> Any:
     """One JSON line to the daemon and one back; OSError or ValueError when that cannot be had."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.settimeout(ANSWER_TIMEOUT_SECONDS)
+        connection.settimeout(timeout)
         connection.connect(path)
         connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
         raw = b""

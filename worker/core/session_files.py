@@ -31,6 +31,11 @@ class SessionFiles:
         return self.folder / f"{self.stem}{COMPACT_BRIEFING}"
 
     @property
+    def task_card(self) -> Path:
+        """The task's ID and verbatim opdracht as JSON: what the hooks steer by without asking anyone."""
+        return self.folder / f"{self.stem}.taak.json"
+
+    @property
     def capture(self) -> Path:
         """Every byte the session printed, unchanged."""
         return self.folder / f"{self.stem}.jsonl"

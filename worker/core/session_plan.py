@@ -3,6 +3,7 @@ goes. Pure: values in, values out (the daemon does the I/O)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,11 +50,13 @@ def build_argv(
     return [*argv, *agent_args, prompt]
 
 
-def build_env(base: Mapping[str, str], extra: Mapping[str, str]) -> dict[str, str]:
+def build_env(base: Mapping[str, str], extra: Mapping[str, str], *, taak_dir: Path | None = None) -> dict[str, str]:
     """The session's environment: ours without any TAAK_ setting it was not given and without database
     credentials of any spelling (libpq's PG* variables, DATABASE_URL), plus `extra`."""
     env = {k: v for k, v in base.items() if not _credential(k) and (not k.startswith("TAAK_") or k in extra)}
     env.update(extra)
+    if taak_dir is not None:  # the commands the briefing prints must be found, whatever PATH the service has
+        env["PATH"] = os.pathsep.join([str(taak_dir), *[p for p in env.get("PATH", "").split(os.pathsep) if p]])
     env.setdefault("DISABLE_AUTOUPDATER", "1")
     env.setdefault("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
     return env

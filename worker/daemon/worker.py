@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -353,6 +355,8 @@ class Worker:
         # Before the session starts: the archive tags the session's transcript lines from this record.
         write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
         files.briefing.write_text(briefing + "\n", encoding="utf-8")
+        card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
+        files.task_card.write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
         files.compact_briefing.write_text(build_briefing(source, Variant.COMPACT) + "\n", encoding="utf-8")
         extra = session_env(
@@ -377,7 +381,7 @@ class Worker:
         )
         plan = SessionPlan(
             argv=argv,
-            env=build_env(os.environ, extra),
+            env=build_env(os.environ, extra, taak_dir=Path(sys.executable).parent),
             cwd=self.settings.workdir or Path.home(),
             raw_path=files.capture,
             stderr_path=files.stderr,

@@ -18,6 +18,12 @@ def run_hook_command(words: list[str]) -> int | None:
     """`taak hook NAME` (and the queue session's `taak hook prompt --stand FILE`): the exit code, or None
     when the words are not a hook call, so the ordinary parser can explain what is wrong."""
     stdin_read = False
+    in_queue_session = bool(os.environ.get("TAAK_SOCKET"))
+    if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:
+        words = words[:1]  # the daemon's copy of the hook
+    elif in_queue_session and len(words) == 1 and words[0] in HOOK_NAMES:
+        sys.stdin.read()
+        return 0  # the copy installed in ~/.claude stands down: the daemon passed its own for this session
     if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
         from worker.hooks.stand import prompt_from_stand
 
@@ -26,7 +32,7 @@ def run_hook_command(words: list[str]) -> int | None:
             return answered
         words, stdin_read = words[:1], True  # the file could not be used: take the ordinary path
     if len(words) == 1 and words[0] in HOOK_NAMES:
-        if os.environ.get("TAAK_SOCKET"):  # a queue session: its daemon answers, never the database
+        if in_queue_session:  # a queue session: its daemon answers, never the database
             from worker.hooks.queue_session import run
 
             try:

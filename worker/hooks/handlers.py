@@ -22,6 +22,7 @@ from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NO_TASK,
     Report,
     strip_analysis,
+    trigger_of,
     write_report,
 )
 from worker.settings import Settings
@@ -66,7 +67,7 @@ async def quick_connection(settings: Settings) -> asyncpg.Connection:
 
 async def session_start(payload: dict[str, Any], settings: Settings) -> HookResult:
     source = payload.get("source")
-    if settings.id and source in ("compact", "resume"):
+    if settings.id and source == "compact":  # on resume the context already holds it (see queue_session.py)
         text = await _compact_briefing(settings)
         return HookResult(stdout=additional_context("SessionStart", text))
     if not settings.id and source in ("startup", "clear"):
@@ -125,14 +126,14 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
     task = None
     if settings.id:
-        task = await _log_and_read(settings, report)
+        task = await _log_and_read(settings, report, trigger_of(payload))
     if task is None:
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
     opdracht, stap = task
     return HookResult(stdout=SUMMARY_INSTRUCTIONS_NL.format(id=settings.id, opdracht=opdracht, stap=stap))
 
 
-async def _log_and_read(settings: Settings, report: Report) -> tuple[str, str] | None:
+async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:
     from worker.db.ledger import Ledger
 
     assert settings.id is not None
@@ -140,8 +141,8 @@ async def _log_and_read(settings: Settings, report: Report) -> tuple[str, str] |
     try:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         if report.path is not None:
-            text = f"verslag voor de compact: {report.path} ({report.entries} regels)"
-            await _log_compact(ledger, settings, text, {"rapport": str(report.path)})
+            text = f"verslag voor de compact: {report.path} ({report.lines} regels, {report.entries} berichten)"
+            await _log_compact(ledger, settings, text, {"rapport": str(report.path), "trigger": trigger})
         task = await ledger.toon(settings.id)
     finally:
         await conn.close()
@@ -180,7 +181,7 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         conn = await quick_connection(settings)
         try:
             ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-            await _log_compact(ledger, settings, text, {"samenvatting": str(path)})
+            await _log_compact(ledger, settings, text, {"samenvatting": str(path), "trigger": trigger_of(payload)})
         finally:
             await conn.close()
     return HookResult()

@@ -18,9 +18,16 @@ from typing import Any
 from worker.core.briefing import COMPACT_LIMIT, clip
 from worker.core.session_files import SessionFiles
 from worker.hooks.lines import additional_context
-from worker.hooks.reports import SUMMARY_INSTRUCTIONS_NL, SUMMARY_INSTRUCTIONS_NO_TASK, strip_analysis, write_report
+from worker.hooks.reports import (
+    SUMMARY_INSTRUCTIONS_NL,
+    SUMMARY_INSTRUCTIONS_NO_TASK,
+    strip_analysis,
+    trigger_of,
+    write_report,
+)
 
 HOOK_CONTEXT_LIMIT = 10_000
+HOOK_ANSWER_SECONDS = 3  # a hook waits this long for its daemon, then says what its own files know
 
 
 class NoAnswer(Exception):
@@ -50,7 +57,7 @@ def ask(op: str, **fields: Any) -> dict[str, Any]:
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = os.environ.get("TAAK_LANGUAGE", "nl")
     try:
-        answer = exchange(os.environ["TAAK_SOCKET"], request)
+        answer = exchange(os.environ["TAAK_SOCKET"], request, timeout=HOOK_ANSWER_SECONDS)
     except (OSError, ValueError, KeyError) as exc:
         raise NoAnswer(f"the daemon did not answer ({type(exc).__name__}: {exc})") from exc
     if not isinstance(answer, dict) or answer.get("code") != 0:
@@ -59,8 +66,11 @@ def ask(op: str, **fields: Any) -> dict[str, Any]:
 
 
 def session_start(payload: dict[str, Any]) -> tuple[str, str, int]:
-    if payload.get("source") not in ("compact", "resume"):
-        return "", "", 0  # the queue session's briefing is its prompt
+    if payload.get("source") != "compact":
+        # startup: the briefing is the prompt. resume: the resumed conversation already holds the briefing or
+        # the block injected after its last compaction (another copy would stack), and the prompt hook says
+        # where the task stands every turn.
+        return "", "", 0
     try:
         text, problem = str(ask("brief", compact=True)["out"]), ""
     except NoAnswer as exc:
@@ -78,9 +88,10 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
-        text = f"verslag voor de compact: {report.path} ({report.entries} regels)"
+        text = f"verslag voor de compact: {report.path} ({report.lines} regels, {report.entries} berichten)"
         try:
-            ask("log", soort="compact", tekst=text, meta={"rapport": str(report.path)})
+            meta = {"rapport": str(report.path), "trigger": trigger_of(payload)}
+            ask("log", soort="compact", tekst=text, meta=meta)
         except NoAnswer as exc:
             return steering, f"pre-compact: report saved in {report.path}, not logged: {exc}", 0
     return steering, "", 0
@@ -96,7 +107,7 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
     path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
     path.write_text(text + "\n", encoding="utf-8")
-    ask("log", soort="compact", tekst=text, meta={"samenvatting": str(path)})
+    ask("log", soort="compact", tekst=text, meta={"samenvatting": str(path), "trigger": trigger_of(payload)})
     return "", "", 0
 
 
@@ -113,18 +124,28 @@ def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
 
 
 def _steering(task_id: str) -> str:
+    """From the session's own files (the task card and stand the daemon wrote): no socket, no database."""
+    from worker.hooks.stand import read_stand
+
+    files = _files()
     try:
-        task = json.loads(ask("taak")["out"])
-    except (NoAnswer, ValueError):
+        card = json.loads(files.task_card.read_text(encoding="utf-8")) if files else {}
+        opdracht = card["opdracht"]
+    except (OSError, ValueError, KeyError, TypeError):
         return SUMMARY_INSTRUCTIONS_NO_TASK + (f"\nHet taak-ID is {task_id}." if task_id else "")
-    return SUMMARY_INSTRUCTIONS_NL.format(id=task_id, opdracht=task["opdracht"], stap=task.get("volgende_stap") or "-")
+    stap = (read_stand(_data_dir(), task_id) or {}).get("volgende_stap") or "-"
+    return SUMMARY_INSTRUCTIONS_NL.format(id=task_id, opdracht=opdracht, stap=stap)
+
+
+def _files() -> SessionFiles | None:
+    briefing = os.environ.get("TAAK_BRIEFING_FILE")
+    return SessionFiles.from_briefing(Path(briefing)) if briefing else None
 
 
 def _compact_copy() -> str:
-    briefing = os.environ.get("TAAK_BRIEFING_FILE")
-    if not briefing:
+    files = _files()
+    if files is None:
         return ""
-    files = SessionFiles.from_briefing(Path(briefing))
     for candidate in (files.compact_briefing, files.briefing):
         if candidate.is_file():
             return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")

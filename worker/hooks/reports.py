@@ -27,6 +27,7 @@ class Report:
     path: Path | None
     entries: int
     error: str | None = None
+    lines: int = 0  # lines in the report file, as the compact row says
 
 
 def write_report(transcript_path: Path, folder: Path, *, session: object = None) -> Report:
@@ -56,7 +57,7 @@ def write_report(transcript_path: Path, folder: Path, *, session: object = None)
     report_path.write_text(text + "\n", encoding="utf-8")
     state[str(transcript_path)] = len(lines)
     state_file.write_text(json.dumps(state, indent=1))
-    return Report(report_path, len(entries))
+    return Report(report_path, len(entries), lines=len(text.splitlines()))
 
 
 _ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
@@ -64,3 +65,9 @@ _ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
 
 def strip_analysis(summary: str) -> str:
     return _ANALYSIS.sub("", summary).strip()
+
+
+def trigger_of(payload: dict[str, object]) -> str:
+    """auto or manual, as Claude Code says; stored on the compact row so compactions are counted by kind."""
+    trigger = payload.get("trigger")
+    return trigger if isinstance(trigger, str) and trigger in ("auto", "manual") else "onbekend"

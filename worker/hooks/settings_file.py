@@ -23,6 +23,7 @@ EVENTS = {
     "UserPromptSubmit": "prompt",
 }
 HOOK_TIMEOUT_SECONDS = 30
+QUEUE_MARK = "--queue"
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
 
 
@@ -40,7 +41,11 @@ def hooks_block(command: str | None = None, *, stand: Path | None = None) -> dic
     base = command or taak_command()
 
     def line(name: str) -> str:
-        extra = f" --stand {shlex.quote(str(stand))}" if stand is not None and name == "prompt" else ""
+        if stand is None:
+            return f"{base} hook {name}"
+        # The daemon's own copy is marked, so the same hook installed in ~/.claude stands down in a queue
+        # session and each event runs once (Claude Code merges only identical commands).
+        extra = f" --stand {shlex.quote(str(stand))}" if name == "prompt" else f" {QUEUE_MARK}"
         return f"{base} hook {name}{extra}"
 
     return {
