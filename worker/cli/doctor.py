@@ -36,6 +36,24 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks.append(_transcripts())
     checks.append(_semantic(settings))
     checks.append(_registry(settings))
+    checks += _named_paths(settings)
+    return checks
+
+
+def _named_paths(settings: Settings) -> list[Check]:
+    """Paths CLAUDE.md and MEMORY.md send a session to that are not there (it would look, and find nothing)."""
+    from worker.hooks.memory import dead_paths
+
+    checks = []
+    for document in (Path.home() / ".claude" / "CLAUDE.md", settings.memory_dir / "MEMORY.md"):
+        if not document.is_file():
+            continue
+        missing = dead_paths(document.read_text(encoding="utf-8", errors="replace"), document.parent, Path.home())
+        if missing:
+            shown = ", ".join(missing[:8]) + (f" (+{len(missing) - 8} more)" if len(missing) > 8 else "")
+            checks.append(Check("warn", "named paths", f"{document} names missing {shown}", f"fix them in {document}"))
+        else:
+            checks.append(Check("ok", "named paths", f"every path {document} names exists"))
     return checks
 
 

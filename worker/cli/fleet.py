@@ -119,7 +119,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     print(
         f"{'bot':10} {'bezig':>5} {'wacht':>5} {'mens':>4} {'oudste':>8} {'klaar':>5} {'mislukt':>7} "
-        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7}  worker"
+        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7} {'comp/auto':>9} {'comp/klaar':>10}  worker"
     )
     for b in bots:
         print(_bot_line(b))
@@ -137,7 +137,8 @@ def _bot_line(b: dict[str, Any]) -> str:
         f"{b['bot']:10} {b['bezig']:>5} {b['wachtend']:>5} {b['wacht_op_mens']:>4} "
         f"{_age(b['oudste_wacht_seconden']):>8} {b['klaar_vandaag']:>5} {b['mislukt_vandaag']:>7} "
         f"{_num(b['sessies_per_klare_taak']):>10} {_num(b['aandeel_sessies_met_stap']):>8} "
-        f"{_num(b['kosten_usd']):>9} {_num(b['kosten_per_taak_usd']):>7}  {worker}"
+        f"{_num(b['kosten_usd']):>9} {_num(b['kosten_per_taak_usd']):>7} "
+        f"{b['compacties']:>4}/{b['compacties_auto']:<4} {_num(b['compacties_per_klare_taak']):>10}  {worker}"
     )
 
 

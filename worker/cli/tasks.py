@@ -380,16 +380,17 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
 
     async with a.connection(settings) as conn:
-        rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
-        last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
-        for row in reversed(rows):
-            show(row)
         woken = anyio.Event()
 
         def wake(*_args: object) -> None:
             woken.set()
 
+        # Listen before reading the first rows, so a row written in between wakes us instead of waiting a poll.
         await conn.add_listener("taak_log", wake)
+        rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
+        last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
+        for row in reversed(rows):
+            show(row)
         while True:
             with anyio.move_on_after(5):  # a missed notification is caught by the next look
                 await woken.wait()

@@ -229,19 +229,56 @@ def memory_context(folder: Path) -> str:
 
 
 def memory_index(text: str, where: str, budget: int) -> str:
-    """Headings and one line per entry, whole lines only, within `budget`; says what was left out."""
-    wanted = [line.rstrip() for line in text.splitlines() if index_line(line)]
+    """The index within `budget`, whole lines only: every heading first, then the entries shared out across
+    the sections one at a time, so a long first section cannot crowd out the others; ends by saying how
+    many lines were left out and where to read them."""
+    sections = _sections([line.rstrip() for line in text.splitlines() if index_line(line)])
+    total = sum(len(entries) + (heading is not None) for heading, entries in sections)
+    room = budget - len(_left_out(total, where)) - 1
+    headings = _fitting_headings(sections, room)
+    room -= sum(len(sections[i][0] or "") + 1 for i in headings)
+    shown = dict.fromkeys(headings, 0)
+    growing = True
+    while growing:  # one more entry per section per round, while any fits
+        growing = False
+        for i in headings:
+            entries = sections[i][1]
+            if shown[i] < len(entries) and len(entries[shown[i]]) + 1 <= room:
+                room -= len(entries[shown[i]]) + 1
+                shown[i] += 1
+                growing = True
     kept: list[str] = []
-    used = 0
-    for number, line in enumerate(wanted):
-        left = len(wanted) - number
-        tail = f"(nog {left} regels van de index weggelaten; lees ze in {where})"
-        if used + len(line) + 1 + len(tail) + 1 > budget:
-            kept.append(tail)
-            break
-        kept.append(line)
-        used += len(line) + 1
-    return "\n".join(kept)
+    for i in headings:
+        heading, entries = sections[i]
+        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
+    left = total - len(kept)
+    return "\n".join([*kept, _left_out(left, where)] if left else kept)
+
+
+def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:
+    sections: list[tuple[str | None, list[str]]] = []
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            sections.append((line, []))
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            sections.append((None, [line]))
+    return sections
+
+
+def _fitting_headings(sections: list[tuple[str | None, list[str]]], room: int) -> list[int]:
+    chosen, used = [], 0
+    for i, (heading, _entries) in enumerate(sections):
+        cost = len(heading) + 1 if heading is not None else 0
+        if used + cost <= room:
+            chosen.append(i)
+            used += cost
+    return chosen
+
+
+def _left_out(count: int, where: str) -> str:
+    return f"(nog {count} regels van de index weggelaten; lees ze in {where})"
 
 
 def index_line(line: str) -> bool:
