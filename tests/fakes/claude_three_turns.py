@@ -1,8 +1,9 @@
-"""One queue session in three turns of the real Claude Code CLI: the daemon's run, `/compact`, and
-"ga verder", each resuming the same session. The daemon sees one process; the hooks see a compaction."""
+"""One queue session in several turns of the real Claude Code CLI: the daemon's run, then (by default)
+`/compact` and "ga verder", each resuming the same session. The daemon sees one process; the hooks see a compaction."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -26,11 +27,9 @@ def main() -> int:
         "--model",
         "claude-sonnet-4-5",
     ]
-    for command in (
-        [claude, *argv],
-        [claude, *shared, "--resume", session, "/compact"],
-        [claude, *shared, "--resume", session, "ga verder"],
-    ):
+    # The turns after the daemon's own: CLAUDE_TURNS (a JSON list of prompts), by default /compact, then on.
+    turns = json.loads(os.environ.get("CLAUDE_TURNS", '["/compact", "ga verder"]'))
+    for command in ([claude, *argv], *[[claude, *shared, "--resume", session, turn] for turn in turns]):
         code = subprocess.run(command, stdin=subprocess.DEVNULL, check=False).returncode
         if code != 0:
             return code

@@ -121,3 +121,96 @@ async def test_a_compacted_queue_session_gets_its_task_back_and_finishes_it(
     assert len(logged) == 1
     assert (logged[0]["session"], logged[0]["taak"], logged[0]["actor"]) == (session, task_id, "paco")
     assert {r.get("taak") for r in records if r["session"] == session} == {task_id}
+
+
+async def test_an_automatic_compaction_inside_one_turn_keeps_the_task_and_finishes_it(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """One `claude -p` turn: a tool call, Claude Code compacts by itself (its window made small, the stand-in
+    reporting a full context), then the task is finished after the compaction, through the daemon's socket."""
+    claude = claude_binary()
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
+    script = Script(
+        log_command=f'taak log stap_klaar "map gevonden voor {task_id}"',
+        klaar_command=f'taak klaar {task_id} --bewijs /srv/foto/zomer "album staat online"',
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    with serve(script) as url:
+        env = worker_env(
+            db_url,
+            tmp_path,
+            TAAK_AGENT_CMD=str(claude),
+            TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
+            TAAK_SILENCE_TIMEOUT_SECONDS="120",
+        )
+        env.update(
+            CLAUDE_CODE_AUTO_COMPACT_WINDOW="100000",
+            ANTHROPIC_BASE_URL=url,
+            ANTHROPIC_API_KEY="sk-ant-test-dummy",
+            HOME=str(home),
+        )
+        daemon = Daemon(env, tmp_path / "worker.log", "--once")
+        try:
+            assert daemon.wait(timeout=240) == 0
+        finally:
+            daemon.stop()
+    assert await status_of(conn, task_id) == "klaar", (tmp_path / "worker.log").read_text()[-3000:]
+    assert await kinds(conn, task_id) == ["gestart", "stap_klaar", "compact", "compact", "klaar", "notitie"]
+    triggers = await conn.fetch(
+        "select meta->>'trigger' as trigger from agent_taak_log where taak_id = $1 and soort = 'compact'", task_id
+    )
+    assert [r["trigger"] for r in triggers] == ["auto", "auto"]
+    requests = [json.dumps(r, ensure_ascii=False) for r in script.requests]
+    (summary,) = [r for r in requests if "Respond with TEXT ONLY" in r]
+    assert f"het taak-ID {task_id}" in summary
+    assert json.dumps(OPDRACHT, ensure_ascii=False)[1:-1] in summary
+    continued = [r for r in requests if "This session is being continued" in r and r != summary]
+    assert continued
+    assert f"=== TAAK {task_id}" in continued[0]
+    assert json.dumps(OPDRACHT, ensure_ascii=False)[1:-1] in continued[0]
+
+
+async def test_three_resumes_and_a_compaction_leave_one_task_block_in_the_context(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    claude = claude_binary()
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
+    script = Script(
+        log_command=f'taak log stap_klaar "map gevonden voor {task_id}"',
+        klaar_command=f'taak klaar {task_id} --bewijs /srv/foto/zomer "album staat online"',
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    with serve(script) as url:
+        env = worker_env(
+            db_url,
+            tmp_path,
+            TAAK_AGENT_CMD=f"{shlex.quote(sys.executable)} {shlex.quote(str(THREE_TURNS))}",
+            TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
+            TAAK_SILENCE_TIMEOUT_SECONDS="120",
+        )
+        env.update(
+            CLAUDE_BIN=str(claude),
+            CLAUDE_TURNS=json.dumps(["ga verder", "nog even", "en door", "/compact", "rond af"]),
+            ANTHROPIC_BASE_URL=url,
+            ANTHROPIC_API_KEY="sk-ant-test-dummy",
+            HOME=str(home),
+        )
+        daemon = Daemon(env, tmp_path / "worker.log", "--once")
+        try:
+            assert daemon.wait(timeout=300) == 0
+        finally:
+            daemon.stop()
+    requests = [json.dumps(r, ensure_ascii=False) for r in script.requests if r.get("tools")]
+    blocks = [r.count(f"=== TAAK {task_id}") for r in requests]
+    # Before the compaction the briefing (the first prompt) is the one block; three resumes add none.
+    before = [n for r, n in zip(requests, blocks, strict=True) if "This session is being continued" not in r]
+    after = [n for r, n in zip(requests, blocks, strict=True) if "This session is being continued" in r]
+    assert len(before) >= 4
+    assert set(before) == {1}
+    assert after
+    assert set(after) == {1}  # the summary replaced the history; the hook put one block back
+    assert await status_of(conn, task_id) == "klaar"
