@@ -297,3 +297,39 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     assert alive
     assert after.returncode == 0, after.stderr
     assert {"en weg", "nog steeds"} <= set(texts)
+
+
+@pytest.mark.slow
+async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_the_daemon(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    import subprocess
+
+    db_url, server = private_server
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, "Zet de foto's online", toegewezen_aan="paco")
+    await conn.close()
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 30", TAAK_POLL_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _steps_said(tmp_path, 4), timeout=60, what="four steps")
+        await stop(server)
+        await wait_for(lambda: _steps_said(tmp_path, 7), timeout=30, what="steps during the outage")
+        (record,) = records(tmp_path)
+        began = time.monotonic()
+        started = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "hook", "session-start", "--queue"],
+            env=record["env"],
+            input=json.dumps({"source": "compact", "session_id": "s"}),
+            capture_output=True,
+            text=True,
+        )
+        print(f"session-start(compact) with the database down: {time.monotonic() - began:.2f} s")
+        await start(server)
+    finally:
+        daemon.stop()
+    context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert task_id in context
+    assert "database niet bereikbaar" in context
+    assert "stap 4" in context  # written before the outage: in the copy the daemon refreshed
+    assert "stap 7" in context  # said during the outage: from the journal

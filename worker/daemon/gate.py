@@ -214,11 +214,21 @@ class Gate:
         return json.dumps(shown, ensure_ascii=False, indent=2)
 
     def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
+        from datetime import datetime
+        from zoneinfo import ZoneInfo
+
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
+        made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
         lines = [f"{e.gezegd[11:16]} {e.op} {e.fields.get('soort', '')} {_said(e)}".replace("  ", " ") for e in waiting]
-        note = message("briefing_from_copy", language, id=running.task_id, waiting=len(waiting))
+        note = message(
+            "briefing_from_copy",
+            language,
+            id=running.task_id,
+            waiting=len(waiting),
+            made=f"{made:%H:%M:%S}" if made else "?",
+        )
         return "\n".join([note, text, *lines])
 
     # --- the journal to Postgres ------------------------------------------------------------------
@@ -242,6 +252,24 @@ class Gate:
             if waiting is not None:
                 waiting[1].append((result, reason))
                 waiting[0].set()
+            if result == "geschreven" and not self.pending_for(entry.task_id):
+                await self._refresh_copies(entry.task_id)
+
+    async def _refresh_copies(self, task_id: str) -> None:
+        """After a session's writes reached the database, its briefing copies show them: the hooks' fallback
+        when the database is away later is then the latest state, not the one at the claim."""
+        running = self.running.get(task_id)
+        if running is None:
+            return
+        try:
+            with anyio.fail_after(READ_TIMEOUT_SECONDS):
+                source = await self.briefing_source(task_id)
+        except READ_ERRORS:
+            return  # the copy stays as it was; the next write tries again
+        for variant in (Variant.FULL, Variant.COMPACT):
+            _copy_path(running.briefing_file, variant).write_text(
+                build_briefing(source, variant) + "\n", encoding="utf-8"
+            )
 
     async def drained(self) -> None:
         """Wait until every accepted write reached the database (or was refused): at start, the earlier run's."""
