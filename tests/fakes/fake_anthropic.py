@@ -37,9 +37,11 @@ def _last_user_text(body: dict[str, Any]) -> str:
 class Script:
     """Decides each answer from what the request holds, so retries and side requests do no harm."""
 
-    def __init__(self, klaar_command: str, log_command: str) -> None:
+    def __init__(self, klaar_command: str, log_command: str, *, too_long_once: bool = False) -> None:
         self.klaar_command = klaar_command
         self.log_command = log_command
+        # Answer the first request after the tool call "prompt is too long", as the API does for a full context.
+        self.too_long_once = too_long_once
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
 
@@ -56,6 +58,9 @@ class Script:
         if not compacted:
             if "tool_result" not in everything:
                 return [self._bash(self.log_command)], "tool_use", FULL_CONTEXT
+            if self.too_long_once:
+                self.too_long_once = False
+                raise PromptTooLong()
             return [{"type": "text", "text": "Stap een is gelogd."}], "end_turn", FULL_CONTEXT
         after_compaction = everything.split("This session is being continued", 1)[1]
         if "tool_result" not in after_compaction:
@@ -70,6 +75,16 @@ class Script:
             "name": "Bash",
             "input": {"command": command, "description": "taakregister bijwerken"},
         }
+
+
+class PromptTooLong(Exception):
+    """The API's answer to a request over the model's context window: HTTP 400, invalid_request_error."""
+
+
+TOO_LONG = {
+    "type": "error",
+    "error": {"type": "invalid_request_error", "message": "prompt is too long: 210000 tokens > 200000 maximum"},
+}
 
 
 def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
@@ -96,7 +111,11 @@ def _handler(script: Script) -> type[BaseHTTPRequestHandler]:
             if not self.path.startswith("/v1/messages"):
                 self._json(404, {"type": "error", "error": {"type": "not_found_error", "message": self.path}})
                 return
-            blocks, stop, tokens = script.answer(body)
+            try:
+                blocks, stop, tokens = script.answer(body)
+            except PromptTooLong:
+                self._json(400, TOO_LONG)
+                return
             if body.get("stream"):
                 self._stream(body, blocks, stop, tokens)
             else:

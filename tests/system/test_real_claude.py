@@ -123,17 +123,20 @@ async def test_a_compacted_queue_session_gets_its_task_back_and_finishes_it(
     assert {r.get("taak") for r in records if r["session"] == session} == {task_id}
 
 
+@pytest.mark.parametrize("how", ["threshold", "prompt_too_long"])
 async def test_an_automatic_compaction_inside_one_turn_keeps_the_task_and_finishes_it(
-    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, how: str
 ) -> None:
-    """One `claude -p` turn: a tool call, Claude Code compacts by itself (its window made small, the stand-in
-    reporting a full context), then the task is finished after the compaction, through the daemon's socket."""
+    """One `claude -p` turn: a tool call, Claude Code compacts by itself (both ways it does: its window made
+    small while the stand-in reports a full context, or the stand-in answering "prompt is too long"), then the
+    task is finished after the compaction, through the daemon's socket."""
     claude = claude_binary()
     await switch_on(conn, "paco")
     task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
     script = Script(
         log_command=f'taak log stap_klaar "map gevonden voor {task_id}"',
         klaar_command=f'taak klaar {task_id} --bewijs /srv/foto/zomer "album staat online"',
+        too_long_once=how == "prompt_too_long",
     )
     home = tmp_path / "home"
     home.mkdir()
@@ -145,8 +148,9 @@ async def test_an_automatic_compaction_inside_one_turn_keeps_the_task_and_finish
             TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
             TAAK_SILENCE_TIMEOUT_SECONDS="120",
         )
+        if how == "threshold":
+            env["CLAUDE_CODE_AUTO_COMPACT_WINDOW"] = "100000"
         env.update(
-            CLAUDE_CODE_AUTO_COMPACT_WINDOW="100000",
             ANTHROPIC_BASE_URL=url,
             ANTHROPIC_API_KEY="sk-ant-test-dummy",
             HOME=str(home),
