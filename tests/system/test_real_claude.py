@@ -3,6 +3,7 @@ Messages API: a step is logged, the session compacts, and the task is re-injecte
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shlex
@@ -188,6 +189,8 @@ async def test_three_resumes_and_a_compaction_leave_one_task_block_in_the_contex
     )
     home = tmp_path / "home"
     home.mkdir()
+    installed = run_taak({**os.environ, "HOME": str(home), "TAAK_DATA_DIR": str(tmp_path / "data")}, "hooks", "install")
+    assert installed.code == 0, installed.err
     with serve(script) as url:
         env = worker_env(
             db_url,
@@ -218,3 +221,8 @@ async def test_three_resumes_and_a_compaction_leave_one_task_block_in_the_contex
     assert after
     assert set(after) == {1}  # the summary replaced the history; the hook put one block back
     assert await status_of(conn, task_id) == "klaar"
+    # The hooks are installed globally too (taak hooks install), yet each turn got one "where are we" line.
+    where = [r.count(f"Taak {task_id} (") for r in requests if "This session is being continued" not in r]
+    print("where-are-we lines per request:", where)
+    assert all(later - earlier in (0, 1) for earlier, later in itertools.pairwise(where))
+    assert where[-1] == 4  # the daemon's turn and three resumes, one line each
