@@ -226,3 +226,80 @@ async def test_three_resumes_and_a_compaction_leave_one_task_block_in_the_contex
     print("where-are-we lines per request:", where)
     assert all(later - earlier in (0, 1) for earlier, later in itertools.pairwise(where))
     assert where[-1] == 4  # the daemon's turn and three resumes, one line each
+
+
+async def test_a_compaction_while_the_database_is_down_is_steered_and_nothing_is_lost(tmp_path: Path) -> None:
+    """The real CLI compacts by itself while the task database is stopped: the summary is steered from the
+    session's own files, the task comes back from the daemon's copy, and every row lands once it is back."""
+    import anyio
+
+    from tests.conftest import with_database
+    from tests.system.test_session_gate import start, stop
+    from worker.db.embedded import ensure_embedded, stop_embedded
+    from worker.db.migrate import migrate
+
+    claude = claude_binary()
+    server = tmp_path / "pg"
+    url = await anyio.to_thread.run_sync(ensure_embedded, server)
+    try:
+        admin = await asyncpg.connect(with_database(url, "postgres"))
+        await admin.execute("create database uitval")
+        await admin.close()
+        db_url = with_database(url, "uitval")
+        conn = await asyncpg.connect(db_url)
+        await migrate(conn)
+        await switch_on(conn, "paco")
+        task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
+        await conn.close()
+        script = Script(
+            # The tool call lasts long enough for the test to stop the database before the compaction.
+            log_command=f'taak log stap_klaar "map gevonden voor {task_id}" && sleep 4',
+            klaar_command=f'taak klaar {task_id} --bewijs /srv/foto/zomer "album staat online"',
+        )
+        home = tmp_path / "home"
+        home.mkdir()
+        with serve(script) as api:
+            env = worker_env(
+                db_url,
+                tmp_path,
+                TAAK_AGENT_CMD=str(claude),
+                TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
+                TAAK_SILENCE_TIMEOUT_SECONDS="120",
+            )
+            env.update(
+                CLAUDE_CODE_AUTO_COMPACT_WINDOW="100000",
+                ANTHROPIC_BASE_URL=api,
+                ANTHROPIC_API_KEY="sk-ant-test-dummy",
+                HOME=str(home),
+            )
+            daemon = Daemon(env, tmp_path / "worker.log", "--once")
+            try:
+                conn = await asyncpg.connect(db_url)
+                for _ in range(300):
+                    if "stap_klaar" in await kinds(conn, task_id):
+                        break
+                    await anyio.sleep(0.1)
+                await conn.close()
+                await stop(server)
+                for _ in range(600):  # the session finishes its turn while the database is away
+                    if daemon.has_event("session_end"):
+                        break
+                    await anyio.sleep(0.1)
+                assert daemon.has_event("session_end")
+                await start(server)
+                assert daemon.wait(timeout=120) == 0
+            finally:
+                daemon.stop()
+        conn = await asyncpg.connect(db_url)
+        assert await status_of(conn, task_id) == "klaar", (tmp_path / "worker.log").read_text()[-3000:]
+        assert await kinds(conn, task_id) == ["gestart", "stap_klaar", "compact", "compact", "klaar", "notitie"]
+        await conn.close()
+        requests = [json.dumps(r, ensure_ascii=False) for r in script.requests]
+        (summary,) = [r for r in requests if "Respond with TEXT ONLY" in r]
+        assert f"het taak-ID {task_id}" in summary
+        assert json.dumps(OPDRACHT, ensure_ascii=False)[1:-1] in summary
+        continued = [r for r in requests if "This session is being continued" in r and r != summary]
+        assert f"=== TAAK {task_id}" in continued[0]
+        assert "database niet bereikbaar" in continued[0]
+    finally:
+        await anyio.to_thread.run_sync(stop_embedded, server)

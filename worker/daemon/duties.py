@@ -47,7 +47,8 @@ class Duties:
         while True:
             # Our own sessions are alive (we run them): their leases are extended first and never reaped here,
             # also right after an outage longer than the lease.
-            await self.db("extend", self.extend_own_leases)
+            if self.running:  # (with nothing to extend, no call: a no-op must not pass for "the database is back")
+                await self.db("extend", self.extend_own_leases)
             reaped = await self.db(
                 "reap",
                 lambda: self.ledger().reap(

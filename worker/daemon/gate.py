@@ -39,7 +39,7 @@ T = TypeVar("T")
 REQUEST_MAX_BYTES = 1_048_576
 REQUEST_READ_SECONDS = 10  # a client that connects and says nothing does not hold a connection forever
 ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
-READ_TIMEOUT_SECONDS = 2.0
+READ_TIMEOUT_SECONDS = 1.0  # a read for a hook: then the daemon's own copy answers
 SOCKET_PATH_MAX_BYTES = 103  # sun_path is 104 bytes on macOS (108 on Linux), with its closing NUL
 CLOSING_OPS = {"klaar": Status.KLAAR, "blokkeer": Status.WACHT_OP_MENS, "vrijgeven": Status.WACHTEND}
 

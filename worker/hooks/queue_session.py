@@ -27,7 +27,7 @@ from worker.hooks.reports import (
 )
 
 HOOK_CONTEXT_LIMIT = 10_000
-HOOK_ANSWER_SECONDS = 3  # a hook waits this long for its daemon, then says what its own files know
+HOOK_ANSWER_SECONDS = 2  # a hook waits this long for its daemon, then says what its own files know
 
 
 class NoAnswer(Exception):
