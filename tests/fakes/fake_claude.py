@@ -89,7 +89,8 @@ def main() -> int:
     record_dir = os.environ.get("FAKE_RECORD_DIR")
     if record_dir:
         path = os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.json")
-        with open(path, "w", encoding="utf-8") as handle:
+        # Written whole, then renamed: a test that polls for the record never reads half of it.
+        with open(path + ".tmp", "w", encoding="utf-8") as handle:
             json.dump(
                 {
                     "argv": argv,
@@ -100,6 +101,7 @@ def main() -> int:
                 },
                 handle,
             )
+        os.replace(path + ".tmp", path)
         _copy.append(open(path[: -len(".json")] + ".out", "w", encoding="utf-8"))  # noqa: SIM115
     write("this line is not JSON\n")
     emit(
@@ -155,8 +157,10 @@ def main() -> int:
         for command in ordered:
             done = subprocess.run(["bash", "-c", fill(command, os.environ["TAAK_ID"])], capture_output=True, text=True)
             said.append({"command": command, "code": done.returncode, "err": done.stderr.strip()})
-        with open(os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed"), "w") as handle:
+        obeyed = os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed")
+        with open(obeyed + ".tmp", "w") as handle:
             json.dump(said, handle)
+        os.replace(obeyed + ".tmp", obeyed)
         result(session)
         return 0
     if mode == "steps":
@@ -183,8 +187,10 @@ def main() -> int:
             return 0
         child = subprocess.Popen(["sleep", "3600"])
         if record_dir:
-            with open(os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.child"), "w") as handle:
+            marker = os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.child")
+            with open(marker + ".tmp", "w") as handle:
                 handle.write(str(child.pid))
+            os.replace(marker + ".tmp", marker)
         child.wait()
         return 0
     if mode == "hang":

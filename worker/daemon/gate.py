@@ -259,7 +259,7 @@ class Gate:
         """After a session's writes reached the database, its briefing copies show them: the hooks' fallback
         when the database is away later is then the latest state, not the one at the claim."""
         running = self.running.get(task_id)
-        if running is None:
+        if running is None or running.closed is not None:  # a closed task's story is told; nobody needs a copy
             return
         try:
             with anyio.fail_after(READ_TIMEOUT_SECONDS):
