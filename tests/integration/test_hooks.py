@@ -83,6 +83,24 @@ async def test_session_start_on_resume_adds_no_second_copy_of_the_task(session_e
     assert (code, out) == (0, ""), err
 
 
+async def test_pre_compact_steers_with_the_task_id_when_the_database_is_away(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    transcript = tmp_path / "t.jsonl"
+    shutil.copy(FIXTURES / "agentlogs__compact.jsonl", transcript)
+    env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    code, out, err = hook(env, "pre-compact", {"trigger": "auto", "transcript_path": str(transcript)})
+    assert code == 0
+    assert session_env["TAAK_ID"] in out
+    assert "not logged" in err
+
+
+def test_two_summaries_in_one_second_get_two_files(tmp_path: Path) -> None:
+    from worker.hooks.reports import summary_path
+
+    assert summary_path(tmp_path, "s") != summary_path(tmp_path, "s")
+
+
 async def test_session_start_without_a_database_uses_the_briefing_file(session_env: dict[str, str]) -> None:
     env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
     code, out, _ = hook(env, "session-start", {"source": "compact"})

@@ -241,6 +241,10 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     assert alone.returncode == 0
     assert opdracht in alone.stdout
     assert task_id in alone.stdout
+    copy = hook("session-start", {"source": "compact", "session_id": "s"}, "--queue")
+    context_alone = json.loads(copy.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert context_alone.startswith("(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, ")
+    assert opdracht in context_alone
     context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
     assert task_id in context
     assert opdracht in context

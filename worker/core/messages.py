@@ -16,10 +16,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id}: kept in the daemon's journal; it is written to the database as soon as that is back",
     },
     "briefing_from_copy": {
-        "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made}, door de daemon "
-        "bijgewerkt na elke geschreven regel; {waiting} regel(s) daarna staan nog in het journaal, hieronder)",
-        "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made}, refreshed after "
-        "every written line; {waiting} line(s) since then are still in the journal, below)",
+        "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} min oud), door "
+        "de daemon bijgewerkt na elke geschreven regel; {waiting} regel(s) daarna staan nog in het journaal, hier)",
+        "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made} ({age} min old), "
+        "refreshed after every written line; {waiting} line(s) since then are still in the journal, here)",
     },
     "daemon_no_database": {
         "nl": "{id}: de daemon bereikt de database nu niet; probeer het zo weer",

@@ -220,16 +220,19 @@ class Gate:
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
         made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
+        zone = ZoneInfo(self.timezone)
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
-        lines = [f"{e.gezegd[11:16]} {e.op} {e.fields.get('soort', '')} {_said(e)}".replace("  ", " ") for e in waiting]
+        lines = [f"{_local_time(e.gezegd, zone)} {e.op} {e.fields.get('soort', '')} {_said(e)}" for e in waiting]
+        age = max(0, round((datetime.now(zone) - made).total_seconds() / 60)) if made else "?"
         note = message(
             "briefing_from_copy",
             language,
             id=running.task_id,
             waiting=len(waiting),
             made=f"{made:%H:%M:%S}" if made else "?",
+            age=age,
         )
-        return "\n".join([note, text, *lines])
+        return "\n".join([note, *[" ".join(line.split()) for line in lines], text])
 
     # --- the journal to Postgres ------------------------------------------------------------------
 
@@ -353,6 +356,15 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     if op == "stap":
         return {"tekst": check_text(text, "volgende stap")}
     raise InvalidInput("unknown_op", op=op)
+
+
+def _local_time(iso: str, zone: Any) -> str:
+    from datetime import datetime
+
+    try:
+        return f"{datetime.fromisoformat(iso).astimezone(zone):%H:%M}"
+    except ValueError:
+        return iso[11:16]
 
 
 def _said(entry: Entry) -> str:

@@ -22,6 +22,7 @@ from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NO_TASK,
     Report,
     strip_analysis,
+    summary_path,
     trigger_of,
     write_report,
 )
@@ -126,7 +127,11 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
     task = None
     if settings.id:
-        task = await _log_and_read(settings, report, trigger_of(payload))
+        try:
+            task = await _log_and_read(settings, report, trigger_of(payload))
+        except Exception as exc:  # the database step is best effort: the summariser is steered regardless
+            steering = f"{SUMMARY_INSTRUCTIONS_NO_TASK}\nHet taak-ID is {settings.id}."
+            return HookResult(stdout=steering, stderr=f"pre-compact: not logged ({type(exc).__name__}: {exc})")
     if task is None:
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
     opdracht, stap = task
@@ -173,7 +178,7 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
     folder = settings.data_dir / "samenvattingen"
     folder.mkdir(parents=True, exist_ok=True)
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
-    path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
+    path = summary_path(folder, session)
     path.write_text(text + "\n", encoding="utf-8")
     if settings.id:
         from worker.db.ledger import Ledger

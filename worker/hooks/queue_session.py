@@ -22,6 +22,7 @@ from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NL,
     SUMMARY_INSTRUCTIONS_NO_TASK,
     strip_analysis,
+    summary_path,
     trigger_of,
     write_report,
 )
@@ -74,7 +75,7 @@ def session_start(payload: dict[str, Any]) -> tuple[str, str, int]:
     try:
         text, problem = str(ask("brief", compact=True)["out"]), ""
     except NoAnswer as exc:
-        text, problem = _compact_copy(), f"taak hook session-start: {exc}; used the daemon's last briefing file"
+        text, problem = _copy_said_as_such(), f"taak hook session-start: {exc}; used the daemon's last briefing file"
     return additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]), problem, 0
 
 
@@ -105,7 +106,7 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     folder = _data_dir() / "samenvattingen"
     folder.mkdir(parents=True, exist_ok=True)
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
-    path = folder / f"{datetime.now(UTC).strftime('%Y%m%dT%H%M%SZ')}-{session}.txt"
+    path = summary_path(folder, session)
     path.write_text(text + "\n", encoding="utf-8")
     ask("log", soort="compact", tekst=text, meta={"samenvatting": str(path), "trigger": trigger_of(payload)})
     return "", "", 0
@@ -150,6 +151,21 @@ def _compact_copy() -> str:
         if candidate.is_file():
             return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
     return ""
+
+
+def _copy_said_as_such() -> str:
+    """The daemon's last copy, with where it came from and how old it is (the daemon did not answer)."""
+    text = _compact_copy()
+    files = _files()
+    if not text or files is None:
+        return text
+    copy = files.compact_briefing if files.compact_briefing.is_file() else files.briefing
+    minutes = max(0, round((time.time() - copy.stat().st_mtime) / 60))
+    if os.environ.get("TAAK_LANGUAGE") == "en":
+        note = f"(the daemon does not answer: this is its last copy of the briefing, {minutes} min old)"
+    else:
+        note = f"(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, {minutes} min oud)"
+    return f"{note}\n{text}"
 
 
 def _data_dir() -> Path:

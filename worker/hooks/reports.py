@@ -71,3 +71,11 @@ def trigger_of(payload: dict[str, object]) -> str:
     """auto or manual, as Claude Code says; stored on the compact row so compactions are counted by kind."""
     trigger = payload.get("trigger")
     return trigger if isinstance(trigger, str) and trigger in ("auto", "manual") else "onbekend"
+
+
+def summary_path(folder: Path, session: object) -> Path:
+    """A new file for each summary: two compactions in one second of one session must not share one."""
+    import uuid
+
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{uuid.uuid4().hex[:8]}.txt"
