@@ -42,6 +42,13 @@ def taak(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
 
 
+def write_whole(path: str, text: str) -> None:
+    """Written to a temporary file, then renamed: a test that polls for the file never reads half of it."""
+    with open(path + ".tmp", "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(path + ".tmp", path)
+
+
 def finish() -> None:
     """The finish line exactly as the briefing prints it: ID first, then --bewijs, then the text."""
     taak("klaar", os.environ["TAAK_ID"], "--bewijs", "/tmp/fake-bewijs", "klaar")
@@ -89,19 +96,14 @@ def main() -> int:
     record_dir = os.environ.get("FAKE_RECORD_DIR")
     if record_dir:
         path = os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.json")
-        # Written whole, then renamed: a test that polls for the record never reads half of it.
-        with open(path + ".tmp", "w", encoding="utf-8") as handle:
-            json.dump(
-                {
-                    "argv": argv,
-                    "env": dict(os.environ),
-                    "pid": os.getpid(),
-                    "cwd": os.getcwd(),
-                    "stdin_is_closed": _stdin_closed(),
-                },
-                handle,
-            )
-        os.replace(path + ".tmp", path)
+        record = {
+            "argv": argv,
+            "env": dict(os.environ),
+            "pid": os.getpid(),
+            "cwd": os.getcwd(),
+            "stdin_is_closed": _stdin_closed(),
+        }
+        write_whole(path, json.dumps(record))
         _copy.append(open(path[: -len(".json")] + ".out", "w", encoding="utf-8"))  # noqa: SIM115
     write("this line is not JSON\n")
     emit(
@@ -157,10 +159,7 @@ def main() -> int:
         for command in ordered:
             done = subprocess.run(["bash", "-c", fill(command, os.environ["TAAK_ID"])], capture_output=True, text=True)
             said.append({"command": command, "code": done.returncode, "err": done.stderr.strip()})
-        obeyed = os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed")
-        with open(obeyed + ".tmp", "w") as handle:
-            json.dump(said, handle)
-        os.replace(obeyed + ".tmp", obeyed)
+        write_whole(os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed"), json.dumps(said))
         result(session)
         return 0
     if mode == "steps":
@@ -187,10 +186,7 @@ def main() -> int:
             return 0
         child = subprocess.Popen(["sleep", "3600"])
         if record_dir:
-            marker = os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.child")
-            with open(marker + ".tmp", "w") as handle:
-                handle.write(str(child.pid))
-            os.replace(marker + ".tmp", marker)
+            write_whole(os.path.join(record_dir, f"{os.environ.get('TAAK_ID', 'x')}-{session}.child"), str(child.pid))
         child.wait()
         return 0
     if mode == "hang":

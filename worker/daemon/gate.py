@@ -274,20 +274,15 @@ class Gate:
                 build_briefing(source, variant) + "\n", encoding="utf-8"
             )
 
-    async def drained(self) -> None:
-        """Wait until every accepted write reached the database (or was refused): at start, the earlier run's."""
-        while self.journal.pending():
-            self.new_entry.set()
-            await anyio.sleep(0.05)
-
-    def pending_for(self, task_id: str) -> int:
-        return sum(1 for e in self.journal.pending() if e.task_id == task_id)
-
-    async def settled(self, task_id: str) -> None:
-        """Wait until this task's accepted writes reached the database (or were refused)."""
+    async def drained(self, task_id: str | None = None) -> None:
+        """Wait until the accepted writes (of one task, or all: at start, the earlier run's) reached the
+        database or were refused."""
         while self.pending_for(task_id):
             self.new_entry.set()
             await anyio.sleep(0.05)
+
+    def pending_for(self, task_id: str | None) -> int:
+        return sum(1 for e in self.journal.pending() if task_id is None or e.task_id == task_id)
 
 
 def _attempts(

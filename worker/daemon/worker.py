@@ -435,7 +435,7 @@ class Worker:
     async def _finish(self, claim: Claim, session_id: str, report: SessionReport) -> None:
         task_id, bot = claim.task.id, claim.bot
         assert self.gate is not None
-        await self.gate.settled(task_id)
+        await self.gate.drained(task_id)
         # Every session gets its result row; one that was stopped or died before its result line says so.
         meta: dict[str, object] = {"sessie": session_id, "exit_code": report.exit_code, "stop": report.stop}
         if report.result is not None:

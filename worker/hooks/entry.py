@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
@@ -84,19 +85,25 @@ def _read_payload() -> dict[str, Any]:
 
 
 def _record(settings: Any, name: str, started: float, *, error: str | None = None, code: int = 0) -> None:
+    record_hook_run(settings.data_dir, name, settings.id, settings.bot, started, error=error, code=code)
+
+
+def record_hook_run(
+    data_dir: Path, name: str, task_id: str | None, bot: str | None, started: float, *, error: str | None, code: int
+) -> None:
     """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail."""
     try:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        data_dir.mkdir(parents=True, exist_ok=True)
         record = {
             "ts": datetime.now(UTC).isoformat(),
             "hook": name,
-            "task_id": settings.id,
-            "bot": settings.bot,
+            "task_id": task_id,
+            "bot": bot,
             "ms": round((time.monotonic() - started) * 1000, 1),
             "exit_code": code,
             "error": error,
         }
-        with (settings.data_dir / "hooks.log").open("a", encoding="utf-8") as handle:
+        with (data_dir / "hooks.log").open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     except OSError:
         pass

@@ -14,13 +14,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from worker.core.briefing import COMPACT_LIMIT, Variant, clip
+from worker.core.briefing import Variant
 from worker.core.model import Soort
 from worker.hooks.lines import additional_context, where_we_are
 from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NL,
     SUMMARY_INSTRUCTIONS_NO_TASK,
     Report,
+    briefing_from_file,
     strip_analysis,
     summary_path,
     trigger_of,
@@ -100,18 +101,6 @@ async def _compact_briefing(settings: Settings) -> str:
             raise RuntimeError(f"no database ({exc.__class__.__name__}) and no briefing file") from exc
         text = from_file
     return text[: HOOK_CONTEXT_LIMIT - 1]
-
-
-def briefing_from_file(path: Path | None) -> str | None:
-    """The compact briefing the daemon wrote beside the full one, else the full one cut to size."""
-    if path is None:
-        return None
-    from worker.core.session_files import SessionFiles
-
-    for candidate in (SessionFiles.from_briefing(path).compact_briefing, path):
-        if candidate.is_file():
-            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
-    return None
 
 
 # --- PreCompact ---------------------------------------------------------------------------------

@@ -11,16 +11,16 @@ import json
 import os
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from worker.core.briefing import COMPACT_LIMIT, clip
 from worker.core.session_files import SessionFiles
+from worker.hooks.entry import record_hook_run
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NL,
     SUMMARY_INSTRUCTIONS_NO_TASK,
+    briefing_from_file,
     strip_analysis,
     summary_path,
     trigger_of,
@@ -46,7 +46,15 @@ def run(name: str, payload: dict[str, Any]) -> int:
         sys.stdout.write(stdout if stdout.endswith("\n") else stdout + "\n")
     if stderr:
         print(stderr, file=sys.stderr)
-    _record(name, started, stderr or None, code)
+    record_hook_run(
+        _data_dir(),
+        name,
+        os.environ.get("TAAK_ID"),
+        os.environ.get("TAAK_BOT"),
+        started,
+        error=stderr or None,
+        code=code,
+    )
     return code
 
 
@@ -144,13 +152,8 @@ def _files() -> SessionFiles | None:
 
 
 def _compact_copy() -> str:
-    files = _files()
-    if files is None:
-        return ""
-    for candidate in (files.compact_briefing, files.briefing):
-        if candidate.is_file():
-            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
-    return ""
+    briefing = os.environ.get("TAAK_BRIEFING_FILE")
+    return briefing_from_file(Path(briefing) if briefing else None) or ""
 
 
 def _copy_said_as_such() -> str:
@@ -170,25 +173,6 @@ def _copy_said_as_such() -> str:
 
 def _data_dir() -> Path:
     return Path(os.environ.get("TAAK_DATA_DIR") or ".")
-
-
-def _record(name: str, started: float, error: str | None, code: int) -> None:
-    try:
-        folder = _data_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        record = {
-            "ts": datetime.now(UTC).isoformat(),
-            "hook": name,
-            "task_id": os.environ.get("TAAK_ID"),
-            "bot": os.environ.get("TAAK_BOT"),
-            "ms": round((time.monotonic() - started) * 1000, 1),
-            "exit_code": code,
-            "error": error,
-        }
-        with (folder / "hooks.log").open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-    except OSError:
-        pass
 
 
 HANDLERS = {"session-start": session_start, "pre-compact": pre_compact, "post-compact": post_compact, "prompt": prompt}

@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from worker.core import transcript
+from worker.core.briefing import COMPACT_LIMIT, clip
+from worker.core.session_files import SessionFiles
 
 SUMMARY_INSTRUCTIONS_NL = (
     "Bewaar bij het samenvatten altijd letterlijk: het taak-ID {id}, de oorspronkelijke opdracht woord voor "
@@ -79,3 +81,13 @@ def summary_path(folder: Path, session: object) -> Path:
 
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{uuid.uuid4().hex[:8]}.txt"
+
+
+def briefing_from_file(path: Path | None) -> str | None:
+    """The compact briefing the daemon wrote beside the full one, else the full one cut to size."""
+    if path is None:
+        return None
+    for candidate in (SessionFiles.from_briefing(path).compact_briefing, path):
+        if candidate.is_file():
+            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
+    return None
