@@ -3,10 +3,10 @@
 -- A state change and its log row are one statement (data-modifying CTEs), so they commit together.
 
 -- name: nieuw
--- Create a task and its creation note, through the one way in (sql/migrations/005).
+-- Create a task and its creation note, through the one way in (sql/migrations/005 and 013).
 -- $1 opdracht, $2 opdrachtgever, $3 toegewezen_aan, $4 klaar_wanneer, $5 context (jsonb),
--- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor
-select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10);
+-- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 uiterlijk
+select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
@@ -137,6 +137,40 @@ with terug as (
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
 select id, $3, 'vrijgegeven', $4 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
        $6::jsonb || jsonb_build_object('lease_token', $2::text, 'status', status) from terug
+returning id, ts;
+
+-- name: annuleren
+-- The owner cancels a task that is not finished. A session that holds it loses its lease, so its daemon
+-- stops it at the next check (the fencing every write already has).
+-- $1 taak_id, $2 wie, $3 reden
+with weg as (
+    update agent_taken
+    set bijgewerkt = now(),
+        status = 'geannuleerd', afgerond = now(), niet_voor = null, lease_tot = null, lease_token = null
+    where id = $1 and status not in ('klaar', 'mislukt', 'geannuleerd')
+    returning id, geclaimd_door, status
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+select id, $2, 'notitie', 'geannuleerd door ' || $2 || ': ' || $3, jsonb_build_object('geannuleerd', true)
+from weg
+returning id, ts;
+
+-- name: terugnemen
+-- The owner takes a held lease back by hand (a session that hangs): the task is claimable again at once and
+-- the attempt is given back. The session's token is no longer current, so its daemon stops it.
+-- $1 taak_id, $2 wie, $3 reden
+with terug as (
+    update agent_taken t
+    set bijgewerkt = now(),
+        status = 'wachtend', pogingen = greatest(t.pogingen - 1, 0), niet_voor = null,
+        lease_tot = null, lease_token = null
+    where t.id = $1 and t.status = 'bezig'
+    returning t.id, t.geclaimd_door
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+select id, $2, 'vrijgegeven', 'lease teruggenomen door ' || $2 || ' (van ' || geclaimd_door || '): ' || $3,
+       jsonb_build_object('door_eigenaar', true, 'van', geclaimd_door)
+from terug
 returning id, ts;
 
 -- name: stap_fenced
@@ -331,6 +365,47 @@ select * from agent_bots order by bot;
 -- Which of these bots may claim now. $1 bots (text[])
 select bot from agent_bots where actief and bot = any($1::text[]) order by bot;
 
+-- name: bots_vandaag
+-- Per bot its switch and its day against its brake: sessions started and cost of the sessions' result rows
+-- since local midnight, and its limits (null: none). Walks agent_taak_log_ts over today only.
+-- $1 bots (text[]; null: every bot)
+with dag as (
+    select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
+), b as (
+    select bot, actief, max_sessies_per_dag as max_sessies, max_kosten_per_dag as max_kosten
+    from agent_bots where $1::text[] is null or bot = any($1::text[])
+), gebruik as (
+    select l.bot,
+           count(*) filter (where l.soort = 'gestart') as sessies,
+           coalesce(sum((l.meta ->> 'total_cost_usd')::numeric) filter (where l.soort = 'notitie'), 0) as kosten
+    from agent_taak_log l, dag
+    where l.ts >= dag.begin and l.bot in (select bot from b)
+      and (l.soort = 'gestart' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
+    group by l.bot
+)
+select b.bot, b.actief, b.max_sessies, b.max_kosten,
+       coalesce(g.sessies, 0) as sessies_vandaag, coalesce(g.kosten, 0) as kosten_vandaag,
+       (b.max_sessies is not null and coalesce(g.sessies, 0) >= b.max_sessies)
+           or (b.max_kosten is not null and coalesce(g.kosten, 0) >= b.max_kosten) as geremd
+from b left join gebruik g on g.bot = b.bot
+order by b.bot;
+
+-- name: rem_zetten
+-- A bot's brake. $1 bot, $2 change the sessions limit, $3 max sessions (null: none), $4 change the cost
+-- limit, $5 max cost (null: none)
+update agent_bots
+set max_sessies_per_dag = case when $2 then $3::integer else max_sessies_per_dag end,
+    max_kosten_per_dag = case when $4 then $5::numeric else max_kosten_per_dag end,
+    bijgewerkt = now()
+where bot = $1
+returning *;
+
+-- name: rem_melden
+-- Tell the owner once per bot and day that a bot reached its brake. $1 bot, $2 text
+insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2)
+on conflict (sleutel) do nothing;
+
 -- name: bots_aanmelden
 -- Make sure the daemon's bots exist (switched off unless the owner turned them on). $1 bots (text[])
 insert into agent_bots (bot) select unnest($1::text[]) on conflict (bot) do nothing;
@@ -342,6 +417,37 @@ update agent_bots b
 set machine = $2, pid = $3, versie = $4, huidige_taak = h.taak, laatst_gezien = now()
 from unnest($1::text[], $5::text[]) as h (bot, taak)
 where b.bot = h.bot;
+
+-- name: sonde_backend
+-- The server process behind this connection: two connections open at once share one only through a
+-- transaction pooler (worker/db/pooler.py).
+select pg_backend_pid();
+
+-- name: sonde_zetten
+-- A session setting on this connection; a transaction pooler lets another connection see it, or loses it.
+-- $1 a random mark
+select set_config('taak.sonde', $1, false);
+
+-- name: sonde_lezen
+-- The session setting sonde_zetten made, as this connection sees it.
+select current_setting('taak.sonde', true);
+
+-- name: hartslag_stand
+-- The owner's bot_heartbeats as it stands: row-level security, its policies, and who may write or delete
+-- (grantee 0 in the ACL is PUBLIC). No row: there is no such table.
+with tabel as (
+    select c.oid, c.relrowsecurity, c.relowner, coalesce(c.relacl, acldefault('r', c.relowner)) as acl
+    from pg_class c where c.oid = to_regclass('public.bot_heartbeats')
+), rechten as (
+    select case when a.grantee = 0 then 'public' else pg_get_userbyid(a.grantee) end as rol, a.privilege_type
+    from tabel, aclexplode(tabel.acl) a
+    where a.grantee <> tabel.relowner
+)
+select tabel.relrowsecurity as rls,
+       array(select polname::text from pg_policy where polrelid = tabel.oid order by polname) as policies,
+       array(select distinct rol from rechten where privilege_type in ('INSERT', 'UPDATE') order by rol) as writers,
+       array(select distinct rol from rechten where privilege_type in ('DELETE', 'TRUNCATE') order by rol) as deleters
+from tabel;
 
 -- name: leeft
 -- A health check of a connection (the daemon's LISTEN connection).
@@ -370,6 +476,19 @@ select naam, checksum from taak_migraties;
 -- name: migratie_vastleggen
 -- Record an applied migration. $1 file name, $2 checksum
 insert into taak_migraties (naam, checksum) values ($1, $2);
+
+-- name: migratie_herzien
+-- A revised migration (worker/db/migrate.py REVISED) is recorded with its current checksum. $1 name, $2 checksum
+update taak_migraties set checksum = $2 where naam = $1;
+
+-- name: rechten_bestaan
+-- Can this user set our privileges (migration 013 made the function, and only the tables' owner may)?
+select to_regprocedure('taak_rechten()') is not null
+       and pg_has_role(current_user, (select relowner from pg_class where oid = 'agent_taken'::regclass), 'USAGE');
+
+-- name: rechten_zetten
+-- Every privilege of ours as it should be, whatever default privileges granted (migration 013).
+select taak_rechten();
 
 -- name: tijdzone_zetten
 -- The household's time zone, which the database uses for task IDs. $1 IANA time zone name
@@ -419,6 +538,10 @@ join machines m on lower(m.naam) = lower(n.naam)
 -- Per bot: what is held, waiting, waiting for the owner, done and failed today, sessions, steps, cost, heartbeat.
 select * from taak_overzicht;
 
+-- name: over_tijd
+-- Per bot: open tasks past their due date (migration 013's view).
+select * from taak_over_tijd order by bot;
+
 -- name: overzicht_bezig
 -- The held tasks with their lease left.
 select * from taak_bezig order by lease_tot;
@@ -454,6 +577,30 @@ where m.soort = 'vraag' and m.verstuurd is not null and t.status = 'wacht_op_men
                     and a.id > split_part(m.sleutel, ':', 2)::bigint)
 on conflict (sleutel) do nothing;
 
+-- name: uiterlijk_meldingen_maken
+-- Tell the owner once per task and due date that a task that is not finished passed its due date.
+insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+select t.id, 'uiterlijk', 'uiterlijk:' || t.id || ':' || extract(epoch from t.uiterlijk)::bigint,
+       t.id || ': over de uiterlijke datum (' || to_char(t.uiterlijk at time zone taak_tijdzone(), 'YYYY-MM-DD HH24:MI')
+           || ', ' || t.status || '): ' || t.titel
+from agent_taken t
+where t.uiterlijk < now() and t.status not in ('klaar', 'mislukt', 'geannuleerd')
+on conflict (sleutel) do nothing;
+
+-- name: escalaties_maken
+-- A question left unanswered past the decision deadline is escalated once: one more message, marked so.
+-- $1 the deadline in seconds
+insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+select m.taak_id, 'escalatie', 'escalatie:' || m.sleutel,
+       'beslistermijn verstreken (' || round($1 / 3600.0) || ' uur): ' || m.tekst
+from taak_meldingen m
+join agent_taken t on t.id = m.taak_id
+where m.soort = 'vraag' and t.status = 'wacht_op_mens'
+  and m.aangemaakt <= now() - make_interval(secs => $1)
+  and not exists (select 1 from agent_taak_log a where a.taak_id = m.taak_id and a.soort = 'antwoord'
+                    and a.id > split_part(m.sleutel, ':', 2)::bigint)
+on conflict (sleutel) do nothing;
+
 -- name: melding_pakken
 -- The oldest unsent message of these kinds that is due, locked while it is sent. $1 kinds (text[])
 select * from taak_meldingen
@@ -474,25 +621,58 @@ set pogingen = pogingen + 1, laatste_fout = $2,
 where id = $1;
 
 -- name: intake_tabel
--- Does the old queue table exist, and does it have the columns the intake writes?
-select to_regclass('public.agent_messages') is not null as bestaat,
-       exists (select 1 from information_schema.columns
-               where table_schema = 'public' and table_name = 'agent_messages' and column_name = 'task_id') as heeft_task_id;
+-- The old queue table's column names (null: there is no such table).
+select (select array_agg(column_name::text) from information_schema.columns
+        where table_schema = 'public' and table_name = 'agent_messages')
+where to_regclass('public.agent_messages') is not null;
 
 -- name: intake_kolommen
 -- The same columns migration 009 adds, for a table that appeared later.
 alter table public.agent_messages add column if not exists task_id text,
                                   add column if not exists parent_id text;
 
+-- name: intake_vanaf
+-- The intake's default cut-off, stored by migration 013 when it was applied.
+select waarde from taak_instellingen where sleutel = 'intake_vanaf';
+
 -- name: intake_berichten
--- Messages for these bots that became nothing yet, locked so that several daemons take each once.
--- The column names come from the settings (TAAK_INTAKE_*), quoted as identifiers. $1 bots (text[]), $2 batch size
-select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender, {recipient}::text as ontvanger
+-- Messages for these bots that became nothing yet, locked so that several daemons take each once. The
+-- column names come from the settings (TAAK_INTAKE_*), quoted as identifiers; the status column may be
+-- absent ({status} is then null). The recipient is compared in the one spelling of a bot.
+-- $1 bots (text[]), $2 batch size
+select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender,
+       taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
+       task_id::text as task_id,
+       (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
+           as genoemde_taak
 from public.agent_messages
-where task_id is null and {recipient} = any($1::text[])
+where task_id is null and taak_botnaam({recipient}::text) = any($1::text[])
 order by {id}
 limit $2
 for update skip locked;
+
+-- name: intake_bericht
+-- One message by its ID, locked (`taak intake neem`). $1 message id (as text)
+select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender,
+       taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
+       task_id::text as task_id,
+       (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
+           as genoemde_taak
+from public.agent_messages
+where {id}::text = $1
+for update;
+
+-- name: intake_voorbeeld
+-- Every message (for one bot, or all) as the intake would see it, for the preview; {task_id} is null for a
+-- table the intake has not touched yet (it has no task_id column). $1 bot (null: all)
+select {id}::text as bericht_id, null::text as tekst, {sender}::text as afzender,
+       taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
+       {task_id} as task_id, char_length({text}::text) as lengte,
+       coalesce({text}::text, '') !~ '[^[:space:]]' as leeg,
+       (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
+           as genoemde_taak
+from public.agent_messages
+where $1::text is null or taak_botnaam({recipient}::text) = $1;
 
 -- name: intake_koppelen
 -- Record which task a message became or joined. $1 message id (as text), $2 task id, $3 parent task id

@@ -161,10 +161,24 @@ async def pool(db_url: str) -> AsyncIterator[asyncpg.Pool]:
     await created.close()
 
 
+# The household's bots, known to the fleet as a daemon that serves them makes them known (`--aan pacoo`, a
+# typo, is refused; see tests/system/test_day_one.py).
+KNOWN_BOTS = ("paco", "sjakie", "coco", "kimi")
+
+
 @pytest.fixture
-def cli_env(db_url: str, tmp_path: Path) -> dict[str, str]:
+async def known_bots(db_url: str) -> None:
+    conn = await asyncpg.connect(db_url)
+    try:
+        await conn.execute("insert into agent_bots (bot) select unnest($1::text[]) on conflict do nothing", KNOWN_BOTS)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def cli_env(db_url: str, tmp_path: Path, known_bots: None) -> dict[str, str]:
     """The environment for running `taak` as a real process against the test's database."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "CLAUDECODE"}
     env.update(
         TAAK_DATABASE_URL=db_url,
         TAAK_DATA_DIR=str(tmp_path / "data"),

@@ -133,6 +133,22 @@ def kill_group_of_a_previous_run(group: Group) -> int:
     return killed
 
 
+def running_commands() -> list[tuple[int, str]]:
+    """Every process of this machine with its command line (`ps`, the same on Linux and macOS)."""
+    import subprocess
+
+    try:
+        listed = subprocess.run(["ps", "-axo", "pid=,args="], capture_output=True, text=True, timeout=10, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    found = []
+    for line in listed.stdout.splitlines():
+        pid, _, args = line.strip().partition(" ")
+        if pid.isdigit():
+            found.append((int(pid), args.strip()))
+    return found
+
+
 def make_undumpable() -> None:
     """Linux: no other process of this user can read the daemon's memory or /proc/<pid>/environ (which
     holds the database URL it was started with); a session runs as the same user. Root still can."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Literal
@@ -36,6 +37,11 @@ class Settings(BaseSettings):
     language: Language = "nl"
     machine: str = Field(default_factory=socket.gethostname)
 
+    # The owner's name on the rows the owner writes (answers, notes, cancellations); default: the OS user.
+    eigenaar: str | None = None
+    # A transaction pooler (pgbouncer in transaction mode, Supabase's port 6543) has no LISTEN and no prepared
+    # statements. auto: port 6543, or a probe that sees two connections share one server session.
+    pooler: Literal["auto", "session", "transaction"] = "auto"
     connect_attempts: int = Field(default=5, ge=1)
     connect_timeout_seconds: float = Field(default=5.0, gt=0)
 
@@ -82,6 +88,14 @@ class Settings(BaseSettings):
     intake_text_column: str = "content"
     intake_sender_column: str = "sender"
     intake_recipient_column: str = "recipient"
+    # Only messages that arrived after the cut-off and that the old worker left open become tasks. The cut-off
+    # defaults to when migration 013 was applied (kept in the database), so history is never run again.
+    intake_time_column: str = "created_at"
+    intake_status_column: str = "status"
+    intake_open_status: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["pending"])
+    intake_vanaf: datetime | None = None
+    # A question to the owner that waits this long is escalated (one more message, marked as such).
+    beslis_uren: float = Field(default=48.0, gt=0)
     notify_cmd: str | None = None
     on_klaar_cmd: str | None = None
     remind_hours: float = Field(default=24.0, gt=0)
@@ -97,8 +111,16 @@ class Settings(BaseSettings):
     @field_validator("bots", mode="before")
     @classmethod
     def _comma_separated(cls, value: object) -> object:
+        # One spelling of a bot (worker/core/model.bot_name): `TAAK_BOTS="Paco, sjakie"` serves paco and sjakie.
         if isinstance(value, str):
-            return [bot.strip() for bot in value.split(",") if bot.strip()]
+            return [bot.strip().lower() for bot in value.split(",") if bot.strip()]
+        return value
+
+    @field_validator("intake_open_status", mode="before")
+    @classmethod
+    def _status_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [status.strip() for status in value.split(",") if status.strip()]
         return value
 
     @field_validator("timezone")
@@ -122,11 +144,19 @@ class Settings(BaseSettings):
         "socket_dir",
         "notify_cmd",
         "on_klaar_cmd",
+        "eigenaar",
+        "intake_vanaf",
         mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
+
+    def replaced(self, **changes: object) -> Settings:
+        """These settings with some changed. Not `model_copy`: that would carry the cached, parsed database URL
+        along even when `database_url` changes (the demo would then run on the configured queue)."""
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        return type(self)(**{**values, **changes})
 
     @cached_property
     def zone(self) -> ZoneInfo:

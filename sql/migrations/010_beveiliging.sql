@@ -1,5 +1,7 @@
--- Security. Row-level security on every table of ours (and on bot_heartbeats, open to anyone with the public
--- key until now), two roles, and nothing at all for Supabase's `anon`:
+-- Security. Row-level security on every table of ours, two roles, and nothing at all for Supabase's `anon`.
+-- The owner's own bot_heartbeats is left as it is: switching its row-level security on is the owner's
+-- decision (`taak db heartbeats`), never a side effect of migrating. (This file was revised on 2026-12-01
+-- to say so; worker/db/migrate.py accepts its earlier checksum.)
 --   taak_daemon  the daemon's and the owner's tools: everything on our tables, through policies;
 --   taak_sessie  a session: no table at all, only the fenced functions below, which act on one task and only
 --                with its current lease token.
@@ -83,9 +85,6 @@ declare
     rollen boolean := exists (select 1 from pg_roles where rolname = 'taak_daemon')
                       and exists (select 1 from pg_roles where rolname = 'taak_sessie');
 begin
-    if to_regclass('public.bot_heartbeats') is not null then
-        tabellen := tabellen || 'bot_heartbeats'::text;
-    end if;
     foreach tabel in array tabellen loop
         execute format('alter table public.%I enable row level security', tabel);
         execute format('revoke all on public.%I from public', tabel);

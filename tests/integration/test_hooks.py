@@ -227,10 +227,11 @@ def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp
 
 
 def test_the_prompt_hook_shows_where_we_are_now_every_turn(session_env: dict[str, str]) -> None:
-    assert run_taak(session_env, "lll", "Verbouwing veranda").code == 0
-    assert run_taak(session_env, "lll", "Budget 2027").code == 0
-    assert run_taak(session_env, "lll", "klaar", "budget 2027").code == 0
-    assert run_taak(session_env, "lll", "klaar", "bestaat niet").code == 3
+    owner = {k: v for k, v in session_env.items() if k not in ("TAAK_ID", "TAAK_TOKEN", "TAAK_BOT")}
+    assert run_taak(owner, "lll", "Verbouwing veranda").code == 0
+    assert run_taak(owner, "lll", "Budget 2027").code == 0
+    assert run_taak(owner, "lll", "klaar", "budget 2027").code == 0
+    assert run_taak(owner, "lll", "klaar", "bestaat niet").code == 3
     shown = run_taak(session_env, "lll", "toon").out
     assert "- Verbouwing veranda (sinds" in shown
     assert "- afgerond: budget 2027" in shown
@@ -239,6 +240,22 @@ def test_the_prompt_hook_shows_where_we_are_now_every_turn(session_env: dict[str
     assert text.splitlines()[-1] == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
     outside = {k: v for k, v in session_env.items() if k not in ("TAAK_ID", "TAAK_TOKEN")}
     assert context_of(hook(outside, "prompt", {"prompt": "hoi"})[1], "UserPromptSubmit") == shown.rstrip("\n")
+
+
+@pytest.mark.parametrize("model_env", [{}, {"CLAUDECODE": "1"}], ids=["queue-session", "any-claude-session"])
+def test_a_claude_session_can_read_the_lll_but_never_write_it(
+    session_env: dict[str, str], model_env: dict[str, str]
+) -> None:
+    owner = {k: v for k, v in session_env.items() if k not in ("TAAK_ID", "TAAK_TOKEN", "TAAK_BOT")}
+    assert run_taak(owner, "lll", "Verbouwing veranda").code == 0
+    writer = {**session_env, **model_env} if not model_env else {**owner, **model_env}
+    for words in (["lll", "Nieuw onderwerp"], ["lll", "klaar", "verbouwing veranda"]):
+        refused = run_taak(writer, *words)
+        assert refused.code == 1
+        assert "eigenaar" in refused.err
+    shown = run_taak(writer, "lll", "toon").out
+    assert "- Verbouwing veranda (sinds" in shown
+    assert "Nieuw onderwerp" not in shown
 
 
 def run_taak_entry(env: dict[str, str], *args: str) -> Result:

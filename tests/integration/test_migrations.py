@@ -87,6 +87,25 @@ async def test_a_changed_migration_is_refused_by_name_and_nothing_is_applied(emp
         await conn.close()
 
 
+async def test_a_database_that_applied_the_revised_010_migrates_on_and_keeps_what_it_did(empty_db_url: str) -> None:
+    from worker.db.migrate import REVISED
+
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        await migrate(conn)
+        (earlier,) = REVISED["010_beveiliging.sql"]
+        await conn.execute("update taak_migraties set checksum = $1 where naam = '010_beveiliging.sql'", earlier)
+        await status(conn)  # not refused as changed
+        await migrate(conn)
+        current = next(m for m in load_migrations() if m.name == "010_beveiliging.sql").checksum
+        assert await conn.fetchval("select checksum from taak_migraties where naam = '010_beveiliging.sql'") == current
+        await conn.execute("update taak_migraties set checksum = 'iets anders' where naam = '010_beveiliging.sql'")
+        with pytest.raises(Refused):
+            await migrate(conn)  # only the recorded earlier version is accepted
+    finally:
+        await conn.close()
+
+
 async def test_the_command_exits_1_naming_a_tampered_file(db_url: str, cli_env: dict[str, str]) -> None:
     conn = await asyncpg.connect(db_url)
     try:

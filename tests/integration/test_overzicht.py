@@ -60,7 +60,8 @@ async def seed(pool: asyncpg.Pool) -> dict[str, str]:
     await pool.execute(
         "insert into agent_bots (bot, actief, machine, laatst_gezien) values "
         "('coco', true, 'veranda', now() - interval '10 minutes'), "
-        "('paco', true, 'mac', now())"
+        "('paco', true, 'mac', now()) on conflict (bot) do update "
+        "set actief = excluded.actief, machine = excluded.machine, laatst_gezien = excluded.laatst_gezien"
     )
     return ids
 

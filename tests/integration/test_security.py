@@ -20,7 +20,13 @@ from worker.db.ledger import Ledger, NewTask
 from worker.db.migrate import migrate
 
 # What each test login is a member of: the product's two roles (migration 010 makes them) and Supabase's anon.
-MEMBER_OF = {"daemon": "taak_daemon", "sessie": "taak_sessie", "anon": "anon"}
+MEMBER_OF = {"daemon": "taak_daemon", "sessie": "taak_sessie", "anon": "anon", "authenticated": "authenticated"}
+SUPABASE_ROLES = ("anon", "authenticated", "service_role")
+# What Supabase's own set-up does to every new object in `public` (its default privileges).
+SUPABASE_DEFAULT_PRIVILEGES = [
+    f"alter default privileges in schema public grant all on {kind} to anon, authenticated, service_role"
+    for kind in ("tables", "sequences", "functions")
+]
 
 
 def as_role(url: str, role: str) -> str:
@@ -31,23 +37,34 @@ def as_role(url: str, role: str) -> str:
 
 @pytest.fixture
 async def supabase_anon(server_url: str) -> None:
-    """Supabase's `anon` role, as Supabase has it (NOLOGIN); made only where the server has none.
+    """Supabase's roles as Supabase has them (NOLOGIN); made only where the server has none.
 
-    Migration 010 revokes from `anon` only when it exists, so this comes before a database is migrated. A role
-    made here is left in place: it holds nothing, and another run on the same server may be using it.
+    A role made here is left in place: it holds nothing, and another run on the same server may be using it.
     """
     admin = await asyncpg.connect(server_url)
     try:
-        if not await admin.fetchval("select 1 from pg_roles where rolname = 'anon'"):
-            with contextlib.suppress(asyncpg.DuplicateObjectError):  # another run made it meanwhile
-                await admin.execute("create role anon nologin")
+        for role in SUPABASE_ROLES:
+            if not await admin.fetchval("select 1 from pg_roles where rolname = $1", role):
+                with contextlib.suppress(asyncpg.DuplicateObjectError):  # another run made it meanwhile
+                    await admin.execute(f"create role {role} nologin")
     finally:
         await admin.close()
 
 
+async def like_supabase(database_url: str) -> None:
+    """Give a fresh database Supabase's default privileges, before anything of ours is made in it."""
+    owner = await asyncpg.connect(database_url)
+    try:
+        for statement in SUPABASE_DEFAULT_PRIVILEGES:
+            await owner.execute(statement)
+    finally:
+        await owner.close()
+
+
 @pytest.fixture
 async def db_url(empty_db_url: str, supabase_anon: None) -> str:
-    """This module's database is migrated after `anon` exists, not cloned from the run's template."""
+    """This module's database is set up like Supabase's and then migrated, not cloned from the template."""
+    await like_supabase(empty_db_url)
     owner = await asyncpg.connect(empty_db_url)
     try:
         await migrate(owner)
@@ -205,7 +222,84 @@ async def test_anon_gets_nothing_at_all(conn: asyncpg.Connection, connect_as: di
             await anon.execute(statement)
 
 
-async def test_an_existing_open_bot_heartbeats_table_is_closed_but_keeps_the_daemon_in(
+async def test_supabases_default_privileges_leave_anon_and_authenticated_nothing(conn: asyncpg.Connection) -> None:
+    granted = await conn.fetch(
+        """
+        select r.rolname, c.relname as what, 'table' as kind
+        from pg_class c cross join pg_roles r
+        where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'v')
+          and r.rolname in ('anon', 'authenticated')
+          and (has_table_privilege(r.oid, c.oid, 'select,insert,update,delete,truncate,references,trigger'))
+        union all
+        select r.rolname, c.relname, 'sequence'
+        from pg_class c cross join pg_roles r
+        where c.relnamespace = 'public'::regnamespace and c.relkind = 'S' and r.rolname in ('anon', 'authenticated')
+          and has_sequence_privilege(r.oid, c.oid, 'usage,select,update')
+        union all
+        select r.rolname, p.proname, 'function'
+        from pg_proc p cross join pg_roles r
+        where p.pronamespace = 'public'::regnamespace and r.rolname in ('anon', 'authenticated')
+          and has_function_privilege(r.oid, p.oid, 'execute')
+        """
+    )
+    assert await conn.fetchval("select count(*) from pg_default_acl") == 3  # the database really is set up so
+    assert [tuple(g) for g in granted] == []
+
+
+async def test_anon_cannot_stall_the_log_nor_authenticated_empty_a_table(
+    conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
+) -> None:
+    task_id, _token = await held_task(conn)
+    attacks = {
+        "anon": ["select setval('agent_taak_log_id_seq', 9223372036854775807)", "select taak_volgend_id()"],
+        "authenticated": [
+            "truncate agent_bots",
+            "truncate taak_meldingen",
+            "truncate machine_aliassen",
+            "select taak_nieuw('inbraak', 'authenticated')",
+        ],
+    }
+    for kind, statements in attacks.items():
+        for statement in statements:
+            with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                await connect_as[kind].execute(statement)
+    await Ledger(conn).log(task_id, Soort.NOTITIE, "de log schrijft nog")
+
+
+async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the_migrations(
+    conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
+) -> None:
+    daemon = connect_as["daemon"]
+    ledger = Ledger(daemon)
+    first = await ledger.nieuw(NewTask("Eerste", "jamal"))
+    day, number = first.rsplit("-", 1)
+    planted = f"{day}-{int(number) + 1:03d}"
+    await daemon.execute(
+        "insert into agent_taken (id, titel, opdracht, opdrachtgever) values ($1, 'x', 'x', 'x')", planted
+    )
+    after = [await ledger.nieuw(NewTask(f"Daarna {n}", "jamal")) for n in range(3)]
+    assert planted not in after
+    assert len(set(after)) == 3
+    for statement in (
+        "insert into agent_taak_teller (dag, laatste) values (current_date + 1, 2147483647)",
+        "update agent_taak_teller set laatste = 2147483647",
+        "delete from taak_migraties",
+        "update taak_migraties set checksum = 'x'",
+        "insert into taak_migraties (naam, checksum) values ('999_vals.sql', 'x')",
+        "truncate agent_taak_log",
+    ):
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            await daemon.execute(statement)
+    assert await daemon.fetchval("select count(*) from taak_migraties") > 0  # it may read them
+    forged = await daemon.fetchrow(
+        "insert into agent_taak_log (taak_id, soort, tekst, ts) values ($1, 'notitie', 'vals', '2001-01-01') "
+        "returning ts, ts > now() - interval '1 minute' as nu",
+        first,
+    )
+    assert forged["nu"], forged["ts"]
+
+
+async def test_migrating_leaves_an_open_bot_heartbeats_as_the_owner_had_it(
     empty_db_url: str, supabase_anon: None, logins: Logins
 ) -> None:
     owner = await asyncpg.connect(empty_db_url)
@@ -213,17 +307,13 @@ async def test_an_existing_open_bot_heartbeats_table_is_closed_but_keeps_the_dae
         await owner.execute("create table bot_heartbeats (bot text primary key, seen timestamptz default now())")
         await owner.execute("grant all on bot_heartbeats to public")
         await migrate(owner)
-        assert await owner.fetchval("select relrowsecurity from pg_class where relname = 'bot_heartbeats'") is True
+        assert await owner.fetchval("select relrowsecurity from pg_class where relname = 'bot_heartbeats'") is False
     finally:
         await owner.close()
     names = await logins.make(empty_db_url)
-    daemon = await asyncpg.connect(as_role(empty_db_url, names["daemon"]))
     anon = await asyncpg.connect(as_role(empty_db_url, names["anon"]))
     try:
-        await daemon.execute("insert into bot_heartbeats (bot) values ('paco')")
-        assert await daemon.fetchval("select count(*) from bot_heartbeats") == 1
-        with pytest.raises(asyncpg.InsufficientPrivilegeError):
-            await anon.execute("select * from bot_heartbeats")
+        await anon.execute("insert into bot_heartbeats (bot) values ('paco')")  # the bots with the public key
+        assert await anon.fetchval("select count(*) from bot_heartbeats") == 1
     finally:
-        await daemon.close()
         await anon.close()

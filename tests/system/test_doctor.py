@@ -37,7 +37,9 @@ async def test_a_healthy_machine_passes_every_check(
     cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
     env = healthy(cli_env, tmp_path)
-    await conn.execute("insert into agent_bots (bot, actief) values ('paco', true)")
+    await conn.execute(
+        "insert into agent_bots (bot, actief) values ('paco', true) on conflict (bot) do update set actief = true"
+    )
     result = run_taak(env, "doctor")
     assert result.code == 0, result.out
     lines = result.out.splitlines()

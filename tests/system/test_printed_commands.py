@@ -29,6 +29,8 @@ from tests.printed import commands_in, fill, readme_scripts, todays_ids
 from tests.system.harness import FAKE
 from worker.core.briefing import system_prompt
 from worker.core.messages import MESSAGES
+from worker.db import bots
+from worker.db.embedded import stop_embedded
 from worker.db.ledger import Ledger, NewTask
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,7 +50,9 @@ class World:
     ran: list[str] = field(default_factory=list)
 
     async def task(self, bot: str) -> str:
+        """A task for a bot the fleet knows (a daemon registers its bots when it starts)."""
         self.made += 1
+        await bots.register(self.conn, [bot])
         new = NewTask(
             f"Opdracht {self.made}: zet de foto's online",
             "jamal",
@@ -247,7 +251,9 @@ async def test_every_fix_doctor_prints_runs_and_clears_its_check(empty_db_url: s
                 fixed.append(fix)
     finally:
         await world.conn.close()
-    assert {"taak db migrate", "taak bot aan paco", "taak hooks install", "taak hooks check --fix"} <= set(fixed)
+    assert {"taak db migrate", "taak bot aan paco --nieuwe-bot", "taak hooks install", "taak hooks check --fix"} <= set(
+        fixed
+    )
     assert world.failures == []
     assert report.returncode == 0, report.stdout
 
@@ -284,6 +290,8 @@ async def test_every_readme_block_runs_as_written_on_a_fresh_database(db_url: st
         await world.run_each(commands_in(done.stdout + done.stderr))
     finally:
         await world.conn.close()
+        # `queue-worker demo` never uses the configured queue: it starts the embedded server, which stays up.
+        stop_embedded(Path(world.env["TAAK_DATA_DIR"]) / "postgres")
     assert world.failures == []
 
 

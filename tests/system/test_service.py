@@ -30,6 +30,7 @@ def test_the_systemd_unit_restarts_on_failure_and_outlasts_the_drain(tmp_path: P
     unit = done.stdout
     assert "Restart=on-failure" in unit
     assert "TimeoutStopSec=60" in unit
+    assert "KillMode=mixed" in unit
     assert f"EnvironmentFile={tmp_path}/.config/taak/%i.env" in unit
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     assert Path(exec_start.removeprefix("ExecStart=")).name == "queue-worker"
@@ -79,3 +80,86 @@ def test_a_bad_bot_name_is_refused(tmp_path: Path, bot: str) -> None:
     done = service(tmp_path, "--bot", bot, "--platform", "linux")
     assert done.returncode == 2
     assert not (tmp_path / ".config").exists()
+
+
+def test_the_unit_drains_on_stop_and_the_env_file_carries_the_path_where_claude_was_found(tmp_path: Path) -> None:
+    tools = tmp_path / "home" / ".local" / "bin"
+    tools.mkdir(parents=True)
+    claude = tools / "claude"
+    claude.write_text("#!/bin/sh\necho 2.1.332\n")
+    claude.chmod(0o755)
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "service", "install", "--bot", "paco", "--platform", "linux"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    unit = (tmp_path / "home" / ".config" / "systemd" / "user" / "queue-worker@.service").read_text()
+    assert "KillMode=mixed" in unit.splitlines()
+    settings = (tmp_path / "home" / ".config" / "taak" / "paco.env").read_text().splitlines()
+    path = next(line for line in settings if line.startswith("PATH=")).removeprefix("PATH=").split(":")
+    assert str(tools) in path
+    assert str(Path(sys.executable).parent) in path
+    # What systemd would do with that file: the agent is found with the service's own bare PATH.
+    found = subprocess.run(
+        ["env", "-i", f"PATH={':'.join(path)}", "sh", "-c", "command -v claude"], capture_output=True, text=True
+    )
+    assert found.stdout.strip() == str(claude)
+
+
+def test_a_system_unit_runs_as_a_named_user_never_as_root(tmp_path: Path) -> None:
+    refused = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--dry-run")
+    assert refused.returncode == 2
+    assert "--user" in refused.stderr
+    as_root = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "root", "--dry-run")
+    assert as_root.returncode == 2
+    done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "jamal", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert "User=jamal" in done.stdout.splitlines()
+    assert "EnvironmentFile=/etc/taak/%i.env" in done.stdout
+
+
+def manage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "service", *args],
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("platform", ["linux", "macos"])
+def test_status_and_uninstall_find_remove_and_keep_the_right_files(tmp_path: Path, platform: str) -> None:
+    assert manage(tmp_path, "status", "--bot", "paco", "--platform", platform).returncode == 3  # not installed
+    installed = manage(tmp_path, "install", "--bot", "paco", "--platform", platform)
+    assert installed.returncode == 0, installed.stderr
+    if platform == "macos":
+        assert "/etc/newsyslog.d/taak-paco.conf" in installed.stdout
+        assert f"{tmp_path}/Library/Logs/taak/queue-worker-paco.log  644  5  10240  *  NJ" in installed.stdout
+    status = manage(tmp_path, "status", "--bot", "paco", "--platform", platform)
+    assert "installed" in status.stdout
+    assert "with PATH" in status.stdout
+    unit = next(Path(line.split(": ")[0]) for line in status.stdout.splitlines() if line.endswith(": installed"))
+    env_file = next(Path(line.split(": ")[0]) for line in status.stdout.splitlines() if ": there" in line)
+    dry = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", platform, "--dry-run")
+    assert dry.returncode == 0
+    assert unit.exists()
+    gone = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", platform)
+    assert gone.returncode == 0, gone.stderr
+    assert not unit.exists()
+    assert env_file.exists()  # the owner's settings stay
+
+
+def test_uninstalling_one_bot_keeps_the_systemd_template_the_others_use(tmp_path: Path) -> None:
+    for bot in ("paco", "sjakie"):
+        assert manage(tmp_path, "install", "--bot", bot, "--platform", "linux").returncode == 0
+    unit = tmp_path / ".config" / "systemd" / "user" / "queue-worker@.service"
+    done = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", "linux")
+    assert "sjakie" in done.stdout
+    assert unit.exists()

@@ -68,7 +68,7 @@ async def test_sql_metacharacters_are_stored_verbatim(cli_env: dict[str, str], c
         "--van",
         text,
         "--aan",
-        text,
+        "paco",
         "--klaar-wanneer",
         text,
         "--volgende-stap",
@@ -81,8 +81,9 @@ async def test_sql_metacharacters_are_stored_verbatim(cli_env: dict[str, str], c
     assert run_taak(cli_env, "log", task_id, "notitie", text).code == 0
     assert run_taak(cli_env, "antwoord", task_id, text).code == 0
     row = await conn.fetchrow("select * from agent_taken where id = $1", task_id)
-    for column in ("opdracht", "opdrachtgever", "toegewezen_aan", "klaar_wanneer", "volgende_stap", "titel"):
+    for column in ("opdracht", "opdrachtgever", "klaar_wanneer", "volgende_stap", "titel"):
         assert row[column] == text
+    assert run_taak(cli_env, "nieuw", "x", "--aan", text).code == 2  # a bot's name is a name, not text
     assert json.loads(row["context"]) == {"k": text}
     assert await conn.fetchval("select count(*) from agent_taak_log where tekst = $1", text) == 2
 

@@ -126,7 +126,15 @@ def soort(value: str) -> Soort:
 
 
 def who(settings: Settings) -> str:
-    return settings.bot or getpass.getuser()
+    """Who writes: the session's bot, else the owner (TAAK_EIGENAAR, else the OS user)."""
+    return settings.bot or settings.eigenaar or getpass.getuser()
+
+
+def said(settings: Settings, key: str, **values: Any) -> str:
+    """A success line from the message catalogue, in TAAK_LANGUAGE."""
+    from worker.core.messages import message
+
+    return message(key, settings.language, **values)
 
 
 def read_text(value: str) -> str:

@@ -33,6 +33,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks = [*await _database_checks(settings)]
     checks.append(_claude(settings))
     checks += _hooks(settings)
+    checks.append(_old_queue_worker(settings))
     checks.append(_transcripts())
     checks.append(_semantic(settings))
     checks.append(_registry(settings))
@@ -61,6 +62,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
     from worker.db import bots
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import status
+    from worker.db.pooler import resolve_pooler
 
     fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
     try:
@@ -83,13 +85,15 @@ async def _database_checks(settings: Settings) -> list[Check]:
             )
         else:
             checks.append(Check("ok", "database", f"{database.redacted}, {len(migrations.applied)} migrations applied"))
+        database = await resolve_pooler(settings, database)
         if database.is_transaction_pooler or not settings.listen:
+            why = "TAAK_LISTEN is off" if not settings.listen else "a transaction pooler is in front of the database"
             checks.append(
                 Check(
                     "warn",
                     "wake-up",
-                    "poll mode (no LISTEN/NOTIFY here)",
-                    "use the Supabase session pooler or direct connection for LISTEN",
+                    f"poll mode: {why} (no LISTEN/NOTIFY, no statement cache)",
+                    "use a session pooler or the direct connection for LISTEN",
                 )
             )
         else:
@@ -107,6 +111,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
                 "run time synchronisation (ntp) on this machine",
             )
         )
+        checks += await _heartbeats(conn)
         if migrations.pending:
             pass  # the bots' switches live in a table the pending migrations make
         elif not settings.bots:
@@ -120,13 +125,34 @@ async def _database_checks(settings: Settings) -> list[Check]:
             )
         else:
             active = await bots.active_bots(conn, settings.bots)
+            known = {b.bot for b in await bots.all_bots(conn)}
             off = [b for b in settings.bots if b not in active]
             level = "ok" if not off else "warn"
             detail = f"on: {', '.join(active) or '-'}" + (f"; off: {', '.join(off)}" if off else "")
-            checks.append(Check(level, "bots", detail, f"taak bot aan {off[0]}" if off else ""))
+            fix = f"taak bot aan {off[0]}" + ("" if off[0] in known else " --nieuwe-bot") if off else ""
+            checks.append(Check(level, "bots", detail, fix))
     finally:
         await conn.close()
     return checks
+
+
+async def _heartbeats(conn: object) -> list[Check]:
+    from worker.db import heartbeats
+
+    state = await heartbeats.state(conn)  # type: ignore[arg-type]
+    if state is None:
+        return []
+    if state.rls:
+        return [Check("ok", "bot_heartbeats", f"row-level security on, policies: {', '.join(state.policies) or '-'}")]
+    writers = ", ".join(state.writers) or "nobody but its owner"
+    return [
+        Check(
+            "warn",
+            "bot_heartbeats",
+            f"row-level security is off: {writers} can read and change it (your decision: see what it would change "
+            "with `taak db heartbeats`)",
+        )
+    ]
 
 
 def _ignore(*_args: object) -> None:
@@ -173,7 +199,37 @@ def _hooks(settings: Settings) -> list[Check]:
         )
     else:
         checks.append(Check("ok", "dead hooks", "every hook command points to something that exists"))
+    old = settings_file.old_hooks(current)
+    if old:
+        shown = "; ".join(f"{h.event}: {h.command} ({h.why})" for h in old)
+        checks.append(Check("fail", "old hooks", f"beside ours, a second path: {shown}", "taak hooks check --fix"))
+    else:
+        checks.append(Check("ok", "old hooks", "no old hook does our work a second way"))
     return checks
+
+
+# The Node worker this project replaces; it reads agent_messages too, so with it running a message for a bot
+# that is switched on here would be handled twice.
+OLD_WORKER_MARK = "queue-worker.js"
+
+
+def _old_queue_worker(settings: Settings) -> Check:
+    import os
+
+    from worker.proc import running_commands
+
+    old = [(pid, args) for pid, args in running_commands() if OLD_WORKER_MARK in args and pid != os.getpid()]
+    if not old:
+        return Check("ok", "old queue worker", f"no {OLD_WORKER_MARK} runs on this machine")
+    pid, args = old[0]
+    bots = ", ".join(settings.bots) or "the bots of this machine"
+    return Check(
+        "warn",
+        "old queue worker",
+        f"{OLD_WORKER_MARK} runs here (pid {pid}: {args[:80]}) and takes agent_messages too: stop it serving {bots} "
+        "before they are switched on, or every message for them runs twice",
+        f"stop it for those bots (kill {pid} when it serves only them)",
+    )
 
 
 def _transcripts() -> Check:

@@ -6,10 +6,12 @@ import argparse
 import json
 from dataclasses import asdict
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode
+from worker.db.bots import brake_limits
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -21,16 +23,31 @@ def register(sub: Sub) -> None:
     _bot_parser(sub)
     _machine_parser(sub)
     _overzicht_parser(sub)
+    _intake_parser(sub)
 
 
 def _bot_parser(sub: Sub) -> None:
     p = sub.add_parser("bot", help="the per-bot switch: taak bot aan|uit BOT, taak bot lijst")
     verbs = p.add_subparsers(dest="bot_command", required=True, parser_class=a.Parser, metavar="VERB")
     for verb, text in (("aan", "let the daemons claim for this bot"), ("uit", "claim nothing new for this bot")):
-        switch = verbs.add_parser(verb, help=text, usage=f"taak bot {verb} BOT")
-        switch.add_argument("naam", metavar="BOT", help="the bot's name")
+        switch = verbs.add_parser(verb, help=text, usage=f"taak bot {verb} BOT [--nieuwe-bot]")
+        switch.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
+        switch.add_argument("--nieuwe-bot", action="store_true", help="the bot is new: register it")
         switch.set_defaults(handler=bot)
-    listed = verbs.add_parser("lijst", help="every bot with its switch and heartbeat", usage="taak bot lijst [--json]")
+    brake = verbs.add_parser(
+        "rem",
+        help="the bot's brake per day: at most this many sessions and this much cost",
+        usage="taak bot rem BOT [--sessies N|geen] [--kosten USD|geen]",
+        description="At the limit the daemons claim nothing for the bot until local midnight and tell the owner "
+        "once. A bot starts with at most 50 sessions a day and no cost limit; `geen` removes a limit.",
+    )
+    brake.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
+    brake.add_argument("--sessies", metavar="N", help="sessions started per day, or geen")
+    brake.add_argument("--kosten", metavar="USD", help="cost per day in dollars (the sessions' result rows), or geen")
+    brake.set_defaults(handler=bot)
+    listed = verbs.add_parser(
+        "lijst", help="every bot with its switch, heartbeat and brake", usage="taak bot lijst [--json]"
+    )
     a.add_json(listed)
     listed.set_defaults(handler=bot)
 
@@ -40,18 +57,64 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
 
     async with a.connection(settings) as conn:
         if args.bot_command in ("aan", "uit"):
-            changed = await bots.set_active(conn, args.naam, args.bot_command == "aan")
+            changed = await bots.set_active(conn, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
             print(f"{changed.bot}: {'aan' if changed.actief else 'uit'}")
             return ExitCode.OK
+        if args.bot_command == "rem":
+            changed = await bots.set_brake(conn, args.naam, **_brake(args))
+            print(f"{changed.bot}: rem {brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag)}")
+            return ExitCode.OK
         listed = await bots.all_bots(conn)
+        today = {d.bot: d for d in await bots.days(conn, None)}
     if args.json:
-        print(json.dumps([a.plain(asdict(b)) for b in listed], ensure_ascii=False, indent=2))
+        shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
+        print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
         return ExitCode.OK
+    print(f"{'bot':12} {'aan':4} {'machine':20} {'taak':18} {'laatst gezien':19}  vandaag / rem")
     for b in listed:
         seen = b.laatst_gezien.astimezone(settings.zone).strftime("%Y-%m-%d %H:%M:%S") if b.laatst_gezien else "-"
         switch = "aan" if b.actief else "uit"
-        print(f"{b.bot:12} {switch:4} {b.machine or '-':20} {b.huidige_taak or '-':18} {seen}")
+        day = _day(today.get(b.bot))
+        print(f"{b.bot:12} {switch:4} {b.machine or '-':20} {b.huidige_taak or '-':18} {seen:19}  {day}")
     return ExitCode.OK
+
+
+def _brake(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits `taak bot rem` changes: a number, `geen` (no limit), or left out (unchanged)."""
+    if args.sessies is None and args.kosten is None:
+        a.fail("usage: taak bot rem BOT [--sessies N|geen] [--kosten USD|geen]", ExitCode.USAGE)
+    changes: dict[str, Any] = {}
+    if args.sessies is not None:
+        changes["sessions"] = _limit(args.sessies, "--sessies", int)
+    if args.kosten is not None:
+        changes["cost"] = _limit(args.kosten, "--kosten", Decimal)
+    return changes
+
+
+def _limit(value: str, option: str, kind: Any) -> Any:
+    from worker.core.errors import InvalidInput
+
+    if value.strip().lower() in ("geen", "none"):
+        return None
+    try:
+        number = kind(value.strip())
+    except (ValueError, InvalidOperation):
+        raise InvalidInput("bad_number", what=option, minimum=0) from None
+    if (isinstance(number, Decimal) and not number.is_finite()) or number < 0:
+        raise InvalidInput("bad_number", what=option, minimum=0)
+    return number
+
+
+def _day(day: Any) -> str:
+    if day is None:
+        return "-"
+    used = f"{day.sessies_vandaag} sessies, ${day.kosten_vandaag:.2f}"
+    limit = brake_limits(day.max_sessies, day.max_kosten)
+    return f"{used} / {limit}" + ("  GEREMD tot middernacht" if day.geremd else "")
+
+
+def _day_json(day: Any) -> dict[str, Any] | None:
+    return None if day is None else asdict(day)
 
 
 def _machine_parser(sub: Sub) -> None:
@@ -113,13 +176,17 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         bots = [dict(r) for r in await conn.fetch(queries()["overzicht"])]
         held = [dict(r) for r in await conn.fetch(queries()["overzicht_bezig"])]
+        late = {r["bot"]: int(r["over_tijd"]) for r in await conn.fetch(queries()["over_tijd"])}
+    for b in bots:
+        b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:
         shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
         return ExitCode.OK
     print(
         f"{'bot':10} {'bezig':>5} {'wacht':>5} {'mens':>4} {'oudste':>8} {'klaar':>5} {'mislukt':>7} "
-        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7} {'comp/auto':>9} {'comp/klaar':>10}  worker"
+        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7} {'comp/auto':>9} {'comp/klaar':>10} "
+        f"{'te laat':>7}  worker"
     )
     for b in bots:
         print(_bot_line(b))
@@ -138,7 +205,8 @@ def _bot_line(b: dict[str, Any]) -> str:
         f"{_age(b['oudste_wacht_seconden']):>8} {b['klaar_vandaag']:>5} {b['mislukt_vandaag']:>7} "
         f"{_num(b['sessies_per_klare_taak']):>10} {_num(b['aandeel_sessies_met_stap']):>8} "
         f"{_num(b['kosten_usd']):>9} {_num(b['kosten_per_taak_usd']):>7} "
-        f"{b['compacties']:>4}/{b['compacties_auto']:<4} {_num(b['compacties_per_klare_taak']):>10}  {worker}"
+        f"{b['compacties']:>4}/{b['compacties_auto']:<4} {_num(b['compacties_per_klare_taak']):>10} "
+        f"{b['over_tijd']:>7}  {worker}"
     )
 
 
@@ -154,3 +222,97 @@ def _age(seconds: int | None) -> str:
 
 def _num(value: object) -> str:
     return "-" if value is None else f"{value}"
+
+
+def _intake_parser(sub: Sub) -> None:
+    p = sub.add_parser("intake", help="the old agent_messages queue: voorbeeld (a preview), neem ID (one by hand)")
+    verbs = p.add_subparsers(dest="intake_command", required=True, parser_class=a.Parser, metavar="VERB")
+    preview = verbs.add_parser(
+        "voorbeeld",
+        help="what the intake would make of every message; changes nothing",
+        usage="taak intake voorbeeld [--bot B] [--json]",
+    )
+    preview.add_argument("--bot", metavar="B", help="only messages addressed to this bot")
+    a.add_json(preview)
+    take = verbs.add_parser(
+        "neem",
+        help="pull in one message by its ID, whatever its age or status",
+        usage="taak intake neem BERICHT_ID",
+    )
+    take.add_argument("bericht", metavar="BERICHT_ID", help="the message's ID in agent_messages")
+    for verb in (preview, take):
+        verb.set_defaults(handler=intake)
+
+
+async def intake(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.errors import Refused
+    from worker.daemon import intake as old_queue
+    from worker.db.bots import check_bot_name
+
+    async with a.connection(settings) as conn:
+        if args.intake_command == "neem":
+            columns = old_queue.columns_from(settings)
+            found = await old_queue.prepare_table(conn, columns)
+            if isinstance(found, str):
+                raise Refused("intake_off", reason=found)
+            task_id = await old_queue.take_one(conn, args.bericht, columns, found)
+            print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
+            return ExitCode.OK
+        bot = check_bot_name(args.bot) if args.bot is not None else None
+        seen = await old_queue.preview(conn, settings, bot)
+    if isinstance(seen, str):  # nothing would become a task: a fact, not a failure
+        if args.json:
+            print(json.dumps({"uit": seen}, ensure_ascii=False))
+        else:
+            print(a.said(settings, "intake_off", reason=seen))
+        return ExitCode.OK
+    if args.json:
+        print(json.dumps(_preview_json(seen), ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    print(_preview_text(seen, settings))
+    return ExitCode.OK
+
+
+def _preview_json(seen: Any) -> dict[str, Any]:
+    def grouped(counts: Any) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for (name, decision), n in sorted(counts.items()):
+            out.setdefault(name, {})[decision] = n
+        return out
+
+    return {
+        "vanaf": seen.rules.cutoff.isoformat(),
+        "open_status": sorted(seen.rules.open_statuses) if seen.rules.open_statuses is not None else None,
+        "totaal": dict(seen.per_decision),
+        "per_afzender": grouped(seen.per_sender),
+        "per_ontvanger": grouped(seen.per_recipient),
+        "oudste": seen.oldest.isoformat() if seen.oldest else None,
+        "nieuwste": seen.newest.isoformat() if seen.newest else None,
+    }
+
+
+def _preview_text(seen: Any, settings: Settings) -> str:
+    from worker.daemon.intake import Decision
+
+    order = [d.value for d in Decision]
+    zone = settings.zone
+
+    def when(moment: datetime | None) -> str:
+        return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else "-"
+
+    statuses = (
+        ", ".join(sorted(seen.rules.open_statuses)) if seen.rules.open_statuses is not None else "(geen statuskolom)"
+    )
+    lines = [
+        f"afkapmoment: {when(seen.rules.cutoff)} (TAAK_INTAKE_VANAF); "
+        f"open status: {statuses} (TAAK_INTAKE_OPEN_STATUS)",
+        f"berichten: {sum(seen.per_decision.values())}, oudste {when(seen.oldest)}, nieuwste {when(seen.newest)}",
+        "  " + ", ".join(f"{d}: {seen.per_decision.get(d, 0)}" for d in order),
+    ]
+    for title, counts in (("per afzender", seen.per_sender), ("per ontvanger", seen.per_recipient)):
+        lines.append(f"{title}:")
+        lines.append(f"  {'':16}" + "".join(f"{d:>12}" for d in order))
+        for name in sorted({name for name, _ in counts}):
+            lines.append(f"  {name[:16]:16}" + "".join(f"{counts.get((name, d), 0):>12}" for d in order))
+    lines.append("(er is niets veranderd; taak: een nieuwe taak, log: een regel bij een bestaande taak)")
+    return "\n".join(lines)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.core.errors import ExitCode, NotFound
+from worker.core.errors import ExitCode, NotFound, Refused
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -157,12 +157,24 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
     if words == ["toon"]:
         print(where.render(where.load(path), now, settings.zone, settings.language) or "(niets open)")
         return ExitCode.OK
+    if _written_by_a_model(settings):
+        raise Refused("lll_owner_only")
     closing = words[0] == "klaar" and len(words) > 1
     topic = check_text(a.joined(words[1:] if closing else words), "onderwerp", max_chars=300).strip()
     if closing:
         if topic.lower() not in where.open_topics(where.load(path)):
             raise NotFound("no_topic", topic=topic)
         where.append(path, "klaar", topic, now)
+        print(a.said(settings, "lll_closed", topic=topic))
     else:
         where.append(path, "open", topic, now)
+        print(a.said(settings, "lll_opened", topic=topic))
     return ExitCode.OK
+
+
+def _written_by_a_model(settings: Settings) -> bool:
+    """The list is the owner's (the second seed): a queue session, or any command Claude Code runs (it sets
+    CLAUDECODE=1 for its tools), only reads it."""
+    import os
+
+    return bool(settings.token or os.environ.get("TAAK_SOCKET") or os.environ.get("CLAUDECODE"))

@@ -8,6 +8,7 @@ queue-worker demo            the whole flow on the embedded database with a scri
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -33,17 +34,32 @@ def build_parser() -> argparse.ArgumentParser:
         default="script",
         help="script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
     )
-    service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot")
+    service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot: install, status, uninstall")
     service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=Parser, metavar="VERB")
     install = service_sub.add_parser(
         "install",
         help="write it for this machine and print how to load it",
-        usage="queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system]",
+        usage="queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
     )
-    install.add_argument("--bot", required=True, metavar="BOT", help="the bot this service serves")
     install.add_argument("--dry-run", action="store_true", help="print the file instead of writing it")
-    install.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
-    install.add_argument("--system", action="store_true", help="a system unit (Linux, as root) instead of a user unit")
+    install.add_argument(
+        "--system", action="store_true", help="a system unit (Linux, installed as root) that runs as --user"
+    )
+    install.add_argument("--user", metavar="NAME", help="with --system: the user it runs as (never root)")
+    status = service_sub.add_parser(
+        "status", help="is it installed, and is it running", usage="queue-worker service status --bot BOT [--system]"
+    )
+    uninstall = service_sub.add_parser(
+        "uninstall",
+        help="stop it, disable it and remove its file (the settings file is kept)",
+        usage="queue-worker service uninstall --bot BOT [--system] [--dry-run]",
+    )
+    uninstall.add_argument("--dry-run", action="store_true", help="say what would be done, do nothing")
+    for verb in (install, status, uninstall):
+        verb.add_argument("--bot", required=True, metavar="BOT", help="the bot this service serves")
+        verb.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
+    for verb in (status, uninstall):
+        verb.add_argument("--system", action="store_true", help="the system unit (Linux) instead of the user unit")
     return parser
 
 
@@ -61,24 +77,89 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _service(args: argparse.Namespace) -> int:
+    import getpass
     from pathlib import Path
 
-    from worker.daemon.service import install, service_file, this_platform
+    from worker.daemon import service as svc
     from worker.db.bots import check_bot_name
 
     try:
-        check_bot_name(args.bot)
+        bot = check_bot_name(args.bot)
     except TaakError as exc:
         fail(exc.render("en"), exc.exit_code)
+    platform = args.platform or svc.this_platform()
+    if args.system and platform == "macos":
+        fail("--system is for Linux; on macOS the agent runs as the user who installs it", ExitCode.USAGE)
+    user = getattr(args, "user", None)
+    if args.service_command == "install" and args.system:
+        user = user or os.environ.get("SUDO_USER")
+        if not user or user == "root":
+            fail("--system needs --user NAME: the bot runs as that user, never as root", ExitCode.USAGE)
     home = Path.home()
-    service = service_file(args.bot, args.platform or this_platform(), home=home, system=args.system)
+    service = svc.service_file(bot, platform, home=home, system=args.system, user=user)
+    if args.service_command == "status":
+        return _service_status(service, bot)
+    if args.service_command == "uninstall":
+        return _service_uninstall(service, bot, dry_run=args.dry_run)
     if args.dry_run:
         print(service.text, end="")
         return 0
-    for path in install(service, args.bot, home):
+    for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=user if args.system else None):
         print(f"wrote {path}")
+    if not svc.env_file_has_path(service):
+        print(f"note: {service.env_file} has no PATH line: add PATH={svc.service_path(platform)}")
     print(f"settings go in {service.env_file} (TAAK_DATABASE_URL, ...); then load it with:\n  {service.load}")
     print(f"follow its log with:\n  {service.logs}")
+    if platform == "linux" and not args.system and svc.lingering(getpass.getuser()) is False:
+        print(
+            "this user's services stop when the user logs out; on a headless machine keep them running with:\n"
+            f"  sudo loginctl enable-linger {getpass.getuser()}"
+        )
+    if service.log_file is not None:
+        print(
+            "launchd does not rotate its log; to rotate it at 10 MB (keeping 5), add this line to "
+            f"/etc/newsyslog.d/taak-{bot}.conf:\n  {svc.LOG_ROTATION.format(log=service.log_file)}"
+        )
+    return 0
+
+
+def _service_status(service: object, bot: str) -> int:
+    from worker.daemon import service as svc
+
+    assert isinstance(service, svc.ServiceFile)
+    installed = service.path.is_file()
+    print(f"{service.path}: {'installed' if installed else 'not installed'}")
+    env = "there" if service.env_file.is_file() else "missing"
+    has_path = "with PATH" if svc.env_file_has_path(service) else "without PATH"
+    print(f"{service.env_file}: {env}" + (f", {has_path}" if env == "there" else ""))
+    if not installed:
+        return int(ExitCode.NOT_FOUND)
+    code, said = svc.run_manager(service.status)
+    print(said)
+    return 0 if code == 0 else int(ExitCode.REFUSED)
+
+
+def _service_uninstall(service: object, bot: str, *, dry_run: bool) -> int:
+    from worker.daemon import service as svc
+
+    assert isinstance(service, svc.ServiceFile)
+    if not service.path.is_file():
+        print(f"{service.path}: not installed, nothing to do")
+        return 0
+    shared = svc.other_bots(service, bot) if service.log_file is None else []
+    print(("would run: " if dry_run else "running: ") + " ".join(service.stop))
+    if shared:
+        print(f"keeping {service.path}: bots {', '.join(shared)} use the same unit")
+    else:
+        print(("would remove " if dry_run else "removing ") + str(service.path))
+    if dry_run:
+        return 0
+    code, said = svc.run_manager(service.stop)
+    if code != 0:
+        print(f"note: {' '.join(service.stop)} exited {code}: {said.splitlines()[-1] if said else ''}")
+    if not shared:
+        service.path.unlink()
+    print(f"kept {service.env_file} (your settings)")
     return 0
 
 
@@ -117,9 +198,16 @@ def _demo(settings: Settings, agent: str) -> int:
 
     bot = "demo"
     agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
-    demo_settings = settings.model_copy(
-        update={"bots": [bot], "agent_cmd": agent_cmd, "poll_seconds": 0.5, "silence_timeout_seconds": 300}
+    # The demo never touches a configured queue: always the embedded database under the data folder.
+    demo_settings = settings.replaced(
+        database_url=None, bots=[bot], agent_cmd=agent_cmd, poll_seconds=0.5, silence_timeout_seconds=300
     )
+    if settings.database_url is not None:
+        print(
+            "demo: TAAK_DATABASE_URL is set, but the demo runs on the embedded database in "
+            f"{settings.embedded_dir}, never on your queue",
+            file=sys.stderr,
+        )
 
     async def prepare() -> str:
         from worker.cli.common import connection
@@ -127,7 +215,7 @@ def _demo(settings: Settings, agent: str) -> int:
         from worker.db.ledger import Ledger, NewTask
 
         async with connection(demo_settings) as conn:
-            await bots.set_active(conn, bot, True)
+            await bots.set_active(conn, bot, True, new=True)
             return await Ledger(conn).nieuw(
                 NewTask(
                     opdracht="Schrijf in één zin op wat deze demo laat zien, en bewaar het als bestand.",
@@ -161,7 +249,8 @@ def _demo(settings: Settings, agent: str) -> int:
             return task.status
 
     status = anyio.run(show)
-    print(f"\nSee it again with: taak toon {task_id}", file=sys.stderr)
+    again = "TAAK_DATABASE_URL= taak" if settings.database_url is not None else "taak"
+    print(f"\nSee it again with: {again} toon {task_id}", file=sys.stderr)
     return code if status == Status.KLAAR else int(ExitCode.REFUSED)
 
 

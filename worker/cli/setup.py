@@ -35,7 +35,17 @@ def _db_parser(sub: Sub) -> None:
     stop = verbs.add_parser(
         "stop", help="stop the embedded server (it is otherwise left running)", usage="taak db stop"
     )
-    for verb in (migrate, status, stop):
+    beats = verbs.add_parser(
+        "heartbeats",
+        help="the owner's bot_heartbeats: who can write it, and row-level security by your decision",
+        usage="taak db heartbeats [--beveilig]",
+        description="Shows whether row-level security is on for bot_heartbeats, who may write and delete it today, "
+        "and the statements --beveilig would run. With --beveilig it runs them: every role that writes today "
+        "gets its own select, insert and update policies (the bots keep working), delete and truncate are "
+        "taken from everyone but the owner, and row-level security is switched on. Migrating never does this.",
+    )
+    beats.add_argument("--beveilig", action="store_true", help="switch row-level security on, with those policies")
+    for verb in (migrate, status, stop, beats):
         verb.set_defaults(handler=db)
 
 
@@ -52,6 +62,8 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
     database = resolve_database(settings)
     conn = await connect_one(settings, database)
     try:
+        if args.db_command == "heartbeats":
+            return await _heartbeats(conn, args.beveilig)
         if args.db_command == "migrate":
             applied = await migrate(conn)
             await set_timezone(conn, settings.timezone)
@@ -74,6 +86,32 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+async def _heartbeats(conn: Any, secure: bool) -> int:
+    from worker.db import heartbeats
+
+    current = await heartbeats.state(conn)
+    if current is None:
+        raise NotFound("no_heartbeats")
+    for line in heartbeats.describe(current):
+        print(line)
+    statements = heartbeats.plan(current)
+    if not statements:
+        print("nothing to change")
+        return ExitCode.OK
+    print("--beveilig runs:" if not secure else "running:")
+    for statement in statements:
+        print(f"  {statement};")
+    if not secure:
+        print("(nothing changed)")
+        return ExitCode.OK
+    async with conn.transaction():
+        await heartbeats.secure(conn, current)
+    after = await heartbeats.state(conn)
+    assert after is not None
+    print("done: " + "; ".join(heartbeats.describe(after)))
+    return ExitCode.OK
+
+
 def _hook_parser(sub: Sub) -> None:
     """Only for help and errors: a well-formed `taak hook NAME` never reaches argparse (worker/cli/taak.py)."""
     p = sub.add_parser("hook", help="a Claude Code hook handler (reads the hook JSON on stdin)", usage="taak hook NAME")
@@ -90,7 +128,9 @@ def _hooks_parser(sub: Sub) -> None:
     )
     install.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
     check = verbs.add_parser(
-        "check", help="list hook commands whose script is missing", usage="taak hooks check [--settings FILE] [--fix]"
+        "check",
+        help="list hook commands whose script is missing, and old hooks that do our work a second way",
+        usage="taak hooks check [--settings FILE] [--fix]",
     )
     check.add_argument("--fix", action="store_true", help="remove them (after a backup)")
     for verb in (install, check):
@@ -119,13 +159,17 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
             print(f"{path}: hooks installed" + (f" (backup: {backup})" if backup else ""))
         return ExitCode.OK
     dead = settings_file.dead_hooks(current)
-    for hook in dead:
-        print(f"{hook.event}: {hook.command}  (missing: {hook.missing})")
-    if not dead:
-        print(f"{path}: every hook command points to something that exists")
+    dead_commands = {(d.event, d.command) for d in dead}
+    old = [h for h in settings_file.old_hooks(current) if (h.event, h.command) not in dead_commands]
+    for dead_hook in dead:
+        print(f"{dead_hook.event}: {dead_hook.command}  (missing: {dead_hook.missing})")
+    for old_hook in old:
+        print(f"{old_hook.event}: {old_hook.command}  (old: {old_hook.why})")
+    if not dead and not old:
+        print(f"{path}: every hook command points to something that exists, and none does our work a second way")
     elif args.fix:
-        backup = settings_file.save_with_backup(path, settings_file.without_dead(current, dead))
-        print(f"{path}: removed {len(dead)} dead hook(s) (backup: {backup})")
+        backup = settings_file.save_with_backup(path, settings_file.without(settings_file.without(current, dead), old))
+        print(f"{path}: removed {len(dead)} dead and {len(old)} old hook(s) (backup: {backup})")
     return ExitCode.OK
 
 

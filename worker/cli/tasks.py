@@ -26,6 +26,7 @@ def register(sub: Sub) -> None:
     _blokkeer_parser(sub)
     _antwoord_parser(sub)
     _vrijgeven_parser(sub)
+    _annuleer_parser(sub)
     _stap_parser(sub)
     _toon_parser(sub)
     _lijst_parser(sub)
@@ -48,7 +49,9 @@ def _nieuw_parser(sub: Sub) -> None:
         metavar="OPDRACHT",
         help="the instruction, verbatim (unquoted words are joined); - reads stdin",
     )
-    p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot)")
+    p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot); a known bot")
+    p.add_argument("--nieuwe-bot", action="store_true", help="the --aan bot is new: register it (switched off)")
+    p.add_argument("--uiterlijk", metavar="WANNEER", help="due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w")
     p.add_argument("--van", metavar="WIE", help="who asks (default: TAAK_BOT or your user name)")
     p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
     p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact (repeatable)")
@@ -61,12 +64,17 @@ def _nieuw_parser(sub: Sub) -> None:
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.due import parse_due
+    from worker.db.bots import check_bot_name, known_bot
     from worker.db.ledger import Ledger, NewTask
 
+    aan = check_bot_name(args.aan) if args.aan is not None else None
+    uiterlijk = parse_due(args.uiterlijk, datetime.now(settings.zone), settings.zone) if args.uiterlijk else None
     new = NewTask(
         opdracht=a.read_text(a.joined(args.opdracht)),
         opdrachtgever=args.van or a.who(settings),
-        toegewezen_aan=args.aan,
+        toegewezen_aan=aan,
+        uiterlijk=uiterlijk,
         klaar_wanneer=args.klaar_wanneer,
         context=a.context_pairs(args.context),
         volgende_stap=args.volgende_stap,
@@ -74,7 +82,9 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
     )
-    async with a.connection(settings) as conn:
+    async with a.connection(settings) as conn, conn.transaction():
+        if aan is not None:
+            await known_bot(conn, aan, new=args.nieuwe_bot)
         task_id = await Ledger(conn).nieuw(new)
     print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
@@ -86,6 +96,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
 def _claim_parser(sub: Sub) -> None:
     p = sub.add_parser("claim", help="take the best waiting task for a bot", usage="taak claim --bot BOT [--json]")
     p.add_argument("--bot", action="append", required=True, metavar="BOT", help="a bot to claim for (repeatable)")
+    p.add_argument("--nieuwe-bot", action="store_true", help="the bot is new: register it")
     p.add_argument("--json", action="store_true", help="id, lease_token, bot and briefing as JSON")
     p.set_defaults(handler=claim)
 
@@ -96,8 +107,11 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger
 
     async with a.connection(settings) as conn:
+        from worker.db.bots import known_bot
+
+        bots = [await known_bot(conn, bot, new=args.nieuwe_bot) for bot in args.bot]
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
-        claimed = await ledger.claim(args.bot)
+        claimed = await ledger.claim(bots)
         if claimed is None:
             raise NotFound("nothing_to_claim", bots=", ".join(args.bot))
         briefing = await briefing_for(ledger, claimed.task.id, settings, Variant.FULL)
@@ -198,9 +212,16 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _vrijgeven_parser(sub: Sub) -> None:
-    p = sub.add_parser("vrijgeven", help="give a held task back to the queue", usage="taak vrijgeven [ID] [--reden R]")
+    p = sub.add_parser(
+        "vrijgeven",
+        help="give a held task back to the queue (the owner: take a lease back by hand)",
+        usage="taak vrijgeven [ID] [--reden R]",
+        description="Inside a session: give the task back (the attempt stays used). The owner, without a token: "
+        "take the lease back; the task is claimable at once, the attempt is given back, and the daemon that "
+        "runs its session stops it.",
+    )
     p.add_argument("words", nargs="*", metavar="[ID]", help="the task (default TAAK_ID)")
-    p.add_argument("--reden", metavar="R", default="vrijgegeven door de sessie", help="why, for the log")
+    p.add_argument("--reden", metavar="R", help="why, for the log")
     p.set_defaults(handler=vrijgeven)
 
 
@@ -211,10 +232,41 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     if rest:
         a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
-    token = a.need_token(task_id, token, "vrijgeven")
+    if token is None:  # the owner, by hand
+        wie = a.who(settings)
+        async with a.connection(settings) as conn:
+            await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie)
+        print(a.said(settings, "taken_back", id=task_id))
+        return ExitCode.OK
     async with a.connection(settings) as conn:
-        await Ledger(conn).vrijgeven(task_id, token, args.reden, bot=a.who(settings))
+        await Ledger(conn).vrijgeven(task_id, token, args.reden or "vrijgegeven door de sessie", bot=a.who(settings))
     a.session_stand(settings, task_id, Status.WACHTEND)
+    return ExitCode.OK
+
+
+def _annuleer_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "annuleer",
+        help="the owner cancels a task (a running session is stopped)",
+        usage="taak annuleer ID --reden R",
+    )
+    p.add_argument("words", nargs="*", metavar="ID", help="the task")
+    p.add_argument("--reden", metavar="R", help="why, for the log (required)")
+    p.set_defaults(handler=annuleer)
+
+
+async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db.ledger import Ledger, check_task_id
+
+    explicit, rest = a.split_id(args.words)
+    if explicit is None or rest:
+        a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
+    check_task_id(explicit)
+    if not (args.reden or "").strip():
+        a.fail("usage: taak annuleer ID --reden R (--reden is required)", ExitCode.USAGE)
+    async with a.connection(settings) as conn:
+        await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
+    print(a.said(settings, "cancelled", id=explicit))
     return ExitCode.OK
 
 
@@ -318,15 +370,29 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
+    from worker.db.bots import check_bot_name
+
+    aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.connection(settings) as conn:
-        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=args.aan, limit=limit)
+        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=aan, limit=limit)
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
+    now = datetime.now(settings.zone)
     for task in tasks:
-        aan = task.toegewezen_aan or "-"
-        print(f"{task.id}  {task.status.value:13} {aan:10} {task.pogingen}/{task.max_pogingen}  {task.titel}")
+        assigned = task.toegewezen_aan or "-"
+        due = _due(task, now, settings) if task.uiterlijk is not None else ""
+        print(f"{task.id}  {task.status.value:13} {assigned:10} {task.pogingen}/{task.max_pogingen}  {task.titel}{due}")
     return ExitCode.OK
+
+
+def _due(task: Any, now: datetime, settings: Settings) -> str:
+    from worker.core.briefing import WORDS, stamp
+    from worker.core.model import FINAL
+
+    when = stamp(task.uiterlijk, now, settings.zone, WORDS[settings.language].months, always_date=True)
+    late = task.uiterlijk < now and task.status not in FINAL
+    return f"  (uiterlijk {when}{', TE LAAT' if late else ''})"
 
 
 def _brief_parser(sub: Sub) -> None:

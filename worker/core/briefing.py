@@ -37,6 +37,8 @@ class Words:
     from_: str
     opdracht: str
     done_when: str
+    due: str
+    late: str
     facts: str
     history: str
     nothing_yet: str
@@ -60,6 +62,8 @@ WORDS: dict[str, Words] = {
         from_="Van: {who}, {when}",
         opdracht="Oorspronkelijke opdracht, letterlijk:",
         done_when="Klaar is het pas als: {text}",
+        due="Uiterlijk: {when}{late}",
+        late=" (de datum is voorbij: meld het in de log)",
         facts="Vaste feiten: {text}",
         history="Wat er al gebeurd is:",
         nothing_yet="(nog niets gelogd)",
@@ -81,6 +85,8 @@ WORDS: dict[str, Words] = {
         from_="From: {who}, {when}",
         opdracht="Original instruction, verbatim:",
         done_when="Done only when: {text}",
+        due="Due by: {when}{late}",
+        late=" (that date has passed: say so in the log)",
         facts="Fixed facts: {text}",
         history="What has happened so far:",
         nothing_yet="(nothing logged yet)",
@@ -149,6 +155,9 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     ]
     if task.klaar_wanneer:
         lines.append(words.done_when.format(text=clip(task.klaar_wanneer, field_cap, cut)))
+    if task.uiterlijk is not None:
+        late = words.late if task.uiterlijk < source.now else ""
+        lines.append(words.due.format(when=when(task.uiterlijk), late=late))
     if source.facts:
         facts = "; ".join(f"{key} = {value}" for key, value in source.facts.items())
         lines.append(words.facts.format(text=clip(facts, field_cap, cut)))

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from worker.core.errors import InvalidInput
 
 SUPABASE_TRANSACTION_POOLER_PORT = 6543
 _SCHEMES = ("postgres", "postgresql")
+Pooler = Literal["session", "transaction"]
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,8 @@ class DatabaseUrl:
     host: str
     port: int
     database: str
+    # What sits between us and Postgres, once known (worker/db/pooler.py); None: judged by the port alone.
+    pooler: Pooler | None = None
 
     @property
     def redacted(self) -> str:
@@ -29,7 +33,10 @@ class DatabaseUrl:
 
     @property
     def is_transaction_pooler(self) -> bool:
-        """Supabase's transaction pooler has no LISTEN, no session locks and no prepared statements."""
+        """A transaction pooler (pgbouncer in transaction mode, Supabase's port 6543) has no LISTEN, no session
+        locks and no prepared statements."""
+        if self.pooler is not None:
+            return self.pooler == "transaction"
         return self.port == SUPABASE_TRANSACTION_POOLER_PORT
 
 

@@ -135,6 +135,78 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{value!r} is geen botnaam (letters, cijfers, _ . -)",
         "en": "{value!r} is not a bot name (letters, digits, _ . -)",
     },
+    "bad_due": {
+        "nl": "{value!r} is geen datum voor --uiterlijk (bijvoorbeeld 2026-12-05, \"2026-12-05 17:00\", morgen, "
+        "+3d, 2w, 12u)",
+        "en": "{value!r} is not a date for --uiterlijk (for example 2026-12-05, \"2026-12-05 17:00\", morgen, "
+        "+3d, 2w, 12u)",
+    },
+    "due_past": {
+        "nl": "--uiterlijk {value} ligt in het verleden",
+        "en": "--uiterlijk {value} is in the past",
+    },
+    "taken_back": {
+        "nl": "{id}: lease teruggenomen; de taak wacht weer en de daemon stopt de sessie die hem had",
+        "en": "{id}: lease taken back; the task waits again and the daemon stops the session that held it",
+    },
+    "cancelled": {
+        "nl": "{id}: geannuleerd; een sessie die eraan werkte wordt door haar daemon gestopt",
+        "en": "{id}: cancelled; a session that worked on it is stopped by its daemon",
+    },
+    "lll_owner_only": {
+        "nl": "\"waar staan we\" is van de eigenaar: een Claude Code-sessie kan het alleen lezen (taak lll toon)",
+        "en": "\"where are we\" belongs to the owner: a Claude Code session can only read it (taak lll toon)",
+    },
+    "lll_opened": {
+        "nl": "open: {topic}",
+        "en": "open: {topic}",
+    },
+    "lll_closed": {
+        "nl": "klaar: {topic}",
+        "en": "closed: {topic}",
+    },
+    "brake_reached": {
+        "nl": "{bot} staat op de rem tot middernacht: vandaag {sessions} sessies, ${cost} ({limits}); "
+        "hoger zetten kan met: taak bot rem {bot} --sessies 1000",
+        "en": "{bot} is braked until midnight: {sessions} sessions today, ${cost} ({limits}); "
+        "raise it with: taak bot rem {bot} --sessies 1000",
+    },
+    "intake_off": {
+        "nl": "intake kan niet: {reason}",
+        "en": "intake cannot run: {reason}",
+    },
+    "no_message": {
+        "nl": "bericht {id} staat niet in agent_messages",
+        "en": "message {id} is not in agent_messages",
+    },
+    "message_taken": {
+        "nl": "bericht {id} is al verwerkt: {task}",
+        "en": "message {id} was already taken: {task}",
+    },
+    "message_unusable": {
+        "nl": "bericht {id} kan geen taak worden (leeg, of langer dan 8.000 tekens)",
+        "en": "message {id} cannot become a task (empty, or longer than 8,000 characters)",
+    },
+    "message_taken_now": {
+        "nl": "bericht {id} -> {task}",
+        "en": "message {id} -> {task}",
+    },
+    "no_heartbeats": {
+        "nl": "deze database heeft geen tabel bot_heartbeats",
+        "en": "this database has no bot_heartbeats table",
+    },
+    "already_final": {
+        "nl": "{id} is al {status}: daar valt niets meer te annuleren",
+        "en": "{id} is already {status}: there is nothing left to cancel",
+    },
+    "empty_bot": {
+        "nl": "een lege botnaam kan niet: noem een bot",
+        "en": "an empty bot name is not allowed: name a bot",
+    },
+    "unknown_bot": {
+        "nl": "bot {value} is onbekend (bekend: {known}); is het een nieuwe bot, zeg dat dan met --nieuwe-bot",
+        "en": "bot {value} is unknown (known: {known}); if it is a new bot, say so with --nieuwe-bot",
+    },
     "bad_settings_file": {
         "nl": "{path} is geen geldig settings-bestand: {detail}",
         "en": "{path} is not a valid settings file: {detail}",

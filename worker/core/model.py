@@ -15,6 +15,7 @@ class Status(StrEnum):
     WACHT_OP_MENS = "wacht_op_mens"
     KLAAR = "klaar"
     MISLUKT = "mislukt"
+    GEANNULEERD = "geannuleerd"  # the owner cancelled it (`taak annuleer`): neither done nor failed
 
 
 class Soort(StrEnum):
@@ -51,6 +52,14 @@ OWNER_KINDS = frozenset({Soort.NOTITIE, Soort.ANTWOORD})
 OPDRACHT_MAX_CHARS = 8000
 TASK_ID = re.compile(r"^HV-\d{8}-\d{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
+BOT_NAME = re.compile(r"^[a-z0-9_.-]+$")
+# A task in one of these is finished for good: nobody works on it again.
+FINAL = frozenset({Status.KLAAR, Status.MISLUKT, Status.GEANNULEERD})
+
+
+def bot_name(name: str) -> str:
+    """One spelling of a bot, as the database keeps it (taak_botnaam): trimmed, lower case."""
+    return name.strip(" \t\r\n").lower()
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,7 @@ class Task:
     aangemaakt: datetime
     bijgewerkt: datetime
     afgerond: datetime | None
+    uiterlijk: datetime | None = None  # the due date (`--uiterlijk`), null: none
 
 
 @dataclass(frozen=True)

@@ -83,14 +83,18 @@ class Duties:
             await anyio.sleep(self.settings.heartbeat_seconds)
 
     async def intake(self) -> None:
-        """Messages from the old queue table become tasks or log rows; off, said once, when there is no table."""
-        if not await self.db("intake", partial(intake.prepare, self.pool)):
-            log.info("intake_off", reason="there is no agent_messages table")
-            return
+        """Messages from the old queue table become tasks or log rows; off, said once, when it cannot run."""
         columns = intake.columns_from(self.settings)
+        found = await self.db("intake", partial(intake.prepare_table, self.pool, columns))
+        if isinstance(found, str):
+            log.info("intake_off", reason=found)
+            return
+        rules = await self.db("intake", partial(intake.rules_from, self.pool, self.settings, found))
+        log.info("intake_on", cutoff=rules.cutoff.isoformat(), open_statuses=sorted(rules.open_statuses or []))
         while True:
             active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))
-            while await self.db("intake", partial(intake.take, self.pool, active, columns)) == intake.BATCH:
+            take = partial(intake.take, self.pool, active, columns, found, rules)
+            while await self.db("intake", take) == intake.BATCH:
                 pass
             await anyio.sleep(self.settings.poll_seconds)
 

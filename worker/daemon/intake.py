@@ -1,24 +1,46 @@
 """Intake from the old queue table `agent_messages`: every message for an enabled bot becomes exactly one
 thing. A message that names an existing task ID joins that task's log (an `antwoord` when the task waits
 for the owner, else a `notitie`); any other message becomes a new task through the one way in. The
-message gets its task ID in the same transaction, so several daemons take each message once."""
+message gets its task ID in the same transaction, so several daemons take each message once.
+
+History is never run again. Only a message that arrived after the cut-off (TAAK_INTAKE_VANAF, else the
+moment migration 013 was applied) and that the old worker left open (its status is one of
+TAAK_INTAKE_OPEN_STATUS) is converted; any other is marked skipped once (`task_id = 'overgeslagen'`) and
+can be pulled in by hand (`taak intake neem ID`). `taak intake voorbeeld` shows all this and changes nothing.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
 
 import asyncpg
+import asyncpg.pool
 import structlog
 
+from worker.core.errors import NotFound, Refused
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.db.ledger import Ledger, NewTask
-from worker.db.sqlfiles import queries
+from worker.db.sqlfiles import Executor, queries
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
+Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 BATCH = 50
 UNUSABLE = "-"  # the task_id of a message that cannot become a task (empty, or too long to be an opdracht)
+SKIPPED = "overgeslagen"  # the task_id of a message from before the cut-off, or handled by the old worker
+
+
+class Decision(StrEnum):
+    TASK = "taak"  # becomes a new task
+    JOINS = "log"  # names an existing task: a row in its log
+    TOO_OLD = "te_oud"  # arrived before the cut-off
+    HANDLED = "afgehandeld"  # the old worker handled it (its status is not an open one)
+    UNUSABLE = "onbruikbaar"  # empty, or longer than an opdracht may be
+    DONE = "al_verwerkt"  # became a task, joined one, or was skipped before
 
 
 @dataclass(frozen=True)
@@ -27,18 +49,70 @@ class Columns:
     text: str
     sender: str
     recipient: str
+    time: str
+    status: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """The old table as it is: which configured columns it has."""
+
+    exists: bool
+    columns: frozenset[str] = frozenset()
+
+    def missing(self, columns: Columns) -> list[str]:
+        needed = (columns.id, columns.text, columns.sender, columns.recipient, columns.time)
+        return [name for name in needed if name not in self.columns]
+
+
+@dataclass(frozen=True)
+class Rules:
+    cutoff: datetime
+    open_statuses: frozenset[str] | None  # None: the table has no status column, so no status filter
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    sender: str
+    recipient: str
+    moment: datetime | None
+    status: str | None
+    characters: int
+    blank: bool
+    names_task: bool  # its text names a task ID that exists
+    task_id: str | None = None
+
+
+def decide(message: Message, rules: Rules) -> Decision:
+    """What one message becomes. Pure: the same rules for the daemon, the preview and the tests."""
+    if message.task_id is not None:
+        return Decision.DONE
+    if message.moment is None or message.moment < rules.cutoff:
+        return Decision.TOO_OLD
+    if rules.open_statuses is not None and (message.status or "") not in rules.open_statuses:
+        return Decision.HANDLED
+    if message.names_task:
+        return Decision.JOINS
+    if message.blank or message.characters > OPDRACHT_MAX_CHARS:
+        return Decision.UNUSABLE
+    return Decision.TASK
 
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def statement(name: str, columns: Columns) -> str:
+def statement(name: str, columns: Columns, table: Table) -> str:
+    status = quoted(columns.status) + "::text" if columns.status in table.columns else "null::text"
     return queries()[name].format(
+        task_id="task_id::text" if "task_id" in table.columns else "null::text",
         id=quoted(columns.id),
         text=quoted(columns.text),
         sender=quoted(columns.sender),
         recipient=quoted(columns.recipient),
+        time=quoted(columns.time),
+        status=status,
     )
 
 
@@ -48,44 +122,105 @@ def columns_from(settings: Settings) -> Columns:
         settings.intake_text_column,
         settings.intake_sender_column,
         settings.intake_recipient_column,
+        settings.intake_time_column,
+        settings.intake_status_column,
     )
 
 
-async def prepare(pool: asyncpg.Pool) -> bool:
-    """True when there is a table to take messages from (its columns added if it appeared later)."""
-    state = await pool.fetchrow(queries()["intake_tabel"])
-    if state is None or not state["bestaat"]:
-        return False
-    if not state["heeft_task_id"]:
+async def table(db: Executor) -> Table:
+    names = await db.fetchval(queries()["intake_tabel"])
+    return Table(exists=names is not None, columns=frozenset(names or ()))
+
+
+async def prepare_table(pool: Executor, columns: Columns) -> Table | str:
+    """The table, ready for intake (its columns added if it appeared later), or why intake is off."""
+    found = await table(pool)
+    if not found.exists:
+        return "there is no agent_messages table"
+    if missing := found.missing(columns):
+        return f"agent_messages has no column {', '.join(missing)} (TAAK_INTAKE_*_COLUMN)"
+    if "task_id" not in found.columns or "parent_id" not in found.columns:
         await pool.execute(queries()["intake_kolommen"])
-    return True
+        found = await table(pool)
+    return found
 
 
-async def take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns) -> int:
-    """Convert one batch of messages; returns how many were taken."""
+async def rules_from(db: Executor, settings: Settings, found: Table) -> Rules:
+    cutoff = settings.intake_vanaf
+    if cutoff is None:
+        stored = await db.fetchval(queries()["intake_vanaf"])
+        cutoff = datetime.fromisoformat(stored) if stored else datetime.now(settings.zone)
+    if cutoff.tzinfo is None:
+        cutoff = cutoff.replace(tzinfo=settings.zone)
+    has_status = settings.intake_status_column in found.columns
+    return Rules(cutoff=cutoff, open_statuses=frozenset(settings.intake_open_status) if has_status else None)
+
+
+def message_from(record: asyncpg.Record) -> Message:
+    text = record["tekst"] or ""
+    if "lengte" in record.keys():  # noqa: SIM118 (a Record's `in` looks at values) the preview counts in SQL instead of fetching every text
+        characters, blank = int(record["lengte"] or 0), bool(record["leeg"])
+    else:
+        characters, blank = len(text), not text.strip()
+    return Message(
+        id=record["bericht_id"],
+        sender=(record["afzender"] or "").strip(),
+        recipient=record["ontvanger"] or "",
+        moment=record["moment"],
+        status=record["status"],
+        characters=characters,
+        blank=blank,
+        names_task=record["genoemde_taak"] is not None,
+        task_id=record["task_id"],
+    )
+
+
+async def take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules) -> int:
+    """Convert or skip one batch of messages; returns how many were looked at."""
     if not bots:
         return 0
     try:
-        return await _take(pool, bots, columns)
+        return await _take(pool, bots, columns, found, rules)
     except asyncpg.DeadlockDetectedError:
         # Two daemons locked the same tasks in another order; Postgres undid one batch: take it again later.
         log.info("intake_deadlock_retry")
         return 0
 
 
-async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns) -> int:
+async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules) -> int:
+    decided: Counter[str] = Counter()
     async with pool.acquire() as conn, conn.transaction():
-        messages = await conn.fetch(statement("intake_berichten", columns), list(bots), BATCH)
+        records = await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH)
         ledger = Ledger(conn)
-        for message in messages:
-            task_id, parent = await _convert(ledger, message)
-            await conn.execute(statement("intake_koppelen", columns), message["bericht_id"], task_id, parent)
-    if messages:
-        log.info("intake", messages=len(messages))
-    return len(messages)
+        for record in records:
+            decision = decide(message_from(record), rules)
+            decided[decision.value] += 1
+            if decision in (Decision.TOO_OLD, Decision.HANDLED):
+                task_id, parent = SKIPPED, None
+            else:
+                task_id, parent = await _convert(conn, ledger, record)
+            await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
+    if records:
+        log.info("intake", messages=len(records), **decided)
+    return len(records)
 
 
-async def _convert(ledger: Ledger, message: asyncpg.Record) -> tuple[str, str | None]:
+async def take_one(conn: Conn, message_id: str, columns: Columns, found: Table) -> str:
+    """The owner pulls in one message by its ID, whatever its age or status; returns the task it became or joined."""
+    async with conn.transaction():
+        record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
+        if record is None:
+            raise NotFound("no_message", id=message_id)
+        if record["task_id"] not in (None, SKIPPED):
+            raise Refused("message_taken", id=message_id, task=record["task_id"])
+        task_id, parent = await _convert(conn, Ledger(conn), record)
+        if task_id == UNUSABLE:
+            raise Refused("message_unusable", id=message_id)
+        await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
+    return task_id
+
+
+async def _convert(conn: Conn, ledger: Ledger, message: asyncpg.Record) -> tuple[str, str | None]:
     text = (message["tekst"] or "").replace("\x00", "")
     sender = (message["afzender"] or "").strip() or "agent_messages"
     named = TASK_ID_IN_TEXT.search(text)
@@ -103,5 +238,46 @@ async def _convert(ledger: Ledger, message: asyncpg.Record) -> tuple[str, str | 
     if not text.strip() or len(text) > OPDRACHT_MAX_CHARS:
         log.warning("intake_unusable", message=message["bericht_id"], characters=len(text))
         return UNUSABLE, None
-    task_id = await ledger.nieuw(NewTask(opdracht=text, opdrachtgever=sender, toegewezen_aan=message["ontvanger"]))
+    try:
+        async with conn.transaction():  # a savepoint: one odd message must not undo the batch
+            task_id = await ledger.nieuw(
+                NewTask(opdracht=text, opdrachtgever=sender, toegewezen_aan=message["ontvanger"] or None)
+            )
+    except asyncpg.CheckViolationError as exc:
+        log.warning("intake_unusable", message=message["bericht_id"], reason=str(exc).splitlines()[0])
+        return UNUSABLE, None
     return task_id, None
+
+
+@dataclass
+class Preview:
+    """What the intake would do with every message, counted; built without changing anything."""
+
+    rules: Rules
+    per_decision: Counter[str] = field(default_factory=Counter)
+    per_sender: Counter[tuple[str, str]] = field(default_factory=Counter)  # (sender, decision)
+    per_recipient: Counter[tuple[str, str]] = field(default_factory=Counter)
+    oldest: datetime | None = None
+    newest: datetime | None = None
+
+
+async def preview(conn: Conn, settings: Settings, bot: str | None) -> Preview | str:
+    """Every message (for one bot, or all) with what would become of it, in a read-only transaction."""
+    columns = columns_from(settings)
+    found = await table(conn)
+    if not found.exists:
+        return "there is no agent_messages table"
+    if missing := found.missing(columns):
+        return f"agent_messages has no column {', '.join(missing)} (TAAK_INTAKE_*_COLUMN)"
+    seen = Preview(rules=await rules_from(conn, settings, found))
+    async with conn.transaction(readonly=True):
+        for record in await conn.fetch(statement("intake_voorbeeld", columns, found), bot):
+            message = message_from(record)
+            decision = decide(message, seen.rules).value
+            seen.per_decision[decision] += 1
+            seen.per_sender[(message.sender or "-", decision)] += 1
+            seen.per_recipient[(message.recipient or "-", decision)] += 1
+            if message.moment is not None:
+                seen.oldest = min(seen.oldest or message.moment, message.moment)
+                seen.newest = max(seen.newest or message.moment, message.moment)
+    return seen

@@ -27,7 +27,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
     mode (said once) through the Supabase transaction pooler or with TAAK_LISTEN off."""
     if database.is_transaction_pooler or not settings.listen:
         reason = (
-            "the Supabase transaction pooler has no LISTEN/NOTIFY"
+            "a transaction pooler has no LISTEN/NOTIFY"
             if database.is_transaction_pooler
             else "TAAK_LISTEN is off"
         )

@@ -21,14 +21,21 @@ log = structlog.get_logger("queue-worker")
 COMMAND_TIMEOUT_SECONDS = 60
 
 
+# What TAAK_NOTIFY_CMD gets: questions and reminders, a failed task, a due date passed, a question past its
+# decision deadline (TAAK_BESLIS_UREN), a bot at its daily brake.
+OWNER_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem"]
+
+
 def kinds_to_send(settings: Settings) -> list[str]:
-    kinds = ["vraag", "herinnering"] if settings.notify_cmd else []
+    kinds = list(OWNER_KINDS) if settings.notify_cmd else []
     return kinds + (["klaar"] if settings.on_klaar_cmd else [])
 
 
 async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
     if settings.notify_cmd:
         await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
+        await pool.execute(queries()["escalaties_maken"], settings.beslis_uren * 3600)
+        await pool.execute(queries()["uiterlijk_meldingen_maken"])
 
 
 SEND_DEADLINE_SECONDS = 120
@@ -67,7 +74,7 @@ async def _send_one(pool: asyncpg.Pool, settings: Settings, kinds: list[str]) ->
         else:
             text, command = row["tekst"] + "\n", settings.notify_cmd
         assert command is not None
-        error = await _run(command, text, row["taak_id"], row["soort"])
+        error = await _run(command, text, row["taak_id"] or "", row["soort"])
         if error is None:
             await conn.execute(queries()["melding_verstuurd"], row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])

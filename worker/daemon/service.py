@@ -1,12 +1,16 @@
-"""`queue-worker service install`: the systemd unit or launchd agent for one bot, filled in for this machine.
+"""`queue-worker service install|status|uninstall`: the systemd unit or launchd agent for one bot.
 
 Rendering is pure (templates in `deploy/` and values in, text out); installing writes the file, creates
-an environment file for the settings (mode 600, never overwritten), and says how to load it."""
+an environment file for the settings (mode 600, never overwritten) with the PATH this installation found
+`claude` on, and says how to load it. A service manager starts programs with a bare PATH (systemd's
+`/usr/bin:/bin`, launchd's `/usr/bin:/bin:/usr/sbin:/sbin`), so a `claude` in `~/.local/bin` or
+`/opt/homebrew/bin` would not be found without it, although `taak doctor` in a shell finds it."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +24,15 @@ ENV_TEMPLATE = """# Settings of the taak queue-worker for bot {bot} (see the REA
 # TAAK_DATABASE_URL=postgresql://user:password@host:5432/postgres
 # TAAK_CONCURRENCY=1
 # TAAK_WORKDIR={home}
+# Where the service finds claude, taak and node (found at install; a service manager's own PATH is bare).
+PATH={path}
 """
+# What every PATH of a service gets after the folders found at install.
+BASE_PATH = {
+    "linux": ["/usr/local/bin", "/usr/bin", "/bin"],
+    "macos": ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"],
+}
+LOG_ROTATION = "{log}  644  5  10240  *  NJ"  # newsyslog: keep 5, rotate at 10 MB, bzip2, send no signal
 
 
 @dataclass(frozen=True)
@@ -30,6 +42,9 @@ class ServiceFile:
     env_file: Path
     load: str
     logs: str
+    stop: list[str]  # the command that stops and disables it (uninstall)
+    status: list[str]  # the command that shows whether it runs
+    log_file: Path | None = None  # launchd: the log file it writes (launchd does not rotate it)
 
 
 def deploy_dir() -> Path:
@@ -46,32 +61,43 @@ def queue_worker_path() -> str:
     return str(script) if script.exists() else (shutil.which("queue-worker") or str(script))
 
 
+def service_path(platform: Platform, agent: str = "claude") -> str:
+    """The PATH a service needs: where this installation's scripts and the agent (and node beside it) are,
+    then the platform's usual folders; each folder once, in that order."""
+    found = [str(Path(sys.executable).parent)]
+    for program in (agent, "node"):
+        where = shutil.which(program)
+        if where:
+            found.append(str(Path(where).parent))
+    return ":".join(dict.fromkeys([*found, *BASE_PATH[platform]]))
+
+
 def render(template: str, values: dict[str, str]) -> str:
     for key, value in values.items():
         template = template.replace(f"@{key}@", value)
     return template
 
 
-def service_file(bot: str, platform: Platform, *, home: Path, system: bool) -> ServiceFile:
+def service_file(bot: str, platform: Platform, *, home: Path, system: bool, user: str | None = None) -> ServiceFile:
     command = queue_worker_path()
     if platform == "macos":
         env_dir = home / ".config" / "taak"
+        log_file = home / "Library" / "Logs" / "taak" / f"queue-worker-{bot}.log"
+        label = f"nl.taak.queue-worker.{bot}"
         text = render(
             (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
-            {
-                "BOT": bot,
-                "ENV_DIR": str(env_dir),
-                "QUEUE_WORKER": command,
-                "LOG_DIR": str(home / "Library" / "Logs" / "taak"),
-            },
+            {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
         )
-        path = home / "Library" / "LaunchAgents" / f"nl.taak.queue-worker.{bot}.plist"
+        path = home / "Library" / "LaunchAgents" / f"{label}.plist"
         return ServiceFile(
             path,
             text,
             env_dir / f"{bot}.env",
             load=f"launchctl bootstrap gui/$(id -u) {path}",
-            logs=f"tail -f {home}/Library/Logs/taak/queue-worker-{bot}.log",
+            logs=f"tail -f {log_file}",
+            stop=["launchctl", "bootout", f"gui/{os.getuid()}/{label}"],
+            status=["launchctl", "print", f"gui/{os.getuid()}/{label}"],
+            log_file=log_file,
         )
     env_dir = Path("/etc/taak") if system else home / ".config" / "taak"
     unit_dir = Path("/etc/systemd/system") if system else home / ".config" / "systemd" / "user"
@@ -82,28 +108,79 @@ def service_file(bot: str, platform: Platform, *, home: Path, system: bool) -> S
             "QUEUE_WORKER": command,
             "WANTED_BY": "multi-user.target" if system else "default.target",
             "README": str(deploy_dir().parent / "README.md"),
+            "USER_LINE": f"User={user}\n" if system and user else "",
         },
     )
-    scope = "" if system else " --user"
+    scope = [] if system else ["--user"]
+    shown = "" if system else " --user"
     return ServiceFile(
         unit_dir / "queue-worker@.service",
         text,
         env_dir / f"{bot}.env",
-        load=f"systemctl{scope} daemon-reload && systemctl{scope} enable --now queue-worker@{bot}",
-        logs=f"journalctl{' --user' if not system else ''} -fu queue-worker@{bot}",
+        load=f"systemctl{shown} daemon-reload && systemctl{shown} enable --now queue-worker@{bot}",
+        logs=f"journalctl{shown} -fu queue-worker@{bot}",
+        stop=["systemctl", *scope, "disable", "--now", f"queue-worker@{bot}"],
+        status=["systemctl", *scope, "status", "--no-pager", f"queue-worker@{bot}"],
     )
 
 
-def install(service: ServiceFile, bot: str, home: Path) -> list[Path]:
+def install(service: ServiceFile, bot: str, home: Path, *, path: str, owner: str | None = None) -> list[Path]:
     written = []
     service.path.parent.mkdir(parents=True, exist_ok=True)
     service.path.write_text(service.text, encoding="utf-8")
     written.append(service.path)
     if not service.env_file.exists():
         service.env_file.parent.mkdir(parents=True, exist_ok=True)
-        service.env_file.write_text(ENV_TEMPLATE.format(bot=bot, home=home), encoding="utf-8")
+        service.env_file.write_text(ENV_TEMPLATE.format(bot=bot, home=home, path=path), encoding="utf-8")
         os.chmod(service.env_file, 0o600)
+        if owner is not None:  # a system unit runs as this user, who must read its own settings
+            shutil.chown(service.env_file, user=owner)
         written.append(service.env_file)
-    if "Library/Logs" in service.logs:
-        (home / "Library" / "Logs" / "taak").mkdir(parents=True, exist_ok=True)
+    if service.log_file is not None:
+        service.log_file.parent.mkdir(parents=True, exist_ok=True)
     return written
+
+
+def env_file_has_path(service: ServiceFile) -> bool:
+    try:
+        lines = service.env_file.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return False
+    return any(line.strip().startswith(("PATH=", "export PATH=")) for line in lines)
+
+
+def lingering(user: str) -> bool | None:
+    """Does systemd keep this user's services running without a login? None: cannot tell (no loginctl)."""
+    if shutil.which("loginctl") is None:
+        return None
+    try:
+        shown = subprocess.run(
+            ["loginctl", "show-user", user, "--property=Linger", "--value"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    value = shown.stdout.strip()
+    return value == "yes" if value in ("yes", "no") else None
+
+
+def other_bots(service: ServiceFile, bot: str) -> list[str]:
+    """The other bots whose environment files sit beside this one (they share the systemd template unit)."""
+    folder = service.env_file.parent
+    if not folder.is_dir():
+        return []
+    return sorted(p.stem for p in folder.glob("*.env") if p.stem != bot)
+
+
+def run_manager(words: list[str]) -> tuple[int, str]:
+    """Run a service-manager command; its exit code and its output (or why it could not run)."""
+    if shutil.which(words[0]) is None:
+        return 127, f"{words[0]} is not on this machine"
+    try:
+        done = subprocess.run(words, capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return 1, f"{words[0]}: {exc}"
+    return done.returncode, (done.stdout + done.stderr).strip()

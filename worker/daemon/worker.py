@@ -15,6 +15,7 @@ import sys
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from datetime import date, datetime
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -40,11 +41,13 @@ from worker.daemon.listen import listen
 from worker.daemon.retry import DB_ERRORS, Outages, backoff, one_line
 from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
+from worker.db.bots import brake_limits
 from worker.db.briefing import briefing_source
 from worker.db.connect import create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.migrate import migrate
 from worker.db.migrate import status as migration_status
+from worker.db.pooler import resolve_pooler
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
@@ -87,6 +90,7 @@ class Worker:
         self.skipping: str | None = None
         self.outages = Outages(self.force_stop, on_back=lambda: self.wake.set())  # self.wake is renewed
         self.claimed_once = False
+        self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
 
@@ -135,6 +139,7 @@ class Worker:
         failures = 0
         while not self.stopping.is_set():
             try:
+                self.database = await resolve_pooler(self.settings, self.database)
                 pool = await create_pool(
                     self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
                 )
@@ -294,12 +299,37 @@ class Worker:
     async def _claim(self, session_id: str) -> Claim | None:
         assert self.pool is not None
         # Read the switch before every claim: a bot turned off finishes what it runs and takes nothing new.
-        active = await bot_table.active_bots(self.pool, self.bots)
-        if not active:
+        days = await bot_table.days(self.pool, self.bots)
+        if not any(day.actief for day in days):
             self._skipping("no bot of this worker is switched on")
             return None
+        for day in days:
+            if day.actief and day.geremd:
+                await self._braked(day)
+        claimable = [day.bot for day in days if day.may_claim]
+        if not claimable:
+            self._skipping("every bot of this worker that is on reached its brake for today")
+            return None
         self.skipping = None
-        return await self.ledger.claim(active, sessie=session_id, still_running=list(self.running))
+        return await self.ledger.claim(claimable, sessie=session_id, still_running=list(self.running))
+
+    async def _braked(self, day: bot_table.BotDay) -> None:
+        """A bot at its brake claims nothing until local midnight; said once per day, and the owner is told once."""
+        today = datetime.now(self.settings.zone).date()
+        if self.braked.get(day.bot) == today:
+            return
+        self.braked[day.bot] = today
+        text = message(
+            "brake_reached",
+            self.settings.language,
+            bot=day.bot,
+            sessions=day.sessies_vandaag,
+            cost=f"{day.kosten_vandaag:.2f}",
+            limits=brake_limits(day.max_sessies, day.max_kosten),
+        )
+        log.warning("bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=str(day.kosten_vandaag), reason=text)
+        assert self.pool is not None
+        await bot_table.tell_braked(self.pool, day.bot, text)
 
     def _skipping(self, reason: str) -> None:
         """Say once why the worker looked and claimed nothing (ops, and tests, wait on this instead of a sleep)."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
+from types import EllipsisType
 
-from worker.core.errors import InvalidInput
+from worker.core.errors import InvalidInput, Refused
+from worker.core.model import BOT_NAME, bot_name
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -20,16 +23,59 @@ class Bot:
     huidige_taak: str | None
     laatst_gezien: datetime | None
     bijgewerkt: datetime
+    max_sessies_per_dag: int | None = None
+    max_kosten_per_dag: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class BotDay:
+    """A bot's day against its brake: sessions started and cost since local midnight, and its limits."""
+
+    bot: str
+    actief: bool
+    max_sessies: int | None
+    max_kosten: Decimal | None
+    sessies_vandaag: int
+    kosten_vandaag: Decimal
+    geremd: bool
+
+    @property
+    def may_claim(self) -> bool:
+        return self.actief and not self.geremd
+
+
+def brake_limits(sessions: int | None, cost: Decimal | None) -> str:
+    """A brake in words: `max 50 sessies, max $5.00`, or `geen` when there is no limit."""
+    parts = ([f"max {sessions} sessies"] if sessions is not None else []) + (
+        [f"max ${cost:.2f}"] if cost is not None else []
+    )
+    return ", ".join(parts) or "geen"
 
 
 def check_bot_name(name: str) -> str:
-    if not name or not all(c.isalnum() or c in "_.-" for c in name):
-        raise InvalidInput("bad_bot", value=name)
-    return name
+    """The one spelling of a bot (`Paco ` is paco); an empty or odd name is refused."""
+    normal = bot_name(name)
+    if not BOT_NAME.match(normal):
+        raise InvalidInput("empty_bot" if not normal else "bad_bot", value=name)
+    return normal
 
 
-async def set_active(db: Executor, bot: str, active: bool) -> Bot:
-    record = await db.fetchrow(queries()["bot_zet"], check_bot_name(bot), active)
+async def known_bot(db: Executor, name: str, *, new: bool = False) -> str:
+    """A bot the fleet knows, in its one spelling. A name nobody registered is refused with the known ones
+    (a typo such as `pacoo` must not quietly become a bot of its own) unless the owner says it is new."""
+    bot = check_bot_name(name)
+    if new:
+        await register(db, [bot])
+        return bot
+    known = [r["bot"] for r in await db.fetch(queries()["bots_lijst"])]
+    if bot not in known:
+        raise Refused("unknown_bot", value=bot, known=", ".join(known) or "-")
+    return bot
+
+
+async def set_active(db: Executor, bot: str, active: bool, *, new: bool = False) -> Bot:
+    bot = await known_bot(db, bot, new=new)
+    record = await db.fetchrow(queries()["bot_zet"], bot, active)
     assert record is not None  # an upsert always returns its row
     return Bot(**dict(record))
 
@@ -50,3 +96,30 @@ async def heartbeat(
     db: Executor, bots: Sequence[str], current: Sequence[str | None], *, machine: str, pid: int, version: str
 ) -> None:
     await db.execute(queries()["hartslag"], list(bots), machine, pid, version, list(current))
+
+
+async def days(db: Executor, bots: Sequence[str] | None) -> list[BotDay]:
+    """Each bot's switch and brake today (None: every bot)."""
+    records = await db.fetch(queries()["bots_vandaag"], list(bots) if bots is not None else None)
+    return [BotDay(**dict(r)) for r in records]
+
+
+async def set_brake(
+    db: Executor, bot: str, *, sessions: int | EllipsisType | None = ..., cost: Decimal | EllipsisType | None = ...
+) -> Bot:
+    """Set a bot's limits (None: no limit; left out: as it was)."""
+    bot = await known_bot(db, bot)
+    record = await db.fetchrow(
+        queries()["rem_zetten"],
+        bot,
+        sessions is not ...,
+        None if sessions is ... else sessions,
+        cost is not ...,
+        None if cost is ... else cost,
+    )
+    assert record is not None  # known_bot found it
+    return Bot(**dict(record))
+
+
+async def tell_braked(db: Executor, bot: str, text: str) -> None:
+    await db.execute(queries()["rem_melden"], bot, text)

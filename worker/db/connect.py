@@ -53,16 +53,6 @@ def connection_options(settings: Settings, database: DatabaseUrl) -> dict[str, A
     return options
 
 
-def warn_about_pooler(database: DatabaseUrl) -> None:
-    if database.is_transaction_pooler:
-        log.warning(
-            "supabase_transaction_pooler",
-            where=database.where,
-            effect="no LISTEN/NOTIFY, no prepared statements: polling, about 0.6x throughput; "
-            "use the session pooler (port 5432) or the direct connection instead",
-        )
-
-
 async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any:
     try:
         async for attempt in AsyncRetrying(
@@ -98,6 +88,9 @@ async def connect_one(
     database = database or resolve_database(settings)
     options = connection_options(settings, database)
     options["server_settings"] = {**options["server_settings"], "application_name": application_name}
+    # One connection for one command: a statement cache buys nothing there, and a transaction pooler on a
+    # port we do not recognise would break its named statements.
+    options["statement_cache_size"] = 0
     connection: asyncpg.Connection = await _retrying(settings, database, lambda: asyncpg.connect(**options))
     return connection
 
@@ -106,7 +99,6 @@ async def create_pool(
     settings: Settings, database: DatabaseUrl | None = None, *, min_size: int = 1, max_size: int = 10
 ) -> asyncpg.Pool:
     database = database or resolve_database(settings)
-    warn_about_pooler(database)
     options = connection_options(settings, database)
     pool: asyncpg.Pool = await _retrying(
         settings,

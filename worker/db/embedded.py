@@ -35,9 +35,11 @@ def ensure_embedded(directory: Path) -> str:
         base = _start_with_path_binaries(directory)
     else:
         try:
-            server = pgserver.get_server(  # type: ignore[attr-defined]
-                directory / "data", cleanup_mode=None
-            )
+            # pgserver's own lock still let two first starts both run initdb (seen: 1 in 3 runs of three at once).
+            with exclusive(directory / ".start.lock"):
+                server = pgserver.get_server(  # type: ignore[attr-defined]
+                    directory / "data", cleanup_mode=None
+                )
         except Exception as exc:  # pgserver raises bare Exceptions and CalledProcessErrors
             raise Unreachable("embedded_failed", where=directory, reason=exc) from None
         base = server.get_uri("postgres")

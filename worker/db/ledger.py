@@ -43,6 +43,7 @@ class NewTask:
     prioriteit: int = 0
     max_pogingen: int = 3
     niet_voor: datetime | None = None
+    uiterlijk: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,7 @@ class Ledger:
             new.prioriteit,
             new.max_pogingen,
             new.niet_voor,
+            new.uiterlijk,
         )
         return task_id
 
@@ -296,6 +298,26 @@ class Ledger:
             backoff_max,
         )
         return await self._written_or_why(record, task_id, token)
+
+    async def annuleer(self, task_id: str, reden: str, *, wie: str) -> Written:
+        """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
+        check_task_id(task_id)
+        check_text(reden, "reden")
+        record = await self.db.fetchrow(queries()["annuleren"], task_id, wie, reden)
+        if record is None:
+            task = await self.toon(task_id)
+            raise Refused("already_final", id=task_id, status=task.status)
+        return Written(id=record["id"], ts=record["ts"])
+
+    async def terugnemen(self, task_id: str, reden: str, *, wie: str) -> Written:
+        """The owner takes a held lease back by hand: claimable again at once, the attempt given back."""
+        check_task_id(task_id)
+        check_text(reden, "reden")
+        record = await self.db.fetchrow(queries()["terugnemen"], task_id, wie, reden)
+        if record is None:
+            task = await self.toon(task_id)
+            raise Refused("not_bezig", id=task_id, status=task.status)
+        return Written(id=record["id"], ts=record["ts"])
 
     async def stap(
         self,

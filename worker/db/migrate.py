@@ -19,6 +19,13 @@ from worker.db.sqlfiles import queries, sql_dir
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _LOCK_KEY = 0x7461616B  # "taak"
 
+# Migrations revised after release, with the checksums they had before. A database that applied an earlier
+# version keeps what that version did; its record is brought up to the current checksum, and nothing else
+# counts as unchanged. 010 stopped switching on row-level security on the owner's bot_heartbeats (issue 14).
+REVISED = {
+    "010_beveiliging.sql": frozenset({"05c6239ff257fb89be936ab77113871211e586ad80c9319843b2b601a1d63eb5"}),
+}
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -50,8 +57,14 @@ async def _applied(connection: Connection) -> dict[str, str]:
 def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> None:
     for migration in migrations:
         recorded = applied.get(migration.name)
-        if recorded is not None and recorded != migration.checksum:
+        if recorded is not None and recorded != migration.checksum and recorded not in REVISED.get(migration.name, ()):
             raise Refused("tampered_migration", name=migration.name)
+
+
+async def _record_revisions(connection: Connection, migrations: list[Migration], applied: dict[str, str]) -> None:
+    for migration in migrations:
+        if applied.get(migration.name, migration.checksum) != migration.checksum:
+            await connection.execute(queries()["migratie_herzien"], migration.name, migration.checksum)
 
 
 async def _ensure_table(connection: Connection) -> None:
@@ -71,12 +84,22 @@ async def migrate(connection: Connection, migrations: list[Migration] | None = N
             await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
             applied = await _applied(connection)
             _check_unchanged(migrations, applied)
+            await _record_revisions(connection, migrations, applied)
             if migration.name in applied:
                 continue
             await connection.execute(migration.sql)
+            await _lock_down(connection)
             await connection.execute(queries()["migratie_vastleggen"], migration.name, migration.checksum)
         done.append(migration.name)
     return done
+
+
+async def _lock_down(connection: Connection) -> None:
+    """Take back what default privileges (Supabase grants everything to anon and authenticated) gave the
+    objects a migration just made: `taak_rechten()` (migration 013) sets every right of ours. In the
+    migration's own transaction, so nobody uses the new objects before their rights are right."""
+    if await connection.fetchval(queries()["rechten_bestaan"]):
+        await connection.execute(queries()["rechten_zetten"])
 
 
 async def status(connection: Connection, migrations: list[Migration] | None = None) -> MigrationStatus:

@@ -59,8 +59,7 @@ async def quick_connection(settings: Settings) -> asyncpg.Connection:
         "timeout": HOOK_CONNECT_TIMEOUT_SECONDS,
         "server_settings": {"application_name": "taak-hook"},
     }
-    if settings.database.is_transaction_pooler:
-        options["statement_cache_size"] = 0
+    options["statement_cache_size"] = 0  # one connection, a few statements; safe behind any pooler
     return await asyncpg.connect(**options)
 
 

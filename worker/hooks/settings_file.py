@@ -85,32 +85,88 @@ class DeadHook:
     missing: str
 
 
+@dataclass(frozen=True)
+class OldHook:
+    """A hook of the old set-up that does our work a second way (the seed's rule: one path)."""
+
+    event: str
+    command: str
+    why: str
+
+
+# The seed's scripts, by name, and what is wrong with running them beside ours.
+OLD_SCRIPTS = {
+    "session-compact-report.py": "the old compact report (wrote 'verslag opgeslagen' on empty files)",
+    "session-start-context.py": "the old session-start context (cut MEMORY.md at 3,000 characters)",
+    "sessie-omvang.py": "the old session-size meter (missed automatic compactions)",
+    "task-claim.py": "the old task claim (dead since 9 June)",
+}
+_OUR_EVENTS_WITH_REPORTS = ("PreCompact", "PostCompact", "SessionStart")
+
+
 def dead_hooks(settings: dict[str, Any], home: Path | None = None) -> list[DeadHook]:
     found = []
-    for event, groups in (settings.get("hooks") or {}).items():
-        for group in groups or []:
-            for hook in group.get("hooks", []):
-                missing = _missing_script(hook.get("command"), home or Path.home())
-                if missing is not None:
-                    found.append(DeadHook(event, hook["command"], missing))
+    for event, hook in _each_hook(settings):
+        script = _script(hook.get("command"), home or Path.home())
+        if script is not None and script[1] is None:
+            found.append(DeadHook(event, hook["command"], script[0]))
     return found
 
 
-def without_dead(settings: dict[str, Any], dead: list[DeadHook]) -> dict[str, Any]:
-    commands = {(d.event, d.command) for d in dead}
+def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHook]:
+    """The old hooks beside ours: the seed's scripts by name, and any other hook on our compaction and
+    session-start events whose script writes compact reports."""
+    found = []
+    for event, hook in _each_hook(settings):
+        if _is_ours(hook) or QUEUE_MARK in str(hook.get("command")):
+            continue
+        script = _script(hook.get("command"), home or Path.home())
+        if script is None:
+            continue
+        word, path = script
+        name = Path(word).name
+        if name in OLD_SCRIPTS:
+            found.append(OldHook(event, hook["command"], OLD_SCRIPTS[name]))
+        elif event in _OUR_EVENTS_WITH_REPORTS and path is not None and _writes_compact_reports(path):
+            found.append(OldHook(event, hook["command"], "another hook that writes compact reports beside ours"))
+    return found
+
+
+def without(settings: dict[str, Any], hooks: list[DeadHook] | list[OldHook]) -> dict[str, Any]:
+    """`settings` without these hook commands (an emptied group goes too)."""
+    commands = {(h.event, h.command) for h in hooks}
     result = copy.deepcopy(settings)
     for event, groups in list((result.get("hooks") or {}).items()):
         kept = []
         for group in groups or []:
-            hooks = [h for h in group.get("hooks", []) if (event, h.get("command")) not in commands]
-            if hooks:
-                kept.append({**group, "hooks": hooks})
+            remaining = [h for h in group.get("hooks", []) if (event, h.get("command")) not in commands]
+            if remaining:
+                kept.append({**group, "hooks": remaining})
         result["hooks"][event] = kept
     return result
 
 
-def _missing_script(command: object, home: Path) -> str | None:
-    """The script a hook command runs, when that script does not exist; None when it does (or is a builtin)."""
+def _each_hook(settings: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (event, hook)
+        for event, groups in (settings.get("hooks") or {}).items()
+        for group in groups or []
+        for hook in group.get("hooks", [])
+        if isinstance(hook, dict)
+    ]
+
+
+def _writes_compact_reports(script: Path) -> bool:
+    try:
+        text = script.read_bytes()[:200_000].decode("utf-8", errors="replace").lower()
+    except OSError:
+        return False
+    return "compact" in text and any(word in text for word in ("report", "verslag", "rapport"))
+
+
+def _script(command: object, home: Path) -> tuple[str, Path | None] | None:
+    """The word naming the script a hook command runs, and where that script is (None: it does not exist).
+    None for an inline script or a command with no script of its own."""
     if not isinstance(command, str):
         return None
     try:
@@ -124,10 +180,11 @@ def _missing_script(command: object, home: Path) -> str | None:
         if name in _INTERPRETERS or word.startswith("-") or "=" in word:
             continue
         if "/" not in word and not word.startswith("~"):
-            return None if shutil.which(word) else word
+            found = shutil.which(word)
+            return word, Path(found) if found else None
         path = Path(os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word))
         path = Path(str(path).replace("$HOME", str(home)))
-        return None if path.exists() else word
+        return word, path if path.exists() else None
     return None
 
 

@@ -1,0 +1,77 @@
+"""The owner's `bot_heartbeats`: row-level security only when the owner says so (`taak db heartbeats`).
+
+The seed: switching it on is one line of SQL, but without policies it locks out every bot that writes its
+heartbeat with the public key, so the owner must decide it consciously, with the right policies. Migrating
+never touches it. The command first shows who can write it today and what would change; `--beveilig` then
+does exactly that, in one transaction: every role that writes today keeps reading, inserting and updating
+through its own policies, and nobody but the owner may delete or truncate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from worker.db.sqlfiles import Executor, queries
+
+TABLE = "public.bot_heartbeats"
+
+
+@dataclass(frozen=True)
+class State:
+    rls: bool
+    policies: list[str]
+    writers: list[str]  # roles that may insert or update today ("public": everyone)
+    deleters: list[str]  # roles that may delete or truncate today
+
+
+def _ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _role(name: str) -> str:
+    return "public" if name == "public" else _ident(name)
+
+
+async def state(db: Executor) -> State | None:
+    record = await db.fetchrow(queries()["hartslag_stand"])
+    if record is None:
+        return None
+    return State(
+        rls=record["rls"],
+        policies=list(record["policies"]),
+        writers=list(record["writers"]),
+        deleters=list(record["deleters"]),
+    )
+
+
+def plan(current: State) -> list[str]:
+    """The statements that switch row-level security on without locking out today's writers. Pure."""
+    if current.rls:
+        return []
+    statements = []
+    for role in current.writers:
+        for command in ("select", "insert", "update"):
+            name = _ident(f"hartslag_{command}_{role}")
+            check = "with check (true)" if command == "insert" else "using (true)"
+            if command == "update":
+                check = "using (true) with check (true)"
+            statements.append(f"create policy {name} on {TABLE} for {command} to {_role(role)} {check}")
+    for role in current.deleters:
+        statements.append(f"revoke delete, truncate on {TABLE} from {_role(role)}")
+    statements.append(f"alter table {TABLE} enable row level security")
+    return statements
+
+
+def describe(current: State) -> list[str]:
+    lines = [
+        f"row-level security: {'on' if current.rls else 'off'}",
+        f"may write today: {', '.join(current.writers) or 'only its owner'}",
+        f"may delete or truncate today: {', '.join(current.deleters) or 'only its owner'}",
+        f"policies: {', '.join(current.policies) or '-'}",
+    ]
+    return lines
+
+
+async def secure(db: Executor, current: State) -> None:
+    for statement in plan(current):
+        await db.execute(statement)
