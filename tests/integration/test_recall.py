@@ -37,7 +37,10 @@ def archive_of(tmp_path: Path) -> tuple[Archive, Index]:
 def env_for(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env.update(
-        TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="nl", TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x"
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LANGUAGE="nl",
+        TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x",
+        HOME=str(tmp_path / "home"),  # `taak archief bijwerken` reads ~/.claude/projects: this test's own
     )
     return env
 
@@ -121,11 +124,9 @@ def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
     assert "semantisch" not in render(empty, ZONE).splitlines()[0]
     assert "semantisch" not in render(exact, ZONE).splitlines()[0]
     unknown = recall(index, "zebra", NOW, ZONE)
-    assert (
-        render(unknown, ZONE)
-        .splitlines()[0]
-        .endswith("fallback: te weinig treffers; semantisch zoeken: niet geïnstalleerd")
-    )
+    header = render(unknown, ZONE).splitlines()[0]
+    assert "fallback: te weinig treffers; semantisch zoeken: niet geïnstalleerd" in header
+    assert header.endswith("woorden: zebra 0 (nergens gevonden)")  # said plainly
 
 
 def test_output_is_capped_and_says_what_it_cut(tmp_path: Path) -> None:
@@ -163,7 +164,7 @@ def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_p
     assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("2 new records")
     assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("0 new records")
     found = run_taak(env, "recall", "2026-11-28 budget")
-    assert "[2026-11-28 20:30] user: het budget voor de veranda is 4000" in found.out
+    assert "[2026-11-28 20:30] » user: het budget voor de veranda is 4000" in found.out  # the hit, marked
     assert run_taak(env, "archief", "herbouw").code == 0
     # The same lines after the rebuild (the header's first words state the current time, which moves on).
     assert run_taak(env, "recall", "2026-11-28 budget").out.splitlines()[1:] == found.out.splitlines()[1:]
@@ -250,3 +251,82 @@ def test_a_write_cut_short_is_undone_and_the_retry_archives_each_line_once(tmp_p
     again.import_transcript(source)
     assert {p.name: p.read_text() for p in again.day_files()} == expected
     again.close()
+
+
+def test_the_line_that_matched_comes_first_and_the_header_counts_each_word(tmp_path: Path) -> None:
+    """Issue 15: a range shown whole because the words matched too few lines put the one match last of 40."""
+    archive = Archive(tmp_path / "archief", ZONE)
+    lines = [
+        {"ts": f"2026-11-28T{18 + n // 60:02d}:{n % 60:02d}:00Z", "role": "user", "text": f"regel {n} over de tuin"}
+        for n in range(39)
+    ] + [{"ts": "2026-11-28T19:59:00Z", "role": "user", "text": "het budget is 4000"}]
+    simple = tmp_path / "avond.jsonl"
+    simple.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    archive.import_simple(simple)
+    index = Index(tmp_path / "index.sqlite")
+    index.update(archive.day_files())
+    try:
+        found = recall(index, "gisteravond budget olifant", datetime(2026, 11, 29, 10, 0, tzinfo=ZONE), ZONE)
+    finally:
+        index.close()
+    assert found.hits[0].text == "het budget is 4000"
+    assert found.hits[0].matched
+    assert not any(h.matched for h in found.hits[1:])
+    assert [h.ts for h in found.hits[1:]] == sorted(h.ts for h in found.hits[1:])
+    header, first, *_ = render(found, ZONE).splitlines()
+    assert header.endswith("woorden: budget 1, olifant 0 (nergens gevonden)")
+    assert first == "[2026-11-28 20:59] » user: het budget is 4000"
+
+
+def _user_line(uuid: str, ts: str, text: str) -> str:
+    return json.dumps(
+        {
+            "type": "user",
+            "uuid": uuid,
+            "sessionId": "s-kapot",
+            "timestamp": ts,
+            "message": {"role": "user", "content": text},
+        }
+    )
+
+
+def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fatal(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    transcript = tmp_path / "kapot.jsonl"
+    transcript.write_text(
+        "\n".join(
+            [
+                _user_line("u1", "2026-02-30T10:00:00Z", "een datum die niet bestaat"),  # sorts first, stops nothing
+                _user_line("u2", "2026-11-28T10:00:00+99:00", "een onmogelijke tijdzone"),
+                _user_line("u3", "2026-11-28T10:05:00Z", "het budget is rond"),
+            ]
+        )
+        + "\n"
+    )
+    done = run_taak(env, "archief", "import", str(transcript))
+    assert done.code == 0, done.err
+    assert done.out.startswith("1 new records archived")
+    assert f"2 unreadable lines skipped (2 now): {transcript}:1, {transcript}:2" in done.out
+    again = run_taak(env, "archief", "import", str(transcript), "--json")
+    assert json.loads(again.out)["unreadable"] == [f"{transcript}:1", f"{transcript}:2"]
+    assert "het budget is rond" in run_taak(env, "recall", "2026-11-28 budget").out
+    doctor = run_taak(env, "doctor").out
+    assert "2 unreadable transcript lines were skipped" in doctor
+
+
+def test_an_edit_inside_a_day_file_that_keeps_the_line_count_is_indexed_again(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    transcript = tmp_path / "dag.jsonl"
+    transcript.write_text(
+        "\n".join(_user_line(f"u{n}", f"2026-11-28T10:0{n}:00Z", f"regel {n} over de schuur") for n in range(3)) + "\n"
+    )
+    assert run_taak(env, "archief", "import", str(transcript)).code == 0
+    day_file = next((tmp_path / "data" / "archief").glob("*/2026-11-28.jsonl"))
+    lines = day_file.read_text().splitlines()
+    edited = json.loads(lines[0])
+    edited["text"] = "regel 0 over de kas"
+    lines[0] = json.dumps(edited, ensure_ascii=False)
+    day_file.write_text("\n".join(lines) + "\n")
+    assert run_taak(env, "archief", "bijwerken").code == 0
+    assert "regel 0 over de kas" in run_taak(env, "recall", "2026-11-28 kas").out
+    assert "regel 0 over de schuur" not in run_taak(env, "recall", "2026-11-28 schuur").out

@@ -69,10 +69,10 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
     assert run_taak(env, "archief", "bijwerken").out.startswith("0 new records archived")
     day = f"{datetime.fromtimestamp(started, ZONE):%Y-%m-%d}"
     found = json.loads(run_taak(env, "recall", f"{day} gelogd", "--taak", task_id, "--json").out)
-    # One word hit in a range of two lines: the whole range, in time order, each line with its task.
-    assert [(r["text"], r["taak"]) for r in found["regels"]] == [
-        ("Ik begin.", task_id),
-        ("Stap een is gelogd.", task_id),
+    # One word hit in a range of two lines: the hit first, then the rest of the range, each line with its task.
+    assert [(r["text"], r["taak"], r["bron"]) for r in found["regels"]] == [
+        ("Stap een is gelogd.", task_id, "woorden"),
+        ("Ik begin.", task_id, "bereik"),
     ]
 
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from worker.core.timephrase import parse_time
+from worker.core.timephrase import parse_time, search_words
 
 ZONE = ZoneInfo("Europe/Amsterdam")
 NOW = datetime(2026, 7, 22, 15, 0, tzinfo=ZONE)
@@ -144,7 +144,6 @@ def test_a_time_phrase_becomes_its_range_and_leaves_the_other_words(phrase: str,
         "may I ask about the budget",
         "march forward with the plan",
         "we discussed the budget",
-        "I may go in March",
         "version 2.5 release notes",
         "the 2 of us",
         "mei is een mooie maand",
@@ -166,3 +165,169 @@ def test_the_phrase_may_stand_anywhere_in_the_query() -> None:
 
 def test_a_date_that_does_not_exist_is_not_a_date() -> None:
     assert parse_time("31 februari budget", NOW, ZONE).range is None
+
+
+# Issue 15's categories, each in Dutch, English and Japanese. "Now" is Wednesday 22 July 2026, 15:00.
+CATEGORIES: dict[str, dict[str, list[tuple[str, tuple[str, str]]]]] = {
+    "weekend": {
+        "nl": [
+            ("afgelopen weekend", ("2026-07-18 00:00", "2026-07-20 00:00")),
+            ("vorig weekend", ("2026-07-18 00:00", "2026-07-20 00:00")),
+        ],
+        "en": [("last weekend", ("2026-07-18 00:00", "2026-07-20 00:00"))],
+        "ja": [("先週末", ("2026-07-18 00:00", "2026-07-20 00:00"))],
+    },
+    "number words": {
+        "nl": [
+            ("twee weken geleden", ("2026-07-06 00:00", "2026-07-13 00:00")),
+            ("drie dagen geleden", day("2026-07-19")),
+        ],
+        "en": [("three days ago", day("2026-07-19")), ("two weeks ago", ("2026-07-06 00:00", "2026-07-13 00:00"))],
+        "ja": [("二週間前", ("2026-07-06 00:00", "2026-07-13 00:00")), ("三日前", day("2026-07-19"))],
+    },
+    "vague counts": {
+        "nl": [
+            ("een paar dagen geleden", ("2026-07-18 00:00", "2026-07-21 00:00")),
+            ("onlangs", ("2026-07-15 00:00", "2026-07-22 00:00")),
+        ],
+        "en": [
+            ("a couple of days ago", ("2026-07-18 00:00", "2026-07-21 00:00")),
+            ("the other day", ("2026-07-15 00:00", "2026-07-22 00:00")),
+            ("a few weeks ago", ("2026-06-29 00:00", "2026-07-13 00:00")),
+        ],
+        "ja": [
+            ("数日前", ("2026-07-18 00:00", "2026-07-21 00:00")),
+            ("先日", ("2026-07-15 00:00", "2026-07-22 00:00")),
+        ],
+    },
+    "weeks back": {
+        "nl": [
+            ("3 weken terug", ("2026-06-29 00:00", "2026-07-06 00:00")),
+            ("twee weken terug", ("2026-07-06 00:00", "2026-07-13 00:00")),
+            ("eervorige week", ("2026-07-06 00:00", "2026-07-13 00:00")),
+        ],
+        "en": [("the week before last", ("2026-07-06 00:00", "2026-07-13 00:00"))],
+        "ja": [("先々週", ("2026-07-06 00:00", "2026-07-13 00:00"))],
+    },
+    "a month alone": {
+        "nl": [("in september", ("2025-09-01 00:00", "2025-10-01 00:00")), ("in juli", ("2026-07-01 00:00", NOW_TEXT))],
+        "en": [
+            ("in October", ("2025-10-01 00:00", "2025-11-01 00:00")),
+            ("in March", ("2026-03-01 00:00", "2026-04-01 00:00")),
+        ],
+        "ja": [("10月", ("2025-10-01 00:00", "2025-11-01 00:00"))],
+    },
+    "part of a month": {
+        "nl": [
+            ("begin november", ("2025-11-01 00:00", "2025-11-11 00:00")),
+            ("half november", ("2025-11-11 00:00", "2025-11-21 00:00")),
+            ("eind november", ("2025-11-21 00:00", "2025-12-01 00:00")),
+        ],
+        "en": [
+            ("early October", ("2025-10-01 00:00", "2025-10-11 00:00")),
+            ("mid-October", ("2025-10-11 00:00", "2025-10-21 00:00")),
+            ("end of October", ("2025-10-21 00:00", "2025-11-01 00:00")),
+            ("the end of june", ("2026-06-21 00:00", "2026-07-01 00:00")),
+        ],
+        "ja": [
+            ("11月の初め", ("2025-11-01 00:00", "2025-11-11 00:00")),
+            ("6月下旬", ("2026-06-21 00:00", "2026-07-01 00:00")),
+        ],
+    },
+    "numeric dates": {
+        "nl": [
+            ("27/11", day("2025-11-27")),
+            ("27-11", day("2025-11-27")),
+            ("5/7", day("2026-07-05")),
+            ("5-7-2026", day("2026-07-05")),
+        ],
+        "en": [("what about 11/27", day("2025-11-27")), ("on 7/5", day("2026-07-05"))],
+        "ja": [("7/5の", day("2026-07-05"))],
+    },
+    "clock times": {
+        "nl": [
+            ("gisteren om 15:00", ("2026-07-21 14:00", "2026-07-21 16:00")),
+            ("rond drie uur", ("2026-07-22 14:00", "2026-07-22 16:00")),
+            ("maandag om 9 uur", ("2026-07-20 08:00", "2026-07-20 10:00")),
+        ],
+        "en": [
+            ("yesterday at 3pm", ("2026-07-21 14:00", "2026-07-21 16:00")),
+            ("around noon", ("2026-07-22 11:00", "2026-07-22 13:00")),
+            ("yesterday around 9:30", ("2026-07-21 08:30", "2026-07-21 10:30")),
+        ],
+        "ja": [
+            ("昨日の午後3時", ("2026-07-21 14:00", "2026-07-21 16:00")),
+            ("昨日の正午", ("2026-07-21 11:00", "2026-07-21 13:00")),
+        ],
+    },
+    "a day with a part of it": {
+        "nl": [
+            ("eergisteren ochtend", day("2026-07-20", "06:00", "12:00")),
+            ("3 dagen geleden in de avond", day("2026-07-19", "18:00")),
+        ],
+        "en": [("two days ago in the morning", day("2026-07-20", "06:00", "12:00"))],
+        "ja": [("3日前の夜", day("2026-07-19", "18:00")), ("一昨日の朝", day("2026-07-20", "06:00", "12:00"))],
+    },
+    "colloquial": {
+        "nl": [
+            ("gister", day("2026-07-21")),
+            ("gisterenavond", day("2026-07-21", "18:00")),
+            ("afgelopen nacht", ("2026-07-21 18:00", "2026-07-22 06:00")),
+            ("eergisteravond", day("2026-07-20", "18:00")),
+        ],
+        "en": [("last night", ("2026-07-21 18:00", "2026-07-22 06:00"))],
+        "ja": [("ゆうべ", ("2026-07-21 18:00", "2026-07-22 06:00"))],
+    },
+}
+CASES = [
+    pytest.param(phrase, expected, id=f"{category}-{language}-{phrase}")
+    for category, languages in CATEGORIES.items()
+    for language, phrases in languages.items()
+    for phrase, expected in phrases
+]
+
+
+def test_every_category_has_all_three_languages() -> None:
+    assert all(set(languages) == {"nl", "en", "ja"} for languages in CATEGORIES.values())
+
+
+@pytest.mark.parametrize(("phrase", "expected"), CASES)
+def test_each_category_of_phrase_in_each_language(phrase: str, expected: tuple[str, str]) -> None:
+    language = (
+        "en" if phrase.isascii() and any(w in phrase for w in ("ago", "the", "at", "what", "on ", "in ")) else "nl"
+    )
+    parsed = parse_time(f"{phrase} budget", NOW, ZONE, language)
+    assert parsed.range is not None, phrase
+    got = (
+        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
+        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
+    )
+    assert got == expected
+    assert search_words(parsed.words) == ["budget"]
+
+
+@pytest.mark.parametrize(
+    ("query", "searched"),
+    [
+        ("wat zei paco in september over het budget", ["paco", "budget"]),
+        ("what did paco say about the budget in October", ["paco", "budget"]),
+        ("de een het in over a the", []),
+    ],
+)
+def test_small_words_are_never_searched(query: str, searched: list[str]) -> None:
+    assert search_words(parse_time(query, NOW, ZONE).words) == searched
+
+
+def test_a_numeric_date_is_read_in_the_querys_own_order() -> None:
+    dutch = parse_time("wat zei paco op 5/7", NOW, ZONE, "en")
+    english = parse_time("what did paco say on 5/7", NOW, ZONE, "nl")
+    assert dutch.range is not None
+    assert english.range is not None
+    assert dutch.range.start == datetime(2026, 7, 5, tzinfo=ZONE)
+    assert english.range.start == datetime(2026, 5, 7, tzinfo=ZONE)
+
+
+@pytest.mark.parametrize("sentence", ["versie 1.2 van 3/4 delen", "het 3e kwartaal", "chapter 10 about march forward"])
+def test_numbers_that_are_no_dates_or_times_stay_words(sentence: str) -> None:
+    parsed = parse_time(sentence, NOW, ZONE)
+    assert parsed.words != []

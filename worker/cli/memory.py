@@ -62,6 +62,7 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 actor=args.bot,
                 vectors=vectors,
                 why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
+                language=settings.language,
             )
         finally:
             index.close()
@@ -73,15 +74,15 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
-    from worker.core.timephrase import parse_time
+    from worker.core.timephrase import parse_time, search_words
     from worker.db.sqlfiles import queries
     from worker.memory.recall import Hit, Recall
 
     now = datetime.now(UTC)
-    parsed = parse_time(query, now, settings.zone)
+    parsed = parse_time(query, now, settings.zone, settings.language)
     start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
     end = parsed.range.end if parsed.range else now + timedelta(days=1)
-    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in parsed.words]
+    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in search_words(parsed.words)]
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
     hits = [

@@ -122,10 +122,146 @@ UNITS = {
     "か月": "m",
 }
 
+# Counts written as words (`twee weken geleden`, `three days ago`, `二週間前`).
+NUMBER_WORDS = {
+    **{
+        w: n + 1
+        for n, w in enumerate(
+            ["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien", "elf", "twaalf"]
+        )
+    },
+    "één": 1,
+    **{
+        w: n + 1
+        for n, w in enumerate(
+            ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+        )
+    },
+    **{w: n + 1 for n, w in enumerate("一二三四五六七八九十")},
+    "十一": 11,
+    "十二": 12,
+}
+FULL_MONTHS = {name: n for name, n in MONTHS.items() if len(name) > 3 or name == "mei" or name == "may"}
+# Small words that are never searched (`wat zei paco in september over het budget` searches paco and budget).
+STOP_WORDS = frozenset(
+    [
+        "de",
+        "het",
+        "een",
+        "in",
+        "op",
+        "om",
+        "over",
+        "van",
+        "rond",
+        "wat",
+        "wie",
+        "waar",
+        "zei",
+        "zegt",
+        "had",
+        "heeft",
+        "is",
+        "was",
+        "en",
+        "of",
+        "te",
+        "met",
+        "voor",
+        "bij",
+        "naar",
+        "er",
+        "die",
+        "dat",
+        "aan",
+        "ik",
+        "je",
+        "we",
+        "hij",
+        "zij",
+        "ze",
+        "the",
+        "a",
+        "an",
+        "in",
+        "on",
+        "at",
+        "of",
+        "about",
+        "around",
+        "what",
+        "who",
+        "where",
+        "did",
+        "said",
+        "say",
+        "says",
+        "was",
+        "is",
+        "and",
+        "or",
+        "to",
+        "for",
+        "with",
+        "by",
+        "from",
+        "we",
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "they",
+        "that",
+        "this",
+        "の",
+        "は",
+        "が",
+        "を",
+        "に",
+        "で",
+        "と",
+        "も",
+    ]
+)
+
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _PART = "|".join(sorted(PARTS, key=len, reverse=True))
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
+_FULL_MONTH = "|".join(sorted(FULL_MONTHS, key=len, reverse=True))
+_LATIN_NUMBER = "|".join(sorted((w for w in NUMBER_WORDS if w.isascii() or w == "één"), key=len, reverse=True))
+_KANJI_NUMBER = "十一|十二|[一二三四五六七八九十]"
+
+
+def number(text: str) -> int:
+    return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
+
+
+def search_words(words: list[str]) -> list[str]:
+    """The words of a query worth searching: small words (`in`, `de`, `the`, ...) never are."""
+    return [w for w in words if w.lower() not in STOP_WORDS]
+
+
+def date_order(query: str, language: str) -> str:
+    """How a numeric date such as 5/11 is read: day first in Dutch (and with a dash), month first in English
+    and Japanese. The query's own words decide; the household's language when they do not."""
+    if any("\u3040" <= ch <= "\u9fff" for ch in query):
+        return "mdy"
+    words = set(re.findall(r"[a-zà-ÿ]+", query.lower()))
+    english = len(words & _ENGLISH_MARKERS)
+    dutch = len(words & _DUTCH_MARKERS)
+    if english != dutch:
+        return "mdy" if english > dutch else "dmy"
+    return "mdy" if language == "en" else "dmy"
+
+
+_ENGLISH_MARKERS = frozenset(
+    ["the", "what", "did", "said", "about", "yesterday", "ago", "last", "at", "on", "around", "this"]
+)
+_DUTCH_MARKERS = frozenset(
+    ["de", "het", "wat", "zei", "over", "gisteren", "geleden", "vorige", "om", "rond", "deze", "van", "een"]
+)
 
 
 def _day(day: date, zone: ZoneInfo, part: tuple[int, int] | None = None) -> TimeRange:
@@ -166,7 +302,42 @@ def _past_date(today: date, month: int, day: int, year: int | None) -> date | No
         return None
 
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], datetime, ZoneInfo], TimeRange | None]]
+Handler = Callable[[re.Match[str], datetime, ZoneInfo], TimeRange | None]
+Rule = tuple[re.Pattern[str], Handler | None]  # None: a numeric date, read in the query's order (_numeric)
+
+# Parts of a month: the first, middle and last ten days.
+MONTH_PARTS = {
+    **dict.fromkeys(["begin", "begin van", "early", "beginning of", "start of", "初め", "はじめ", "上旬"], (1, 10)),
+    **dict.fromkeys(["half", "medio", "midden", "midden van", "mid", "middle of", "中旬", "半ば"], (11, 20)),
+    **dict.fromkeys(["eind", "einde", "eind van", "late", "end of", "下旬", "末", "終わり"], (21, 31)),
+}
+_MONTH_PART = (
+    r"(?:the )?(?:" + "|".join(sorted((re.escape(k) for k in MONTH_PARTS if k.isascii()), key=len, reverse=True)) + ")"
+)
+
+
+def _month_number(m: re.Match[str]) -> int:
+    groups = m.groupdict()
+    return int(groups["mnum"]) if groups.get("mnum") else MONTHS[groups["mname"].lower()]
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    return int(text) + 2000 if len(text) == 2 else int(text)
+
+
+def _numeric(m: re.Match[str], now: datetime, zone: ZoneInfo, order: str) -> TimeRange | None:
+    """27/11 and 27-11 (day first) in Dutch, 11/27 (month first) in English and Japanese; when the preferred
+    reading is no date (27 is no month), the other one is tried."""
+    first, second = int(m.group("a")), int(m.group("b"))
+    day_first = order == "dmy" or m.group("sep") == "-"
+    readings = ((first, second), (second, first)) if day_first else ((second, first), (first, second))
+    for day, month in readings:
+        found = _past_date(now.date(), month, day, _year(m.group("year"))) if 1 <= month <= 12 else None
+        if found is not None:
+            return _day(found, zone)
+    return None
 
 
 def _rules() -> list[Rule]:
@@ -251,23 +422,85 @@ def _rules() -> list[Rule]:
     def yesterday_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         return _day(today(now) - timedelta(days=1), zone, part_of(m.group("part")))
 
+    def weekend(weeks_back: int) -> Callable[..., TimeRange]:
+        """Saturday 00:00 to Monday 00:00: of this week (up to now), or of a week before."""
+
+        def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+            saturday = _monday(today(now)) + timedelta(days=5) - timedelta(weeks=weeks_back)
+            found = _days(saturday, saturday + timedelta(days=1), zone)
+            return TimeRange(found.start, min(found.end, now)) if not weeks_back else found
+
+        return rule
+
+    def ago_words(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        return ago_count(number(m.group("n")), UNITS[m.group("unit").lower()], now, zone)
+
+    def some_ago(first: int, last: int, unit: str) -> Callable[..., TimeRange]:
+        """A vague count: from `last` units back to the end of `first` units back (days, or whole weeks)."""
+
+        def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+            if unit == "d":
+                return _days(today(now) - timedelta(days=last), today(now) - timedelta(days=first), zone)
+            monday = _monday(today(now))
+            return _days(monday - timedelta(weeks=last), monday - timedelta(weeks=first - 1, days=1), zone)
+
+        return rule
+
+    def whole_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        """A month alone is the latest one that has begun: `in september` in July is last September."""
+        return month_part(now, zone, _month_number(m), (1, 31))
+
+    def part_of_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        word = m.group("which").lower().replace("the ", "").strip()
+        return month_part(now, zone, _month_number(m), MONTH_PARTS[word])
+
+    def month_part(now: datetime, zone: ZoneInfo, month_number: int, days: tuple[int, int]) -> TimeRange:
+        year = today(now).year if month_number <= today(now).month else today(now).year - 1
+        first = date(year, month_number, 1)
+        last_day = (_month_start(first, -1) - timedelta(days=1)).day
+        start = first.replace(day=days[0])
+        end = first.replace(day=min(days[1], last_day))
+        found = _days(start, end, zone)
+        return TimeRange(found.start, min(found.end, now)) if found.start <= now else found
+
     b = r"(?<![\w-])"  # a word starts here (Latin scripts)
     e = r"(?![\w-])"
     vorige = r"(?P<vorige>vorige |afgelopen |last |previous )?"
-    rules: list[tuple[str, Callable[..., TimeRange | None]]] = [
+    rules: list[tuple[str, Callable[..., TimeRange | None] | None]] = [
         # Absolute dates first: they are the most specific.
         (rf"{b}(?P<year>\d{{4}})-(?P<mnum>\d{{1,2}})-(?P<day>\d{{1,2}}){e}", absolute),
         (r"(?:(?P<year>\d{4})年)?(?P<mnum>\d{1,2})月(?P<day>\d{1,2})日(?:の(?P<part>" + _PART + "))?", absolute),
         (rf"{b}(?P<day>\d{{1,2}}) (?P<mname>{_MONTH})(?: (?P<year>\d{{4}}))?{e}", absolute),
         (rf"{b}(?P<mname>{_MONTH}) (?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<year>\d{{4}}))?{e}", absolute),
+        # Numeric dates in the query's own order (27/11, 27-11, 11/27), never inside a longer number or a time.
+        (
+            r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>[/-])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\d/:.-])",
+            None,  # read in the query's own order: see _numeric
+        ),
+        # Parts of a month, and a month alone.
+        (rf"{b}(?P<which>{_MONTH_PART})[ -](?P<mname>{_FULL_MONTH}){e}", part_of_month),
+        (r"(?P<mnum>\d{1,2})月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)", part_of_month),
+        (rf"{b}in (?P<mname>{_FULL_MONTH}){e}", whole_month),
+        (r"(?<![\d年])(?P<mnum>\d{1,2})月(?![\d日])", whole_month),
         # Japanese relative phrases.
+        (r"先週末", weekend(1)),
+        (r"今週末", weekend(0)),
+        (r"数日前", some_ago(2, 4, "d")),
+        (r"先日|この間|このあいだ", some_ago(1, 7, "d")),
+        (r"数週間前", some_ago(2, 3, "w")),
+        (r"先々週", week(2)),
+        (r"(?P<n>" + _KANJI_NUMBER + r")(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
         (r"先週の(?P<weekday>" + _WEEKDAY + r")(?:の(?P<part>" + _PART + "))?", previous_week_weekday),
         (r"昨夜|昨晩|ゆうべ", last_night),
-        (r"昨日の(?P<part>" + _PART + ")", yesterday_part),
+        (
+            r"一昨日の(?P<part>" + _PART + ")",
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+        ),
+        (r"(?<!一)昨日の(?P<part>" + _PART + r")(?!\d|時)", yesterday_part),
         (r"今朝", lambda m, now, zone: _day(today(now), zone, (6, 12))),
         (r"今夜|今晩", tonight),
         (r"一昨日|おととい", fixed(2)),
-        (r"昨日|きのう", fixed(1)),
+        (r"(?<!一)昨日|きのう", fixed(1)),
         (r"今日|きょう", fixed(0)),
         (r"先週", week(1)),
         (r"今週", week(0)),
@@ -283,15 +516,32 @@ def _rules() -> list[Rule]:
             ),
         ),
         # Dutch and English.
-        (rf"{b}(?P<n>\d+) (?P<unit>{_UNIT}) (?:geleden|ago){e}", ago),
+        (rf"{b}(?:afgelopen|vorig|vorige|last|past) weekend{e}", weekend(1)),
+        (rf"{b}(?:dit|this) weekend{e}", weekend(0)),
+        (rf"{b}(?:the week before last|eervorige week|de week voor vorige week){e}", week(2)),
+        (
+            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:dagen|days) (?:geleden|terug|ago){e}",
+            some_ago(2, 4, "d"),
+        ),
+        (
+            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:weken|weeks) (?:geleden|terug|ago){e}",
+            some_ago(2, 3, "w"),
+        ),
+        (rf"{b}(?:the other day|onlangs|pas geleden|kort geleden){e}", some_ago(1, 7, "d")),
+        (rf"{b}(?P<n>\d+|{_LATIN_NUMBER}) (?P<unit>{_UNIT}) (?:geleden|terug|ago){e}", ago_words),
         (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", one_ago),
         (rf"{b}vorige week (?P<weekday>{_WEEKDAY})(?P<part>{_PART})?{e}", previous_week_weekday),
         (rf"{b}(?:vorige|afgelopen|last|previous) week{e}", week(1)),
         (rf"{b}(?:deze|this) week{e}", week(0)),
         (rf"{b}(?:vorige|afgelopen|last|previous) (?:maand|month){e}", month(1)),
         (rf"{b}(?:deze|this) (?:maand|month){e}", month(0)),
-        (rf"{b}eergisteren{e}|{b}the day before yesterday{e}", fixed(2)),
-        (rf"{b}gister(?P<part>ochtend|middag|avond|nacht){e}", yesterday_part),
+        (rf"{b}(?:afgelopen nacht|gister(?:en)?nacht){e}", last_night),
+        (
+            rf"{b}eergister(?:en)?(?P<part>ochtend|middag|avond){e}",
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+        ),
+        (rf"{b}eergister(?:en)?{e}|{b}the day before yesterday{e}", fixed(2)),
+        (rf"{b}gister(?:en)?(?P<part>ochtend|middag|avond){e}", yesterday_part),
         (
             rf"{b}(?:gisteren|yesterday) (?:in the )?(?P<part>ochtend|middag|avond|morning|afternoon|evening){e}",
             yesterday_part,
@@ -301,7 +551,7 @@ def _rules() -> list[Rule]:
         (rf"{b}van(?P<part>ochtend|middag){e}", this_part),
         (rf"{b}this (?P<part>morning|afternoon|evening){e}", this_part),
         (rf"{b}{vorige}(?P<weekday>{_WEEKDAY})(?: ?(?P<part>{_PART}))?{e}", weekday_rule),
-        (rf"{b}(?:gisteren|yesterday){e}", fixed(1)),
+        (rf"{b}(?:gisteren|gister|yesterday){e}", fixed(1)),
         (rf"{b}(?:vandaag|today){e}", fixed(0)),
     ]
     return [(re.compile(pattern, re.IGNORECASE), handler) for pattern, handler in rules]
@@ -310,16 +560,145 @@ def _rules() -> list[Rule]:
 RULES = _rules()
 
 
-def parse_time(query: str, now: datetime, zone: ZoneInfo) -> Parsed:
-    """The first time phrase in `query` as a range in `zone`, and the words that are left."""
+def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
+    """The first time phrase in `query` as a range in `zone`, and the words that are left. A day may be narrowed
+    by a part of the day or a clock time beside it (`eergisteren ochtend`, `gisteren om 15:00`, `3日前の夜`);
+    a clock time alone is its most recent past occurrence."""
     local_now = now.astimezone(zone)
+    order = date_order(query, language)
     for pattern, handler in RULES:
         match = pattern.search(query)
         if match is None:
             continue
-        found = handler(match, local_now, zone)
+        found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
         if found is None:
             continue
-        rest = (query[: match.start()] + " " + query[match.end() :]).split()
-        return Parsed(found, rest)
+        rest = query[: match.start()] + " " + query[match.end() :]
+        found, rest = narrow(found, rest, local_now, zone)
+        return Parsed(found, rest.split())
+    alone = clock_alone(query, local_now, zone)
+    if alone is not None:
+        return Parsed(alone[0], alone[1].split())
     return Parsed(None, query.split())
+
+
+# --- narrowing a day: a part of the day or a clock time beside it -------------------------------------------
+
+_CLOCK_WINDOW = timedelta(hours=1)  # a clock time means the hour either side of it
+_PART_WORD = re.compile(
+    r"(?<![\w-])(?:in de |'s |in the )?(?P<part>ochtend|middag|avond|nacht|morning|afternoon|evening|night)(?![\w-])"
+    r"|の?(?P<jpart>朝|午前|午後|夜|夕方)(?!\d|[一二三四五六七八九十]|時)",
+    re.IGNORECASE,
+)
+_HOUR = rf"\d{{1,2}}|{_LATIN_NUMBER}"
+_CLOCK_PATTERNS = [
+    # 15:00, om 15:00, rond 15.30 uur, at 15:30, around 3:30 pm
+    re.compile(
+        r"(?<![\w:.])(?:(?P<near>rond|omstreeks|around|about|ongeveer) |(?:om|at|tegen) )?"
+        r"(?P<h>\d{1,2}):(?P<min>\d{2})(?: ?uur)?(?: ?(?P<ampm>am|pm|a\.m\.|p\.m\.))?(?![\w:])",
+        re.IGNORECASE,
+    ),
+    # om 3 uur, rond drie uur
+    re.compile(
+        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur(?![\w-])", re.IGNORECASE
+    ),
+    # at 3pm, around 3 pm, 3pm, around three o'clock
+    re.compile(
+        rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<h>{_HOUR}) ?(?P<ampm>am|pm|a\.m\.|p\.m\.|o'clock)(?![\w])",
+        re.IGNORECASE,
+    ),
+    # noon, midnight, rond het middaguur
+    re.compile(
+        r"(?<![\w-])(?:(?P<near>around|about|rond) |at |om )?(?:het )?(?P<word>noon|midday|midnight|middernacht|"
+        r"middaguur)(?![\w-])",
+        re.IGNORECASE,
+    ),
+    # 午後3時, 3時半, 15時ごろ, 正午
+    re.compile(
+        rf"の?(?:(?P<ampm>午前|午後)?(?P<h>\d{{1,2}}|{_KANJI_NUMBER})時(?:(?P<min>\d{{1,2}})分|(?P<half>半))?"
+        r"(?P<near>ごろ|頃)?|(?P<word>正午))"
+    ),
+]
+_NAMED_CLOCK = {"noon": 12, "midday": 12, "middaguur": 12, "正午": 12, "midnight": 0, "middernacht": 0}
+
+
+@dataclass(frozen=True)
+class Clock:
+    hours: tuple[int, ...]  # the hours it may mean: 3 o'clock without am/pm is 3:00 or 15:00
+    minute: int
+
+
+def _clock(m: re.Match[str]) -> Clock | None:
+    groups = m.groupdict()
+    if groups.get("word"):
+        return Clock((_NAMED_CLOCK[groups["word"].lower()],), 0)
+    hour = number(groups["h"])
+    minute = int(groups["min"]) if groups.get("min") else 30 if groups.get("half") else 0
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
+    if hour > 23 or minute > 59:
+        return None
+    if ampm in ("pm", "午後") and hour < 12:
+        return Clock((hour + 12,), minute)
+    if ampm in ("am", "午前"):
+        return Clock((0 if hour == 12 else hour,), minute) if hour <= 12 else None
+    if (groups.get("min") and len(groups["h"]) == 2) or hour > 12 or hour == 0:
+        return Clock((hour,), minute)  # 15:00, 09:30: a 24-hour clock
+    return Clock((hour, (hour + 12) % 24), minute)  # drie uur: 3:00 or 15:00
+
+
+def _window(day: date, hour: int, minute: int, zone: ZoneInfo) -> TimeRange:
+    moment = datetime.combine(day, time(hour, minute), zone)
+    return TimeRange(moment - _CLOCK_WINDOW, moment + _CLOCK_WINDOW)
+
+
+def _find_clock(text: str) -> tuple[re.Match[str], Clock] | None:
+    for pattern in _CLOCK_PATTERNS:
+        for match in pattern.finditer(text):
+            found = _clock(match)
+            if found is not None:
+                return match, found
+    return None
+
+
+def _one_day(found: TimeRange) -> date | None:
+    """The day a range covers when it is one day or part of one (narrowing makes sense only then)."""
+    if found.end - found.start > timedelta(hours=25):
+        return None
+    return found.start.date() if found.start.hour < 18 or found.end - found.start <= timedelta(hours=7) else None
+
+
+def narrow(found: TimeRange, rest: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str]:
+    """A day with a part of the day or a clock time beside it becomes that part, or the hour around that time."""
+    day = _one_day(found)
+    if day is None:
+        return found, rest
+    clock = _find_clock(rest)
+    if clock is not None:
+        match, when = clock
+        windows = [_window(day, hour, when.minute, zone) for hour in when.hours]
+        inside = [w for w in windows if found.start <= w.start + _CLOCK_WINDOW < found.end]
+        # Said of a day, 1 to 7 without am/pm is the afternoon (gisteren om drie uur: 15:00).
+        chosen = (
+            inside[0] if len(inside) == 1 else windows[-1] if len(windows) > 1 and when.hours[0] < 8 else windows[0]
+        )
+        return chosen, rest[: match.start()] + " " + rest[match.end() :]
+    whole_day = found.start.hour == 0 and found.end - found.start >= timedelta(hours=23)
+    part = _PART_WORD.search(rest) if whole_day else None
+    if part is not None:
+        name = (part.group("part") or part.group("jpart")).lower()
+        return _day(day, zone, PARTS[name]), rest[: part.start()] + " " + rest[part.end() :]
+    return found, rest
+
+
+def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str] | None:
+    """A clock time with no day: its most recent past occurrence (`rond drie uur` at 10:00 is 03:00 today)."""
+    clock = _find_clock(query)
+    if clock is None:
+        return None
+    match, when = clock
+    candidates = [
+        _window(now.date() - timedelta(days=back), hour, when.minute, zone) for back in (0, 1) for hour in when.hours
+    ]
+    past = [c for c in candidates if c.start + _CLOCK_WINDOW <= now]
+    chosen = max(past, key=lambda c: c.start)
+    return chosen, query[: match.start()] + " " + query[match.end() :]

@@ -128,8 +128,10 @@ class Duties:
                 log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
             else:
                 update = json.loads(done.stdout)
+                unreadable = update.pop("unreadable", [])
                 if any(update.values()):
-                    log.info("archive_updated", **update)
+                    # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
+                    log.info("archive_updated", **update, unreadable=len(unreadable))
             await anyio.sleep(s.index_seconds)
 
     async def registry_sync(self) -> None:

@@ -159,7 +159,10 @@ class Archive:
             "create table if not exists vangsten (pad text primary key, regels integer not null);"
             # The size of each day file before the batch being written: what to cut back to after a crash.
             "create table if not exists bezig (bestand text not null, grootte integer not null);"
+            # Lines that could not be read (an impossible date, an offset of +99:00): skipped, never fatal.
+            "create table if not exists onleesbaar (waar text primary key, reden text not null);"
         )
+        self.skipped = 0  # unreadable lines met by this run
         self._undo_unfinished()
 
     def close(self) -> None:
@@ -181,9 +184,18 @@ class Archive:
             return 0
         lines = complete.decode("utf-8", errors="replace").splitlines()
         queue = queue or {}
-        records = [
-            (e, r) for e in parse_lines(lines) if (r := record_from_entry(e, queue.get(e.session or ""))) is not None
-        ]
+        first_line = self._line_count(path, offset)
+        records = []
+        for entry in parse_lines(lines, first_line=first_line):
+            try:
+                record = record_from_entry(entry, queue.get(entry.session or ""))
+                if record is not None:
+                    self.day_file(record.ts)
+            except (ValueError, OverflowError) as exc:
+                self._unreadable(f"{path}:{entry.line + 1}", exc)
+                continue
+            if record is not None:
+                records.append((entry, record))
         added = self._write((self._key(e, path), r) for e, r in records)
         self._set_offset(path, offset + len(complete))
         return added
@@ -237,10 +249,32 @@ class Archive:
                     data.get("session"),
                     data.get("taak"),
                 )
-            except (ValueError, KeyError, TypeError):
+                self.day_file(record.ts)
+            except (ValueError, KeyError, TypeError, OverflowError) as exc:
+                self._unreadable(f"{path}:{number + 1}", exc)
                 continue
             records.append((f"{path}:{number}", record))
         return self._write(iter(records))
+
+    def _unreadable(self, where: str, why: BaseException) -> None:
+        """Count and keep where a line could not be read; the import goes on with the next one."""
+        self.skipped += 1
+        self._state.execute(
+            "insert into onleesbaar (waar, reden) values (?, ?) on conflict (waar) do nothing",
+            (where, f"{type(why).__name__}: {str(why).splitlines()[0] if str(why) else ''}"[:200]),
+        )
+        self._state.commit()
+
+    def unreadable(self) -> list[tuple[str, str]]:
+        """Every line skipped so far, with why (`taak archief bijwerken` and doctor report them)."""
+        return [(w, r) for w, r in self._state.execute("select waar, reden from onleesbaar order by waar")]
+
+    def _line_count(self, path: Path, offset: int) -> int:
+        """The number of the line at `offset` (0 when the file is read from its start)."""
+        if offset == 0:
+            return 0
+        with path.open("rb") as handle:
+            return handle.read(offset).count(b"\n")
 
     def _write(self, keyed: Iterable[tuple[str, Record]]) -> int:
         """Append the new records to their day files as one unit: either every line is in its file and every
@@ -307,6 +341,8 @@ class Update:
     indexed: int
     embedded: int = 0
     to_embed: int = 0
+    skipped: int = 0  # unreadable lines met by this run
+    unreadable: tuple[str, ...] = ()  # where every unreadable line so far is (file:line), first ones first
 
     def as_json(self) -> str:
         return json.dumps(asdict(self))
@@ -315,6 +351,9 @@ class Update:
         text = f"{self.archived} new records archived, {self.indexed} lines indexed"
         if self.embedded or self.to_embed:
             text += f", {self.embedded} lines embedded ({self.to_embed} still without a vector)"
+        if self.unreadable:
+            shown = ", ".join(self.unreadable[:3]) + (" ..." if len(self.unreadable) > 3 else "")
+            text += f"; {len(self.unreadable)} unreadable lines skipped ({self.skipped} now): {shown}"
         return text
 
 
@@ -368,17 +407,18 @@ def _bring_up_to_date(
             indexed = index.update(archive.day_files())
         finally:
             index.close()
+        skipped, unreadable = archive.skipped, tuple(where for where, _why in archive.unreadable())
     finally:
         archive.close()
     vectors = open_vectors(layout) if semantic_rows else None
     if vectors is None:
-        return Update(archived, indexed)
+        return Update(archived, indexed, skipped=skipped, unreadable=unreadable)
     try:
         vectors.forget_orphans()
         coverage = vectors.fill(ALL_TIME, semantic_rows)
     finally:
         vectors.close()
-    return Update(archived, indexed, coverage.embedded_now, coverage.still_missing)
+    return Update(archived, indexed, coverage.embedded_now, coverage.still_missing, skipped, unreadable)
 
 
 def open_vectors(layout: Layout) -> Vectors | None:

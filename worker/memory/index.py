@@ -75,8 +75,10 @@ class Index:
             lines = path.read_text(encoding="utf-8").splitlines()
             start = 0
             if known is not None:
-                count, last_hash = int(known[0]), known[1]
-                if count <= len(lines) and (count == 0 or _hash(lines[count - 1]) == last_hash):
+                # The hash covers every line indexed so far: an edit anywhere in them (even one that keeps the
+                # line count) makes the file be indexed again, alone; an append is indexed from where it stopped.
+                count, prefix_hash = int(known[0]), known[1]
+                if count <= len(lines) and _hash_lines(lines[:count]) == prefix_hash:
                     start = count
                 else:
                     self._forget(str(path))
@@ -85,7 +87,7 @@ class Index:
                 self.db.execute(
                     "insert into bestanden values (?, ?, ?, ?) on conflict (bestand) do update "
                     "set regels = excluded.regels, laatste = excluded.laatste, grootte = excluded.grootte",
-                    (str(path), len(lines), _hash(lines[-1]), stamp),
+                    (str(path), len(lines), _hash_lines(lines), stamp),
                 )
         self.db.commit()
         return added
@@ -139,5 +141,9 @@ class Index:
         self.db.execute("delete from bestanden where bestand = ?", (bestand,))
 
 
-def _hash(line: str) -> str:
-    return hashlib.sha256(line.encode("utf-8")).hexdigest()
+def _hash_lines(lines: list[str]) -> str:
+    digest = hashlib.sha256()
+    for line in lines:
+        digest.update(line.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()

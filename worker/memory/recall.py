@@ -10,7 +10,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from worker.core.timephrase import TimeRange, parse_time
+from worker.core.timephrase import TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
 
@@ -77,6 +77,7 @@ class Hit:
     session: str | None
     taak: str | None
     by_meaning: bool = False
+    matched: bool = False  # one of the query's words is in it: shown first, marked
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Recall:
     in_range: int
     cut: int = 0
     notes: list[str] = field(default_factory=list)
+    per_word: dict[str, int] = field(default_factory=dict)  # lines each searched word matched (in the range)
 
 
 def recall(
@@ -101,9 +103,10 @@ def recall(
     actor: str | None = None,
     vectors: Vectors | None = None,
     why_no_vectors: str = NOT_INSTALLED,
+    language: str = "nl",
 ) -> Recall:
-    parsed = parse_time(query, now, zone)
-    words = terms(" ".join(parsed.words))
+    parsed = parse_time(query, now, zone, language)
+    words = terms(" ".join(search_words(parsed.words)))
     bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
     filters, values = _filters(bounds, taak, actor)
     in_range = _count(index, filters, values)
@@ -112,6 +115,8 @@ def recall(
         bounds = ALL_TIME
         filters, values = _filters(bounds, taak, actor)
     found, candidates = _word_hits(index, words, filters, values, limit) if words else ([], 0)
+    found = [replace(h, matched=True) for h in found]
+    per_word = {word: _word_count(index, word, filters, values) for word in dict.fromkeys(words)}
     spoken = f"{filters} and r.type != 'meta'"
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
@@ -133,7 +138,10 @@ def recall(
         ).fetchall()
         candidates = spoken_in_range
         seen = {h.id for h in found}
-        found = (found + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
+        # What matched comes first, then the rest of the range in time order (issue 15: the one matching line
+        # was line 40 of 40 when the whole range was sorted together).
+        found = sorted(found, key=lambda h: h.ts) + [h for h in map(_hit, rows) if h.id not in seen]
+        found = found[:limit]
     elif step.extra is Extra.SEMANTIC and vectors is not None:
         wanted = min(SEMANTIC_LINES, limit - len(found))
         coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
@@ -141,9 +149,11 @@ def recall(
         notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
         if coverage.still_missing:
             notes.append(f"{coverage.still_missing} regels in het bereik nog zonder vector")
-        found += near
-    found.sort(key=lambda h: h.ts)
-    return Recall(now, parsed.range, step.fallback, found, in_range, max(0, candidates - len(found)), notes)
+        found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
+    else:
+        found.sort(key=lambda h: h.ts)
+    cut = max(0, candidates - len(found))
+    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word)
 
 
 def _by_meaning(
@@ -207,6 +217,16 @@ def _word_hits(
     return [_hit(r) for r in rows.fetchall()], int(total)
 
 
+def _word_count(index: Index, word: str, filters: str, values: tuple[object, ...]) -> int:
+    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
+    joined = (
+        "from zoek join regels r on r.id = zoek.rowid where zoek match ? "
+        f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
+    )
+    quoted = '"' + word.replace('"', '""') + '"'
+    return int(index.db.execute(f"select count(*) {joined}", (quoted, *values[:2], *values)).fetchone()[0])
+
+
 def _hit(row: tuple[object, ...]) -> Hit:
     return Hit(*row)  # type: ignore[arg-type]
 
@@ -228,12 +248,16 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
         f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
         f"{len(result.hits)} regels getoond van {result.in_range} in het bereik; fallback: {result.fallback}"
         + "".join(f"; {note}" for note in result.notes)
+        + (f"; woorden: {word_counts(result.per_word)}" if result.per_word else "")
     ]
     body: list[str] = []
     used = len(header[0])
     cut_chars = 0
+    # Marks are needed only where matching lines stand beside others: "»" a word matched, "~" near in meaning.
+    mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
     for hit in result.hits:
-        line = f"[{local(hit.ts)}] {'~ ' if hit.by_meaning else ''}{hit.actor}: {hit.text}"
+        mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
+        line = f"[{local(hit.ts)}] {mark}{hit.actor}: {hit.text}"
         if used + len(line) + 1 > max_chars:
             cut_chars += 1
             continue
@@ -246,6 +270,11 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     return "\n".join(header + body)
 
 
+def word_counts(per_word: dict[str, int]) -> str:
+    """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly."""
+    return ", ".join(f"{word} {n}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items())
+
+
 def as_json(result: Recall, zone: ZoneInfo) -> str:
     return json.dumps(
         {
@@ -254,6 +283,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
             "tot": result.range.end.isoformat() if result.range else None,
             "fallback": result.fallback,
             "notities": result.notes,
+            "woorden": result.per_word,
             "regels": [
                 {
                     "ts": iso_utc(h.ts),
@@ -263,7 +293,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
                     "text": h.text,
                     "session": h.session,
                     "taak": h.taak,
-                    "bron": "betekenis" if h.by_meaning else "woorden",
+                    "bron": "betekenis" if h.by_meaning else "woorden" if h.matched else "bereik",
                 }
                 for h in result.hits
             ],
