@@ -156,13 +156,15 @@ from weg
 returning id, ts;
 
 -- name: terugnemen
--- The owner takes a held lease back by hand (a session that hangs): the task is claimable again at once and
--- the attempt is given back. The session's token is no longer current, so its daemon stops it.
--- $1 taak_id, $2 wie, $3 reden
+-- The owner takes a held lease back by hand (a session that hangs): the attempt is given back and the task is
+-- claimable again after $4 seconds. The session's token is no longer current, so its daemon, which confirms
+-- the token every few seconds (TAAK_TOKEN_CHECK_SECONDS), stops it before anyone can claim the task again.
+-- $1 taak_id, $2 wie, $3 reden, $4 seconds before it may be claimed again
 with terug as (
     update agent_taken t
     set bijgewerkt = now(),
-        status = 'wachtend', pogingen = greatest(t.pogingen - 1, 0), niet_voor = null,
+        status = 'wachtend', pogingen = greatest(t.pogingen - 1, 0),
+        niet_voor = now() + make_interval(secs => $4),
         lease_tot = null, lease_token = null
     where t.id = $1 and t.status = 'bezig'
     returning t.id, t.geclaimd_door
@@ -432,12 +434,13 @@ select set_config('taak.sonde', $1, false);
 -- The session setting sonde_zetten made, as this connection sees it.
 select current_setting('taak.sonde', true);
 
--- name: hartslag_stand
--- The owner's bot_heartbeats as it stands: row-level security, its policies, and who may write or delete
--- (grantee 0 in the ACL is PUBLIC). No row: there is no such table.
+-- name: tabel_stand
+-- One of the owner's own tables as it stands (bot_heartbeats, agent_messages): row-level security, its
+-- policies, and who may write or delete (grantee 0 in the ACL is PUBLIC). No row: there is no such table.
+-- $1 the table's name (public.bot_heartbeats)
 with tabel as (
     select c.oid, c.relrowsecurity, c.relowner, coalesce(c.relacl, acldefault('r', c.relowner)) as acl
-    from pg_class c where c.oid = to_regclass('public.bot_heartbeats')
+    from pg_class c where c.oid = to_regclass($1)
 ), rechten as (
     select case when a.grantee = 0 then 'public' else pg_get_userbyid(a.grantee) end as rol, a.privilege_type
     from tabel, aclexplode(tabel.acl) a

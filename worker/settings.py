@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     agent_args: str = ""
     workdir: Path | None = None
     lease_extend_seconds: float = Field(default=60.0, gt=0)
+    # How often a running session's token is confirmed (a read): a task the owner cancels or takes back is
+    # stopped within this, while the lease itself is extended (a write) at most once per lease_extend_seconds.
+    token_check_seconds: float = Field(default=5.0, gt=0)
     session_timeout_seconds: float = Field(default=7200.0, gt=0)
     silence_timeout_seconds: float = Field(default=900.0, gt=0)
     kill_grace_seconds: float = Field(default=10.0, ge=0)
@@ -120,8 +123,25 @@ class Settings(BaseSettings):
     @classmethod
     def _status_list(cls, value: object) -> object:
         if isinstance(value, str):
-            return [status.strip() for status in value.split(",") if status.strip()]
+            value = [status.strip() for status in value.split(",") if status.strip()]
+            if not value:
+                raise ValueError("name at least one status of a message the old worker left open (e.g. pending)")
         return value
+
+    @field_validator("intake_vanaf", mode="before")
+    @classmethod
+    def _a_date_not_a_number(cls, value: object) -> object:
+        # pydantic would read 20261201 as seconds since 1970: a cut-off is written as a date.
+        if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().lstrip("+-").isdigit()):
+            raise ValueError("write the cut-off as a date, 2026-12-01 or 2026-12-01T08:00+01:00")
+        return value
+
+    @field_validator("eigenaar")
+    @classmethod
+    def _a_name(cls, value: str | None) -> str | None:
+        if value is not None and (not value.strip() or any(ord(ch) < 32 for ch in value)):
+            raise ValueError("the owner's name is one line of text")
+        return value.strip() if value is not None else None
 
     @field_validator("timezone")
     @classmethod

@@ -103,11 +103,15 @@ async def wait_for(
         await anyio.sleep(interval)
 
 
-async def switch_on(conn: asyncpg.Connection, *bots: str) -> None:
+async def switch_on(conn: asyncpg.Connection, *bots: str, brake: int | None = None) -> None:
+    """Switch bots on. Without the daily brake (a bot starts with 50 sessions a day): the runs of 100 and 300
+    tasks and the benchmarks need more; the brake's own tests set one."""
     for bot in bots:
         await conn.execute(
-            "insert into agent_bots (bot, actief) values ($1, true) on conflict (bot) do update set actief = true",
+            "insert into agent_bots (bot, actief, max_sessies_per_dag) values ($1, true, $2) "
+            "on conflict (bot) do update set actief = true, max_sessies_per_dag = $2",
             bot,
+            brake,
         )
 
 

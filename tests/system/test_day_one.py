@@ -8,8 +8,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -327,15 +329,21 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
         else:
             assert row["soort"] == "vrijgegeven"
             assert row["tekst"].startswith("lease teruggenomen door jamal (van paco@testbox): hangt")
-            # Claimable again at once, with the attempt given back: the daemon takes it up again.
+            # Claimable again once the session is surely stopped, with the attempt given back.
             await wait_for(
                 lambda: conn.fetchval(
                     "select count(*) >= 2 from agent_taak_log where taak_id = $1 and soort = 'gestart'", task_id
                 ),
-                timeout=30,
+                timeout=90,
                 what="the task to be claimed again",
             )
             assert await conn.fetchval("select pogingen from agent_taken where id = $1", task_id) == 1
+            back, again = await conn.fetch(
+                "select ts from agent_taak_log where taak_id = $1 and soort in ('gestart', 'vrijgegeven') "
+                "order by id offset 1",
+                task_id,
+            )
+            assert (again["ts"] - back["ts"]).total_seconds() >= 29  # nobody could take it while it still ran
     finally:
         daemon.stop()
         await conn.close()
@@ -492,6 +500,16 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
             {"hooks": [{"type": "command", "command": f"sh {scripts}/iets-anders.sh"}]},
         ],
         "PostCompact": [{"hooks": [{"type": "command", "command": f"sh {scripts}/mijn-verslag.sh"}]}],
+        # Working hooks in shell forms: a builtin first, a relative path after cd. They stay.
+        "Stop": [
+            {"hooks": [{"type": "command", "command": f"cd {tmp_path} && echo werkt >> {tmp_path}/stop.log"}]},
+            {"hooks": [{"type": "command", "command": f"cd {scripts} && sh iets-anders.sh"}]},
+        ],
+        # The old script behind a cd or inside an inline script is still the old script.
+        "UserPromptSubmit": [
+            {"hooks": [{"type": "command", "command": f"cd {scripts} && python3 session-compact-report.py"}]},
+            {"hooks": [{"type": "command", "command": f"bash -c 'python3 {scripts}/session-compact-report.py'"}]},
+        ],
     }
     settings.write_text(json.dumps({"hooks": hooks}))
     env = cli_env("postgresql://postgres@127.0.0.1:1/nergens", tmp_path)
@@ -509,6 +527,8 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
     remaining = " ".join(commands)
     assert not any(name in remaining for name in ("session-compact-report", "session-start-context", "verslag"))
     assert any("iets-anders.sh" in c for c in commands)
+    assert sum("echo werkt" in c for c in commands) == 1
+    assert sum("iets-anders.sh" in c for c in commands) == 2
     assert sum(" hook " in c for c in commands) == 4  # ours stay
     backups = list(settings.parent.glob("settings.json.bak-*"))
     assert any("session-compact-report.py" in b.read_text() for b in backups)
@@ -539,7 +559,9 @@ def test_doctor_warns_when_the_old_node_queue_worker_runs_on_this_machine(tmp_pa
 async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: Path) -> None:
     from worker.db.embedded import stop_embedded
 
-    env = cli_env(db_url, tmp_path)
+    # The embedded server's folder outside pytest's private one: run as root, pgserver hands it to its own user.
+    data = Path(tempfile.mkdtemp(prefix="taak-demo-"))
+    env = cli_env(db_url, tmp_path, TAAK_DATA_DIR=str(data))
     conn = await asyncpg.connect(db_url)
     try:
         before = await snapshot_of_queue(conn)
@@ -555,7 +577,8 @@ async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: 
         assert "klaar" in shown.stdout
     finally:
         await conn.close()
-        stop_embedded(Path(env["TAAK_DATA_DIR"]) / "postgres")
+        stop_embedded(data / "postgres")
+        shutil.rmtree(data, ignore_errors=True)
 
 
 async def snapshot_of_queue(conn: asyncpg.Connection) -> tuple[int, int, int]:
@@ -583,5 +606,58 @@ async def test_the_preview_reads_a_table_the_intake_never_touched_and_still_chan
         await conn.close()
     assert shown["totaal"] == {"taak": 1}
     assert "task_id" not in {c["column_name"] for c in columns}
+    ok(env, "bot", "uit", "paco", "--nieuwe-bot")
     done = taak(env, "intake", "neem", "1")  # pulling one in does change the table: its columns are added
     assert done.returncode == 0, done.stderr
+
+
+async def test_pulling_a_message_in_by_hand_needs_a_bot_the_fleet_knows(owners_db: str, tmp_path: Path) -> None:
+    env = cli_env(owners_db, tmp_path)
+    ok(env, "db", "migrate")
+    ok(env, "bot", "uit", "paco", "--nieuwe-bot")
+    conn = await asyncpg.connect(owners_db)
+    try:
+        ids = {
+            name: await conn.fetchval(
+                "insert into agent_messages (sender, recipient, content) values ('jamal', $1, $2) returning id",
+                recipient,
+                f"bericht voor {name}",
+            )
+            for name, recipient in (("coco", "coco"), ("niemand", None), ("raar", "pacó"), ("paco", " Paco"))
+        }
+        before = await snapshot(conn)
+        for name, code, said in (("coco", 1, "coco is onbekend"), ("niemand", 1, "--aan BOT"), ("raar", 2, "pacó")):
+            refused = taak(env, "intake", "neem", str(ids[name]))
+            assert refused.returncode == code, refused.stderr
+            assert said in refused.stderr
+            assert len(refused.stderr.strip().splitlines()) == 1
+        assert taak(env, "intake", "neem", "").returncode == 2
+        assert await snapshot(conn) == before
+        task = ok(env, "intake", "neem", str(ids["niemand"]), "--aan", "paco").split("-> ")[1].strip()
+        assert await conn.fetchval("select toegewezen_aan from agent_taken where id = $1", task) == "paco"
+        ok(env, "intake", "neem", str(ids["paco"]))
+    finally:
+        await conn.close()
+
+
+def test_settings_that_would_quietly_mean_something_else_are_refused(tmp_path: Path) -> None:
+    env = cli_env("postgresql://postgres@127.0.0.1:1/nergens", tmp_path)
+    for name, value in (
+        ("TAAK_INTAKE_VANAF", "20261201"),  # would be read as seconds since 1970
+        ("TAAK_INTAKE_VANAF", "-5"),
+        ("TAAK_INTAKE_OPEN_STATUS", " , "),  # would mean: nothing is open
+        ("TAAK_EIGENAAR", "jamal\nroot"),
+    ):
+        done = taak({**env, name: value}, "lijst")
+        assert done.returncode == 2, (name, value, done.stderr)
+        assert name in done.stderr
+
+
+async def test_a_brake_out_of_range_is_refused_in_one_line(db_url: str, tmp_path: Path) -> None:
+    env = cli_env(db_url, tmp_path)
+    ok(env, "bot", "uit", "paco", "--nieuwe-bot")
+    for bad in (["--sessies", "99999999999999999999"], ["--kosten", "1e308"], ["--kosten", "5,50"], ["--sessies", "x"]):
+        done = taak(env, "bot", "rem", "paco", *bad)
+        assert done.returncode == 2, done.stderr
+        assert "een getal van 0 tot" in done.stderr
+    assert ok(env, "bot", "rem", "paco", "--kosten", "5.5").strip() == "paco: rem max 50 sessies, max $5.50"

@@ -4,9 +4,11 @@ Debian's packages (`.ci/run` installs it) and is started by the test on a free p
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -50,7 +52,7 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
         f"auth_type = trust\nauth_file = {folder}/users.txt\n"
         "pool_mode = transaction\ndefault_pool_size = 4\nmax_client_conn = 200\n"
         "unix_socket_dir =\nignore_startup_parameters = extra_float_digits\n"
-        f"logfile = {folder}/pgbouncer.log\n"
+        f"logfile = {folder}/pgbouncer.log\npidfile = {folder}/pgbouncer.pid\n"
     )
     command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
     if os.geteuid() == 0:  # pgbouncer refuses to run as root: as the server's own user
@@ -71,8 +73,17 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
     try:
         yield urlunsplit((parts.scheme, f"{user}@127.0.0.1:{port}", parts.path, parts.query, parts.fragment))
     finally:
-        os.killpg(process.pid, 15)
+        # `su` leaves pgbouncer in a session of its own: stop it by its pid file, then the wrapper.
+        pidfile = folder / "pgbouncer.pid"
+        if pidfile.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while pidfile.exists() and time.monotonic() < deadline:  # pgbouncer removes it when it has stopped
+            time.sleep(0.1)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import plistlib
 import shutil
@@ -68,7 +69,8 @@ def test_the_launchd_agent_is_a_valid_plist_with_keepalive_and_log_files(tmp_pat
     assert plist["ExitTimeOut"] == 60
     assert plist["EnvironmentVariables"]["TAAK_BOTS"] == "paco"
     assert plist["StandardOutPath"] == f"{tmp_path}/Library/Logs/taak/queue-worker-paco.log"
-    assert plist["ProgramArguments"][-1].endswith('queue-worker"')
+    assert Path(plist["ProgramArguments"][0]).name == "queue-worker"
+    assert plist["EnvironmentVariables"]["TAAK_ENV_FILE"] == f"{tmp_path}/.config/taak/paco.env"
     if shutil.which("plutil"):
         path = tmp_path / "agent.plist"
         path.write_text(done.stdout)
@@ -117,16 +119,43 @@ def test_a_system_unit_runs_as_a_named_user_never_as_root(tmp_path: Path) -> Non
     assert "--user" in refused.stderr
     as_root = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "root", "--dry-run")
     assert as_root.returncode == 2
-    done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "jamal", "--dry-run")
+    done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "nobody", "--dry-run")
     assert done.returncode == 0, done.stderr
-    assert "User=jamal" in done.stdout.splitlines()
+    assert "User=nobody" in done.stdout.splitlines()
     assert "EnvironmentFile=/etc/taak/%i.env" in done.stdout
 
 
-def manage(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+# A stand-in for systemctl and launchctl: a real program on PATH that records how it was called, answers
+# `is-enabled` from FAKE_ENABLED, and fails when FAKE_FAIL is set (as systemctl does without a user bus).
+FAKE_MANAGER = """#!/bin/sh
+echo "$(basename "$0") $*" >> "$FAKE_CALLS"
+if [ -n "$FAKE_FAIL" ]; then echo "Failed to connect to bus: No medium found" >&2; exit 1; fi
+case "$*" in
+  *is-enabled*) for bot in $FAKE_ENABLED; do case "$*" in *"@$bot") echo enabled; exit 0;; esac; done
+                echo disabled; exit 1;;
+esac
+exit 0
+"""
+
+
+def manage(home: Path, *args: str, fail: bool = False, enabled: str = "") -> subprocess.CompletedProcess[str]:
+    tools = home / "fake-bin"
+    tools.mkdir(parents=True, exist_ok=True)
+    for name in ("systemctl", "launchctl", "loginctl"):
+        (tools / name).write_text(FAKE_MANAGER)
+        (tools / name).chmod(0o755)
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}",
+        "FAKE_CALLS": str(home / "calls.txt"),
+        "FAKE_ENABLED": enabled,
+    }
+    if fail:
+        env["FAKE_FAIL"] = "1"
     return subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker", "service", *args],
-        env={**os.environ, "HOME": str(home)},
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
@@ -140,26 +169,66 @@ def test_status_and_uninstall_find_remove_and_keep_the_right_files(tmp_path: Pat
     installed = manage(tmp_path, "install", "--bot", "paco", "--platform", platform)
     assert installed.returncode == 0, installed.stderr
     if platform == "macos":
-        assert "/etc/newsyslog.d/taak-paco.conf" in installed.stdout
-        assert f"{tmp_path}/Library/Logs/taak/queue-worker-paco.log  644  5  10240  *  NJ" in installed.stdout
+        assert "launchd does not rotate" in installed.stdout
     status = manage(tmp_path, "status", "--bot", "paco", "--platform", platform)
-    assert "installed" in status.stdout
+    assert status.returncode == 0, status.stdout
     assert "with PATH" in status.stdout
     unit = next(Path(line.split(": ")[0]) for line in status.stdout.splitlines() if line.endswith(": installed"))
     env_file = next(Path(line.split(": ")[0]) for line in status.stdout.splitlines() if ": there" in line)
     dry = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", platform, "--dry-run")
     assert dry.returncode == 0
     assert unit.exists()
+    refused = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", platform, fail=True)
+    assert refused.returncode == 1
+    assert "nothing removed" in refused.stdout
+    assert unit.exists()  # it may still run: its file stays
     gone = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", platform)
-    assert gone.returncode == 0, gone.stderr
+    assert gone.returncode == 0, gone.stdout
     assert not unit.exists()
     assert env_file.exists()  # the owner's settings stay
+    calls = (tmp_path / "calls.txt").read_text()
+    assert ("systemctl --user disable --now queue-worker@paco" if platform == "linux" else "launchctl bootout") in calls
 
 
-def test_uninstalling_one_bot_keeps_the_systemd_template_the_others_use(tmp_path: Path) -> None:
+def test_the_systemd_template_stays_while_another_bot_has_it_enabled_and_goes_with_the_last(tmp_path: Path) -> None:
     for bot in ("paco", "sjakie"):
         assert manage(tmp_path, "install", "--bot", bot, "--platform", "linux").returncode == 0
     unit = tmp_path / ".config" / "systemd" / "user" / "queue-worker@.service"
-    done = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", "linux")
-    assert "sjakie" in done.stdout
+    first = manage(tmp_path, "uninstall", "--bot", "paco", "--platform", "linux", enabled="sjakie")
+    assert "sjakie" in first.stdout
     assert unit.exists()
+    last = manage(tmp_path, "uninstall", "--bot", "sjakie", "--platform", "linux", enabled="")
+    assert last.returncode == 0, last.stdout
+    assert not unit.exists()  # paco's kept settings file does not keep it
+
+
+def test_a_system_unit_needs_a_user_that_exists(tmp_path: Path) -> None:
+    done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "niemand_hier", "--dry-run")
+    assert done.returncode == 2
+    assert "no such user" in done.stderr
+
+
+def test_the_settings_file_is_read_literally_so_a_password_with_shell_characters_stays_whole(
+    db_url: str, tmp_path: Path
+) -> None:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(db_url)  # the test server trusts its user, so any password connects; this one must arrive whole
+    url = f"postgresql://{parts.username or 'postgres'}:pa$$w0rd&x@{parts.hostname}:{parts.port or 5432}{parts.path}"
+    settings = tmp_path / "paco.env"
+    settings.write_text(f"TAAK_DATABASE_URL={url}\nTAAK_LOG_FORMAT=json\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_ENV_FILE=str(settings), TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_BOTS="paco", TAAK_SEMANTIC="false"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    started = next(json.loads(line) for line in done.stdout.splitlines() if '"worker_started"' in line)
+    assert started["database"] == url.replace(":pa$$w0rd&x@", ":***@")
+    assert "pa$$w0rd" not in done.stdout + done.stderr

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from worker.core.outcome import Action, Outcome, infra_pause, with_jitter
+from worker.core.model import Status, Task
+from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, with_jitter
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import build_env, session_env
 
@@ -69,3 +70,32 @@ def test_a_sessions_environment_holds_no_database_credentials_of_any_spelling() 
         "/d/run/x.sock",
         "/d/sessies/HV-20261201-001/1-s-1.briefing.txt",
     )
+
+
+def _task(status: str, token: str | None) -> Task:
+    from datetime import UTC, datetime
+
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    return Task(
+        id="HV-20261201-001", titel="t", opdracht="o", opdrachtgever="jamal", toegewezen_aan="paco",
+        status=Status(status), klaar_wanneer=None, context={}, volgende_stap=None, pogingen=1, max_pogingen=3,
+        lease_tot=None, lease_token=token, geclaimd_door="paco@m", bewijs=None, prioriteit=0, niet_voor=None,
+        aangemaakt=now, bijgewerkt=now, afgerond=None,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "token", "reason"),
+    [
+        (Stop.LEASE_LOST, "bezig", "ander-token", "lease kwijt: de taak is elders opnieuw geclaimd"),
+        (Stop.LEASE_LOST, "wachtend", None, "lease kwijt: de taak is teruggenomen (nu wachtend)"),
+        (Stop.LEASE_LOST, "geannuleerd", None, "de eigenaar heeft de taak geannuleerd"),
+        (Stop.SHUTDOWN, "geannuleerd", None, "de eigenaar heeft de taak geannuleerd"),
+        (None, "klaar", None, "de sessie heeft de taak zelf afgesloten"),
+    ],
+)
+def test_a_session_that_lost_its_task_is_told_why(
+    stop: Stop | None, status: str, token: str | None, reason: str
+) -> None:
+    seen = Observed(token="mijn-token", exit_code=0, result=None, stop=stop, task_after=_task(status, token))
+    assert decide(seen) == Outcome(Action.NOTHING, reason)

@@ -141,13 +141,30 @@ async def _database_checks(settings: Settings) -> list[Check]:
 async def _heartbeats(conn: object) -> list[Check]:
     from worker.db import heartbeats
 
+    checks = []
+    queue = await heartbeats.state(conn, "public.agent_messages")  # type: ignore[arg-type]
+    public = [role for role in (queue.writers if queue else []) if role in ("public", "anon", "authenticated")]
+    if queue is not None and public and not queue.rls:
+        checks.append(
+            Check(
+                "warn",
+                "agent_messages",
+                f"{', '.join(public)} may write the old queue table: anyone with Supabase's public key can queue "
+                "work for a bot that is switched on, or hide a message by setting its task_id",
+                "revoke insert, update, delete, truncate on agent_messages from anon, authenticated (in SQL, "
+                "once the old worker writes with the service key)",
+            )
+        )
     state = await heartbeats.state(conn)  # type: ignore[arg-type]
     if state is None:
-        return []
+        return checks
     if state.rls:
-        return [Check("ok", "bot_heartbeats", f"row-level security on, policies: {', '.join(state.policies) or '-'}")]
+        writers = ", ".join(state.writers) or "its owner only"
+        detail = f"row-level security on, policies: {', '.join(state.policies) or '-'} (may write: {writers})"
+        return [*checks, Check("ok", "bot_heartbeats", detail)]
     writers = ", ".join(state.writers) or "nobody but its owner"
     return [
+        *checks,
         Check(
             "warn",
             "bot_heartbeats",

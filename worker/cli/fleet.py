@@ -96,13 +96,14 @@ def _limit(value: str, option: str, kind: Any) -> Any:
 
     if value.strip().lower() in ("geen", "none"):
         return None
+    ceiling = 100_000 if kind is int else 1_000_000  # sessions a day; dollars a day
     try:
         number = kind(value.strip())
     except (ValueError, InvalidOperation):
-        raise InvalidInput("bad_number", what=option, minimum=0) from None
-    if (isinstance(number, Decimal) and not number.is_finite()) or number < 0:
-        raise InvalidInput("bad_number", what=option, minimum=0)
-    return number
+        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling) from None
+    if (isinstance(number, Decimal) and not number.is_finite()) or not 0 <= number <= ceiling:
+        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling)
+    return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 
 
 def _day(day: Any) -> str:
@@ -237,9 +238,11 @@ def _intake_parser(sub: Sub) -> None:
     take = verbs.add_parser(
         "neem",
         help="pull in one message by its ID, whatever its age or status",
-        usage="taak intake neem BERICHT_ID",
+        usage="taak intake neem BERICHT_ID [--aan BOT] [--nieuwe-bot]",
     )
     take.add_argument("bericht", metavar="BERICHT_ID", help="the message's ID in agent_messages")
+    take.add_argument("--aan", metavar="BOT", help="the bot it is for (default: its recipient; a known bot)")
+    take.add_argument("--nieuwe-bot", action="store_true", help="that bot is new: register it")
     for verb in (preview, take):
         verb.set_defaults(handler=intake)
 
@@ -255,7 +258,9 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
             found = await old_queue.prepare_table(conn, columns)
             if isinstance(found, str):
                 raise Refused("intake_off", reason=found)
-            task_id = await old_queue.take_one(conn, args.bericht, columns, found)
+            task_id = await old_queue.take_one(
+                conn, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot
+            )
             print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
             return ExitCode.OK
         bot = check_bot_name(args.bot) if args.bot is not None else None

@@ -112,18 +112,25 @@ def _archief_parser(sub: Sub) -> None:
     )
     imported.add_argument("paths", nargs="*", type=Path, metavar="PAD", help="transcript files (JSONL)")
     imported.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
-    update = verbs.add_parser("bijwerken", help="import new lines and update the indexes")
+    update = verbs.add_parser("bijwerken", help="import new lines and update the word index")
     rebuild = verbs.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
-    for verb in (imported, update, rebuild):
+    embed = verbs.add_parser(
+        "vectoren", help="embed up to TAAK_SEMANTIC_ROWS lines without a vector (the semantic extra), newest first"
+    )
+    for verb in (imported, update, rebuild, embed):
         verb.add_argument("--json", action="store_true", help="the counts as one JSON object")
         verb.set_defaults(handler=archief)
 
 
 async def archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, bring_up_to_date
+    from worker.memory.archive import Layout, bring_up_to_date, embed_new
 
     layout = Layout(settings.data_dir)
-    rows = settings.semantic_rows if settings.semantic else 0
+    if args.archief_command == "vectoren":
+        update = embed_new(layout, settings.semantic_rows if settings.semantic else 0)
+        print(update.as_json() if args.json else update.summary())
+        return ExitCode.OK
+    rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
     paths: list[Path] = getattr(args, "paths", None) or []
     for path in paths:
         if not path.is_file():

@@ -67,6 +67,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
     if args.command == "service":
         raise SystemExit(_service(args))
+    _load_env_file()
     settings = load_settings_or_exit()
     from worker.logs import configure_logging
 
@@ -74,6 +75,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "demo":
         raise SystemExit(_demo(settings, args.agent))
     raise SystemExit(_serve(settings, once=args.once))
+
+
+def _load_env_file() -> None:
+    """launchd has no EnvironmentFile: the agent names the settings file in TAAK_ENV_FILE and it is read here,
+    literally like systemd reads it (KEY=value lines; no shell, so `$` and `&` in a password stay as they are).
+    What the environment already holds wins."""
+    path = os.environ.get("TAAK_ENV_FILE")
+    if not path:
+        return
+    from dotenv import dotenv_values
+
+    if not os.path.isfile(path):
+        fail(f"TAAK_ENV_FILE {path} does not exist", ExitCode.USAGE, program="queue-worker")
+    for key, value in dotenv_values(path, interpolate=False).items():
+        if value is not None:
+            os.environ.setdefault(key, value)
 
 
 def _service(args: argparse.Namespace) -> int:
@@ -92,9 +109,15 @@ def _service(args: argparse.Namespace) -> int:
         fail("--system is for Linux; on macOS the agent runs as the user who installs it", ExitCode.USAGE)
     user = getattr(args, "user", None)
     if args.service_command == "install" and args.system:
+        import pwd
+
         user = user or os.environ.get("SUDO_USER")
         if not user or user == "root":
             fail("--system needs --user NAME: the bot runs as that user, never as root", ExitCode.USAGE)
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            fail(f"--user {user}: no such user on this machine", ExitCode.USAGE)
     home = Path.home()
     service = svc.service_file(bot, platform, home=home, system=args.system, user=user)
     if args.service_command == "status":
@@ -110,15 +133,18 @@ def _service(args: argparse.Namespace) -> int:
         print(f"note: {service.env_file} has no PATH line: add PATH={svc.service_path(platform)}")
     print(f"settings go in {service.env_file} (TAAK_DATABASE_URL, ...); then load it with:\n  {service.load}")
     print(f"follow its log with:\n  {service.logs}")
-    if platform == "linux" and not args.system and svc.lingering(getpass.getuser()) is False:
-        print(
-            "this user's services stop when the user logs out; on a headless machine keep them running with:\n"
-            f"  sudo loginctl enable-linger {getpass.getuser()}"
-        )
+    if platform == "linux" and not args.system:
+        linger = svc.lingering(getpass.getuser())
+        if linger is not True:
+            why = "lingering is off" if linger is False else "systemd could not say whether lingering is on"
+            print(
+                f"{why}: this user's services stop when the user logs out; on a headless machine keep them "
+                f"running with:\n  sudo loginctl enable-linger {getpass.getuser()}"
+            )
     if service.log_file is not None:
         print(
-            "launchd does not rotate its log; to rotate it at 10 MB (keeping 5), add this line to "
-            f"/etc/newsyslog.d/taak-{bot}.conf:\n  {svc.LOG_ROTATION.format(log=service.log_file)}"
+            f"launchd does not rotate {service.log_file}: it grows until you stop the agent, move the file and "
+            "start it again (the README's Services section)"
         )
     return 0
 
@@ -127,12 +153,13 @@ def _service_status(service: object, bot: str) -> int:
     from worker.daemon import service as svc
 
     assert isinstance(service, svc.ServiceFile)
-    installed = service.path.is_file()
-    print(f"{service.path}: {'installed' if installed else 'not installed'}")
+    installed = service.path.is_file() and service.env_file.is_file()
+    print(f"{service.path}: {'installed' if service.path.is_file() else 'not installed'}")
     env = "there" if service.env_file.is_file() else "missing"
     has_path = "with PATH" if svc.env_file_has_path(service) else "without PATH"
     print(f"{service.env_file}: {env}" + (f", {has_path}" if env == "there" else ""))
     if not installed:
+        print(f"{bot}: not installed")
         return int(ExitCode.NOT_FOUND)
     code, said = svc.run_manager(service.status)
     print(said)
@@ -155,8 +182,10 @@ def _service_uninstall(service: object, bot: str, *, dry_run: bool) -> int:
     if dry_run:
         return 0
     code, said = svc.run_manager(service.stop)
-    if code != 0:
-        print(f"note: {' '.join(service.stop)} exited {code}: {said.splitlines()[-1] if said else ''}")
+    if code not in (0, svc.NO_MANAGER):
+        last = said.splitlines()[-1] if said else ""
+        print(f"could not stop it: {' '.join(service.stop)} exited {code}: {last}; nothing removed")
+        return int(ExitCode.REFUSED)
     if not shared:
         service.path.unlink()
     print(f"kept {service.env_file} (your settings)")

@@ -69,7 +69,8 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger, NewTask
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
-    uiterlijk = parse_due(args.uiterlijk, datetime.now(settings.zone), settings.zone) if args.uiterlijk else None
+    now = datetime.now(settings.zone)
+    uiterlijk = parse_due(args.uiterlijk, now, settings.zone) if args.uiterlijk is not None else None
     new = NewTask(
         opdracht=a.read_text(a.joined(args.opdracht)),
         opdrachtgever=args.van or a.who(settings),
@@ -157,6 +158,7 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         sessie = settings.sessie if token is not None else None
         await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+    print(a.said(settings, "logged", id=task_id, soort=soort.value))
     return ExitCode.OK
 
 
@@ -235,7 +237,9 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     if token is None:  # the owner, by hand
         wie = a.who(settings)
         async with a.connection(settings) as conn:
-            await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie)
+            # Claimable again once the holding daemon's token checks have stopped its session, with room to spare.
+            wait = max(30.0, 3 * settings.token_check_seconds + settings.kill_grace_seconds)
+            await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie, wait_seconds=wait)
         print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.connection(settings) as conn:
@@ -288,6 +292,7 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
     check_task_id(explicit)
     async with a.connection(settings) as conn:
         await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
+    print(a.said(settings, "answered", id=explicit))
     return ExitCode.OK
 
 
@@ -310,6 +315,7 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
         if token is not None:
             task = await ledger.toon(task_id)
             a.session_stand(settings, task_id, task.status, task.volgende_stap)
+    print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 
 

@@ -36,10 +36,11 @@ def _parse(text: str, now: datetime, zone: ZoneInfo) -> datetime:
         hours = int(relative.group(1)) * _UNIT_HOURS[relative.group(2)]
         moment = local_now + timedelta(hours=hours)
         return moment if _UNIT_HOURS[relative.group(2)] == 1 else _end_of(moment.date(), zone)
+    written = text.strip()
     try:
-        parsed = datetime.fromisoformat(word.replace(" ", "T", 1)) if (" " in word or "t" in word) else None
-        if parsed is None:
-            return _end_of(date.fromisoformat(word), zone)
+        if len(written) <= 10:
+            return _end_of(date.fromisoformat(written), zone)
+        parsed = datetime.fromisoformat(written.replace(" ", "T", 1))
     except ValueError:
         raise InvalidInput("bad_due", value=text) from None
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=zone)

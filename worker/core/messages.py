@@ -195,6 +195,26 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "deze database heeft geen tabel bot_heartbeats",
         "en": "this database has no bot_heartbeats table",
     },
+    "bad_limit": {
+        "nl": "{what} {value!r}: een getal van 0 tot {ceiling} (kosten in dollars, met een punt: 5.50), of geen",
+        "en": "{what} {value!r}: a number from 0 to {ceiling} (cost in dollars, with a point: 5.50), or geen",
+    },
+    "message_no_recipient": {
+        "nl": "bericht {id} is aan niemand gericht: zeg met --aan BOT voor welke bot het is",
+        "en": "message {id} is addressed to nobody: say which bot it is for with --aan BOT",
+    },
+    "logged": {
+        "nl": "{id}: {soort} gelogd",
+        "en": "{id}: {soort} logged",
+    },
+    "answered": {
+        "nl": "{id}: antwoord opgeslagen (een taak die erop wachtte staat weer in de wachtrij)",
+        "en": "{id}: answer stored (a task that waited for it is back in the queue)",
+    },
+    "step_set": {
+        "nl": "{id}: volgende stap gezet",
+        "en": "{id}: next step set",
+    },
     "already_final": {
         "nl": "{id} is al {status}: daar valt niets meer te annuleren",
         "en": "{id} is already {status}: there is nothing left to cancel",

@@ -67,8 +67,12 @@ def is_infrastructure(text: str) -> bool:
 
 def decide(seen: Observed) -> Outcome:
     task = seen.task_after
+    if task is not None and task.status == Status.GEANNULEERD:
+        return Outcome(Action.NOTHING, "de eigenaar heeft de taak geannuleerd")
     if seen.stop == Stop.LEASE_LOST:
-        return Outcome(Action.NOTHING, "lease kwijt: de taak is elders opnieuw geclaimd")
+        if task is None or task.status == Status.BEZIG:
+            return Outcome(Action.NOTHING, "lease kwijt: de taak is elders opnieuw geclaimd")
+        return Outcome(Action.NOTHING, f"lease kwijt: de taak is teruggenomen (nu {task.status})")
     if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
         return Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
     if seen.stop == Stop.SHUTDOWN:

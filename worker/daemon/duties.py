@@ -113,6 +113,7 @@ class Duties:
         in a child process, so the embedding model (native code, ~100 MB) never lives in the daemon and a
         run's memory is given back when it ends."""
         command = [sys.executable, "-m", "worker.cli.taak", "archief", "bijwerken", "--json"]
+        embed = [sys.executable, "-m", "worker.cli.taak", "archief", "vectoren", "--json"]
         s = self.settings
         env = {
             **os.environ,
@@ -132,6 +133,12 @@ class Duties:
                 if any(update.values()):
                     # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
                     log.info("archive_updated", **update, unreadable=len(unreadable))
+            if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
+                embedded = await anyio.run_process(embed, env=env, check=False)
+                if embedded.returncode == 0:
+                    counts = json.loads(embedded.stdout)
+                    if counts.get("embedded"):
+                        log.info("archive_embedded", embedded=counts["embedded"], still=counts["to_embed"])
             await anyio.sleep(s.index_seconds)
 
     async def registry_sync(self) -> None:

@@ -12,16 +12,17 @@ can be pulled in by hand (`taak intake neem ID`). `taak intake voorbeeld` shows 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 import asyncpg
 import asyncpg.pool
 import structlog
 
-from worker.core.errors import NotFound, Refused
+from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.db.ledger import Ledger, NewTask
 from worker.db.sqlfiles import Executor, queries
@@ -90,7 +91,7 @@ def decide(message: Message, rules: Rules) -> Decision:
         return Decision.DONE
     if message.moment is None or message.moment < rules.cutoff:
         return Decision.TOO_OLD
-    if rules.open_statuses is not None and (message.status or "") not in rules.open_statuses:
+    if rules.open_statuses is not None and (message.status or "").strip().lower() not in rules.open_statuses:
         return Decision.HANDLED
     if message.names_task:
         return Decision.JOINS
@@ -153,7 +154,8 @@ async def rules_from(db: Executor, settings: Settings, found: Table) -> Rules:
     if cutoff.tzinfo is None:
         cutoff = cutoff.replace(tzinfo=settings.zone)
     has_status = settings.intake_status_column in found.columns
-    return Rules(cutoff=cutoff, open_statuses=frozenset(settings.intake_open_status) if has_status else None)
+    opens = frozenset(status.lower() for status in settings.intake_open_status)
+    return Rules(cutoff=cutoff, open_statuses=opens if has_status else None)
 
 
 def message_from(record: asyncpg.Record) -> Message:
@@ -198,21 +200,32 @@ async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found
             if decision in (Decision.TOO_OLD, Decision.HANDLED):
                 task_id, parent = SKIPPED, None
             else:
-                task_id, parent = await _convert(conn, ledger, record)
+                task_id, parent = await _convert(conn, ledger, dict(record))
             await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
     if records:
         log.info("intake", messages=len(records), **decided)
     return len(records)
 
 
-async def take_one(conn: Conn, message_id: str, columns: Columns, found: Table) -> str:
-    """The owner pulls in one message by its ID, whatever its age or status; returns the task it became or joined."""
+async def take_one(
+    conn: Conn, message_id: str, columns: Columns, found: Table, *, aan: str | None = None, new_bot: bool = False
+) -> str:
+    """The owner pulls in one message by its ID, whatever its age or status; returns the task it became or joined.
+    Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
+    from worker.db.bots import known_bot
+
+    if not message_id.strip():
+        raise InvalidInput("empty", what="BERICHT_ID")
     async with conn.transaction():
-        record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
-        if record is None:
+        found_record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
+        if found_record is None:
             raise NotFound("no_message", id=message_id)
-        if record["task_id"] not in (None, SKIPPED):
-            raise Refused("message_taken", id=message_id, task=record["task_id"])
+        if found_record["task_id"] not in (None, SKIPPED):
+            raise Refused("message_taken", id=message_id, task=found_record["task_id"])
+        recipient = aan or found_record["ontvanger"]
+        if not recipient:
+            raise Refused("message_no_recipient", id=message_id)
+        record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
         task_id, parent = await _convert(conn, Ledger(conn), record)
         if task_id == UNUSABLE:
             raise Refused("message_unusable", id=message_id)
@@ -220,7 +233,7 @@ async def take_one(conn: Conn, message_id: str, columns: Columns, found: Table) 
     return task_id
 
 
-async def _convert(conn: Conn, ledger: Ledger, message: asyncpg.Record) -> tuple[str, str | None]:
+async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
     text = (message["tekst"] or "").replace("\x00", "")
     sender = (message["afzender"] or "").strip() or "agent_messages"
     named = TASK_ID_IN_TEXT.search(text)

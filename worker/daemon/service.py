@@ -32,7 +32,6 @@ BASE_PATH = {
     "linux": ["/usr/local/bin", "/usr/bin", "/bin"],
     "macos": ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"],
 }
-LOG_ROTATION = "{log}  644  5  10240  *  NJ"  # newsyslog: keep 5, rotate at 10 MB, bzip2, send no signal
 
 
 @dataclass(frozen=True)
@@ -168,17 +167,30 @@ def lingering(user: str) -> bool | None:
 
 
 def other_bots(service: ServiceFile, bot: str) -> list[str]:
-    """The other bots whose environment files sit beside this one (they share the systemd template unit)."""
+    """The other bots that still use the systemd template unit: enabled, when systemd can say so; else every
+    bot whose settings file sits beside this one's."""
     folder = service.env_file.parent
     if not folder.is_dir():
         return []
-    return sorted(p.stem for p in folder.glob("*.env") if p.stem != bot)
+    others = sorted(p.stem for p in folder.glob("*.env") if p.stem != bot)
+    scope = service.stop[1:2] if service.stop[1:2] == ["--user"] else []
+    enabled = []
+    for other in others:
+        code, said = run_manager(["systemctl", *scope, "is-enabled", f"queue-worker@{other}"])
+        if code == NO_MANAGER or said.strip() not in ("enabled", "disabled", "static", "masked", "not-found"):
+            return others  # systemd cannot tell: keep the template for anyone who may use it
+        if said.strip() == "enabled":
+            enabled.append(other)
+    return enabled
+
+
+NO_MANAGER = 127  # the service manager is not on this machine: nothing of it can be running
 
 
 def run_manager(words: list[str]) -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
-        return 127, f"{words[0]} is not on this machine"
+        return NO_MANAGER, f"{words[0]} is not on this machine"
     try:
         done = subprocess.run(words, capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -425,7 +425,7 @@ class Worker:
             silence_seconds=s.silence_timeout_seconds,
             total_seconds=s.session_timeout_seconds,
             kill_grace_seconds=s.kill_grace_seconds,
-            lease_check_seconds=s.lease_extend_seconds,
+            lease_check_seconds=min(s.token_check_seconds, s.lease_extend_seconds),
             max_line_bytes=s.max_line_bytes,
         )
 
@@ -434,17 +434,24 @@ class Worker:
         is no longer current was either closed by the session itself (it is finishing) or lost."""
         task_id, token = claim.task.id, claim.token
         outage = False
+        was_active = False
+        extended = time.monotonic()
 
         async def check(active: bool) -> Lease:
-            nonlocal outage
+            nonlocal outage, was_active, extended
             running = self.running.get(task_id)
             if running is not None:
                 if running.closed is not None:  # the gate saw the session's own klaar/blokkeer/vrijgeven
                     return Lease.CLOSED_BY_SESSION
                 active, running.wrote = active or running.wrote, False
+            # The token is confirmed at every check (a read); the lease is extended (a write) at most once per
+            # TAAK_LEASE_EXTEND_SECONDS, and only when the session showed activity since the last extension.
+            was_active = was_active or active
+            due = time.monotonic() - extended >= self.settings.lease_extend_seconds
             try:
-                if active and await self.ledger.verleng(task_id, token) is not None:
+                if was_active and due and await self.ledger.verleng(task_id, token) is not None:
                     lease = Lease.HELD
+                    was_active, extended = False, time.monotonic()
                 else:
                     lease = await self.ledger.lease_stand(task_id, token)
             except DB_ERRORS as exc:

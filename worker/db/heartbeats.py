@@ -32,8 +32,9 @@ def _role(name: str) -> str:
     return "public" if name == "public" else _ident(name)
 
 
-async def state(db: Executor) -> State | None:
-    record = await db.fetchrow(queries()["hartslag_stand"])
+async def state(db: Executor, table: str = TABLE) -> State | None:
+    """Who may do what with one of the owner's tables today (None: there is no such table)."""
+    record = await db.fetchrow(queries()["tabel_stand"], table)
     if record is None:
         return None
     return State(

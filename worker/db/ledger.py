@@ -309,11 +309,12 @@ class Ledger:
             raise Refused("already_final", id=task_id, status=task.status)
         return Written(id=record["id"], ts=record["ts"])
 
-    async def terugnemen(self, task_id: str, reden: str, *, wie: str) -> Written:
-        """The owner takes a held lease back by hand: claimable again at once, the attempt given back."""
+    async def terugnemen(self, task_id: str, reden: str, *, wie: str, wait_seconds: float = 30) -> Written:
+        """The owner takes a held lease back by hand: the attempt given back, claimable again after
+        `wait_seconds` (by then the daemon that ran it has stopped its session: one task never runs twice)."""
         check_task_id(task_id)
         check_text(reden, "reden")
-        record = await self.db.fetchrow(queries()["terugnemen"], task_id, wie, reden)
+        record = await self.db.fetchrow(queries()["terugnemen"], task_id, wie, reden, wait_seconds)
         if record is None:
             task = await self.toon(task_id)
             raise Refused("not_bezig", id=task_id, status=task.status)

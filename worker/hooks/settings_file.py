@@ -105,30 +105,33 @@ _OUR_EVENTS_WITH_REPORTS = ("PreCompact", "PostCompact", "SessionStart")
 
 
 def dead_hooks(settings: dict[str, Any], home: Path | None = None) -> list[DeadHook]:
+    """Hook commands that run a script that is not there. Only a missing script of certain location counts:
+    a shell builtin (`cd`, `echo`), an inline script (`bash -c '...'`) or a relative path after a `cd` is
+    never called dead, so `--fix` removes nothing that works."""
     found = []
     for event, hook in _each_hook(settings):
-        script = _script(hook.get("command"), home or Path.home())
-        if script is not None and script[1] is None:
-            found.append(DeadHook(event, hook["command"], script[0]))
+        for word, path in _scripts(hook.get("command"), home or Path.home()):
+            if path is None:
+                found.append(DeadHook(event, hook["command"], word))
+                break
     return found
 
 
 def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHook]:
-    """The old hooks beside ours: the seed's scripts by name, and any other hook on our compaction and
-    session-start events whose script writes compact reports."""
+    """The old hooks beside ours: the seed's scripts by name (anywhere in the command, inline scripts too),
+    and any other hook on our compaction and session-start events whose script writes compact reports."""
     found = []
     for event, hook in _each_hook(settings):
-        if _is_ours(hook) or QUEUE_MARK in str(hook.get("command")):
+        command = str(hook.get("command") or "")
+        if _is_ours(hook) or QUEUE_MARK in command:
             continue
-        script = _script(hook.get("command"), home or Path.home())
-        if script is None:
+        named = next((name for name in OLD_SCRIPTS if name in command), None)
+        if named is not None:
+            found.append(OldHook(event, command, OLD_SCRIPTS[named]))
             continue
-        word, path = script
-        name = Path(word).name
-        if name in OLD_SCRIPTS:
-            found.append(OldHook(event, hook["command"], OLD_SCRIPTS[name]))
-        elif event in _OUR_EVENTS_WITH_REPORTS and path is not None and _writes_compact_reports(path):
-            found.append(OldHook(event, hook["command"], "another hook that writes compact reports beside ours"))
+        scripts = [path for _word, path in _scripts(command, home or Path.home()) if path is not None]
+        if event in _OUR_EVENTS_WITH_REPORTS and any(_writes_compact_reports(path) for path in scripts):
+            found.append(OldHook(event, command, "another hook that writes compact reports beside ours"))
     return found
 
 
@@ -164,24 +167,84 @@ def _writes_compact_reports(script: Path) -> bool:
     return "compact" in text and any(word in text for word in ("report", "verslag", "rapport"))
 
 
-def _script(command: object, home: Path) -> tuple[str, Path | None] | None:
-    """The word naming the script a hook command runs, and where that script is (None: it does not exist).
-    None for an inline script or a command with no script of its own."""
+# Shell builtins and keywords: a segment that starts with one runs no script of its own.
+_BUILTINS = {
+    "cd",
+    "echo",
+    "printf",
+    "export",
+    "set",
+    "unset",
+    "true",
+    "false",
+    ":",
+    "test",
+    "[",
+    "exit",
+    "return",
+    "if",
+    "then",
+    "else",
+    "fi",
+    "for",
+    "do",
+    "done",
+    "while",
+    "case",
+    "esac",
+    "read",
+    "wait",
+    "eval",
+    "exec",
+}
+_OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
+
+
+def _scripts(command: object, home: Path) -> list[tuple[str, Path | None]]:
+    """Each script a hook command runs, segment by segment (`a && b; c | d`), with where it is (None: it
+    does not exist). Builtins, inline scripts and paths relative to an earlier `cd` are left out: for them
+    no one can say from here whether they exist."""
     if not isinstance(command, str):
-        return None
+        return []
     try:
-        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
     except ValueError:
-        return None
+        return []
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word in _OPERATORS:
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    found: list[tuple[str, Path | None]] = []
+    moved = False  # after a `cd`, a relative path is relative to somewhere else
+    for segment in segments:
+        script = _segment_script(segment, home, relative_known=not moved)
+        if segment and segment[0] == "cd":
+            moved = True
+        if script is not None:
+            found.append(script)
+    return found
+
+
+def _segment_script(words: list[str], home: Path, *, relative_known: bool) -> tuple[str, Path | None] | None:
     if "-c" in words or "-e" in words:
         return None  # an inline script: nothing on disk to miss
     for word in words:
         name = Path(word).name
+        if word in _BUILTINS and word == words[0]:
+            return None
         if name in _INTERPRETERS or word.startswith("-") or "=" in word:
             continue
         if "/" not in word and not word.startswith("~"):
             found = shutil.which(word)
+            if found is None and not relative_known:
+                return None
             return word, Path(found) if found else None
+        if not word.startswith(("/", "~", "$HOME")) and not relative_known:
+            return None
         path = Path(os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word))
         path = Path(str(path).replace("$HOME", str(home)))
         return word, path if path.exists() else None

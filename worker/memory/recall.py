@@ -4,6 +4,7 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import Enum
@@ -21,6 +22,9 @@ MIN_WORD_HITS = 3
 SEMANTIC_LINES = 10  # neighbours in meaning are a last resort: a few, after the exact hits
 RECALL_EMBED_CAP = 256  # lines of the range embedded on the spot when the indexer has not reached them
 MAX_CHARS = 8000
+# Counting stops here beyond what is shown: on a million lines an exact count of every match costs more than
+# the answer itself (issue 15: 1.1 s p50 unscoped), and "more than 1,000" says all a reader needs.
+COUNT_BOUND = 1000
 
 NOT_INSTALLED = "semantisch zoeken: niet geïnstalleerd"
 SWITCHED_OFF = "semantisch zoeken: uitgezet (TAAK_SEMANTIC)"
@@ -90,6 +94,10 @@ class Recall:
     cut: int = 0
     notes: list[str] = field(default_factory=list)
     per_word: dict[str, int] = field(default_factory=dict)  # lines each searched word matched (in the range)
+    bound: int = 0  # counts stop here: a count that reached it means "more than"
+
+    def counted(self, n: int) -> str:
+        return f"meer dan {self.bound - 1}" if self.bound and n >= self.bound else str(n)
 
 
 def recall(
@@ -109,19 +117,23 @@ def recall(
     words = terms(" ".join(search_words(parsed.words)))
     bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
     filters, values = _filters(bounds, taak, actor)
-    in_range = _count(index, filters, values)
+    bound = limit + COUNT_BOUND
+    in_range = _count(index, filters, values, bound)
     range_empty = parsed.range is not None and in_range == 0
     if range_empty:
         bounds = ALL_TIME
         filters, values = _filters(bounds, taak, actor)
-    found, candidates = _word_hits(index, words, filters, values, limit) if words else ([], 0)
+    # Inside a range the words are ranked (bm25); over all time the newest lines come first, so that the search
+    # can stop as soon as it has enough instead of ranking every match in the archive.
+    ranked = parsed.range is not None and not range_empty
+    found, candidates = _word_hits(index, words, filters, values, limit, ranked, bound) if words else ([], 0)
     found = [replace(h, matched=True) for h in found]
-    per_word = {word: _word_count(index, word, filters, values) for word in dict.fromkeys(words)}
+    per_word = {word: _word_count(index, word, filters, values, bound) for word in dict.fromkeys(words)}
     spoken = f"{filters} and r.type != 'meta'"
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
     bounded = parsed.range is not None and not range_empty
-    spoken_in_range = _count(index, spoken, values) if bounded and candidates < MIN_WORD_HITS else 0
+    spoken_in_range = _count(index, spoken, values, bound) if bounded and candidates < MIN_WORD_HITS else 0
     step = fallback_step(
         has_range=parsed.range is not None,
         range_empty=range_empty,
@@ -153,7 +165,7 @@ def recall(
     else:
         found.sort(key=lambda h: h.ts)
     cut = max(0, candidates - len(found))
-    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word)
+    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, bound)
 
 
 def _by_meaning(
@@ -182,8 +194,10 @@ def _by_meaning(
     return hits
 
 
-def _count(index: Index, filters: str, values: tuple[object, ...]) -> int:
-    return int(index.db.execute(f"select count(*) from regels r where {filters}", values).fetchone()[0])
+def _count(index: Index, filters: str, values: tuple[object, ...], bound: int) -> int:
+    """Lines in the range, counted up to `bound` at most."""
+    query = f"select count(*) from (select 1 from regels r where {filters} limit ?)"
+    return int(index.db.execute(query, (*values, bound)).fetchone()[0])
 
 
 def _filters(
@@ -200,9 +214,9 @@ def _filters(
 
 
 def _word_hits(
-    index: Index, words: list[str], filters: str, values: tuple[object, ...], limit: int
+    index: Index, words: list[str], filters: str, values: tuple[object, ...], limit: int, ranked: bool, bound: int
 ) -> tuple[list[Hit], int]:
-    """The best `limit` lines for these words, and how many lines matched in all."""
+    """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`."""
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
     # The same range on zoek.rowid lets FTS5 skip every document outside it while it matches.
     joined = (
@@ -210,21 +224,25 @@ def _word_hits(
         f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
     )
     rowids = values[:2]
+    order = "bm25(zoek)" if ranked else "zoek.rowid desc"
     rows = index.db.execute(
-        f"select r.id, {_COLUMNS} {joined} order by bm25(zoek) limit ?", (match, *rowids, *values, limit)
+        f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (match, *rowids, *values, limit)
     )
-    total = index.db.execute(f"select count(*) {joined}", (match, *rowids, *values)).fetchone()[0]
-    return [_hit(r) for r in rows.fetchall()], int(total)
+    total = index.db.execute(f"select count(*) from (select 1 {joined} limit ?)", (match, *rowids, *values, bound))
+    return [_hit(r) for r in rows.fetchall()], int(total.fetchone()[0])
 
 
-def _word_count(index: Index, word: str, filters: str, values: tuple[object, ...]) -> int:
+def _word_count(index: Index, word: str, filters: str, values: tuple[object, ...], bound: int) -> int:
     """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
     joined = (
         "from zoek join regels r on r.id = zoek.rowid where zoek match ? "
         f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
     )
     quoted = '"' + word.replace('"', '""') + '"'
-    return int(index.db.execute(f"select count(*) {joined}", (quoted, *values[:2], *values)).fetchone()[0])
+    counted = index.db.execute(
+        f"select count(*) from (select 1 {joined} limit ?)", (quoted, *values[:2], *values, bound)
+    )
+    return int(counted.fetchone()[0])
 
 
 def _hit(row: tuple[object, ...]) -> Hit:
@@ -246,9 +264,10 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     )
     header = [
         f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
-        f"{len(result.hits)} regels getoond van {result.in_range} in het bereik; fallback: {result.fallback}"
+        f"{len(result.hits)} regels getoond van {result.counted(result.in_range)} in het bereik; "
+        f"fallback: {result.fallback}"
         + "".join(f"; {note}" for note in result.notes)
-        + (f"; woorden: {word_counts(result.per_word)}" if result.per_word else "")
+        + (f"; woorden: {word_counts(result.per_word, result.counted)}" if result.per_word else "")
     ]
     body: list[str] = []
     used = len(header[0])
@@ -264,15 +283,17 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
         body.append(line)
         used += len(line) + 1
     if result.cut or cut_chars:
-        body.append(
-            f"# afgekapt: {result.cut + cut_chars} regels niet getoond (--limit, of meer dan {max_chars} tekens)"
-        )
+        more = result.counted(result.cut + len(result.hits)) != str(result.cut + len(result.hits))
+        cut = f"meer dan {result.cut + cut_chars}" if more else str(result.cut + cut_chars)
+        body.append(f"# afgekapt: {cut} regels niet getoond (--limit, of meer dan {max_chars} tekens)")
     return "\n".join(header + body)
 
 
-def word_counts(per_word: dict[str, int]) -> str:
+def word_counts(per_word: dict[str, int], counted: Callable[[int], str] = str) -> str:
     """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly."""
-    return ", ".join(f"{word} {n}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items())
+    return ", ".join(
+        f"{word} {counted(n)}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items()
+    )
 
 
 def as_json(result: Recall, zone: ZoneInfo) -> str:
