@@ -68,11 +68,15 @@ def test_a_second_import_archives_nothing_twice(tmp_path: Path) -> None:
     assert archive.import_transcript(copy) == 0  # the same lines under another name: keyed by uuid
 
 
-def test_tool_results_stay_out_of_the_archive(tmp_path: Path) -> None:
-    archive, _ = archive_of(tmp_path)
-    text = "".join(p.read_text() for p in archive.day_files())
-    assert "tool_result" not in text
-    assert "Write: /Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md" in text
+def test_tool_results_are_records_of_their_own_type_beside_the_tool_calls(tmp_path: Path) -> None:
+    archive, index = archive_of(tmp_path)
+    records = [json.loads(line) for p in archive.day_files() for line in p.read_text().splitlines()]
+    assert any(r["type"] == "action" and r["text"].startswith("Write: /Users/philipp/dev") for r in records)
+    results = [r for r in records if r["type"] == "tool_result"]
+    assert results  # Claude Code deletes its transcripts after a month: the archive keeps the outputs too
+    spoken = index.db.execute("select count(*) from zoek").fetchone()[0]
+    said = sum(1 for r in records if r["type"] not in ("meta", "tool_result"))
+    assert spoken == said  # tool results are not in the word index of what was said
 
 
 def test_rebuilding_the_index_gives_the_same_answers(tmp_path: Path) -> None:
@@ -330,3 +334,47 @@ def test_an_edit_inside_a_day_file_that_keeps_the_line_count_is_indexed_again(tm
     assert run_taak(env, "archief", "bijwerken").code == 0
     assert "regel 0 over de kas" in run_taak(env, "recall", "2026-11-28 kas").out
     assert "regel 0 over de schuur" not in run_taak(env, "recall", "2026-11-28 schuur").out
+
+
+def test_tool_results_are_archived_verbatim_and_searched_only_when_asked(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    output = "total 8\n-rw-r--r-- 1 jamal staff 42 Nov 28 10:00 offerte-dakgoot.pdf\n"
+    lines = [
+        _user_line("u1", "2026-11-28T10:00:00Z", "welke bestanden staan er?"),
+        json.dumps(
+            {
+                "type": "assistant",
+                "uuid": "a1",
+                "sessionId": "s-kapot",
+                "timestamp": "2026-11-28T10:00:05Z",
+                "message": {
+                    "id": "m1",
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls -l"}}],
+                },
+            }
+        ),
+        json.dumps(
+            {
+                "type": "user",
+                "uuid": "u2",
+                "sessionId": "s-kapot",
+                "timestamp": "2026-11-28T10:00:06Z",
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}],
+                },
+            }
+        ),
+    ]
+    transcript = tmp_path / "uitvoer.jsonl"
+    transcript.write_text("\n".join(lines) + "\n")
+    assert run_taak(env, "archief", "import", str(transcript)).out.startswith("3 new records archived")
+    day_file = next((tmp_path / "data" / "archief").glob("*/2026-11-28.jsonl"))
+    kept = [json.loads(line) for line in day_file.read_text().splitlines()]
+    assert {"type": "tool_result", "text": output} in [{"type": r["type"], "text": r["text"]} for r in kept]
+    plain = run_taak(env, "recall", "2026-11-28 dakgoot").out
+    assert "offerte-dakgoot.pdf" not in plain  # kept out of the word index of what was said
+    asked = run_taak(env, "recall", "2026-11-28 dakgoot", "--uitvoer").out
+    assert "(uitvoer): total 8" in asked
+    assert "offerte-dakgoot.pdf" in asked

@@ -26,12 +26,13 @@ def _recall_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "recall",
         help='search the archive, time phrase first: taak recall "gisteravond budget"',
-        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--taken] [--json]",
+        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--json]",
     )
     p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
     a.add_limit(p, 40, "at most this many lines")
     p.add_argument("--taak", metavar="ID", help="only lines of this task")
     p.add_argument("--bot", metavar="B", help="only lines of this bot (the task log) or actor (the archive)")
+    p.add_argument("--uitvoer", action="store_true", help="search the tools' output (tool results) too")
     p.add_argument("--taken", action="store_true", help="search the task log in the database instead")
     a.add_json(p)
     p.set_defaults(handler=recall)
@@ -63,6 +64,7 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 vectors=vectors,
                 why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
                 language=settings.language,
+                outputs=args.uitvoer,
             )
         finally:
             index.close()

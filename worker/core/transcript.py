@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 Role = Literal["user", "assistant", "system"]
-Kind = Literal["text", "action", "meta"]
+Kind = Literal["text", "action", "meta", "tool_result"]
 
 _NOISE_PREFIXES = (
     "<command-name>",
@@ -40,13 +40,14 @@ class Entry:
     line: int = 0
 
 
-def parse_lines(lines: Iterable[str | bytes], *, first_line: int = 0) -> list[Entry]:
-    """Every conversation entry in these transcript lines, split messages merged, in order."""
+def parse_lines(lines: Iterable[str | bytes], *, first_line: int = 0, tool_results: bool = False) -> list[Entry]:
+    """Every conversation entry in these transcript lines, split messages merged, in order. `tool_results`:
+    the bodies of tool results too, verbatim (the archive keeps them; a compaction report leaves them out)."""
     entries: list[Entry] = []
     for number, raw in enumerate(lines, start=first_line):
         record = _load(raw)
         if record is not None:
-            for entry in _entries(record, number):
+            for entry in _entries(record, number, tool_results):
                 _append_merged(entries, entry)
     return entries
 
@@ -94,7 +95,7 @@ def _load(raw: str | bytes) -> dict[str, Any] | None:
     return record if isinstance(record, dict) else None
 
 
-def _entries(record: dict[str, Any], number: int) -> list[Entry]:
+def _entries(record: dict[str, Any], number: int, tool_results: bool = False) -> list[Entry]:
     kind = record.get("type")
     ts, uuid, session = _text(record, "timestamp"), _text(record, "uuid"), _text(record, "sessionId")
     if kind == "system" and record.get("subtype") == "compact_boundary":
@@ -110,7 +111,7 @@ def _entries(record: dict[str, Any], number: int) -> list[Entry]:
     message_id, model = _text(message, "id"), _text(message, "model")
     meta = bool(record.get("isMeta") or record.get("isCompactSummary"))
     entries = []
-    for block_kind, text in _blocks(message.get("content")):
+    for block_kind, text in _blocks(message.get("content"), tool_results):
         entry_kind: Kind = "meta" if meta or (block_kind == "text" and _is_noise(text)) else block_kind
         entries.append(
             Entry(
@@ -133,7 +134,7 @@ def _text(record: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _blocks(content: object) -> list[tuple[Kind, str]]:
+def _blocks(content: object, tool_results: bool = False) -> list[tuple[Kind, str]]:
     if isinstance(content, str):
         return [("text", content)] if content.strip() else []
     blocks: list[tuple[Kind, str]] = []
@@ -144,8 +145,25 @@ def _blocks(content: object) -> list[tuple[Kind, str]]:
             blocks.append(("text", block["text"]))
         elif block.get("type") == "tool_use":
             blocks.append(("action", _tool_line(block)))
-        # thinking and tool_result bodies are left out on purpose: not conversation, and large
+        elif block.get("type") == "tool_result" and tool_results:
+            body = _tool_result_text(block.get("content"))
+            if body.strip():
+                blocks.append(("tool_result", body))
+        # thinking is left out on purpose: not conversation; tool results only where asked (large)
     return blocks
+
+
+def _tool_result_text(content: object) -> str:
+    """A tool result's body verbatim: its text, or its text blocks joined; an image is named, not kept."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif isinstance(block, dict) and block.get("type") == "image":
+            parts.append("[afbeelding]")
+    return "\n".join(parts)
 
 
 def _tool_line(block: dict[str, Any]) -> str:

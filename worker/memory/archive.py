@@ -186,7 +186,7 @@ class Archive:
         queue = queue or {}
         first_line = self._line_count(path, offset)
         records = []
-        for entry in parse_lines(lines, first_line=first_line):
+        for entry in parse_lines(lines, first_line=first_line, tool_results=True):
             try:
                 record = record_from_entry(entry, queue.get(entry.session or ""))
                 if record is not None:
@@ -222,7 +222,7 @@ class Archive:
                 record["timestamp"] = iso_utc(times[number]) if number < len(times) else fallback
                 record["sessionId"] = queue.session
             lines.append(json.dumps(record))
-        entries = parse_lines(lines, first_line=first_line)
+        entries = parse_lines(lines, first_line=first_line, tool_results=True)
         records = [(e, r) for e in entries if (r := record_from_entry(e, queue)) is not None]
         added = self._write((self._key(e, queue.capture), r) for e, r in records)
         self._state.execute(

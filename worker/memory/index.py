@@ -24,6 +24,9 @@ create table if not exists regels (
 create index if not exists regels_ts on regels (ts);
 create index if not exists regels_bestand on regels (bestand);
 create virtual table if not exists zoek using fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
+-- Tool results are indexed apart: searched only when asked (`taak recall --uitvoer`), so a long command
+-- output never crowds out what was said.
+create virtual table if not exists uitvoer using fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
 create table if not exists bestanden (
     bestand text primary key, regels integer not null, laatste text not null, grootte text not null
 );
@@ -118,7 +121,10 @@ class Index:
                     text,
                 ),
             )
-            if record.get("type") != "meta":
+            kind = record.get("type")
+            if kind == "tool_result":
+                self.db.execute("insert into uitvoer (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text))))
+            elif kind != "meta":
                 self.db.execute("insert into zoek (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text))))
             added += 1
         return added
@@ -137,6 +143,7 @@ class Index:
 
     def _forget(self, bestand: str) -> None:
         self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))
+        self.db.execute("delete from uitvoer where rowid in (select id from regels where bestand = ?)", (bestand,))
         self.db.execute("delete from regels where bestand = ?", (bestand,))
         self.db.execute("delete from bestanden where bestand = ?", (bestand,))
 

@@ -112,6 +112,7 @@ def recall(
     vectors: Vectors | None = None,
     why_no_vectors: str = NOT_INSTALLED,
     language: str = "nl",
+    outputs: bool = False,
 ) -> Recall:
     parsed = parse_time(query, now, zone, language)
     words = terms(" ".join(search_words(parsed.words)))
@@ -127,9 +128,12 @@ def recall(
     # can stop as soon as it has enough instead of ranking every match in the archive.
     ranked = parsed.range is not None and not range_empty
     found, candidates = _word_hits(index, words, filters, values, limit, ranked, bound) if words else ([], 0)
+    if outputs and words:  # tool results, indexed apart, only when asked
+        more, more_count = _word_hits(index, words, filters, values, limit, ranked, bound, table="uitvoer")
+        found, candidates = (found + more)[:limit], candidates + more_count
     found = [replace(h, matched=True) for h in found]
     per_word = {word: _word_count(index, word, filters, values, bound) for word in dict.fromkeys(words)}
-    spoken = f"{filters} and r.type != 'meta'"
+    spoken = f"{filters} and r.type not in ('meta', 'tool_result')"
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
     bounded = parsed.range is not None and not range_empty
@@ -214,17 +218,27 @@ def _filters(
 
 
 def _word_hits(
-    index: Index, words: list[str], filters: str, values: tuple[object, ...], limit: int, ranked: bool, bound: int
+    index: Index,
+    words: list[str],
+    filters: str,
+    values: tuple[object, ...],
+    limit: int,
+    ranked: bool,
+    bound: int,
+    *,
+    table: str = "zoek",
 ) -> tuple[list[Hit], int]:
-    """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`."""
+    """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`.
+    `table`: the word index of what was said (zoek), or of the tool results (uitvoer)."""
+    assert table in ("zoek", "uitvoer")
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
-    # The same range on zoek.rowid lets FTS5 skip every document outside it while it matches.
+    # The same range on the rowid lets FTS5 skip every document outside it while it matches.
     joined = (
-        f"from zoek join regels r on r.id = zoek.rowid where zoek match ? "
-        f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
+        f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
+        f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
     )
     rowids = values[:2]
-    order = "bm25(zoek)" if ranked else "zoek.rowid desc"
+    order = f"bm25({table})" if ranked else f"{table}.rowid desc"
     rows = index.db.execute(
         f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (match, *rowids, *values, limit)
     )
@@ -276,7 +290,8 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
     for hit in result.hits:
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
-        line = f"[{local(hit.ts)}] {mark}{hit.actor}: {hit.text}"
+        actor = f"{hit.actor} (uitvoer)" if hit.type == "tool_result" else hit.actor
+        line = f"[{local(hit.ts)}] {mark}{actor}: {hit.text}"
         if used + len(line) + 1 > max_chars:
             cut_chars += 1
             continue
