@@ -697,3 +697,27 @@ where l.ts >= $1 and l.ts < $2
   and (cardinality($3::text[]) = 0 or l.tekst ilike any ($3::text[]))
 order by treffers desc, l.ts desc
 limit $6;
+
+-- name: vloot_schrijven
+-- A machine's new archive lines into the fleet's copy; a line copied before is left as it is.
+-- $1 machine, $2 keys (text[]), $3 ts (timestamptz[]), $4 actors, $5 roles, $6 types, $7 tasks, $8 sessions,
+-- $9 texts, $10 terms (all text[], parallel)
+insert into taak_archief (machine, sleutel, ts, actor, role, type, taak, sessie, tekst, termen)
+select $1, k, t, a, r, ty, ta, se, te, tm
+from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+            $10::text[]) as v (k, t, a, r, ty, ta, se, te, tm)
+on conflict (machine, sleutel) do nothing;
+
+-- name: vloot_opruimen
+-- The fleet's copy keeps its retention window only (the machines keep everything). $1 days
+delete from taak_archief where ts < now() - make_interval(days => $1);
+
+-- name: vloot_zoeken
+-- Fleet-wide recall: the range first, then the lines with any of the words; newest first, bounded.
+-- $1 from, $2 until, $3 tsquery text ('budget | veranda'; empty: every line of the range), $4 limit
+select machine, ts, coalesce(actor, '-') as actor, role, type, tekst, sessie, taak
+from taak_archief
+where ts >= $1 and ts < $2 and type is distinct from 'meta' and type is distinct from 'tool_result'
+  and ($3 = '' or zoek @@ to_tsquery('simple', $3))
+order by ts desc
+limit $4;

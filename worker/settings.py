@@ -108,6 +108,10 @@ class Settings(BaseSettings):
     # this many lines per run, newest first, so a large backlog is caught up over several runs.
     semantic: bool = True
     semantic_rows: int = Field(default=2000, ge=0)
+    # Fleet-wide recall: the daemon also copies this machine's new archive lines to the shared database, which
+    # keeps them vloot_dagen days (`taak recall --vloot`). Off by default: the database may be a small plan.
+    vloot_archief: bool = False
+    vloot_dagen: int = Field(default=30, ge=1)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 

@@ -26,7 +26,7 @@ def _recall_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "recall",
         help='search the archive, time phrase first: taak recall "gisteravond budget"',
-        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--json]",
+        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
     )
     p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
     a.add_limit(p, 40, "at most this many lines")
@@ -34,6 +34,9 @@ def _recall_parser(sub: Sub) -> None:
     p.add_argument("--bot", metavar="B", help="only lines of this bot (the task log) or actor (the archive)")
     p.add_argument("--uitvoer", action="store_true", help="search the tools' output (tool results) too")
     p.add_argument("--taken", action="store_true", help="search the task log in the database instead")
+    p.add_argument(
+        "--vloot", action="store_true", help="search every machine's archive (the copy in the shared database)"
+    )
     a.add_json(p)
     p.set_defaults(handler=recall)
 
@@ -48,6 +51,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
     query = a.joined(args.words)
     if args.taken:
         result = await _recall_taken(query, limit, args, settings)
+    elif args.vloot:
+        result = await _recall_fleet(query, limit, args, settings)
     else:
         layout = Layout(settings.data_dir)
         index = Index(layout.index)
@@ -102,6 +107,47 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     ]
     hits.sort(key=lambda h: h.ts)
     return Recall(now, parsed.range, "geen (takenlog)", hits, len(hits))
+
+
+async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
+    """Every machine's archive lines in the shared database: the same phrases, time first, newest first, each
+    line saying which machine it came from."""
+    from worker.core.timephrase import parse_time, search_words
+    from worker.db.sqlfiles import queries
+    from worker.memory.fleet import tsquery
+    from worker.memory.index import terms
+    from worker.memory.recall import COUNT_BOUND, Hit, Recall
+
+    now = datetime.now(UTC)
+    parsed = parse_time(query, now, settings.zone, settings.language)
+    start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
+    end = parsed.range.end if parsed.range else now + timedelta(days=1)
+    words = terms(" ".join(search_words(parsed.words)))
+    async with a.connection(settings) as conn:
+        rows = await conn.fetch(queries()["vloot_zoeken"], start, end, tsquery(words), limit + COUNT_BOUND)
+    kept = [
+        r
+        for r in rows
+        if (args.bot is None or r["actor"] == args.bot) and (args.taak is None or r["taak"] == args.taak)
+    ]
+    hits = [
+        Hit(
+            n,
+            int(r["ts"].timestamp() * 1000),
+            f"{r['machine']}/{r['actor']}",
+            r["role"] or "",
+            r["type"] or "text",
+            r["tekst"],
+            r["sessie"],
+            r["taak"],
+            matched=bool(words),
+        )
+        for n, r in enumerate(kept[:limit])
+    ]
+    hits.sort(key=lambda h: h.ts)
+    return Recall(
+        now, parsed.range, "geen (vloot)", hits, len(kept), max(0, len(kept) - len(hits)), bound=limit + COUNT_BOUND
+    )
 
 
 def _archief_parser(sub: Sub) -> None:

@@ -133,6 +133,8 @@ class Duties:
                 if any(update.values()):
                     # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
                     log.info("archive_updated", **update, unreadable=len(unreadable))
+            if s.vloot_archief:
+                await self.db("fleet archive", partial(self._copy_to_fleet))
             if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
                 embedded = await anyio.run_process(embed, env=env, check=False)
                 if embedded.returncode == 0:
@@ -140,6 +142,15 @@ class Duties:
                     if counts.get("embedded"):
                         log.info("archive_embedded", embedded=counts["embedded"], still=counts["to_embed"])
             await anyio.sleep(s.index_seconds)
+
+    async def _copy_to_fleet(self) -> None:
+        from worker.memory.archive import Layout
+        from worker.memory.fleet import copy_new
+
+        s = self.settings
+        copied = await copy_new(self.pool, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
+        if copied.lines or copied.removed:
+            log.info("fleet_archive_copied", lines=copied.lines, removed=copied.removed)
 
     async def registry_sync(self) -> None:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
