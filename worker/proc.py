@@ -138,7 +138,9 @@ def running_commands() -> list[tuple[int, str]]:
     import subprocess
 
     try:
-        listed = subprocess.run(["ps", "-axo", "pid=,args="], capture_output=True, text=True, timeout=10, check=False)
+        listed = subprocess.run(
+            ["ps", "-axww", "-o", "pid=,args="], capture_output=True, text=True, timeout=10, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return []
     found = []

@@ -108,6 +108,8 @@ class Settings(BaseSettings):
     # this many lines per run, newest first, so a large backlog is caught up over several runs.
     semantic: bool = True
     semantic_rows: int = Field(default=2000, ge=0)
+    # The model's helper process (worker/memory/embedder.py) exits after this long without a question.
+    embed_idle_seconds: float = Field(default=600.0, gt=0)
     # Fleet-wide recall: the daemon also copies this machine's new archive lines to the shared database, which
     # keeps them vloot_dagen days (`taak recall --vloot`). Off by default: the database may be a small plan.
     vloot_archief: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -193,8 +194,36 @@ def test_without_the_extra_recall_works_and_says_semantic_search_is_not_installe
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
-    env.update(TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x", **extra)
+    env.update(
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x",
+        TAAK_EMBED_IDLE_SECONDS="20",  # the model's helper process of a test does not outlive it by much
+        **extra,
+    )
     return env
+
+
+def _helper_pids(data: Path) -> list[int]:
+    from worker.proc import running_commands
+
+    return [pid for pid, args in running_commands() if "worker.memory.embedder" in args and str(data) in args]
+
+
+def test_recall_by_meaning_starts_the_models_helper_once_and_reuses_it(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    try:
+        assert "55 lines embedded" in run_taak(env, "archief", "vectoren").out  # the helper embeds them
+        first = _helper_pids(tmp_path / "data")
+        assert len(first) == 1
+        socket_file = tmp_path / "data" / "run" / "embed.sock"
+        assert oct(socket_file.stat().st_mode & 0o777) == "0o700"  # the user's alone
+        found = json.loads(run_taak(env, "recall", QUESTION, "--json").out)
+        assert {r["text"]: r["bron"] for r in found["regels"]}[VERANDA] == "betekenis"
+        assert _helper_pids(tmp_path / "data") == first  # the same process answered: the model was loaded once
+    finally:
+        for pid in _helper_pids(tmp_path / "data"):
+            os.kill(pid, signal.SIGTERM)
 
 
 def test_a_limit_already_filled_by_exact_hits_leaves_no_room_for_neighbours(opened: tuple[Index, Vectors]) -> None:

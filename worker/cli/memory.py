@@ -56,7 +56,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
     else:
         layout = Layout(settings.data_dir)
         index = Index(layout.index)
-        vectors = open_vectors(layout) if settings.semantic else None
+        idle = settings.embed_idle_seconds
+        vectors = open_vectors(layout, helper_idle_seconds=idle) if settings.semantic else None
         try:
             result = search(
                 index,
@@ -175,7 +176,8 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
 
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":
-        update = embed_new(layout, settings.semantic_rows if settings.semantic else 0)
+        rows = settings.semantic_rows if settings.semantic else 0
+        update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
         print(update.as_json() if args.json else update.summary())
         return ExitCode.OK
     rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it

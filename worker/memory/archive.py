@@ -421,13 +421,13 @@ def _bring_up_to_date(
     return Update(archived, indexed, coverage.embedded_now, coverage.still_missing, skipped, unreadable)
 
 
-def embed_new(layout: Layout, rows: int) -> Update:
+def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = None) -> Update:
     """The semantic side, in a run of its own (`taak archief vectoren`): up to `rows` lines without a vector,
     newest first. Importing never waits for this (issue 15: 10 of 12 minutes of an import were embedding)."""
     from worker.memory.index import ALL_TIME
     from worker.proc import exclusive
 
-    vectors = open_vectors(layout) if rows else None
+    vectors = open_vectors(layout, helper_idle_seconds=helper_idle_seconds) if rows else None
     if vectors is None:
         return Update(0, 0)
     with exclusive(layout.data_dir / "archief.lock"):
@@ -439,11 +439,20 @@ def embed_new(layout: Layout, rows: int) -> Update:
     return Update(0, 0, coverage.embedded_now, coverage.still_missing)
 
 
-def open_vectors(layout: Layout) -> Vectors | None:
-    """The semantic side when its optional extra is installed, else None."""
+def open_vectors(layout: Layout, *, helper_idle_seconds: float | None = None) -> Vectors | None:
+    """The semantic side when its optional extra is installed, else None. With `helper_idle_seconds` the model
+    lives in a helper process that stays loaded that long after its last question (worker/memory/embedder.py:
+    what the commands use); without, in this process."""
     from worker.memory import semantic
 
-    return semantic.Vectors(layout.vectors, layout.index) if semantic.installed() else None
+    if not semantic.installed():
+        return None
+    if helper_idle_seconds is None:
+        return semantic.Vectors(layout.vectors, layout.index)
+    from worker.memory.embedder import RemoteEmbedder
+
+    helper = RemoteEmbedder(layout.data_dir / "run" / "embed.sock", helper_idle_seconds)
+    return semantic.Vectors(layout.vectors, layout.index, helper)
 
 
 def _whole_lines_from(path: Path, offset: int) -> bytes:
