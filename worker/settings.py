@@ -69,7 +69,7 @@ class Settings(BaseSettings):
     lease_extend_seconds: float = Field(default=60.0, gt=0)
     # How often a running session's token is confirmed (a read): a task the owner cancels or takes back is
     # stopped within this, while the lease itself is extended (a write) at most once per lease_extend_seconds.
-    token_check_seconds: float = Field(default=5.0, gt=0)
+    token_check_seconds: float = Field(default=5.0, gt=0, le=10)
     session_timeout_seconds: float = Field(default=7200.0, gt=0)
     silence_timeout_seconds: float = Field(default=900.0, gt=0)
     kill_grace_seconds: float = Field(default=10.0, ge=0)
@@ -94,7 +94,7 @@ class Settings(BaseSettings):
     # Only messages that arrived after the cut-off and that the old worker left open become tasks. The cut-off
     # defaults to when migration 013 was applied (kept in the database), so history is never run again.
     intake_time_column: str = "created_at"
-    intake_status_column: str = "status"
+    intake_status_column: str = "status"  # "": the old table has no status column (filter by time alone)
     intake_open_status: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["pending"])
     intake_vanaf: datetime | None = None
     # A question to the owner that waits this long is escalated (one more message, marked as such).

@@ -269,12 +269,17 @@ async def test_anon_cannot_stall_the_log_nor_authenticated_empty_a_table(
 async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the_migrations(
     conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
 ) -> None:
+    """Also: no burning of task numbers, no task without its creation note, no moving the intake's cut-off."""
     daemon = connect_as["daemon"]
     ledger = Ledger(daemon)
     first = await ledger.nieuw(NewTask("Eerste", "jamal"))
     day, number = first.rsplit("-", 1)
     planted = f"{day}-{int(number) + 1:03d}"
-    await daemon.execute(
+    with pytest.raises(asyncpg.InsufficientPrivilegeError):  # a task comes in through taak_nieuw only
+        await daemon.execute(
+            "insert into agent_taken (id, titel, opdracht, opdrachtgever) values ($1, 'x', 'x', 'x')", planted
+        )
+    await conn.execute(  # planted by someone who may (the owner): the counter steps over it
         "insert into agent_taken (id, titel, opdracht, opdrachtgever) values ($1, 'x', 'x', 'x')", planted
     )
     after = [await ledger.nieuw(NewTask(f"Daarna {n}", "jamal")) for n in range(3)]
@@ -287,6 +292,9 @@ async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the
         "update taak_migraties set checksum = 'x'",
         "insert into taak_migraties (naam, checksum) values ('999_vals.sql', 'x')",
         "truncate agent_taak_log",
+        "select taak_volgend_id()",
+        "update taak_instellingen set waarde = '1970-01-01' where sleutel = 'intake_vanaf'",
+        "insert into taak_instellingen (sleutel, waarde) values ('x', 'y')",
     ):
         with pytest.raises(asyncpg.InsufficientPrivilegeError):
             await daemon.execute(statement)

@@ -343,7 +343,7 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
                 "order by id offset 1",
                 task_id,
             )
-            assert (again["ts"] - back["ts"]).total_seconds() >= 29  # nobody could take it while it still ran
+            assert (again["ts"] - back["ts"]).total_seconds() >= 44  # nobody could take it while it still ran
     finally:
         daemon.stop()
         await conn.close()
@@ -593,6 +593,7 @@ async def test_the_preview_reads_a_table_the_intake_never_touched_and_still_chan
     db_url: str, tmp_path: Path
 ) -> None:
     env = cli_env(db_url, tmp_path)
+    ok(env, "bot", "uit", "paco", "--nieuwe-bot")
     assert "agent_messages" in ok(env, "intake", "voorbeeld")  # no table yet: said, exit 0
     conn = await asyncpg.connect(db_url)
     try:
@@ -606,7 +607,6 @@ async def test_the_preview_reads_a_table_the_intake_never_touched_and_still_chan
         await conn.close()
     assert shown["totaal"] == {"taak": 1}
     assert "task_id" not in {c["column_name"] for c in columns}
-    ok(env, "bot", "uit", "paco", "--nieuwe-bot")
     done = taak(env, "intake", "neem", "1")  # pulling one in does change the table: its columns are added
     assert done.returncode == 0, done.stderr
 
@@ -661,3 +661,26 @@ async def test_a_brake_out_of_range_is_refused_in_one_line(db_url: str, tmp_path
         assert done.returncode == 2, done.stderr
         assert "een getal van 0 tot" in done.stderr
     assert ok(env, "bot", "rem", "paco", "--kosten", "5.5").strip() == "paco: rem max 50 sessies, max $5.50"
+
+
+async def test_a_status_column_that_is_not_there_or_a_cut_off_in_the_future_keeps_intake_off(
+    owners_db: str, tmp_path: Path
+) -> None:
+    env = cli_env(owners_db, tmp_path)
+    ok(env, "db", "migrate")
+    conn = await asyncpg.connect(owners_db)
+    try:
+        await new_messages(conn)
+        before = await snapshot(conn)
+        for name, value, said in (
+            ("TAAK_INTAKE_STATUS_COLUMN", "Status", "no column Status"),
+            ("TAAK_INTAKE_VANAF", "2099-01-01", "in the future"),
+        ):
+            shown = ok({**env, name: value}, "intake", "voorbeeld")
+            assert said in shown
+            assert "taak:" not in shown
+        assert await snapshot(conn) == before
+        refused = taak(env, "intake", "neem", "1", "--aan", "")
+        assert refused.returncode == 2
+    finally:
+        await conn.close()

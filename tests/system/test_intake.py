@@ -46,6 +46,7 @@ async def test_two_daemons_take_each_of_1000_messages_exactly_once(
                 TAAK_SILENCE_TIMEOUT_SECONDS="300",
                 TAAK_SHUTDOWN_GRACE_SECONDS="0.2",
                 TAAK_KILL_GRACE_SECONDS="1",
+                TAAK_INTAKE_STATUS_COLUMN="",  # this old table has no status column
             ),
             tmp_path / f"{name}.log",
         )

@@ -258,6 +258,8 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
             found = await old_queue.prepare_table(conn, columns)
             if isinstance(found, str):
                 raise Refused("intake_off", reason=found)
+            if args.aan is not None:
+                check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
             task_id = await old_queue.take_one(
                 conn, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot
             )
@@ -265,6 +267,8 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.OK
         bot = check_bot_name(args.bot) if args.bot is not None else None
         seen = await old_queue.preview(conn, settings, bot)
+        if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules)):
+            seen = problem
     if isinstance(seen, str):  # nothing would become a task: a fact, not a failure
         if args.json:
             print(json.dumps({"uit": seen}, ensure_ascii=False))

@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _load_env_file() -> None:
     """launchd has no EnvironmentFile: the agent names the settings file in TAAK_ENV_FILE and it is read here,
     literally like systemd reads it (KEY=value lines; no shell, so `$` and `&` in a password stay as they are).
-    What the environment already holds wins."""
+    What the environment already holds wins, except PATH."""
     path = os.environ.get("TAAK_ENV_FILE")
     if not path:
         return
@@ -89,7 +89,11 @@ def _load_env_file() -> None:
     if not os.path.isfile(path):
         fail(f"TAAK_ENV_FILE {path} does not exist", ExitCode.USAGE, program="queue-worker")
     for key, value in dotenv_values(path, interpolate=False).items():
-        if value is not None:
+        if value is None:
+            continue
+        if key == "PATH":  # launchd always sets its own bare PATH: the file's, found at install, must win
+            os.environ["PATH"] = value
+        else:
             os.environ.setdefault(key, value)
 
 
@@ -175,19 +179,23 @@ def _service_uninstall(service: object, bot: str, *, dry_run: bool) -> int:
         return 0
     shared = svc.other_bots(service, bot) if service.log_file is None else []
     print(("would run: " if dry_run else "running: ") + " ".join(service.stop))
-    if shared:
-        print(f"keeping {service.path}: bots {', '.join(shared)} use the same unit")
-    else:
-        print(("would remove " if dry_run else "removing ") + str(service.path))
     if dry_run:
+        print(
+            f"would keep {service.path}: bots {', '.join(shared)} use the same unit"
+            if shared
+            else f"would remove {service.path}"
+        )
         return 0
     code, said = svc.run_manager(service.stop)
     if code not in (0, svc.NO_MANAGER):
         last = said.splitlines()[-1] if said else ""
         print(f"could not stop it: {' '.join(service.stop)} exited {code}: {last}; nothing removed")
         return int(ExitCode.REFUSED)
-    if not shared:
+    if shared:
+        print(f"kept {service.path}: bots {', '.join(shared)} use the same unit")
+    else:
         service.path.unlink()
+        print(f"removed {service.path}")
     print(f"kept {service.env_file} (your settings)")
     return 0
 

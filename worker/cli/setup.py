@@ -170,6 +170,8 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
     elif args.fix:
         backup = settings_file.save_with_backup(path, settings_file.without(settings_file.without(current, dead), old))
         print(f"{path}: removed {len(dead)} dead and {len(old)} old hook(s) (backup: {backup})")
+    else:
+        return ExitCode.REFUSED  # something to mend: a script can tell (`taak hooks check --fix` mends it)
     return ExitCode.OK
 
 

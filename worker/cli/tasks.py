@@ -238,7 +238,8 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
         wie = a.who(settings)
         async with a.connection(settings) as conn:
             # Claimable again once the holding daemon's token checks have stopped its session, with room to spare.
-            wait = max(30.0, 3 * settings.token_check_seconds + settings.kill_grace_seconds)
+            # TAAK_TOKEN_CHECK_SECONDS is at most 10 on every daemon, and a lost lease is killed at once.
+            wait = max(45.0, 3 * settings.token_check_seconds + settings.kill_grace_seconds)
             await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie, wait_seconds=wait)
         print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK

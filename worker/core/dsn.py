@@ -44,8 +44,10 @@ def parse_database_url(url: str) -> DatabaseUrl:
     try:
         parts = urlsplit(url.strip())
         port = parts.port
-    except ValueError as exc:
-        raise InvalidInput("malformed_url", url=redact(url), reason=exc) from None
+    except ValueError:
+        # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
+        reason = "a # / ? or @ in the password must be percent-encoded (# is %23)"
+        raise InvalidInput("malformed_url", url=redact(url), reason=reason) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
     host = parts.hostname or _socket_host(parts.query) or "localhost"
@@ -62,7 +64,13 @@ def _socket_host(query: str) -> str | None:
 
 
 def redact(url: str) -> str:
-    """The URL with its password replaced by ***; anything unparsable is hidden whole."""
+    """The URL with its password replaced by ***; anything unparsable is hidden whole. Everything between the
+    user name and the last '@' counts as the password, so one with a raw '#' or '/' is hidden too."""
+    scheme, sep, rest = url.partition("://")
+    if sep and "@" in rest:
+        userinfo, host = rest[: rest.rfind("@")], rest[rest.rfind("@") + 1 :]
+        if ":" in userinfo:
+            return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
     try:
         parts = urlsplit(url)
         if not parts.password:

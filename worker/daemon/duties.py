@@ -90,6 +90,9 @@ class Duties:
             log.info("intake_off", reason=found)
             return
         rules = await self.db("intake", partial(intake.rules_from, self.pool, self.settings, found))
+        if problem := intake.cutoff_problem(rules):
+            log.warning("intake_off", reason=problem)
+            return
         log.info("intake_on", cutoff=rules.cutoff.isoformat(), open_statuses=sorted(rules.open_statuses or []))
         while True:
             active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))

@@ -42,6 +42,7 @@ class Decision(StrEnum):
     HANDLED = "afgehandeld"  # the old worker handled it (its status is not an open one)
     UNUSABLE = "onbruikbaar"  # empty, or longer than an opdracht may be
     DONE = "al_verwerkt"  # became a task, joined one, or was skipped before
+    NO_BOT = "geen_bot"  # addressed to no bot the fleet knows: no daemon takes it (the preview says so)
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,10 @@ class Table:
     columns: frozenset[str] = frozenset()
 
     def missing(self, columns: Columns) -> list[str]:
-        needed = (columns.id, columns.text, columns.sender, columns.recipient, columns.time)
-        return [name for name in needed if name not in self.columns]
+        # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a
+        # misspelled one would let every message the old worker handled run again.
+        needed = (columns.id, columns.text, columns.sender, columns.recipient, columns.time, columns.status)
+        return [name for name in needed if name and name not in self.columns]
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def quoted(name: str) -> str:
 
 
 def statement(name: str, columns: Columns, table: Table) -> str:
-    status = quoted(columns.status) + "::text" if columns.status in table.columns else "null::text"
+    status = quoted(columns.status) + "::text" if columns.status and columns.status in table.columns else "null::text"
     return queries()[name].format(
         task_id="task_id::text" if "task_id" in table.columns else "null::text",
         id=quoted(columns.id),
@@ -133,6 +136,15 @@ async def table(db: Executor) -> Table:
     return Table(exists=names is not None, columns=frozenset(names or ()))
 
 
+def cutoff_problem(rules: Rules) -> str | None:
+    """A cut-off in the future would mark every message until then as skipped, for good: intake stays off."""
+    if rules.cutoff > datetime.now(rules.cutoff.tzinfo):
+        return (
+            f"TAAK_INTAKE_VANAF {rules.cutoff.isoformat()} is in the future: every message until then would be skipped"
+        )
+    return None
+
+
 async def prepare_table(pool: Executor, columns: Columns) -> Table | str:
     """The table, ready for intake (its columns added if it appeared later), or why intake is off."""
     found = await table(pool)
@@ -153,7 +165,7 @@ async def rules_from(db: Executor, settings: Settings, found: Table) -> Rules:
         cutoff = datetime.fromisoformat(stored) if stored else datetime.now(settings.zone)
     if cutoff.tzinfo is None:
         cutoff = cutoff.replace(tzinfo=settings.zone)
-    has_status = settings.intake_status_column in found.columns
+    has_status = bool(settings.intake_status_column) and settings.intake_status_column in found.columns
     opens = frozenset(status.lower() for status in settings.intake_open_status)
     return Rules(cutoff=cutoff, open_statuses=opens if has_status else None)
 
@@ -214,7 +226,8 @@ async def take_one(
     Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
     from worker.db.bots import known_bot
 
-    if not message_id.strip():
+    message_id = message_id.strip()
+    if not message_id:
         raise InvalidInput("empty", what="BERICHT_ID")
     async with conn.transaction():
         found_record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
@@ -222,7 +235,7 @@ async def take_one(
             raise NotFound("no_message", id=message_id)
         if found_record["task_id"] not in (None, SKIPPED):
             raise Refused("message_taken", id=message_id, task=found_record["task_id"])
-        recipient = aan or found_record["ontvanger"]
+        recipient = aan if aan is not None else found_record["ontvanger"]
         if not recipient:
             raise Refused("message_no_recipient", id=message_id)
         record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
@@ -284,9 +297,12 @@ async def preview(conn: Conn, settings: Settings, bot: str | None) -> Preview | 
         return f"agent_messages has no column {', '.join(missing)} (TAAK_INTAKE_*_COLUMN)"
     seen = Preview(rules=await rules_from(conn, settings, found))
     async with conn.transaction(readonly=True):
+        known = {r["bot"] for r in await conn.fetch(queries()["bots_lijst"])}
         for record in await conn.fetch(statement("intake_voorbeeld", columns, found), bot):
             message = message_from(record)
             decision = decide(message, seen.rules).value
+            if decision in (Decision.TASK, Decision.JOINS) and message.recipient not in known and bot is None:
+                decision = Decision.NO_BOT.value
             seen.per_decision[decision] += 1
             seen.per_sender[(message.sender or "-", decision)] += 1
             seen.per_recipient[(message.recipient or "-", decision)] += 1

@@ -110,11 +110,19 @@ def dead_hooks(settings: dict[str, Any], home: Path | None = None) -> list[DeadH
     never called dead, so `--fix` removes nothing that works."""
     found = []
     for event, hook in _each_hook(settings):
+        if _guarded(hook.get("command")):
+            continue  # `test -f X && X || true`: it says itself what to do when the script is gone
         for word, path in _scripts(hook.get("command"), home or Path.home()):
             if path is None:
                 found.append(DeadHook(event, hook["command"], word))
                 break
     return found
+
+
+def _guarded(command: object) -> bool:
+    if not isinstance(command, str):
+        return False
+    return "||" in command or any(f"{guard} " in command for guard in ("test ", "[ ", "if "))
 
 
 def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHook]:
@@ -125,7 +133,7 @@ def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHoo
         command = str(hook.get("command") or "")
         if _is_ours(hook) or QUEUE_MARK in command:
             continue
-        named = next((name for name in OLD_SCRIPTS if name in command), None)
+        named = next((name for name in OLD_SCRIPTS if name in _file_names(command)), None)
         if named is not None:
             found.append(OldHook(event, command, OLD_SCRIPTS[named]))
             continue
@@ -160,11 +168,30 @@ def _each_hook(settings: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _writes_compact_reports(script: Path) -> bool:
+    """Reads the transcript and writes a compaction report: what the seed's old hook did (a notifier that
+    only mentions a report in a comment is not one)."""
     try:
         text = script.read_bytes()[:200_000].decode("utf-8", errors="replace").lower()
     except OSError:
         return False
-    return "compact" in text and any(word in text for word in ("report", "verslag", "rapport"))
+    reports = "compact" in text and any(word in text for word in ("report", "verslag", "rapport"))
+    return reports and "transcript" in text and any(w in text for w in ("write", "open(", " > ", ">>", "tee "))
+
+
+def _file_names(command: str) -> set[str]:
+    """The file names a command names, inline scripts (`bash -c '...'`) included: whole names, not substrings."""
+    names: set[str] = set()
+    pending = [command]
+    while pending:
+        try:
+            words = shlex.split(pending.pop())
+        except ValueError:
+            continue
+        for index, word in enumerate(words):
+            names.add(Path(word).name)
+            if word == "-c" and index + 1 < len(words):
+                pending.append(words[index + 1])
+    return names
 
 
 # Shell builtins and keywords: a segment that starts with one runs no script of its own.
@@ -230,8 +257,8 @@ def _scripts(command: object, home: Path) -> list[tuple[str, Path | None]]:
 
 
 def _segment_script(words: list[str], home: Path, *, relative_known: bool) -> tuple[str, Path | None] | None:
-    if "-c" in words or "-e" in words:
-        return None  # an inline script: nothing on disk to miss
+    if "-c" in words or "-e" in words or "-m" in words:
+        return None  # an inline script or a module: nothing on disk to look for
     for word in words:
         name = Path(word).name
         if word in _BUILTINS and word == words[0]:
@@ -245,8 +272,11 @@ def _segment_script(words: list[str], home: Path, *, relative_known: bool) -> tu
             return word, Path(found) if found else None
         if not word.startswith(("/", "~", "$HOME")) and not relative_known:
             return None
-        path = Path(os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word))
-        path = Path(str(path).replace("$HOME", str(home)))
+        expanded = os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word)
+        expanded = expanded.replace("$HOME", str(home))
+        if "$" in expanded:
+            return None  # a variable only the hook's own run has ($CLAUDE_PROJECT_DIR): cannot be checked here
+        path = Path(expanded)
         return word, path if path.exists() else None
     return None
 
