@@ -114,18 +114,17 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
     """Every machine's archive lines in the shared database: the same phrases, time first, newest first, each
     line saying which machine it came from."""
     from worker.core.timephrase import parse_time, search_words
-    from worker.db.sqlfiles import queries
-    from worker.memory.fleet import tsquery
+    from worker.memory.fleet import search, tsquery
     from worker.memory.index import terms
     from worker.memory.recall import COUNT_BOUND, Hit, Recall
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
     start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
-    end = parsed.range.end if parsed.range else now + timedelta(days=1)
+    end = parsed.range.end if parsed.range else now + timedelta(minutes=1)
     words = terms(" ".join(search_words(parsed.words)))
     async with a.connection(settings) as conn:
-        rows = await conn.fetch(queries()["vloot_zoeken"], start, end, tsquery(words), limit + COUNT_BOUND)
+        rows = await search(conn, start, end, tsquery(words), limit + COUNT_BOUND)
     kept = [
         r
         for r in rows

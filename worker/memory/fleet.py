@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,29 @@ async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: i
             break
     status = await db.execute(queries()["vloot_opruimen"], keep_days)
     return Copied(copied, int(status.split()[-1]) if status.startswith("DELETE") else 0)
+
+
+def windows(start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+    """The range cut into windows newest first, each four times the one before (a day, then 4, 16, ... days):
+    a search that finds enough in the newest lines never sorts every match of the whole copy."""
+    found = []
+    size = timedelta(days=1)
+    upper = end
+    while upper > start:
+        lower = max(start, upper - size)
+        found.append((lower, upper))
+        upper, size = lower, size * 4
+    return found
+
+
+async def search(db: Executor, start: datetime, end: datetime, query: str, wanted: int) -> list[Any]:
+    """Up to `wanted` lines of the range that match `query`, newest first, window by window."""
+    rows: list[Any] = []
+    for lower, upper in windows(start, end):
+        rows += await db.fetch(queries()["vloot_zoeken"], lower, upper, query, wanted - len(rows))
+        if len(rows) >= wanted:
+            break
+    return rows
 
 
 def tsquery(words: list[str]) -> str:
