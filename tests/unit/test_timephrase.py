@@ -327,7 +327,9 @@ def test_a_numeric_date_is_read_in_the_querys_own_order() -> None:
     assert english.range.start == datetime(2026, 5, 7, tzinfo=ZONE)
 
 
-@pytest.mark.parametrize("sentence", ["versie 1.2 van 3/4 delen", "het 3e kwartaal", "chapter 10 about march forward"])
+@pytest.mark.parametrize("sentence", ["versie 1.2 release", "het 3e kwartaal", "chapter 10 about march forward"])
 def test_numbers_that_are_no_dates_or_times_stay_words(sentence: str) -> None:
+    # (A fraction such as 3/4 does read as a date: 3 April in Dutch. The README's numeric-dates row says so.)
     parsed = parse_time(sentence, NOW, ZONE)
-    assert parsed.words != []
+    assert parsed.range is None
+    assert parsed.words == sentence.split()

@@ -113,7 +113,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
                 "run time synchronisation (ntp) on this machine",
             )
         )
-        checks += await _heartbeats(conn)
+        checks += await _owner_tables(conn)
         if migrations.pending:
             pass  # the bots' switches live in a table the pending migrations make
         elif not settings.bots:
@@ -138,7 +138,8 @@ async def _database_checks(settings: Settings) -> list[Check]:
     return checks
 
 
-async def _heartbeats(conn: object) -> list[Check]:
+async def _owner_tables(conn: object) -> list[Check]:
+    """The owner's own tables we read but do not own: who may write agent_messages and bot_heartbeats."""
     from worker.db import heartbeats
 
     checks = []

@@ -80,6 +80,13 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+def _bounds(found: Any, now: datetime) -> tuple[datetime, datetime]:
+    """The range a time phrase gave, or all time up to now (the database's searches, task log and fleet)."""
+    if found is not None:
+        return found.start, found.end
+    return datetime(1970, 1, 1, tzinfo=UTC), now + timedelta(minutes=1)
+
+
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
     from worker.core.timephrase import parse_time, search_words
@@ -88,8 +95,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
-    start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
-    end = parsed.range.end if parsed.range else now + timedelta(days=1)
+    start, end = _bounds(parsed.range, now)
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in search_words(parsed.words)]
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
@@ -120,8 +126,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
-    start = parsed.range.start if parsed.range else datetime(1970, 1, 1, tzinfo=UTC)
-    end = parsed.range.end if parsed.range else now + timedelta(minutes=1)
+    start, end = _bounds(parsed.range, now)
     words = terms(" ".join(search_words(parsed.words)))
     async with a.connection(settings) as conn:
         rows = await search(conn, start, end, tsquery(words), limit + COUNT_BOUND)

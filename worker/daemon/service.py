@@ -44,6 +44,7 @@ class ServiceFile:
     stop: list[str]  # the command that stops and disables it (uninstall)
     status: list[str]  # the command that shows whether it runs
     log_file: Path | None = None  # launchd: the log file it writes (launchd does not rotate it)
+    systemctl_scope: tuple[str, ...] = ()  # systemd: ("--user",) for a user unit
 
 
 def deploy_dir() -> Path:
@@ -120,6 +121,7 @@ def service_file(bot: str, platform: Platform, *, home: Path, system: bool, user
         logs=f"journalctl{shown} -fu queue-worker@{bot}",
         stop=["systemctl", *scope, "disable", "--now", f"queue-worker@{bot}"],
         status=["systemctl", *scope, "status", "--no-pager", f"queue-worker@{bot}"],
+        systemctl_scope=tuple(scope),
     )
 
 
@@ -173,10 +175,9 @@ def other_bots(service: ServiceFile, bot: str) -> list[str]:
     if not folder.is_dir():
         return []
     others = sorted(p.stem for p in folder.glob("*.env") if p.stem != bot)
-    scope = service.stop[1:2] if service.stop[1:2] == ["--user"] else []
     enabled = []
     for other in others:
-        code, said = run_manager(["systemctl", *scope, "is-enabled", f"queue-worker@{other}"])
+        code, said = run_manager(["systemctl", *service.systemctl_scope, "is-enabled", f"queue-worker@{other}"])
         if code == NO_MANAGER or said.strip() not in ("enabled", "disabled", "static", "masked", "not-found"):
             return others  # systemd cannot tell: keep the template for anyone who may use it
         if said.strip() == "enabled":

@@ -298,8 +298,9 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
         body.append(line)
         used += len(line) + 1
     if result.cut or cut_chars:
-        more = result.counted(result.cut + len(result.hits)) != str(result.cut + len(result.hits))
-        cut = f"meer dan {result.cut + cut_chars}" if more else str(result.cut + cut_chars)
+        # The count of matches stopped at the bound: what was left out is at least this many.
+        bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
+        cut = f"meer dan {result.cut + cut_chars}" if bounded else str(result.cut + cut_chars)
         body.append(f"# afgekapt: {cut} regels niet getoond (--limit, of meer dan {max_chars} tekens)")
     return "\n".join(header + body)
 
