@@ -713,11 +713,47 @@ on conflict (machine, sleutel) do nothing;
 delete from taak_archief where ts < now() - make_interval(days => $1);
 
 -- name: vloot_zoeken
--- Fleet-wide recall: the range first, then the lines with any of the words; newest first, bounded.
--- $1 from, $2 until, $3 tsquery text ('budget | veranda'; empty: every line of the range), $4 limit
+-- Fleet-wide recall: the lines of one window that match the words, newest first. For words common in the
+-- window: walking the time index backward finds them at once. $1 from, $2 until, $3 tsquery text
+-- ('budget | veranda'), $4 limit, $5 actor or null, $6 task or null
 select machine, ts, coalesce(actor, '-') as actor, role, type, tekst, sessie, taak
 from taak_archief
 where ts >= $1 and ts < $2 and type is distinct from 'meta' and type is distinct from 'tool_result'
-  and ($3 = '' or zoek @@ to_tsquery('simple', $3))
+  and zoek @@ to_tsquery('simple', $3)
+  and ($5::text is null or actor = $5) and ($6::text is null or taak = $6)
 order by ts desc
 limit $4;
+
+-- name: vloot_zoeken_weinig
+-- The same for words that are rare in the window (vloot_tellen said so): every match through the word index,
+-- then sorted. Without the fence the planner walks the time index backward past every line of the window
+-- (300 ms at a million rows for a word in none of them). Parameters as vloot_zoeken.
+with gevonden as materialized (
+    select machine, ts, coalesce(actor, '-') as actor, role, type, tekst, sessie, taak
+    from taak_archief
+    where ts >= $1 and ts < $2 and type is distinct from 'meta' and type is distinct from 'tool_result'
+      and zoek @@ to_tsquery('simple', $3)
+      and ($5::text is null or actor = $5) and ($6::text is null or taak = $6)
+)
+select * from gevonden order by ts desc limit $4;
+
+-- name: vloot_tellen
+-- How many spoken lines of the range match (any line when $3 is empty), counted up to $4 at most: an exact
+-- count of a common word over a million rows costs more than the answer. Parameters as vloot_zoeken.
+select count(*) from (
+    select 1 from taak_archief
+    where ts >= $1 and ts < $2 and type is distinct from 'meta' and type is distinct from 'tool_result'
+      and ($3 = '' or zoek @@ to_tsquery('simple', $3))
+      and ($5::text is null or actor = $5) and ($6::text is null or taak = $6)
+    limit $4
+) as bounded;
+
+-- name: vloot_bereik
+-- The whole range in time order, when the words found too few lines in it.
+-- $1 from, $2 until, $3 actor or null, $4 task or null, $5 limit
+select machine, ts, coalesce(actor, '-') as actor, role, type, tekst, sessie, taak
+from taak_archief
+where ts >= $1 and ts < $2 and type is distinct from 'meta' and type is distinct from 'tool_result'
+  and ($3::text is null or actor = $3) and ($4::text is null or taak = $4)
+order by ts
+limit $5;

@@ -48,7 +48,7 @@ async def main(argv: list[str]) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["ledger", "briefing", "daemon", "hooks", "memory", "semantic"],
+        choices=["ledger", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"],
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -59,7 +59,7 @@ async def main(argv: list[str]) -> None:
     )
     jobs = 300 if args.quick else args.jobs
     log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
-    sections = set(args.only or ["ledger", "briefing", "daemon", "hooks", "memory", "semantic"])
+    sections = set(args.only or ["ledger", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"])
     async with scratch_database(server) as url:
         if "ledger" in sections:
             print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
@@ -80,11 +80,15 @@ async def main(argv: list[str]) -> None:
         if "hooks" in sections:
             print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.session_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
+        if "fleet" in sections:
+            print(await memory_bench.fleet_table(url, 20_000 if args.quick else 1_000_000), end="\n\n", flush=True)
     if "memory" in sections:
         print(memory_bench.memory_table(20_000 if args.quick else 1_000_000), end="\n\n", flush=True)
     if "semantic" in sections:
         embedded, searched = (200, 5_000) if args.quick else (5_000, 200_000)
-        print(memory_bench.semantic_table(embedded, searched), flush=True)
+        print(memory_bench.semantic_table(embedded, searched), end="\n\n", flush=True)
+        imported, embedded = (5_000, 200) if args.quick else (200_000, 2_000)
+        print(memory_bench.semantic_process_table(imported, embedded), flush=True)
 
 
 if __name__ == "__main__":

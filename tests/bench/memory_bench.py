@@ -237,3 +237,163 @@ def semantic_table(embedded: int, searched: int, recalls: int = 30) -> str:
             f"| vector search alone over {searched:,} vectors, p50 | {statistics.median(knn_times) * 1000:.1f} ms |",
         ]
     )
+
+
+async def fleet_table(url: str, rows: int, recalls: int = 30) -> str:
+    """Fleet-wide recall on the shared copy: `rows` lines of two machines over a year in `taak_archief`, the
+    recall `taak recall --vloot` runs, time-scoped and unscoped, beside the plain way (every match sorted and
+    counted exactly) on the same table in the same run."""
+    import asyncpg
+
+    from worker.memory import fleet
+
+    now = datetime.now(UTC)
+    rng = random.Random(11)
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("truncate taak_archief")
+        started = time.perf_counter()
+        step = timedelta(days=365) / rows
+        records = []
+        for n in range(rows):
+            text = " ".join(rng.choice(WORDS) for _ in range(12)) + (" zeldzaam" if n % 2000 == 0 else "")
+            records.append(
+                (("mac-paco", "mini-coco")[n % 2], f"k{n}", now - step * n, "user", "user", "text", text, text)
+            )
+        await conn.copy_records_to_table(
+            "taak_archief",
+            records=records,
+            columns=["machine", "sleutel", "ts", "actor", "role", "type", "tekst", "termen"],
+        )
+        await conn.execute("analyze taak_archief")
+        loaded = time.perf_counter() - started
+        size = await conn.fetchval("select pg_total_relation_size('taak_archief')")
+        scoped_queries = ["gisteravond budget", "vorige week dinsdag veranda", "3 dagen geleden foto album"]
+        unscoped_queries = ["budget veranda", "keuken lamp", "foto album tarief"]
+
+        async def timed(query: str) -> float:
+            started = time.perf_counter()
+            await fleet.recall(conn, query, now, ZONE, limit=40, language="nl")
+            return time.perf_counter() - started
+
+        async def plain(query: str) -> float:
+            match = fleet.tsquery(query.split())
+            started = time.perf_counter()
+            await conn.fetch(
+                "select * from taak_archief where zoek @@ to_tsquery('simple', $1) order by ts desc limit 40", match
+            )
+            await conn.fetchval("select count(*) from taak_archief where zoek @@ to_tsquery('simple', $1)", match)
+            return time.perf_counter() - started
+
+        scoped = [await timed(scoped_queries[n % 3]) for n in range(recalls)]
+        unscoped = [await timed(unscoped_queries[n % 3]) for n in range(recalls)]
+        rare = [await timed("olifant") for _ in range(recalls)]
+        sparse = [await timed("zeldzaam") for _ in range(recalls)]
+        exact = [await plain(unscoped_queries[n % 3]) for n in range(recalls)]
+        await conn.execute("truncate taak_archief")
+    finally:
+        await conn.close()
+    p50 = statistics.median
+    return "\n".join(
+        [
+            f"### Fleet recall on the shared copy ({rows:,} rows of two machines over a year; {recalls} recalls each)",
+            "",
+            "| figure | value | goal |",
+            "|---|---:|---|",
+            f"| load (COPY, with the word index) | {loaded:.1f} s | |",
+            f"| table + indexes on disk | {size / 1024 / 1024:.0f} MiB | |",
+            f"| time-scoped recall p50 | {p50(scoped) * 1000:.1f} ms | |",
+            f"| unscoped recall p50 (newest first, counts bounded) | {p50(unscoped) * 1000:.1f} ms | <= 100 ms |",
+            f"| unscoped, a word in no line | {p50(rare) * 1000:.1f} ms | |",
+            f"| unscoped, a word in one line of 2,000 | {p50(sparse) * 1000:.1f} ms | |",
+            f"| unscoped, every match sorted and counted (the plain way, same run) | {p50(exact) * 1000:.1f} ms "
+            f"| ratio {p50(exact) / p50(unscoped):.1f}x |",
+        ]
+    )
+
+
+def _taak(env: dict[str, str], *args: str) -> float:
+    """One `taak` command as a process, as a person or the indexer runs it; its wall time in seconds."""
+    import subprocess
+    import sys
+
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"taak {' '.join(args)}: {done.stderr.strip()}")
+    return elapsed
+
+
+def _simple_file(path: Path, lines: int, now: datetime) -> Path:
+    rng = random.Random(5)
+    step = timedelta(days=60) / lines
+    with path.open("w", encoding="utf-8") as handle:
+        for n in range(lines):
+            ts = (now - step * n).isoformat().replace("+00:00", "Z")
+            text = " ".join(rng.choice(WORDS) for _ in range(12))
+            handle.write(json.dumps({"ts": ts, "role": "user" if n % 2 else "assistant", "text": text}) + "\n")
+    return path
+
+
+def semantic_process_table(imported: int, embedded: int, recalls: int = 10) -> str:
+    """The semantic extra as people meet it, every figure a `taak` process: importing `imported` lines with
+    the extra installed beside the same import with it switched off, and a recall that falls back to meaning
+    with the model's helper not yet running (the first question) and running (every later one), beside an
+    exact recall and a bare interpreter."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from worker.proc import running_commands
+
+    now = datetime.now(UTC)
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        source = _simple_file(root / "said.jsonl", imported, now)
+        base = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+        base.update(TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x", TAAK_EMBED_IDLE_SECONDS="120")
+        with_extra = {**base, "TAAK_DATA_DIR": str(root / "met")}
+        without = {**base, "TAAK_DATA_DIR": str(root / "zonder"), "TAAK_SEMANTIC": "false"}
+        import_with = _taak(with_extra, "archief", "import", "--simple", str(source))
+        import_without = _taak(without, "archief", "import", "--simple", str(source))
+        small = {**base, "TAAK_DATA_DIR": str(root / "klein"), "TAAK_SEMANTIC_ROWS": str(embedded)}
+        _taak(small, "archief", "import", "--simple", str(_simple_file(root / "klein.jsonl", embedded, now)))
+        embedding = _taak(small, "archief", "vectoren")
+        helper = [pid for pid, args in running_commands() if "worker.memory.embedder" in args and folder in args]
+        if not helper:
+            raise RuntimeError("no embedding helper ran after `taak archief vectoren`")
+        for pid in helper:  # the first question below finds no helper, as after TAAK_EMBED_IDLE_SECONDS
+            os.kill(pid, signal.SIGTERM)
+        time.sleep(0.5)
+        question = ["hoeveel geld voor de aanbouw"]  # no word of it is in any line: meaning answers
+        cold = _taak(small, "recall", *question)
+        warm = [_taak(small, "recall", *question) for _ in range(recalls)]
+        exact = [_taak(small, "recall", "budget veranda") for _ in range(recalls)]
+        bare = []
+        for _ in range(recalls):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            bare.append(time.perf_counter() - started)
+        for pid, args in running_commands():
+            if "worker.memory.embedder" in args and folder in args:
+                os.kill(pid, signal.SIGTERM)
+    p50 = statistics.median
+    warm_sorted = sorted(warm)
+    return "\n".join(
+        [
+            f"### The semantic extra as processes ({imported:,} lines imported; {embedded:,} embedded)",
+            "",
+            "| figure | value | beside |",
+            "|---|---:|---|",
+            f"| `taak archief import`, extra installed | {import_with:.1f} s | switched off: {import_without:.1f} s "
+            f"({import_with / import_without:.2f}x) |",
+            f"| `taak archief vectoren` ({embedded:,} lines, helper started) | {embedding:.1f} s | |",
+            f"| recall by meaning, first question (starts the helper, loads the model) | {cold * 1000:.0f} ms | |",
+            f"| recall by meaning, helper running, p50 | {p50(warm) * 1000:.0f} ms "
+            f"| exact recall p50 {p50(exact) * 1000:.0f} ms ({p50(warm) / p50(exact):.1f}x) |",
+            f"| recall by meaning, helper running, worst of {recalls} | {warm_sorted[-1] * 1000:.0f} ms | |",
+            f"| bare `python -c pass` p50 | {p50(bare) * 1000:.0f} ms | |",
+        ]
+    )

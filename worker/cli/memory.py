@@ -117,42 +117,19 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
-    """Every machine's archive lines in the shared database: the same phrases, time first, newest first, each
-    line saying which machine it came from."""
-    from worker.core.timephrase import parse_time, search_words
-    from worker.memory.fleet import search, tsquery
-    from worker.memory.index import terms
-    from worker.memory.recall import COUNT_BOUND, Hit, Recall
+    from worker.memory import fleet
 
-    now = datetime.now(UTC)
-    parsed = parse_time(query, now, settings.zone, settings.language)
-    start, end = _bounds(parsed.range, now)
-    words = terms(" ".join(search_words(parsed.words)))
     async with a.connection(settings) as conn:
-        rows = await search(conn, start, end, tsquery(words), limit + COUNT_BOUND)
-    kept = [
-        r
-        for r in rows
-        if (args.bot is None or r["actor"] == args.bot) and (args.taak is None or r["taak"] == args.taak)
-    ]
-    hits = [
-        Hit(
-            n,
-            int(r["ts"].timestamp() * 1000),
-            f"{r['machine']}/{r['actor']}",
-            r["role"] or "",
-            r["type"] or "text",
-            r["tekst"],
-            r["sessie"],
-            r["taak"],
-            matched=bool(words),
+        return await fleet.recall(
+            conn,
+            query,
+            datetime.now(UTC),
+            settings.zone,
+            limit=limit,
+            language=settings.language,
+            actor=args.bot,
+            taak=args.taak,
         )
-        for n, r in enumerate(kept[:limit])
-    ]
-    hits.sort(key=lambda h: h.ts)
-    return Recall(
-        now, parsed.range, "geen (vloot)", hits, len(kept), max(0, len(kept) - len(hits)), bound=limit + COUNT_BOUND
-    )
 
 
 def _archief_parser(sub: Sub) -> None:

@@ -9,15 +9,23 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+import asyncpg
 
 from worker.db.sqlfiles import Executor, queries
 from worker.memory.index import terms
 
+if TYPE_CHECKING:
+    from worker.memory.recall import Hit, Recall
+
 BATCH = 1000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+NO_MEANING = "semantisch zoeken: niet met --vloot (de gedeelde kopie heeft geen vectoren)"
 _CURSORS = "create table if not exists vloot (bestand text primary key, regel integer not null)"
 
 
@@ -111,16 +119,138 @@ def windows(start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
     return found
 
 
-async def search(db: Executor, start: datetime, end: datetime, query: str, wanted: int) -> list[Any]:
-    """Up to `wanted` lines of the range that match `query`, newest first, window by window."""
+@dataclass(frozen=True)
+class Scope:
+    """What a fleet search is limited to: the range, and optionally one actor or one task."""
+
+    start: datetime
+    end: datetime
+    actor: str | None = None
+    taak: str | None = None
+
+
+async def matches(db: Executor, scope: Scope, query: str, wanted: int, bound: int) -> tuple[list[Any], int]:
+    """Up to `wanted` lines of the range that match `query` (a tsquery), newest first, and how many matched
+    (up to `bound`), window by window: each window is counted first through the word index, which also
+    says which way to fetch its lines cheaply."""
     rows: list[Any] = []
-    for lower, upper in windows(start, end):
-        rows += await db.fetch(queries()["vloot_zoeken"], lower, upper, query, wanted - len(rows))
-        if len(rows) >= wanted:
+    counted = 0
+    for lower, upper in windows(scope.start, scope.end):
+        left = bound - counted
+        found = int(await db.fetchval(queries()["vloot_tellen"], lower, upper, query, left, scope.actor, scope.taak))
+        counted += found
+        if found and len(rows) < wanted:
+            statement = "vloot_zoeken" if found >= left else "vloot_zoeken_weinig"
+            rows += await db.fetch(
+                queries()[statement], lower, upper, query, wanted - len(rows), scope.actor, scope.taak
+            )
+        if counted >= bound:
             break
-    return rows
+    return rows, counted
+
+
+async def count(db: Executor, scope: Scope, query: str, bound: int) -> int:
+    """Spoken lines of the range that match `query` (every one for ''), newest window first, up to `bound`."""
+    found = 0
+    for lower, upper in windows(scope.start, scope.end):
+        found += int(
+            await db.fetchval(queries()["vloot_tellen"], lower, upper, query, bound - found, scope.actor, scope.taak)
+        )
+        if found >= bound:
+            break
+    return found
+
+
+async def whole_range(db: Executor, scope: Scope, limit: int) -> list[Any]:
+    return list(await db.fetch(queries()["vloot_bereik"], scope.start, scope.end, scope.actor, scope.taak, limit))
 
 
 def tsquery(words: list[str]) -> str:
     """The words as a tsquery that matches any of them ('' for none), each quoted as a lexeme."""
     return " | ".join("'" + w.replace("'", "''").replace("\\", "\\\\") + "'" for w in dict.fromkeys(words))
+
+
+async def recall(
+    conn: asyncpg.Connection,
+    query: str,
+    now: datetime,
+    zone: ZoneInfo,
+    *,
+    limit: int,
+    language: str,
+    actor: str | None = None,
+    taak: str | None = None,
+) -> Recall:
+    """`taak recall --vloot`: the local recall's phrases, fallback policy, ranking, header and caps, over every
+    machine's lines in the shared copy (newest first instead of bm25: Postgres ranks only what it sorts).
+    One read-only transaction; its statements are planned for their values every time, because a generic
+    plan cannot tell a word in every line from a word in none (the two want opposite plans)."""
+    async with conn.transaction(readonly=True):
+        await conn.execute("set local plan_cache_mode = force_custom_plan")
+        return await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
+
+
+async def _recall(
+    db: Executor,
+    query: str,
+    now: datetime,
+    zone: ZoneInfo,
+    *,
+    limit: int,
+    language: str,
+    actor: str | None,
+    taak: str | None,
+) -> Recall:
+    from worker.core.timephrase import parse_time, search_words
+    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step
+
+    parsed = parse_time(query, now, zone, language)
+    words = terms(" ".join(search_words(parsed.words)))
+    bound = limit + COUNT_BOUND
+    upto = now + timedelta(minutes=1)
+    scope = (
+        Scope(parsed.range.start, parsed.range.end, actor, taak) if parsed.range else Scope(EPOCH, upto, actor, taak)
+    )
+    in_range = await count(db, scope, "", bound)
+    range_empty = parsed.range is not None and in_range == 0
+    if range_empty:
+        scope = replace(scope, start=EPOCH, end=upto)
+    wanted = tsquery(words)
+    rows, candidates = await matches(db, scope, wanted, limit, bound) if words else ([], 0)
+    found = [_hit(r, matched=True) for r in rows]
+    per_word = {word: await count(db, scope, tsquery([word]), bound) for word in dict.fromkeys(words)}
+    bounded = parsed.range is not None and not range_empty
+    step = fallback_step(
+        has_range=parsed.range is not None,
+        range_empty=range_empty,
+        has_words=bool(words),
+        hits=candidates,
+        spoken_in_range=in_range if bounded else 0,
+        limit=limit,
+        semantic=False,
+    )
+    found.sort(key=lambda h: h.ts)
+    if step.extra is Extra.RANGE_IN_ORDER:
+        seen = {(h.actor, h.ts, h.text) for h in found}
+        rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
+        found, candidates = (found + rest)[:limit], in_range
+    numbered = [replace(h, id=n) for n, h in enumerate(found)]
+    notes = [NO_MEANING] if step.semantic_missed else []
+    cut = max(0, candidates - len(numbered))
+    return Recall(now, parsed.range, f"{step.fallback} (vloot)", numbered, in_range, cut, notes, per_word, bound)
+
+
+def _hit(row: Any, *, matched: bool = False) -> Hit:
+    from worker.memory.recall import Hit
+
+    return Hit(
+        0,
+        int(row["ts"].timestamp() * 1000),
+        f"{row['machine']}/{row['actor']}",
+        row["role"] or "",
+        row["type"] or "text",
+        row["tekst"],
+        row["sessie"],
+        row["taak"],
+        matched=matched,
+    )

@@ -160,16 +160,27 @@ def recall(
         found = found[:limit]
     elif step.extra is Extra.SEMANTIC and vectors is not None:
         wanted = min(SEMANTIC_LINES, limit - len(found))
-        coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
-        near = _by_meaning(index, vectors, " ".join(parsed.words), bounds, wanted, found, taak, actor)
-        notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
-        if coverage.still_missing:
+        try:
+            coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
+            near = _by_meaning(index, vectors, " ".join(parsed.words), bounds, wanted, found, taak, actor)
+        except Exception as error:  # the optional extra must never cost the exact answer
+            notes.append(meaning_skipped(error))
+            near, coverage = [], None
+        else:
+            notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
+        if coverage is not None and coverage.still_missing:
             notes.append(f"{coverage.still_missing} regels in het bereik nog zonder vector")
         found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
     else:
         found.sort(key=lambda h: h.ts)
     cut = max(0, candidates - len(found))
     return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, bound)
+
+
+def meaning_skipped(error: BaseException) -> str:
+    """The header's note when the semantic extra failed (a damaged vector file, a model that would not load)."""
+    reason = " ".join(str(error).split())[:120] or type(error).__name__
+    return f"semantisch zoeken: overgeslagen ({type(error).__name__}: {reason}; `taak doctor` kijkt verder)"
 
 
 def _by_meaning(
@@ -307,9 +318,7 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
 
 def word_counts(per_word: dict[str, int], counted: Callable[[int], str] = str) -> str:
     """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly."""
-    return ", ".join(
-        f"{word} {counted(n)}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items()
-    )
+    return ", ".join(f"{word} {counted(n)}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items())
 
 
 def as_json(result: Recall, zone: ZoneInfo) -> str:

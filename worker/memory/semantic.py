@@ -53,6 +53,7 @@ NAMED = {
         select count(*) from idx.regels r
         where r.id >= ? and r.id < ? and {_SPOKEN}
           and not exists (select 1 from ingebed e where e.id = r.id)""",
+    "count": "select count(*) from ingebed",
     "orphans": "select e.id from ingebed e where not exists (select 1 from idx.regels r where r.id = e.id)",
     "nearest": """
         select rowid, distance from vectoren where embedding match ? and k = ? and ts >= ? and ts < ?
@@ -141,6 +142,10 @@ class Vectors:
             self._embed(rows[start : start + BATCH])
         missing = self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0]
         return Coverage(len(rows), int(missing))  # type: ignore[arg-type]
+
+    def count(self) -> int:
+        """Lines with a vector; reading it opens the file, so a damaged one is found here."""
+        return int(self.db.execute(NAMED["count"]).fetchall()[0][0])  # type: ignore[arg-type]
 
     def forget_orphans(self) -> int:
         """Vectors whose line left the exact index (a rewritten day file): deleted."""
