@@ -87,7 +87,7 @@ async def test_the_overview_gives_the_known_answers(cli_env: dict[str, str], poo
     assert [h["id"] for h in data["bezig"]] == [ids["bezig"]]
     plain = run_taak(cli_env, "overzicht")
     assert "VEROUDERD" in plain.out
-    assert f"bezig: {ids['bezig']} paco" in plain.out
+    assert f"held: {ids['bezig']} paco" in plain.out  # cli_env speaks English
 
 
 async def test_compactions_are_counted_per_session_by_trigger(pool: asyncpg.Pool) -> None:

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
+from worker.core.messages import early_language, message
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -51,6 +52,10 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
 
     argparse's intermixed parsing refuses parsers with sub-commands, so the verb is looked up here
     and its own parser reads the rest."""
+    for position, word in enumerate(words, start=1):
+        if any("\udc80" <= ch <= "\udcff" for ch in word):  # bytes that were no UTF-8, kept by surrogateescape
+            shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            fail(message("bad_text_encoding", early_language(), position=position, shown=shown), ExitCode.USAGE)
     verbs = _subparsers(parser)
     if verbs is None:
         return parser.parse_intermixed_args(list(words))
@@ -70,8 +75,24 @@ def _subparsers(parser: argparse.ArgumentParser) -> Any:
 
 def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
     """`--limiet N` (and `-n N`) for every verb that shows a bounded number of rows; `--limit` still works."""
-    parser.add_argument("-n", "--limiet", type=int, default=default, metavar="N", help=f"{what} (default {default})")
-    parser.add_argument("--limit", dest="limiet", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "-n", "--limiet", type=whole_number, default=default, metavar="N", help=f"{what} (default {default})"
+    )
+    parser.add_argument("--limit", dest="limiet", type=whole_number, help=argparse.SUPPRESS)
+
+
+INT_MAX = 2**31 - 1  # Postgres' integer: a larger number is refused here, not by the database
+
+
+def whole_number(text: str) -> int:
+    """argparse's type for a count or a number stored as an integer."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if abs(value) > INT_MAX:
+        raise argparse.ArgumentTypeError(message("number_too_large", early_language(), value=text, limit=INT_MAX))
+    return value
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:

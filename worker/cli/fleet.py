@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode
-from worker.db.bots import brake_limits
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -62,7 +61,7 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.OK
         if args.bot_command == "rem":
             changed = await bots.set_brake(conn, args.naam, **_brake(args))
-            print(f"{changed.bot}: rem {brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag)}")
+            print(f"{changed.bot}: rem {bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag)}")
             return ExitCode.OK
         listed = await bots.all_bots(conn)
         today = {d.bot: d for d in await bots.days(conn, None)}
@@ -70,12 +69,24 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
         return ExitCode.OK
-    print(f"{'bot':12} {'aan':4} {'machine':20} {'taak':18} {'laatst gezien':19}  vandaag / rem")
-    for b in listed:
-        seen = b.laatst_gezien.astimezone(settings.zone).strftime("%Y-%m-%d %H:%M:%S") if b.laatst_gezien else "-"
-        switch = "aan" if b.actief else "uit"
-        day = _day(today.get(b.bot))
-        print(f"{b.bot:12} {switch:4} {b.machine or '-':20} {b.huidige_taak or '-':18} {seen:19}  {day}")
+    from worker.cli.table import table, when
+
+    headers = {
+        "nl": ("bot", "aan", "machine", "taak", "laatst gezien", "vandaag / rem"),
+        "en": ("bot", "on", "machine", "task", "last seen", "today / brake"),
+    }[settings.language]
+    rows = [
+        (
+            b.bot,
+            ("aan" if b.actief else "uit"),
+            b.machine,
+            b.huidige_taak,
+            when(b.laatst_gezien, settings.zone, settings.language),
+            _day(today.get(b.bot)),
+        )
+        for b in listed
+    ]
+    print(table(headers, rows))
     return ExitCode.OK
 
 
@@ -103,13 +114,19 @@ def _limit(value: str, option: str, kind: Any) -> Any:
         raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling) from None
     if (isinstance(number, Decimal) and not number.is_finite()) or not 0 <= number <= ceiling:
         raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling)
+    if isinstance(number, Decimal) and number != number.quantize(Decimal("0.01")):
+        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling)  # 0.001 is no cent: not $0.00
     return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 
 
 def _day(day: Any) -> str:
+    from worker.db.bots import brake_limits
+
     if day is None:
         return "-"
-    used = f"{day.sessies_vandaag} sessies, ${day.kosten_vandaag:.2f}"
+    from worker.cli.table import dollars
+
+    used = f"{day.sessies_vandaag} sessies, {dollars(day.kosten_vandaag)}"
     limit = brake_limits(day.max_sessies, day.max_kosten)
     return f"{used} / {limit}" + ("  GEREMD tot middernacht" if day.geremd else "")
 
@@ -155,9 +172,11 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    for m in found:
-        names = " = ".join([*m.names(), *([m.ip] if m.ip else [])])
-        print(names + (f"  (bots: {', '.join(m.bots)})" if m.bots else ""))
+    from worker.cli.table import table
+
+    headers = {"nl": ("namen", "ip", "bots"), "en": ("names", "ip", "bots")}[settings.language]
+    rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
+    print(table(headers, rows) if rows else {"nl": "(geen machines)", "en": "(no machines)"}[settings.language])
     return ExitCode.OK
 
 
@@ -184,30 +203,74 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
         return ExitCode.OK
-    print(
-        f"{'bot':10} {'bezig':>5} {'wacht':>5} {'mens':>4} {'oudste':>8} {'klaar':>5} {'mislukt':>7} "
-        f"{'sess/klaar':>10} {'met stap':>8} {'kosten $':>9} {'$/taak':>7} {'comp/auto':>9} {'comp/klaar':>10} "
-        f"{'te laat':>7}  worker"
-    )
-    for b in bots:
-        print(_bot_line(b))
+    from worker.cli.table import table
+
+    headers = {
+        "nl": (
+            "bot",
+            "bezig",
+            "wacht",
+            "mens",
+            "oudste",
+            "klaar",
+            "mislukt",
+            "sess/klaar",
+            "met stap",
+            "kosten",
+            "per taak",
+            "comp/auto",
+            "comp/klaar",
+            "te laat",
+            "worker",
+        ),
+        "en": (
+            "bot",
+            "held",
+            "waiting",
+            "owner",
+            "oldest",
+            "done",
+            "failed",
+            "sess/done",
+            "with step",
+            "cost",
+            "per task",
+            "comp/auto",
+            "comp/done",
+            "late",
+            "worker",
+        ),
+    }[settings.language]
+    print(table(headers, [_bot_row(b) for b in bots], right=range(1, 14)))
+    held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
     for h in held:
-        print(f"  bezig: {h['id']} {h['bot']} lease nog {_age(h['lease_seconden'])}  {h['titel']}")
+        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {_age(h['lease_seconden'])}  {h['titel']}")
     return ExitCode.OK
 
 
-def _bot_line(b: dict[str, Any]) -> str:
-    worker = "-"
+def _bot_row(b: dict[str, Any]) -> tuple[object, ...]:
+    from worker.cli.table import dollars
+
+    worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
         worker = f"{b['machine']} {_age(seen)}" + (" VEROUDERD" if b["worker_verouderd"] else "")
     return (
-        f"{b['bot']:10} {b['bezig']:>5} {b['wachtend']:>5} {b['wacht_op_mens']:>4} "
-        f"{_age(b['oudste_wacht_seconden']):>8} {b['klaar_vandaag']:>5} {b['mislukt_vandaag']:>7} "
-        f"{_num(b['sessies_per_klare_taak']):>10} {_num(b['aandeel_sessies_met_stap']):>8} "
-        f"{_num(b['kosten_usd']):>9} {_num(b['kosten_per_taak_usd']):>7} "
-        f"{b['compacties']:>4}/{b['compacties_auto']:<4} {_num(b['compacties_per_klare_taak']):>10} "
-        f"{b['over_tijd']:>7}  {worker}"
+        b["bot"],
+        b["bezig"],
+        b["wachtend"],
+        b["wacht_op_mens"],
+        _age(b["oudste_wacht_seconden"]),
+        b["klaar_vandaag"],
+        b["mislukt_vandaag"],
+        b["sessies_per_klare_taak"],
+        b["aandeel_sessies_met_stap"],
+        dollars(b["kosten_usd"]),
+        dollars(b["kosten_per_taak_usd"]),
+        f"{b['compacties']}/{b['compacties_auto']}",
+        b["compacties_per_klare_taak"],
+        b["over_tijd"],
+        worker,
     )
 
 
@@ -219,10 +282,6 @@ def _age(seconds: int | None) -> str:
     if seconds < 7200:
         return f"{seconds // 60}m"
     return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
-
-
-def _num(value: object) -> str:
-    return "-" if value is None else f"{value}"
 
 
 def _intake_parser(sub: Sub) -> None:

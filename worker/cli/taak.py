@@ -30,9 +30,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if words[:1] and words[0] not in sessie.LOCAL_VERBS:
             sessie.refuse_outside_the_daemon(words[0])
     from worker.cli.args import parse
+    from worker.core.terminal import Escaping
+
+    sys.stderr = Escaping(sys.stderr)  # an error line may quote what was typed
+    args = parse(build_parser(), words)  # help and usage errors end here: no settings, no database driver
+    if not getattr(args, "json", False):  # JSON stays exact: it escapes control characters itself
+        sys.stdout = Escaping(sys.stdout)
     from worker.cli.common import load_settings_or_exit, run
 
-    args = parse(build_parser(), words)
     settings = load_settings_or_exit()
     code = run(settings, lambda: args.handler(args, settings))
     raise SystemExit(int(code))

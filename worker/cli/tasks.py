@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, NotFound, Refused
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
+from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -57,8 +58,10 @@ def _nieuw_parser(sub: Sub) -> None:
     p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact (repeatable)")
     p.add_argument("--volgende-stap", metavar="T", help="the first thing to do")
     p.add_argument("--titel", metavar="T", help="a short title (default: the opdracht's first line)")
-    p.add_argument("--prioriteit", type=int, default=0, metavar="N", help="higher is claimed first (default 0)")
-    p.add_argument("--max-pogingen", type=int, default=3, metavar="N", help="attempts allowed (default 3)")
+    p.add_argument(
+        "--prioriteit", type=a.whole_number, default=0, metavar="N", help="higher is claimed first (default 0)"
+    )
+    p.add_argument("--max-pogingen", type=a.whole_number, default=3, metavar="N", help="attempts allowed (default 3)")
     a.add_json(p)
     p.set_defaults(handler=nieuw)
 
@@ -181,7 +184,7 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
-    if args.bewijs is None or not args.bewijs.strip():
+    if args.bewijs is None or is_blank(args.bewijs):
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
     async with a.connection(settings) as conn:
@@ -267,7 +270,7 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     if explicit is None or rest:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
-    if not (args.reden or "").strip():
+    if is_blank(args.reden or ""):
         a.fail("usage: taak annuleer ID --reden R (--reden is required)", ExitCode.USAGE)
     async with a.connection(settings) as conn:
         await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
@@ -353,7 +356,20 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
 
     months = WORDS[language].months
     now = datetime.now(zone)
-    lines = [f"{key:15} {value}" for key, value in a.task_json(task).items() if value not in (None, {}, "")]
+    lines = []
+    for key, value in asdict(task).items():
+        if value in (None, {}, ""):
+            continue
+        if isinstance(value, datetime):
+            value = stamp(value, now, zone, months, always_date=True)
+        elif isinstance(value, dict):  # the context: one `key = value` line each, below its name
+            lines.append(key)
+            lines += [f"  {k} = {v}" for k, v in value.items()]
+            continue
+        elif hasattr(value, "value"):
+            value = value.value
+        # A text of several lines keeps them, indented under its first: whitespace is the owner's.
+        lines.append(f"{key:15} " + str(value).replace("\n", "\n" + " " * 16))
     lines.append("log:")
     for row in rows:
         when = stamp(row.ts, now, zone, months, always_date=True)
@@ -385,21 +401,36 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
+    from worker.cli.table import table
+
     now = datetime.now(settings.zone)
-    for task in tasks:
-        assigned = task.toegewezen_aan or "-"
-        due = _due(task, now, settings) if task.uiterlijk is not None else ""
-        print(f"{task.id}  {task.status.value:13} {assigned:10} {task.pogingen}/{task.max_pogingen}  {task.titel}{due}")
+    headers = {
+        "nl": ("id", "status", "aan", "pogingen", "uiterlijk", "titel"),
+        "en": ("id", "status", "assigned", "attempts", "due", "title"),
+    }[settings.language]
+    rows = [
+        (
+            task.id,
+            task.status.value,
+            task.toegewezen_aan,
+            f"{task.pogingen}/{task.max_pogingen}",
+            _due(task, now, settings),
+            task.titel,
+        )
+        for task in tasks
+    ]
+    print(table(headers, rows) if rows else {"nl": "(geen taken)", "en": "(no tasks)"}[settings.language])
     return ExitCode.OK
 
 
-def _due(task: Any, now: datetime, settings: Settings) -> str:
-    from worker.core.briefing import WORDS, stamp
+def _due(task: Any, now: datetime, settings: Settings) -> str | None:
+    from worker.cli.table import when
     from worker.core.model import FINAL
 
-    when = stamp(task.uiterlijk, now, settings.zone, WORDS[settings.language].months, always_date=True)
+    if task.uiterlijk is None:
+        return None
     late = task.uiterlijk < now and task.status not in FINAL
-    return f"  (uiterlijk {when}{', TE LAAT' if late else ''})"
+    return when(task.uiterlijk, settings.zone, settings.language) + (" TE LAAT" if late else "")
 
 
 def _brief_parser(sub: Sub) -> None:
@@ -432,7 +463,7 @@ def _tail_parser(sub: Sub) -> None:
     p.add_argument("id", nargs="?", metavar="ID", help="only this task")
     p.add_argument("--bot", metavar="B", help="only rows of this bot")
     a.add_limit(p, 10, "rows to show first")
-    p.add_argument("--regels", dest="limiet", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--regels", dest="limiet", type=a.whole_number, help=argparse.SUPPRESS)
     p.set_defaults(handler=tail)
 
 
@@ -453,6 +484,10 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
 
     async with a.connection(settings) as conn:
+        if args.id is not None:  # an ID that is not there would be waited for forever
+            from worker.db.ledger import Ledger
+
+            await Ledger(conn).toon(args.id)
         woken = anyio.Event()
 
         def wake(*_args: object) -> None:

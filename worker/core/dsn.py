@@ -40,6 +40,10 @@ class DatabaseUrl:
         return self.port == SUPABASE_TRANSACTION_POOLER_PORT
 
 
+# What libpq and asyncpg accept; anything else fails at the first connection with the driver's own words.
+SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+
+
 def parse_database_url(url: str) -> DatabaseUrl:
     try:
         parts = urlsplit(url.strip())
@@ -50,15 +54,18 @@ def parse_database_url(url: str) -> DatabaseUrl:
         raise InvalidInput("malformed_url", url=redact(url), reason=reason) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
-    host = parts.hostname or _socket_host(parts.query) or "localhost"
+    sslmode = _query_value(parts.query, "sslmode")
+    if sslmode is not None and sslmode not in SSL_MODES:
+        raise InvalidInput("bad_sslmode", url=redact(url), value=sslmode, modes=", ".join(SSL_MODES))
+    host = parts.hostname or _query_value(parts.query, "host") or "localhost"
     database = unquote(parts.path.lstrip("/")) or (parts.username or "postgres")
     return DatabaseUrl(url=url.strip(), host=host, port=port or 5432, database=database)
 
 
-def _socket_host(query: str) -> str | None:
+def _query_value(query: str, name: str) -> str | None:
     for pair in query.split("&"):
         key, _, value = pair.partition("=")
-        if key == "host" and value:
+        if key == name and value:
             return unquote(value)
     return None
 

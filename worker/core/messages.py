@@ -136,9 +136,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{value!r} is not a bot name (letters, digits, _ . -)",
     },
     "bad_due": {
-        "nl": "{value!r} is geen datum voor --uiterlijk (bijvoorbeeld 2026-12-05, \"2026-12-05 17:00\", morgen, "
+        "nl": '{value!r} is geen datum voor --uiterlijk (bijvoorbeeld 2026-12-05, "2026-12-05 17:00", morgen, '
         "+3d, 2w, 12u)",
-        "en": "{value!r} is not a date for --uiterlijk (for example 2026-12-05, \"2026-12-05 17:00\", morgen, "
+        "en": '{value!r} is not a date for --uiterlijk (for example 2026-12-05, "2026-12-05 17:00", morgen, '
         "+3d, 2w, 12u)",
     },
     "due_past": {
@@ -154,8 +154,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id}: cancelled; a session that worked on it is stopped by its daemon",
     },
     "lll_owner_only": {
-        "nl": "\"waar staan we\" is van de eigenaar: een Claude Code-sessie kan het alleen lezen (taak lll toon)",
-        "en": "\"where are we\" belongs to the owner: a Claude Code session can only read it (taak lll toon)",
+        "nl": '"waar staan we" is van de eigenaar: een Claude Code-sessie kan het alleen lezen (taak lll toon)',
+        "en": '"where are we" belongs to the owner: a Claude Code session can only read it (taak lll toon)',
     },
     "lll_opened": {
         "nl": "open: {topic}",
@@ -267,6 +267,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({reason})",
         "en": "TAAK_DATABASE_URL is malformed: {url} ({reason})",
     },
+    "bad_sslmode": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (sslmode={value}; kan zijn: {modes})",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (sslmode={value}; one of: {modes})",
+    },
+    "bad_text_encoding": {
+        "nl": "argument {position} is geen geldige UTF-8: {shown}",
+        "en": "argument {position} is not valid UTF-8: {shown}",
+    },
+    "number_too_large": {
+        "nl": "{value} is te groot (hoogstens {limit})",
+        "en": "{value} is too large (at most {limit})",
+    },
     "bad_scheme": {
         "nl": "TAAK_DATABASE_URL moet met postgresql:// beginnen (nu: {url})",
         "en": "TAAK_DATABASE_URL must start with postgresql:// (got {url})",
@@ -300,6 +312,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the database refused this: {detail}",
     },
 }
+
+
+def early_language() -> str:
+    """The language of help and usage errors, which are shown before the settings are loaded (loading them
+    costs more than the whole answer, issue 16). The same variable the settings read, TAAK_LANGUAGE; anything
+    but `en` is Dutch, as the settings' default is."""
+    import os
+
+    return "en" if os.environ.get("TAAK_LANGUAGE", "").strip().lower() == "en" else "nl"
 
 
 def message(key: str, language: str, **values: Any) -> str:

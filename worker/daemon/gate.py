@@ -29,6 +29,7 @@ from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
 from worker.core.messages import message
 from worker.core.model import SESSION_KINDS, Soort, Status
 from worker.core.session_files import SessionFiles
+from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, Outcome
 from worker.db.ledger import Claim, Ledger, check_text
 from worker.hooks.stand import write_stand
@@ -341,7 +342,7 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
         return {"soort": soort, "tekst": check_text(text, "tekst"), "meta": meta}
     if op == "klaar":
         bewijs = str(request.get("bewijs") or "")
-        if not bewijs.strip():
+        if is_blank(bewijs):
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
     if op == "blokkeer":

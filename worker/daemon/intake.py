@@ -24,6 +24,7 @@ import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
+from worker.core.terminal import is_blank
 from worker.db.ledger import Ledger, NewTask
 from worker.db.sqlfiles import Executor, queries
 from worker.settings import Settings
@@ -175,7 +176,7 @@ def message_from(record: asyncpg.Record) -> Message:
     if "lengte" in record.keys():  # noqa: SIM118 (a Record's `in` looks at values) the preview counts in SQL instead of fetching every text
         characters, blank = int(record["lengte"] or 0), bool(record["leeg"])
     else:
-        characters, blank = len(text), not text.strip()
+        characters, blank = len(text), is_blank(text)
     return Message(
         id=record["bericht_id"],
         sender=(record["afzender"] or "").strip(),
@@ -261,7 +262,7 @@ async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tu
                     existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message["bericht_id"]}
                 )
             return existing["id"], existing["id"]
-    if not text.strip() or len(text) > OPDRACHT_MAX_CHARS:
+    if is_blank(text) or len(text) > OPDRACHT_MAX_CHARS:
         log.warning("intake_unusable", message=message["bericht_id"], characters=len(text))
         return UNUSABLE, None
     try:

@@ -26,11 +26,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
     """Wake the claim loop on `NOTIFY taak_nieuw` over a dedicated connection, restored when it drops; poll
     mode (said once) through the Supabase transaction pooler or with TAAK_LISTEN off."""
     if database.is_transaction_pooler or not settings.listen:
-        reason = (
-            "a transaction pooler has no LISTEN/NOTIFY"
-            if database.is_transaction_pooler
-            else "TAAK_LISTEN is off"
-        )
+        reason = "a transaction pooler has no LISTEN/NOTIFY" if database.is_transaction_pooler else "TAAK_LISTEN is off"
         log.warning("listen_unavailable", mode="poll", poll_seconds=settings.poll_seconds, reason=reason)
         return
     failures = 0

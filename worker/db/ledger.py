@@ -28,6 +28,7 @@ from worker.core.model import (
     Status,
     Task,
 )
+from worker.core.terminal import is_blank
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -111,7 +112,7 @@ def check_text(value: str, what: str, *, max_chars: int | None = None, required:
     """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text."""
     if "\x00" in value:
         raise InvalidInput("nul_byte", what=what)
-    if required and not value.strip():
+    if required and is_blank(value):
         raise InvalidInput("empty", what=what)
     if max_chars is not None and len(value) > max_chars:
         raise InvalidInput("too_long", what=what, length=len(value), limit=max_chars)
@@ -240,7 +241,7 @@ class Ledger:
         meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
-        if not bewijs.strip():
+        if is_blank(bewijs):
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         check_text(tekst, "tekst", required=False)

@@ -54,9 +54,10 @@ async def probe(settings: Settings, database: DatabaseUrl) -> Pooler:
                 return "transaction"
             mark = secrets.token_hex(8)
             await first.execute(queries()["sonde_zetten"], mark)
-            if await second.fetchval(queries()["sonde_lezen"]) == mark or await first.fetchval(
-                queries()["sonde_lezen"]
-            ) != mark:
+            if (
+                await second.fetchval(queries()["sonde_lezen"]) == mark
+                or await first.fetchval(queries()["sonde_lezen"]) != mark
+            ):
                 return "transaction"
             return "session"
         finally:

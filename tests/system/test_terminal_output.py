@@ -1,0 +1,122 @@
+"""What reaches the owner's terminal (issue 16): text from the ledger never drives the terminal, JSON stays
+exact, and bad input of the kinds a shell can produce ends in one clear line with exit 2 and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import asyncpg
+
+from tests.helpers import Result, run_taak, snapshot
+
+# Sets the window title, rings the bell, clears the screen, returns the carriage, reverses what follows.
+HOSTILE = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\r regel \u202eomgekeerd\x9b31m"
+RAW = ("\x1b", "\x07", "\r", "\u202e", "\x9b")
+
+
+def raw_controls(text: str) -> list[str]:
+    return [ch for ch in RAW if ch in text]
+
+
+async def test_a_hostile_opdracht_is_shown_escaped_by_every_human_view(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", HOSTILE, "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
+    for verb in (["toon", task_id], ["lijst"], ["overzicht"], ["recall", "--taken", "wereld"]):
+        shown = run_taak(cli_env, *verb)
+        assert shown.code == 0, shown.err
+        assert raw_controls(shown.out) == [], verb
+    toon = run_taak(cli_env, "toon", task_id).out
+    assert "Hoi \\x1b]0;gekaapt\\x07\\x1b[2J wereld\\x0d regel \\u202eomgekeerd\\x9b31m" in toon
+
+
+async def test_json_output_keeps_the_opdracht_exactly(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", HOSTILE, "--aan", "paco").out.strip()
+    assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["opdracht"] == HOSTILE
+
+
+async def test_tail_shows_a_hostile_log_line_escaped(cli_env: dict[str, str], tmp_path: Path) -> None:
+    task_id = run_taak(cli_env, "nieuw", "gewone taak", "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
+    out = tmp_path / "tail.out"
+    with out.open("wb") as sink:
+        tail = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "tail", task_id], env=cli_env, stdout=sink, stderr=sink
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while "wereld" not in out.read_text(errors="replace") and time.monotonic() < deadline:
+                time.sleep(0.2)
+        finally:
+            tail.send_signal(signal.SIGINT)
+            tail.wait(timeout=10)
+    shown = out.read_text()
+    assert "gekaapt" in shown
+    assert raw_controls(shown) == []
+
+
+async def test_tail_of_an_unknown_task_exits_3_at_once(cli_env: dict[str, str]) -> None:
+    started = time.monotonic()
+    result = run_taak(cli_env, "tail", "HV-20261201-999", timeout=30)
+    assert result.code == 3
+    assert "HV-20261201-999" in result.err
+    assert time.monotonic() - started < 25
+
+
+def with_query(url: str, pair: str) -> str:
+    return url + ("&" if "?" in url else "?") + pair
+
+
+def run_bytes(env: dict[str, str], *args: bytes) -> Result:
+    done = subprocess.run(
+        [sys.executable.encode(), b"-m", b"worker.cli.taak", *args], env=env, capture_output=True, timeout=60
+    )
+    return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    run_taak(cli_env, "nieuw", "bestaande taak", "--aan", "paco")
+    before = await snapshot(conn)
+    cases = [
+        run_bytes(cli_env, b"nieuw", b"--aan", b"paco", b"caf\xe9 in latin-1"),
+        run_taak(cli_env, "lijst", "--limiet", "99999999999999999999"),
+        run_taak(cli_env, "nieuw", "--aan", "paco", "--prioriteit", "3000000000", "te hoge prioriteit"),
+        run_taak(cli_env, "nieuw", "--aan", "paco", "\u200b\u200d\ufeff \u2060"),
+        run_taak(
+            {**cli_env, "TAAK_DATABASE_URL": with_query(cli_env["TAAK_DATABASE_URL"], "sslmode=verplicht")}, "lijst"
+        ),
+    ]
+    for result in cases:
+        assert result.code == 2, result
+        assert len(result.err.strip().splitlines()) == 1, result.err
+        assert "Traceback" not in result.err
+        assert "internal error" not in result.err
+    assert "UTF-8" in cases[0].err
+    assert "caf\\xe9" in cases[0].err
+    assert "2147483647" in cases[1].err
+    assert "leeg" in cases[3].err or "empty" in cases[3].err
+    assert "sslmode=verplicht" in cases[4].err
+    assert await snapshot(conn) == before
+
+
+async def test_a_reader_that_stops_early_ends_the_command_quietly(cli_env: dict[str, str]) -> None:
+    for n in range(40):
+        run_taak(cli_env, "nieuw", f"taak {n} " + "x" * 3000, "--aan", "paco")
+    lijst = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "lijst", "--json"],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert lijst.stdout is not None
+    lijst.stdout.read(100)  # like `| head -c 100`: read a little, then go away
+    lijst.stdout.close()
+    _, err = lijst.communicate(timeout=60)
+    assert lijst.returncode == 0
+    assert err.decode() == ""

@@ -1,0 +1,43 @@
+"""Human output in one shape: tables with a header row, one time format, one precision for money."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
+    """Columns as wide as their widest cell, a header row on top; `right`: the columns of numbers. A cell is
+    one line (a newline in it is shown as ⏎), and the last column is not padded (it is often free text)."""
+    cells = [[_cell(value) for value in row] for row in [headers, *rows]]
+    widths = [max(len(row[n]) for row in cells) for n in range(len(headers))]
+    lines = []
+    for row in cells:
+        shown = [
+            value if n == len(row) - 1 and n not in right else value.rjust(width) if n in right else value.ljust(width)
+            for n, (value, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(shown).rstrip())
+    return "\n".join(lines)
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    return " ⏎ ".join(part for part in str(value).splitlines() if part.strip()) if "\n" in str(value) else str(value)
+
+
+def dollars(value: Decimal | float | None) -> str:
+    """Money with one precision everywhere: cents."""
+    return "-" if value is None else f"${Decimal(str(value)):.2f}"
+
+
+def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:
+    """A moment in a list or a log, in the household's time zone: `1 dec 07:31` (the year when not this one)."""
+    from worker.core.briefing import WORDS, stamp
+
+    if moment is None:
+        return "-"
+    return stamp(moment, datetime.now(zone), zone, WORDS[language].months, always_date=True)

@@ -1,0 +1,43 @@
+"""What reaches a person's terminal: text from the ledger is anyone's (an opdracht is pasted, a bot writes a
+log line), and a terminal obeys the control characters in it. `\\e]0;...\\a` sets the window title, `\\e[2J`
+clears the screen, `\\r` overwrites what was printed, a bidi override reorders what is read. In human output
+they are shown escaped (`\\x1b`); JSON output is left exact (it escapes C0 itself)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, TextIO
+
+# C0 except tab and newline, DEL, C1, and the bidi embeddings, overrides and isolates.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character a terminal would obey written out as `\\xNN` / `\\uNNNN`."""
+    return _CONTROL.sub(_escape, text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group(0))
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def is_blank(text: str) -> bool:
+    """Nothing a reader could see: whitespace, or characters that draw nothing (zero-width spaces and joiners,
+    the byte order mark, soft hyphens: Unicode's format and control categories)."""
+    return all(ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
+
+
+class Escaping:
+    """A text stream that writes every control character escaped; the rest of the stream as it is."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
