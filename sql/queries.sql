@@ -701,12 +701,21 @@ limit $6;
 -- name: vloot_schrijven
 -- A machine's new archive lines into the fleet's copy; a line copied before is left as it is.
 -- $1 machine, $2 keys (text[]), $3 ts (timestamptz[]), $4 actors, $5 roles, $6 types, $7 tasks, $8 sessions,
--- $9 texts, $10 terms (all text[], parallel)
-insert into taak_archief (machine, sleutel, ts, actor, role, type, taak, sessie, tekst, termen)
-select $1, k, t, a, r, ty, ta, se, te, tm
+-- $9 texts, $10 terms, $11 day files (all text[], parallel)
+insert into taak_archief (machine, sleutel, ts, actor, role, type, taak, sessie, tekst, termen, bestand)
+select $1, k, t, a, r, ty, ta, se, te, tm, b
 from unnest($2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-            $10::text[]) as v (k, t, a, r, ty, ta, se, te, tm)
+            $10::text[], $11::text[]) as v (k, t, a, r, ty, ta, se, te, tm, b)
 on conflict (machine, sleutel) do nothing;
+
+-- name: vloot_bestand_vergeten
+-- A day file that was edited on its machine: its lines in the shared copy go, to be copied again as they are
+-- now. $1 machine, $2 day file name
+delete from taak_archief where machine = $1 and bestand = $2;
+
+-- name: vloot_machine_vergeten
+-- One machine's whole copy, before it is copied again from its day files. $1 machine
+delete from taak_archief where machine = $1;
 
 -- name: vloot_opruimen
 -- The fleet's copy keeps its retention window only (the machines keep everything). $1 days

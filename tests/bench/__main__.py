@@ -78,6 +78,7 @@ async def main(argv: list[str]) -> None:
             )
             print(await daemon_bench.idle_table(url, seconds=3 if args.quick else 60), end="\n\n", flush=True)
         if "hooks" in sections:
+            print(await hooks_bench.startup_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.session_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
         if "fleet" in sections:

@@ -117,3 +117,39 @@ async def session_table(url: str, *, repeats: int) -> str:
             f"| `taak hook prompt --stand` | {prompt:.0f} | {prompt / bare:.1f}x |",
         ]
     )
+
+
+async def startup_table(url: str, *, repeats: int) -> str:
+    """The owner's commands as processes beside a bare interpreter (issue 16): help needs no settings and no
+    database driver; a read pays for them and one connection."""
+    conn = await asyncpg.connect(url)
+    try:
+        await Ledger(conn).nieuw(NewTask("Meet het opstarten", "bench", toegewezen_aan="bench"))
+    finally:
+        await conn.close()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(TAAK_DATABASE_URL=url, TAAK_DATA_DIR=str(Path(folder) / "data"))
+        taak = [sys.executable, "-m", "worker.cli.taak"]
+        _time([*taak, "lijst"], env, b"", 1)  # fills the bytecode cache
+        bare = _time([sys.executable, "-c", "pass"], env, b"", repeats)
+        figures = [
+            ("`taak --help`", _time([*taak, "--help"], env, b"", repeats), "<= 100"),
+            ("`taak lijst --help`", _time([*taak, "lijst", "--help"], env, b"", repeats), "<= 100"),
+            (
+                "`taak lijst` (settings, asyncpg, one connection, one query)",
+                _time([*taak, "lijst"], env, b"", repeats),
+                "<= 300",
+            ),
+        ]
+    rows = [f"| {name} | {ms:.0f} | {goal} | {ms / bare:.1f}x |" for name, ms, goal in figures]
+    return "\n".join(
+        [
+            f"### Start-up of the owner's commands ({repeats} runs each, median)",
+            "",
+            "| command, as a process | ms | goal ms | ratio to `python -c pass` |",
+            "|---|---:|---|---:|",
+            f"| bare `python -c pass` | {bare:.0f} | | 1.0x |",
+            *rows,
+        ]
+    )

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import asyncpg
 
@@ -56,7 +58,7 @@ async def test_a_word_that_matched_nothing_is_said_plainly(conn: asyncpg.Connect
     evening = yesterday_evening()
     await said(conn, [("mac-paco", "paco", evening, "het budget voor de veranda")])
     header = fleet_recall(cli_env, "gisteravond budget olifant").stdout.splitlines()[0]
-    assert "budget 1, olifant 0 (nergens gevonden)" in header
+    assert "budget 1, olifant 0 (niet in het bereik)" in header
 
 
 async def test_a_bot_filter_narrows_the_lines_and_the_counts(conn: asyncpg.Connection, cli_env: dict[str, str]) -> None:
@@ -94,3 +96,77 @@ async def test_a_rare_word_is_found_among_many_lines_without_a_time_phrase(
     assert lines[1].endswith("mini-coco/coco: de olifant staat in de kamer")
     assert len(lines) == 2
     assert "olifant 1" in lines[0]
+
+
+async def test_an_edited_day_file_replaces_its_lines_in_the_shared_copy(
+    conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    import json
+
+    from worker.memory import fleet
+    from worker.memory.archive import Archive
+    from worker.memory.index import Index
+
+    zone = ZoneInfo("Europe/Amsterdam")
+    archive = Archive(tmp_path / "archief", zone)
+    said = tmp_path / "said.jsonl"
+    moment = yesterday_evening()
+    said.write_text(
+        "\n".join(
+            json.dumps({"ts": (moment + timedelta(minutes=n)).isoformat(), "role": "user", "text": f"regel {n} schuur"})
+            for n in range(3)
+        )
+        + "\n"
+    )
+    archive.import_simple(said)
+    index_path = tmp_path / "index.sqlite"
+
+    def indexed() -> None:
+        index = Index(index_path)
+        index.update(archive.day_files())
+        index.close()
+
+    indexed()
+    assert (await fleet.copy_new(conn, index_path, "mac-paco", keep_days=30)).lines == 3
+    (day_file,) = archive.day_files()
+    lines = day_file.read_text().splitlines()
+    edited = json.loads(lines[1])
+    edited["text"] = "regel 1 kas"
+    lines[1] = json.dumps(edited, ensure_ascii=False)
+    day_file.write_text("\n".join(lines) + "\n")  # the same number of lines
+    indexed()
+    await fleet.copy_new(conn, index_path, "mac-paco", keep_days=30)
+    texts = await conn.fetch("select tekst from taak_archief where machine = 'mac-paco' order by ts")
+    assert [r["tekst"] for r in texts] == ["regel 0 schuur", "regel 1 kas", "regel 2 schuur"]
+    assert (await fleet.copy_new(conn, index_path, "mac-paco", keep_days=30)).lines == 0  # nothing new since
+
+
+async def test_vloot_opnieuw_rebuilds_this_machines_copy_from_its_day_files(
+    conn: asyncpg.Connection, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    import json
+
+    from worker.memory import fleet
+    from worker.memory.archive import Layout, bring_up_to_date
+
+    env = {**cli_env, "TAAK_MACHINE": "mac-paco", "TAAK_TIMEZONE": "UTC", "HOME": str(tmp_path / "home")}
+    layout = Layout(Path(env["TAAK_DATA_DIR"]))
+    source = tmp_path / "said.jsonl"
+    source.write_text(json.dumps({"ts": yesterday_evening().isoformat(), "role": "user", "text": "de schuur"}) + "\n")
+    bring_up_to_date(layout, ZoneInfo("UTC"), [], simple=[source])
+    await fleet.copy_new(conn, layout.index, "mac-paco", keep_days=30)
+    assert await conn.fetchval("select count(*) from taak_archief") == 1
+    await conn.execute("update taak_archief set tekst = 'verminkt' where machine = 'mac-paco'")
+    await said(conn, [("mini-coco", "coco", yesterday_evening(), "van een andere machine")])
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "archief", "vloot-opnieuw"], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 lines of mac-paco" in done.stdout
+    assert await conn.fetchval("select count(*) from taak_archief where machine = 'mac-paco'") == 0
+    await fleet.copy_new(conn, layout.index, "mac-paco", keep_days=30)
+    rows = await conn.fetch("select machine, tekst from taak_archief order by machine")
+    assert [(r["machine"], r["tekst"]) for r in rows] == [
+        ("mac-paco", "de schuur"),
+        ("mini-coco", "van een andere machine"),
+    ]

@@ -278,11 +278,11 @@ def test_the_line_that_matched_comes_first_and_the_header_counts_each_word(tmp_p
     assert not any(h.matched for h in found.hits[1:])
     assert [h.ts for h in found.hits[1:]] == sorted(h.ts for h in found.hits[1:])
     header, first, *_ = render(found, ZONE).splitlines()
-    assert header.endswith("woorden: budget 1, olifant 0 (nergens gevonden)")
+    assert header.endswith("woorden: budget 1, olifant 0 (niet in het bereik)")
     assert first == "[2026-11-28 20:59] » user: het budget is 4000"
 
 
-def _user_line(uuid: str, ts: str, text: str) -> str:
+def _user_line(uuid: str, ts: object, text: str) -> str:
     return json.dumps(
         {
             "type": "user",
@@ -378,3 +378,90 @@ def test_tool_results_are_archived_verbatim_and_searched_only_when_asked(tmp_pat
     asked = run_taak(env, "recall", "2026-11-28 dakgoot", "--uitvoer").out
     assert "(uitvoer): total 8" in asked
     assert "offerte-dakgoot.pdf" in asked
+
+
+def test_a_time_that_is_no_text_is_skipped_and_reported_in_both_formats(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    simple = tmp_path / "getallen.jsonl"
+    simple.write_text(
+        "\n".join(
+            [
+                json.dumps({"ts": 12345, "role": "user", "text": "een getal als tijd"}),
+                json.dumps({"ts": None, "role": "user", "text": "geen tijd"}),
+                json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "de schuur is geverfd"}),
+            ]
+        )
+        + "\n"
+    )
+    done = run_taak(env, "archief", "import", "--simple", str(simple))
+    assert done.code == 0, done.err
+    assert done.out.startswith("1 new records archived")
+    assert f"2 unreadable lines skipped (2 now): {simple}:1, {simple}:2" in done.out
+    transcript = tmp_path / "claude.jsonl"
+    transcript.write_text(_user_line("u9", ["2026-11-28"], "een lijst als tijd") + "\n")
+    claude = run_taak(env, "archief", "import", str(transcript))
+    assert claude.code == 0, claude.err
+    assert f"{transcript}:1" in claude.out
+
+
+def test_a_word_of_one_cjk_character_is_found_inside_a_longer_run(tmp_path: Path) -> None:
+    archive = Archive(tmp_path / "archief", ZONE)
+    said = tmp_path / "said.jsonl"
+    said.write_text(
+        "\n".join(
+            json.dumps({"ts": f"2026-11-28T10:0{n}:00Z", "role": "user", "text": text})
+            for n, text in enumerate(["家の鍵をなくした", "犬の散歩に行った", "天気がいい"])
+        )
+        + "\n"
+    )
+    archive.import_simple(said)
+    index = Index(tmp_path / "index.sqlite")
+    index.update(archive.day_files())
+    try:
+        found = recall(index, "鍵", NOW, ZONE)
+        assert [h.text for h in found.hits] == ["家の鍵をなくした"]
+        assert found.per_word == {"鍵": 1}
+        assert [h.text for h in recall(index, "犬", NOW, ZONE).hits] == ["犬の散歩に行った"]
+    finally:
+        index.close()
+
+
+def test_an_index_of_an_older_version_is_indexed_again_by_its_next_update(tmp_path: Path) -> None:
+    archive = Archive(tmp_path / "archief", ZONE)
+    said = tmp_path / "said.jsonl"
+    said.write_text(json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "家の鍵をなくした"}) + "\n")
+    archive.import_simple(said)
+    index = Index(tmp_path / "index.sqlite")
+    index.update(archive.day_files())
+    # As an index of version 1 held it: bigrams only, so the one character was in no term.
+    index.db.execute("update zoek set terms = '家の の鍵 鍵を をな なく くし した'")
+    index.db.execute("pragma user_version = 1")
+    index.db.commit()
+    index.close()
+    index = Index(tmp_path / "index.sqlite")
+    try:
+        assert recall(index, "鍵", NOW, ZONE).hits == []
+        index.update(archive.day_files())
+        assert [h.text for h in recall(index, "鍵", NOW, ZONE).hits] == ["家の鍵をなくした"]
+        assert index.db.execute("select count(*) from regels").fetchone()[0] == 1
+    finally:
+        index.close()
+
+
+def test_recall_refuses_a_question_it_cannot_search_and_takes_a_bot_in_any_case(tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}  # one hit would start the model's helper
+    said = tmp_path / "said.jsonl"
+    said.write_text(
+        json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "actor": "paco", "text": "de veranda is af"}) + "\n"
+    )
+    assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
+    for words in (["de het een the a in over"], ["の"], ["x" * 1001]):
+        refused = run_taak(env, "recall", *words)
+        assert refused.code == 2, refused
+        assert len(refused.err.strip().splitlines()) == 1
+    assert run_taak(env, "recall", "veranda", "--bot", "").code == 2
+    assert run_taak(env, "recall", "veranda", "--taak", "HV-kapot").code == 2
+    assert run_taak(env, "recall", "veranda", "--vloot", "--uitvoer").code == 2
+    shown = run_taak(env, "recall", "veranda", "--bot", "PACO")
+    assert shown.code == 0, shown.err
+    assert "paco: de veranda is af" in shown.out

@@ -279,12 +279,115 @@ CATEGORIES: dict[str, dict[str, list[tuple[str, tuple[str, str]]]]] = {
         "ja": [("ゆうべ", ("2026-07-21 18:00", "2026-07-22 06:00"))],
     },
 }
+CATEGORIES.update(
+    {
+        # Found by a tester from outside (issue 15): a month with its year, years, the end of last month,
+        # nights that run into the next morning, a clock with its part of the day, counts above twelve, and
+        # "this weekend" on a weekday (recall looks back: the weekend just past).
+        "a month with its year": {
+            "nl": [
+                ("in maart 2025", ("2025-03-01 00:00", "2025-04-01 00:00")),
+                ("maart 2025", ("2025-03-01 00:00", "2025-04-01 00:00")),
+            ],
+            "en": [("in October 2024", ("2024-10-01 00:00", "2024-11-01 00:00"))],
+            "ja": [("2025年3月", ("2025-03-01 00:00", "2025-04-01 00:00"))],
+        },
+        "years": {
+            "nl": [
+                ("vorig jaar", ("2025-01-01 00:00", "2026-01-01 00:00")),
+                ("in 2024", ("2024-01-01 00:00", "2025-01-01 00:00")),
+            ],
+            "en": [
+                ("last year", ("2025-01-01 00:00", "2026-01-01 00:00")),
+                ("this year", ("2026-01-01 00:00", NOW_TEXT)),
+            ],
+            "ja": [
+                ("去年", ("2025-01-01 00:00", "2026-01-01 00:00")),
+                ("2024年", ("2024-01-01 00:00", "2025-01-01 00:00")),
+            ],
+        },
+        "the end of last month": {
+            "nl": [("eind vorige maand", ("2026-06-21 00:00", "2026-07-01 00:00"))],
+            "en": [("end of last month", ("2026-06-21 00:00", "2026-07-01 00:00"))],
+            "ja": [("先月末", ("2026-06-21 00:00", "2026-07-01 00:00"))],
+        },
+        "a night": {
+            "nl": [("zaterdagnacht", ("2026-07-18 18:00", "2026-07-19 06:00"))],
+            "en": [("saturday night", ("2026-07-18 18:00", "2026-07-19 06:00"))],
+            "ja": [("土曜日の夜", day("2026-07-18", "18:00"))],  # 夜 is the evening, as 今夜 is
+        },
+        "a clock with its part of the day": {
+            "nl": [
+                ("rond 3 uur 's nachts", ("2026-07-22 02:00", "2026-07-22 04:00")),
+                ("gisteren om 8 uur 's avonds", ("2026-07-21 19:00", "2026-07-21 21:00")),
+                ("gisteren 's avonds", day("2026-07-21", "18:00")),
+            ],
+            "en": [("at 3 o'clock at night", ("2026-07-22 02:00", "2026-07-22 04:00"))],
+            "ja": [("昨日の午前3時", ("2026-07-21 02:00", "2026-07-21 04:00"))],
+        },
+        "counts above twelve": {
+            "nl": [("twintig dagen geleden", day("2026-07-02")), ("drieëntwintig dagen geleden", day("2026-06-29"))],
+            "en": [("fifteen days ago", day("2026-07-07")), ("twenty-one days ago", day("2026-07-01"))],
+            "ja": [("二十日前", day("2026-07-02")), ("十五日前", day("2026-07-07"))],
+        },
+        "more clock times": {
+            "nl": [
+                ("gisteren om half tien", ("2026-07-21 08:30", "2026-07-21 10:30")),  # Dutch half: 9:30
+                ("gisteren om kwart over drie", ("2026-07-21 14:15", "2026-07-21 16:15")),
+                ("gisteren om 17u", ("2026-07-21 16:00", "2026-07-21 18:00")),
+            ],
+            "en": [
+                ("yesterday at half past three", ("2026-07-21 14:30", "2026-07-21 16:30")),
+                ("yesterday around 3", ("2026-07-21 14:00", "2026-07-21 16:00")),
+            ],
+            "ja": [("昨日の3時半", ("2026-07-21 14:30", "2026-07-21 16:30"))],
+        },
+        "more vague counts": {
+            "nl": [
+                ("een dag of drie geleden", ("2026-07-18 00:00", "2026-07-21 00:00")),
+                ("laatst", ("2026-07-15 00:00", "2026-07-22 00:00")),
+                ("een paar uur geleden", ("2026-07-22 10:00", "2026-07-22 14:00")),
+            ],
+            "en": [
+                ("recently", ("2026-07-15 00:00", "2026-07-22 00:00")),
+                ("a couple of hours ago", ("2026-07-22 10:00", "2026-07-22 14:00")),
+            ],
+            "ja": [
+                ("この前", ("2026-07-15 00:00", "2026-07-22 00:00")),
+                ("数時間前", ("2026-07-22 10:00", "2026-07-22 14:00")),
+            ],
+        },
+        "more dates": {
+            "nl": [
+                ("24.11", day("2025-11-24")),
+                ("3.7.2026", day("2026-07-03")),
+                ("halverwege oktober", ("2025-10-11 00:00", "2025-10-21 00:00")),
+                ("in de nacht van zaterdag op zondag", ("2026-07-18 18:00", "2026-07-19 06:00")),
+            ],
+            "en": [
+                ("on the 3rd", day("2026-07-03")),
+                ("the weekend before last", ("2026-07-11 00:00", "2026-07-13 00:00")),
+            ],
+            "ja": [("先々週の週末", ("2026-07-11 00:00", "2026-07-13 00:00"))],
+        },
+        "this weekend on a weekday": {
+            "nl": [("dit weekend", ("2026-07-18 00:00", "2026-07-20 00:00"))],
+            "en": [("this weekend", ("2026-07-18 00:00", "2026-07-20 00:00"))],
+            "ja": [("今週末", ("2026-07-18 00:00", "2026-07-20 00:00"))],
+        },
+    }
+)
 CASES = [
     pytest.param(phrase, expected, id=f"{category}-{language}-{phrase}")
     for category, languages in CATEGORIES.items()
     for language, phrases in languages.items()
     for phrase, expected in phrases
 ]
+
+
+def test_a_decimal_is_no_date() -> None:
+    assert parse_time("het budget is 3.5 liter", NOW, ZONE).range is None
+    assert parse_time("kost 2.50 euro", NOW, ZONE).range is None
 
 
 def test_every_category_has_all_three_languages() -> None:

@@ -291,7 +291,7 @@ def _semantic(settings: Settings) -> Check:
             "warn",
             "semantic search",
             f"{layout.vectors} cannot be read ({type(error).__name__}): recall skips meaning and says so",
-            "taak archief herbouw, then taak archief vectoren",
+            "taak archief herbouw && taak archief vectoren",
         )
     finally:
         vectors.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.core.errors import ExitCode, NotFound, Refused
+from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -48,7 +48,17 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory.recall import recall as search
 
     limit = a.positive(args.limiet, "--limiet")
-    query = a.joined(args.words)
+    query = _checked_query(a.joined(args.words), settings)
+    if args.bot is not None:
+        from worker.db.bots import check_bot_name
+
+        args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
+    if args.taak is not None:
+        from worker.db.ledger import check_task_id
+
+        check_task_id(args.taak)
+    if args.vloot and (args.taken or args.uitvoer):
+        raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
     if args.taken:
         result = await _recall_taken(query, limit, args, settings)
     elif args.vloot:
@@ -78,6 +88,21 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 vectors.close()
     print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
     return ExitCode.OK
+
+
+QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 139 KB header
+
+
+def _checked_query(query: str, settings: Settings) -> str:
+    """A question recall can answer: not too long, and with a time phrase or a word that is searched."""
+    from worker.core.timephrase import parse_time, search_words
+    from worker.db.ledger import check_text
+
+    check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
+    parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
+    if parsed.range is None and not search_words(parsed.words):
+        raise InvalidInput("nothing_to_search", query=query)
+    return query
 
 
 def _bounds(found: Any, now: datetime) -> tuple[datetime, datetime]:
@@ -129,6 +154,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
             language=settings.language,
             actor=args.bot,
             taak=args.taak,
+            keep_days=settings.vloot_dagen,
         )
 
 
@@ -150,6 +176,23 @@ def _archief_parser(sub: Sub) -> None:
     for verb in (imported, update, rebuild, embed):
         verb.add_argument("--json", action="store_true", help="the counts as one JSON object")
         verb.set_defaults(handler=archief)
+    again = verbs.add_parser(
+        "vloot-opnieuw",
+        help="delete this machine's lines from the fleet's shared copy; the next indexer run copies them all again",
+        usage="taak archief vloot-opnieuw",
+    )
+    again.set_defaults(handler=fleet_again)
+
+
+async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
+    """The shared copy of this machine's archive, rebuilt from its day files (the source of truth)."""
+    from worker.memory.archive import Layout
+    from worker.memory.fleet import forget_machine
+
+    async with a.connection(settings) as conn:
+        removed = await forget_machine(conn, Layout(settings.data_dir).index, settings.machine)
+    print(a.said(settings, "fleet_again", machine=settings.machine, removed=removed))
+    return ExitCode.OK
 
 
 async def archief(args: argparse.Namespace, settings: Settings) -> int:

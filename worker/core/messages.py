@@ -95,6 +95,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{what} bevat een NUL-byte",
         "en": "{what} contains a NUL byte",
     },
+    "nothing_to_search": {
+        "nl": "{query!r}: geen tijd en geen woorden om op te zoeken (kleine woorden als 'de' en 'in' tellen niet)",
+        "en": "{query!r}: no time and no words to search for (small words such as 'the' and 'in' do not count)",
+    },
+    "fleet_combination": {
+        "nl": "--vloot gaat niet samen met {option} (de gedeelde kopie heeft alleen wat er gezegd is)",
+        "en": "--vloot does not go with {option} (the shared copy holds only what was said)",
+    },
     "too_long": {
         "nl": "{what} heeft {length} tekens; maximaal {limit}",
         "en": "{what} has {length} characters; at most {limit} are allowed",
@@ -160,6 +168,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "lll_opened": {
         "nl": "open: {topic}",
         "en": "open: {topic}",
+    },
+    "fleet_again": {
+        "nl": "{removed} regels van {machine} uit de gedeelde kopie; de volgende indexeerronde kopieert alles opnieuw",
+        "en": "{removed} lines of {machine} removed from the shared copy; the next indexer run copies everything again",
     },
     "lll_closed": {
         "nl": "klaar: {topic}",

@@ -32,11 +32,17 @@ PARTS = {
     "ochtend": (6, 12),
     "middag": (12, 18),
     "avond": (18, 24),
-    "nacht": (0, 6),
+    "nacht": (18, 30),  # a night runs 18:00 to 06:00 the next morning (`zaterdagnacht`, `saturday night`)
     "morning": (6, 12),
     "afternoon": (12, 18),
     "evening": (18, 24),
-    "night": (0, 6),
+    "night": (18, 30),
+    # `gisteren 's avonds`, `maandag 's ochtends`
+    "ochtends": (6, 12),
+    "morgens": (6, 12),
+    "middags": (12, 18),
+    "avonds": (18, 24),
+    "nachts": (18, 30),
     "朝": (6, 12),
     "午前": (6, 12),
     "午後": (12, 18),
@@ -137,10 +143,37 @@ NUMBER_WORDS = {
             ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
         )
     },
-    **{w: n + 1 for n, w in enumerate("一二三四五六七八九十")},
-    "十一": 11,
-    "十二": 12,
 }
+_NL_UNITS = ["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"]
+_EN_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+NUMBER_WORDS.update(
+    {
+        **{w: n + 13 for n, w in enumerate(["dertien", "veertien", "vijftien", "zestien", "zeventien", "achttien"])},
+        "negentien": 19,
+        "twintig": 20,
+        "dertig": 30,
+        **{f"{u}{'ën' if u.endswith('e') else 'en'}twintig": n + 1 + 20 for n, u in enumerate(_NL_UNITS)},
+        "eenendertig": 31,
+        **{w: n + 13 for n, w in enumerate(["thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"])},
+        "nineteen": 19,
+        "twenty": 20,
+        "thirty": 30,
+        **{f"twenty-{u}": n + 21 for n, u in enumerate(_EN_UNITS)},
+        **{f"twenty {u}": n + 21 for n, u in enumerate(_EN_UNITS)},
+        "thirty-one": 31,
+    }
+)
+_KANJI_DIGITS = {ch: n + 1 for n, ch in enumerate("一二三四五六七八九")}
+
+
+def kanji_number(text: str) -> int:
+    """一 to 九十九 (二十 is 20, 十五 is 15, 二十一 is 21)."""
+    tens, _, units = text.partition("十")
+    if "十" not in text:
+        return _KANJI_DIGITS[text]
+    return (_KANJI_DIGITS[tens] if tens else 1) * 10 + (_KANJI_DIGITS[units] if units else 0)
+
+
 FULL_MONTHS = {name: n for name, n in MONTHS.items() if len(name) > 3 or name == "mei" or name == "may"}
 # Small words that are never searched (`wat zei paco in september over het budget` searches paco and budget).
 STOP_WORDS = frozenset(
@@ -230,12 +263,16 @@ _PART = "|".join(sorted(PARTS, key=len, reverse=True))
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
 _FULL_MONTH = "|".join(sorted(FULL_MONTHS, key=len, reverse=True))
-_LATIN_NUMBER = "|".join(sorted((w for w in NUMBER_WORDS if w.isascii() or w == "één"), key=len, reverse=True))
-_KANJI_NUMBER = "十一|十二|[一二三四五六七八九十]"
+_LATIN_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_KANJI_NUMBER = "[一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九]"
 
 
 def number(text: str) -> int:
-    return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
+    if text.isdigit():
+        return int(text)
+    if all(ch in "一二三四五六七八九十" for ch in text):
+        return kanji_number(text)
+    return NUMBER_WORDS[text.lower()]
 
 
 def search_words(words: list[str]) -> list[str]:
@@ -308,7 +345,9 @@ Rule = tuple[re.Pattern[str], Handler | None]  # None: a numeric date, read in t
 # Parts of a month: the first, middle and last ten days.
 MONTH_PARTS = {
     **dict.fromkeys(["begin", "begin van", "early", "beginning of", "start of", "初め", "はじめ", "上旬"], (1, 10)),
-    **dict.fromkeys(["half", "medio", "midden", "midden van", "mid", "middle of", "中旬", "半ば"], (11, 20)),
+    **dict.fromkeys(
+        ["half", "halverwege", "medio", "midden", "midden van", "mid", "middle of", "中旬", "半ば"], (11, 20)
+    ),
     **dict.fromkeys(["eind", "einde", "eind van", "late", "end of", "下旬", "末", "終わり"], (21, 31)),
 }
 _MONTH_PART = (
@@ -331,7 +370,7 @@ def _numeric(m: re.Match[str], now: datetime, zone: ZoneInfo, order: str) -> Tim
     """27/11 and 27-11 (day first) in Dutch, 11/27 (month first) in English and Japanese; when the preferred
     reading is no date (27 is no month), the other one is tried."""
     first, second = int(m.group("a")), int(m.group("b"))
-    day_first = order == "dmy" or m.group("sep") == "-"
+    day_first = order == "dmy" or m.group("sep") in "-."  # 27-11 and 24.11 are day first in every language
     readings = ((first, second), (second, first)) if day_first else ((second, first), (first, second))
     for day, month in readings:
         found = _past_date(now.date(), month, day, _year(m.group("year"))) if 1 <= month <= 12 else None
@@ -381,6 +420,19 @@ def _rules() -> list[Rule]:
         first = _month_start(today(now), count)
         return TimeRange(_day(first, zone).start, _day(_month_start(today(now), count - 1), zone).start)
 
+    def day_of_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
+        """`on the 3rd`, `op de 3e`: the latest such day that has begun, this month or the one before."""
+        wanted = int(m.group("day") or m.group("nlday"))
+        for months_back in (0, 1, 2):
+            first = _month_start(today(now), months_back)
+            try:
+                found = first.replace(day=wanted)
+            except ValueError:
+                continue
+            if found <= today(now):
+                return _day(found, zone)
+        return None
+
     def absolute(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
         groups = m.groupdict()
         month = int(groups["mnum"]) if groups.get("mnum") else MONTHS[groups["mname"].lower()]
@@ -427,8 +479,10 @@ def _rules() -> list[Rule]:
 
         def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
             saturday = _monday(today(now)) + timedelta(days=5) - timedelta(weeks=weeks_back)
+            if saturday > today(now):  # `dit weekend` on a Tuesday: recall looks back, so the one just past
+                saturday -= timedelta(weeks=1)
             found = _days(saturday, saturday + timedelta(days=1), zone)
-            return TimeRange(found.start, min(found.end, now)) if not weeks_back else found
+            return TimeRange(found.start, min(found.end, now))
 
         return rule
 
@@ -447,15 +501,32 @@ def _rules() -> list[Rule]:
         return rule
 
     def whole_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        """A month alone is the latest one that has begun: `in september` in July is last September."""
-        return month_part(now, zone, _month_number(m), (1, 31))
+        """A month alone is the latest one that has begun: `in september` in July is last September; with a
+        year (`in maart 2025`, `2025年3月`) it is that one."""
+        return month_part(now, zone, _month_number(m), (1, 31), _year(m.groupdict().get("year")))
 
     def part_of_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         word = m.group("which").lower().replace("the ", "").strip()
-        return month_part(now, zone, _month_number(m), MONTH_PARTS[word])
+        return month_part(now, zone, _month_number(m), MONTH_PARTS[word], _year(m.groupdict().get("year")))
 
-    def month_part(now: datetime, zone: ZoneInfo, month_number: int, days: tuple[int, int]) -> TimeRange:
-        year = today(now).year if month_number <= today(now).month else today(now).year - 1
+    def part_of_last_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        word = m.group("which").lower().replace("the ", "").strip()
+        last = _month_start(today(now), 1)
+        return month_part(now, zone, last.month, MONTH_PARTS[word], last.year)
+
+    def whole_year(years_back: int) -> Callable[..., TimeRange]:
+        def rule(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+            year = int(m.group("year")) if m.groupdict().get("year") else today(now).year - years_back
+            found = _days(date(year, 1, 1), date(year, 12, 31), zone)
+            return TimeRange(found.start, min(found.end, now))
+
+        return rule
+
+    def month_part(
+        now: datetime, zone: ZoneInfo, month_number: int, days: tuple[int, int], year: int | None = None
+    ) -> TimeRange:
+        if year is None:
+            year = today(now).year if month_number <= today(now).month else today(now).year - 1
         first = date(year, month_number, 1)
         last_day = (_month_start(first, -1) - timedelta(days=1)).day
         start = first.replace(day=days[0])
@@ -477,16 +548,38 @@ def _rules() -> list[Rule]:
             r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>[/-])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\d/:.-])",
             None,  # read in the query's own order: see _numeric
         ),
+        # With dots, day first (24.11, 3.11.2026); the month in two digits or a year, so 3.5 liter is no date.
+        (
+            r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>\.)(?P<b>\d{2}|\d(?=\.\d{4}))(?:\.(?P<year>\d{4}|\d{2}))?"
+            r"(?![\d/:-]|\.\d)",
+            None,
+        ),
         # Parts of a month, and a month alone.
-        (rf"{b}(?P<which>{_MONTH_PART})[ -](?P<mname>{_FULL_MONTH}){e}", part_of_month),
-        (r"(?P<mnum>\d{1,2})月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)", part_of_month),
-        (rf"{b}in (?P<mname>{_FULL_MONTH}){e}", whole_month),
+        (
+            rf"{b}(?P<which>{_MONTH_PART})[ -](?:(?:de |the )?(?:vorige|afgelopen|last|previous) (?:maand|month)){e}",
+            part_of_last_month,
+        ),
+        (r"先月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)", part_of_last_month),
+        (rf"{b}(?P<which>{_MONTH_PART})[ -](?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", part_of_month),
+        (
+            r"(?:(?P<year>\d{4})年)?(?P<mnum>\d{1,2})月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)",
+            part_of_month,
+        ),
+        (rf"{b}in (?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", whole_month),
+        (rf"{b}(?P<mname>{_FULL_MONTH}) (?P<year>(?:19|20)\d\d){e}", whole_month),
+        (r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?![\d日])", whole_month),
         (r"(?<![\d年])(?P<mnum>\d{1,2})月(?![\d日])", whole_month),
+        # Years.
+        (rf"{b}(?:vorig jaar|verleden jaar|afgelopen jaar|last year){e}|去年|昨年", whole_year(1)),
+        (rf"{b}(?:dit jaar|this year){e}|今年", whole_year(0)),
+        (rf"{b}in (?P<year>(?:19|20)\d\d){e}", whole_year(0)),
+        (r"(?P<year>\d{4})年(?![\d月])", whole_year(0)),
         # Japanese relative phrases.
-        (r"先週末", weekend(1)),
+        (r"先々週の?週末", weekend(2)),
+        (r"先週の?週末|先週末", weekend(1)),
         (r"今週末", weekend(0)),
         (r"数日前", some_ago(2, 4, "d")),
-        (r"先日|この間|このあいだ", some_ago(1, 7, "d")),
+        (r"先日|この間|このあいだ|この前|最近", some_ago(1, 7, "d")),
         (r"数週間前", some_ago(2, 3, "w")),
         (r"先々週", week(2)),
         (r"(?P<n>" + _KANJI_NUMBER + r")(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
@@ -516,7 +609,30 @@ def _rules() -> list[Rule]:
             ),
         ),
         # Dutch and English.
+        (rf"{b}(?:the weekend before last|eervorig weekend|het weekend daarvoor){e}", weekend(2)),
         (rf"{b}(?:afgelopen|vorig|vorige|last|past) weekend{e}", weekend(1)),
+        (
+            rf"{b}(?:in )?de nacht van (?P<weekday>{_WEEKDAY}) op (?:{_WEEKDAY}){e}",
+            lambda m, now, zone: _day(
+                _last_weekday(
+                    today(now) - timedelta(days=1), WEEKDAYS[m.group("weekday").lower()], strictly_before=False
+                ),
+                zone,
+                PARTS["nacht"],
+            ),
+        ),
+        (
+            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:uur|uren|hours) "
+            rf"(?:geleden|terug|ago){e}|数時間前",
+            lambda _m, now, zone: TimeRange(now - timedelta(hours=5), now - timedelta(hours=1)),
+        ),
+        (
+            rf"{b}een (?:dag|dagje) of (?P<n>\d+|{_LATIN_NUMBER}) (?:geleden|terug){e}",
+            lambda m, now, zone: some_ago(max(number(m.group("n")) - 1, 1), number(m.group("n")) + 1, "d")(
+                m, now, zone
+            ),
+        ),
+        (rf"{b}on the (?P<day>\d{{1,2}})(?:st|nd|rd|th){e}|{b}op de (?P<nlday>\d{{1,2}})(?:e|ste|de){e}", day_of_month),
         (rf"{b}(?:dit|this) weekend{e}", weekend(0)),
         (rf"{b}(?:the week before last|eervorige week|de week voor vorige week){e}", week(2)),
         (
@@ -527,7 +643,7 @@ def _rules() -> list[Rule]:
             rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:weken|weeks) (?:geleden|terug|ago){e}",
             some_ago(2, 3, "w"),
         ),
-        (rf"{b}(?:the other day|onlangs|pas geleden|kort geleden){e}", some_ago(1, 7, "d")),
+        (rf"{b}(?:the other day|recently|lately|onlangs|laatst|pas geleden|kort geleden){e}", some_ago(1, 7, "d")),
         (rf"{b}(?P<n>\d+|{_LATIN_NUMBER}) (?P<unit>{_UNIT}) (?:geleden|terug|ago){e}", ago_words),
         (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", one_ago),
         (rf"{b}vorige week (?P<weekday>{_WEEKDAY})(?P<part>{_PART})?{e}", previous_week_weekday),
@@ -586,7 +702,9 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
 
 _CLOCK_WINDOW = timedelta(hours=1)  # a clock time means the hour either side of it
 _PART_WORD = re.compile(
-    r"(?<![\w-])(?:in de |'s |in the )?(?P<part>ochtend|middag|avond|nacht|morning|afternoon|evening|night)(?![\w-])"
+    r"(?<![\w-])(?:in de |'s |in the )?"
+    r"(?P<part>ochtends|morgens|middags|avonds|nachts|ochtend|middag|avond|nacht|morning|afternoon|evening|night)"
+    r"(?![\w-])"
     r"|の?(?P<jpart>朝|午前|午後|夜|夕方)(?!\d|[一二三四五六七八九十]|時)",
     re.IGNORECASE,
 )
@@ -598,13 +716,31 @@ _CLOCK_PATTERNS = [
         r"(?P<h>\d{1,2}):(?P<min>\d{2})(?: ?uur)?(?: ?(?P<ampm>am|pm|a\.m\.|p\.m\.))?(?![\w:])",
         re.IGNORECASE,
     ),
-    # om 3 uur, rond drie uur
+    # om 3 uur, rond drie uur, rond 3 uur 's nachts
     re.compile(
-        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur(?![\w-])", re.IGNORECASE
+        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur"
+        r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
+        r"(?![\w-])",
+        re.IGNORECASE,
     ),
-    # at 3pm, around 3 pm, 3pm, around three o'clock
+    # om half tien (9:30: Dutch counts half towards the next hour), kwart over drie, kwart voor drie
     re.compile(
-        rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<h>{_HOUR}) ?(?P<ampm>am|pm|a\.m\.|p\.m\.|o'clock)(?![\w])",
+        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )?(?P<dutch>half|kwart over|kwart voor) "
+        rf"(?P<h>{_HOUR})(?: uur)?(?![\w-])",
+        re.IGNORECASE,
+    ),
+    # at half past three, quarter past three, quarter to four
+    re.compile(
+        rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<english>half past|(?:a )?quarter past|(?:a )?quarter to) "
+        rf"(?P<h>{_HOUR})(?![\w-])",
+        re.IGNORECASE,
+    ),
+    # om 17u, rond 9u
+    re.compile(r"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>\d{1,2})u(?![\w-])", re.IGNORECASE),
+    # at 3pm, around 3 pm, 3pm, around three o'clock, at three o'clock at night
+    re.compile(
+        rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<h>{_HOUR}) ?(?P<ampm>am|pm|a\.m\.|p\.m\.|o'clock)"
+        r"(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w])",
         re.IGNORECASE,
     ),
     # noon, midnight, rond het middaguur
@@ -616,8 +752,10 @@ _CLOCK_PATTERNS = [
     # 午後3時, 3時半, 15時ごろ, 正午
     re.compile(
         rf"の?(?:(?P<ampm>午前|午後)?(?P<h>\d{{1,2}}|{_KANJI_NUMBER})時(?:(?P<min>\d{{1,2}})分|(?P<half>半))?"
-        r"(?P<near>ごろ|頃)?|(?P<word>正午))"
+        r"(?P<near>ごろ|頃)?|(?P<word>正午)(?:ごろ|頃)?)"
     ),
+    # around 3 (English, no o'clock): last, so that `at 3 o'clock` and `at 3pm` are read whole first
+    re.compile(r"(?<![\w-])(?P<near>around|about|at) (?P<h>\d{1,2})(?![\w:.-])", re.IGNORECASE),
 ]
 _NAMED_CLOCK = {"noon": 12, "midday": 12, "middaguur": 12, "正午": 12, "midnight": 0, "middernacht": 0}
 
@@ -634,9 +772,24 @@ def _clock(m: re.Match[str]) -> Clock | None:
         return Clock((_NAMED_CLOCK[groups["word"].lower()],), 0)
     hour = number(groups["h"])
     minute = int(groups["min"]) if groups.get("min") else 30 if groups.get("half") else 0
+    spoken = (groups.get("dutch") or groups.get("english") or "").lower().removeprefix("a ")
+    if spoken:  # half tien is 9:30, kwart voor drie 2:45, half past three 3:30, quarter to four 3:45
+        hour, minute = {
+            "half": (hour - 1, 30),
+            "kwart over": (hour, 15),
+            "kwart voor": (hour - 1, 45),
+            "half past": (hour, 30),
+            "quarter past": (hour, 15),
+            "quarter to": (hour - 1, 45),
+        }[spoken]
+        hour %= 24
     ampm = (groups.get("ampm") or "").lower().replace(".", "")
     if hour > 23 or minute > 59:
         return None
+    daypart = (groups.get("daypart") or "").lower()
+    if daypart and hour <= 12:  # `3 uur 's nachts` is 03:00, `8 uur 's avonds` 20:00
+        later = any(word in daypart for word in ("middag", "avond", "afternoon", "evening"))
+        return Clock(((hour % 12) + 12 if later else hour % 12,), minute)
     if ampm in ("pm", "午後") and hour < 12:
         return Clock((hour + 12,), minute)
     if ampm in ("am", "午前"):

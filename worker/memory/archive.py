@@ -115,9 +115,13 @@ class Record:
 
 
 def record_from_entry(entry: Entry, queue: QueueSession | None = None) -> Record | None:
-    """A queue session's lines carry their task, and the assistant speaks as the bot that ran it."""
+    """A queue session's lines carry their task, and the assistant speaks as the bot that ran it. A line of
+    the conversation without a readable time is refused (ValueError): it is counted as unreadable, not lost
+    in silence."""
     if entry.ts is None:
-        return None
+        if entry.kind == "meta":
+            return None
+        raise ValueError("no timestamp (missing, or not text)")
     return Record(
         ts=_utc(entry.ts),
         actor=_actor(entry, queue),
@@ -138,7 +142,9 @@ def _actor(entry: Entry, queue: QueueSession | None) -> str:
     return entry.model or "assistant"
 
 
-def _utc(ts: str) -> str:
+def _utc(ts: object) -> str:
+    if not isinstance(ts, str):
+        raise TypeError(f"the time is {type(ts).__name__}, not text")
     moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -250,7 +256,7 @@ class Archive:
                     data.get("taak"),
                 )
                 self.day_file(record.ts)
-            except (ValueError, KeyError, TypeError, OverflowError) as exc:
+            except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as exc:
                 self._unreadable(f"{path}:{number + 1}", exc)
                 continue
             records.append((f"{path}:{number}", record))

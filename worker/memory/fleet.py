@@ -26,7 +26,11 @@ if TYPE_CHECKING:
 BATCH = 1000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NO_MEANING = "semantisch zoeken: niet met --vloot (de gedeelde kopie heeft geen vectoren)"
-_CURSORS = "create table if not exists vloot (bestand text primary key, regel integer not null)"
+# Also in the index's own schema (worker/memory/index.py); here for an index file made before they were.
+_CURSORS = (
+    "create table if not exists vloot (bestand text primary key, regel integer not null);"
+    "create table if not exists vloot_opnieuw (bestand text primary key);"
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,7 @@ def pending(index_path: Path, batch: int = BATCH) -> tuple[list[tuple[Any, ...]]
         return [], {}
     db = sqlite3.connect(index_path)
     try:
-        db.execute(_CURSORS)
+        db.executescript(_CURSORS)
         rows = db.execute(
             "select r.bestand, r.regel, r.ts, r.actor, r.role, r.type, r.taak, r.session, r.text "
             "from regels r left join vloot v on v.bestand = r.bestand "
@@ -59,13 +63,54 @@ def pending(index_path: Path, batch: int = BATCH) -> tuple[list[tuple[Any, ...]]
 def mark_copied(index_path: Path, reached: dict[str, int]) -> None:
     db = sqlite3.connect(index_path)
     try:
-        db.execute(_CURSORS)
+        db.executescript(_CURSORS)
         db.executemany(
             "insert into vloot (bestand, regel) values (?, ?) "
             "on conflict (bestand) do update set regel = excluded.regel",
             list(reached.items()),
         )
         db.commit()
+    finally:
+        db.close()
+
+
+def edited_files(index_path: Path) -> list[str]:
+    """Day files indexed again since the last copy (edited): their lines in the shared copy are replaced."""
+    if not index_path.exists():
+        return []
+    db = sqlite3.connect(index_path)
+    try:
+        db.executescript(_CURSORS)
+        return [str(row[0]) for row in db.execute("select bestand from vloot_opnieuw").fetchall()]
+    finally:
+        db.close()
+
+
+def mark_replaced(index_path: Path, files: list[str]) -> None:
+    db = sqlite3.connect(index_path)
+    try:
+        db.executemany("delete from vloot_opnieuw where bestand = ?", [(f,) for f in files])
+        db.commit()
+    finally:
+        db.close()
+
+
+async def forget_machine(db: Executor, index_path: Path, machine: str) -> int:
+    """Every line of `machine` out of the shared copy, and this index's cursors back to the start: the next
+    copy brings the day files over as they are now. Returns the rows deleted."""
+    import anyio
+
+    status = await db.execute(queries()["vloot_machine_vergeten"], machine)
+    await anyio.to_thread.run_sync(_rewind, index_path)
+    return int(status.split()[-1]) if status.startswith("DELETE") else 0
+
+
+def _rewind(index_path: Path) -> None:
+    if not index_path.exists():
+        return
+    db = sqlite3.connect(index_path)
+    try:
+        db.executescript(_CURSORS + "delete from vloot; delete from vloot_opnieuw;")
     finally:
         db.close()
 
@@ -79,6 +124,10 @@ async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: i
     """Copy what is new since the last run (in batches), then drop what is older than the retention window."""
     import anyio
 
+    edited = await anyio.to_thread.run_sync(edited_files, index_path)
+    for bestand in edited:  # gone first; the file's lines are then copied again from its first line
+        await db.execute(queries()["vloot_bestand_vergeten"], machine, Path(bestand).name)
+    await anyio.to_thread.run_sync(mark_replaced, index_path, edited)
     copied = 0
     while True:
         rows, reached = await anyio.to_thread.run_sync(pending, index_path)
@@ -95,7 +144,8 @@ async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: i
             [r[6] for r in rows],
             [r[7] for r in rows],
             [r[8] for r in rows],
-            [" ".join(terms(str(r[8]))) for r in rows],
+            [" ".join(terms(str(r[8]), indexed=True)) for r in rows],
+            [Path(r[0]).name for r in rows],
         )
         # After the rows are in: a crash in between copies them again, and the key makes that one row.
         await anyio.to_thread.run_sync(mark_copied, index_path, reached)
@@ -180,6 +230,7 @@ async def recall(
     language: str,
     actor: str | None = None,
     taak: str | None = None,
+    keep_days: int | None = None,
 ) -> Recall:
     """`taak recall --vloot`: the local recall's phrases, fallback policy, ranking, header and caps, over every
     machine's lines in the shared copy (newest first instead of bm25: Postgres ranks only what it sorts).
@@ -187,7 +238,10 @@ async def recall(
     plan cannot tell a word in every line from a word in none (the two want opposite plans)."""
     async with conn.transaction(readonly=True):
         await conn.execute("set local plan_cache_mode = force_custom_plan")
-        return await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
+        found = await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
+    if keep_days is not None and (found.range is None or found.range.start < now - timedelta(days=keep_days)):
+        found.notes.append(f"de gedeelde kopie bewaart {keep_days} dagen (TAAK_VLOOT_DAGEN)")
+    return found
 
 
 async def _recall(
@@ -201,11 +255,11 @@ async def _recall(
     actor: str | None,
     taak: str | None,
 ) -> Recall:
-    from worker.core.timephrase import parse_time, search_words
-    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step
+    from worker.core.timephrase import parse_time
+    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step, query_terms
 
     parsed = parse_time(query, now, zone, language)
-    words = terms(" ".join(search_words(parsed.words)))
+    words = query_terms(parsed.words)
     bound = limit + COUNT_BOUND
     upto = now + timedelta(minutes=1)
     scope = (
@@ -237,7 +291,8 @@ async def _recall(
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
     notes = [NO_MEANING] if step.semantic_missed else []
     cut = max(0, candidates - len(numbered))
-    return Recall(now, parsed.range, f"{step.fallback} (vloot)", numbered, in_range, cut, notes, per_word, bound)
+    fallback = f"{step.fallback} (vloot: nieuwste eerst)"
+    return Recall(now, parsed.range, fallback, numbered, in_range, cut, notes, per_word, bound)
 
 
 def _hit(row: Any, *, matched: bool = False) -> Hit:
@@ -253,4 +308,5 @@ def _hit(row: Any, *, matched: bool = False) -> Hit:
         row["sessie"],
         row["taak"],
         matched=matched,
+        machine=row["machine"],
     )

@@ -30,17 +30,28 @@ create virtual table if not exists uitvoer using fts5 (terms, tokenize = 'unicod
 create table if not exists bestanden (
     bestand text primary key, regels integer not null, laatste text not null, grootte text not null
 );
+-- The fleet's copy (worker/memory/fleet.py): how far each day file was copied, and the files indexed again
+-- since (edited), whose lines in the shared copy are to be replaced.
+create table if not exists vloot (bestand text primary key, regel integer not null);
+create table if not exists vloot_opnieuw (bestand text primary key);
 """
+# 2: CJK characters are indexed alone as well as in pairs, so that a one-character word (鍵, 犬) is found.
+# An index of an older version is indexed again, file by file, by its next update.
+VERSION = 2
 
 
-def terms(text: str) -> list[str]:
-    """Words for Latin scripts, bigrams inside each CJK run (a lone CJK character stays itself)."""
+def terms(text: str, *, indexed: bool = False) -> list[str]:
+    """Words for Latin scripts, bigrams inside each CJK run (a lone CJK character stays itself). `indexed`:
+    the terms a line is indexed under, which also hold every CJK character alone, so that a question of one
+    character finds it inside a longer run."""
     out: list[str] = []
     position = 0
     for run in _CJK.finditer(text):
         out += [w.lower() for w in _WORD.findall(text[position : run.start()])]
         chars = run.group(0)
         out += [chars] if len(chars) == 1 else [chars[i : i + 2] for i in range(len(chars) - 1)]
+        if indexed and len(chars) > 1:
+            out += list(chars)
         position = run.end()
     out += [w.lower() for w in _WORD.findall(text[position:])]
     return out
@@ -59,6 +70,7 @@ class Index:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(path)
         self.db.executescript(SCHEMA)
+        self.version = int(self.db.execute("pragma user_version").fetchone()[0])
 
     def close(self) -> None:
         self.db.close()
@@ -67,6 +79,8 @@ class Index:
         """Index what is new: an appended file from where it stopped, a rewritten one again, alone.
         A file whose size and modification time are as they were is not read at all."""
         added = 0
+        if self.version < VERSION:
+            self._outdated()
         for path in day_files:
             status = path.stat()
             stamp = f"{status.st_size}:{status.st_mtime_ns}"
@@ -92,8 +106,20 @@ class Index:
                     "set regels = excluded.regels, laatste = excluded.laatste, grootte = excluded.grootte",
                     (str(path), len(lines), _hash_lines(lines), stamp),
                 )
+        if self.version < VERSION:
+            self.db.execute(f"pragma user_version = {VERSION}")
+            self.version = VERSION
         self.db.commit()
         return added
+
+    def _outdated(self) -> None:
+        """An index of an older version: every file is read again (its words as this version indexes them).
+        The lines stay the same, so the fleet's cursors stay; the stamps go, so every file is indexed anew."""
+        for (bestand,) in self.db.execute("select bestand from bestanden").fetchall():
+            self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))
+            self.db.execute("delete from uitvoer where rowid in (select id from regels where bestand = ?)", (bestand,))
+            self.db.execute("delete from regels where bestand = ?", (bestand,))
+        self.db.execute("delete from bestanden")
 
     def _add(self, path: Path, lines: list[str], start: int) -> int:
         added = 0
@@ -123,9 +149,9 @@ class Index:
             )
             kind = record.get("type")
             if kind == "tool_result":
-                self.db.execute("insert into uitvoer (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text))))
+                self.db.execute("insert into uitvoer (rowid, terms) values (?, ?)", (row_id, index_terms(text)))
             elif kind != "meta":
-                self.db.execute("insert into zoek (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text))))
+                self.db.execute("insert into zoek (rowid, terms) values (?, ?)", (row_id, index_terms(text)))
             added += 1
         return added
 
@@ -146,6 +172,13 @@ class Index:
         self.db.execute("delete from uitvoer where rowid in (select id from regels where bestand = ?)", (bestand,))
         self.db.execute("delete from regels where bestand = ?", (bestand,))
         self.db.execute("delete from bestanden where bestand = ?", (bestand,))
+        # Edited: the fleet's copy of this file is replaced by what is in it now.
+        self.db.execute("delete from vloot where bestand = ?", (bestand,))
+        self.db.execute("insert or ignore into vloot_opnieuw (bestand) values (?)", (bestand,))
+
+
+def index_terms(text: str) -> str:
+    return " ".join(terms(text, indexed=True))
 
 
 def _hash_lines(lines: list[str]) -> str:

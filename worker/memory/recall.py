@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from worker.core.timephrase import TimeRange, parse_time, search_words
+from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
 
@@ -82,6 +82,7 @@ class Hit:
     taak: str | None
     by_meaning: bool = False
     matched: bool = False  # one of the query's words is in it: shown first, marked
+    machine: str | None = None  # the machine it was said on, for a line of the fleet's copy
 
 
 @dataclass
@@ -115,7 +116,7 @@ def recall(
     outputs: bool = False,
 ) -> Recall:
     parsed = parse_time(query, now, zone, language)
-    words = terms(" ".join(search_words(parsed.words)))
+    words = query_terms(parsed.words)
     bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
     filters, values = _filters(bounds, taak, actor)
     bound = limit + COUNT_BOUND
@@ -132,7 +133,11 @@ def recall(
         more, more_count = _word_hits(index, words, filters, values, limit, ranked, bound, table="uitvoer")
         found, candidates = (found + more)[:limit], candidates + more_count
     found = [replace(h, matched=True) for h in found]
-    per_word = {word: _word_count(index, word, filters, values, bound) for word in dict.fromkeys(words)}
+    tables = ("zoek", "uitvoer") if outputs else ("zoek",)
+    per_word = {
+        word: min(bound, sum(_word_count(index, word, filters, values, bound, t) for t in tables))
+        for word in dict.fromkeys(words)
+    }
     spoken = f"{filters} and r.type not in ('meta', 'tool_result')"
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
@@ -166,6 +171,14 @@ def recall(
         except Exception as error:  # the optional extra must never cost the exact answer
             notes.append(meaning_skipped(error))
             near, coverage = [], None
+            if parsed.range is not None and not range_empty:  # as without the extra: the range in time order
+                rows = index.db.execute(
+                    f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
+                ).fetchall()
+                seen = {h.id for h in found}
+                rest = [h for h in map(_hit, rows) if h.id not in seen]
+                candidates = _count(index, spoken, values, bound)
+                found = sorted(found, key=lambda h: h.ts) + rest[: limit - len(found)]
         else:
             notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
         if coverage is not None and coverage.still_missing:
@@ -175,6 +188,12 @@ def recall(
         found.sort(key=lambda h: h.ts)
     cut = max(0, candidates - len(found))
     return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, bound)
+
+
+def query_terms(words: list[str]) -> list[str]:
+    """The terms searched for: the query's words without small words, also where they are glued to a word
+    (`11月24日のboiler` searches boiler, not の)."""
+    return [t for t in terms(" ".join(search_words(words))) if t not in STOP_WORDS]
 
 
 def meaning_skipped(error: BaseException) -> str:
@@ -257,11 +276,14 @@ def _word_hits(
     return [_hit(r) for r in rows.fetchall()], int(total.fetchone()[0])
 
 
-def _word_count(index: Index, word: str, filters: str, values: tuple[object, ...], bound: int) -> int:
+def _word_count(
+    index: Index, word: str, filters: str, values: tuple[object, ...], bound: int, table: str = "zoek"
+) -> int:
     """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
+    assert table in ("zoek", "uitvoer")
     joined = (
-        "from zoek join regels r on r.id = zoek.rowid where zoek match ? "
-        f"and zoek.rowid >= ? and zoek.rowid < ? and {filters}"
+        f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
+        f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
     )
     quoted = '"' + word.replace('"', '""') + '"'
     counted = index.db.execute(
@@ -287,12 +309,13 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
         if result.range
         else "alle tijd"
     )
+    ranged = result.range is not None and result.in_range > 0  # the words were searched inside the range
     header = [
         f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
         f"{len(result.hits)} regels getoond van {result.counted(result.in_range)} in het bereik; "
         f"fallback: {result.fallback}"
         + "".join(f"; {note}" for note in result.notes)
-        + (f"; woorden: {word_counts(result.per_word, result.counted)}" if result.per_word else "")
+        + (f"; woorden: {word_counts(result.per_word, result.counted, ranged=ranged)}" if result.per_word else "")
     ]
     body: list[str] = []
     used = len(header[0])
@@ -312,13 +335,15 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
         cut = f"meer dan {result.cut + cut_chars}" if bounded else str(result.cut + cut_chars)
-        body.append(f"# afgekapt: {cut} regels niet getoond (--limit, of meer dan {max_chars} tekens)")
+        body.append(f"# afgekapt: {cut} regels niet getoond (--limiet, of meer dan {max_chars} tekens)")
     return "\n".join(header + body)
 
 
-def word_counts(per_word: dict[str, int], counted: Callable[[int], str] = str) -> str:
-    """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly."""
-    return ", ".join(f"{word} {counted(n)}" + (" (nergens gevonden)" if n == 0 else "") for word, n in per_word.items())
+def word_counts(per_word: dict[str, int], counted: Callable[[int], str] = str, *, ranged: bool = False) -> str:
+    """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly; inside a time
+    range, `(niet in het bereik)`, because it may well be on another day."""
+    nothing = " (niet in het bereik)" if ranged else " (nergens gevonden)"
+    return ", ".join(f"{word} {counted(n)}" + (nothing if n == 0 else "") for word, n in per_word.items())
 
 
 def as_json(result: Recall, zone: ZoneInfo) -> str:
@@ -340,6 +365,7 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
                     "session": h.session,
                     "taak": h.taak,
                     "bron": "betekenis" if h.by_meaning else "woorden" if h.matched else "bereik",
+                    **({"machine": h.machine} if h.machine is not None else {}),
                 }
                 for h in result.hits
             ],
