@@ -123,7 +123,7 @@ async def throughput_table(url: str, *, tasks: int) -> str:
                 finally:
                     daemon.stop()
             await _fill_raw(pool, tasks * 10)
-            raw = tasks * 10 / await _run_workers(pool, concurrency, _raw_step)
+            raw = tasks * 10 / await _run_workers(pool, concurrency, _raw_step(with_log=False))
             rate = tasks / elapsed
             rows.append(f"| {concurrency} | {rate:,.1f} | {raw:,.0f} | {rate / raw:.3f}x |")
     finally:

@@ -21,6 +21,8 @@ create table raw_jobs (
     id bigserial primary key, status text not null default 'queued', token uuid, lease timestamptz
 );
 create index raw_jobs_queued on raw_jobs (id) where status = 'queued';
+drop table if exists raw_log;
+create table raw_log (id bigserial primary key, job_id bigint not null, text text not null);
 """
 RAW_CLAIM = """
 update raw_jobs set status = 'running', token = gen_random_uuid(), lease = now() + interval '20 minutes'
@@ -28,6 +30,7 @@ where id = (select id from raw_jobs where status = 'queued' order by id limit 1 
 returning id, token
 """
 RAW_COMPLETE = "update raw_jobs set status = 'done', lease = null where id = $1 and token = $2"
+RAW_LOG = "insert into raw_log (job_id, text) values ($1, $2)"
 
 WORKER_COUNTS = (1, 4, 16)
 
@@ -44,13 +47,20 @@ async def _run_workers(pool: asyncpg.Pool, workers: int, step: Callable[[asyncpg
     return time.perf_counter() - started
 
 
-async def _raw_step(pool: asyncpg.Pool) -> bool:
-    async with pool.acquire() as conn:
-        row = await conn.fetchrow(RAW_CLAIM)
-        if row is None:
-            return False
-        await conn.execute(RAW_COMPLETE, row["id"], row["token"])
-        return True
+def _raw_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
+    """The floor: a SKIP LOCKED claim, (one log row,) a fenced complete, each its own statement."""
+
+    async def step(pool: asyncpg.Pool) -> bool:
+        async with pool.acquire() as conn:
+            row = await conn.fetchrow(RAW_CLAIM)
+            if row is None:
+                return False
+            if with_log:
+                await conn.execute(RAW_LOG, row["id"], "stap")
+            await conn.execute(RAW_COMPLETE, row["id"], row["token"])
+            return True
+
+    return step
 
 
 def _ledger_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
@@ -82,31 +92,37 @@ async def _fill_ledger(pool: asyncpg.Pool, jobs: int) -> None:
     await pool.execute("analyze agent_taken")
 
 
-async def throughput_table(url: str, *, jobs: int) -> str:
+async def throughput_table(url: str, *, jobs: int, rounds: int = 2) -> str:
+    """Ledger beside raw, interleaved on the same server (raw, ledger, raw, ledger ...), the best round of each:
+    claim + fenced finish, and claim + one log row + fenced finish, the raw loop doing the same statements."""
     lines = [
-        f"### Ledger throughput ({jobs} jobs per run, jobs/s; ratio = ledger / raw in the same run)",
+        f"### Ledger throughput ({jobs} jobs per run, jobs/s, best of {rounds} interleaved rounds; "
+        "ratio = ledger / raw)",
         "",
-        "| workers | raw claim+complete | ledger claim+klaar | ratio | ledger claim+log+klaar | ratio |",
-        "|---:|---:|---:|---:|---:|---:|",
+        "| workers | raw claim+complete | ledger claim+klaar | ratio | raw claim+log+complete | ledger claim+log+klaar "
+        "| ratio |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     pool = await asyncpg.create_pool(url, min_size=16, max_size=16)
     try:
         for workers in WORKER_COUNTS:
-            rates: list[float] = []
-            for fill, step in (
-                (_fill_raw, _raw_step),
-                (_fill_ledger, _ledger_step(with_log=False)),
-                (_fill_ledger, _ledger_step(with_log=True)),
-            ):
-                await fill(pool, jobs)
-                rates.append(jobs / await _run_workers(pool, workers, step))
-            raw, plain, logged = rates
+            best = {"raw": 0.0, "plain": 0.0, "raw_log": 0.0, "logged": 0.0}
+            for _ in range(rounds):
+                for name, fill, step in (
+                    ("raw", _fill_raw, _raw_step(with_log=False)),
+                    ("plain", _fill_ledger, _ledger_step(with_log=False)),
+                    ("raw_log", _fill_raw, _raw_step(with_log=True)),
+                    ("logged", _fill_ledger, _ledger_step(with_log=True)),
+                ):
+                    await fill(pool, jobs)
+                    best[name] = max(best[name], jobs / await _run_workers(pool, workers, step))
             cells = [
-                f"{raw:,.0f}",
-                f"{plain:,.0f}",
-                f"{plain / raw:.2f}x",
-                f"{logged:,.0f}",
-                f"{logged / raw:.2f}x",
+                f"{best['raw']:,.0f}",
+                f"{best['plain']:,.0f}",
+                f"{best['plain'] / best['raw']:.2f}x",
+                f"{best['raw_log']:,.0f}",
+                f"{best['logged']:,.0f}",
+                f"{best['logged'] / best['raw_log']:.2f}x",
             ]
             lines.append(f"| {workers} | " + " | ".join(cells) + " |")
     finally:

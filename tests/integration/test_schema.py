@@ -177,21 +177,20 @@ async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection) -> 
         await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ('TAAK-1', 'x', 'jamal')")
 
 
-async def test_a_new_task_and_a_new_log_row_are_announced(db_url: str, conn: asyncpg.Connection) -> None:
+async def test_a_new_task_is_announced_and_a_log_row_is_not(db_url: str, conn: asyncpg.Connection) -> None:
+    """Only a task becoming claimable notifies: a NOTIFY per log row serialised every writer at commit."""
     listener = await asyncpg.connect(db_url)
     heard: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
     try:
         for channel in ("taak_nieuw", "taak_log"):
             await listener.add_listener(channel, lambda _c, _p, ch, payload: heard.put_nowait((ch, payload)))
-        task_id = await new_task(conn)
-        await conn.execute("insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')", task_id)
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')", await new_task(conn))
+        task_id = await new_task(conn)  # after the log row: heard only once the row's notification would be
         first = await asyncio.wait_for(heard.get(), 5)
         second = await asyncio.wait_for(heard.get(), 5)
     finally:
         await listener.close()
-    assert first[0] == "taak_nieuw"
-    assert task_id in first[1]
-    assert second[0] == "taak_log"
+    assert [first[0], second[0]] == ["taak_nieuw", "taak_nieuw"]
     assert task_id in second[1]
 
 
@@ -216,7 +215,39 @@ async def test_the_claim_query_uses_its_index(conn: asyncpg.Connection) -> None:
     await conn.executemany(INSERT, [(f"taak {n}", "jamal") for n in range(300)])
     await conn.execute("analyze agent_taken")
     rows = await conn.fetch("explain " + queries()["claim"], ["paco"], 1200, "vm", None, [])
-    assert "agent_taken_claim" in "\n".join(r[0] for r in rows)
+    assert "agent_taken_claim_per_bot" in "\n".join(r[0] for r in rows)
+
+
+async def buffers_read(conn: asyncpg.Connection, query: str, *args: object) -> int:
+    """Shared buffers the statement touched, executed (EXPLAIN ANALYZE): a count of work that does not
+    depend on the machine's speed, unlike a timing."""
+    plan = await conn.fetchval("explain (analyze, buffers, format json) " + query, *args)
+    found = plan if isinstance(plan, list) else __import__("json").loads(plan)
+    top = found[0]["Plan"]
+    return int(top.get("Shared Hit Blocks", 0)) + int(top.get("Shared Read Blocks", 0))
+
+
+async def test_the_claim_does_not_grow_with_other_bots_backlogs(conn: asyncpg.Connection) -> None:
+    await conn.execute(
+        "insert into agent_bots (bot, actief) values ('coco', false), ('paco', false) on conflict do nothing"
+    )
+    await conn.execute(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) "
+        "select 'coco ' || n, 'jamal', 'coco' from generate_series(1, 1000) n"
+    )
+    await conn.execute(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ('mijn', 'jamal', 'paco')"
+    )
+    await conn.execute("analyze agent_taken")
+    small = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [])
+    await conn.execute("update agent_taken set status = 'wachtend', lease_tot = null, lease_token = null")
+    await conn.execute(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) "
+        "select 'coco ' || n, 'jamal', 'coco' from generate_series(1, 30000) n"
+    )
+    await conn.execute("analyze agent_taken")
+    large = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [])
+    assert large <= small + 10, (small, large)  # 31,000 of coco's tasks ahead cost paco's claim nothing
 
 
 async def test_the_last_rows_of_a_task_use_the_log_index(conn: asyncpg.Connection) -> None:
@@ -229,6 +260,21 @@ async def test_the_last_rows_of_a_task_use_the_log_index(conn: asyncpg.Connectio
     await conn.execute("analyze agent_taak_log")
     rows = await conn.fetch("explain " + queries()["laatste_regels"], old, 8)
     assert "agent_taak_log_taak" in "\n".join(r[0] for r in rows)
+
+
+async def test_the_last_rows_of_a_task_do_not_grow_with_other_tasks_logs(conn: asyncpg.Connection) -> None:
+    old = await new_task(conn)
+    insert_row = "insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')"
+    await conn.executemany(insert_row, [(old,)] * 20)
+    other = await new_task(conn)
+    small = await buffers_read(conn, queries()["laatste_regels"], old, 8)
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, soort) select $1, 'notitie' from generate_series(1, 50000)", other
+    )
+    await conn.execute("analyze agent_taak_log")
+    for _ in range(6):  # past the point where a prepared statement may switch to a generic plan
+        large = await buffers_read(conn, queries()["laatste_regels"], old, 8)
+    assert large <= small + 10, (small, large)
 
 
 async def test_the_count_per_kind_follows_every_insert(conn: asyncpg.Connection) -> None:

@@ -24,5 +24,5 @@ def test_the_benchmark_prints_its_markdown_tables(server_url: str) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "| workers | raw claim+complete |" in done.stdout
+    assert "| workers | raw claim+complete | ledger claim+klaar | ratio | raw claim+log+complete |" in done.stdout
     assert "| 10,000 |" in done.stdout

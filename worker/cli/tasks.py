@@ -240,9 +240,9 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     if token is None:  # the owner, by hand
         wie = a.who(settings)
         async with a.connection(settings) as conn:
-            # Claimable again once the holding daemon's token checks have stopped its session, with room to spare.
-            # TAAK_TOKEN_CHECK_SECONDS is at most 10 on every daemon, and a lost lease is killed at once.
-            wait = max(45.0, 3 * settings.token_check_seconds + settings.kill_grace_seconds)
+            from worker.owner import take_back_wait
+
+            wait = take_back_wait(settings)
             await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie, wait_seconds=wait)
         print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
@@ -467,6 +467,10 @@ def _tail_parser(sub: Sub) -> None:
     p.set_defaults(handler=tail)
 
 
+TAIL_POLL_SECONDS = 1.0
+TAIL_LOOK_BEHIND = 1000  # log ids: how far behind the newest one a late commit is still looked for
+
+
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
@@ -488,21 +492,20 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
             from worker.db.ledger import Ledger
 
             await Ledger(conn).toon(args.id)
-        woken = anyio.Event()
-
-        def wake(*_args: object) -> None:
-            woken.set()
-
-        # Listen before reading the first rows, so a row written in between wakes us instead of waiting a poll.
-        await conn.add_listener("taak_log", wake)
         rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
         last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
         for row in reversed(rows):
             show(row)
+        # No notification per log row (they serialised every writer at commit, issue 16): a look every second
+        # by id. A row whose transaction took its id earlier but committed later is caught by looking a little
+        # behind the newest id shown, and shown once.
+        shown: set[int] = {int(r["id"]) for r in rows}
         while True:
-            with anyio.move_on_after(5):  # a missed notification is caught by the next look
-                await woken.wait()
-            woken = anyio.Event()
-            for row in await conn.fetch(queries()["tail_na"], last, args.id, args.bot):
+            await anyio.sleep(TAIL_POLL_SECONDS)
+            for row in await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot):
+                if row["id"] in shown:
+                    continue
                 show(row)
-                last = row["id"]
+                shown.add(int(row["id"]))
+                last = max(last, int(row["id"]))
+            shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
