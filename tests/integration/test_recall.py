@@ -465,3 +465,22 @@ def test_recall_refuses_a_question_it_cannot_search_and_takes_a_bot_in_any_case(
     shown = run_taak(env, "recall", "veranda", "--bot", "PACO")
     assert shown.code == 0, shown.err
     assert "paco: de veranda is af" in shown.out
+    capitals = tmp_path / "hoofdletters.jsonl"
+    capitals.write_text(
+        json.dumps({"ts": "2026-11-28T11:00:00Z", "role": "user", "actor": "PaCo", "text": "de schroef"}) + "\n"
+    )
+    assert run_taak(env, "archief", "import", "--simple", str(capitals)).code == 0
+    assert "PaCo: de schroef" in run_taak(env, "recall", "schroef", "--bot", "paco").out  # as archived
+
+
+def test_an_emptied_index_is_said_and_bijwerken_repairs_it(tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}
+    said = tmp_path / "said.jsonl"
+    said.write_text(json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "de lamp is kapot"}) + "\n")
+    assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
+    (tmp_path / "data" / "archief-index.sqlite").write_bytes(b"")
+    header = run_taak(env, "recall", "lamp").out.splitlines()[0]
+    hint = header.split("de index is leeg maar het archief niet: ", 1)[1].split(";")[0]
+    assert hint == "taak archief bijwerken"
+    assert run_taak(env, *hint.split()[1:]).code == 0
+    assert "de lamp is kapot" in run_taak(env, "recall", "lamp").out

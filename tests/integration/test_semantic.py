@@ -282,3 +282,35 @@ def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_rep
     finally:
         for pid in _helper_pids(tmp_path / "data"):
             os.kill(pid, signal.SIGTERM)
+
+
+def test_a_folder_where_the_vector_file_belongs_is_refused_in_one_line_and_doctor_repairs_it(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    vectors = tmp_path / "data" / semantic.VECTORS_FILE
+    vectors.mkdir()
+    index = tmp_path / "data" / "archief-index.sqlite"
+    size = index.stat().st_size
+    for verb in ("herbouw", "vectoren"):
+        refused = run_taak(env, "archief", verb)
+        assert refused.code == 1, refused
+        assert len(refused.err.strip().splitlines()) == 1
+        assert "geen bestand" in refused.err
+    assert index.stat().st_size == size  # the refused rebuild deleted nothing
+    (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantic search" in x]
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    (shim / "taak").write_text(f'#!/bin/sh\nexec {sys.executable} -m worker.cli.taak "$@"\n')
+    (shim / "taak").chmod(0o755)
+    try:
+        typed = subprocess.run(
+            ["/bin/sh", "-c", line.split("-> ", 1)[1]],
+            env={**env, "PATH": f"{shim}:{env['PATH']}"},
+            capture_output=True,
+            timeout=300,
+        )
+        assert typed.returncode == 0, typed.stderr
+        assert vectors.is_file()
+    finally:
+        for pid in _helper_pids(tmp_path / "data"):
+            os.kill(pid, signal.SIGTERM)

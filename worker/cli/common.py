@@ -70,7 +70,16 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
     ) as exc:
         detail = str(exc).splitlines()[0]
         fail(message("database_rule", settings.language, detail=detail), ExitCode.REFUSED)
-    except (OSError, asyncpg.PostgresConnectionError) as exc:
+    except OSError as exc:
+        if exc.filename is not None and not isinstance(exc, ConnectionError):
+            # A file of this machine (a folder where a file belongs, no room, no rights): not the database.
+            fail(message("file_error", settings.language, path=exc.filename, reason=exc.strerror), ExitCode.REFUSED)
+        where = settings.database.where if settings.database else "embedded"
+        fail(
+            message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),
+            ExitCode.UNREACHABLE,
+        )
+    except asyncpg.PostgresConnectionError as exc:
         where = settings.database.where if settings.database else "embedded"
         fail(
             message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),

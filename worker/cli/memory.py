@@ -82,6 +82,9 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 language=settings.language,
                 outputs=args.uitvoer,
             )
+            empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
+            if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
+                result.notes.append("de index is leeg maar het archief niet: taak archief bijwerken")
         finally:
             index.close()
             if vectors is not None:

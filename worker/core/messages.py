@@ -169,6 +169,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "open: {topic}",
         "en": "open: {topic}",
     },
+    "not_a_file": {
+        "nl": "{path} is geen bestand (een map?): hernoem of verwijder het, dan maakt taak het opnieuw",
+        "en": "{path} is not a file (a folder?): rename or remove it, and taak makes it again",
+    },
+    "vectors_unusable": {
+        "nl": "{path} is niet te gebruiken ({reason}): taak archief herbouw && taak archief vectoren",
+        "en": "{path} cannot be used ({reason}): taak archief herbouw && taak archief vectoren",
+    },
+    "file_error": {
+        "nl": "bestand {path}: {reason}",
+        "en": "file {path}: {reason}",
+    },
+    "cockpit_not_installed": {
+        "nl": "de cockpit is niet geïnstalleerd: pip install 'taak-worker[cockpit]'",
+        "en": "the cockpit is not installed: pip install 'taak-worker[cockpit]'",
+    },
+    "cockpit_serving": {
+        "nl": "cockpit op {address} (open hem één keer met de link van `taak cockpit --link`; het token staat in "
+        "{token_file}); Ctrl-C stopt",
+        "en": "cockpit at {address} (open it once with the link `taak cockpit --link` prints; the token is in "
+        "{token_file}); Ctrl-C stops it",
+    },
     "fleet_again": {
         "nl": "{removed} regels van {machine} uit de gedeelde kopie; de volgende indexeerronde kopieert alles opnieuw",
         "en": "{removed} lines of {machine} removed from the shared copy; the next indexer run copies everything again",

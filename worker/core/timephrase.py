@@ -518,7 +518,7 @@ def _rules() -> list[Rule]:
         def rule(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
             year = int(m.group("year")) if m.groupdict().get("year") else today(now).year - years_back
             found = _days(date(year, 1, 1), date(year, 12, 31), zone)
-            return TimeRange(found.start, min(found.end, now))
+            return TimeRange(found.start, min(found.end, now)) if found.start <= now else found
 
         return rule
 
@@ -726,13 +726,15 @@ _CLOCK_PATTERNS = [
     # om half tien (9:30: Dutch counts half towards the next hour), kwart over drie, kwart voor drie
     re.compile(
         rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )?(?P<dutch>half|kwart over|kwart voor) "
-        rf"(?P<h>{_HOUR})(?: uur)?(?![\w-])",
+        rf"(?P<h>{_HOUR})(?: uur)?"
+        r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
+        r"(?![\w-])",
         re.IGNORECASE,
     ),
     # at half past three, quarter past three, quarter to four
     re.compile(
         rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<english>half past|(?:a )?quarter past|(?:a )?quarter to) "
-        rf"(?P<h>{_HOUR})(?![\w-])",
+        rf"(?P<h>{_HOUR})(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w-])",
         re.IGNORECASE,
     ),
     # om 17u, rond 9u
@@ -783,13 +785,13 @@ def _clock(m: re.Match[str]) -> Clock | None:
             "quarter to": (hour - 1, 45),
         }[spoken]
         hour %= 24
-    ampm = (groups.get("ampm") or "").lower().replace(".", "")
-    if hour > 23 or minute > 59:
-        return None
     daypart = (groups.get("daypart") or "").lower()
     if daypart and hour <= 12:  # `3 uur 's nachts` is 03:00, `8 uur 's avonds` 20:00
         later = any(word in daypart for word in ("middag", "avond", "afternoon", "evening"))
         return Clock(((hour % 12) + 12 if later else hour % 12,), minute)
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
+    if hour > 23 or minute > 59:
+        return None
     if ampm in ("pm", "午後") and hour < 12:
         return Clock((hour + 12,), minute)
     if ampm in ("am", "午前"):

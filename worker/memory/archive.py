@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from worker.core.errors import Refused
 from worker.core.transcript import Entry, parse_lines
 
 if TYPE_CHECKING:
@@ -382,6 +383,9 @@ def bring_up_to_date(
 
     with exclusive(layout.data_dir / "archief.lock"):
         if rebuild:
+            for path in (layout.index, layout.vectors):  # checked first: nothing is deleted unless all can be
+                if path.exists() and not path.is_file():
+                    raise Refused("not_a_file", path=path)
             layout.index.unlink(missing_ok=True)
             layout.vectors.unlink(missing_ok=True)
         return _bring_up_to_date(layout, zone, sources, simple or [], semantic_rows)
@@ -430,16 +434,23 @@ def _bring_up_to_date(
 def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = None) -> Update:
     """The semantic side, in a run of its own (`taak archief vectoren`): up to `rows` lines without a vector,
     newest first. Importing never waits for this (issue 15: 10 of 12 minutes of an import were embedding)."""
-    from worker.memory.index import ALL_TIME
+    from worker.memory.index import ALL_TIME, Index
     from worker.proc import exclusive
 
     vectors = open_vectors(layout, helper_idle_seconds=helper_idle_seconds) if rows else None
     if vectors is None:
         return Update(0, 0)
+    if layout.vectors.exists() and not layout.vectors.is_file():
+        raise Refused("not_a_file", path=layout.vectors)
+    Index(layout.index).close()  # the exact index the vectors point into, made if it is missing or empty
     with exclusive(layout.data_dir / "archief.lock"):
         try:
             vectors.forget_orphans()
             coverage = vectors.fill(ALL_TIME, rows)
+        except Exception as error:  # apsw's and sqlite-vec's errors: a damaged file, said in one line
+            if isinstance(error, Refused):
+                raise
+            raise Refused("vectors_unusable", path=layout.vectors, reason=f"{type(error).__name__}: {error}") from None
         finally:
             vectors.close()
     return Update(0, 0, coverage.embedded_now, coverage.still_missing)

@@ -221,7 +221,7 @@ def _by_meaning(
         if row is None:
             continue
         hit = replace(_hit(row), by_meaning=True)
-        if (taak is None or hit.taak == taak) and (actor is None or hit.actor == actor):
+        if (taak is None or hit.taak == taak) and (actor is None or hit.actor.lower() == actor.lower()):
             hits.append(hit)
         if len(hits) == wanted:
             break
@@ -240,10 +240,12 @@ def _filters(
     # Row ids follow time (index.ID_PER_MS), so the range is a rowid range: the primary key, never a scan.
     clauses = ["r.id >= ?", "r.id < ?"]
     values: list[object] = [bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS]
-    for column, value in (("r.taak", taak), ("r.actor", actor)):
-        if value is not None:
-            clauses.append(f"{column} = ?")
-            values.append(value)
+    if taak is not None:
+        clauses.append("r.taak = ?")
+        values.append(taak)
+    if actor is not None:  # `--bot paco` finds an actor archived as `PaCo` too: one spelling of a bot
+        clauses.append("lower(r.actor) = ?")
+        values.append(actor.lower())
     return " and ".join(clauses), tuple(values)
 
 
