@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import string
 import subprocess
@@ -100,7 +101,8 @@ class World:
 
 
 def run_shell(script: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """As typed at a terminal; `taak tail` follows forever, so it gets Ctrl-C after a moment."""
+    """As typed at a terminal; `taak tail` follows and `taak cockpit` serves forever, so they get Ctrl-C after a
+    moment."""
     process = subprocess.Popen(
         ["bash", "-e", "-c", script],
         env=env,
@@ -112,7 +114,8 @@ def run_shell(script: str, env: dict[str, str], cwd: Path) -> subprocess.Complet
         start_new_session=True,
     )
     try:
-        out, err = process.communicate(timeout=3 if "taak tail" in script else 180)
+        forever = "taak tail" in script or re.search(r"taak cockpit(?! --link)", script) is not None
+        out, err = process.communicate(timeout=8 if forever else 180)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=30)

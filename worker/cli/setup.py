@@ -24,6 +24,45 @@ def register(sub: Sub) -> None:
     _claude_md_parser(sub)
     _geheugen_parser(sub)
     _doctor_parser(sub)
+    _cockpit_parser(sub)
+
+
+def _cockpit_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "cockpit",
+        help="the fleet on one web page (optional extra `cockpit`); --link prints the address with its token",
+        usage="taak cockpit [--host ADRES] [--port N] [--link]",
+    )
+    p.add_argument("--host", default="127.0.0.1", metavar="ADRES", help="where to listen (default 127.0.0.1)")
+    p.add_argument("--port", type=a.whole_number, default=8765, metavar="N", help="the port (default 8765)")
+    p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
+    p.set_defaults(handler=cockpit)
+
+
+async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
+    import importlib.util
+
+    if not 1 <= args.port <= 65535:
+        raise InvalidInput("bad_number", what="--port", minimum=1)
+    if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2", "multipart")):
+        a.fail(a.said(settings, "cockpit_not_installed"), ExitCode.REFUSED)
+    from worker.cockpit.app import create_app, ensure_token, token_path
+
+    token = ensure_token(settings)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    address = f"http://{host}:{args.port}/"
+    if args.link:
+        print(f"{address}?token={token}")
+        return ExitCode.OK
+    import uvicorn
+
+    # No access log: a first visit carries the token in its address.
+    config = uvicorn.Config(
+        create_app(settings, token), host=args.host, port=args.port, access_log=False, log_level="warning"
+    )
+    print(a.said(settings, "cockpit_serving", address=address, token_file=token_path(settings)), flush=True)
+    await uvicorn.Server(config).serve()
+    return ExitCode.OK
 
 
 def _db_parser(sub: Sub) -> None:

@@ -1,0 +1,227 @@
+"""The cockpit over HTTP against a real database: the token on every page and action, CSRF on every action,
+a hostile opdracht shown as text, and the owner's actions going through the ledger with their log rows."""
+
+from __future__ import annotations
+
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from starlette.testclient import TestClient
+
+from worker.cockpit.app import create_app, csrf_value, ensure_token, token_path
+from worker.settings import Settings
+
+HOSTILE = '<script>alert("x")</script>\n  tweede regel, ingesprongen & "geciteerd"'
+PAGES = ["/", "/taak/HV-20261201-001", "/taak/HV-20261201-001/log?na=0"]
+ACTIONS = ["/taak/HV-20261201-001/notitie", "/taak/HV-20261201-001/antwoord", "/bot/paco/uit"]
+
+
+def settings_for(db_url: str, tmp_path: Path, language: str = "nl") -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database_url=db_url,
+        data_dir=tmp_path / "data",
+        language=language,
+        timezone="UTC",
+        eigenaar="jamal",
+    )
+
+
+@pytest.fixture
+def cockpit(db_url: str, tmp_path: Path, known_bots: None) -> Iterator[tuple[TestClient, str]]:
+    settings = settings_for(db_url, tmp_path)
+    token = ensure_token(settings)
+    with TestClient(create_app(settings, token), base_url="http://127.0.0.1:8765") as client:
+        yield client, token
+
+
+def logged_in(client: TestClient, token: str) -> TestClient:
+    answer = client.get(f"/?token={token}", follow_redirects=False)
+    assert answer.status_code == 303
+    assert "token" not in answer.headers["location"]  # out of the address bar and the history
+    assert "httponly" in answer.headers["set-cookie"].lower()
+    assert "samesite=strict" in answer.headers["set-cookie"].lower()
+    return client
+
+
+async def new_task(conn: asyncpg.Connection, opdracht: str = "Zet de foto's online") -> str:
+    task_id: str = await conn.fetchval(
+        "select taak_nieuw($1, 'jamal', 'paco', null, '{\"machine\": \"mac-paco\"}'::jsonb)", opdracht
+    )
+    return task_id
+
+
+async def waiting_for_the_owner(conn: asyncpg.Connection, task_id: str, question: str) -> None:
+    await conn.execute(
+        "update agent_taken set status = 'wacht_op_mens', lease_tot = null, lease_token = null where id = $1", task_id
+    )
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'paco', 'vraag', $2)", task_id, question
+    )
+
+
+def test_the_token_file_is_the_owners_alone(db_url: str, tmp_path: Path) -> None:
+    settings = settings_for(db_url, tmp_path)
+    token = ensure_token(settings)
+    assert stat.S_IMODE(token_path(settings).stat().st_mode) == 0o600
+    assert len(token) >= 40
+    assert ensure_token(settings) == token  # made once
+
+
+async def test_every_page_and_action_needs_the_token(cockpit: tuple[TestClient, str], conn: asyncpg.Connection) -> None:
+    client, token = cockpit
+    await new_task(conn)
+    for path in PAGES:
+        assert client.get(path).status_code == 401, path
+        client.cookies.set("taak_cockpit", "geraden")
+        assert client.get(path).status_code == 401, path
+        client.cookies.clear()
+    assert client.get("/?token=geraden", follow_redirects=False).status_code == 401
+    for path in ACTIONS:
+        assert client.post(path, data={"csrf": csrf_value(token), "tekst": "x"}).status_code == 401, path
+    assert await conn.fetchval("select count(*) from agent_taak_log where bot = 'jamal' and soort <> 'notitie'") == 0
+    assert await conn.fetchval("select count(*) from agent_taak_log") == 1  # only the creation note
+
+
+async def test_an_action_without_its_csrf_value_changes_nothing(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client, token = logged_in(*cockpit), cockpit[1]
+    task_id = await new_task(conn)
+    await waiting_for_the_owner(conn, task_id, "welk album?")
+    before = await conn.fetchval("select count(*) from agent_taak_log")
+    assert client.post(f"/taak/{task_id}/antwoord", data={"tekst": "Zomer"}).status_code == 403
+    assert client.post(f"/taak/{task_id}/antwoord", data={"tekst": "Zomer", "csrf": "nep"}).status_code == 403
+    other_site = {"origin": "http://evil.example"}
+    assert (
+        client.post(
+            f"/taak/{task_id}/antwoord", data={"tekst": "Zomer", "csrf": csrf_value(token)}, headers=other_site
+        ).status_code
+        == 403
+    )
+    assert await conn.fetchval("select count(*) from agent_taak_log") == before
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "wacht_op_mens"
+
+
+async def test_a_hostile_opdracht_is_text_on_every_page(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client = logged_in(*cockpit)
+    task_id = await new_task(conn, HOSTILE)
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'paco', 'notitie', $2)", task_id, HOSTILE
+    )
+    for path in ("/", f"/taak/{task_id}"):
+        page = client.get(path)
+        assert page.status_code == 200
+        assert '<script>alert("x")' not in page.text
+    task_page = client.get(f"/taak/{task_id}").text
+    shown = re.search(r'<pre id="opdracht">(.*?)</pre>', task_page, re.S)
+    assert shown is not None
+    assert shown.group(1) == (
+        "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;\n  tweede regel, ingesprongen &amp; &#34;geciteerd&#34;"
+    )  # whitespace kept
+    assert "<td>machine</td><td>mac-paco</td>" in task_page  # the context
+    assert re.search(rf"=== (TASK|TAAK) {task_id}", task_page)  # the briefing a session would get
+    rows = client.get(f"/taak/{task_id}/log?na=0").json()
+    assert rows[-1]["tekst"] == HOSTILE  # JSON carries the text exactly; the page's script sets it as text
+
+
+async def test_an_answer_moves_the_task_back_to_the_queue_with_its_log_row(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client, token = logged_in(*cockpit), cockpit[1]
+    task_id = await new_task(conn)
+    await waiting_for_the_owner(conn, task_id, "welk album?")
+    page = client.get(f"/taak/{task_id}").text
+    assert "welk album?" in page
+    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+    assert csrf is not None
+    assert csrf.group(1) == csrf_value(token)
+    done = client.post(
+        f"/taak/{task_id}/antwoord", data={"tekst": "album Zomer", "csrf": csrf.group(1)}, follow_redirects=False
+    )
+    assert done.status_code == 303
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "wachtend"
+    row = await conn.fetchrow(
+        "select bot, soort, tekst from agent_taak_log where taak_id = $1 order by id desc limit 1", task_id
+    )
+    assert (row["bot"], row["soort"], row["tekst"]) == ("jamal", "antwoord", "album Zomer")
+    again = client.post(f"/taak/{task_id}/antwoord", data={"tekst": "nog eens", "csrf": csrf.group(1)})
+    assert again.status_code == 200  # as `taak antwoord`: logged, and the task stays in the queue
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "wachtend"
+
+
+async def test_notes_cancelling_and_the_bot_switch_go_through_the_ledger(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client, token = logged_in(*cockpit), cockpit[1]
+    csrf = csrf_value(token)
+    task_id = await new_task(conn)
+    assert client.post(f"/taak/{task_id}/notitie", data={"tekst": "bel eerst", "csrf": csrf}).status_code == 200
+    assert client.post(f"/taak/{task_id}/notitie", data={"tekst": "\u200b ", "csrf": csrf}).status_code == 400
+    assert client.post(f"/taak/{task_id}/annuleer", data={"reden": "", "csrf": csrf}).status_code == 400
+    assert client.post(f"/taak/{task_id}/annuleer", data={"reden": "niet nodig", "csrf": csrf}).status_code == 200
+    kinds = [
+        (r["soort"], r["tekst"])
+        for r in await conn.fetch("select soort, tekst from agent_taak_log where bot = 'jamal' order by id offset 1")
+    ]
+    assert kinds == [("notitie", "bel eerst"), ("notitie", "geannuleerd door jamal: niet nodig")]
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "geannuleerd"
+    assert client.post("/bot/paco/aan", data={"csrf": csrf}).status_code == 200
+    assert await conn.fetchval("select actief from agent_bots where bot = 'paco'") is True
+    assert client.post("/bot/paco/uit", data={"csrf": csrf}).status_code == 200
+    assert await conn.fetchval("select actief from agent_bots where bot = 'paco'") is False
+    assert client.post("/bot/pacoo/aan", data={"csrf": csrf}).status_code == 400  # unknown bots stay unknown
+
+
+async def test_a_held_lease_is_taken_back_as_the_cli_does(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client, token = logged_in(*cockpit), cockpit[1]
+    task_id = await new_task(conn)
+    await conn.fetchrow("select * from agent_taken where id = $1", task_id)
+    await conn.execute(
+        "update agent_taken set status = 'bezig', pogingen = 1, lease_token = gen_random_uuid(), "
+        "lease_tot = now() + interval '20 minutes', geclaimd_door = 'paco@mac' where id = $1",
+        task_id,
+    )
+    done = client.post(f"/taak/{task_id}/terugnemen", data={"reden": "hangt", "csrf": csrf_value(token)})
+    assert done.status_code == 200
+    task = await conn.fetchrow(
+        "select status, pogingen, niet_voor > now() + interval '40 seconds' as wacht from agent_taken where id = $1",
+        task_id,
+    )
+    assert (task["status"], task["pogingen"], task["wacht"]) == ("wachtend", 0, True)
+
+
+async def test_the_board_shows_bots_tasks_and_pictures(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client = logged_in(*cockpit)
+    task_id = await new_task(conn)
+    await conn.execute(
+        "update agent_bots set actief = true, laatst_gezien = now() - interval '10 minutes', machine = 'mac-paco' "
+        "where bot = 'paco'"
+    )
+    page = client.get("/").text
+    assert 'data-bot="paco"' in page
+    assert "VEROUDERD" in page  # a heartbeat ten minutes old
+    assert f'href="/taak/{task_id}"' in page
+    assert page.count('<svg class="chart"') == 3
+    assert "cdn" not in page.lower()
+    assert "@media (max-width: 700px)" in page  # one column on a phone
+
+
+async def test_the_cockpit_speaks_the_runs_language(db_url: str, tmp_path: Path, known_bots: None) -> None:
+    for language, own, other in (("en", "done today", "klaar vandaag"), ("nl", "klaar vandaag", "done today")):
+        settings = settings_for(db_url, tmp_path / language, language)
+        token = ensure_token(settings)
+        with TestClient(create_app(settings, token), base_url="http://127.0.0.1:8765") as client:
+            page = logged_in(client, token).get("/").text
+        assert own in page
+        assert other not in page

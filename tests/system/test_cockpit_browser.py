@@ -1,0 +1,125 @@
+"""The cockpit in a real browser: Debian's headless Chromium driven through its chromedriver (Selenium). The
+owner opens the link `taak cockpit --link` prints, sees the board, watches a new log row appear without a
+reload, answers a question, and the board fits a phone's width in one column."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+pytestmark = pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)),
+    reason="Chromium is not installed (Debian: apt-get install chromium chromium-driver; .ci/run does)",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def served(db_url: str, tmp_path: Path, known_bots: None) -> Iterator[tuple[str, dict[str, str]]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_DATABASE_URL=db_url,
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LANGUAGE="nl",
+        TAAK_TIMEZONE="UTC",
+        TAAK_EIGENAAR="jamal",
+    )
+    port = free_port()
+    command = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        link = subprocess.run([*command, "--link"], env=env, capture_output=True, text=True, check=True).stdout.strip()
+        yield link, env
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_window_size(1200, 900)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+async def test_the_owner_watches_the_log_live_answers_and_reads_the_board_on_a_phone(
+    served: tuple[str, dict[str, str]], browser: object, db_url: str, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    assert isinstance(browser, WebDriver)
+    link, _env = served
+    conn = await asyncpg.connect(db_url)
+    try:
+        task_id = await conn.fetchval("select taak_nieuw('Zet de foto''s online', 'jamal', 'paco')")
+        await conn.execute("update agent_taken set status = 'wacht_op_mens' where id = $1", task_id)
+        await conn.execute(
+            "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'paco', 'vraag', 'welk album?')",
+            task_id,
+        )
+        browser.get(link)
+        bots = browser.find_element(By.ID, "bots")
+        assert "paco" in bots.text
+        assert "token" not in browser.current_url  # the link's token went into a cookie
+        browser.find_element(By.LINK_TEXT, task_id).click()
+        assert "welk album?" in browser.find_element(By.ID, "answer").text
+        await conn.execute(
+            "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'jamal', 'notitie', 'net binnen')",
+            task_id,
+        )
+        WebDriverWait(browser, 15).until(lambda b: "net binnen" in b.find_element(By.ID, "log-rows").text)
+        browser.find_element(By.CSS_SELECTOR, "#answer textarea").send_keys("album Zomer")
+        browser.find_element(By.ID, "send-answer").click()
+        WebDriverWait(browser, 15).until(lambda b: b.find_elements(By.ID, "message"))
+        assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "wachtend"
+        row = await conn.fetchrow(
+            "select bot, soort, tekst from agent_taak_log where taak_id = $1 order by id desc limit 1", task_id
+        )
+        assert (row["bot"], row["soort"], row["tekst"]) == ("jamal", "antwoord", "album Zomer")
+        browser.get(link.split("?")[0])
+        wide = [browser.find_element(By.ID, f"pictures-{n}").location["x"] for n in (1, 2)]
+        browser.set_window_size(390, 844)
+        browser.get(link.split("?")[0])
+        narrow = [browser.find_element(By.ID, f"pictures-{n}").location["x"] for n in (1, 2)]
+        assert wide[0] != wide[1]  # side by side on a wide screen
+        assert narrow[0] == narrow[1]  # one column on a phone
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        shot = Path(os.environ.get("TAAK_COCKPIT_SCREENSHOT") or tmp_path / "board.png")
+        assert browser.save_screenshot(str(shot))
+        assert shot.stat().st_size > 10_000
+    finally:
+        await conn.close()

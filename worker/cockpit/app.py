@@ -1,0 +1,351 @@
+"""`taak cockpit`: the fleet on one web page, served from the ledger (optional extra `cockpit`).
+
+Safe by default: it binds 127.0.0.1 unless told otherwise; a secret token (made on first start, mode 0600,
+in the data folder) is needed for every page and action, given once in the link `taak cockpit --link`
+prints and then kept in an HttpOnly, SameSite=Strict cookie; every action is a POST carrying a CSRF value
+derived from the token; every value from the database is escaped by the templates. The owner's actions go
+through the same ledger functions as the CLI, with the same rules and the same log rows."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import asyncpg
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from worker.cockpit import charts
+from worker.cockpit.pages import WORDS, render
+from worker.core.errors import TaakError
+from worker.core.model import FINAL, Soort, Status
+from worker.core.terminal import is_blank
+from worker.db.sqlfiles import queries
+
+if TYPE_CHECKING:
+    from worker.settings import Settings
+
+COOKIE = "taak_cockpit"
+TOKEN_FILE = "cockpit.token"
+CHART_DAYS = 14
+STALE_SECONDS = 90  # as `taak overzicht`: a heartbeat older than this is flagged
+
+
+def token_path(settings: Settings) -> Path:
+    return settings.data_dir / TOKEN_FILE
+
+
+def ensure_token(settings: Settings) -> str:
+    """The cockpit's secret: read, or made on first start with mode 0600 (created so, never widened)."""
+    path = token_path(settings)
+    if path.exists():
+        return path.read_text(encoding="utf-8").strip()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    token = secrets.token_urlsafe(32)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+def csrf_value(token: str) -> str:
+    return hmac.new(token.encode(), b"taak-cockpit-csrf", hashlib.sha256).hexdigest()
+
+
+def create_app(settings: Settings, token: str) -> Starlette:
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        from worker.db.connect import create_pool, resolve_database
+        from worker.db.migrate import migrate, set_timezone
+
+        database = resolve_database(settings)
+        if settings.database is None:  # the embedded database is this machine's own: kept migrated
+            from worker.db.connect import connect_one
+
+            conn = await connect_one(settings, database)
+            try:
+                await migrate(conn)
+                await set_timezone(conn, settings.timezone)
+            finally:
+                await conn.close()
+        state["pool"] = await create_pool(settings, database, min_size=1, max_size=4)
+        try:
+            yield
+        finally:
+            await state["pool"].close()
+
+    language = settings.language
+    words = WORDS[language]
+    csrf = csrf_value(token)
+
+    def authorised(request: Request) -> bool:
+        given = request.cookies.get(COOKIE, "")
+        return hmac.compare_digest(given.encode(), token.encode())
+
+    async def guarded(request: Request) -> Response | None:
+        """None when the request may go on; else the answer to give instead."""
+        offered = request.query_params.get("token")
+        if offered is not None:
+            if not hmac.compare_digest(offered.encode(), token.encode()):
+                return _message(language, words["bad_request"], words["login"], 401)
+            # Into the cookie, and out of the address bar and the history.
+            answer = RedirectResponse(request.url.path, status_code=303)
+            answer.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=90 * 86400)
+            return answer
+        if not authorised(request):
+            return _message(language, words["bad_request"], words["login"], 401)
+        if request.method == "POST":
+            form = await request.form()
+            origin = request.headers.get("origin")
+            same_origin = origin is None or origin == f"{request.url.scheme}://{request.url.netloc}"
+            if not same_origin or not hmac.compare_digest(str(form.get("csrf", "")).encode(), csrf.encode()):
+                return _message(language, words["bad_request"], "CSRF", 403)
+        return None
+
+    async def board(request: Request) -> Response:
+        if (refused := await guarded(request)) is not None:
+            return refused
+        async with state["pool"].acquire() as conn:
+            page = await _board(conn, settings)
+        return HTMLResponse(render("board.html", language, title=words["board"], csrf=csrf, **page))
+
+    async def task_page(request: Request) -> Response:
+        if (refused := await guarded(request)) is not None:
+            return refused
+        from worker.db.ledger import Ledger
+
+        task_id = request.path_params["id"]
+        try:
+            async with state["pool"].acquire() as conn:
+                page = await _task(conn, Ledger(conn), task_id, settings)
+        except TaakError as error:
+            return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
+        message = request.query_params.get("gedaan")
+        return HTMLResponse(render("task.html", language, title=task_id, csrf=csrf, message=message, **page))
+
+    async def log_after(request: Request) -> Response:
+        if (refused := await guarded(request)) is not None:
+            return refused
+        try:
+            after = int(request.query_params.get("na", "0"))
+        except ValueError:
+            return JSONResponse({"error": "na"}, status_code=400)
+        async with state["pool"].acquire() as conn:
+            rows = await conn.fetch(queries()["tail_na"], after, request.path_params["id"], None)
+        return JSONResponse([_log_json(r, settings) for r in rows])
+
+    async def act(request: Request) -> Response:
+        if (refused := await guarded(request)) is not None:
+            return refused
+        form = await request.form()
+        task_id, action = request.path_params["id"], request.path_params["action"]
+        text = str(form.get("tekst") or form.get("reden") or "").strip()
+        try:
+            async with state["pool"].acquire() as conn:
+                done = await _act(conn, settings, task_id, action, text)
+        except TaakError as error:
+            return _message(language, words["bad_request"], error.render(language), 400)
+        return RedirectResponse(f"/taak/{task_id}?gedaan={done}", status_code=303)
+
+    async def switch(request: Request) -> Response:
+        if (refused := await guarded(request)) is not None:
+            return refused
+        from worker.db import bots
+
+        on = request.path_params["switch"] == "aan"
+        try:
+            async with state["pool"].acquire() as conn:
+                await bots.set_active(conn, request.path_params["bot"], on)
+        except TaakError as error:
+            return _message(language, words["bad_request"], error.render(language), 400)
+        return RedirectResponse("/", status_code=303)
+
+    routes = [
+        Route("/", board),
+        Route("/taak/{id}", task_page),
+        Route("/taak/{id}/log", log_after),
+        Route("/taak/{id}/{action:str}", act, methods=["POST"]),
+        Route("/bot/{bot}/{switch:str}", switch, methods=["POST"]),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _message(language: str, title: str, text: str, status: int) -> HTMLResponse:
+    return HTMLResponse(render("message.html", language, title=title, text=text), status_code=status)
+
+
+async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, action: str, text: str) -> str:
+    """One of the owner's verbs, through the ledger as the CLI does it; returns what to say."""
+    from worker.core.errors import InvalidInput
+    from worker.db.ledger import Ledger
+    from worker.owner import owner_name, take_back_wait
+
+    ledger = Ledger(conn)
+    wie = owner_name(settings)
+    if action not in ("antwoord", "notitie", "annuleer", "terugnemen"):
+        raise InvalidInput("bad_kind", value=action)
+    if action != "terugnemen" and is_blank(text):
+        raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
+    if action == "antwoord":
+        await ledger.antwoord(task_id, text, wie=wie)
+    elif action == "notitie":
+        await ledger.log(task_id, Soort.NOTITIE, text, bot=wie)
+    elif action == "annuleer":
+        await ledger.annuleer(task_id, text, wie=wie)
+    else:
+        await ledger.terugnemen(task_id, text or "met de hand", wie=wie, wait_seconds=take_back_wait(settings))
+    return action
+
+
+async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]:
+    from worker.db import bots as bot_rows
+    from worker.db.ledger import task_from_record
+
+    now = datetime.now(settings.zone)
+    listed = await bot_rows.all_bots(conn)
+    today = {d.bot: d for d in await bot_rows.days(conn, None)}
+    overview = {r["bot"]: r for r in await conn.fetch(queries()["overzicht"])}
+    held = {r["id"]: r for r in await conn.fetch(queries()["overzicht_bezig"])}
+    shown_bots = []
+    for b in listed:
+        seen = b.laatst_gezien
+        figures = overview.get(b.bot)
+        lease = held.get(b.huidige_taak or "")
+        shown_bots.append(
+            {
+                "bot": b.bot,
+                "actief": b.actief,
+                "machine": b.machine,
+                "huidige_taak": b.huidige_taak,
+                "lease_left": _age(int(lease["lease_seconden"])) if lease else "-",
+                "seen": _when(seen, settings) if seen else "-",
+                "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
+                "klaar": figures["klaar_vandaag"] if figures else 0,
+                "mislukt": figures["mislukt_vandaag"] if figures else 0,
+                "wacht": figures["wacht_op_mens"] if figures else 0,
+                "kosten": f"${today[b.bot].kosten_vandaag:.2f}" if b.bot in today else "-",
+            }
+        )
+    tasks = []
+    for record in await conn.fetch(queries()["cockpit_taken"], 200):
+        task = task_from_record(record)
+        tasks.append(
+            {
+                "id": task.id,
+                "status": task.status.value,
+                "bot": task.toegewezen_aan or "-",
+                "age": _age(int((now - task.aangemaakt).total_seconds())),
+                "due": _when(task.uiterlijk, settings)
+                + (" !" if task.uiterlijk < now and task.status not in FINAL else "")
+                if task.uiterlijk
+                else "-",
+                "attempts": f"{task.pogingen}/{task.max_pogingen}",
+                "titel": task.titel,
+            }
+        )
+    return {"bots": shown_bots, "tasks": tasks, "charts": await _charts(conn, settings)}
+
+
+async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
+    words = WORDS[settings.language]
+    today = datetime.now(settings.zone).date()
+    days = [today - timedelta(days=n) for n in range(CHART_DAYS - 1, -1, -1)]
+    per_day = await conn.fetch(queries()["cockpit_per_dag"], CHART_DAYS)
+    failed = await conn.fetch(queries()["cockpit_mislukt_per_dag"], CHART_DAYS)
+    finished: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
+    cost: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
+    sessions: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
+    done: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
+    position = {day: n for n, day in enumerate(days)}
+    for row in per_day:
+        n = position.get(row["dag"])
+        if n is None:
+            continue
+        finished[f"{row['bot']} {words['done_label']}"][n] += row["klaar"]
+        cost[row["bot"]][n] += float(row["kosten"])
+        sessions[row["bot"]][n] += row["sessies"]
+        done[row["bot"]][n] += row["klaar"]
+    for row in failed:
+        n = position.get(row["dag"])
+        if n is not None:
+            finished[f"{row['bot']} {words['failed_label']}"][n] += row["mislukt"]
+    ratio = {
+        bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
+    }
+    return [
+        charts.bars(words["finished_failed"], days, dict(finished)),
+        charts.bars(words["cost_per_day"], days, dict(cost), money=True),
+        charts.bars(words["sessions_per_task"], days, ratio),
+    ]
+
+
+async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: Settings) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    from worker.core.briefing import Variant
+    from worker.core.machines import expand_facts
+    from worker.db.briefing import briefing_for, facts_from_context
+    from worker.db.machines import machines_named
+
+    task = await ledger.toon(task_id)
+    rows = await ledger.log_rows(task_id)
+    facts = facts_from_context(task.context)
+    question = next((r.tekst for r in reversed(rows) if r.soort == Soort.VRAAG), None)
+    sessions = [
+        {
+            "ts": _when(r.ts, settings),
+            "bot": r.bot or "-",
+            "turns": r.meta.get("num_turns") if r.meta.get("num_turns") is not None else "-",
+            "cost": f"${float(r.meta['total_cost_usd']):.2f}" if r.meta.get("total_cost_usd") is not None else "-",
+        }
+        for r in rows
+        if r.soort == Soort.NOTITIE and r.meta.get("resultaat")
+    ]
+    return {
+        "task": {**asdict(task), "status": task.status.value},
+        "due": _when(task.uiterlijk, settings) if task.uiterlijk else None,
+        "context": list(expand_facts(facts, await machines_named(conn, list(facts.values()))).items()),
+        "rows": [_log_json(asdict(r), settings) for r in rows],
+        "last_id": max((r.id for r in rows), default=0),
+        "question": question if task.status == Status.WACHT_OP_MENS else None,
+        "sessions": sessions,
+        "compactions": [r.tekst for r in rows if r.soort == Soort.COMPACT],
+        "briefing": await briefing_for(ledger, task_id, settings, Variant.FULL),
+    }
+
+
+def _log_json(row: Any, settings: Settings) -> dict[str, Any]:
+    soort = row["soort"]
+    return {
+        "id": int(row["id"]),
+        "ts": _when(row["ts"], settings),
+        "soort": soort.value if hasattr(soort, "value") else str(soort),
+        "bot": row["bot"] or "-",
+        "tekst": row["tekst"],
+    }
+
+
+def _when(moment: datetime | None, settings: Settings) -> str:
+    from worker.cli.table import when
+
+    return when(moment, settings.zone, settings.language)
+
+
+def _age(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 7200:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
