@@ -225,3 +225,77 @@ async def test_the_cockpit_speaks_the_runs_language(db_url: str, tmp_path: Path,
             page = logged_in(client, token).get("/").text
         assert own in page
         assert other not in page
+
+
+async def test_actions_take_text_as_the_cli_does_and_say_what_they_did(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client, token = logged_in(*cockpit), cockpit[1]
+    csrf = csrf_value(token)
+    task_id = await new_task(conn)
+    before = await conn.fetchval("select count(*) from agent_taak_log")
+    raw = f"csrf={csrf}&tekst=%FF%FEab".encode()
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    assert client.post(f"/taak/{task_id}/notitie", content=raw, headers=headers).status_code == 400  # no UTF-8
+    huge = {"csrf": csrf, "tekst": "x" * 100_000}
+    assert client.post(f"/taak/{task_id}/notitie", data=huge).status_code == 413
+    referred = {"referer": "http://evil.example/form"}
+    assert (
+        client.post(f"/taak/{task_id}/notitie", data={"csrf": csrf, "tekst": "x"}, headers=referred).status_code == 403
+    )
+    assert await conn.fetchval("select count(*) from agent_taak_log") == before
+    done = client.post(f"/taak/{task_id}/notitie", data={"csrf": csrf, "tekst": "bel eerst"})
+    assert f"{task_id}: notitie gelogd" in done.text  # the CLI's own line
+    spoofed = client.get(f"/taak/{task_id}?gedaan=Uw+token+is+verlopen").text
+    assert "Uw token is verlopen" not in spoofed  # the address cannot put words on the page
+    assert client.post("/bot/paco/misschien", data={"csrf": csrf}).status_code == 404
+    assert await conn.fetchval("select actief from agent_bots where bot = 'paco'") is False
+
+
+async def test_control_characters_never_reach_the_page_raw(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client = logged_in(*cockpit)
+    task_id = await new_task(conn, "titel\x1b]0;gekaapt\x07 verder")
+    page = client.get(f"/taak/{task_id}").text
+    assert "\x1b" not in page
+    assert "\\x1b]0;gekaapt\\x07" in page
+    assert "\x07" not in client.get(f"/taak/{task_id}/log?na=0").text
+
+
+def test_the_command_refuses_what_it_cannot_serve_in_one_line(cli_env: dict[str, str], tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    def cockpit(*args: str, env: dict[str, str] = cli_env) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "cockpit", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        in_use = cockpit("--port", port)
+    from urllib.parse import urlsplit, urlunsplit
+
+    elsewhere = urlsplit(cli_env["TAAK_DATABASE_URL"])._replace(path="/geen_db_hier")
+    missing = {**cli_env, "TAAK_DATABASE_URL": urlunsplit(elsewhere), "TAAK_CONNECT_ATTEMPTS": "1"}
+    for result, code in (
+        (in_use, 1),
+        (cockpit("--host", "", "--port", port), 2),  # empty would mean every address
+        (cockpit("--port", "99999"), 2),
+        (cockpit("--port", port, env=missing), 4),
+    ):
+        assert result.returncode == code, result
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "cockpit op" not in result.stdout + result.stderr  # never said to serve when it does not
+    link = cockpit("--link", "--port", "18765")
+    assert link.returncode == 0
+    assert link.stdout.startswith("http://127.0.0.1:18765/?token=")

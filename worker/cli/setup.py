@@ -34,17 +34,27 @@ def _cockpit_parser(sub: Sub) -> None:
         usage="taak cockpit [--host ADRES] [--port N] [--link]",
     )
     p.add_argument("--host", default="127.0.0.1", metavar="ADRES", help="where to listen (default 127.0.0.1)")
-    p.add_argument("--port", type=a.whole_number, default=8765, metavar="N", help="the port (default 8765)")
+    p.add_argument("--port", type=_port, default=8765, metavar="N", help="the port, 1 to 65535 (default 8765)")
     p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
     p.set_defaults(handler=cockpit)
 
 
+def _port(text: str) -> int:
+    from worker.core.messages import early_language, message
+
+    port = a.whole_number(text)
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(message("bad_port", early_language(), value=text))
+    return port
+
+
 async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     import importlib.util
+    import socket
 
-    if not 1 <= args.port <= 65535:
-        raise InvalidInput("bad_number", what="--port", minimum=1)
-    if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2", "multipart")):
+    if not args.host.strip():  # an empty value would mean every address of the machine
+        raise InvalidInput("empty", what="--host")
+    if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2")):
         a.fail(a.said(settings, "cockpit_not_installed"), ExitCode.REFUSED)
     from worker.cockpit.app import create_app, ensure_token, token_path
 
@@ -56,12 +66,19 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     import uvicorn
 
+    async with a.connection(settings):  # the database answers (and the embedded one is migrated) first
+        pass
+    try:  # bound here, so that a port in use or a bad address is one line, before anything says it serves
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((args.host, args.port))
+    except (OSError, UnicodeError) as error:
+        a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=str(error)), ExitCode.REFUSED)
     # No access log: a first visit carries the token in its address.
-    config = uvicorn.Config(
-        create_app(settings, token), host=args.host, port=args.port, access_log=False, log_level="warning"
-    )
+    config = uvicorn.Config(create_app(settings, token), access_log=False, log_level="warning")
     print(a.said(settings, "cockpit_serving", address=address, token_file=token_path(settings)), flush=True)
-    await uvicorn.Server(config).serve()
+    await uvicorn.Server(config).serve(sockets=[listening])
     return ExitCode.OK
 
 

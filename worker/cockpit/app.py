@@ -29,13 +29,15 @@ from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
 from worker.core.errors import TaakError
 from worker.core.model import FINAL, Soort, Status
-from worker.core.terminal import is_blank
+from worker.core.terminal import is_blank, printable
 from worker.db.sqlfiles import queries
 
 if TYPE_CHECKING:
     from worker.settings import Settings
 
 COOKIE = "taak_cockpit"
+FORM_MAX_BYTES = 64 * 1024  # an answer or a note, not a document
+DONE = {"antwoord": "answered", "notitie": "logged", "annuleer": "cancelled", "terugnemen": "taken_back"}
 TOKEN_FILE = "cockpit.token"
 CHART_DAYS = 14
 STALE_SECONDS = 90  # as `taak overzicht`: a heartbeat older than this is flagged
@@ -107,12 +109,33 @@ def create_app(settings: Settings, token: str) -> Starlette:
         if not authorised(request):
             return _message(language, words["bad_request"], words["login"], 401)
         if request.method == "POST":
-            form = await request.form()
+            here = f"{request.url.scheme}://{request.url.netloc}"
             origin = request.headers.get("origin")
-            same_origin = origin is None or origin == f"{request.url.scheme}://{request.url.netloc}"
-            if not same_origin or not hmac.compare_digest(str(form.get("csrf", "")).encode(), csrf.encode()):
+            referer = request.headers.get("referer")
+            same_origin = origin == here if origin is not None else referer is None or referer.startswith(here + "/")
+            form = await _form(request)
+            if isinstance(form, Response):
+                return form
+            request.state.form = form
+            if not same_origin or not hmac.compare_digest(form.get("csrf", "").encode(), csrf.encode()):
                 return _message(language, words["bad_request"], "CSRF", 403)
         return None
+
+    async def _form(request: Request) -> dict[str, str] | Response:
+        """The posted form, as the CLI takes text: UTF-8 or refused, and of a bounded size."""
+        from urllib.parse import parse_qsl
+
+        from worker.core.messages import message
+
+        body = await request.body()
+        if len(body) > FORM_MAX_BYTES:
+            detail = message("too_long", language, what="form", length=len(body), limit=FORM_MAX_BYTES)
+            return _message(language, words["bad_request"], detail, 413)
+        try:
+            return dict(parse_qsl(body.decode("ascii"), encoding="utf-8", errors="strict", keep_blank_values=True))
+        except (UnicodeDecodeError, ValueError):
+            detail = message("bad_text_encoding", language, position="form", shown=repr(body[:80]))
+            return _message(language, words["bad_request"], detail, 400)
 
     async def board(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
@@ -132,8 +155,11 @@ def create_app(settings: Settings, token: str) -> Starlette:
                 page = await _task(conn, Ledger(conn), task_id, settings)
         except TaakError as error:
             return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
-        message = request.query_params.get("gedaan")
-        return HTMLResponse(render("task.html", language, title=task_id, csrf=csrf, message=message, **page))
+        from worker.core.messages import message
+
+        done = DONE.get(request.query_params.get("gedaan", ""))  # only the CLI's own lines, never the address's text
+        said = message(done, language, id=task_id, soort="notitie") if done else None
+        return HTMLResponse(render("task.html", language, title=task_id, csrf=csrf, message=said, **page))
 
     async def log_after(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
@@ -149,9 +175,9 @@ def create_app(settings: Settings, token: str) -> Starlette:
     async def act(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
             return refused
-        form = await request.form()
+        form: dict[str, str] = request.state.form
         task_id, action = request.path_params["id"], request.path_params["action"]
-        text = str(form.get("tekst") or form.get("reden") or "").strip()
+        text = (form.get("tekst") or form.get("reden") or "").strip()
         try:
             async with state["pool"].acquire() as conn:
                 done = await _act(conn, settings, task_id, action, text)
@@ -164,6 +190,8 @@ def create_app(settings: Settings, token: str) -> Starlette:
             return refused
         from worker.db import bots
 
+        if request.path_params["switch"] not in ("aan", "uit"):
+            return _message(language, words["bad_request"], request.path_params["switch"], 404)
         on = request.path_params["switch"] == "aan"
         try:
             async with state["pool"].acquire() as conn:
@@ -222,13 +250,14 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
     for b in listed:
         seen = b.laatst_gezien
         figures = overview.get(b.bot)
-        lease = held.get(b.huidige_taak or "")
+        current = b.huidige_taak or next((h["id"] for h in held.values() if h["bot"] == b.bot), None)
+        lease = held.get(current or "")
         shown_bots.append(
             {
                 "bot": b.bot,
                 "actief": b.actief,
                 "machine": b.machine,
-                "huidige_taak": b.huidige_taak,
+                "huidige_taak": current,
                 "lease_left": _age(int(lease["lease_seconden"])) if lease else "-",
                 "seen": _when(seen, settings) if seen else "-",
                 "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
@@ -333,7 +362,7 @@ def _log_json(row: Any, settings: Settings) -> dict[str, Any]:
         "ts": _when(row["ts"], settings),
         "soort": soort.value if hasattr(soort, "value") else str(soort),
         "bot": row["bot"] or "-",
-        "tekst": row["tekst"],
+        "tekst": printable(row["tekst"]),  # for the page, like every value on it: no control characters raw
     }
 
 

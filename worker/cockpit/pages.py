@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
+
+from worker.core.terminal import printable
 
 WORDS: dict[str, dict[str, str]] = {
     "nl": {
@@ -81,7 +84,7 @@ WORDS: dict[str, dict[str, str]] = {
         "title": "title",
         "switch_on": "switch on",
         "switch_off": "switch off",
-        "opdracht": "Opdracht",
+        "opdracht": "Instruction (opdracht)",
         "klaar_wanneer": "Done when",
         "context": "Context",
         "log": "Log",
@@ -165,7 +168,10 @@ LIVE_LOG = """
 
 ENVIRONMENT = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=True,  # every value from the database is text, whatever it holds
+    # Every value from the database is text, whatever it holds, and shows no control character raw; only the
+    # pictures drawn here (marked safe) pass as they are.
+    autoescape=True,
+    finalize=lambda value: value if isinstance(value, Markup) or not isinstance(value, str) else printable(value),
     undefined=jinja2.StrictUndefined,
 )
 

@@ -185,6 +185,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de cockpit is niet geïnstalleerd: pip install 'taak-worker[cockpit]'",
         "en": "the cockpit is not installed: pip install 'taak-worker[cockpit]'",
     },
+    "cockpit_cannot_listen": {
+        "nl": "de cockpit kan niet luisteren op {address}: {reason}",
+        "en": "the cockpit cannot listen on {address}: {reason}",
+    },
+    "bad_port": {
+        "nl": "{value} is geen poort (1 tot 65535)",
+        "en": "{value} is no port (1 to 65535)",
+    },
     "cockpit_serving": {
         "nl": "cockpit op {address} (open hem één keer met de link van `taak cockpit --link`; het token staat in "
         "{token_file}); Ctrl-C stopt",
