@@ -39,12 +39,45 @@ def fail(line: str, code: int, program: str = "taak") -> NoReturn:
     raise SystemExit(int(code))
 
 
+# argparse's own words (its messages go through gettext's `_`), in Dutch when the run is Dutch.
+ARGPARSE_NL = {
+    "usage: ": "gebruik: ",
+    "positional arguments": "argumenten",
+    "options": "opties",
+    "show this help message and exit": "toon deze hulp en stop",
+    "the following arguments are required: %s": "deze argumenten ontbreken: %s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "ongeldige keuze: %(value)r (kies uit %(choices)s)",
+    "unrecognized arguments: %s": "onbekende argumenten: %s",
+    "expected one argument": "verwacht één waarde",
+    "expected at least one argument": "verwacht minstens één waarde",
+    "expected at most one argument": "verwacht hoogstens één waarde",
+    "argument %(argument_name)s: %(message)s": "argument %(argument_name)s: %(message)s",
+    "invalid %(type)s value: %(value)r": "ongeldige waarde (%(type)s): %(value)r",
+    "not allowed with argument %s": "gaat niet samen met %s",
+    "one of the arguments %s is required": "een van deze argumenten is nodig: %s",
+    "ambiguous option: %(option)s could match %(matches)s": "dubbelzinnige optie: %(option)s kan zijn: %(matches)s",
+    "ignored explicit argument %r": "argument %r genegeerd",
+}
+
+
+def argparse_words(text: str) -> str:
+    return ARGPARSE_NL.get(text, text) if early_language() == "nl" else text
+
+
+def use_argparse_words() -> None:
+    """argparse looks its words up through its module's `_` when it builds a parser and when it fails: the
+    `taak` process (never an importer such as a test runner) points it here, before its parsers are made."""
+    argparse._ = argparse_words  # type: ignore[attr-defined]
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that fails with one line and exit code 2 (usage), like every other refusal."""
+    """argparse that fails with one line and exit code 2 (usage), like every other refusal, in the run's
+    language."""
 
     def error(self, message: str) -> NoReturn:
-        usage = self.format_usage().strip().removeprefix("usage: ")
-        fail(f"{message} (usage: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
+        usage = self.format_usage().strip().split(": ", 1)[-1]
+        said = argparse_words("usage: ").rstrip(": ")
+        fail(f"{message} ({said}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
 
 
 def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
@@ -56,6 +89,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
         if any("\udc80" <= ch <= "\udcff" for ch in word):  # bytes that were no UTF-8, kept by surrogateescape
             shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             fail(message("bad_text_encoding", early_language(), position=position, shown=shown), ExitCode.USAGE)
+    use_argparse_words()
     verbs = _subparsers(parser)
     if verbs is None:
         return parser.parse_intermixed_args(list(words))
@@ -89,7 +123,7 @@ def whole_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text)) from None
     if abs(value) > INT_MAX:
         raise argparse.ArgumentTypeError(message("number_too_large", early_language(), value=text, limit=INT_MAX))
     return value

@@ -89,7 +89,7 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
             index.close()
             if vectors is not None:
                 vectors.close()
-    print(as_json(result, settings.zone) if args.json else render(result, settings.zone))
+    print(as_json(result, settings.zone) if args.json else render(result, settings.zone, language=settings.language))
     return ExitCode.OK
 
 

@@ -29,8 +29,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise SystemExit(sessie.main(words))
         if words[:1] and words[0] not in sessie.LOCAL_VERBS:
             sessie.refuse_outside_the_daemon(words[0])
-    from worker.cli.args import parse
+    from worker.cli.args import parse, use_argparse_words
     from worker.core.terminal import Escaping
+
+    use_argparse_words()
 
     sys.stderr = Escaping(sys.stderr)  # an error line may quote what was typed
     args = parse(build_parser(), words)  # help and usage errors end here: no settings, no database driver

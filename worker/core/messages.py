@@ -317,6 +317,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "argument {position} is geen geldige UTF-8: {shown}",
         "en": "argument {position} is not valid UTF-8: {shown}",
     },
+    "not_a_number": {
+        "nl": "{value!r} is geen geheel getal",
+        "en": "{value!r} is not a whole number",
+    },
     "number_too_large": {
         "nl": "{value} is te groot (hoogstens {limit})",
         "en": "{value} is too large (at most {limit})",

@@ -4,6 +4,7 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -302,22 +303,104 @@ def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str:
+HEADER = {
+    "nl": {
+        "now": "nu",
+        "range": "bereik",
+        "to": "tot",
+        "all": "alle tijd",
+        "shown": "regels getoond van",
+        "in_range": "in het bereik",
+        "words": "woorden",
+        "output": "uitvoer",
+        "more": "meer dan",
+        "cut": "# afgekapt: {n} regels niet getoond (--limiet, of meer dan {chars} tekens)",
+        "none_in_range": "niet in het bereik",
+        "nowhere": "nergens gevonden",
+    },
+    "en": {
+        "now": "now",
+        "range": "range",
+        "to": "to",
+        "all": "all time",
+        "shown": "lines shown of",
+        "in_range": "in the range",
+        "words": "words",
+        "output": "output",
+        "more": "more than",
+        "cut": "# cut: {n} lines not shown (--limiet, or more than {chars} characters)",
+        "none_in_range": "not in the range",
+        "nowhere": "found nowhere",
+    },
+}
+# The fallbacks and notes are decided in Dutch (fallback_step, the notes above); in an English run they are
+# said in English, here, in one table.
+IN_ENGLISH = [
+    (r"^geen woorden: het bereik op tijd", "no words: the range in time order"),
+    (
+        r"^niets in het bereik: woorden en betekenis in alle tijd",
+        "nothing in the range: words and meaning over all time",
+    ),
+    (r"^niets in het bereik: woorden in alle tijd", "nothing in the range: words over all time"),
+    (r"^te weinig treffers: het hele bereik op tijd", "too few hits: the whole range in time order"),
+    (r"^te weinig treffers: betekenis binnen het bereik", "too few hits: meaning within the range"),
+    (r"^te weinig treffers: betekenis in alle tijd", "too few hits: meaning over all time"),
+    (r"^te weinig treffers", "too few hits"),
+    (r"^geen(?= \(|$)", "none"),
+    (r"\(vloot: nieuwste eerst\)", "(fleet: newest first)"),
+    (r"\(takenlog\)", "(task log)"),
+    (r"^semantisch zoeken: niet geïnstalleerd", "semantic search: not installed"),
+    (r"^semantisch zoeken: uitgezet", "semantic search: switched off"),
+    (
+        r"^semantisch zoeken: niet met --vloot \(de gedeelde kopie heeft geen vectoren\)",
+        "semantic search: not with --vloot (the shared copy has no vectors)",
+    ),
+    (
+        r"^semantisch zoeken: overgeslagen \((.*); `taak doctor` kijkt verder\)",
+        r"semantic search: skipped (\1; `taak doctor` looks further)",
+    ),
+    (
+        r"^(\d+) regels op betekenis \(semantisch\), na (\d+) op woorden",
+        r"\1 lines by meaning (semantic), after \2 by words",
+    ),
+    (r"^(\d+) regels in het bereik nog zonder vector", r"\1 lines in the range without a vector yet"),
+    (r"^de gedeelde kopie bewaart (\d+) dagen", r"the shared copy keeps \1 days"),
+    (r"^de index is leeg maar het archief niet:", "the index is empty but the archive is not:"),
+]
+
+
+def said(text: str, language: str) -> str:
+    """A fallback or a note in the run's language."""
+    if language != "en":
+        return text
+    for pattern, english in IN_ENGLISH:
+        text = re.sub(pattern, english, text)
+    return text
+
+
+def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
+    words = HEADER["en" if language == "en" else "nl"]
+
     def local(ms: int) -> str:
         return f"{datetime.fromtimestamp(ms / 1000, UTC).astimezone(zone):%Y-%m-%d %H:%M}"
 
+    def counted(n: int) -> str:
+        return f"{words['more']} {result.bound - 1}" if result.bound and n >= result.bound else str(n)
+
     span = (
-        f"{result.range.start.astimezone(zone):%Y-%m-%d %H:%M} tot {result.range.end.astimezone(zone):%Y-%m-%d %H:%M}"
+        f"{result.range.start.astimezone(zone):%Y-%m-%d %H:%M} {words['to']} "
+        f"{result.range.end.astimezone(zone):%Y-%m-%d %H:%M}"
         if result.range
-        else "alle tijd"
+        else words["all"]
     )
     ranged = result.range is not None and result.in_range > 0  # the words were searched inside the range
+    counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
     header = [
-        f"# nu {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); bereik: {span}; "
-        f"{len(result.hits)} regels getoond van {result.counted(result.in_range)} in het bereik; "
-        f"fallback: {result.fallback}"
-        + "".join(f"; {note}" for note in result.notes)
-        + (f"; woorden: {word_counts(result.per_word, result.counted, ranged=ranged)}" if result.per_word else "")
+        f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
+        f"{len(result.hits)} {words['shown']} {counted(result.in_range)} {words['in_range']}; "
+        f"fallback: {said(result.fallback, language)}"
+        + "".join(f"; {said(note, language)}" for note in result.notes)
+        + (f"; {words['words']}: {counts}" if result.per_word else "")
     ]
     body: list[str] = []
     used = len(header[0])
@@ -326,7 +409,7 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
     for hit in result.hits:
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
-        actor = f"{hit.actor} (uitvoer)" if hit.type == "tool_result" else hit.actor
+        actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
         line = f"[{local(hit.ts)}] {mark}{actor}: {hit.text}"
         if used + len(line) + 1 > max_chars:
             cut_chars += 1
@@ -336,15 +419,18 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS) -> str
     if result.cut or cut_chars:
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
-        cut = f"meer dan {result.cut + cut_chars}" if bounded else str(result.cut + cut_chars)
-        body.append(f"# afgekapt: {cut} regels niet getoond (--limiet, of meer dan {max_chars} tekens)")
+        cut = f"{words['more']} {result.cut + cut_chars}" if bounded else str(result.cut + cut_chars)
+        body.append(words["cut"].format(n=cut, chars=max_chars))
     return "\n".join(header + body)
 
 
-def word_counts(per_word: dict[str, int], counted: Callable[[int], str] = str, *, ranged: bool = False) -> str:
+def word_counts(
+    per_word: dict[str, int], counted: Callable[[int], str] = str, *, ranged: bool = False, language: str = "nl"
+) -> str:
     """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly; inside a time
     range, `(niet in het bereik)`, because it may well be on another day."""
-    nothing = " (niet in het bereik)" if ranged else " (nergens gevonden)"
+    words = HEADER["en" if language == "en" else "nl"]
+    nothing = f" ({words['none_in_range']})" if ranged else f" ({words['nowhere']})"
     return ", ".join(f"{word} {counted(n)}" + (nothing if n == 0 else "") for word, n in per_word.items())
 
 
