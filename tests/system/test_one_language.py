@@ -1,5 +1,5 @@
 """One language per run (issue 16): the main verbs' output, their errors and argparse's own messages, in
-TAAK_LANGUAGE, with no word of the other language. Help texts are not covered yet (they are English)."""
+TAAK_LANGUAGE, with no word of the other language; the help texts too."""
 
 from __future__ import annotations
 
@@ -11,8 +11,30 @@ import pytest
 from tests.helpers import run_taak
 
 MARKERS = {
-    "nl": ["regels getoond", "bereik:", "gebruik:", "ongeldige keuze", "bestaat niet", "titel", "pogingen", "nergens"],
-    "en": ["lines shown", "range:", "usage:", "invalid choice", "does not exist", "title", "attempts", "nowhere"],
+    "nl": [
+        "regels getoond",
+        "bereik:",
+        "gebruik:",
+        "ongeldige keuze",
+        "bestaat niet",
+        "titel",
+        "pogingen",
+        "nergens",
+        "alleen taken met deze status",
+        "opties:",
+    ],
+    "en": [
+        "lines shown",
+        "range:",
+        "usage:",
+        "invalid choice",
+        "does not exist",
+        "title",
+        "attempts",
+        "nowhere",
+        "only tasks with this status",
+        "options:",
+    ],
 }
 
 
@@ -31,6 +53,8 @@ async def test_the_main_verbs_speak_one_language(
         run_taak(env, "recall", "olifant").out,
         run_taak(env, "lijst", "--status", "rommel").err,
         run_taak(env, "toon", "HV-20990101-001").err,
+        run_taak(env, "lijst", "--help").out,
+        run_taak(env, "--help").out,
     ]
     text = "\n".join(outputs)
     assert [m for m in MARKERS[language] if m in text], text  # it spoke

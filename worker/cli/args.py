@@ -64,6 +64,26 @@ def argparse_words(text: str) -> str:
     return ARGPARSE_NL.get(text, text) if early_language() == "nl" else text
 
 
+def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The parsers' help texts in Dutch in a Dutch run (worker/cli/help_nl.py); they are written in English."""
+    if early_language() != "nl":
+        return parser
+    from worker.cli.help_nl import HELP_NL
+
+    def walk(current: argparse.ArgumentParser) -> None:
+        current.description = HELP_NL.get(current.description or "", current.description)
+        for action in current._actions:
+            action.help = HELP_NL.get(action.help or "", action.help)
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    choice.help = HELP_NL.get(choice.help or "", choice.help)
+                for child in dict.fromkeys(action.choices.values()):
+                    walk(child)
+
+    walk(parser)
+    return parser
+
+
 def use_argparse_words() -> None:
     """argparse looks its words up through its module's `_` when it builds a parser and when it fails: the
     `taak` process (never an importer such as a test runner) points it here, before its parsers are made."""

@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def build_parser(*, only_tasks: bool = False) -> Any:
     """Every verb; `only_tasks`: the verbs of one task, all that a queue session's client needs (faster)."""
     from worker.cli import tasks
-    from worker.cli.args import Parser
+    from worker.cli.args import Parser, in_the_runs_language
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
@@ -58,7 +58,7 @@ def build_parser(*, only_tasks: bool = False) -> Any:
 
         for module in (memory, fleet, setup):
             module.register(sub)
-    return parser
+    return in_the_runs_language(parser)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -222,8 +222,8 @@ def _vrijgeven_parser(sub: Sub) -> None:
         help="give a held task back to the queue (the owner: take a lease back by hand)",
         usage="taak vrijgeven [ID] [--reden R]",
         description="Inside a session: give the task back (the attempt stays used). The owner, without a token: "
-        "take the lease back; the task is claimable at once, the attempt is given back, and the daemon that "
-        "runs its session stops it.",
+        "take the lease back; the attempt is given back, the daemon that runs its session stops it, and then the "
+        "task can be claimed again.",
     )
     p.add_argument("words", nargs="*", metavar="[ID]", help="the task (default TAAK_ID)")
     p.add_argument("--reden", metavar="R", help="why, for the log")
