@@ -248,6 +248,12 @@ async def test_actions_take_text_as_the_cli_does_and_say_what_they_did(
     assert f"{task_id}: notitie gelogd" in done.text  # the CLI's own line
     spoofed = client.get(f"/taak/{task_id}?gedaan=Uw+token+is+verlopen").text
     assert "Uw token is verlopen" not in spoofed  # the address cannot put words on the page
+    forged = client.get(f"/taak/{task_id}?gedaan=annuleer").text
+    assert "geannuleerd" not in forged  # nor claim a success that did not happen
+    assert client.post(f"/taak/{task_id}/klaar", data={"csrf": csrf}).status_code == 404
+    assert client.get(f"/taak/{task_id}/log?na=99999999999999999999").status_code == 400
+    plain = f"csrf={csrf}&tekst=caf\u00e9".encode()  # raw UTF-8, not percent-encoded, as curl --data-raw sends
+    assert client.post(f"/taak/{task_id}/notitie", content=plain, headers=headers).status_code == 200
     assert client.post("/bot/paco/misschien", data={"csrf": csrf}).status_code == 404
     assert await conn.fetchval("select actief from agent_bots where bot = 'paco'") is False
 
@@ -263,7 +269,9 @@ async def test_control_characters_never_reach_the_page_raw(
     assert "\x07" not in client.get(f"/taak/{task_id}/log?na=0").text
 
 
-def test_the_command_refuses_what_it_cannot_serve_in_one_line(cli_env: dict[str, str], tmp_path: Path) -> None:
+def test_the_command_refuses_what_it_cannot_serve_in_one_line(
+    cli_env: dict[str, str], tmp_path: Path, empty_db_url: str
+) -> None:
     import socket
     import subprocess
     import sys
@@ -285,6 +293,7 @@ def test_the_command_refuses_what_it_cannot_serve_in_one_line(cli_env: dict[str,
     from urllib.parse import urlsplit, urlunsplit
 
     elsewhere = urlsplit(cli_env["TAAK_DATABASE_URL"])._replace(path="/geen_db_hier")
+    empty = urlsplit(empty_db_url)
     missing = {**cli_env, "TAAK_DATABASE_URL": urlunsplit(elsewhere), "TAAK_CONNECT_ATTEMPTS": "1"}
     for result, code in (
         (in_use, 1),
@@ -295,7 +304,11 @@ def test_the_command_refuses_what_it_cannot_serve_in_one_line(cli_env: dict[str,
         assert result.returncode == code, result
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         assert "Traceback" not in result.stderr
-        assert "cockpit op" not in result.stdout + result.stderr  # never said to serve when it does not
+        assert "cockpit at" not in result.stdout + result.stderr  # never said to serve when it does not (en)
+    unmigrated = cockpit("--port", port, env={**cli_env, "TAAK_DATABASE_URL": urlunsplit(empty)})
+    assert unmigrated.returncode == 1, unmigrated
+    assert "taak db migrate" in unmigrated.stderr
+    assert "cockpit at" not in unmigrated.stdout
     link = cockpit("--link", "--port", "18765")
     assert link.returncode == 0
     assert link.stdout.startswith("http://127.0.0.1:18765/?token=")

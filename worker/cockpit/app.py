@@ -92,6 +92,9 @@ def create_app(settings: Settings, token: str) -> Starlette:
     words = WORDS[language]
     csrf = csrf_value(token)
 
+    def done_mark(action: str, task_id: str) -> str:
+        return action + "." + hmac.new(token.encode(), f"{task_id}:{action}".encode(), hashlib.sha256).hexdigest()[:16]
+
     def authorised(request: Request) -> bool:
         given = request.cookies.get(COOKIE, "")
         return hmac.compare_digest(given.encode(), token.encode())
@@ -132,10 +135,9 @@ def create_app(settings: Settings, token: str) -> Starlette:
             detail = message("too_long", language, what="form", length=len(body), limit=FORM_MAX_BYTES)
             return _message(language, words["bad_request"], detail, 413)
         try:
-            return dict(parse_qsl(body.decode("ascii"), encoding="utf-8", errors="strict", keep_blank_values=True))
+            return dict(parse_qsl(body.decode("utf-8"), encoding="utf-8", errors="strict", keep_blank_values=True))
         except (UnicodeDecodeError, ValueError):
-            detail = message("bad_text_encoding", language, position="form", shown=repr(body[:80]))
-            return _message(language, words["bad_request"], detail, 400)
+            return _message(language, words["bad_request"], message("form_not_utf8", language), 400)
 
     async def board(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
@@ -157,7 +159,13 @@ def create_app(settings: Settings, token: str) -> Starlette:
             return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
         from worker.core.messages import message
 
-        done = DONE.get(request.query_params.get("gedaan", ""))  # only the CLI's own lines, never the address's text
+        # Only the CLI's own line, and only after an action here did it: the mark is signed with the token.
+        action, _, _signed = request.query_params.get("gedaan", "").partition(".")
+        done = (
+            DONE.get(action)
+            if hmac.compare_digest(request.query_params.get("gedaan", ""), done_mark(action, task_id))
+            else None
+        )
         said = message(done, language, id=task_id, soort="notitie") if done else None
         return HTMLResponse(render("task.html", language, title=task_id, csrf=csrf, message=said, **page))
 
@@ -168,6 +176,8 @@ def create_app(settings: Settings, token: str) -> Starlette:
             after = int(request.query_params.get("na", "0"))
         except ValueError:
             return JSONResponse({"error": "na"}, status_code=400)
+        if not 0 <= after < 2**63:
+            return JSONResponse({"error": "na"}, status_code=400)
         async with state["pool"].acquire() as conn:
             rows = await conn.fetch(queries()["tail_na"], after, request.path_params["id"], None)
         return JSONResponse([_log_json(r, settings) for r in rows])
@@ -177,13 +187,15 @@ def create_app(settings: Settings, token: str) -> Starlette:
             return refused
         form: dict[str, str] = request.state.form
         task_id, action = request.path_params["id"], request.path_params["action"]
+        if action not in DONE:
+            return _message(language, words["bad_request"], action, 404)
         text = (form.get("tekst") or form.get("reden") or "").strip()
         try:
             async with state["pool"].acquire() as conn:
                 done = await _act(conn, settings, task_id, action, text)
         except TaakError as error:
             return _message(language, words["bad_request"], error.render(language), 400)
-        return RedirectResponse(f"/taak/{task_id}?gedaan={done}", status_code=303)
+        return RedirectResponse(f"/taak/{task_id}?gedaan={done_mark(done, task_id)}", status_code=303)
 
     async def switch(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
@@ -222,8 +234,6 @@ async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, actio
 
     ledger = Ledger(conn)
     wie = owner_name(settings)
-    if action not in ("antwoord", "notitie", "annuleer", "terugnemen"):
-        raise InvalidInput("bad_kind", value=action)
     if action != "terugnemen" and is_blank(text):
         raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
     if action == "antwoord":

@@ -185,6 +185,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de cockpit is niet geïnstalleerd: pip install 'taak-worker[cockpit]'",
         "en": "the cockpit is not installed: pip install 'taak-worker[cockpit]'",
     },
+    "form_not_utf8": {
+        "nl": "het formulier is geen geldige UTF-8",
+        "en": "the form is not valid UTF-8",
+    },
     "cockpit_cannot_listen": {
         "nl": "de cockpit kan niet luisteren op {address}: {reason}",
         "en": "the cockpit cannot listen on {address}: {reason}",
