@@ -2,8 +2,9 @@
 (`taak_archief`, TAAK_VLOOT_ARCHIEF), and `taak recall --vloot` searches all machines there, time first.
 
 The local day files stay each machine's source of truth. Lines are copied per day file from the last line
-copied (a cursor per file in the local index), keyed by a hash of the line, so a line copied twice is one row
-and a copy that is lost can be rebuilt by deleting the cursors."""
+copied (a cursor per file in the local index), keyed by a hash of the line, so a line copied twice is one row.
+A day file indexed again (edited) has its rows replaced, and `taak archief vloot-opnieuw` rebuilds a machine's
+whole copy from its files."""
 
 from __future__ import annotations
 

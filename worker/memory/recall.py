@@ -98,9 +98,6 @@ class Recall:
     per_word: dict[str, int] = field(default_factory=dict)  # lines each searched word matched (in the range)
     bound: int = 0  # counts stop here: a count that reached it means "more than"
 
-    def counted(self, n: int) -> str:
-        return f"meer dan {self.bound - 1}" if self.bound and n >= self.bound else str(n)
-
 
 def recall(
     index: Index,
