@@ -315,7 +315,7 @@ def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fa
     assert json.loads(again.out)["unreadable"] == [f"{transcript}:1", f"{transcript}:2"]
     assert "het budget is rond" in run_taak(env, "recall", "2026-11-28 budget").out
     doctor = run_taak(env, "doctor").out
-    assert "2 unreadable transcript lines were skipped" in doctor
+    assert "2 onleesbare transcriptregels overgeslagen" in doctor  # a Dutch run
 
 
 def test_an_edit_inside_a_day_file_that_keeps_the_line_count_is_indexed_again(tmp_path: Path) -> None:

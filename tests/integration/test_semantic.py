@@ -258,9 +258,9 @@ def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_rep
     assert "semantisch zoeken: overgeslagen (NotADBError" in header
     assert body == [f"[2026-11-20 09:15] user: {DAKGOOT}"]  # the exact hit stands
     doctor = run_taak(env, "doctor")
-    (line,) = [x for x in doctor.out.splitlines() if "semantic search" in x]
+    (line,) = [x for x in doctor.out.splitlines() if "semantisch zoeken" in x]
     assert line.startswith("warn")
-    assert "cannot be read" in line
+    assert "is niet te lezen" in line
     hint = line.split("-> ", 1)[1]
     assert hint.startswith("taak ")
     # Typed into a shell as printed, with `taak` the installed command (here: this interpreter's module).
@@ -276,9 +276,9 @@ def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_rep
         again = run_taak(env, "recall", "dakgoot terrace roof").out.splitlines()[0]
         assert "overgeslagen" not in again
         assert "regels op betekenis" in again
-        (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantic search" in x]
+        (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantisch zoeken" in x]
         assert line.startswith("ok")
-        assert "55 vectors" in line
+        assert "55 vectoren" in line
     finally:
         for pid in _helper_pids(tmp_path / "data"):
             os.kill(pid, signal.SIGTERM)
@@ -297,7 +297,7 @@ def test_a_folder_where_the_vector_file_belongs_is_refused_in_one_line_and_docto
         assert len(refused.err.strip().splitlines()) == 1
         assert "geen bestand" in refused.err
     assert index.stat().st_size == size  # the refused rebuild deleted nothing
-    (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantic search" in x]
+    (line,) = [x for x in run_taak(env, "doctor").out.splitlines() if "semantisch zoeken" in x]
     shim = tmp_path / "bin"
     shim.mkdir()
     (shim / "taak").write_text(f'#!/bin/sh\nexec {sys.executable} -m worker.cli.taak "$@"\n')

@@ -251,8 +251,8 @@ async def test_heartbeats_get_row_level_security_only_when_the_owner_says_so_and
     try:
         assert await conn.fetchval("select relrowsecurity from pg_class where relname = 'bot_heartbeats'") is False
         doctor = taak(env, "doctor").stdout
-        open_to = "anon, authenticated, service_role can read and change it"
-        assert f"bot_heartbeats: row-level security is off: {open_to}" in doctor
+        open_to = "anon, authenticated, service_role kan het lezen en veranderen"  # a Dutch run
+        assert f"bot_heartbeats: row-level security staat uit: {open_to}" in doctor
         shown = ok(env, "db", "heartbeats")
         assert "may write today: anon, authenticated, service_role" in shown
         assert "alter table public.bot_heartbeats enable row level security;" in shown
@@ -270,7 +270,7 @@ async def test_heartbeats_get_row_level_security_only_when_the_owner_says_so_and
         finally:
             await bot.close()
         assert "nothing to change" in ok(env, "db", "heartbeats", "--beveilig")
-        assert "row-level security on" in taak(env, "doctor").stdout
+        assert "row-level security aan" in taak(env, "doctor").stdout
     finally:
         await conn.close()
         with contextlib.suppress(asyncpg.PostgresError):
@@ -517,7 +517,7 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
     env = cli_env("postgresql://postgres@127.0.0.1:1/nergens", tmp_path)
     ok(env, "hooks", "install")
     doctor = taak(env, "doctor").stdout
-    old_line = next(line for line in doctor.splitlines() if "old hooks:" in line)
+    old_line = next(line for line in doctor.splitlines() if "oude hooks:" in line)
     assert old_line.startswith("fail")
     for name in ("session-compact-report.py", "session-start-context.py", "mijn-verslag.sh"):
         assert name in old_line
@@ -534,19 +534,19 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
     assert sum(" hook " in c for c in commands) == 4  # ours stay
     backups = list(settings.parent.glob("settings.json.bak-*"))
     assert any("session-compact-report.py" in b.read_text() for b in backups)
-    assert next(line for line in taak(env, "doctor").stdout.splitlines() if "old hooks:" in line).startswith("ok")
+    assert next(line for line in taak(env, "doctor").stdout.splitlines() if "oude hooks:" in line).startswith("ok")
 
 
 def test_doctor_warns_when_the_old_node_queue_worker_runs_on_this_machine(tmp_path: Path) -> None:
     env = cli_env("postgresql://postgres@127.0.0.1:1/nergens", tmp_path, TAAK_BOTS="paco")
     quiet = taak(env, "doctor").stdout
-    assert next(line for line in quiet.splitlines() if "old queue worker" in line).startswith("ok")
+    assert next(line for line in quiet.splitlines() if "oude queue worker" in line).startswith("ok")
     old = subprocess.Popen(
         ["bash", "-c", 'exec -a "node /Users/macbookjamal/conductor-queue/queue-worker.js" sleep 60'],
         start_new_session=True,
     )
     try:
-        line = next(line for line in taak(env, "doctor").stdout.splitlines() if "old queue worker" in line)
+        line = next(line for line in taak(env, "doctor").stdout.splitlines() if "oude queue worker" in line)
     finally:
         old.kill()
         old.wait()

@@ -1,5 +1,5 @@
 """One language per run (issue 16): the main verbs' output, their errors and argparse's own messages, in
-TAAK_LANGUAGE, with no word of the other language; the help texts too."""
+TAAK_LANGUAGE, with no word of the other language; the help texts and doctor too."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ async def test_the_main_verbs_speak_one_language(
         run_taak(env, "toon", "HV-20990101-001").err,
         run_taak(env, "lijst", "--help").out,
         run_taak(env, "--help").out,
+        run_taak(env, "doctor").out,
     ]
     text = "\n".join(outputs)
     assert [m for m in MARKERS[language] if m in text], text  # it spoke

@@ -25,9 +25,15 @@ class Check:
     detail: str
     fix: str = ""
 
-    def line(self) -> str:
-        fix = f"  -> {self.fix}" if self.fix and self.level != "ok" else ""
-        return f"{self.level:4}  {self.what}: {self.detail}{fix}"
+    def line(self, language: str = "en") -> str:
+        """`warn  hooks: ...  -> taak hooks install`; in Dutch when the run is (the level words stay: ok/warn/fail)."""
+        what, detail, fix = self.what, self.detail, self.fix
+        if language == "nl":
+            from worker.cli.doctor_nl import WHAT_NL, in_dutch
+
+            what, detail, fix = WHAT_NL.get(what, what), in_dutch(detail), in_dutch(fix) if fix else fix
+        shown_fix = f"  -> {fix}" if fix and self.level != "ok" else ""
+        return f"{self.level:4}  {what}: {detail}{shown_fix}"
 
 
 async def run_checks(settings: Settings) -> list[Check]:
@@ -71,7 +77,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
         database = resolve_database(settings)
         conn = await connect_one(settings, database)
     except TaakError as exc:
-        return [Check("fail", "database", exc.render("en"), fix_db)]
+        return [Check("fail", "database", exc.render(settings.language), fix_db)]
     checks = []
     try:
         migrations = await status(conn)

@@ -316,5 +316,5 @@ async def doctor(args: argparse.Namespace, settings: Settings) -> int:
 
     checks = await run_checks(settings)
     for check in checks:
-        print(check.line())
+        print(check.line(settings.language))
     return ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK
