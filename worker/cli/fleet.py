@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
+from worker.cli.table import age
 from worker.core.errors import ExitCode
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -244,7 +245,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     print(table(headers, [_bot_row(b) for b in bots], right=range(1, 14)))
     held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
     for h in held:
-        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {_age(h['lease_seconden'])}  {h['titel']}")
+        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {age(h['lease_seconden'])}  {h['titel']}")
     return ExitCode.OK
 
 
@@ -254,13 +255,13 @@ def _bot_row(b: dict[str, Any]) -> tuple[object, ...]:
     worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
-        worker = f"{b['machine']} {_age(seen)}" + (" VEROUDERD" if b["worker_verouderd"] else "")
+        worker = f"{b['machine']} {age(seen)}" + (" VEROUDERD" if b["worker_verouderd"] else "")
     return (
         b["bot"],
         b["bezig"],
         b["wachtend"],
         b["wacht_op_mens"],
-        _age(b["oudste_wacht_seconden"]),
+        age(b["oudste_wacht_seconden"]),
         b["klaar_vandaag"],
         b["mislukt_vandaag"],
         b["sessies_per_klare_taak"],
@@ -272,16 +273,6 @@ def _bot_row(b: dict[str, Any]) -> tuple[object, ...]:
         b["over_tijd"],
         worker,
     )
-
-
-def _age(seconds: int | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 7200:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
 
 
 def _intake_parser(sub: Sub) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -108,22 +108,15 @@ def _checked_query(query: str, settings: Settings) -> str:
     return query
 
 
-def _bounds(found: Any, now: datetime) -> tuple[datetime, datetime]:
-    """The range a time phrase gave, or all time up to now (the database's searches, task log and fleet)."""
-    if found is not None:
-        return found.start, found.end
-    return datetime(1970, 1, 1, tzinfo=UTC), now + timedelta(minutes=1)
-
-
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
-    from worker.core.timephrase import parse_time, search_words
+    from worker.core.timephrase import database_bounds, parse_time, search_words
     from worker.db.sqlfiles import queries
     from worker.memory.recall import Hit, Recall
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
-    start, end = _bounds(parsed.range, now)
+    start, end = database_bounds(parsed.range, now)
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in search_words(parsed.words)]
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)

@@ -24,9 +24,21 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
 
 
 def _cell(value: object) -> str:
-    if value is None:
+    from worker.core.briefing import one_line
+
+    text = "-" if value is None else str(value)
+    return one_line(text) if "\n" in text else text
+
+
+def age(seconds: int | None) -> str:
+    """How long ago, short: `45s`, `12m`, `3u`, `2d`."""
+    if seconds is None:
         return "-"
-    return " ⏎ ".join(part for part in str(value).splitlines() if part.strip()) if "\n" in str(value) else str(value)
+    if seconds < 120:
+        return f"{seconds}s"
+    if seconds < 7200:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
 
 
 def dollars(value: Decimal | float | None) -> str:

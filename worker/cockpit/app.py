@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from worker.cli.table import age
 from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
 from worker.core.errors import TaakError
@@ -268,7 +269,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
                 "actief": b.actief,
                 "machine": b.machine,
                 "huidige_taak": current,
-                "lease_left": _age(int(lease["lease_seconden"])) if lease else "-",
+                "lease_left": age(int(lease["lease_seconden"])) if lease else "-",
                 "seen": _when(seen, settings) if seen else "-",
                 "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
                 "klaar": figures["klaar_vandaag"] if figures else 0,
@@ -285,7 +286,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
                 "id": task.id,
                 "status": task.status.value,
                 "bot": task.toegewezen_aan or "-",
-                "age": _age(int((now - task.aangemaakt).total_seconds())),
+                "age": age(int((now - task.aangemaakt).total_seconds())),
                 "due": _when(task.uiterlijk, settings)
                 + (" !" if task.uiterlijk < now and task.status not in FINAL else "")
                 if task.uiterlijk
@@ -380,11 +381,3 @@ def _when(moment: datetime | None, settings: Settings) -> str:
     from worker.cli.table import when
 
     return when(moment, settings.zone, settings.language)
-
-
-def _age(seconds: int) -> str:
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 7200:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"

@@ -267,6 +267,14 @@ _LATIN_NUMBER = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _KANJI_NUMBER = "[一二三四五六七八九]?十[一二三四五六七八九]?|[一二三四五六七八九]"
 
 
+def database_bounds(found: TimeRange | None, now: datetime) -> tuple[datetime, datetime]:
+    """The range a time phrase gave, or all time up to now: what the database's searches (the task log, the
+    fleet's copy) take, where there is no open end."""
+    if found is not None:
+        return found.start, found.end
+    return datetime(1970, 1, 1, tzinfo=now.tzinfo), now + timedelta(minutes=1)
+
+
 def number(text: str) -> int:
     if text.isdigit():
         return int(text)

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from worker.memory.recall import Hit, Recall
 
 BATCH = 1000
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NO_MEANING = "semantisch zoeken: niet met --vloot (de gedeelde kopie heeft geen vectoren)"
 # Also in the index's own schema (worker/memory/index.py); here for an index file made before they were.
 _CURSORS = (
@@ -181,9 +180,9 @@ class Scope:
 
 
 async def matches(db: Executor, scope: Scope, query: str, wanted: int, bound: int) -> tuple[list[Any], int]:
-    """Up to `wanted` lines of the range that match `query` (a tsquery), newest first, and how many matched
-    (up to `bound`), window by window: each window is counted first through the word index, which also
-    says which way to fetch its lines cheaply."""
+    """Up to `wanted` lines of the range that match `query` (a tsquery; '' is every line), newest first, and
+    how many matched (up to `bound`), window by window: each window is counted first through the word index,
+    which also says which way to fetch its lines cheaply."""
     rows: list[Any] = []
     counted = 0
     for lower, upper in windows(scope.start, scope.end):
@@ -202,14 +201,7 @@ async def matches(db: Executor, scope: Scope, query: str, wanted: int, bound: in
 
 async def count(db: Executor, scope: Scope, query: str, bound: int) -> int:
     """Spoken lines of the range that match `query` (every one for ''), newest window first, up to `bound`."""
-    found = 0
-    for lower, upper in windows(scope.start, scope.end):
-        found += int(
-            await db.fetchval(queries()["vloot_tellen"], lower, upper, query, bound - found, scope.actor, scope.taak)
-        )
-        if found >= bound:
-            break
-    return found
+    return (await matches(db, scope, query, 0, bound))[1]
 
 
 async def whole_range(db: Executor, scope: Scope, limit: int) -> list[Any]:
@@ -256,20 +248,18 @@ async def _recall(
     actor: str | None,
     taak: str | None,
 ) -> Recall:
-    from worker.core.timephrase import parse_time
+    from worker.core.timephrase import database_bounds, parse_time
     from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step, query_terms
 
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
     bound = limit + COUNT_BOUND
-    upto = now + timedelta(minutes=1)
-    scope = (
-        Scope(parsed.range.start, parsed.range.end, actor, taak) if parsed.range else Scope(EPOCH, upto, actor, taak)
-    )
+    scope = Scope(*database_bounds(parsed.range, now), actor, taak)
     in_range = await count(db, scope, "", bound)
     range_empty = parsed.range is not None and in_range == 0
     if range_empty:
-        scope = replace(scope, start=EPOCH, end=upto)
+        start, end = database_bounds(None, now)
+        scope = replace(scope, start=start, end=end)
     wanted = tsquery(words)
     rows, candidates = await matches(db, scope, wanted, limit, bound) if words else ([], 0)
     found = [_hit(r, matched=True) for r in rows]

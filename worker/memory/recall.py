@@ -152,15 +152,7 @@ def recall(
     )
     notes = [why_no_vectors] if step.semantic_missed else []
     if step.extra is Extra.RANGE_IN_ORDER:
-        rows = index.db.execute(
-            f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
-        ).fetchall()
-        candidates = spoken_in_range
-        seen = {h.id for h in found}
-        # What matched comes first, then the rest of the range in time order (issue 15: the one matching line
-        # was line 40 of 40 when the whole range was sorted together).
-        found = sorted(found, key=lambda h: h.ts) + [h for h in map(_hit, rows) if h.id not in seen]
-        found = found[:limit]
+        found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
     elif step.extra is Extra.SEMANTIC and vectors is not None:
         wanted = min(SEMANTIC_LINES, limit - len(found))
         try:
@@ -169,14 +161,8 @@ def recall(
         except Exception as error:  # the optional extra must never cost the exact answer
             notes.append(meaning_skipped(error))
             near, coverage = [], None
-            if parsed.range is not None and not range_empty:  # as without the extra: the range in time order
-                rows = index.db.execute(
-                    f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
-                ).fetchall()
-                seen = {h.id for h in found}
-                rest = [h for h in map(_hit, rows) if h.id not in seen]
-                candidates = _count(index, spoken, values, bound)
-                found = sorted(found, key=lambda h: h.ts) + rest[: limit - len(found)]
+            if bounded:  # as without the extra: the range in time order
+                found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
         else:
             notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
         if coverage is not None and coverage.still_missing:
@@ -192,6 +178,18 @@ def query_terms(words: list[str]) -> list[str]:
     """The terms searched for: the query's words without small words, also where they are glued to a word
     (`11月24日のboiler` searches boiler, not の)."""
     return [t for t in terms(" ".join(search_words(words))) if t not in STOP_WORDS]
+
+
+def _matched_then_range(
+    index: Index, found: list[Hit], spoken: str, values: tuple[object, ...], limit: int
+) -> list[Hit]:
+    """What matched first, in time order, then the rest of the range in time order, `limit` in all (issue 15:
+    the one matching line was line 40 of 40 when the whole range was sorted together)."""
+    rows = index.db.execute(
+        f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
+    ).fetchall()
+    seen = {h.id for h in found}
+    return (sorted(found, key=lambda h: h.ts) + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
 
 
 def meaning_skipped(error: BaseException) -> str:
