@@ -9,62 +9,26 @@
 select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
 
 -- name: claim
--- The best waiting task for one of these bots (or for anyone), taken with its lease in one go.
+-- The best waiting task for one of these bots (or for anyone), taken with its lease and its `gestart` row in
+-- one go (migration 018: a function, so that its plan is made once per connection).
 -- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started),
 -- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting)
--- Each bot's own queue and the queue for anyone are walked apart, in claim order on
--- agent_taken_claim_per_bot, so the cost never grows with other bots' backlogs; the best of their heads wins.
-with voor_de_bots as (
-    select k.* from unnest($1::text[]) as b (bot) cross join lateral (
-        select id, prioriteit, aangemaakt from agent_taken
-        where status = 'wachtend' and toegewezen_aan = b.bot
-          and not (id = any($5::text[])) and (niet_voor is null or niet_voor <= now())
-        order by prioriteit desc, aangemaakt, id
-        limit 1
-        for update skip locked
-    ) as k
-), voor_iedereen as (
-    select id, prioriteit, aangemaakt from agent_taken
-    where status = 'wachtend' and toegewezen_aan is null
-      and not (id = any($5::text[])) and (niet_voor is null or niet_voor <= now())
-    order by prioriteit desc, aangemaakt, id
-    limit 1
-    for update skip locked
-), gekozen as (
-    select id from (select * from voor_de_bots union all select * from voor_iedereen) as kandidaten
-    order by prioriteit desc, aangemaakt, id
-    limit 1
-), geclaimd as (
-    update agent_taken t
-    set bijgewerkt = now(),
-        status = 'bezig',
-        lease_token = gen_random_uuid(),
-        lease_tot = now() + make_interval(secs => $2),
-        pogingen = t.pogingen + 1,
-        geclaimd_door = coalesce(t.toegewezen_aan, ($1::text[])[1]) || '@' || $3,
-        niet_voor = null
-    from gekozen
-    where t.id = gekozen.id
-    returning t.*
-), gestart as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-    select id, split_part(geclaimd_door, '@', 1), 'gestart',
-           'poging ' || pogingen || ' van ' || max_pogingen || ' door ' || geclaimd_door,
-           $4::text,
-           jsonb_build_object('poging', pogingen, 'machine', $3::text)
-    from geclaimd
-)
-select * from geclaimd;
+select * from taak_claim($1::text[], $2::integer, $3::text, $4::text, $5::text[]);
 
 -- name: log_fenced
--- A session's log row; the current token is required and the lease is extended with it.
+-- A session's log row; the current token is required. The row holds the task FOR SHARE, so that no reaper or
+-- claim can move the task until the row is in; the lease is extended only when less than half of it is left,
+-- which spares a new version of the task row for most rows (the daemon extends it while the session lives).
 -- $1 taak_id, $2 lease_token, $3 bot, $4 soort, $5 tekst, $6 sessie, $7 meta, $8 lease seconds
 with houder as (
-    update agent_taken
-    set bijgewerkt = now(),
-        lease_tot = greatest(lease_tot, now() + make_interval(secs => $8))
+    select id, lease_tot from agent_taken
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id
+    for share
+), verlengd as (
+    update agent_taken t
+    set bijgewerkt = now(), lease_tot = now() + make_interval(secs => $8)
+    from houder
+    where t.id = houder.id and houder.lease_tot < now() + make_interval(secs => $8::float8 / 2)
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
 select id, $3, $4, $5, $6, $7::jsonb from houder
@@ -237,8 +201,15 @@ select * from agent_taak_log where taak_id = $1 and soort = 'antwoord' order by 
 select * from agent_taak_log where taak_id = $1 order by id;
 
 -- name: telling
--- Rows per kind and the oldest time, kept by the log's insert trigger. $1 taak_id
-select soort, aantal, eerste from agent_taak_telling where taak_id = $1;
+-- Rows per kind and the time of the log's first row. Most kinds are counted by the log's insert trigger;
+-- `gestart` and `klaar` (a few per task) are counted from their own index (migration 018). $1 taak_id
+with per_soort as (
+    select soort, aantal from agent_taak_telling where taak_id = $1
+    union all
+    select soort, count(*) from agent_taak_log where taak_id = $1 and soort in ('gestart', 'klaar') group by soort
+)
+select soort, aantal, (select ts from agent_taak_log where taak_id = $1 order by id limit 1) as eerste
+from per_soort;
 
 -- name: lijst
 -- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit
@@ -311,7 +282,7 @@ with afgelopen as (
 )
 select status from afgelopen;
 
--- name: poging_terug
+-- name: vrijgeven_poging_terug
 -- A held attempt that was not the task's fault (infrastructure, shutdown, a crashed daemon):
 -- the attempt is given back and the task can be claimed again at once.
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 sessie
@@ -385,7 +356,8 @@ select bot from agent_bots where actief and bot = any($1::text[]) order by bot;
 -- name: bots_vandaag
 -- Per bot its switch and its day against its brake: sessions started and cost of the sessions' result rows
 -- since local midnight, and its limits (null: none). Walks agent_taak_log_ts over today only.
--- $1 bots (text[]; null: every bot)
+-- $1 bots (text[]; null: every bot), $2 counted for every bot (false: only for bots with a brake, as the daemon
+-- asks before every claim and most bots have no brake; the others then show 0)
 with dag as (
     select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
 ), b as (
@@ -396,7 +368,7 @@ with dag as (
            count(*) filter (where l.soort = 'gestart') as sessies,
            coalesce(sum((l.meta ->> 'total_cost_usd')::numeric) filter (where l.soort = 'notitie'), 0) as kosten
     from agent_taak_log l, dag
-    where l.ts >= dag.begin and l.bot in (select bot from b)
+    where l.ts >= dag.begin and l.bot in (select bot from b where $2 or max_sessies is not null or max_kosten is not null)
       and (l.soort = 'gestart' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
     group by l.bot
 )
@@ -618,6 +590,16 @@ where m.soort = 'vraag' and t.status = 'wacht_op_mens'
   and not exists (select 1 from agent_taak_log a where a.taak_id = m.taak_id and a.soort = 'antwoord'
                     and a.id > split_part(m.sleutel, ':', 2)::bigint)
 on conflict (sleutel) do nothing;
+
+-- name: bezorgers_zetten
+-- What a starting daemon delivers for the bots it runs (a finished task is put in the outbox only when some
+-- daemon delivers it, migration 018). $1 holders (text[], bot@machine), $2 kinds it delivers (text[])
+with vergeten as (
+    delete from taak_bezorgers where houder = any($1::text[]) and not (soort = any($2::text[]))
+)
+insert into taak_bezorgers (houder, soort)
+select houder, soort from unnest($1::text[]) as houder cross join unnest($2::text[]) as soort
+on conflict (soort, houder) do nothing;
 
 -- name: melding_pakken
 -- The oldest unsent message of these kinds that is due, locked while it is sent. $1 kinds (text[])

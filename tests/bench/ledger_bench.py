@@ -15,14 +15,14 @@ from worker.db.briefing import briefing_for
 from worker.db.ledger import Ledger
 from worker.settings import Settings
 
+# Made once and kept, like the ledger's tables: both sides carry what earlier runs left (dead rows, deeper
+# indexes), so neither is measured on a fresher table than the other.
 RAW_SETUP = """
-drop table if exists raw_jobs;
-create table raw_jobs (
+create table if not exists raw_jobs (
     id bigserial primary key, status text not null default 'queued', token uuid, lease timestamptz
 );
-create index raw_jobs_queued on raw_jobs (id) where status = 'queued';
-drop table if exists raw_log;
-create table raw_log (id bigserial primary key, job_id bigint not null, text text not null);
+create index if not exists raw_jobs_queued on raw_jobs (id) where status = 'queued';
+create table if not exists raw_log (id bigserial primary key, job_id bigint not null, text text not null);
 """
 RAW_CLAIM = """
 update raw_jobs set status = 'running', token = gen_random_uuid(), lease = now() + interval '20 minutes'

@@ -62,3 +62,31 @@ def test_the_embedded_server_is_started_once_and_shared(tmp_path: Path) -> None:
     assert sorted(t["id"] for t in json.loads(listing.out)) == ids
     assert stopped.code == 0
     assert "stopped" in stopped.out
+
+
+async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_without_its_transaction(
+    db_url: str,
+) -> None:
+    import asyncpg
+
+    from worker.db.connect import create_pool
+    from worker.settings import Settings
+
+    pool = await create_pool(Settings(_env_file=None, database_url=db_url), min_size=1, max_size=1)
+    watcher = await asyncpg.connect(db_url)
+    try:
+        async with pool.acquire() as conn:
+            pid = await conn.fetchval("select pg_backend_pid()")
+            await conn.fetchval("select 42 as laatste_vraag")
+        last = await watcher.fetchval("select query from pg_stat_activity where pid = $1", pid)
+        assert "laatste_vraag" in last  # no RESET ALL after it
+        async with pool.acquire() as conn:
+            transaction = conn.transaction()
+            await transaction.start()  # left open: asyncpg rolls it back on release, before our (empty) reset
+            await conn.execute("create temporary table vergeten (x int)")
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+            assert await conn.fetchval("select to_regclass('pg_temp.vergeten')") is None
+    finally:
+        await watcher.close()
+        await pool.close()

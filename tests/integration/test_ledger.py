@@ -97,8 +97,8 @@ async def test_a_stale_token_can_do_nothing_after_the_task_is_reclaimed(ledger: 
     old = await ledger.claim(["paco"])
     assert old is not None
     await pool.execute("update agent_taken set lease_tot = now() - interval '1 second' where id = $1", task_id)
-    reaped = await ledger.reap(backoff_base=0, backoff_max=0)
-    assert [r.id for r in reaped] == [task_id]
+    verlopen_taken = await ledger.verlopen(backoff_base=0, backoff_max=0)
+    assert [r.id for r in verlopen_taken] == [task_id]
     new = await ledger.claim(["coco"])
     assert new is not None
     assert new.token != old.token
@@ -165,14 +165,14 @@ async def test_the_reaper_returns_expired_tasks_with_backoff_and_fails_them_at_t
     await ledger.claim(["paco"])
     await ledger.claim(["paco"])
     await pool.execute("update agent_taken set lease_tot = now() - interval '1 second'")
-    reaped = {r.id: r for r in await ledger.reap(backoff_base=60, backoff_max=600)}
-    assert reaped[retry].status == Status.WACHTEND
-    assert reaped[last].status == Status.MISLUKT
+    verlopen_taken = {r.id: r for r in await ledger.verlopen(backoff_base=60, backoff_max=600)}
+    assert verlopen_taken[retry].status == Status.WACHTEND
+    assert verlopen_taken[last].status == Status.MISLUKT
     waits = await pool.fetchval("select extract(epoch from niet_voor - now()) from agent_taken where id = $1", retry)
     assert 50 < waits <= 60
     assert (await kinds(ledger, retry))[-1] == "verlopen"
     assert (await kinds(ledger, last))[-1] == "verlopen"
-    assert await ledger.reap() == []
+    assert await ledger.verlopen() == []
 
 
 async def test_two_reapers_at_once_reap_each_task_once(ledger: Ledger, pool: asyncpg.Pool) -> None:
@@ -183,9 +183,9 @@ async def test_two_reapers_at_once_reap_each_task_once(ledger: Ledger, pool: asy
     while await ledger.claim(["paco"]) is not None:
         pass
     await pool.execute("update agent_taken set lease_tot = now() - interval '1 second'")
-    results = await asyncio.gather(*(ledger.reap(limit=1000) for _ in range(4)))
-    reaped = [r.id for batch in results for r in batch]
-    assert len(reaped) == len(set(reaped)) == 200
+    results = await asyncio.gather(*(ledger.verlopen(limit=1000) for _ in range(4)))
+    verlopen_taken = [r.id for batch in results for r in batch]
+    assert len(verlopen_taken) == len(set(verlopen_taken)) == 200
     assert await pool.fetchval("select count(*) from agent_taak_log where soort = 'verlopen'") == 200
 
 
@@ -358,3 +358,81 @@ async def test_compaction_rows_are_counted_in_the_briefing_never_shown_in_a_step
     assert all(f"stap {n}" in text for n in range(1, 9))
     assert "verslag" not in text
     assert "3x compact" in text
+
+
+async def lease_seconds_left(pool: asyncpg.Pool, task_id: str) -> float:
+    left: float = await pool.fetchval(
+        "select extract(epoch from lease_tot - now()) from agent_taken where id = $1", task_id
+    )
+    return left
+
+
+async def test_a_log_row_extends_the_lease_only_when_less_than_half_is_left(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    task_id = await ledger.nieuw(NewTask("lang werk", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await pool.execute("update agent_taken set lease_tot = now() + interval '700 seconds' where id = $1", task_id)
+    await ledger.log(task_id, Soort.STAP_KLAAR, "stap een", token=claim.token, bot="paco")
+    assert 650 < await lease_seconds_left(pool, task_id) <= 700  # more than half of 1200 left: not touched
+    await pool.execute("update agent_taken set lease_tot = now() + interval '500 seconds' where id = $1", task_id)
+    await ledger.log(task_id, Soort.STAP_KLAAR, "stap twee", token=claim.token, bot="paco")
+    assert await lease_seconds_left(pool, task_id) > 1150  # less than half left: a full lease again
+    assert await kinds(ledger, task_id) == ["notitie", "gestart", "stap_klaar", "stap_klaar"]
+
+
+async def test_a_log_row_holds_the_task_until_it_is_in(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    """The fence of a log row that does not extend the lease: a reaper (or the owner) that moves the task
+    waits for the row, so a row is never written beside a task that someone else took meanwhile."""
+    task_id = await ledger.nieuw(NewTask("omheind", "jamal"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    async with pool.acquire() as writer, pool.acquire() as other:
+        transaction = writer.transaction()
+        await transaction.start()
+        await Ledger(writer, lease_seconds=1200).log(task_id, Soort.NOTITIE, "bezig", token=claim.token, bot="paco")
+        await other.execute("set lock_timeout = '300ms'")
+        with pytest.raises(asyncpg.LockNotAvailableError):
+            await other.execute(
+                "update agent_taken set status = 'wachtend', lease_token = null, lease_tot = null where id = $1",
+                task_id,
+            )
+        await transaction.commit()
+
+
+async def test_starts_and_finishes_are_counted_without_a_counter_row(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    from worker.db.sqlfiles import queries
+
+    task_id = await ledger.nieuw(NewTask("twee keer", "jamal"))
+    first = await ledger.claim(["paco"])
+    assert first is not None
+    await ledger.vrijgeven_poging_terug(task_id, first.token, bot="paco", reden="herstart", sessie=None)
+    second = await ledger.claim(["paco"])
+    assert second is not None
+    await ledger.log(task_id, Soort.STAP_KLAAR, "gedaan", token=second.token, bot="paco")
+    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=second.token, bot="paco")
+    counted = {r["soort"]: r["aantal"] for r in await pool.fetch(queries()["telling"], task_id)}
+    assert counted == {"notitie": 1, "gestart": 2, "vrijgegeven": 1, "stap_klaar": 1, "klaar": 1}
+    stored = await pool.fetchval("select count(*) from agent_taak_telling where soort in ('gestart', 'klaar')")
+    assert stored == 0
+    first_row = await pool.fetchval("select min(ts) from agent_taak_log where taak_id = $1", task_id)
+    assert {r["eerste"] for r in await pool.fetch(queries()["telling"], task_id)} == {first_row}
+
+
+async def test_a_finished_task_enters_the_outbox_only_while_a_daemon_delivers(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    from worker.db.sqlfiles import queries
+
+    async def finish() -> int:
+        task_id = await ledger.nieuw(NewTask("af", "jamal"))
+        claim = await ledger.claim(["paco"])
+        assert claim is not None
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claim.token, bot="paco")
+        found: int = await pool.fetchval("select count(*) from taak_meldingen where taak_id = $1", task_id)
+        return found
+
+    assert await finish() == 0  # no daemon delivers finished tasks: nothing piles up
+    await pool.execute(queries()["bezorgers_zetten"], ["paco@veranda"], ["klaar"])
+    assert await finish() == 1
+    await pool.execute(queries()["bezorgers_zetten"], ["paco@veranda"], [])  # restarted without TAAK_ON_KLAAR_CMD
+    assert await finish() == 0

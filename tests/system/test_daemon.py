@@ -366,7 +366,7 @@ async def test_a_second_daemon_for_the_same_bot_on_the_same_machine_refuses_to_s
         second = Daemon(env, tmp_path / "second.log")
         assert second.wait(timeout=20) == 1
         second.stop()
-        assert "already runs" in (tmp_path / "second.log").read_text()
+        assert "er draait al een queue-worker voor paco" in (tmp_path / "second.log").read_text()
     finally:
         first.stop()
 

@@ -571,9 +571,9 @@ async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: 
             ["queue-worker", "demo"], env=env, capture_output=True, text=True, timeout=300, check=False
         )
         assert done.returncode == 0, done.stderr
-        assert "never on your queue" in done.stderr
+        assert "nooit op je wachtrij" in done.stderr
         assert await snapshot_of_queue(conn) == before
-        again = done.stderr.split("See it again with: ")[1].strip()
+        again = done.stderr.split("Bekijk het nog eens met: ")[1].strip()
         shown = subprocess.run(["bash", "-c", again], env=env, capture_output=True, text=True, timeout=120)
         assert shown.returncode == 0, shown.stderr
         assert "klaar" in shown.stdout
@@ -675,8 +675,8 @@ async def test_a_status_column_that_is_not_there_or_a_cut_off_in_the_future_keep
         await new_messages(conn)
         before = await snapshot(conn)
         for name, value, said in (
-            ("TAAK_INTAKE_STATUS_COLUMN", "Status", "no column Status"),
-            ("TAAK_INTAKE_VANAF", "2099-01-01", "in the future"),
+            ("TAAK_INTAKE_STATUS_COLUMN", "Status", "geen kolom Status"),
+            ("TAAK_INTAKE_VANAF", "2099-01-01", "ligt in de toekomst"),
         ):
             shown = ok({**env, name: value}, "intake", "voorbeeld")
             assert said in shown

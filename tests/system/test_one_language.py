@@ -60,3 +60,44 @@ async def test_the_main_verbs_speak_one_language(
     text = "\n".join(outputs)
     assert [m for m in MARKERS[language] if m in text], text  # it spoke
     assert [m for m in MARKERS[other] if m in text] == [], text
+
+
+QUEUE_WORKER_MARKERS = {
+    "nl": ["gebruik:", "opties:", "hoogstens één taak", "onbekende argumenten", "niet geïnstalleerd", "staat aan"],
+    "en": ["usage:", "options:", "at most one task", "unrecognized arguments", "not installed", "switched on"],
+}
+
+
+def run_queue_worker(env: dict[str, str], *args: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", *args], env=env, capture_output=True, text=True, timeout=60
+    )
+    return done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("language", "other"), [("nl", "en"), ("en", "nl")])
+async def test_the_queue_worker_speaks_one_language(
+    cli_env: dict[str, str], tmp_path: Path, language: str, other: str
+) -> None:
+    """Its help, argparse's words, the service manager's lines and the reasons in the daemon's log."""
+    env = {
+        **cli_env,
+        "TAAK_LANGUAGE": language,
+        "HOME": str(tmp_path / "home"),
+        "TAAK_BOTS": "coco",
+        "TAAK_LOG_FORMAT": "json",
+    }
+    assert run_taak(env, "bot", "uit", "coco").code == 0
+    outputs = [
+        run_queue_worker(env, "--help"),
+        run_queue_worker(env, "service", "install", "--help"),
+        run_queue_worker(env, "--bogus"),
+        run_queue_worker(env, "service", "status", "--bot", "coco", "--platform", "linux"),
+        run_queue_worker(env, "--once"),  # the bot is off: the log says why nothing was claimed
+    ]
+    text = "\n".join(outputs)
+    assert [m for m in QUEUE_WORKER_MARKERS[language] if m in text] == QUEUE_WORKER_MARKERS[language], text
+    assert [m for m in QUEUE_WORKER_MARKERS[other] if m in text] == [], text

@@ -14,7 +14,7 @@ import pytest
 
 
 def service(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home)}
+    env = {**os.environ, "HOME": str(home), "TAAK_LANGUAGE": "nl"}
     return subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker", "service", "install", *args],
         env=env,
@@ -150,6 +150,7 @@ def manage(home: Path, *args: str, fail: bool = False, enabled: str = "") -> sub
         "PATH": f"{tools}{os.pathsep}{os.environ['PATH']}",
         "FAKE_CALLS": str(home / "calls.txt"),
         "FAKE_ENABLED": enabled,
+        "TAAK_LANGUAGE": "en",
     }
     if fail:
         env["FAKE_FAIL"] = "1"
@@ -205,7 +206,7 @@ def test_the_systemd_template_stays_while_another_bot_has_it_enabled_and_goes_wi
 def test_a_system_unit_needs_a_user_that_exists(tmp_path: Path) -> None:
     done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "niemand_hier", "--dry-run")
     assert done.returncode == 2
-    assert "no such user" in done.stderr
+    assert "queue-worker: --user niemand_hier: die gebruiker bestaat niet op deze machine" in done.stderr
 
 
 def test_the_settings_file_is_read_literally_so_a_password_with_shell_characters_stays_whole(

@@ -21,21 +21,28 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
     return found
 
 
-def built(monkeypatch: pytest.MonkeyPatch, language: str) -> argparse.ArgumentParser:
-    from worker.cli.taak import build_parser
+PROGRAMS = ["worker.cli.taak", "worker.cli.queue_worker"]
+
+
+def built(monkeypatch: pytest.MonkeyPatch, language: str, program: str) -> argparse.ArgumentParser:
+    import importlib
 
     monkeypatch.setenv("TAAK_LANGUAGE", language)
-    parser: argparse.ArgumentParser = build_parser()
+    parser: argparse.ArgumentParser = importlib.import_module(program).build_parser()
     return parser
 
 
-def test_every_help_text_has_its_dutch_form(monkeypatch: pytest.MonkeyPatch) -> None:
-    missing = [text for text in help_texts(built(monkeypatch, "en")) if text not in HELP_NL]
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_every_help_text_has_its_dutch_form(monkeypatch: pytest.MonkeyPatch, program: str) -> None:
+    missing = [text for text in help_texts(built(monkeypatch, "en", program)) if text not in HELP_NL]
     assert missing == []
 
 
-def test_a_dutch_run_shows_no_english_help_and_an_english_run_no_dutch(monkeypatch: pytest.MonkeyPatch) -> None:
-    dutch = set(help_texts(built(monkeypatch, "nl")))
-    english = set(help_texts(built(monkeypatch, "en")))
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_a_dutch_run_shows_no_english_help_and_an_english_run_no_dutch(
+    monkeypatch: pytest.MonkeyPatch, program: str
+) -> None:
+    dutch = set(help_texts(built(monkeypatch, "nl", program)))
+    english = set(help_texts(built(monkeypatch, "en", program)))
     assert dutch & set(HELP_NL) <= {key for key, value in HELP_NL.items() if key == value}
     assert english & set(HELP_NL.values()) <= {key for key, value in HELP_NL.items() if key == value}

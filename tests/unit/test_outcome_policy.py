@@ -11,9 +11,9 @@ from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_p
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import build_env, session_env
 
-INFRA = Outcome(Action.GIVE_BACK, "infrastructuur: Not logged in", infrastructure=True)
+INFRA = Outcome(Action.VRIJGEVEN, "infrastructuur: Not logged in", infrastructure=True)
 TASK_FAILED = Outcome(Action.RETRY_OR_FAIL, "sessie mislukt")
-SHUTDOWN = Outcome(Action.GIVE_BACK, "de worker stopt")
+SHUTDOWN = Outcome(Action.VRIJGEVEN, "de worker stopt")
 DONE = Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
 
 

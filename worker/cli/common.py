@@ -12,22 +12,22 @@ import asyncpg
 
 from worker.cli.args import fail
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import message
+from worker.core.messages import early_language, message
 from worker.settings import Settings
 
 T = TypeVar("T")
 
 
-def load_settings_or_exit() -> Settings:
+def load_settings_or_exit(program: str = "taak") -> Settings:
     from pydantic import ValidationError
 
     try:
         return Settings()
     except ValidationError as exc:
         detail = "; ".join(f"TAAK_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-        fail(message("bad_settings", "nl", detail=detail), ExitCode.USAGE)
+        fail(message("bad_settings", early_language(), detail=detail), ExitCode.USAGE, program)
     except TaakError as exc:
-        fail(exc.render("nl"), exc.exit_code)
+        fail(exc.render(early_language()), exc.exit_code, program)
 
 
 @asynccontextmanager

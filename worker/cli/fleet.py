@@ -305,7 +305,7 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         if args.intake_command == "neem":
             columns = old_queue.columns_from(settings)
-            found = await old_queue.prepare_table(conn, columns)
+            found = await old_queue.prepare_table(conn, columns, settings.language)
             if isinstance(found, str):
                 raise Refused("intake_off", reason=found)
             if args.aan is not None:
@@ -317,7 +317,7 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.OK
         bot = check_bot_name(args.bot) if args.bot is not None else None
         seen = await old_queue.preview(conn, settings, bot)
-        if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules)):
+        if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
             seen = problem
     if isinstance(seen, str):  # nothing would become a task: a fact, not a failure
         if args.json:

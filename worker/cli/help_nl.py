@@ -213,4 +213,30 @@ HELP_NL = {
     "print the address with the token, to open once, and stop": (
         "print het adres met het token, om één keer te openen, en stop"
     ),
+    # queue-worker
+    "Claims tasks for this machine's bots and runs them.": "Neemt taken voor de bots van deze machine en voert ze uit.",
+    "process at most one task, then exit": "hoogstens één taak, dan stoppen",
+    "show the whole flow with a scripted agent (no Claude account needed)": (
+        "laat de hele gang zien met een agent die een script volgt (geen Claude-account nodig)"
+    ),
+    "the systemd unit or launchd agent for a bot: install, status, uninstall": (
+        "de systemd-unit of launchd-agent van een bot: install, status, uninstall"
+    ),
+    "script: the small agent that ships with the package (default); claude: the real Claude Code CLI": (
+        "script: de kleine agent die met het pakket meekomt (standaard); claude: de echte Claude Code CLI"
+    ),
+    "write it for this machine and print how to load it": "schrijf hem voor deze machine en print hoe je hem laadt",
+    "is it installed, and is it running": "is hij geïnstalleerd, en draait hij",
+    "stop it, disable it and remove its file (the settings file is kept)": (
+        "stop hem, zet hem uit en verwijder zijn bestand (het instellingenbestand blijft)"
+    ),
+    "print the file instead of writing it": "print het bestand in plaats van het te schrijven",
+    "a system unit (Linux, installed as root) that runs as --user": (
+        "een systeemunit (Linux, geïnstalleerd als root) die draait als --user"
+    ),
+    "with --system: the user it runs as (never root)": "met --system: de gebruiker als wie hij draait (nooit root)",
+    "the bot this service serves": "de bot die deze service bedient",
+    "default: this machine's": "standaard: die van deze machine",
+    "the system unit (Linux) instead of the user unit": "de systeemunit (Linux) in plaats van de gebruikersunit",
+    "say what would be done, do nothing": "zeg wat er zou gebeuren, doe niets",
 }

@@ -12,14 +12,20 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
-from worker.cli.args import Parser, fail, parse
+from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
 from worker.cli.common import load_settings_or_exit
 from worker.core.errors import ExitCode, TaakError
+from worker.core.messages import early_language, message
 from worker.settings import Settings
 
 
 def build_parser() -> argparse.ArgumentParser:
+    return in_the_runs_language(_parser())
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = Parser(prog="queue-worker", description="Claims tasks for this machine's bots and runs them.")
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB")
@@ -63,12 +69,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _fail(line: str, code: int) -> NoReturn:
+    fail(line, code, program="queue-worker")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    use_argparse_words()  # before the parsers are made: argparse names their sections when it builds them
     args = parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
     if args.command == "service":
         raise SystemExit(_service(args))
     _load_env_file()
-    settings = load_settings_or_exit()
+    settings = load_settings_or_exit("queue-worker")
     from worker.logs import configure_logging
 
     configure_logging(settings.log_format)
@@ -87,7 +98,7 @@ def _load_env_file() -> None:
     from dotenv import dotenv_values
 
     if not os.path.isfile(path):
-        fail(f"TAAK_ENV_FILE {path} does not exist", ExitCode.USAGE, program="queue-worker")
+        _fail(message("env_file_missing", early_language(), path=path), ExitCode.USAGE)
     for key, value in dotenv_values(path, interpolate=False).items():
         if value is None:
             continue
@@ -104,99 +115,99 @@ def _service(args: argparse.Namespace) -> int:
     from worker.daemon import service as svc
     from worker.db.bots import check_bot_name
 
+    language = early_language()
     try:
         bot = check_bot_name(args.bot)
     except TaakError as exc:
-        fail(exc.render("en"), exc.exit_code)
+        _fail(exc.render(language), exc.exit_code)
     platform = args.platform or svc.this_platform()
     if args.system and platform == "macos":
-        fail("--system is for Linux; on macOS the agent runs as the user who installs it", ExitCode.USAGE)
+        _fail(message("system_linux_only", language), ExitCode.USAGE)
     user = getattr(args, "user", None)
     if args.service_command == "install" and args.system:
         import pwd
 
         user = user or os.environ.get("SUDO_USER")
         if not user or user == "root":
-            fail("--system needs --user NAME: the bot runs as that user, never as root", ExitCode.USAGE)
+            _fail(message("system_needs_user", language), ExitCode.USAGE)
         try:
             pwd.getpwnam(user)
         except KeyError:
-            fail(f"--user {user}: no such user on this machine", ExitCode.USAGE)
+            _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
     home = Path.home()
     service = svc.service_file(bot, platform, home=home, system=args.system, user=user)
     if args.service_command == "status":
-        return _service_status(service, bot)
+        return _service_status(service, bot, language)
     if args.service_command == "uninstall":
-        return _service_uninstall(service, bot, dry_run=args.dry_run)
+        return _service_uninstall(service, bot, language, dry_run=args.dry_run)
     if args.dry_run:
         print(service.text, end="")
         return 0
     for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=user if args.system else None):
-        print(f"wrote {path}")
+        print(message("service_wrote", language, path=path))
     if not svc.env_file_has_path(service):
-        print(f"note: {service.env_file} has no PATH line: add PATH={svc.service_path(platform)}")
-    print(f"settings go in {service.env_file} (TAAK_DATABASE_URL, ...); then load it with:\n  {service.load}")
-    print(f"follow its log with:\n  {service.logs}")
+        print(message("service_no_path", language, env_file=service.env_file, path=svc.service_path(platform)))
+    print(message("service_load", language, env_file=service.env_file, load=service.load))
+    print(message("service_logs", language, logs=service.logs))
     if platform == "linux" and not args.system:
         linger = svc.lingering(getpass.getuser())
         if linger is not True:
-            why = "lingering is off" if linger is False else "systemd could not say whether lingering is on"
-            print(
-                f"{why}: this user's services stop when the user logs out; on a headless machine keep them "
-                f"running with:\n  sudo loginctl enable-linger {getpass.getuser()}"
-            )
+            why = message("linger_off" if linger is False else "linger_unknown", language)
+            print(message("linger_advice", language, why=why, user=getpass.getuser()))
     if service.log_file is not None:
-        print(
-            f"launchd does not rotate {service.log_file}: it grows until you stop the agent, move the file and "
-            "start it again (the README's Services section)"
-        )
+        print(message("launchd_no_rotation", language, log_file=service.log_file))
     return 0
 
 
-def _service_status(service: object, bot: str) -> int:
+def _service_status(service: object, bot: str, language: str) -> int:
     from worker.daemon import service as svc
 
     assert isinstance(service, svc.ServiceFile)
     installed = service.path.is_file() and service.env_file.is_file()
-    print(f"{service.path}: {'installed' if service.path.is_file() else 'not installed'}")
-    env = "there" if service.env_file.is_file() else "missing"
-    has_path = "with PATH" if svc.env_file_has_path(service) else "without PATH"
-    print(f"{service.env_file}: {env}" + (f", {has_path}" if env == "there" else ""))
+    print(
+        message("service_installed" if service.path.is_file() else "service_not_installed", language, path=service.path)
+    )
+    if service.env_file.is_file():
+        has_path = message("with_path" if svc.env_file_has_path(service) else "without_path", language)
+        print(message("service_env_there", language, path=service.env_file, has_path=has_path))
+    else:
+        print(message("service_env_missing", language, path=service.env_file))
     if not installed:
-        print(f"{bot}: not installed")
+        print(message("bot_not_installed", language, bot=bot))
         return int(ExitCode.NOT_FOUND)
     code, said = svc.run_manager(service.status)
     print(said)
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
 
-def _service_uninstall(service: object, bot: str, *, dry_run: bool) -> int:
+def _service_uninstall(service: object, bot: str, language: str, *, dry_run: bool) -> int:
     from worker.daemon import service as svc
 
     assert isinstance(service, svc.ServiceFile)
     if not service.path.is_file():
-        print(f"{service.path}: not installed, nothing to do")
+        print(message("service_nothing_to_do", language, path=service.path))
         return 0
-    shared = svc.other_bots(service, bot) if service.log_file is None else []
-    print(("would run: " if dry_run else "running: ") + " ".join(service.stop))
+    shared = ", ".join(svc.other_bots(service, bot) if service.log_file is None else [])
+    stop = " ".join(service.stop)
+    print(message("would_run" if dry_run else "running_command", language, command=stop))
     if dry_run:
         print(
-            f"would keep {service.path}: bots {', '.join(shared)} use the same unit"
+            message("would_keep_shared", language, path=service.path, bots=shared)
             if shared
-            else f"would remove {service.path}"
+            else message("would_remove", language, path=service.path)
         )
         return 0
     code, said = svc.run_manager(service.stop)
     if code not in (0, svc.NO_MANAGER):
         last = said.splitlines()[-1] if said else ""
-        print(f"could not stop it: {' '.join(service.stop)} exited {code}: {last}; nothing removed")
+        print(message("could_not_stop", language, command=stop, code=code, last=last))
         return int(ExitCode.REFUSED)
     if shared:
-        print(f"kept {service.path}: bots {', '.join(shared)} use the same unit")
+        print(message("kept_shared", language, path=service.path, bots=shared))
     else:
         service.path.unlink()
-        print(f"removed {service.path}")
-    print(f"kept {service.env_file} (your settings)")
+        print(message("removed", language, path=service.path))
+    print(message("kept_settings", language, path=service.env_file))
     return 0
 
 
@@ -211,14 +222,14 @@ def _serve(settings: Settings, *, once: bool) -> int:
         worker = Worker(settings, database, once=once)
         anyio.run(worker.run)
     except StartRefused as exc:
-        fail(str(exc), ExitCode.REFUSED)
+        _fail(str(exc), ExitCode.REFUSED)
     except BaseExceptionGroup as group:  # refused inside the daemon's task group
         refused = group.subgroup(StartRefused)
         if refused is None:
             raise
-        fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
+        _fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
     except TaakError as exc:
-        fail(exc.render(settings.language), exc.exit_code)
+        _fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         return 0
     return 0
@@ -240,11 +251,7 @@ def _demo(settings: Settings, agent: str) -> int:
         database_url=None, bots=[bot], agent_cmd=agent_cmd, poll_seconds=0.5, silence_timeout_seconds=300
     )
     if settings.database_url is not None:
-        print(
-            "demo: TAAK_DATABASE_URL is set, but the demo runs on the embedded database in "
-            f"{settings.embedded_dir}, never on your queue",
-            file=sys.stderr,
-        )
+        print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
         from worker.cli.common import connection
@@ -267,8 +274,8 @@ def _demo(settings: Settings, agent: str) -> int:
     try:
         task_id = anyio.run(prepare)
     except TaakError as exc:
-        fail(exc.render(settings.language), exc.exit_code)
-    print(f"demo: task {task_id} created for bot {bot!r}; running it with {agent_cmd}", file=sys.stderr)
+        _fail(exc.render(settings.language), exc.exit_code)
+    print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
     code = _serve(demo_settings, once=True)
 
     async def show() -> Status:
@@ -287,7 +294,7 @@ def _demo(settings: Settings, agent: str) -> int:
 
     status = anyio.run(show)
     again = "TAAK_DATABASE_URL= taak" if settings.database_url is not None else "taak"
-    print(f"\nSee it again with: {again} toon {task_id}", file=sys.stderr)
+    print("\n" + message("demo_again", settings.language, command=f"{again} toon {task_id}"), file=sys.stderr)
     return code if status == Status.KLAAR else int(ExitCode.REFUSED)
 
 

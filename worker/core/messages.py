@@ -361,6 +361,137 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de database weigert dit: {detail}",
         "en": "the database refused this: {detail}",
     },
+    # The queue-worker and its daemon (issue 16: its refusals, its demo and the reasons in its log, in the run's
+    # language; the log's event names and keys stay as they are, for the machines that read them).
+    "taak_bots_empty": {
+        "nl": "TAAK_BOTS is leeg: noem de bots die deze machine bedient (TAAK_BOTS=paco)",
+        "en": "TAAK_BOTS is empty: name the bots this machine serves (TAAK_BOTS=paco)",
+    },
+    "already_running": {
+        "nl": "er draait al een queue-worker voor {holder} op deze machine ({detail})",
+        "en": "a queue-worker for {holder} already runs on this machine ({detail})",
+    },
+    "socket_too_long": {
+        "nl": "de sessie-socket {path} is {length} bytes, meer dan de {limit} die een Unix-socketpad mag hebben "
+        "(macOS): zet TAAK_SOCKET_DIR op een kortere map, bijvoorbeeld /tmp/taak",
+        "en": "the session socket {path} is {length} bytes, more than the {limit} a Unix socket path may have "
+        "(macOS): set TAAK_SOCKET_DIR to a shorter folder, e.g. /tmp/taak",
+    },
+    "claim_paused": {
+        "nl": "de worker pauzeert na een storing in de infrastructuur",
+        "en": "the worker is paused after an infrastructure failure",
+    },
+    "claim_no_bot_on": {
+        "nl": "geen bot van deze worker staat aan",
+        "en": "no bot of this worker is switched on",
+    },
+    "claim_all_braked": {
+        "nl": "elke bot van deze worker die aan staat zit vandaag aan zijn rem",
+        "en": "every bot of this worker that is on reached its brake for today",
+    },
+    "outbox_off": {
+        "nl": "TAAK_NOTIFY_CMD en TAAK_ON_KLAAR_CMD zijn geen van beide gezet",
+        "en": "neither TAAK_NOTIFY_CMD nor TAAK_ON_KLAAR_CMD is set",
+    },
+    "listen_pooler": {
+        "nl": "een transaction pooler kent geen LISTEN/NOTIFY",
+        "en": "a transaction pooler has no LISTEN/NOTIFY",
+    },
+    "listen_off": {"nl": "TAAK_LISTEN staat uit", "en": "TAAK_LISTEN is off"},
+    "connection_closed": {"nl": "de verbinding is gesloten", "en": "the connection was closed"},
+    "lease_lost_stop": {"nl": "de sessie wordt gestopt", "en": "killing the session"},
+    "pooler_effect": {
+        "nl": "geen LISTEN/NOTIFY en geen prepared statements: pollen, zonder statement cache",
+        "en": "no LISTEN/NOTIFY and no prepared statements: polling, without a statement cache",
+    },
+    "intake_no_table": {"nl": "er is geen tabel agent_messages", "en": "there is no agent_messages table"},
+    "intake_missing_columns": {
+        "nl": "agent_messages heeft geen kolom {columns} (TAAK_INTAKE_*_COLUMN)",
+        "en": "agent_messages has no column {columns} (TAAK_INTAKE_*_COLUMN)",
+    },
+    "intake_cutoff_future": {
+        "nl": "TAAK_INTAKE_VANAF {cutoff} ligt in de toekomst: elk bericht tot dan zou worden overgeslagen",
+        "en": "TAAK_INTAKE_VANAF {cutoff} is in the future: every message until then would be skipped",
+    },
+    "env_file_missing": {"nl": "TAAK_ENV_FILE {path} bestaat niet", "en": "TAAK_ENV_FILE {path} does not exist"},
+    "system_linux_only": {
+        "nl": "--system is voor Linux; op macOS draait de agent als de gebruiker die hem installeert",
+        "en": "--system is for Linux; on macOS the agent runs as the user who installs it",
+    },
+    "system_needs_user": {
+        "nl": "--system heeft --user NAAM nodig: de bot draait als die gebruiker, nooit als root",
+        "en": "--system needs --user NAME: the bot runs as that user, never as root",
+    },
+    "no_such_user": {
+        "nl": "--user {user}: die gebruiker bestaat niet op deze machine",
+        "en": "--user {user}: no such user on this machine",
+    },
+    "service_wrote": {"nl": "geschreven: {path}", "en": "wrote {path}"},
+    "service_no_path": {
+        "nl": "let op: {env_file} heeft geen PATH-regel: voeg toe PATH={path}",
+        "en": "note: {env_file} has no PATH line: add PATH={path}",
+    },
+    "service_load": {
+        "nl": "de instellingen komen in {env_file} (TAAK_DATABASE_URL, ...); laad hem daarna met:\n  {load}",
+        "en": "settings go in {env_file} (TAAK_DATABASE_URL, ...); then load it with:\n  {load}",
+    },
+    "service_logs": {"nl": "volg zijn log met:\n  {logs}", "en": "follow its log with:\n  {logs}"},
+    "linger_off": {"nl": "lingering staat uit", "en": "lingering is off"},
+    "linger_unknown": {
+        "nl": "systemd kon niet zeggen of lingering aan staat",
+        "en": "systemd could not say whether lingering is on",
+    },
+    "linger_advice": {
+        "nl": "{why}: de services van deze gebruiker stoppen als hij uitlogt; op een machine zonder scherm houd je "
+        "ze draaiend met:\n  sudo loginctl enable-linger {user}",
+        "en": "{why}: this user's services stop when the user logs out; on a headless machine keep them running "
+        "with:\n  sudo loginctl enable-linger {user}",
+    },
+    "launchd_no_rotation": {
+        "nl": "launchd roteert {log_file} niet: het groeit tot je de agent stopt, het bestand verplaatst en hem weer "
+        "start (de sectie Services van de README)",
+        "en": "launchd does not rotate {log_file}: it grows until you stop the agent, move the file and start it "
+        "again (the README's Services section)",
+    },
+    "service_installed": {"nl": "{path}: geïnstalleerd", "en": "{path}: installed"},
+    "service_not_installed": {"nl": "{path}: niet geïnstalleerd", "en": "{path}: not installed"},
+    "service_env_there": {"nl": "{path}: aanwezig, {has_path}", "en": "{path}: there, {has_path}"},
+    "service_env_missing": {"nl": "{path}: ontbreekt", "en": "{path}: missing"},
+    "with_path": {"nl": "met PATH", "en": "with PATH"},
+    "without_path": {"nl": "zonder PATH", "en": "without PATH"},
+    "bot_not_installed": {"nl": "{bot}: niet geïnstalleerd", "en": "{bot}: not installed"},
+    "service_nothing_to_do": {
+        "nl": "{path}: niet geïnstalleerd, niets te doen",
+        "en": "{path}: not installed, nothing to do",
+    },
+    "would_run": {"nl": "zou draaien: {command}", "en": "would run: {command}"},
+    "running_command": {"nl": "draait: {command}", "en": "running: {command}"},
+    "would_keep_shared": {
+        "nl": "zou {path} houden: de bots {bots} gebruiken dezelfde unit",
+        "en": "would keep {path}: bots {bots} use the same unit",
+    },
+    "would_remove": {"nl": "zou {path} verwijderen", "en": "would remove {path}"},
+    "could_not_stop": {
+        "nl": "kon hem niet stoppen: {command} stopte met {code}: {last}; niets verwijderd",
+        "en": "could not stop it: {command} exited {code}: {last}; nothing removed",
+    },
+    "kept_shared": {
+        "nl": "{path} gehouden: de bots {bots} gebruiken dezelfde unit",
+        "en": "kept {path}: bots {bots} use the same unit",
+    },
+    "removed": {"nl": "{path} verwijderd", "en": "removed {path}"},
+    "kept_settings": {"nl": "{path} gehouden (je instellingen)", "en": "kept {path} (your settings)"},
+    "demo_not_your_queue": {
+        "nl": "demo: TAAK_DATABASE_URL is gezet, maar de demo draait op de ingebouwde database in {folder}, nooit "
+        "op je wachtrij",
+        "en": "demo: TAAK_DATABASE_URL is set, but the demo runs on the embedded database in {folder}, never on "
+        "your queue",
+    },
+    "demo_created": {
+        "nl": "demo: taak {id} gemaakt voor bot {bot!r}; hij draait met {agent}",
+        "en": "demo: task {id} created for bot {bot!r}; running it with {agent}",
+    },
+    "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 
 

@@ -28,7 +28,7 @@ class Stop(StrEnum):
 class Action(StrEnum):
     NOTHING = "nothing"  # the session finished or blocked the task, or it is not ours any more
     RETRY_OR_FAIL = "retry_or_fail"  # a task failure: an attempt is used
-    GIVE_BACK = "give_back"  # not the task's fault: the attempt is given back
+    VRIJGEVEN = "vrijgeven"  # not the task's fault: released, the attempt given back
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,15 @@ def decide(seen: Observed) -> Outcome:
     if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
         return Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
     if seen.stop == Stop.SHUTDOWN:
-        return Outcome(Action.GIVE_BACK, "de worker stopt; de taak gaat terug in de wachtrij")
+        return Outcome(Action.VRIJGEVEN, "de worker stopt; de taak gaat terug in de wachtrij")
     if seen.spawn_error is not None or seen.exit_code == 127:
         why = seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
-        return Outcome(Action.GIVE_BACK, f"infrastructuur: agent start niet ({why})", infrastructure=True)
+        return Outcome(Action.VRIJGEVEN, f"infrastructuur: agent start niet ({why})", infrastructure=True)
     result_text = (seen.result.text or "") if seen.result else ""
     failed = seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
     if failed and is_infrastructure(f"{result_text}\n{seen.stderr_tail}"):
         why = _first_line(result_text) or _tail(seen.stderr_tail)
-        return Outcome(Action.GIVE_BACK, f"infrastructuur: {why}", infrastructure=True)
+        return Outcome(Action.VRIJGEVEN, f"infrastructuur: {why}", infrastructure=True)
     if seen.stop == Stop.SILENCE:
         return Outcome(Action.RETRY_OR_FAIL, _with_stderr("sessie gestopt: te lang geen uitvoer", seen))
     if seen.stop == Stop.TOTAL:
@@ -110,7 +110,7 @@ def infra_pause(failures: int, outcome: Outcome, base: float, maximum: float) ->
     own) ends the run; a give-back for another reason (a shutdown) leaves it as it was."""
     if outcome.infrastructure:
         return failures + 1, backoff_seconds(failures + 1, base, maximum)
-    if outcome.action != Action.GIVE_BACK:
+    if outcome.action != Action.VRIJGEVEN:
         return 0, 0.0
     return failures, 0.0
 

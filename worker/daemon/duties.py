@@ -19,6 +19,7 @@ import structlog
 
 from worker import __version__
 from worker.core.machines import registry_json
+from worker.core.messages import message
 from worker.daemon import intake, outbox
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table
@@ -49,17 +50,17 @@ class Duties:
             # also right after an outage longer than the lease.
             if self.running:  # (with nothing to extend, no call: a no-op must not pass for "the database is back")
                 await self.db("extend", self.extend_own_leases)
-            reaped = await self.db(
-                "reap",
-                lambda: self.ledger().reap(
+            verlopen_taken = await self.db(
+                "verlopen",
+                lambda: self.ledger().verlopen(
                     backoff_base=s.retry_base_seconds,
                     backoff_max=s.retry_max_seconds,
                     own=list(self.running),
                     grace_seconds=s.reaper_grace_seconds,
                 ),
             )
-            for task in reaped:
-                log.info("lease_expired", task_id=task.id, status=task.status)
+            for task in verlopen_taken:
+                log.info("lease_verlopen", task_id=task.id, status=task.status)
             await anyio.sleep(s.reaper_seconds)
 
     async def extend_own_leases(self) -> None:
@@ -85,12 +86,12 @@ class Duties:
     async def intake(self) -> None:
         """Messages from the old queue table become tasks or log rows; off, said once, when it cannot run."""
         columns = intake.columns_from(self.settings)
-        found = await self.db("intake", partial(intake.prepare_table, self.pool, columns))
+        found = await self.db("intake", partial(intake.prepare_table, self.pool, columns, self.settings.language))
         if isinstance(found, str):
             log.info("intake_off", reason=found)
             return
         rules = await self.db("intake", partial(intake.rules_from, self.pool, self.settings, found))
-        if problem := intake.cutoff_problem(rules):
+        if problem := intake.cutoff_problem(rules, self.settings.language):
             log.warning("intake_off", reason=problem)
             return
         log.info("intake_on", cutoff=rules.cutoff.isoformat(), open_statuses=sorted(rules.open_statuses or []))
@@ -104,7 +105,7 @@ class Duties:
     async def outbox(self) -> None:
         """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
         if not outbox.kinds_to_send(self.settings):
-            log.info("outbox_off", reason="neither TAAK_NOTIFY_CMD nor TAAK_ON_KLAAR_CMD is set")
+            log.info("outbox_off", reason=message("outbox_off", self.settings.language))
             return
         while True:
             await self.db("reminders", partial(outbox.make_reminders, self.pool, self.settings))

@@ -391,10 +391,12 @@ def _make_room_for(path: Path) -> None:
 
 class SocketPathTooLong(Exception):
     def __init__(self, path: Path) -> None:
-        super().__init__(
-            f"the session socket {path} is {len(os.fsencode(path))} bytes, more than the {SOCKET_PATH_MAX_BYTES} "
-            "a Unix socket path may have (macOS): set TAAK_SOCKET_DIR to a shorter folder, e.g. /tmp/taak"
-        )
+        self.path = path
+        super().__init__(self.render("en"))
+
+    def render(self, language: str) -> str:
+        length = len(os.fsencode(self.path))
+        return message("socket_too_long", language, path=self.path, length=length, limit=SOCKET_PATH_MAX_BYTES)
 
 
 def _read_errors() -> tuple[type[Exception], ...]:

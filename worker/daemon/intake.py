@@ -23,6 +23,7 @@ import asyncpg.pool
 import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
+from worker.core.messages import message
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.core.terminal import is_blank
 from worker.db.ledger import Ledger, NewTask
@@ -137,22 +138,27 @@ async def table(db: Executor) -> Table:
     return Table(exists=names is not None, columns=frozenset(names or ()))
 
 
-def cutoff_problem(rules: Rules) -> str | None:
+def cutoff_problem(rules: Rules, language: str) -> str | None:
     """A cut-off in the future would mark every message until then as skipped, for good: intake stays off."""
     if rules.cutoff > datetime.now(rules.cutoff.tzinfo):
-        return (
-            f"TAAK_INTAKE_VANAF {rules.cutoff.isoformat()} is in the future: every message until then would be skipped"
-        )
+        return message("intake_cutoff_future", language, cutoff=rules.cutoff.isoformat())
     return None
 
 
-async def prepare_table(pool: Executor, columns: Columns) -> Table | str:
+def _unusable(found: Table, columns: Columns, language: str) -> str | None:
+    """Why intake cannot read the table, or None."""
+    if not found.exists:
+        return message("intake_no_table", language)
+    if missing := found.missing(columns):
+        return message("intake_missing_columns", language, columns=", ".join(missing))
+    return None
+
+
+async def prepare_table(pool: Executor, columns: Columns, language: str) -> Table | str:
     """The table, ready for intake (its columns added if it appeared later), or why intake is off."""
     found = await table(pool)
-    if not found.exists:
-        return "there is no agent_messages table"
-    if missing := found.missing(columns):
-        return f"agent_messages has no column {', '.join(missing)} (TAAK_INTAKE_*_COLUMN)"
+    if why := _unusable(found, columns, language):
+        return why
     if "task_id" not in found.columns or "parent_id" not in found.columns:
         await pool.execute(queries()["intake_kolommen"])
         found = await table(pool)
@@ -292,10 +298,8 @@ async def preview(conn: Conn, settings: Settings, bot: str | None) -> Preview | 
     """Every message (for one bot, or all) with what would become of it, in a read-only transaction."""
     columns = columns_from(settings)
     found = await table(conn)
-    if not found.exists:
-        return "there is no agent_messages table"
-    if missing := found.missing(columns):
-        return f"agent_messages has no column {', '.join(missing)} (TAAK_INTAKE_*_COLUMN)"
+    if why := _unusable(found, columns, settings.language):
+        return why
     seen = Preview(rules=await rules_from(conn, settings, found))
     async with conn.transaction(readonly=True):
         known = {r["bot"] for r in await conn.fetch(queries()["bots_lijst"])}

@@ -10,6 +10,7 @@ import structlog
 
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
+from worker.core.messages import message
 from worker.daemon.retry import DB_ERRORS, backoff, one_line
 from worker.db.connect import connect_one
 from worker.db.sqlfiles import queries
@@ -26,7 +27,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
     """Wake the claim loop on `NOTIFY taak_nieuw` over a dedicated connection, restored when it drops; poll
     mode (said once) through the Supabase transaction pooler or with TAAK_LISTEN off."""
     if database.is_transaction_pooler or not settings.listen:
-        reason = "a transaction pooler has no LISTEN/NOTIFY" if database.is_transaction_pooler else "TAAK_LISTEN is off"
+        reason = message("listen_pooler" if database.is_transaction_pooler else "listen_off", settings.language)
         log.warning("listen_unavailable", mode="poll", poll_seconds=settings.poll_seconds, reason=reason)
         return
     failures = 0
@@ -52,7 +53,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
                 if not lost.is_set():
                     await conn.fetchval(queries()["leeft"], timeout=settings.connect_timeout_seconds)
             if lost.is_set():
-                log.warning("listen_lost", error="the connection was closed")
+                log.warning("listen_lost", error=message("connection_closed", settings.language))
                 failures = 1
         except DB_ERRORS as exc:
             log.warning("listen_lost", error=one_line(exc))

@@ -31,6 +31,16 @@ def kinds_to_send(settings: Settings) -> list[str]:
     return kinds + (["klaar"] if settings.on_klaar_cmd else [])
 
 
+# Kinds the ledger writes into the outbox only when a daemon says it delivers them.
+DELIVERED_ON_REQUEST = ["klaar"]
+
+
+async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: list[str]) -> None:
+    """Tell the ledger what this daemon delivers for its bots, so that nothing piles up undelivered."""
+    kinds = [kind for kind in kinds_to_send(settings) if kind in DELIVERED_ON_REQUEST]
+    await db.execute(queries()["bezorgers_zetten"], holders, kinds)
+
+
 async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
     if settings.notify_cmd:
         await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)

@@ -33,6 +33,7 @@ from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, decide, infra_pause
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
+from worker.daemon import outbox
 from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong
 from worker.daemon.groups import SessionGroups
@@ -48,6 +49,7 @@ from worker.db.ledger import Claim, Ledger
 from worker.db.migrate import migrate
 from worker.db.migrate import status as migration_status
 from worker.db.pooler import resolve_pooler
+from worker.db.sqlfiles import Executor
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
@@ -67,7 +69,7 @@ class StartRefused(Exception):
 class Worker:
     def __init__(self, settings: Settings, database: DatabaseUrl, *, once: bool = False) -> None:
         if not settings.bots:
-            raise StartRefused("TAAK_BOTS is empty: name the bots this machine serves (TAAK_BOTS=paco)")
+            raise StartRefused(message("taak_bots_empty", settings.language))
         self.settings = settings
         self.database = database
         self.once = once
@@ -79,7 +81,7 @@ class Worker:
         self.journal_path = settings.data_dir / "journaal" / f"{label}.jsonl"
         self.socket_path = settings.sessions_socket_dir / f"{hashlib.sha256(label.encode()).hexdigest()[:10]}.sock"
         if len(os.fsencode(self.socket_path)) > SOCKET_PATH_MAX_BYTES:
-            raise StartRefused(str(SocketPathTooLong(self.socket_path)))
+            raise StartRefused(SocketPathTooLong(self.socket_path).render(settings.language))
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish
         self.force_stop = anyio.Event()  # terminate the sessions now
@@ -174,7 +176,9 @@ class Worker:
             try:
                 lock.acquire()
             except AlreadyRunning as exc:
-                raise StartRefused(f"a queue-worker for {holder} already runs on this machine ({exc})") from None
+                raise StartRefused(
+                    message("already_running", self.settings.language, holder=holder, detail=exc)
+                ) from None
         # Only now, holding the locks, is every recorded session group of these bots an orphan.
         self.groups.sweep_previous_runs()
 
@@ -192,6 +196,7 @@ class Worker:
         if pending:
             raise StartRefused(message("not_migrated", self.settings.language, pending=len(pending)))
         await bot_table.register(self.pool, self.bots)
+        await outbox.register_deliveries(self.pool, self.settings, self.holders)
         assert self.gate is not None
         replayed = len(self.gate.journal.pending())
         # What sessions of an earlier run said lands first, with the tokens it was said with.
@@ -213,7 +218,7 @@ class Worker:
             version=__version__,
         )
         if not active:
-            log.warning("no_bot_active", hint=message("hint_bot_on", "en", bot=self.bots[0]))
+            log.warning("no_bot_active", hint=message("hint_bot_on", self.settings.language, bot=self.bots[0]))
 
     async def _keep_running(self, duty: Callable[[], Awaitable[None]]) -> None:
         """A background duty that fails (a full disk, a bug) is logged and started again, not fatal."""
@@ -276,7 +281,7 @@ class Worker:
 
     async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
         if time.monotonic() < self.paused_until:
-            self._skipping("the worker is paused after an infrastructure failure")
+            self._skipping(message("claim_paused", self.settings.language))
         while (
             len(self.running) < self.settings.concurrency
             and not self.stopping.is_set()
@@ -298,20 +303,26 @@ class Worker:
 
     async def _claim(self, session_id: str) -> Claim | None:
         assert self.pool is not None
+        # One connection for the switch and the claim: a pool borrow costs a reset query on its return.
+        async with self.pool.acquire() as conn:
+            return await self._claim_on(conn, session_id)
+
+    async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
         # Read the switch before every claim: a bot turned off finishes what it runs and takes nothing new.
-        days = await bot_table.days(self.pool, self.bots)
+        days = await bot_table.days(conn, self.bots, usage_of_all=False)
         if not any(day.actief for day in days):
-            self._skipping("no bot of this worker is switched on")
+            self._skipping(message("claim_no_bot_on", self.settings.language))
             return None
         for day in days:
             if day.actief and day.geremd:
                 await self._braked(day)
         claimable = [day.bot for day in days if day.may_claim]
         if not claimable:
-            self._skipping("every bot of this worker that is on reached its brake for today")
+            self._skipping(message("claim_all_braked", self.settings.language))
             return None
         self.skipping = None
-        return await self.ledger.claim(claimable, sessie=session_id, still_running=list(self.running))
+        ledger = Ledger(conn, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
+        return await ledger.claim(claimable, sessie=session_id, still_running=list(self.running))
 
     async def _braked(self, day: bot_table.BotDay) -> None:
         """A bot at its brake claims nothing until local midnight; said once per day, and the owner is told once."""
@@ -361,7 +372,7 @@ class Worker:
         except Exception:
             log.exception("task_runner_failed")
             with anyio.CancelScope(shield=True), anyio.move_on_after(10):
-                await self._give_back(claim, session_id, "interne fout in de worker")
+                await self._vrijgeven(claim, session_id, "interne fout in de worker")
         finally:
             self.running.pop(task.id, None)
             structlog.contextvars.unbind_contextvars("task_id", "bot")
@@ -464,7 +475,7 @@ class Worker:
                 log.info("lease_extension_recovered")
                 outage = False
             if lease == Lease.LOST:
-                log.error("lease_lost", action="killing the session")
+                log.error("lease_lost", action=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
@@ -506,8 +517,8 @@ class Worker:
         if pause:
             self.paused_until = time.monotonic() + pause
             log.warning("worker_paused", seconds=pause, reason=outcome.reason, failures=self.infra_failures)
-        if outcome.action == Action.GIVE_BACK:
-            await self._give_back(claim, session_id, outcome.reason)
+        if outcome.action == Action.VRIJGEVEN:
+            await self._vrijgeven(claim, session_id, outcome.reason)
         elif outcome.action == Action.RETRY_OR_FAIL:
             status = await self.outages.run(
                 "attempt_failed",
@@ -525,10 +536,10 @@ class Worker:
             )
             log.info("task_returned", status=status)
 
-    async def _give_back(self, claim: Claim, session_id: str, reason: str) -> None:
+    async def _vrijgeven(self, claim: Claim, session_id: str, reason: str) -> None:
         await self.outages.run(
-            "give_back",
-            lambda: self.ledger.poging_terug(
+            "vrijgeven",
+            lambda: self.ledger.vrijgeven_poging_terug(
                 claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
             ),
         )

@@ -98,9 +98,10 @@ async def heartbeat(
     await db.execute(queries()["hartslag"], list(bots), machine, pid, version, list(current))
 
 
-async def days(db: Executor, bots: Sequence[str] | None) -> list[BotDay]:
-    """Each bot's switch and brake today (None: every bot)."""
-    records = await db.fetch(queries()["bots_vandaag"], list(bots) if bots is not None else None)
+async def days(db: Executor, bots: Sequence[str] | None, *, usage_of_all: bool = True) -> list[BotDay]:
+    """Each bot's switch and brake today (None: every bot). Without `usage_of_all` only the bots with a brake
+    have their sessions and cost counted (what a claim needs, at the price of one index look-up)."""
+    records = await db.fetch(queries()["bots_vandaag"], list(bots) if bots is not None else None, usage_of_all)
     return [BotDay(**dict(r)) for r in records]
 
 

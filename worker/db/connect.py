@@ -95,6 +95,14 @@ async def connect_one(
     return connection
 
 
+async def _nothing_left_to_reset(_connection: asyncpg.Connection) -> None:
+    """What a pooled connection needs when it goes back: asyncpg itself rolls back a transaction left open and
+    drops its listeners before it calls this. Our statements leave no other session state on a pooled
+    connection (no SET but SET LOCAL, only transaction-scoped advisory locks, LISTEN on its own connection),
+    so asyncpg's default reset query (`RESET ALL`, `UNLISTEN *`, ...) would be one more round trip per borrow
+    for nothing: the daemon borrows for every statement."""
+
+
 async def create_pool(
     settings: Settings, database: DatabaseUrl | None = None, *, min_size: int = 1, max_size: int = 10
 ) -> asyncpg.Pool:
@@ -103,6 +111,6 @@ async def create_pool(
     pool: asyncpg.Pool = await _retrying(
         settings,
         database,
-        lambda: asyncpg.create_pool(min_size=min_size, max_size=max_size, **options),
+        lambda: asyncpg.create_pool(min_size=min_size, max_size=max_size, reset=_nothing_left_to_reset, **options),
     )
     return pool

@@ -65,7 +65,7 @@ class Written:
 
 
 @dataclass(frozen=True)
-class Reaped:
+class Verlopen:
     id: str
     status: Status
     niet_voor: datetime | None
@@ -382,16 +382,20 @@ class Ledger:
         )
         return Status(status) if status is not None else None
 
-    async def poging_terug(self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None) -> bool:
+    async def vrijgeven_poging_terug(
+        self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None
+    ) -> bool:
         """Give the attempt back (not the task's fault); False when the task is not ours any more."""
-        record = await self.db.fetchrow(queries()["poging_terug"], task_id, check_token(token), bot, reden, sessie)
+        record = await self.db.fetchrow(
+            queries()["vrijgeven_poging_terug"], task_id, check_token(token), bot, reden, sessie
+        )
         return record is not None
 
     async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: str) -> list[str]:
         records = await self.db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
         return [r["id"] for r in records]
 
-    async def reap(
+    async def verlopen(
         self,
         *,
         backoff_base: float = 30,
@@ -399,11 +403,11 @@ class Ledger:
         limit: int = 100,
         own: Sequence[str] = (),
         grace_seconds: float = 0,
-    ) -> list[Reaped]:
+    ) -> list[Verlopen]:
         """Return expired leases to the queue (or to mislukt); safe with several reapers at once. `own`: the
         tasks the calling daemon runs, never reaped by it; `grace_seconds`: none after the server's start."""
         records = await self.db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit, list(own), grace_seconds)
-        return [Reaped(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
+        return [Verlopen(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
 
     async def toon(self, task_id: str) -> Task:
         check_task_id(task_id)

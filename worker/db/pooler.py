@@ -17,6 +17,7 @@ import asyncpg
 import structlog
 
 from worker.core.dsn import SUPABASE_TRANSACTION_POOLER_PORT, DatabaseUrl, Pooler
+from worker.core.messages import message
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
@@ -39,7 +40,7 @@ async def resolve_pooler(settings: Settings, database: DatabaseUrl) -> DatabaseU
             "transaction_pooler",
             where=database.where,
             recognised_by=how,
-            effect="no LISTEN/NOTIFY and no prepared statements: polling, without a statement cache",
+            effect=message("pooler_effect", settings.language),
         )
     return replace(database, pooler=mode)
 
