@@ -12,8 +12,9 @@ select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
 -- The best waiting task for one of these bots (or for anyone), taken with its lease and its `gestart` row in
 -- one go (migration 018: a function, so that its plan is made once per connection).
 -- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started),
--- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting)
-select * from taak_claim($1::text[], $2::integer, $3::text, $4::text, $5::text[]);
+-- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting),
+-- $6 only bots that are switched on and not at their brake (boolean)
+select * from taak_claim($1::text[], $2::integer, $3::text, $4::text, $5::text[], $6::boolean);
 
 -- name: log_fenced
 -- A session's log row; the current token is required. The row holds the task FOR SHARE, so that no reaper or
@@ -354,30 +355,9 @@ select * from agent_bots order by bot;
 select bot from agent_bots where actief and bot = any($1::text[]) order by bot;
 
 -- name: bots_vandaag
--- Per bot its switch and its day against its brake: sessions started and cost of the sessions' result rows
--- since local midnight, and its limits (null: none). Walks agent_taak_log_ts over today only.
--- $1 bots (text[]; null: every bot), $2 counted for every bot (false: only for bots with a brake, as the daemon
--- asks before every claim and most bots have no brake; the others then show 0)
-with dag as (
-    select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
-), b as (
-    select bot, actief, max_sessies_per_dag as max_sessies, max_kosten_per_dag as max_kosten
-    from agent_bots where $1::text[] is null or bot = any($1::text[])
-), gebruik as (
-    select l.bot,
-           count(*) filter (where l.soort = 'gestart') as sessies,
-           coalesce(sum((l.meta ->> 'total_cost_usd')::numeric) filter (where l.soort = 'notitie'), 0) as kosten
-    from agent_taak_log l, dag
-    where l.ts >= dag.begin and l.bot in (select bot from b where $2 or max_sessies is not null or max_kosten is not null)
-      and (l.soort = 'gestart' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
-    group by l.bot
-)
-select b.bot, b.actief, b.max_sessies, b.max_kosten,
-       coalesce(g.sessies, 0) as sessies_vandaag, coalesce(g.kosten, 0) as kosten_vandaag,
-       (b.max_sessies is not null and coalesce(g.sessies, 0) >= b.max_sessies)
-           or (b.max_kosten is not null and coalesce(g.kosten, 0) >= b.max_kosten) as geremd
-from b left join gebruik g on g.bot = b.bot
-order by b.bot;
+-- Per bot its switch and its day against its brake (migration 018, `taak_bots_vandaag`).
+-- $1 bots (text[]; null: every bot), $2 usage counted for every bot (false: only for bots with a brake)
+select * from taak_bots_vandaag($1::text[], $2::boolean) order by bot;
 
 -- name: rem_zetten
 -- A bot's brake. $1 bot, $2 change the sessions limit, $3 max sessions (null: none), $4 change the cost

@@ -39,16 +39,60 @@ begin
 end
 $$;
 
--- 3. The claim as a function with a generic plan. As a prepared statement the planner estimated ten bots
+-- 3. A bot's day against its brake, as a function, so that the daemon's claim can ask it in the same statement:
+-- from a notification to a claimed task is then one round trip. `taak bot lijst` and the cockpit read it too.
+-- Per bot its switch, its sessions started and the cost of its sessions' result rows since local midnight, and
+-- its limits (null: none); `alle` false counts the usage only of bots that have a brake (the others show 0),
+-- which is what a claim needs: most bots have none, and the count walks today's log.
+create or replace function taak_bots_vandaag(namen text[], alle boolean)
+returns table (
+    bot text, actief boolean, max_sessies integer, max_kosten numeric,
+    sessies_vandaag bigint, kosten_vandaag numeric, geremd boolean
+)
+language sql stable as $$
+    with dag as (
+        select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
+    ), b as (
+        select a.bot, a.actief, a.max_sessies_per_dag as max_sessies, a.max_kosten_per_dag as max_kosten
+        from agent_bots a where namen is null or a.bot = any(namen)
+    ), gebruik as (
+        select l.bot,
+               count(*) filter (where l.soort = 'gestart') as sessies,
+               coalesce(sum((l.meta ->> 'total_cost_usd')::numeric) filter (where l.soort = 'notitie'), 0) as kosten
+        from agent_taak_log l, dag
+        where l.ts >= dag.begin
+          and l.bot in (select b.bot from b where alle or b.max_sessies is not null or b.max_kosten is not null)
+          and (l.soort = 'gestart' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
+        group by l.bot
+    )
+    select b.bot, b.actief, b.max_sessies, b.max_kosten,
+           coalesce(g.sessies, 0), coalesce(g.kosten, 0),
+           (b.max_sessies is not null and coalesce(g.sessies, 0) >= b.max_sessies)
+               or (b.max_kosten is not null and coalesce(g.kosten, 0) >= b.max_kosten)
+    from b left join gebruik g on g.bot = b.bot
+$$;
+
+-- 4. The claim as a function with a generic plan. As a prepared statement the planner estimated ten bots
 -- for `unnest($1)` in the generic plan, found it dearer than a custom one and planned the claim afresh on
 -- every call: 0.26 ms of its 0.67. In plpgsql the plan is made once per connection and kept.
+-- `alleen_aan`: only bots that are switched on and not at their brake claim (the daemon; `taak claim` by hand
+-- does not ask), so the daemon needs no statement of its own before it claims.
 create or replace function taak_claim(
-    bots text[], lease_seconds integer, machine text, sessie text, nog_bezig text[]
+    bots text[], lease_seconds integer, machine text, sessie text, nog_bezig text[], alleen_aan boolean
 ) returns setof agent_taken
 language plpgsql
 set plan_cache_mode = force_generic_plan
 as $$
 begin
+    if alleen_aan then
+        select coalesce(array_agg(u.naam order by u.plek), '{}') into bots
+        from unnest(bots) with ordinality as u (naam, plek)
+        join taak_bots_vandaag(bots, false) as d on d.bot = u.naam
+        where d.actief and not d.geremd;
+        if cardinality(bots) = 0 then
+            return;
+        end if;
+    end if;
     -- Each bot's own queue and the queue for anyone are walked apart, in claim order on
     -- agent_taken_claim_per_bot, so the cost never grows with other bots' backlogs; the best of their heads wins.
     return query

@@ -95,7 +95,7 @@ returning id
 async def _raw_pickup_samples(url: str, samples: int) -> list[float]:
     """The floor for pickup: a raw asyncpg listener that claims on each notification over a second connection
     (a claim cannot run on the connection that listens without delaying the next notification)."""
-    listener, claimer, inserter = (await asyncpg.connect(url) for _ in range(3))
+    listener, claimer, inserter = [await asyncpg.connect(url) for _ in range(3)]
     try:
         await inserter.execute(RAW_PICKUP_SETUP)
         pending: list[asyncio.Task[object]] = []

@@ -436,3 +436,22 @@ async def test_a_finished_task_enters_the_outbox_only_while_a_daemon_delivers(
     assert await finish() == 1
     await pool.execute(queries()["bezorgers_zetten"], ["paco@veranda"], [])  # restarted without TAAK_ON_KLAAR_CMD
     assert await finish() == 0
+
+
+async def test_the_daemons_claim_takes_only_for_bots_that_are_on_and_not_at_their_brake(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await pool.execute(
+        "insert into agent_bots (bot, actief, max_sessies_per_dag) values ('paco', false, null), "
+        "('coco', true, 1), ('kimi', true, null) on conflict (bot) do update set actief = excluded.actief, "
+        "max_sessies_per_dag = excluded.max_sessies_per_dag"
+    )
+    for bot in ("paco", "coco", "coco", "kimi"):
+        await ledger.nieuw(NewTask(f"voor {bot}", "jamal", toegewezen_aan=bot))
+    taken = []
+    while (claim := await ledger.claim(["paco", "coco", "kimi"], only_switched_on=True)) is not None:
+        taken.append(claim.bot)
+    assert sorted(taken) == ["coco", "kimi"]  # paco is off; coco stops at its brake of one session a day
+    by_hand = await ledger.claim(["paco"])  # `taak claim` by hand does not ask the switch
+    assert by_hand is not None
+    assert by_hand.bot == "paco"

@@ -223,7 +223,7 @@ async def test_the_claim_query_uses_its_indexes(conn: asyncpg.Connection) -> Non
     await conn.executemany(INSERT, [(f"taak {n}", "jamal") for n in range(300)])
     await conn.execute("analyze agent_taken")
     indexes = ["agent_taken_claim_per_bot", "agent_taken_claim_iedereen", "agent_taken_pkey"]
-    scans = await index_scans(conn, indexes, queries()["claim"], ["paco", "coco"], 1200, "vm", None, [])
+    scans = await index_scans(conn, indexes, queries()["claim"], ["paco", "coco"], 1200, "vm", None, [], False)
     assert scans["agent_taken_claim_per_bot"] == 2, scans  # one look at the head of each bot's queue
     assert scans["agent_taken_claim_iedereen"] == 1, scans
 
@@ -249,14 +249,14 @@ async def test_the_claim_does_not_grow_with_other_bots_backlogs(conn: asyncpg.Co
         "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ('mijn', 'jamal', 'paco')"
     )
     await conn.execute("analyze agent_taken")
-    small = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [])
+    small = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [], False)
     await conn.execute("update agent_taken set status = 'wachtend', lease_tot = null, lease_token = null")
     await conn.execute(
         "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) "
         "select 'coco ' || n, 'jamal', 'coco' from generate_series(1, 30000) n"
     )
     await conn.execute("analyze agent_taken")
-    large = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [])
+    large = await buffers_read(conn, queries()["claim"], ["paco"], 1200, "vm", None, [], False)
     pages = await conn.fetchval("select relpages from pg_class where relname = 'agent_taken'")
     # 31,000 of coco's tasks ahead: a walk past them would read the table's hundreds of pages; the claim reads
     # a deeper index and its own writes, a few dozen buffers either way.

@@ -303,12 +303,21 @@ class Worker:
 
     async def _claim(self, session_id: str) -> Claim | None:
         assert self.pool is not None
-        # One connection for the switch and the claim: a pool borrow costs a reset query on its return.
+        # One borrowed connection for the claim and, when it took nothing, the look at why.
         async with self.pool.acquire() as conn:
             return await self._claim_on(conn, session_id)
 
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
-        # Read the switch before every claim: a bot turned off finishes what it runs and takes nothing new.
+        # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
+        # takes nothing new, and a notification becomes a claimed task in one round trip.
+        ledger = Ledger(conn, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
+        claim = await ledger.claim(
+            self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
+        )
+        if claim is not None:
+            self.skipping = None
+            return claim
+        # Nothing taken: say why, once, and tell the owner of a bot that reached its brake.
         days = await bot_table.days(conn, self.bots, usage_of_all=False)
         if not any(day.actief for day in days):
             self._skipping(message("claim_no_bot_on", self.settings.language))
@@ -316,13 +325,11 @@ class Worker:
         for day in days:
             if day.actief and day.geremd:
                 await self._braked(day)
-        claimable = [day.bot for day in days if day.may_claim]
-        if not claimable:
+        if not any(day.may_claim for day in days):
             self._skipping(message("claim_all_braked", self.settings.language))
             return None
-        self.skipping = None
-        ledger = Ledger(conn, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
-        return await ledger.claim(claimable, sessie=session_id, still_running=list(self.running))
+        self.skipping = None  # a bot may claim: the queue is empty for it
+        return None
 
     async def _braked(self, day: bot_table.BotDay) -> None:
         """A bot at its brake claims nothing until local midnight; said once per day, and the owner is told once."""

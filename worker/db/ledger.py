@@ -173,12 +173,25 @@ class Ledger:
         return task_id
 
     async def claim(
-        self, bots: Sequence[str], *, sessie: str | None = None, still_running: Sequence[str] = ()
+        self,
+        bots: Sequence[str],
+        *,
+        sessie: str | None = None,
+        still_running: Sequence[str] = (),
+        only_switched_on: bool = False,
     ) -> Claim | None:
+        """The best waiting task for one of `bots`; with `only_switched_on` (the daemon) only for the bots that
+        are on and not at their brake, decided in the same statement."""
         if not bots:
             raise InvalidInput("no_bots")
         record = await self.db.fetchrow(
-            queries()["claim"], list(bots), self.lease_seconds, self.machine, sessie, list(still_running)
+            queries()["claim"],
+            list(bots),
+            self.lease_seconds,
+            self.machine,
+            sessie,
+            list(still_running),
+            only_switched_on,
         )
         if record is None:
             return None
