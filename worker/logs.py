@@ -27,3 +27,31 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
         logger_factory=structlog.PrintLoggerFactory(file=sys.stdout),
         cache_logger_on_first_use=False,
     )
+    # What libraries say through the standard logging module (asyncpg's pool, retrying in the background while
+    # the database is away) becomes one line of the same kind, its exception in one line, never a traceback.
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[
+                structlog.stdlib.add_log_level,
+                structlog.stdlib.add_logger_name,
+                structlog.processors.TimeStamper(fmt="iso", utc=True),
+                _exception_in_one_line,
+            ],
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers = [handler]
+    root.setLevel(logging.WARNING)
+
+
+def _exception_in_one_line(
+    _logger: object, _name: str, event: structlog.typing.EventDict
+) -> structlog.typing.EventDict:
+    exc_info = event.pop("exc_info", None)
+    if isinstance(exc_info, tuple) and exc_info[1] is not None:
+        error = exc_info[1]
+        said = str(error).strip().splitlines()
+        event["error"] = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
+    return event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 from datetime import datetime
 from functools import cached_property
@@ -20,6 +21,10 @@ Language = Literal["nl", "en"]
 
 def _default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("taak", appauthor=False))
+
+
+# A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.
+MACHINE_NAME = re.compile(r"[^\W_][\w.-]*")
 
 
 class Settings(BaseSettings):
@@ -123,6 +128,25 @@ class Settings(BaseSettings):
         # One spelling of a bot (worker/core/model.bot_name): `TAAK_BOTS="Paco, sjakie"` serves paco and sjakie.
         if isinstance(value, str):
             return [bot.strip().lower() for bot in value.split(",") if bot.strip()]
+        return value
+
+    @field_validator("bots")
+    @classmethod
+    def _bot_names(cls, value: list[str]) -> list[str]:
+        # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either.
+        from worker.core.model import BOT_NAME
+
+        for bot in value:
+            if not BOT_NAME.match(bot):
+                raise ValueError(f"{bot!r} is no bot name (lower-case letters, digits, _ . -)")
+        return value
+
+    @field_validator("machine")
+    @classmethod
+    def _machine_name(cls, value: str) -> str:
+        # The machine's name is part of file names under the data folder: one plain name, never a path.
+        if not MACHINE_NAME.fullmatch(value):
+            raise ValueError(f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot)")
         return value
 
     @field_validator("intake_open_status", mode="before")

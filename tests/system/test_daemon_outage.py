@@ -81,3 +81,59 @@ async def _has_records(folder: Path, count: int) -> bool:
 
 async def _has_kind(conn: asyncpg.Connection, task_id: str, soort: str) -> bool:
     return soort in await kinds(conn, task_id)
+
+
+async def _refusing(admin: asyncpg.Connection, name: str, refuse: bool) -> None:
+    await admin.execute(f'alter database "{name}" allow_connections {"false" if refuse else "true"}')
+    if refuse:
+        await admin.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", name)
+
+
+async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_is_down(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """`ALTER DATABASE ... ALLOW_CONNECTIONS false` (a restore, a maintenance window) answers every connect
+    with SQLSTATE 55000: the daemon waits and comes back, the owner's command says "unreachable" (exit 4)."""
+    from tests.helpers import run_taak
+
+    name = db_url.rsplit("/", 1)[1].split("?")[0]
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "wacht op de database", toegewezen_aan="paco")
+    await conn.close()
+    admin = await asyncpg.connect(server_url)
+    await _refusing(admin, name, True)
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="klaar", TAAK_POLL_SECONDS="1"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _said(daemon, "database_unreachable"), timeout=30, what="the daemon to say so")
+        await anyio.sleep(2)
+        assert daemon.process.poll() is None  # waiting, not crashed
+        env = {**worker_env(db_url, tmp_path / "owner", mode="klaar"), "TAAK_CONNECT_ATTEMPTS": "1"}
+        refused = run_taak(env, "lijst")
+        assert refused.code == 4, refused.err
+        assert len(refused.err.strip().splitlines()) == 1
+        await _refusing(admin, name, False)
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _klaar(conn, task_id), timeout=60, what="klaar once connections are allowed")
+        await conn.close()
+        await _refusing(admin, name, True)  # and again while it runs: every duty meets it
+        await anyio.sleep(4)
+        assert daemon.process.poll() is None
+        await _refusing(admin, name, False)
+        conn = await asyncpg.connect(db_url)
+        second = await new_task(conn, "daarna", toegewezen_aan="paco")
+        await wait_for(lambda: _klaar(conn, second), timeout=60, what="the next task after the second refusal")
+        await conn.close()
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
+    assert "Traceback" not in (tmp_path / "worker.log").read_text()
+
+
+async def _said(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
+
+
+async def _klaar(conn: asyncpg.Connection, task_id: str) -> bool:
+    return bool(await conn.fetchval("select status = 'klaar' from agent_taken where id = $1", task_id))

@@ -300,6 +300,7 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     assert json.loads(garbage)["code"] == 2
     assert alive
     assert after.returncode == 0, after.stderr
+    assert after.stdout == f"{task_id}: stap_klaar gelogd\n"  # through the daemon, the same success line
     assert {"en weg", "nog steeds"} <= set(texts)
 
 

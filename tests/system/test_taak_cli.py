@@ -33,9 +33,11 @@ async def test_a_session_logs_and_finishes_with_its_environment(cli_env: dict[st
     assert claimed["id"] == task_id
     assert claimed["briefing"].startswith(f"=== TASK {task_id} (attempt 1 of 3) ===")
     session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
-    assert run_taak(session, "log", "stap_klaar", "concept staat in /tmp/blog.md").code == 0
-    assert run_taak(session, "stap", "zet de blog online").code == 0
-    assert run_taak(session, "klaar", "--bewijs", "https://blog.example/veranda", "online").code == 0
+    logged = run_taak(session, "log", "stap_klaar", "concept staat in /tmp/blog.md")
+    assert (logged.code, logged.out) == (0, f"{task_id}: stap_klaar logged\n")
+    assert run_taak(session, "stap", "zet de blog online").out == f"{task_id}: next step set\n"
+    done = run_taak(session, "klaar", "--bewijs", "https://blog.example/veranda", "online")
+    assert (done.code, done.out) == (0, f"{task_id}: done, with evidence\n")  # every changing verb says so
     shown = json.loads(run_taak(cli_env, "toon", task_id, "--json").out)
     assert shown["status"] == "klaar"
     assert shown["bewijs"] == "https://blog.example/veranda"
@@ -198,3 +200,15 @@ async def test_lijst_filters_by_status_and_bot(cli_env: dict[str, str]) -> None:
     run_taak(cli_env, "nieuw", "voor coco", "--aan", "coco", "--van", "jamal")
     listed = json.loads(run_taak(cli_env, "lijst", "--aan", "paco", "--status", "wachtend", "--json").out)
     assert [t["id"] for t in listed] == [paco]
+
+
+async def test_blokkeer_and_vrijgeven_by_a_session_say_what_they_did(cli_env: dict[str, str]) -> None:
+    for verb, words, said in (
+        ("blokkeer", ["welk album?"], "waits for the owner's answer"),
+        ("vrijgeven", ["--reden", "lukt nu niet"], "given back to the queue"),
+    ):
+        task_id = run_taak(cli_env, "nieuw", f"taak voor {verb}", "--aan", "paco").out.strip()
+        claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+        session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+        done = run_taak(session, verb, *words)
+        assert (done.code, done.out) == (0, f"{task_id}: {said}\n"), done.err

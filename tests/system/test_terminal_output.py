@@ -120,3 +120,24 @@ async def test_a_reader_that_stops_early_ends_the_command_quietly(cli_env: dict[
     _, err = lijst.communicate(timeout=60)
     assert lijst.returncode == 0
     assert err.decode() == ""
+
+
+FAKE_ROW = "echt\n  1 dec 18:40  klaar        paco       nep-klaar"
+
+
+async def test_a_line_break_in_a_log_row_cannot_print_a_row_of_its_own(cli_env: dict[str, str], tmp_path: Path) -> None:
+    task_id = run_taak(cli_env, "nieuw", "gewone taak", "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", FAKE_ROW).code == 0
+    toon = run_taak(cli_env, "toon", task_id).out.splitlines()
+    (fake,) = [line for line in toon if "nep-klaar" in line]
+    assert fake.lstrip().startswith("│ ")  # under the row it belongs to, behind the bar
+    assert not any(line.startswith("  1 dec 18:40") for line in toon)
+    said = tmp_path / "said.jsonl"
+    said.write_text(
+        json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "budget multi\n[2026-12-01 10:00] paco: nep"})
+        + "\n"
+    )
+    assert run_taak(cli_env, "archief", "import", "--simple", str(said)).code == 0
+    recall = run_taak(cli_env, "recall", "budget").out.splitlines()
+    assert not any(line.startswith("[2026-12-01 10:00] paco: nep") for line in recall), recall
+    assert any(line.lstrip().startswith("│ [2026-12-01 10:00] paco: nep") for line in recall), recall

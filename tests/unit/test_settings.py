@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from worker.core.dsn import parse_database_url, redact
 from worker.core.errors import InvalidInput
@@ -90,3 +91,46 @@ def test_the_transaction_pooler_is_recognised_and_gets_no_statement_cache(
     assert settings.database.is_transaction_pooler is pooler
     options = connection_options(settings, settings.database)
     assert (options.get("statement_cache_size") == 0) is pooler
+
+
+@pytest.mark.parametrize("bots", ["a/b", "pa co", "é", "../../tmp/x", "\x1b]0;x\x07"])
+def test_a_bot_name_that_is_no_name_is_refused_before_it_becomes_a_file(bots: str) -> None:
+    with pytest.raises(ValidationError, match="no bot name"):
+        Settings(_env_file=None, bots=bots)
+
+
+@pytest.mark.parametrize("machine", ["../../tmp/x", "a/b", ".verborgen", "", "veranda\n", "\u202eevil"])
+def test_a_machine_name_that_is_a_path_or_invisible_is_refused(machine: str) -> None:
+    with pytest.raises(ValidationError, match="no machine name"):
+        Settings(_env_file=None, machine=machine)
+
+
+@pytest.mark.parametrize("machine", ["veranda", "Jamals-MacBook-Pro.local", "vm_2", "küche"])
+def test_a_host_name_is_a_machine_name(machine: str) -> None:
+    assert Settings(_env_file=None, machine=machine).machine == machine
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"host=127.0.0.1 user=postgres password={SECRET} dbname=taak",
+        f"host=127.0.0.1 password='{SECRET} met spatie'",
+        f"postgresql://bot@db.example/taak?sslmode=bogus&PASSWORD={SECRET}",
+    ],
+)
+def test_a_refused_url_never_shows_a_password_given_as_a_parameter(url: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url)
+    assert SECRET not in refused.value.render("nl") + refused.value.render("en")
+
+
+def test_a_url_with_its_password_as_a_parameter_is_redacted() -> None:
+    url = f"postgresql://bot@db.example/taak?password={SECRET}&sslmode=require"
+    assert parse_database_url(url).redacted == "postgresql://bot@db.example/taak?password=***&sslmode=require"
+
+
+def test_a_port_beyond_65535_is_said_to_be_the_port() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url("postgresql://bot@db.example:99999/taak")
+    assert "65535" in refused.value.render("en")
+    assert "percent-encoded" not in refused.value.render("en")

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, NotFound, Refused
+from worker.core.messages import written
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
-from worker.core.terminal import is_blank
+from worker.core.terminal import hanging, is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -161,7 +162,7 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         sessie = settings.sessie if token is not None else None
         await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
-    print(a.said(settings, "logged", id=task_id, soort=soort.value))
+    print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
 
@@ -193,6 +194,7 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
             task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
         )
     a.session_stand(settings, task_id, Status.KLAAR)
+    print(written("klaar", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -213,6 +215,7 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
     a.session_stand(settings, task_id, Status.WACHT_OP_MENS)
+    print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -249,6 +252,7 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         await Ledger(conn).vrijgeven(task_id, token, args.reden or "vrijgegeven door de sessie", bot=a.who(settings))
     a.session_stand(settings, task_id, Status.WACHTEND)
+    print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -373,7 +377,7 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     lines.append("log:")
     for row in rows:
         when = stamp(row.ts, now, zone, months, always_date=True)
-        lines.append(f"  {when}  {row.soort.value:12} {row.bot or '-':10} {row.tekst}")
+        lines.append(hanging(f"  {when}  {row.soort.value:12} {row.bot or '-':10} ", row.tekst))
     return "\n".join(lines)
 
 
@@ -485,7 +489,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
 
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
-        print(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} {row['tekst']}", flush=True)
+        print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} ", row["tekst"]), flush=True)
 
     async with a.connection(settings) as conn:
         if args.id is not None:  # an ID that is not there would be waited for forever

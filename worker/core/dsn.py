@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -50,8 +51,8 @@ def parse_database_url(url: str) -> DatabaseUrl:
         port = parts.port
     except ValueError:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
-        reason = "a # / ? or @ in the password must be percent-encoded (# is %23)"
-        raise InvalidInput("malformed_url", url=redact(url), reason=reason) from None
+        key = "malformed_url_port" if _PORT_OUT_OF_RANGE.search(url.strip()) else "malformed_url"
+        raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
     sslmode = _query_value(parts.query, "sslmode")
@@ -70,9 +71,22 @@ def _query_value(query: str, name: str) -> str | None:
     return None
 
 
+# A port of digits that urlsplit refuses (above 65535), at the end of the host part after the last '@'.
+_PORT_OUT_OF_RANGE = re.compile(
+    r"^[^:/]+://(?:[^/]*@)?[^@/:]*:(\d{6,}|6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})(?:[/?#]|$)"
+)
+# A password given as a parameter: `?password=...` in a URL, `password=...` in a libpq keyword string.
+_PASSWORD_PARAMETER = re.compile(r"(?i)(\bpassword\s*=\s*)('[^']*'|[^&\s]+)")
+
+
 def redact(url: str) -> str:
     """The URL with its password replaced by ***; anything unparsable is hidden whole. Everything between the
-    user name and the last '@' counts as the password, so one with a raw '#' or '/' is hidden too."""
+    user name and the last '@' counts as the password, so one with a raw '#' or '/' is hidden too; so is a
+    password given as a parameter (`?password=`, or `password=` in a keyword string that is no URL at all)."""
+    return _PASSWORD_PARAMETER.sub(r"\1***", _redact_userinfo(url))
+
+
+def _redact_userinfo(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if sep and "@" in rest:
         userinfo, host = rest[: rest.rfind("@")], rest[rest.rfind("@") + 1 :]

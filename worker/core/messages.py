@@ -253,6 +253,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{id}: {soort} gelogd",
         "en": "{id}: {soort} logged",
     },
+    "finished": {"nl": "{id}: klaar, met bewijs", "en": "{id}: done, with evidence"},
+    "blocked": {"nl": "{id}: wacht op het antwoord van de eigenaar", "en": "{id}: waits for the owner's answer"},
+    "released": {"nl": "{id}: teruggegeven aan de wachtrij", "en": "{id}: given back to the queue"},
     "answered": {
         "nl": "{id}: antwoord opgeslagen (een taak die erop wachtte staat weer in de wachtrij)",
         "en": "{id}: answer stored (a task that waited for it is back in the queue)",
@@ -310,8 +313,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "database refused the password for {where}",
     },
     "malformed_url": {
-        "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({reason})",
-        "en": "TAAK_DATABASE_URL is malformed: {url} ({reason})",
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? of @ in het wachtwoord moet gecodeerd: # is %23)",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (a # / ? or @ in the password must be percent-encoded: # is %23)",
+    },
+    "malformed_url_port": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (de poort is een getal van 1 tot 65535)",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (the port is a number from 1 to 65535)",
     },
     "bad_sslmode": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (sslmode={value}; kan zijn: {modes})",
@@ -502,6 +509,13 @@ def early_language() -> str:
     import os
 
     return "en" if os.environ.get("TAAK_LANGUAGE", "").strip().lower() == "en" else "nl"
+
+
+def written(op: str, language: str, task_id: str, soort: str | None = None) -> str:
+    """The success line of a session's write (`taak log`, `klaar`, `blokkeer`, `vrijgeven`, `stap`), the same
+    whether it went straight to the database or through the daemon."""
+    key = {"log": "logged", "klaar": "finished", "blokkeer": "blocked", "vrijgeven": "released", "stap": "step_set"}
+    return message(key[op], language, id=task_id, soort=soort or "")
 
 
 def message(key: str, language: str, **values: Any) -> str:

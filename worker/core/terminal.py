@@ -23,6 +23,14 @@ def _escape(found: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
+def hanging(prefix: str, text: str) -> str:
+    """One entry of a listing: `prefix` and the text, its further lines indented under it behind a bar, so that
+    a line break in stored text can never print a line that looks like an entry of its own."""
+    first, *more = text.split("\n")
+    pad = " " * max(len(prefix) - 2, 0) + "│ "
+    return prefix + first + "".join(f"\n{pad}{line}" for line in more)
+
+
 def is_blank(text: str) -> bool:
     """Nothing a reader could see: whitespace, or characters that draw nothing (zero-width spaces and joiners,
     the byte order mark, soft hyphens: Unicode's format and control categories)."""

@@ -26,7 +26,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
-from worker.core.messages import message
+from worker.core.messages import message, written
 from worker.core.model import SESSION_KINDS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
@@ -180,7 +180,9 @@ class Gate:
         if not outcome:
             return Answer(err=message("kept_in_journal", language, id=entry.task_id))
         result, reason = outcome[0]
-        return Answer() if result == "geschreven" else Answer(int(ExitCode.REFUSED), err=reason or "")
+        if result != "geschreven":
+            return Answer(int(ExitCode.REFUSED), err=reason or "")
+        return Answer(out=written(entry.op, language, entry.task_id, entry.fields.get("soort")))
 
     async def _read(self, op: str, running: Running, request: dict[str, Any], language: str) -> Answer:
         """From the database when it answers quickly, else (brief) the daemon's last copy, said honestly."""

@@ -33,6 +33,19 @@ _TRANSIENT = (
 )
 
 
+async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
+    """asyncpg.connect, with a database that refuses connections (`ALTER DATABASE ... ALLOW_CONNECTIONS false`,
+    or one being dropped or restored: SQLSTATE 55000) reported as what it is to us, a refused connection, so
+    that every caller waits for it as for a server that is down instead of failing on a rule."""
+    try:
+        connection: asyncpg.Connection = await asyncpg.connect(*args, **options)
+    except asyncpg.ObjectNotInPrerequisiteStateError as exc:
+        if exc.sqlstate != "55000":
+            raise
+        raise ConnectionRefusedError(str(exc).splitlines()[0]) from exc
+    return connection
+
+
 def resolve_database(settings: Settings) -> DatabaseUrl:
     """The configured database, or the embedded one under the data folder."""
     if settings.database is not None:
@@ -91,7 +104,7 @@ async def connect_one(
     # One connection for one command: a statement cache buys nothing there, and a transaction pooler on a
     # port we do not recognise would break its named statements.
     options["statement_cache_size"] = 0
-    connection: asyncpg.Connection = await _retrying(settings, database, lambda: asyncpg.connect(**options))
+    connection: asyncpg.Connection = await _retrying(settings, database, lambda: open_connection(**options))
     return connection
 
 
@@ -111,6 +124,8 @@ async def create_pool(
     pool: asyncpg.Pool = await _retrying(
         settings,
         database,
-        lambda: asyncpg.create_pool(min_size=min_size, max_size=max_size, reset=_nothing_left_to_reset, **options),
+        lambda: asyncpg.create_pool(
+            min_size=min_size, max_size=max_size, connect=open_connection, reset=_nothing_left_to_reset, **options
+        ),
     )
     return pool

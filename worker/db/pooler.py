@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 
-import asyncpg
 import structlog
 
 from worker.core.dsn import SUPABASE_TRANSACTION_POOLER_PORT, DatabaseUrl, Pooler
 from worker.core.messages import message
+from worker.db.connect import open_connection
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
@@ -47,9 +47,9 @@ async def resolve_pooler(settings: Settings, database: DatabaseUrl) -> DatabaseU
 
 async def probe(settings: Settings, database: DatabaseUrl) -> Pooler:
     timeout = settings.connect_timeout_seconds
-    first = await asyncpg.connect(database.url, timeout=timeout, statement_cache_size=0)
+    first = await open_connection(database.url, timeout=timeout, statement_cache_size=0)
     try:
-        second = await asyncpg.connect(database.url, timeout=timeout, statement_cache_size=0)
+        second = await open_connection(database.url, timeout=timeout, statement_cache_size=0)
         try:
             if await first.fetchval(queries()["sonde_backend"]) == await second.fetchval(queries()["sonde_backend"]):
                 return "transaction"

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
@@ -405,7 +406,7 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
     for hit in result.hits:
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
         actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
-        line = f"[{local(hit.ts)}] {mark}{actor}: {hit.text}"
+        line = hanging(f"[{local(hit.ts)}] {mark}{actor}: ", hit.text)
         if used + len(line) + 1 > max_chars:
             cut_chars += 1
             continue
