@@ -19,7 +19,12 @@ def emit(event: dict[str, object]) -> None:
 
 
 def taak(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
+    # As Claude Code's Bash tool does: what the command prints is the tool's result, never this agent's own
+    # stdout, which is the stream-json the daemon reads.
+    done = subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
 
 
 def say(session: str, text: str) -> None:

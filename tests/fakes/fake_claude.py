@@ -39,7 +39,12 @@ def option(argv: list[str], name: str, default: str) -> str:
 
 
 def taak(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], check=True)
+    # As Claude Code's Bash tool does: the command's output is the tool's result, never the agent's own stdout
+    # (which is the stream-json the daemon reads).
+    done = subprocess.run([sys.executable, "-m", "worker.cli.taak", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
 
 
 def write_whole(path: str, text: str) -> None:

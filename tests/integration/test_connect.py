@@ -61,7 +61,7 @@ def test_the_embedded_server_is_started_once_and_shared(tmp_path: Path) -> None:
     assert listing.code == 0, listing.err
     assert sorted(t["id"] for t in json.loads(listing.out)) == ids
     assert stopped.code == 0
-    assert "stopped" in stopped.out
+    assert "is gestopt" in stopped.out
 
 
 async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_without_its_transaction(

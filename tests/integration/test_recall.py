@@ -165,8 +165,8 @@ def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_p
         + json.dumps({"ts": "2026-11-28T19:31:00Z", "role": "assistant", "text": "genoteerd"})
         + "\n"
     )
-    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("2 new records")
-    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("0 new records")
+    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("2 nieuwe regels")
+    assert run_taak(env, "archief", "import", "--simple", str(simple)).out.startswith("0 nieuwe regels")
     found = run_taak(env, "recall", "2026-11-28 budget")
     assert "[2026-11-28 20:30] » user: het budget voor de veranda is 4000" in found.out  # the hit, marked
     assert run_taak(env, "archief", "herbouw").code == 0
@@ -309,8 +309,8 @@ def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fa
     )
     done = run_taak(env, "archief", "import", str(transcript))
     assert done.code == 0, done.err
-    assert done.out.startswith("1 new records archived")
-    assert f"2 unreadable lines skipped (2 now): {transcript}:1, {transcript}:2" in done.out
+    assert done.out.startswith("1 nieuwe regels gearchiveerd")
+    assert f"2 onleesbare regels overgeslagen (2 nu): {transcript}:1, {transcript}:2" in done.out
     again = run_taak(env, "archief", "import", str(transcript), "--json")
     assert json.loads(again.out)["unreadable"] == [f"{transcript}:1", f"{transcript}:2"]
     assert "het budget is rond" in run_taak(env, "recall", "2026-11-28 budget").out
@@ -369,7 +369,7 @@ def test_tool_results_are_archived_verbatim_and_searched_only_when_asked(tmp_pat
     ]
     transcript = tmp_path / "uitvoer.jsonl"
     transcript.write_text("\n".join(lines) + "\n")
-    assert run_taak(env, "archief", "import", str(transcript)).out.startswith("3 new records archived")
+    assert run_taak(env, "archief", "import", str(transcript)).out.startswith("3 nieuwe regels gearchiveerd")
     day_file = next((tmp_path / "data" / "archief").glob("*/2026-11-28.jsonl"))
     kept = [json.loads(line) for line in day_file.read_text().splitlines()]
     assert {"type": "tool_result", "text": output} in [{"type": r["type"], "text": r["text"]} for r in kept]
@@ -395,8 +395,8 @@ def test_a_time_that_is_no_text_is_skipped_and_reported_in_both_formats(tmp_path
     )
     done = run_taak(env, "archief", "import", "--simple", str(simple))
     assert done.code == 0, done.err
-    assert done.out.startswith("1 new records archived")
-    assert f"2 unreadable lines skipped (2 now): {simple}:1, {simple}:2" in done.out
+    assert done.out.startswith("1 nieuwe regels gearchiveerd")
+    assert f"2 onleesbare regels overgeslagen (2 nu): {simple}:1, {simple}:2" in done.out
     transcript = tmp_path / "claude.jsonl"
     transcript.write_text(_user_line("u9", ["2026-11-28"], "een lijst als tijd") + "\n")
     claude = run_taak(env, "archief", "import", str(transcript))

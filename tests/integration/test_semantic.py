@@ -152,19 +152,19 @@ def test_recall_through_the_command_uses_the_extra_and_herbouw_rebuilds_the_vect
     env = _env(tmp_path)
     imported = run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
     # Importing never waits for the model: the lines are searchable by word at once, embedded in a run of its own.
-    assert imported.out.strip() == "55 new records archived, 55 lines indexed"
+    assert imported.out.strip() == "55 nieuwe regels gearchiveerd, 55 regels geïndexeerd"
     embedded = run_taak(env, "archief", "vectoren")
     assert (
-        embedded.out.strip() == "0 new records archived, 0 lines indexed, 55 lines embedded (0 still without a vector)"
+        embedded.out.strip() == "0 nieuwe regels gearchiveerd, 0 regels geïndexeerd, 55 regels met een vector (0 nog zonder)"
     )
     found = run_taak(env, "recall", QUESTION, "--json")
     assert found.code == 0, found.err
     data = json.loads(found.out)
     assert {r["text"]: r["bron"] for r in data["regels"]}[VERANDA] == "betekenis"
     rebuilt = run_taak(env, "archief", "herbouw")
-    assert "55 lines indexed" in rebuilt.out
+    assert "55 regels geïndexeerd" in rebuilt.out
     assert "embedded" not in rebuilt.out
-    assert "55 lines embedded" in run_taak(env, "archief", "vectoren").out
+    assert "55 regels met een vector" in run_taak(env, "archief", "vectoren").out
 
 
 def test_switched_off_recall_says_so_and_uses_no_vectors(tmp_path: Path) -> None:
@@ -213,7 +213,7 @@ def test_recall_by_meaning_starts_the_models_helper_once_and_reuses_it(tmp_path:
     env = _env(tmp_path)
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
     try:
-        assert "55 lines embedded" in run_taak(env, "archief", "vectoren").out  # the helper embeds them
+        assert "55 regels met een vector" in run_taak(env, "archief", "vectoren").out  # the helper embeds them
         first = _helper_pids(tmp_path / "data")
         assert len(first) == 1
         socket_file = tmp_path / "data" / "run" / "embed.sock"

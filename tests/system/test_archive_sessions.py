@@ -66,7 +66,7 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
     for record in lines:
         moment = datetime.fromisoformat(str(record["ts"]).replace("Z", "+00:00")).timestamp()
         assert started - 1 <= moment <= time.time()  # each line timed by its arrival
-    assert run_taak(env, "archief", "bijwerken").out.startswith("0 new records archived")
+    assert run_taak(env, "archief", "bijwerken").out.startswith("0 nieuwe regels gearchiveerd")
     day = f"{datetime.fromtimestamp(started, ZONE):%Y-%m-%d}"
     found = json.loads(run_taak(env, "recall", f"{day} gelogd", "--taak", task_id, "--json").out)
     # One word hit in a range of two lines: the hit first, then the rest of the range, each line with its task.

@@ -212,3 +212,31 @@ async def test_blokkeer_and_vrijgeven_by_a_session_say_what_they_did(cli_env: di
         session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
         done = run_taak(session, verb, *words)
         assert (done.code, done.out) == (0, f"{task_id}: {said}\n"), done.err
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--titel", "\u200b"],
+        ["--klaar-wanneer", " \u200b "],
+        ["--volgende-stap", "\u2060"],
+        ["--context", "machine=\u200b"],
+        ["--context", "\u200b=veranda"],
+    ],
+)
+async def test_an_option_given_with_only_invisible_text_is_refused(cli_env: dict[str, str], option: list[str]) -> None:
+    refused = run_taak(cli_env, "nieuw", "Vervang de lamp", "--aan", "paco", *option)
+    assert refused.code == 2, refused.out
+    assert len(refused.err.strip().splitlines()) == 1
+    assert json.loads(run_taak(cli_env, "lijst", "--json").out) == []
+
+
+async def test_tail_and_machine_refuse_a_bot_nobody_knows(cli_env: dict[str, str]) -> None:
+    for words in (["tail", "--bot", "nobody"], ["machine", "zet", "m3", "--bot", "nobody"]):
+        refused = run_taak(cli_env, *words, timeout=20)
+        assert refused.code != 0
+        assert "nobody" in refused.err
+        assert "--nieuwe-bot" not in refused.err  # neither verb can register one
+    assert run_taak(cli_env, "tail", "--bot", "", timeout=20).code == 2
+    assert run_taak(cli_env, "machine", "zet", "\u200b").code == 2
+    assert "m3" not in run_taak(cli_env, "machine", "lijst").out

@@ -39,3 +39,17 @@ def test_a_journal_with_everything_settled_starts_afresh(tmp_path: Path) -> None
     journal.close()
     assert Journal(path).pending() == []
     assert path.read_bytes() == b""
+
+
+def test_the_journal_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
+    import stat
+
+    folder = tmp_path / "journaal"
+    folder.mkdir(mode=0o755)
+    path = folder / "paco@veranda.jsonl"
+    path.write_text("")  # left by an earlier version, readable by all
+    path.chmod(0o644)
+    journal = Journal(path)
+    journal.append("log", "HV-20261201-001", "token", "paco", None, {"soort": "notitie", "tekst": "geheim"})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700

@@ -23,9 +23,9 @@ def test_open_topics_oldest_first_and_closed_ones_of_the_last_day() -> None:
     ]
     assert render(events, NOW, ZONE) == (
         "Waar we nu zijn (bijgehouden door de eigenaar):\n"
-        "- Verbouwing veranda (sinds 26-11 20:00)\n"
-        "- Budget 2027 (sinds 29-11 15:00)\n"
-        "- afgerond: foto's ZOMER (29-11 19:00)"
+        "- Verbouwing veranda (sinds 26 nov 20:00)\n"
+        "- Budget 2027 (sinds 29 nov 15:00)\n"
+        "- afgerond: foto's ZOMER (29 nov 19:00)"
     )
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
+from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
@@ -227,7 +228,7 @@ def context_pairs(pairs: list[str]) -> dict[str, str]:
     context: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        if not sep or is_blank(key) or is_blank(value):  # a name and a value a reader can see
             raise InvalidInput("bad_context", value=pair)
         context[key.strip()] = value
     return context

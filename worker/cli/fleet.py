@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.table import age
 from worker.core.errors import ExitCode
+from worker.core.messages import message
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -58,11 +59,12 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(conn, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
-            print(f"{changed.bot}: {'aan' if changed.actief else 'uit'}")
+            print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
             return ExitCode.OK
         if args.bot_command == "rem":
             changed = await bots.set_brake(conn, args.naam, **_brake(args))
-            print(f"{changed.bot}: rem {bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag)}")
+            limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, settings.language)
+            print(message("brake_set", settings.language, bot=changed.bot, limits=limits))
             return ExitCode.OK
         listed = await bots.all_bots(conn)
         today = {d.bot: d for d in await bots.days(conn, None)}
@@ -79,11 +81,11 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     rows = [
         (
             b.bot,
-            ("aan" if b.actief else "uit"),
+            _switch(b.actief, settings.language),
             b.machine,
             b.huidige_taak,
             when(b.laatst_gezien, settings.zone, settings.language),
-            _day(today.get(b.bot)),
+            _day(today.get(b.bot), settings.language),
         )
         for b in listed
     ]
@@ -120,16 +122,20 @@ def _limit(value: str, option: str, kind: Any) -> Any:
     return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 
 
-def _day(day: Any) -> str:
+def _switch(on: bool, language: str) -> str:
+    return message("switched_on" if on else "switched_off", language)
+
+
+def _day(day: Any, language: str) -> str:
     from worker.db.bots import brake_limits
 
     if day is None:
         return "-"
     from worker.cli.table import dollars
 
-    used = f"{day.sessies_vandaag} sessies, {dollars(day.kosten_vandaag)}"
-    limit = brake_limits(day.max_sessies, day.max_kosten)
-    return f"{used} / {limit}" + ("  GEREMD tot middernacht" if day.geremd else "")
+    used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
+    limit = brake_limits(day.max_sessies, day.max_kosten, language)
+    return f"{used} / {limit}" + (f"  {message('braked_till_midnight', language)}" if day.geremd else "")
 
 
 def _day_json(day: Any) -> dict[str, Any] | None:

@@ -198,7 +198,7 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
     if args.archief_command == "vectoren":
         rows = settings.semantic_rows if settings.semantic else 0
         update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
-        print(update.as_json() if args.json else update.summary())
+        print(update.as_json() if args.json else update.summary(settings.language))
         return ExitCode.OK
     rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
     paths: list[Path] = getattr(args, "paths", None) or []
@@ -211,7 +211,7 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
         update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
     else:
         update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
-    print(update.as_json() if args.json else update.summary())
+    print(update.as_json() if args.json else update.summary(settings.language))
     return ExitCode.OK
 
 

@@ -286,10 +286,15 @@ def _demo(settings: Settings, agent: str) -> int:
             ledger = Ledger(conn)
             task = await ledger.toon(task_id)
             print(f"\n{task.id}: {task.status} (bewijs: {task.bewijs or '-'})")
+            from datetime import datetime
+
+            from worker.core.briefing import WORDS, stamp
+
+            now, months = datetime.now(settings.zone), WORDS[settings.language].months
             for row in await ledger.log_rows(task_id):
                 first_line = row.tekst.splitlines()[0] if row.tekst else ""
-                when = row.ts.astimezone(settings.zone)
-                print(f"  {when:%H:%M:%S}  {row.soort.value:12} {row.bot or '-':8} {first_line}")
+                when = stamp(row.ts, now, settings.zone, months, always_date=True)
+                print(f"  {when}  {row.soort.value:12} {row.bot or '-':8} {first_line}")
             return task.status
 
     status = anyio.run(show)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
+from worker.core.messages import message
 from worker.hooks.entry import HOOK_NAMES
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -113,7 +114,12 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
         from worker.db.embedded import stop_embedded
 
         stopped = settings.database is None and stop_embedded(settings.embedded_dir)
-        print(f"stopped the embedded server in {settings.embedded_dir}" if stopped else "no embedded server runs")
+        language = settings.language
+        print(
+            message("embedded_stopped", language, folder=settings.embedded_dir)
+            if stopped
+            else message("no_embedded_running", language)
+        )
         return ExitCode.OK
     database = resolve_database(settings)
     conn = await connect_one(settings, database)
@@ -124,9 +130,9 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
             applied = await migrate(conn)
             await set_timezone(conn, settings.timezone)
             for name in applied:
-                print(f"applied {name}")
+                print(message("migration_applied", settings.language, name=name))
             if not applied:
-                print("up to date")
+                print(message("migrations_up_to_date", settings.language))
             return ExitCode.OK
         state = await status(conn)
     finally:
@@ -136,9 +142,9 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
     else:
         print(f"database: {database.redacted}")
         for name in state.applied:
-            print(f"applied  {name}")
+            print(message("migration_listed_applied", settings.language, name=name))
         for name in state.pending:
-            print(f"pending  {name}")
+            print(message("migration_listed_pending", settings.language, name=name))
     return ExitCode.OK
 
 

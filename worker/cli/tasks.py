@@ -496,6 +496,10 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
             from worker.db.ledger import Ledger
 
             await Ledger(conn).toon(args.id)
+        if args.bot is not None:  # a bot nobody knows would be followed forever too
+            from worker.db.bots import known_bot
+
+            args.bot = await known_bot(conn, args.bot, may_be_new=False)
         rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
         last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
         for row in reversed(rows):

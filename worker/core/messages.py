@@ -213,9 +213,37 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "brake_reached": {
         "nl": "{bot} staat op de rem tot middernacht: vandaag {sessions} sessies, ${cost} ({limits}); "
-        "hoger zetten kan met: taak bot rem {bot} --sessies 1000",
+        "hoger zetten kan met: taak bot rem {bot} {raise_it}",
         "en": "{bot} is braked until midnight: {sessions} sessions today, ${cost} ({limits}); "
-        "raise it with: taak bot rem {bot} --sessies 1000",
+        "raise it with: taak bot rem {bot} {raise_it}",
+    },
+    "switched_on": {"nl": "aan", "en": "on"},
+    "switched_off": {"nl": "uit", "en": "off"},
+    "brake_sessions": {"nl": "max {n} sessies", "en": "max {n} sessions"},
+    "no_brake": {"nl": "geen", "en": "none"},
+    "brake_set": {"nl": "{bot}: rem {limits}", "en": "{bot}: brake {limits}"},
+    "day_usage": {"nl": "{sessions} sessies, {cost}", "en": "{sessions} sessions, {cost}"},
+    "braked_till_midnight": {"nl": "GEREMD tot middernacht", "en": "BRAKED until midnight"},
+    "migration_applied": {"nl": "uitgevoerd: {name}", "en": "applied {name}"},
+    "migrations_up_to_date": {"nl": "de database is bij", "en": "up to date"},
+    "migration_listed_applied": {"nl": "uitgevoerd  {name}", "en": "applied  {name}"},
+    "migration_listed_pending": {"nl": "open        {name}", "en": "pending  {name}"},
+    "embedded_stopped": {
+        "nl": "de ingebouwde server in {folder} is gestopt",
+        "en": "stopped the embedded server in {folder}",
+    },
+    "no_embedded_running": {"nl": "er draait geen ingebouwde server", "en": "no embedded server runs"},
+    "archive_done": {
+        "nl": "{archived} nieuwe regels gearchiveerd, {indexed} regels geïndexeerd",
+        "en": "{archived} new records archived, {indexed} lines indexed",
+    },
+    "archive_embedded": {
+        "nl": ", {embedded} regels met een vector ({to_embed} nog zonder)",
+        "en": ", {embedded} lines embedded ({to_embed} still without a vector)",
+    },
+    "archive_unreadable": {
+        "nl": "; {count} onleesbare regels overgeslagen ({now} nu): {shown}",
+        "en": "; {count} unreadable lines skipped ({now} now): {shown}",
     },
     "intake_off": {
         "nl": "intake kan niet: {reason}",
@@ -275,6 +303,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "unknown_bot": {
         "nl": "bot {value} is onbekend (bekend: {known}); is het een nieuwe bot, zeg dat dan met --nieuwe-bot",
         "en": "bot {value} is unknown (known: {known}); if it is a new bot, say so with --nieuwe-bot",
+    },
+    "unknown_bot_here": {
+        "nl": "bot {value} is onbekend (bekend: {known})",
+        "en": "bot {value} is unknown (known: {known})",
     },
     "bad_settings_file": {
         "nl": "{path} is geen geldig settings-bestand: {detail}",

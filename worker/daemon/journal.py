@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -47,7 +48,10 @@ class Journal:
         self._next = max((e.seq for e in entries), default=0) + 1
         if not self._pending and path.exists():
             path.unlink()  # everything reached the database (or was refused and logged): start afresh
-        self._handle = path.open("ab")
+        # The journal holds lease tokens and what sessions said: the user's alone, like the session socket.
+        os.chmod(path.parent, stat.S_IRWXU)
+        self._handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
+        os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)  # one made by an earlier version may be wider
 
     def pending(self) -> list[Entry]:
         """Accepted, not yet settled, oldest first."""

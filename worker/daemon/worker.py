@@ -42,7 +42,7 @@ from worker.daemon.listen import listen
 from worker.daemon.retry import DB_ERRORS, Outages, backoff, one_line
 from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
-from worker.db.bots import brake_limits
+from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
 from worker.db.connect import create_pool
 from worker.db.ledger import Claim, Ledger
@@ -343,7 +343,8 @@ class Worker:
             bot=day.bot,
             sessions=day.sessies_vandaag,
             cost=f"{day.kosten_vandaag:.2f}",
-            limits=brake_limits(day.max_sessies, day.max_kosten),
+            limits=brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
+            raise_it=raise_brake_option(day),
         )
         log.warning("bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=str(day.kosten_vandaag), reason=text)
         assert self.pool is not None

@@ -9,6 +9,7 @@ from decimal import Decimal
 from types import EllipsisType
 
 from worker.core.errors import InvalidInput, Refused
+from worker.core.messages import message
 from worker.core.model import BOT_NAME, bot_name
 from worker.db.sqlfiles import Executor, queries
 
@@ -44,12 +45,19 @@ class BotDay:
         return self.actief and not self.geremd
 
 
-def brake_limits(sessions: int | None, cost: Decimal | None) -> str:
+def brake_limits(sessions: int | None, cost: Decimal | None, language: str) -> str:
     """A brake in words: `max 50 sessies, max $5.00`, or `geen` when there is no limit."""
-    parts = ([f"max {sessions} sessies"] if sessions is not None else []) + (
+    parts = ([message("brake_sessions", language, n=sessions)] if sessions is not None else []) + (
         [f"max ${cost:.2f}"] if cost is not None else []
     )
-    return ", ".join(parts) or "geen"
+    return ", ".join(parts) or message("no_brake", language)
+
+
+def raise_brake_option(day: BotDay) -> str:
+    """What to type to lift the brake a bot reached: the limit it reached, set higher."""
+    if day.max_kosten is not None and day.kosten_vandaag >= day.max_kosten:
+        return f"--kosten {max(day.max_kosten * 2, Decimal('1')):.2f}"
+    return "--sessies 1000"
 
 
 def check_bot_name(name: str) -> str:
@@ -60,16 +68,17 @@ def check_bot_name(name: str) -> str:
     return normal
 
 
-async def known_bot(db: Executor, name: str, *, new: bool = False) -> str:
+async def known_bot(db: Executor, name: str, *, new: bool = False, may_be_new: bool = True) -> str:
     """A bot the fleet knows, in its one spelling. A name nobody registered is refused with the known ones
-    (a typo such as `pacoo` must not quietly become a bot of its own) unless the owner says it is new."""
+    (a typo such as `pacoo` must not quietly become a bot of its own) unless the owner says it is new; where a
+    verb cannot register one (`may_be_new` false), the refusal does not offer --nieuwe-bot."""
     bot = check_bot_name(name)
     if new:
         await register(db, [bot])
         return bot
     known = [r["bot"] for r in await db.fetch(queries()["bots_lijst"])]
     if bot not in known:
-        raise Refused("unknown_bot", value=bot, known=", ".join(known) or "-")
+        raise Refused("unknown_bot" if may_be_new else "unknown_bot_here", value=bot, known=", ".join(known) or "-")
     return bot
 
 

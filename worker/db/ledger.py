@@ -149,8 +149,8 @@ class Ledger:
             ("volgende_stap", new.volgende_stap),
             ("titel", new.titel),
         ):
-            if value is not None:
-                check_text(value, what, required=False)
+            if value is not None:  # left out is None; given, it must say something
+                check_text(value, what)
         if new.max_pogingen < 1:
             raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
         context = new.context or {}

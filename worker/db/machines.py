@@ -8,6 +8,7 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
+from worker.core.terminal import is_blank
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -20,15 +21,18 @@ def _machine(record: asyncpg.Record) -> Machine:
 async def set_machine(
     conn: asyncpg.Connection, naam: str, *, ip: str | None, aliassen: Sequence[str], bots: Sequence[str]
 ) -> Machine:
-    if not naam.strip():
+    if is_blank(naam):
         raise InvalidInput("empty", what="naam")
+    from worker.db.bots import known_bot
+
+    bots = [await known_bot(conn, bot, may_be_new=False) for bot in bots]  # a typo is refused, as everywhere else
     async with conn.transaction():
         try:
             await conn.execute(queries()["machine_zet"], naam, ip, list(bots))
         except asyncpg.DataError:
             raise InvalidInput("bad_ip", value=ip) from None
         for alias in aliassen:
-            if not alias.strip():
+            if is_blank(alias):
                 raise InvalidInput("empty", what="alias")
             try:
                 status = await conn.execute(queries()["machine_alias"], alias, naam)

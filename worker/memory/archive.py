@@ -354,13 +354,15 @@ class Update:
     def as_json(self) -> str:
         return json.dumps(asdict(self))
 
-    def summary(self) -> str:
-        text = f"{self.archived} new records archived, {self.indexed} lines indexed"
+    def summary(self, language: str) -> str:
+        from worker.core.messages import message
+
+        text = message("archive_done", language, archived=self.archived, indexed=self.indexed)
         if self.embedded or self.to_embed:
-            text += f", {self.embedded} lines embedded ({self.to_embed} still without a vector)"
+            text += message("archive_embedded", language, embedded=self.embedded, to_embed=self.to_embed)
         if self.unreadable:
             shown = ", ".join(self.unreadable[:3]) + (" ..." if len(self.unreadable) > 3 else "")
-            text += f"; {len(self.unreadable)} unreadable lines skipped ({self.skipped} now): {shown}"
+            text += message("archive_unreadable", language, count=len(self.unreadable), now=self.skipped, shown=shown)
         return text
 
 

@@ -76,14 +76,17 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     en = language == "en"
     lines = ["Where we are now (kept by the owner):" if en else "Waar we nu zijn (bijgehouden door de eigenaar):"]
     for event in topics[-MAX_OPEN:]:
-        lines.append(f"- {event.onderwerp} ({'since' if en else 'sinds'} {_when(event.ts, zone)})")
+        lines.append(f"- {event.onderwerp} ({'since' if en else 'sinds'} {_when(event.ts, now, zone, language)})")
     if len(topics) > MAX_OPEN:
         lines.append(f"- (+{len(topics) - MAX_OPEN} {'older' if en else 'oudere'})")
     for event in closed[-5:]:
-        lines.append(f"- {'done' if en else 'afgerond'}: {event.onderwerp} ({_when(event.ts, zone)})")
+        lines.append(f"- {'done' if en else 'afgerond'}: {event.onderwerp} ({_when(event.ts, now, zone, language)})")
     text = "\n".join(lines)
     return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
 
 
-def _when(moment: datetime, zone: ZoneInfo) -> str:
-    return f"{moment.astimezone(zone):%d-%m %H:%M}"
+def _when(moment: datetime, now: datetime, zone: ZoneInfo, language: str) -> str:
+    """The one local time format of lists and logs (`29 nov 15:00`)."""
+    from worker.core.briefing import WORDS, stamp
+
+    return stamp(moment, now, zone, WORDS["en" if language == "en" else "nl"].months, always_date=True)
