@@ -155,7 +155,8 @@ def test_recall_through_the_command_uses_the_extra_and_herbouw_rebuilds_the_vect
     assert imported.out.strip() == "55 nieuwe regels gearchiveerd, 55 regels geïndexeerd"
     embedded = run_taak(env, "archief", "vectoren")
     assert (
-        embedded.out.strip() == "0 nieuwe regels gearchiveerd, 0 regels geïndexeerd, 55 regels met een vector (0 nog zonder)"
+        embedded.out.strip()
+        == "0 nieuwe regels gearchiveerd, 0 regels geïndexeerd, 55 regels met een vector (0 nog zonder)"
     )
     found = run_taak(env, "recall", QUESTION, "--json")
     assert found.code == 0, found.err
