@@ -240,3 +240,20 @@ async def test_tail_and_machine_refuse_a_bot_nobody_knows(cli_env: dict[str, str
     assert run_taak(cli_env, "tail", "--bot", "", timeout=20).code == 2
     assert run_taak(cli_env, "machine", "zet", "\u200b").code == 2
     assert "m3" not in run_taak(cli_env, "machine", "lijst").out
+
+
+async def test_the_line_end_after_piped_text_is_not_part_of_it(cli_env: dict[str, str]) -> None:
+    made = run_taak(cli_env, "nieuw", "-", "--aan", "paco", stdin=("a" * 8000 + "\n").encode())
+    assert made.code == 0, made.err  # 8,000 characters and the newline echo adds: at the limit, not over
+    shown = json.loads(run_taak(cli_env, "toon", made.out.strip(), "--json").out)
+    assert shown["opdracht"] == "a" * 8000
+    kept = run_taak(cli_env, "nieuw", "-", "--aan", "paco", stdin=b"twee regels\nen een lege\n\n")
+    assert json.loads(run_taak(cli_env, "toon", kept.out.strip(), "--json").out)["opdracht"] == (
+        "twee regels\nen een lege\n"
+    )  # only the last line end goes
+
+
+async def test_an_id_with_a_month_or_day_that_cannot_be_is_malformed_not_unknown(cli_env: dict[str, str]) -> None:
+    for wrong in ("HV-20991301-001", "HV-20260132-001", "HV-20260000-001"):
+        refused = run_taak(cli_env, "toon", wrong)
+        assert refused.code == 2, (wrong, refused.err)

@@ -217,3 +217,19 @@ def test_now_without_time_zone_is_not_needed_for_utc_input() -> None:
     source = seed_input()
     utc = BriefingInput(**{**source.__dict__, "now": datetime(2026, 8, 1, 9, 30, tzinfo=UTC)})
     assert build_briefing(utc) == build_briefing(source)
+
+
+@pytest.mark.parametrize(
+    ("status", "pogingen", "said"),
+    [
+        (Status.BEZIG, 2, "poging 2 van 3"),  # the attempt that runs
+        (Status.WACHTEND, 2, "poging 3 van 3"),  # the one a claim would start
+        (Status.KLAAR, 3, "poging 3 van 3"),  # finished: the last there was, never "4 van 3"
+        (Status.MISLUKT, 3, "poging 3 van 3"),
+    ],
+)
+def test_the_header_counts_the_attempt_that_is_or_was(status: Status, pogingen: int, said: str) -> None:
+    source = seed_input()
+    task = seed_task(status=status, pogingen=pogingen, max_pogingen=3)
+    text = build_briefing(BriefingInput(**{**source.__dict__, "task": task}), Variant.FULL)
+    assert said in text.splitlines()[0]

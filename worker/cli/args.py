@@ -219,9 +219,11 @@ def read_text(value: str) -> str:
         return value
     raw = sys.stdin.buffer.read()
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInput("not_utf8") from None
+    # The one line end that `echo` and an editor put after the last line is not part of the text.
+    return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
 
 
 def context_pairs(pairs: list[str]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from worker.core.model import LogRow, OlderRows, Soort, Status, Task
+from worker.core.model import FINAL, LogRow, OlderRows, Soort, Status, Task
 
 COMPACT_LIMIT = 9_500
 FULL_LIMIT = 16_000
@@ -145,7 +145,8 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     def when(moment: datetime) -> str:
         return stamp(moment, source.now, source.zone, words.months, always_date=True)
 
-    attempt = task.pogingen if task.status == Status.BEZIG else task.pogingen + 1
+    # Held: the attempt that runs; waiting: the one a claim would start; finished: the last there was.
+    attempt = task.pogingen if task.status == Status.BEZIG or task.status in FINAL else task.pogingen + 1
     lines = [
         f"=== {words.header} {task.id} ({words.attempt.format(p=max(attempt, 1), m=task.max_pogingen)}) ===",
         *([words.compacted] if variant == Variant.COMPACT else []),
