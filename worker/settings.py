@@ -25,6 +25,7 @@ def _default_data_dir() -> Path:
 
 # A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.
 MACHINE_NAME = re.compile(r"[^\W_][\w.-]*")
+NAME_MAX_CHARS = 64  # a bot's and a machine's name become file names, with room to spare under 255 bytes
 
 
 class Settings(BaseSettings):
@@ -137,16 +138,18 @@ class Settings(BaseSettings):
         from worker.core.model import BOT_NAME
 
         for bot in value:
-            if not BOT_NAME.match(bot):
-                raise ValueError(f"{bot!r} is no bot name (lower-case letters, digits, _ . -)")
+            if not BOT_NAME.match(bot) or not bot[0].isalnum() or len(bot) > NAME_MAX_CHARS:
+                raise ValueError(f"{bot!r} is no bot name (lower-case letters, digits, _ . -, at most 64)")
         return value
 
     @field_validator("machine")
     @classmethod
     def _machine_name(cls, value: str) -> str:
         # The machine's name is part of file names under the data folder: one plain name, never a path.
-        if not MACHINE_NAME.fullmatch(value):
-            raise ValueError(f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot)")
+        if not MACHINE_NAME.fullmatch(value) or len(value) > NAME_MAX_CHARS:
+            raise ValueError(
+                f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot, at most 64)"
+            )
         return value
 
     @field_validator("intake_open_status", mode="before")
@@ -169,9 +172,23 @@ class Settings(BaseSettings):
     @field_validator("eigenaar")
     @classmethod
     def _a_name(cls, value: str | None) -> str | None:
-        if value is not None and (not value.strip() or any(ord(ch) < 32 for ch in value)):
+        from worker.core.terminal import is_blank
+
+        if value is not None and is_blank(value):
+            raise ValueError("the owner's name is empty or invisible")
+        if value is not None and any(ord(ch) < 32 for ch in value):
             raise ValueError("the owner's name is one line of text")
         return value.strip() if value is not None else None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _valid_text(cls, value: object) -> object:
+        # Bytes that were no UTF-8 reach Python as lone surrogates (surrogateescape) and would fail much later,
+        # as a database error; here they are a setting that cannot be read.
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(text, str) and any("\ud800" <= ch <= "\udfff" for ch in text) for text in texts):
+            raise ValueError("is no valid UTF-8")
+        return value
 
     @field_validator("timezone")
     @classmethod

@@ -586,3 +586,18 @@ async def test_a_failing_background_duty_is_logged_and_the_daemon_keeps_working(
         daemon.stop()
     failed = [e for e in daemon.events() if e.get("event") == "duty_failed"]
     assert failed[0]["duty"] == "registry_sync"
+
+
+def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(db_url: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "een-bestand"
+    blocked.write_text("")
+    env = {**worker_env(db_url, tmp_path), "TAAK_DATA_DIR": str(blocked)}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr + done.stdout
+    assert f"queue-worker: bestand {blocked}" in done.stderr

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import run_taak
 
 UNRELATED = {
@@ -59,6 +61,22 @@ def test_install_refuses_a_broken_settings_file(cli_env: dict[str, str], tmp_pat
     result = run_taak(cli_env, "hooks", "install", "--settings", str(settings))
     assert result.code == 2
     assert settings.read_text() == "{ niet: json"
+
+
+@pytest.mark.parametrize(
+    "text", ['{"hooks": {"SessionStart": "x"}}', '{"hooks": []}', '{"hooks": {"Stop": [{"hooks": [1]}]}}']
+)
+def test_a_settings_file_of_the_wrong_shape_is_one_line_for_every_verb_that_reads_it(
+    cli_env: dict[str, str], tmp_path: Path, text: str
+) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(text)
+    for verb in (["hooks", "install"], ["hooks", "check"]):
+        result = run_taak(cli_env, *verb, "--settings", str(settings))
+        assert result.code == 2, result.err
+        assert len(result.err.strip().splitlines()) == 1
+        assert "internal error" not in result.err
+    assert settings.read_text() == text
 
 
 def test_check_finds_a_hook_whose_script_is_gone_and_fix_removes_only_it(

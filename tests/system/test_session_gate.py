@@ -293,9 +293,19 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
             capture_output=True,
             text=True,
         )
+        hostile = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\u202eomgekeerd"
+        session_says = [sys.executable, "-m", "worker.cli.taak"]
+        subprocess.run([*session_says, "log", "notitie", hostile], env=env, capture_output=True, check=True)
+        toon = subprocess.run([*session_says, "toon"], env=env, capture_output=True, text=True)
+        piped = subprocess.run(
+            f"{sys.executable} -m worker.cli.taak toon --json | head -c 10", shell=True, env=env, capture_output=True
+        )
         texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
     finally:
         daemon.stop()
+    assert "gekaapt" in toon.stdout
+    assert [ch for ch in ("\x1b", "\x07", "\u202e") if ch in toon.stdout] == []  # escaped, as on the owner's side
+    assert b"Traceback" not in piped.stderr  # a reader that stops early ends it quietly
     assert json.loads(nested)["code"] == 2
     assert json.loads(garbage)["code"] == 2
     assert alive

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -218,6 +219,8 @@ async def test_blokkeer_and_vrijgeven_by_a_session_say_what_they_did(cli_env: di
     "option",
     [
         ["--titel", "\u200b"],
+        ["--titel", "\u3164"],  # a Hangul filler: a letter that draws nothing
+        ["--klaar-wanneer", "\u115f\u034f"],
         ["--klaar-wanneer", " \u200b "],
         ["--volgende-stap", "\u2060"],
         ["--context", "machine=\u200b"],
@@ -254,6 +257,42 @@ async def test_the_line_end_after_piped_text_is_not_part_of_it(cli_env: dict[str
 
 
 async def test_an_id_with_a_month_or_day_that_cannot_be_is_malformed_not_unknown(cli_env: dict[str, str]) -> None:
-    for wrong in ("HV-20991301-001", "HV-20260132-001", "HV-20260000-001"):
+    for wrong in ("HV-20991301-001", "HV-20260132-001", "HV-20260000-001", "HV-\uff12\uff10\uff12\uff161201-001"):
         refused = run_taak(cli_env, "toon", wrong)
         assert refused.code == 2, (wrong, refused.err)
+
+
+@pytest.mark.parametrize("count", ["\u0663", "1_0", "\uff13", "-2147483649"])
+async def test_a_count_is_written_in_plain_digits(cli_env: dict[str, str], count: str) -> None:
+    refused = run_taak(cli_env, "lijst", "-n", count)
+    assert refused.code == 2, refused.out
+    assert len(refused.err.strip().splitlines()) == 1
+
+
+async def test_recall_of_the_database_is_refused_inside_a_queue_session(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    data = tmp_path / "sessie"
+    session = {k: v for k, v in cli_env.items() if k != "TAAK_DATABASE_URL"} | {
+        "TAAK_SOCKET": str(tmp_path / "weg.sock"),
+        "TAAK_ID": "HV-20261201-001",
+        "TAAK_TOKEN": "x",
+        "TAAK_BOT": "paco",
+        "TAAK_DATA_DIR": str(data),
+    }
+    for option in ("--taken", "--vloot"):
+        refused = run_taak(session, "recall", "appel", option)
+        assert refused.code == 1, refused.err
+        assert option in refused.err
+    assert run_taak(session, "recall", "appel").code == 0  # this machine's archive needs no database
+    assert not (data / "postgres").exists()  # no embedded server was started to answer wrongly
+
+
+async def test_lll_and_toon_keep_a_line_break_inside_its_entry(cli_env: dict[str, str]) -> None:
+    assert run_taak(cli_env, "lll", "echt\n- NEP onderwerp").code == 0
+    shown = run_taak(cli_env, "lll", "toon").out.splitlines()
+    assert not any(line.startswith("- NEP") for line in shown), shown
+    task_id = run_taak(cli_env, "nieuw", "Eerste regel\nstatus          klaar\nlog:", "--aan", "paco").out.strip()
+    toon = run_taak(cli_env, "toon", task_id).out.splitlines()
+    assert not any(line.startswith("status          klaar") for line in toon), toon
+    assert sum(line == "log:" for line in toon) == 1, toon

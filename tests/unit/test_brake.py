@@ -21,7 +21,9 @@ def day(*, sessions: int, cost: str, max_sessions: int | None, max_cost: str | N
 
 def test_a_cost_brake_is_lifted_with_kosten() -> None:
     assert raise_brake_option(day(sessions=3, cost="0.12", max_sessions=None, max_cost="0.11")) == "--kosten 1.00"
-    assert raise_brake_option(day(sessions=3, cost="7.50", max_sessions=50, max_cost="5")) == "--kosten 10.00"
+    assert raise_brake_option(day(sessions=3, cost="7.50", max_sessions=50, max_cost="5")) == "--kosten 15.00"
+    # spent past the limit already ($1.54 against $0.50): the hint lifts it above what was spent
+    assert raise_brake_option(day(sessions=7, cost="1.54", max_sessions=None, max_cost="0.50")) == "--kosten 3.08"
 
 
 def test_a_session_brake_is_lifted_with_sessies() -> None:

@@ -93,13 +93,13 @@ def test_the_transaction_pooler_is_recognised_and_gets_no_statement_cache(
     assert (options.get("statement_cache_size") == 0) is pooler
 
 
-@pytest.mark.parametrize("bots", ["a/b", "pa co", "é", "../../tmp/x", "\x1b]0;x\x07"])
+@pytest.mark.parametrize("bots", ["a/b", "pa co", "é", "../../tmp/x", "\x1b]0;x\x07", ".", "..", "x" * 65])
 def test_a_bot_name_that_is_no_name_is_refused_before_it_becomes_a_file(bots: str) -> None:
     with pytest.raises(ValidationError, match="no bot name"):
         Settings(_env_file=None, bots=bots)
 
 
-@pytest.mark.parametrize("machine", ["../../tmp/x", "a/b", ".verborgen", "", "veranda\n", "\u202eevil"])
+@pytest.mark.parametrize("machine", ["../../tmp/x", "a/b", ".verborgen", "", "veranda\n", "\u202eevil", "y" * 65])
 def test_a_machine_name_that_is_a_path_or_invisible_is_refused(machine: str) -> None:
     with pytest.raises(ValidationError, match="no machine name"):
         Settings(_env_file=None, machine=machine)
@@ -134,3 +134,9 @@ def test_a_port_beyond_65535_is_said_to_be_the_port() -> None:
         parse_database_url("postgresql://bot@db.example:99999/taak")
     assert "65535" in refused.value.render("en")
     assert "percent-encoded" not in refused.value.render("en")
+
+
+@pytest.mark.parametrize("owner", ["eig\udcff", "\u200b", " ", "\u3164"])
+def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
+    with pytest.raises(ValidationError, match="eigenaar"):
+        Settings(_env_file=None, eigenaar=owner)

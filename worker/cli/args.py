@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -36,6 +37,8 @@ def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connec
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:
+    if line.startswith("usage: "):  # a verb's own usage line, in the run's language like argparse's
+        line = argparse_words("usage: ") + line.removeprefix("usage: ")
     print(f"{program}: {line}", file=sys.stderr)
     raise SystemExit(int(code))
 
@@ -141,12 +144,13 @@ INT_MAX = 2**31 - 1  # Postgres' integer: a larger number is refused here, not b
 
 def whole_number(text: str) -> int:
     """argparse's type for a count or a number stored as an integer."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text)) from None
+    # Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text))
+    value = int(text)
     if abs(value) > INT_MAX:
-        raise argparse.ArgumentTypeError(message("number_too_large", early_language(), value=text, limit=INT_MAX))
+        key = "number_too_large" if value > 0 else "number_too_small"
+        raise argparse.ArgumentTypeError(message(key, early_language(), value=text, limit=INT_MAX))
     return value
 
 

@@ -248,20 +248,20 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
             "worker",
         ),
     }[settings.language]
-    print(table(headers, [_bot_row(b) for b in bots], right=range(1, 14)))
+    print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
     held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
     for h in held:
         print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {age(h['lease_seconden'])}  {h['titel']}")
     return ExitCode.OK
 
 
-def _bot_row(b: dict[str, Any]) -> tuple[object, ...]:
+def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
     from worker.cli.table import dollars
 
     worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
-        worker = f"{b['machine']} {age(seen)}" + (" VEROUDERD" if b["worker_verouderd"] else "")
+        worker = f"{b['machine']} {age(seen)}" + (f" {message('stale', language)}" if b["worker_verouderd"] else "")
     return (
         b["bot"],
         b["bezig"],

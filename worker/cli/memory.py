@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,10 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
         check_task_id(args.taak)
     if args.vloot and (args.taken or args.uitvoer):
         raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
+    if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
+        # A queue session holds no database access (design section 12): an answer from any other database,
+        # the embedded one of a data folder for instance, would be wrong without saying so.
+        raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
     if args.taken:
         result = await _recall_taken(query, limit, args, settings)
     elif args.vloot:
@@ -233,20 +238,22 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
     now = datetime.now(UTC)
     words = list(args.words)
     if words == ["toon"]:
-        print(where.render(where.load(path), now, settings.zone, settings.language) or "(niets open)")
+        print(where.render(where.load(path), now, settings.zone, settings.language) or a.said(settings, "lll_empty"))
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
+    from worker.core.briefing import one_line
+
     closing = words[0] == "klaar" and len(words) > 1
     topic = check_text(a.joined(words[1:] if closing else words), "onderwerp", max_chars=300).strip()
     if closing:
         if topic.lower() not in where.open_topics(where.load(path)):
             raise NotFound("no_topic", topic=topic)
         where.append(path, "klaar", topic, now)
-        print(a.said(settings, "lll_closed", topic=topic))
+        print(a.said(settings, "lll_closed", topic=one_line(topic)))
     else:
         where.append(path, "open", topic, now)
-        print(a.said(settings, "lll_opened", topic=topic))
+        print(a.said(settings, "lll_opened", topic=one_line(topic)))
     return ExitCode.OK
 
 

@@ -225,13 +225,22 @@ def _serve(settings: Settings, *, once: bool) -> int:
         _fail(str(exc), ExitCode.REFUSED)
     except BaseExceptionGroup as group:  # refused inside the daemon's task group
         refused = group.subgroup(StartRefused)
-        if refused is None:
+        if refused is not None:
+            _fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
+        files = group.subgroup(lambda e: isinstance(e, OSError) and e.filename is not None)
+        if files is None:
             raise
-        _fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
+        first = _leaves(files)[0]
+        assert isinstance(first, OSError)
+        _fail(message("file_error", settings.language, path=first.filename, reason=first.strerror), ExitCode.REFUSED)
     except TaakError as exc:
         _fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         return 0
+    except OSError as exc:  # a data folder that is a file, or cannot be made: one line, not a traceback
+        if exc.filename is None or isinstance(exc, ConnectionError):
+            raise
+        _fail(message("file_error", settings.language, path=exc.filename, reason=exc.strerror), ExitCode.REFUSED)
     return 0
 
 

@@ -19,6 +19,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import message
 from worker.core.model import TASK_ID
+from worker.core.terminal import printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
 # Verbs that need no database: the local archive, "where are we now", the memory folder, help.
@@ -40,12 +41,17 @@ def main(words: list[str]) -> int:
     except TaakError as exc:
         a.fail(exc.render(language()), exc.exit_code)
     out = answer.get("out") or ""
-    if args.command == "brief" and args.json:
+    as_json = bool(getattr(args, "json", False))
+    if args.command == "brief" and as_json:
         out = json.dumps({"id": request["id"], "briefing": out}, ensure_ascii=False)
-    if out:
-        print(out)
-    if answer.get("err"):
-        print(f"taak: {answer['err']}", file=sys.stderr)
+    try:
+        # Text from the ledger is anyone's: escaped as on the owner's side; JSON stays exact.
+        if out:
+            print(out if as_json else printable(out))
+        if answer.get("err"):
+            print(f"taak: {printable(answer['err'])}", file=sys.stderr)
+    except BrokenPipeError:  # `taak toon --json | head -c 300`: the reader had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return int(answer.get("code", ExitCode.REFUSED))
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.messages import message
+from worker.core.terminal import is_blank
 from worker.hooks.entry import HOOK_NAMES
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -53,8 +54,10 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     import importlib.util
     import socket
 
-    if not args.host.strip():  # an empty value would mean every address of the machine
+    if is_blank(args.host):  # an empty value would mean every address of the machine
         raise InvalidInput("empty", what="--host")
+    if not args.host.isascii() or any(ch.isspace() for ch in args.host):
+        raise InvalidInput("bad_host", value=args.host)  # an address or a host name: no other characters
     if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2")):
         a.fail(a.said(settings, "cockpit_not_installed"), ExitCode.REFUSED)
     from worker.cockpit.app import create_app, ensure_token, token_path

@@ -26,7 +26,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
 def _cell(value: object) -> str:
     from worker.core.briefing import one_line
 
-    text = "-" if value is None else str(value)
+    text = ("-" if value is None else str(value)).replace("\t", " ")  # a tab would move every column after it
     return one_line(text) if "\n" in text else text
 
 

@@ -373,7 +373,7 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
         elif hasattr(value, "value"):
             value = value.value
         # A text of several lines keeps them, indented under its first: whitespace is the owner's.
-        lines.append(f"{key:15} " + str(value).replace("\n", "\n" + " " * 16))
+        lines.append(hanging(f"{key:15} ", str(value)))  # further lines behind a bar: never a field of their own
     lines.append("log:")
     for row in rows:
         when = stamp(row.ts, now, zone, months, always_date=True)

@@ -207,6 +207,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{removed} regels van {machine} uit de gedeelde kopie; de volgende indexeerronde kopieert alles opnieuw",
         "en": "{removed} lines of {machine} removed from the shared copy; the next indexer run copies everything again",
     },
+    "stale": {"nl": "VEROUDERD", "en": "STALE"},
+    "lll_empty": {"nl": "(niets open)", "en": "(nothing open)"},
     "lll_closed": {
         "nl": "klaar: {topic}",
         "en": "closed: {topic}",
@@ -304,6 +306,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "bot {value} is onbekend (bekend: {known}); is het een nieuwe bot, zeg dat dan met --nieuwe-bot",
         "en": "bot {value} is unknown (known: {known}); if it is a new bot, say so with --nieuwe-bot",
     },
+    "bad_machine_name": {
+        "nl": "{value!r} is geen machinenaam: één regel zonder stuurtekens, hoogstens {limit} tekens",
+        "en": "{value!r} is no machine name: one line without control characters, at most {limit} characters",
+    },
+    "bad_host": {
+        "nl": "--host {value!r} is geen adres of hostnaam",
+        "en": "--host {value!r} is no address or host name",
+    },
+    "recall_needs_database": {
+        "nl": "recall {option} zoekt in de database, en een queue-sessie heeft die niet; zonder {option} zoekt "
+        "recall het archief van deze machine",
+        "en": "recall {option} searches the database, which a queue session has no access to; without {option} "
+        "recall searches this machine's archive",
+    },
     "unknown_bot_here": {
         "nl": "bot {value} is onbekend (bekend: {known})",
         "en": "bot {value} is unknown (known: {known})",
@@ -367,6 +383,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "number_too_large": {
         "nl": "{value} is te groot (hoogstens {limit})",
         "en": "{value} is too large (at most {limit})",
+    },
+    "number_too_small": {
+        "nl": "{value} is te klein (minstens -{limit})",
+        "en": "{value} is too small (at least -{limit})",
     },
     "bad_scheme": {
         "nl": "TAAK_DATABASE_URL moet met postgresql:// beginnen (nu: {url})",

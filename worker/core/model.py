@@ -51,7 +51,7 @@ OWNER_KINDS = frozenset({Soort.NOTITIE, Soort.ANTWOORD})
 
 OPDRACHT_MAX_CHARS = 8000
 # HV-YYYYMMDD-NNN with a month and a day that can be (HV-20991301-001 is no ID, not an unknown one).
-TASK_ID = re.compile(r"^HV-\d{4}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-\d{3,}$")
+TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
 BOT_NAME = re.compile(r"^[a-z0-9_.-]+$")
 # A task in one of these is finished for good: nobody works on it again.

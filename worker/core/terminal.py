@@ -9,8 +9,9 @@ import re
 import unicodedata
 from typing import Any, TextIO
 
-# C0 except tab and newline, DEL, C1, and the bidi embeddings, overrides and isolates.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 except tab and newline, DEL, C1, the bidi embeddings, overrides and isolates, the line and paragraph
+# separators (a terminal may break the line there) and the byte order mark.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:
@@ -31,10 +32,17 @@ def hanging(prefix: str, text: str) -> str:
     return prefix + first + "".join(f"\n{pad}{line}" for line in more)
 
 
+# Letters and marks that draw nothing although Unicode does not file them as format characters: the Hangul
+# fillers, the combining grapheme joiner, the braille blank, the variation selectors.
+_DRAWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u034f\u2800\u180e") | frozenset(
+    chr(code) for code in (*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0))
+)
+
+
 def is_blank(text: str) -> bool:
     """Nothing a reader could see: whitespace, or characters that draw nothing (zero-width spaces and joiners,
-    the byte order mark, soft hyphens: Unicode's format and control categories)."""
-    return all(ch.isspace() or unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
+    the byte order mark, soft hyphens: Unicode's format and control categories; and the few of _DRAWS_NOTHING)."""
+    return all(ch.isspace() or ch in _DRAWS_NOTHING or unicodedata.category(ch) in ("Cf", "Cc") for ch in text)
 
 
 class Escaping:

@@ -56,8 +56,9 @@ def brake_limits(sessions: int | None, cost: Decimal | None, language: str) -> s
 def raise_brake_option(day: BotDay) -> str:
     """What to type to lift the brake a bot reached: the limit it reached, set higher."""
     if day.max_kosten is not None and day.kosten_vandaag >= day.max_kosten:
-        return f"--kosten {max(day.max_kosten * 2, Decimal('1')):.2f}"
-    return "--sessies 1000"
+        # Above what was spent already (a session can pass the limit before its cost is known), and a dollar at least.
+        return f"--kosten {max(day.max_kosten * 2, day.kosten_vandaag * 2, Decimal('1')):.2f}"
+    return f"--sessies {max(1000, day.sessies_vandaag * 2)}"
 
 
 def check_bot_name(name: str) -> str:

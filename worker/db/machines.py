@@ -8,8 +8,10 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
-from worker.core.terminal import is_blank
+from worker.core.terminal import is_blank, printable
 from worker.db.sqlfiles import Executor, queries
+
+MACHINE_NAME_MAX_CHARS = 64
 
 
 def _machine(record: asyncpg.Record) -> Machine:
@@ -23,6 +25,9 @@ async def set_machine(
 ) -> Machine:
     if is_blank(naam):
         raise InvalidInput("empty", what="naam")
+    for name in (naam, *aliassen):
+        if printable(name) != name or len(name) > MACHINE_NAME_MAX_CHARS:  # shown in every list and briefing
+            raise InvalidInput("bad_machine_name", value=name, limit=MACHINE_NAME_MAX_CHARS)
     from worker.db.bots import known_bot
 
     bots = [await known_bot(conn, bot, may_be_new=False) for bot in bots]  # a typo is refused, as everywhere else

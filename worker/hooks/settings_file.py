@@ -287,7 +287,25 @@ def load(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict):
         raise ValueError(f"{path} does not hold a JSON object")
+    _check_hooks_shape(data.get("hooks"), path)
     return data
+
+
+def _check_hooks_shape(hooks: object, path: Path) -> None:
+    """Claude Code's shape, `{"Event": [{"matcher": ..., "hooks": [{...}]}]}`, or a clear refusal: every reader
+    here walks it, and a string where a list belongs must not end in a traceback."""
+    if hooks is None:
+        return
+    if not isinstance(hooks, dict):
+        raise ValueError(f'{path}: "hooks" is no object')
+    for event, groups in hooks.items():
+        if not isinstance(groups, list) or not all(
+            isinstance(g, dict)
+            and isinstance(g.get("hooks", []), list)
+            and all(isinstance(h, dict) for h in g.get("hooks", []))
+            for g in groups
+        ):
+            raise ValueError(f'{path}: "hooks".{event} is no list of groups with a list of hooks each')
 
 
 def save_with_backup(path: Path, data: dict[str, Any]) -> Path | None:

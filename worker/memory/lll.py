@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from worker.core.briefing import one_line
+
 FILE_NAME = "lll.jsonl"
 READ_TAIL_BYTES = 262_144
 MAX_OPEN = 20
@@ -76,11 +78,13 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     en = language == "en"
     lines = ["Where we are now (kept by the owner):" if en else "Waar we nu zijn (bijgehouden door de eigenaar):"]
     for event in topics[-MAX_OPEN:]:
-        lines.append(f"- {event.onderwerp} ({'since' if en else 'sinds'} {_when(event.ts, now, zone, language)})")
+        topic = one_line(event.onderwerp)  # one topic, one line: a line break must not print another topic
+        lines.append(f"- {topic} ({'since' if en else 'sinds'} {_when(event.ts, now, zone, language)})")
     if len(topics) > MAX_OPEN:
         lines.append(f"- (+{len(topics) - MAX_OPEN} {'older' if en else 'oudere'})")
     for event in closed[-5:]:
-        lines.append(f"- {'done' if en else 'afgerond'}: {event.onderwerp} ({_when(event.ts, now, zone, language)})")
+        done = one_line(event.onderwerp)
+        lines.append(f"- {'done' if en else 'afgerond'}: {done} ({_when(event.ts, now, zone, language)})")
     text = "\n".join(lines)
     return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
 
