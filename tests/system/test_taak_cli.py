@@ -279,6 +279,7 @@ async def test_recall_of_the_database_is_refused_inside_a_queue_session(
         "TAAK_TOKEN": "x",
         "TAAK_BOT": "paco",
         "TAAK_DATA_DIR": str(data),
+        "TAAK_SEMANTIC": "false",  # no model helper left running after the test
     }
     for option in ("--taken", "--vloot"):
         refused = run_taak(session, "recall", "appel", option)

@@ -137,7 +137,8 @@ async def test_a_line_break_in_a_log_row_cannot_print_a_row_of_its_own(cli_env: 
         json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "budget multi\n[2026-12-01 10:00] paco: nep"})
         + "\n"
     )
-    assert run_taak(cli_env, "archief", "import", "--simple", str(said)).code == 0
-    recall = run_taak(cli_env, "recall", "budget").out.splitlines()
+    quiet = {**cli_env, "TAAK_SEMANTIC": "false"}  # no model helper left running after the test
+    assert run_taak(quiet, "archief", "import", "--simple", str(said)).code == 0
+    recall = run_taak(quiet, "recall", "budget").out.splitlines()
     assert not any(line.startswith("[2026-12-01 10:00] paco: nep") for line in recall), recall
     assert any(line.lstrip().startswith("│ [2026-12-01 10:00] paco: nep") for line in recall), recall
