@@ -15,6 +15,8 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.dsn import DatabaseUrl, parse_database_url
+from worker.core.model import BOT_NAME, NAME_MAX_CHARS
+from worker.core.terminal import is_blank, not_utf8
 
 Language = Literal["nl", "en"]
 
@@ -25,7 +27,6 @@ def _default_data_dir() -> Path:
 
 # A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.
 MACHINE_NAME = re.compile(r"[^\W_][\w.-]*")
-NAME_MAX_CHARS = 64  # a bot's and a machine's name become file names, with room to spare under 255 bytes
 
 
 class Settings(BaseSettings):
@@ -135,11 +136,11 @@ class Settings(BaseSettings):
     @classmethod
     def _bot_names(cls, value: list[str]) -> list[str]:
         # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either.
-        from worker.core.model import BOT_NAME
-
         for bot in value:
             if not BOT_NAME.match(bot) or not bot[0].isalnum() or len(bot) > NAME_MAX_CHARS:
-                raise ValueError(f"{bot!r} is no bot name (lower-case letters, digits, _ . -, at most 64)")
+                raise ValueError(
+                    f"{bot!r} is no bot name (lower-case letters, digits, _ . -, at most {NAME_MAX_CHARS})"
+                )
         return value
 
     @field_validator("machine")
@@ -148,7 +149,8 @@ class Settings(BaseSettings):
         # The machine's name is part of file names under the data folder: one plain name, never a path.
         if not MACHINE_NAME.fullmatch(value) or len(value) > NAME_MAX_CHARS:
             raise ValueError(
-                f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot, at most 64)"
+                f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot, "
+                f"at most {NAME_MAX_CHARS})"
             )
         return value
 
@@ -172,8 +174,6 @@ class Settings(BaseSettings):
     @field_validator("eigenaar")
     @classmethod
     def _a_name(cls, value: str | None) -> str | None:
-        from worker.core.terminal import is_blank
-
         if value is not None and is_blank(value):
             raise ValueError("the owner's name is empty or invisible")
         if value is not None and any(ord(ch) < 32 for ch in value):
@@ -186,7 +186,7 @@ class Settings(BaseSettings):
         # Bytes that were no UTF-8 reach Python as lone surrogates (surrogateescape) and would fail much later,
         # as a database error; here they are a setting that cannot be read.
         texts = value if isinstance(value, list) else [value]
-        if any(isinstance(text, str) and any("\ud800" <= ch <= "\udfff" for ch in text) for text in texts):
+        if any(isinstance(text, str) and not_utf8(text) for text in texts):
             raise ValueError("is no valid UTF-8")
         return value
 

@@ -297,3 +297,5 @@ async def test_lll_and_toon_keep_a_line_break_inside_its_entry(cli_env: dict[str
     toon = run_taak(cli_env, "toon", task_id).out.splitlines()
     assert not any(line.startswith("status          klaar") for line in toon), toon
     assert sum(line == "log:" for line in toon) == 1, toon
+    # Indenting alone passed the two lines above before; the bar is what marks them as the opdracht's own.
+    assert [line.lstrip() for line in toon if "klaar" in line and "status" in line] == ["│ status          klaar"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
-from worker.core.terminal import is_blank
+from worker.core.terminal import is_blank, not_utf8
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
@@ -34,6 +35,19 @@ def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connec
     from worker.cli.common import connection as connect
 
     return connect(settings)
+
+
+def file_error_line(exc: BaseException, language: str) -> str | None:
+    """A file of this machine that failed (a folder where a file belongs, no room, no rights), said as that:
+    not the database. None for anything else, a refused connection included."""
+    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
+        return message("file_error", language, path=exc.filename, reason=exc.strerror)
+    return None
+
+
+def end_quietly_after_broken_pipe() -> None:
+    """The reader had enough (`| head`): no second error when the interpreter flushes stdout at exit."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:
@@ -110,7 +124,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     argparse's intermixed parsing refuses parsers with sub-commands, so the verb is looked up here
     and its own parser reads the rest."""
     for position, word in enumerate(words, start=1):
-        if any("\udc80" <= ch <= "\udcff" for ch in word):  # bytes that were no UTF-8, kept by surrogateescape
+        if not_utf8(word):
             shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
             fail(message("bad_text_encoding", early_language(), position=position, shown=shown), ExitCode.USAGE)
     use_argparse_words()

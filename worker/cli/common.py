@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
 import asyncpg
 
-from worker.cli.args import fail
+from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import early_language, message
 from worker.settings import Settings
@@ -58,7 +56,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
     except KeyboardInterrupt:  # Ctrl-C ends `taak tail`: not an error
         raise SystemExit(0) from None
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        end_quietly_after_broken_pipe()
         raise SystemExit(0) from None
     except asyncpg.UndefinedTableError:
         fail(message("not_migrated", settings.language, pending="?"), ExitCode.REFUSED)
@@ -71,9 +69,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
         detail = str(exc).splitlines()[0]
         fail(message("database_rule", settings.language, detail=detail), ExitCode.REFUSED)
     except OSError as exc:
-        if exc.filename is not None and not isinstance(exc, ConnectionError):
-            # A file of this machine (a folder where a file belongs, no room, no rights): not the database.
-            fail(message("file_error", settings.language, path=exc.filename, reason=exc.strerror), ExitCode.REFUSED)
+        if line := file_error_line(exc, settings.language):
+            fail(line, ExitCode.REFUSED)
         where = settings.database.where if settings.database else "embedded"
         fail(
             message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
+from worker.cli.args import Parser, fail, file_error_line, in_the_runs_language, parse, use_argparse_words
 from worker.cli.common import load_settings_or_exit
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import early_language, message
@@ -227,20 +227,19 @@ def _serve(settings: Settings, *, once: bool) -> int:
         refused = group.subgroup(StartRefused)
         if refused is not None:
             _fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
-        files = group.subgroup(lambda e: isinstance(e, OSError) and e.filename is not None)
-        if files is None:
+        said = [line for leaf in _leaves(group) if (line := file_error_line(leaf, settings.language))]
+        if not said:
             raise
-        first = _leaves(files)[0]
-        assert isinstance(first, OSError)
-        _fail(message("file_error", settings.language, path=first.filename, reason=first.strerror), ExitCode.REFUSED)
+        _fail(said[0], ExitCode.REFUSED)
     except TaakError as exc:
         _fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         return 0
     except OSError as exc:  # a data folder that is a file, or cannot be made: one line, not a traceback
-        if exc.filename is None or isinstance(exc, ConnectionError):
+        line = file_error_line(exc, settings.language)
+        if line is None:
             raise
-        _fail(message("file_error", settings.language, path=exc.filename, reason=exc.strerror), ExitCode.REFUSED)
+        _fail(line, ExitCode.REFUSED)
     return 0
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
-from worker.core.messages import message
+from worker.core.messages import early_language, message
 from worker.core.model import TASK_ID
 from worker.core.terminal import printable
 
@@ -27,19 +27,15 @@ LOCAL_VERBS = frozenset({"recall", "lll", "geheugen", "claude-md", "hook", "-h",
 ANSWER_TIMEOUT_SECONDS = 15
 
 
-def language() -> str:
-    return "en" if os.environ.get("TAAK_LANGUAGE") == "en" else "nl"
-
-
 def main(words: list[str]) -> int:
     from worker.cli.taak import build_parser
 
     args = a.parse(build_parser(only_tasks=True), words)
     try:
         request = REQUESTS[args.command](args)
-        answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": language()})
+        answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": early_language()})
     except TaakError as exc:
-        a.fail(exc.render(language()), exc.exit_code)
+        a.fail(exc.render(early_language()), exc.exit_code)
     out = answer.get("out") or ""
     as_json = bool(getattr(args, "json", False))
     if args.command == "brief" and as_json:
@@ -50,13 +46,13 @@ def main(words: list[str]) -> int:
             print(out if as_json else printable(out))
         if answer.get("err"):
             print(f"taak: {printable(answer['err'])}", file=sys.stderr)
-    except BrokenPipeError:  # `taak toon --json | head -c 300`: the reader had enough
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError:  # `taak toon --json | head -c 300`
+        a.end_quietly_after_broken_pipe()
     return int(answer.get("code", ExitCode.REFUSED))
 
 
 def refuse_outside_the_daemon(verb: str) -> None:
-    a.fail(message("not_in_session", language(), verb=verb), ExitCode.REFUSED)
+    a.fail(message("not_in_session", early_language(), verb=verb), ExitCode.REFUSED)
 
 
 def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIMEOUT_SECONDS) -> Any:
@@ -78,9 +74,9 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     try:
         answer = exchange(path, request)
     except OSError as exc:
-        a.fail(message("no_daemon", language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
+        a.fail(message("no_daemon", early_language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
     except ValueError:
-        a.fail(message("no_daemon", language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
+        a.fail(message("no_daemon", early_language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}
 
 

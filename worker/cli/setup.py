@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
-from worker.core.messages import message
+from worker.core.messages import early_language, message
 from worker.core.terminal import is_blank
 from worker.hooks.entry import HOOK_NAMES
 
@@ -42,8 +42,6 @@ def _cockpit_parser(sub: Sub) -> None:
 
 
 def _port(text: str) -> int:
-    from worker.core.messages import early_language, message
-
     port = a.whole_number(text)
     if not 1 <= port <= 65535:
         raise argparse.ArgumentTypeError(message("bad_port", early_language(), value=text))

@@ -54,6 +54,8 @@ OPDRACHT_MAX_CHARS = 8000
 TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
 BOT_NAME = re.compile(r"^[a-z0-9_.-]+$")
+# A bot's and a machine's name become file names and are shown in every list: room to spare under 255 bytes.
+NAME_MAX_CHARS = 64
 # A task in one of these is finished for good: nobody works on it again.
 FINAL = frozenset({Status.KLAAR, Status.MISLUKT, Status.GEANNULEERD})
 

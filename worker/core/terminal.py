@@ -24,6 +24,11 @@ def _escape(found: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
+def not_utf8(text: str) -> bool:
+    """Bytes that were no UTF-8, as Python keeps them from argv and the environment (surrogateescape)."""
+    return any("\udc80" <= ch <= "\udcff" for ch in text)
+
+
 def hanging(prefix: str, text: str) -> str:
     """One entry of a listing: `prefix` and the text, its further lines indented under it behind a bar, so that
     a line break in stored text can never print a line that looks like an entry of its own."""

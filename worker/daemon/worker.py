@@ -185,7 +185,10 @@ class Worker:
     @property
     def ledger(self) -> Ledger:
         assert self.pool is not None
-        return Ledger(self.pool, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
+        return self._ledger_on(self.pool)
+
+    def _ledger_on(self, db: Executor) -> Ledger:
+        return Ledger(db, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
 
     async def _start_up(self) -> None:
         assert self.pool is not None
@@ -310,8 +313,7 @@ class Worker:
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
         # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
         # takes nothing new, and a notification becomes a claimed task in one round trip.
-        ledger = Ledger(conn, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
-        claim = await ledger.claim(
+        claim = await self._ledger_on(conn).claim(
             self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
         )
         if claim is not None:

@@ -8,10 +8,10 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
+from worker.core.model import NAME_MAX_CHARS
 from worker.core.terminal import is_blank, printable
+from worker.db.bots import known_bot
 from worker.db.sqlfiles import Executor, queries
-
-MACHINE_NAME_MAX_CHARS = 64
 
 
 def _machine(record: asyncpg.Record) -> Machine:
@@ -26,10 +26,8 @@ async def set_machine(
     if is_blank(naam):
         raise InvalidInput("empty", what="naam")
     for name in (naam, *aliassen):
-        if printable(name) != name or len(name) > MACHINE_NAME_MAX_CHARS:  # shown in every list and briefing
-            raise InvalidInput("bad_machine_name", value=name, limit=MACHINE_NAME_MAX_CHARS)
-    from worker.db.bots import known_bot
-
+        if printable(name) != name or len(name) > NAME_MAX_CHARS:  # shown in every list and briefing
+            raise InvalidInput("bad_machine_name", value=name, limit=NAME_MAX_CHARS)
     bots = [await known_bot(conn, bot, may_be_new=False) for bot in bots]  # a typo is refused, as everywhere else
     async with conn.transaction():
         try:

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from worker.core.briefing import one_line
+from worker.core.briefing import WORDS, one_line, stamp
 
 FILE_NAME = "lll.jsonl"
 READ_TAIL_BYTES = 262_144
@@ -91,6 +91,4 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
 
 def _when(moment: datetime, now: datetime, zone: ZoneInfo, language: str) -> str:
     """The one local time format of lists and logs (`29 nov 15:00`)."""
-    from worker.core.briefing import WORDS, stamp
-
     return stamp(moment, now, zone, WORDS["en" if language == "en" else "nl"].months, always_date=True)
