@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from datetime import datetime, timedelta
 
@@ -232,7 +233,7 @@ async def buffers_read(conn: asyncpg.Connection, query: str, *args: object) -> i
     """Shared buffers the statement touched, executed (EXPLAIN ANALYZE): a count of work that does not
     depend on the machine's speed, unlike a timing."""
     plan = await conn.fetchval("explain (analyze, buffers, format json) " + query, *args)
-    found = plan if isinstance(plan, list) else __import__("json").loads(plan)
+    found = plan if isinstance(plan, list) else json.loads(plan)
     top = found[0]["Plan"]
     return int(top.get("Shared Hit Blocks", 0)) + int(top.get("Shared Read Blocks", 0))
 
@@ -262,6 +263,40 @@ async def test_the_claim_does_not_grow_with_other_bots_backlogs(conn: asyncpg.Co
     # a deeper index and its own writes, a few dozen buffers either way.
     assert pages > 400
     assert large < min(small + 80, pages // 4), (small, large, pages)
+
+
+async def test_the_daemons_claim_does_not_grow_with_other_bots_steps_today(conn: asyncpg.Connection) -> None:
+    # Every bot has a sessions brake by default, so the daemon's claim counts the claiming bot's day.
+    await conn.execute("insert into agent_bots (bot, actief) values ('paco', true), ('coco', true)")
+    claim = queries()["claim"]
+    args = (["paco"], 1200, "vm", None, [], True)
+
+    async def buffers_of_one_claim() -> int:
+        await conn.execute(
+            "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ('mijn', 'jamal', 'paco')"
+        )
+        touched = await buffers_read(conn, claim, *args)
+        waiting = "select count(*) from agent_taken where status = 'wachtend' and toegewezen_aan = 'paco'"
+        assert await conn.fetchval(waiting) == 0
+        return touched
+
+    await buffers_of_one_claim()  # the first one also plans the function's statements
+    small = await buffers_of_one_claim()
+    coco = await conn.fetchval(
+        "insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan) values ('van coco', 'jamal', 'coco') "
+        "returning id"
+    )
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, bot, soort, meta) "
+        "select $1, 'coco', case when n % 2 = 0 then 'gestart' else 'notitie' end, "
+        '\'{"resultaat": "ok", "total_cost_usd": 0.01}\' from generate_series(1, 20000) n',
+        coco,
+    )
+    await conn.execute("analyze agent_taak_log")
+    await buffers_of_one_claim()  # new statistics: planned again
+    large = await buffers_of_one_claim()
+    # 20,000 of coco's rows today: counting paco's day past them would read a few hundred buffers.
+    assert large < small + 30, (small, large)
 
 
 async def test_the_last_rows_of_a_task_use_the_log_index(conn: asyncpg.Connection) -> None:
