@@ -81,7 +81,8 @@ select id, $3, 'vraag', $4, $5, $6::jsonb || jsonb_build_object('lease_token', $
 returning id, ts;
 
 -- name: antwoord
--- The owner's answer; a task waiting for it goes back in the queue at once.
+-- The owner's answer; a task waiting for it goes back in the queue at once. A finished task takes none
+-- (nobody would read it): no row, and the caller says why.
 -- $1 taak_id, $2 wie, $3 tekst
 with terug as (
     update agent_taken
@@ -91,7 +92,8 @@ with terug as (
     returning id
 ), regel as (
     insert into agent_taak_log (taak_id, bot, soort, tekst)
-    select id, $2, 'antwoord', $3 from agent_taken where id = $1
+    select id, $2, 'antwoord', $3 from agent_taken
+    where id = $1 and status not in ('klaar', 'mislukt', 'geannuleerd')
     returning id, ts
 )
 select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;

@@ -235,7 +235,7 @@ TRANSITIONS: dict[str, dict[Status, Status | None]] = {
     "log notitie zonder token": {W: W, B: B, M: M, K: K, F: F},
     "klaar": {W: REFUSED, B: K, M: REFUSED, K: REFUSED, F: REFUSED},
     "blokkeer": {W: REFUSED, B: M, M: REFUSED, K: REFUSED, F: REFUSED},
-    "antwoord": {W: W, B: B, M: W, K: K, F: F},
+    "antwoord": {W: W, B: B, M: W, K: REFUSED, F: REFUSED},
     "vrijgeven": {W: REFUSED, B: W, M: REFUSED, K: REFUSED, F: REFUSED},
     "stap met token": {W: REFUSED, B: B, M: REFUSED, K: REFUSED, F: REFUSED},
     "stap zonder token": {W: W, B: REFUSED, M: M, K: K, F: F},

@@ -183,6 +183,27 @@ async def test_klaar_on_a_task_that_is_not_bezig_exits_1_naming_its_status(
     assert await snapshot(conn) == before
 
 
+async def test_an_answer_says_whether_it_reopened_the_task_and_a_finished_task_takes_none(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "x", "--van", "jamal", "--aan", "paco").out.strip()
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+    assert run_taak(session, "blokkeer", "welke kleur?").code == 0
+    reopened = run_taak(cli_env, "antwoord", task_id, "blauw")
+    assert reopened.out == f"{task_id}: answer stored, the task is back in the queue\n", reopened.err
+    again = run_taak(cli_env, "antwoord", task_id, "of groen")
+    assert again.out == f"{task_id}: answer stored (the task was not waiting for it; its briefing shows it)\n"
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    session["TAAK_TOKEN"] = claimed["lease_token"]
+    assert run_taak(session, "klaar", "--bewijs", "/tmp/x").code == 0
+    before = await snapshot(conn)
+    late = run_taak(cli_env, "antwoord", task_id, "toch rood")
+    assert late.code == 1
+    assert one_line(late).startswith(f"taak: {task_id} is klaar: nobody will read an answer there")
+    assert await snapshot(conn) == before
+
+
 async def test_messages_are_dutch_by_default(cli_env: dict[str, str]) -> None:
     env = {**cli_env, "TAAK_LANGUAGE": "nl"}
     assert one_line(run_taak(env, "toon", "HV-20200101-999")) == "taak: taak HV-20200101-999 bestaat niet"

@@ -299,8 +299,8 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak antwoord ID TEKST", ExitCode.USAGE)
     check_task_id(explicit)
     async with a.connection(settings) as conn:
-        await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
-    print(a.said(settings, "answered", id=explicit))
+        answer = await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
+    print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
     return ExitCode.OK
 
 

@@ -38,7 +38,15 @@ if TYPE_CHECKING:
 
 COOKIE = "taak_cockpit"
 FORM_MAX_BYTES = 64 * 1024  # an answer or a note, not a document
-DONE = {"antwoord": "answered", "notitie": "logged", "annuleer": "cancelled", "terugnemen": "taken_back"}
+ACTIONS = ("antwoord", "notitie", "annuleer", "terugnemen")
+# What the page says after an action, by the mark the action's redirect carries.
+DONE = {
+    "antwoord": "answered",
+    "antwoord_heropend": "answered_reopened",
+    "notitie": "logged",
+    "annuleer": "cancelled",
+    "terugnemen": "taken_back",
+}
 TOKEN_FILE = "cockpit.token"
 CHART_DAYS = 14
 STALE_SECONDS = 90  # as `taak overzicht`: a heartbeat older than this is flagged
@@ -188,7 +196,7 @@ def create_app(settings: Settings, token: str) -> Starlette:
             return refused
         form: dict[str, str] = request.state.form
         task_id, action = request.path_params["id"], request.path_params["action"]
-        if action not in DONE:
+        if action not in ACTIONS:
             return _message(language, words["bad_request"], action, 404)
         text = (form.get("tekst") or form.get("reden") or "").strip()
         try:
@@ -228,7 +236,7 @@ def _message(language: str, title: str, text: str, status: int) -> HTMLResponse:
 
 
 async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, action: str, text: str) -> str:
-    """One of the owner's verbs, through the ledger as the CLI does it; returns what to say."""
+    """One of the owner's verbs, through the ledger as the CLI does it; returns the mark of what was done (DONE)."""
     from worker.core.errors import InvalidInput
     from worker.db.ledger import Ledger
     from worker.owner import owner_name, take_back_wait
@@ -238,8 +246,9 @@ async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, actio
     if action != "terugnemen" and is_blank(text):
         raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
     if action == "antwoord":
-        await ledger.antwoord(task_id, text, wie=wie)
-    elif action == "notitie":
+        answer = await ledger.antwoord(task_id, text, wie=wie)
+        return "antwoord_heropend" if answer.heropend else action
+    if action == "notitie":
         await ledger.log(task_id, Soort.NOTITIE, text, bot=wie)
     elif action == "annuleer":
         await ledger.annuleer(task_id, text, wie=wie)

@@ -51,6 +51,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "zet een bot aan met: taak bot aan {bot}",
         "en": "switch a bot on with: taak bot aan {bot}",
     },
+    "answer_to_finished": {
+        "nl": "{id} is {status}: daar leest niemand meer een antwoord; een notitie kan wel: "
+        '`taak log {id} notitie "..."`',
+        "en": "{id} is {status}: nobody will read an answer there; a note still can be added: "
+        '`taak log {id} notitie "..."`',
+    },
     "not_bezig": {
         "nl": "{id} is {status}, niet bezig",
         "en": "{id} is {status}, not bezig",
@@ -286,9 +292,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "finished": {"nl": "{id}: klaar, met bewijs", "en": "{id}: done, with evidence"},
     "blocked": {"nl": "{id}: wacht op het antwoord van de eigenaar", "en": "{id}: waits for the owner's answer"},
     "released": {"nl": "{id}: teruggegeven aan de wachtrij", "en": "{id}: given back to the queue"},
+    "answered_reopened": {
+        "nl": "{id}: antwoord opgeslagen, de taak staat weer in de wachtrij",
+        "en": "{id}: answer stored, the task is back in the queue",
+    },
     "answered": {
-        "nl": "{id}: antwoord opgeslagen (een taak die erop wachtte staat weer in de wachtrij)",
-        "en": "{id}: answer stored (a task that waited for it is back in the queue)",
+        "nl": "{id}: antwoord opgeslagen (de taak wachtte er niet op; zijn briefing toont het)",
+        "en": "{id}: answer stored (the task was not waiting for it; its briefing shows it)",
     },
     "step_set": {
         "nl": "{id}: volgende stap gezet",

@@ -65,6 +65,11 @@ class Written:
 
 
 @dataclass(frozen=True)
+class Answered(Written):
+    heropend: bool  # the task waited for this answer and is back in the queue
+
+
+@dataclass(frozen=True)
 class Verlopen:
     id: str
     status: Status
@@ -280,11 +285,14 @@ class Ledger:
         )
         return await self._written_or_why(record, task_id, token)
 
-    async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Written:
+    async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Answered:
         check_task_id(task_id)
         check_text(tekst, "antwoord")
         record = await self.db.fetchrow(queries()["antwoord"], task_id, wie, tekst)
-        return await self._written_or_why(record, task_id, None)
+        if record is None:
+            task = await self.toon(task_id)  # an unknown ID is refused here
+            raise Refused("answer_to_finished", id=task_id, status=task.status)
+        return Answered(id=record["id"], ts=record["ts"], heropend=record["heropend"])
 
     async def vrijgeven(
         self,
