@@ -232,10 +232,12 @@ async def test_a_session_that_finishes_its_own_task_is_let_exit_and_its_result_r
     assert (end["exit_code"], end["stop"]) == (0, None)
     assert not daemon.has_event("lease_lost")
     assert await kinds(conn, task_id) == ["gestart", "klaar", "notitie"]
-    meta = json.loads(
-        await conn.fetchval("select meta from agent_taak_log where taak_id = $1 and soort = 'notitie'", task_id)
+    row = await conn.fetchrow(
+        "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'notitie'", task_id
     )
-    assert (meta["num_turns"], meta["exit_code"]) == (2, 0)
+    meta = json.loads(row["meta"])
+    assert (meta["num_turns"], meta["exit_code"], meta["total_cost_usd"]) == (2, 0, 0.0123)
+    assert ", $0.01: " in row["tekst"]  # in cents, as every list shows money; the exact figure is in meta
 
 
 async def test_a_session_that_finished_its_task_but_does_not_exit_is_stopped_after_the_kill_grace(

@@ -131,7 +131,7 @@ def _day(day: Any, language: str) -> str:
 
     if day is None:
         return "-"
-    from worker.cli.table import dollars
+    from worker.core.messages import dollars
 
     used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
     limit = brake_limits(day.max_sessies, day.max_kosten, language)
@@ -256,7 +256,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
-    from worker.cli.table import dollars
+    from worker.core.messages import dollars
 
     worker = None
     if b["laatst_gezien"] is not None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 
@@ -39,11 +38,6 @@ def age(seconds: int | None) -> str:
     if seconds < 7200:
         return f"{seconds // 60}m"
     return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
-
-
-def dollars(value: Decimal | float | None) -> str:
-    """Money with one precision everywhere: cents."""
-    return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:

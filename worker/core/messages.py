@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 # A command for someone to type is written in backticks, or after ": " at the end of the line: the contract
@@ -562,6 +563,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
+
+
+def dollars(value: Decimal | float | None) -> str:
+    """Money with one precision everywhere (lists, the brake, the ledger's result rows): cents."""
+    return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
 def early_language() -> str:

@@ -28,7 +28,7 @@ from worker import __version__
 from worker.core.briefing import Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
-from worker.core.messages import message
+from worker.core.messages import dollars, message
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, decide, infra_pause
 from worker.core.session_files import SessionFiles
@@ -560,7 +560,7 @@ def _result_line(report: SessionReport) -> str:
     if result is None:
         why = report.spawn_error or (f"gestopt: {report.stop}" if report.stop else "geen resultaatregel")
         return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}, {why})"
-    cost = f"${result.total_cost_usd:.4f}" if result.total_cost_usd is not None else "?"
+    cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
     seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
