@@ -162,7 +162,7 @@ async def test_vloot_opnieuw_rebuilds_this_machines_copy_from_its_day_files(
         [sys.executable, "-m", "worker.cli.taak", "archief", "vloot-opnieuw"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert "1 lines of mac-paco" in done.stdout
+    assert "1 line of mac-paco" in done.stdout
     assert await conn.fetchval("select count(*) from taak_archief where machine = 'mac-paco'") == 0
     await fleet.copy_new(conn, layout.index, "mac-paco", keep_days=30)
     rows = await conn.fetch("select machine, tekst from taak_archief order by machine")

@@ -309,7 +309,7 @@ def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fa
     )
     done = run_taak(env, "archief", "import", str(transcript))
     assert done.code == 0, done.err
-    assert done.out.startswith("1 nieuwe regels gearchiveerd")
+    assert done.out.startswith("1 nieuwe regel gearchiveerd, 1 regel geïndexeerd")
     assert f"2 onleesbare regels overgeslagen (2 nu): {transcript}:1, {transcript}:2" in done.out
     again = run_taak(env, "archief", "import", str(transcript), "--json")
     assert json.loads(again.out)["unreadable"] == [f"{transcript}:1", f"{transcript}:2"]
@@ -395,7 +395,7 @@ def test_a_time_that_is_no_text_is_skipped_and_reported_in_both_formats(tmp_path
     )
     done = run_taak(env, "archief", "import", "--simple", str(simple))
     assert done.code == 0, done.err
-    assert done.out.startswith("1 nieuwe regels gearchiveerd")
+    assert done.out.startswith("1 nieuwe regel gearchiveerd, 1 regel geïndexeerd")
     assert f"2 onleesbare regels overgeslagen (2 nu): {simple}:1, {simple}:2" in done.out
     transcript = tmp_path / "claude.jsonl"
     transcript.write_text(_user_line("u9", ["2026-11-28"], "een lijst als tijd") + "\n")

@@ -12,7 +12,7 @@ from tests.helpers import run_taak
 
 MARKERS = {
     "nl": [
-        "regels getoond",
+        "getoond van",
         "bereik:",
         "gebruik:",
         "ongeldige keuze",
@@ -24,7 +24,7 @@ MARKERS = {
         "opties:",
     ],
     "en": [
-        "lines shown",
+        "shown of",
         "range:",
         "usage:",
         "invalid choice",

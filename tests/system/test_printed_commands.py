@@ -29,7 +29,7 @@ from tests.fixtures import FIXTURES
 from tests.printed import commands_in, fill, readme_scripts, todays_ids
 from tests.system.harness import FAKE
 from worker.core.briefing import system_prompt
-from worker.core.messages import MESSAGES
+from worker.core.messages import MESSAGES, filled
 from worker.db import bots
 from worker.db.embedded import stop_embedded
 from worker.db.ledger import Ledger, NewTask
@@ -232,7 +232,7 @@ def _formatted(template: str) -> str:
     # What the program fills in: a bot, a task, the option that lifts a brake (both kinds are run); else a number.
     examples = {"bot": "paco", "id": "HV-20260101-001", "raise_it": "--sessies 1000"}
     values = {name: examples.get(name, "1") for _, name, _, _ in string.Formatter().parse(template) if name}
-    return template.format(**values)
+    return filled(template, **values)
 
 
 async def test_every_fix_doctor_prints_runs_and_clears_its_check(empty_db_url: str, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from worker.core.messages import message
 from worker.db.bots import BotDay, brake_limits, raise_brake_option
 
 
@@ -34,3 +35,10 @@ def test_the_brake_in_each_language() -> None:
     assert brake_limits(50, Decimal("5"), "nl") == "max 50 sessies, max $5.00"
     assert brake_limits(50, None, "en") == "max 50 sessions"
     assert (brake_limits(None, None, "nl"), brake_limits(None, None, "en")) == ("geen", "none")
+
+
+def test_one_session_is_said_in_the_singular() -> None:
+    assert brake_limits(1, None, "nl") == "max 1 sessie"
+    assert brake_limits(1, None, "en") == "max 1 session"
+    assert message("day_usage", "nl", sessions=1, cost="$0.01") == "1 sessie, $0.01"
+    assert message("day_usage", "en", sessions=0, cost="$0.00") == "0 sessions, $0.00"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import string
 from decimal import Decimal
 from typing import Any
 
@@ -18,9 +19,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "briefing_from_copy": {
         "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} min oud), door "
-        "de daemon bijgewerkt na elke geschreven regel; {waiting} regel(s) daarna staan nog in het journaal, hier)",
+        "de daemon bijgewerkt na elke geschreven regel; {waiting:regel|regels} daarna staan nog in het journaal, hier)",
         "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made} ({age} min old), "
-        "refreshed after every written line; {waiting} line(s) since then are still in the journal, here)",
+        "refreshed after every written line; {waiting:line|lines} since then are still in the journal, here)",
     },
     "daemon_no_database": {
         "nl": "{id}: de daemon bereikt de database nu niet; probeer het zo weer",
@@ -211,8 +212,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{token_file}); Ctrl-C stops it",
     },
     "fleet_again": {
-        "nl": "{removed} regels van {machine} uit de gedeelde kopie; de volgende indexeerronde kopieert alles opnieuw",
-        "en": "{removed} lines of {machine} removed from the shared copy; the next indexer run copies everything again",
+        "nl": "{removed:regel|regels} van {machine} uit de gedeelde kopie; "
+        "de volgende indexeerronde kopieert alles opnieuw",
+        "en": "{removed:line|lines} of {machine} removed from the shared copy; "
+        "the next indexer run copies everything again",
     },
     "stale": {"nl": "VEROUDERD", "en": "STALE"},
     "lll_empty": {"nl": "(niets open)", "en": "(nothing open)"},
@@ -221,17 +224,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "closed: {topic}",
     },
     "brake_reached": {
-        "nl": "{bot} staat op de rem tot middernacht: vandaag {sessions} sessies, ${cost} ({limits}); "
+        "nl": "{bot} staat op de rem tot middernacht: vandaag {sessions:sessie|sessies}, ${cost} ({limits}); "
         "hoger zetten kan met: taak bot rem {bot} {raise_it}",
-        "en": "{bot} is braked until midnight: {sessions} sessions today, ${cost} ({limits}); "
+        "en": "{bot} is braked until midnight: {sessions:session|sessions} today, ${cost} ({limits}); "
         "raise it with: taak bot rem {bot} {raise_it}",
     },
     "switched_on": {"nl": "aan", "en": "on"},
     "switched_off": {"nl": "uit", "en": "off"},
-    "brake_sessions": {"nl": "max {n} sessies", "en": "max {n} sessions"},
+    "brake_sessions": {"nl": "max {n:sessie|sessies}", "en": "max {n:session|sessions}"},
     "no_brake": {"nl": "geen", "en": "none"},
     "brake_set": {"nl": "{bot}: rem {limits}", "en": "{bot}: brake {limits}"},
-    "day_usage": {"nl": "{sessions} sessies, {cost}", "en": "{sessions} sessions, {cost}"},
+    "day_usage": {"nl": "{sessions:sessie|sessies}, {cost}", "en": "{sessions:session|sessions}, {cost}"},
     "braked_till_midnight": {"nl": "GEREMD tot middernacht", "en": "BRAKED until midnight"},
     "migration_applied": {"nl": "uitgevoerd: {name}", "en": "applied {name}"},
     "migrations_up_to_date": {"nl": "de database is bij", "en": "up to date"},
@@ -243,16 +246,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "no_embedded_running": {"nl": "er draait geen ingebouwde server", "en": "no embedded server runs"},
     "archive_done": {
-        "nl": "{archived} nieuwe regels gearchiveerd, {indexed} regels geïndexeerd",
-        "en": "{archived} new records archived, {indexed} lines indexed",
+        "nl": "{archived:nieuwe regel|nieuwe regels} gearchiveerd, {indexed:regel|regels} geïndexeerd",
+        "en": "{archived:new record|new records} archived, {indexed:line|lines} indexed",
     },
     "archive_embedded": {
-        "nl": ", {embedded} regels met een vector ({to_embed} nog zonder)",
-        "en": ", {embedded} lines embedded ({to_embed} still without a vector)",
+        "nl": ", {embedded:regel|regels} met een vector ({to_embed} nog zonder)",
+        "en": ", {embedded:line|lines} embedded ({to_embed} still without a vector)",
     },
     "archive_unreadable": {
-        "nl": "; {count} onleesbare regels overgeslagen ({now} nu): {shown}",
-        "en": "; {count} unreadable lines skipped ({now} now): {shown}",
+        "nl": "; {count:onleesbare regel|onleesbare regels} overgeslagen ({now} nu): {shown}",
+        "en": "; {count:unreadable line|unreadable lines} skipped ({now} now): {shown}",
     },
     "intake_off": {
         "nl": "intake kan niet: {reason}",
@@ -586,6 +589,24 @@ def written(op: str, language: str, task_id: str, soort: str | None = None) -> s
     return message(key[op], language, id=task_id, soort=soort or "")
 
 
+class _Counting(string.Formatter):
+    """`{n:regel|regels}` says a count with its noun, `1 regel` or `2 regels`; anything else as str.format."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        singular, bar, plural = format_spec.partition("|")
+        if bar:
+            return f"{value} {singular if value == 1 else plural}"
+        return str(super().format_field(value, format_spec))
+
+
+COUNTING = _Counting()
+
+
+def filled(template: str, **values: Any) -> str:
+    """A message template with its values: str.format, plus counted nouns."""
+    return COUNTING.format(template, **values)
+
+
 def message(key: str, language: str, **values: Any) -> str:
     texts = MESSAGES[key]
-    return texts.get(language, texts["en"]).format(**values)
+    return filled(texts.get(language, texts["en"]), **values)

@@ -306,6 +306,7 @@ HEADER = {
         "to": "tot",
         "all": "alle tijd",
         "shown": "regels getoond van",
+        "shown_one": "regel getoond van",
         "in_range": "in het bereik",
         "words": "woorden",
         "output": "uitvoer",
@@ -320,6 +321,7 @@ HEADER = {
         "to": "to",
         "all": "all time",
         "shown": "lines shown of",
+        "shown_one": "line shown of",
         "in_range": "in the range",
         "words": "words",
         "output": "output",
@@ -393,7 +395,8 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
     counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
     header = [
         f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
-        f"{len(result.hits)} {words['shown']} {counted(result.in_range)} {words['in_range']}; "
+        f"{len(result.hits)} {words['shown_one' if len(result.hits) == 1 else 'shown']} "
+        f"{counted(result.in_range)} {words['in_range']}; "
         f"fallback: {said(result.fallback, language)}"
         + "".join(f"; {said(note, language)}" for note in result.notes)
         + (f"; {words['words']}: {counts}" if result.per_word else "")
