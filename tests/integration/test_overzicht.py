@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import queue
 import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime
 
 import asyncpg
+import pytest
 
 from tests.helpers import run_taak
 from worker.core.model import Soort
@@ -128,6 +132,37 @@ async def test_tail_shows_a_new_row_as_it_is_written(cli_env: dict[str, str], po
         tail.send_signal(signal.SIGINT)
         tail.wait(timeout=10)
     assert tail.returncode == 0
+
+
+@pytest.mark.parametrize("first", [0, 2])
+async def test_tail_shows_only_the_rows_asked_for_first_and_then_only_new_ones(
+    cli_env: dict[str, str], pool: asyncpg.Pool, first: int
+) -> None:
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("volg mij", "jamal"))
+    for n in range(30):
+        await ledger.log(task_id, Soort.NOTITIE, f"oude regel {n}", bot="jamal")
+    tail = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "tail", "-n", str(first)],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in tail.stdout or ()], daemon=True).start()
+    try:
+        shown = [lines.get(timeout=15) for _ in range(first)]
+        await asyncio.sleep(2.5)  # two looks of tail's poll: an old row would have been shown by now
+        await ledger.log(task_id, Soort.NOTITIE, "nieuwe regel", bot="jamal")
+        shown.append(lines.get(timeout=15))
+    finally:
+        tail.send_signal(signal.SIGINT)
+        tail.wait(timeout=10)
+    assert [line.split("jamal", 1)[1].strip() for line in shown] == [
+        *(f"oude regel {n}" for n in range(30 - first, 30)),
+        "nieuwe regel",
+    ]
 
 
 def _line(process: subprocess.Popen[str], timeout: float) -> str:

@@ -471,6 +471,9 @@ def test_recall_refuses_a_question_it_cannot_search_and_takes_a_bot_in_any_case(
     )
     assert run_taak(env, "archief", "import", "--simple", str(capitals)).code == 0
     assert "PaCo: de schroef" in run_taak(env, "recall", "schroef", "--bot", "paco").out  # as archived
+    typo = run_taak(env, "recall", "veranda", "--bot", "pacoo")  # no line of the archive has that name
+    assert typo.code == 1
+    assert typo.err.strip() == "taak: pacoo: geen enkele regel van die naam in het archief (bekend: paco)"
 
 
 def test_an_emptied_index_is_said_and_bijwerken_repairs_it(tmp_path: Path) -> None:

@@ -263,6 +263,11 @@ async def test_tail_and_machine_refuse_a_bot_nobody_knows(cli_env: dict[str, str
         assert "--nieuwe-bot" not in refused.err  # neither verb can register one
     assert run_taak(cli_env, "tail", "--bot", "", timeout=20).code == 2
     assert run_taak(cli_env, "machine", "zet", "\u200b").code == 2
+    assert run_taak(cli_env, "machine", "wie", "\u200b").code == 2  # no name can be that: bad input, not unknown
+    typo = run_taak(cli_env, "lijst", "--aan", "pacoo")
+    assert typo.code == 1
+    assert "pacoo" in one_line(typo)
+    assert run_taak(cli_env, "lijst", "--aan", "paco").code == 0  # known, nothing for it yet: an empty list
     assert "m3" not in run_taak(cli_env, "machine", "lijst").out
 
 

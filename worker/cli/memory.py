@@ -45,7 +45,7 @@ def _recall_parser(sub: Sub) -> None:
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory.archive import Layout, open_vectors
     from worker.memory.index import Index
-    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, as_json, render
+    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, actors, as_json, has_actor, render
     from worker.memory.recall import recall as search
 
     limit = a.positive(args.limiet, "--limiet")
@@ -87,6 +87,9 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 language=settings.language,
                 outputs=args.uitvoer,
             )
+            # A name no line of a filled archive has is most likely a typo: say so, with the names there are.
+            if args.bot is not None and not result.hits and not has_actor(index, args.bot) and (known := actors(index)):
+                raise Refused("unknown_actor", value=args.bot, known=", ".join(known))
             empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
             if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
                 result.notes.append("de index is leeg maar het archief niet: taak archief bijwerken")

@@ -402,6 +402,12 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.connection(settings) as conn:
         tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=aan, limit=limit)
+        if not tasks and aan is not None:
+            from worker.db.bots import known_bot
+
+            # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
+            # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
+            await known_bot(conn, aan, may_be_new=False)
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
@@ -500,14 +506,17 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
             from worker.db.bots import known_bot
 
             args.bot = await known_bot(conn, args.bot, may_be_new=False)
-        rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, max(args.limiet, 0))
-        last = max((r["id"] for r in rows), default=await conn.fetchval(queries()["log_laatste_id"]) or 0)
-        for row in reversed(rows):
-            show(row)
         # No notification per log row (they serialised every writer at commit, issue 16): a look every second
         # by id. A row whose transaction took its id earlier but committed later is caught by looking a little
-        # behind the newest id shown, and shown once.
-        shown: set[int] = {int(r["id"]) for r in rows}
+        # behind the newest id, and shown once. What was already there when tail started counts as seen, shown
+        # or not (`-n 0` shows nothing old): one snapshot for the first rows and that window.
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, args.limiet)
+            last = await conn.fetchval(queries()["log_laatste_id"]) or 0
+            there = await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+        for row in reversed(rows):
+            show(row)
+        shown: set[int] = {int(r["id"]) for r in there}
         while True:
             await anyio.sleep(TAIL_POLL_SECONDS)
             for row in await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot):

@@ -334,6 +334,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "recall {option} searches the database, which a queue session has no access to; without {option} "
         "recall searches this machine's archive",
     },
+    "unknown_actor": {
+        "nl": "{value}: geen enkele regel van die naam in het archief (bekend: {known})",
+        "en": "{value}: not one line by that name in the archive (known: {known})",
+    },
     "unknown_bot_here": {
         "nl": "bot {value} is onbekend (bekend: {known})",
         "en": "bot {value} is unknown (known: {known})",

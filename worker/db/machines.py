@@ -14,6 +14,15 @@ from worker.db.bots import known_bot
 from worker.db.sqlfiles import Executor, queries
 
 
+def check_name(name: str, what: str) -> None:
+    """A machine's name or alias: shown in every list and briefing, so one printable line of bounded length.
+    A name that cannot be is bad input (exit 2), not a machine that is not there."""
+    if is_blank(name):
+        raise InvalidInput("empty", what=what)
+    if printable(name) != name or len(name) > NAME_MAX_CHARS:
+        raise InvalidInput("bad_machine_name", value=name, limit=NAME_MAX_CHARS)
+
+
 def _machine(record: asyncpg.Record) -> Machine:
     return Machine(
         naam=record["naam"], ip=record["ip"], aliassen=tuple(record["aliassen"]), bots=tuple(record["bots"] or ())
@@ -23,11 +32,9 @@ def _machine(record: asyncpg.Record) -> Machine:
 async def set_machine(
     conn: asyncpg.Connection, naam: str, *, ip: str | None, aliassen: Sequence[str], bots: Sequence[str]
 ) -> Machine:
-    if is_blank(naam):
-        raise InvalidInput("empty", what="naam")
-    for name in (naam, *aliassen):
-        if printable(name) != name or len(name) > NAME_MAX_CHARS:  # shown in every list and briefing
-            raise InvalidInput("bad_machine_name", value=name, limit=NAME_MAX_CHARS)
+    check_name(naam, "naam")
+    for alias in aliassen:
+        check_name(alias, "alias")
     bots = [await known_bot(conn, bot, may_be_new=False) for bot in bots]  # a typo is refused, as everywhere else
     async with conn.transaction():
         try:
@@ -35,8 +42,6 @@ async def set_machine(
         except asyncpg.DataError:
             raise InvalidInput("bad_ip", value=ip) from None
         for alias in aliassen:
-            if is_blank(alias):
-                raise InvalidInput("empty", what="alias")
             try:
                 status = await conn.execute(queries()["machine_alias"], alias, naam)
             except asyncpg.UniqueViolationError:
@@ -47,6 +52,7 @@ async def set_machine(
 
 
 async def who(db: Executor, name: str) -> Machine:
+    check_name(name, "naam")
     record = await db.fetchrow(queries()["machine_wie"], name)
     if record is None:
         raise NotFound("no_machine", name=name)

@@ -246,6 +246,17 @@ def _filters(
     return " and ".join(clauses), tuple(values)
 
 
+def actors(index: Index, limit: int = 12) -> list[str]:
+    """The actors the archive knows (lower case, most lines first): asked only when a `--bot` found nothing,
+    since it reads every line."""
+    query = "select lower(actor) from regels where actor is not null group by 1 order by count(*) desc limit ?"
+    return [row[0] for row in index.db.execute(query, (limit,))]
+
+
+def has_actor(index: Index, actor: str) -> bool:
+    return bool(index.db.execute("select exists (select 1 from regels where lower(actor) = ?)", (actor,)).fetchone()[0])
+
+
 def _word_hits(
     index: Index,
     words: list[str],
