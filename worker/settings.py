@@ -190,6 +190,13 @@ class Settings(BaseSettings):
             raise ValueError("is no valid UTF-8")
         return value
 
+    @field_validator("data_dir", "socket_dir", "registry_file", "workdir", "briefing_file")
+    @classmethod
+    def _absolute(cls, value: Path | None) -> Path | None:
+        # Sessions, hooks and services run in other folders: a relative path (or one with ~ that no shell
+        # expanded, as in a .env or a unit file) would point somewhere else for each of them.
+        return None if value is None else value.expanduser().absolute()
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:

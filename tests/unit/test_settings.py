@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import ValidationError
 
@@ -34,6 +36,16 @@ def test_settings_come_from_taak_variables(monkeypatch: pytest.MonkeyPatch) -> N
         "Asia/Tokyo",
         "keukenhof-veranda",
     )
+
+
+def test_folders_are_made_absolute_where_they_are_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Sessions and hooks run in other folders, and a unit file's ~ is expanded by no shell.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "thuis"))
+    monkeypatch.setenv("TAAK_DATA_DIR", "data/taak")
+    monkeypatch.setenv("TAAK_SOCKET_DIR", "~/run")
+    settings = Settings(_env_file=None)
+    assert (settings.data_dir, settings.socket_dir) == (tmp_path / "data" / "taak", tmp_path / "thuis" / "run")
 
 
 def test_an_unknown_time_zone_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
