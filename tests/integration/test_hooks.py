@@ -92,7 +92,9 @@ async def test_pre_compact_steers_with_the_task_id_when_the_database_is_away(
     code, out, err = hook(env, "pre-compact", {"trigger": "auto", "transcript_path": str(transcript)})
     assert code == 0
     assert session_env["TAAK_ID"] in out
-    assert "not logged" in err
+    assert "niet gelogd" in err  # in the run's language
+    code, _, err = hook({**env, "TAAK_LANGUAGE": "en"}, "pre-compact", {"transcript_path": str(transcript)})
+    assert (code, "not logged" in err, "niet" in err) == (0, True, False)
 
 
 def test_two_summaries_in_one_second_get_two_files(tmp_path: Path) -> None:
@@ -163,7 +165,7 @@ async def test_pre_compact_refuses_to_report_success_on_an_empty_report(
     shutil.copy(FIXTURES / "agentlogs__compact.jsonl", transcript)
     code, _, err = hook(env, "pre-compact", {"transcript_path": str(transcript)})
     assert code == 1
-    assert "report would be empty" in err
+    assert "het verslag zou leeg zijn" in err
     assert not (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").exists() or not list(
         (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt")
     )

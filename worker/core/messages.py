@@ -568,6 +568,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "demo: taak {id} gemaakt voor bot {bot!r}; hij draait met {agent}",
         "en": "demo: task {id} created for bot {bot!r}; running it with {agent}",
     },
+    # A hook's own trouble, on its stderr (Claude Code shows it; `taak doctor` reads the hook runs).
+    "hook_no_transcript": {
+        "nl": "pre-compact: geen transcript_path in de invoer van de hook",
+        "en": "pre-compact: no transcript_path in the hook input",
+    },
+    "hook_no_summary": {
+        "nl": "post-compact: geen compact_summary in de invoer van de hook",
+        "en": "post-compact: no compact_summary in the hook input",
+    },
+    "hook_report_empty": {
+        "nl": "pre-compact: {spoken:gespreksregel|gespreksregels} in {path}, maar het verslag zou leeg zijn; "
+        "niets opgeslagen",
+        "en": "pre-compact: {spoken:conversation line|conversation lines} in {path} but the report would be "
+        "empty; nothing saved",
+    },
+    "hook_report_not_logged": {
+        "nl": "pre-compact: verslag opgeslagen in {path}, niet gelogd: {reason}",
+        "en": "pre-compact: report saved in {path}, not logged: {reason}",
+    },
+    "hook_not_logged": {"nl": "pre-compact: niet gelogd ({reason})", "en": "pre-compact: not logged ({reason})"},
+    "hook_briefing_from_file": {
+        "nl": "taak hook session-start: {reason}; de laatste briefing van de daemon gebruikt",
+        "en": "taak hook session-start: {reason}; used the daemon's last briefing file",
+    },
+    "hook_no_briefing": {
+        "nl": "geen database ({kind}) en geen briefingbestand",
+        "en": "no database ({kind}) and no briefing file",
+    },
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 

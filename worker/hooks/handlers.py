@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
+from worker.core.messages import message
 from worker.core.model import Soort
 from worker.hooks.lines import additional_context, where_we_are
 from worker.hooks.reports import (
@@ -97,7 +98,7 @@ async def _compact_briefing(settings: Settings) -> str:
     except Exception as exc:  # any failure: fall back to the file the daemon wrote
         from_file = briefing_from_file(settings.briefing_file)
         if from_file is None:
-            raise RuntimeError(f"no database ({exc.__class__.__name__}) and no briefing file") from exc
+            raise RuntimeError(message("hook_no_briefing", settings.language, kind=exc.__class__.__name__)) from exc
         text = from_file
     return text[: HOOK_CONTEXT_LIMIT - 1]
 
@@ -108,8 +109,13 @@ async def _compact_briefing(settings: Settings) -> str:
 async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
-        return HookResult(stderr="pre-compact: no transcript_path in the hook input")
-    report = write_report(Path(path_value), settings.data_dir / "rapporten", session=payload.get("session_id"))
+        return HookResult(stderr=message("hook_no_transcript", settings.language))
+    report = write_report(
+        Path(path_value),
+        settings.data_dir / "rapporten",
+        session=payload.get("session_id"),
+        language=settings.language,
+    )
     if report.error:
         # Never a green tick on an empty report: say so loudly, but with exit 1, never 2.
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
@@ -119,7 +125,8 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
             steering = f"{SUMMARY_INSTRUCTIONS_NO_TASK}\nHet taak-ID is {settings.id}."
-            return HookResult(stdout=steering, stderr=f"pre-compact: not logged ({type(exc).__name__}: {exc})")
+            reason = f"{type(exc).__name__}: {exc}"
+            return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
     if task is None:
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
     opdracht, stap = task
@@ -161,7 +168,7 @@ async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict
 async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
     summary = payload.get("compact_summary")
     if not isinstance(summary, str) or not summary.strip():
-        return HookResult(stderr="post-compact: no compact_summary in the hook input")
+        return HookResult(stderr=message("hook_no_summary", settings.language))
     text = strip_analysis(summary)
     folder = settings.data_dir / "samenvattingen"
     folder.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from worker.core.messages import early_language, message
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import record_hook_run
 from worker.hooks.lines import additional_context
@@ -83,7 +84,7 @@ def session_start(payload: dict[str, Any]) -> tuple[str, str, int]:
     try:
         text, problem = str(ask("brief", compact=True)["out"]), ""
     except NoAnswer as exc:
-        text, problem = _copy_said_as_such(), f"taak hook session-start: {exc}; used the daemon's last briefing file"
+        text, problem = _copy_said_as_such(), message("hook_briefing_from_file", early_language(), reason=exc)
     return additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]), problem, 0
 
 
@@ -92,8 +93,10 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     steering = _steering(task_id)  # first: the summary is steered even when everything below fails
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
-        return steering, "pre-compact: no transcript_path in the hook input", 0
-    report = write_report(Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"))
+        return steering, message("hook_no_transcript", early_language()), 0
+    report = write_report(
+        Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"), language=early_language()
+    )
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
@@ -102,14 +105,14 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
             meta = {"rapport": str(report.path), "trigger": trigger_of(payload)}
             ask("log", soort="compact", tekst=text, meta=meta)
         except NoAnswer as exc:
-            return steering, f"pre-compact: report saved in {report.path}, not logged: {exc}", 0
+            return steering, message("hook_report_not_logged", early_language(), path=report.path, reason=exc), 0
     return steering, "", 0
 
 
 def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     summary = payload.get("compact_summary")
     if not isinstance(summary, str) or not summary.strip():
-        return "", "post-compact: no compact_summary in the hook input", 0
+        return "", message("hook_no_summary", early_language()), 0
     text = strip_analysis(summary)
     folder = _data_dir() / "samenvattingen"
     folder.mkdir(parents=True, exist_ok=True)

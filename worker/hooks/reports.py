@@ -10,6 +10,7 @@ from pathlib import Path
 
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
+from worker.core.messages import message
 from worker.core.session_files import SessionFiles
 
 SUMMARY_INSTRUCTIONS_NL = (
@@ -32,7 +33,7 @@ class Report:
     lines: int = 0  # lines in the report file, as the compact row says
 
 
-def write_report(transcript_path: Path, folder: Path, *, session: object = None) -> Report:
+def write_report(transcript_path: Path, folder: Path, *, session: object = None, language: str = "nl") -> Report:
     """Everything said since the previous report, verbatim, to a new file; remembers where it stopped."""
     lines = transcript_path.read_bytes().splitlines()
     state_file = folder / ".voortgang.json"
@@ -44,12 +45,7 @@ def write_report(transcript_path: Path, folder: Path, *, session: object = None)
     if not text.strip():
         spoken = transcript.conversation_line_count(new_lines)
         if spoken:
-            return Report(
-                None,
-                0,
-                f"pre-compact: {spoken} conversation lines in {transcript_path} "
-                "but the report would be empty; nothing saved",
-            )
+            return Report(None, 0, message("hook_report_empty", language, spoken=spoken, path=transcript_path))
         return Report(None, 0)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
