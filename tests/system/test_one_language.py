@@ -22,6 +22,7 @@ MARKERS = {
         "nergens",
         "alleen taken met deze status",
         "opties:",
+        "opdrachtgever",
     ],
     "en": [
         "shown of",
@@ -34,6 +35,7 @@ MARKERS = {
         "nowhere",
         "only tasks with this status",
         "options:",
+        "given by",
     ],
 }
 
@@ -46,9 +48,10 @@ async def test_the_main_verbs_speak_one_language(
     said = tmp_path / "said.jsonl"
     said.write_text(json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "de lamp is kapot"}) + "\n")
     assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
-    assert run_taak(env, "nieuw", "Vervang de lamp", "--aan", "paco").code == 0
+    task_id = run_taak(env, "nieuw", "Vervang de lamp", "--aan", "paco").out.strip()
     outputs = [
         run_taak(env, "lijst").out,
+        run_taak(env, "toon", task_id).out,
         run_taak(env, "recall", "2026-11-28 lamp olifant").out,
         run_taak(env, "recall", "olifant").out,
         run_taak(env, "lijst", "--status", "rommel").err,

@@ -354,6 +354,30 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+# `taak toon`'s field names in an English run. A Dutch run shows the column names, as the owner's SQL and
+# `--json` have them; the values (a status, a log kind) are domain words in both.
+FIELDS_EN = {
+    "titel": "title",
+    "opdracht": "instruction",
+    "opdrachtgever": "given by",
+    "toegewezen_aan": "assigned to",
+    "klaar_wanneer": "done when",
+    "volgende_stap": "next step",
+    "pogingen": "attempts",
+    "max_pogingen": "max attempts",
+    "lease_tot": "lease until",
+    "lease_token": "lease token",
+    "geclaimd_door": "claimed by",
+    "bewijs": "evidence",
+    "prioriteit": "priority",
+    "niet_voor": "not before",
+    "aangemaakt": "created",
+    "bijgewerkt": "updated",
+    "afgerond": "finished",
+    "uiterlijk": "due",
+}
+
+
 def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     """`taak toon` as text: every field that has a value, then the whole log with dates."""
     from worker.core.briefing import WORDS, stamp
@@ -361,9 +385,10 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     months = WORDS[language].months
     now = datetime.now(zone)
     lines = []
-    for key, value in asdict(task).items():
+    for column, value in asdict(task).items():
         if value in (None, {}, ""):
             continue
+        key = FIELDS_EN.get(column, column) if language == "en" else column
         if isinstance(value, datetime):
             value = stamp(value, now, zone, months, always_date=True)
         elif isinstance(value, dict):  # the context: one `key = value` line each, below its name
