@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import platformdirs
 from pydantic import Field, SecretStr, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.dsn import DatabaseUrl, parse_database_url
@@ -19,6 +20,14 @@ from worker.core.model import BOT_NAME, NAME_MAX_CHARS
 from worker.core.terminal import is_blank, not_utf8
 
 Language = Literal["nl", "en"]
+
+
+def _refused(key: str, **values: object) -> PydanticCustomError:
+    """A setting our own rule refuses: its message key is the error's type, so that the line is said in the
+    run's language (worker/cli/common.settings_problem); the English text is pydantic's own message."""
+    from worker.core.messages import MESSAGES
+
+    return PydanticCustomError(key, MESSAGES[key]["en"], values)
 
 
 def _default_data_dir() -> Path:
@@ -138,9 +147,7 @@ class Settings(BaseSettings):
         # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either.
         for bot in value:
             if not BOT_NAME.match(bot) or not bot[0].isalnum() or len(bot) > NAME_MAX_CHARS:
-                raise ValueError(
-                    f"{bot!r} is no bot name (lower-case letters, digits, _ . -, at most {NAME_MAX_CHARS})"
-                )
+                raise _refused("setting_bot_name", value=repr(bot), limit=NAME_MAX_CHARS)
         return value
 
     @field_validator("machine")
@@ -148,10 +155,7 @@ class Settings(BaseSettings):
     def _machine_name(cls, value: str) -> str:
         # The machine's name is part of file names under the data folder: one plain name, never a path.
         if not MACHINE_NAME.fullmatch(value) or len(value) > NAME_MAX_CHARS:
-            raise ValueError(
-                f"{value!r} is no machine name (letters, digits, _ . -, not starting with a dot, "
-                f"at most {NAME_MAX_CHARS})"
-            )
+            raise _refused("setting_machine_name", value=repr(value), limit=NAME_MAX_CHARS)
         return value
 
     @field_validator("intake_open_status", mode="before")
@@ -160,7 +164,7 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             value = [status.strip() for status in value.split(",") if status.strip()]
             if not value:
-                raise ValueError("name at least one status of a message the old worker left open (e.g. pending)")
+                raise _refused("setting_open_status")
         return value
 
     @field_validator("intake_vanaf", mode="before")
@@ -168,16 +172,16 @@ class Settings(BaseSettings):
     def _a_date_not_a_number(cls, value: object) -> object:
         # pydantic would read 20261201 as seconds since 1970: a cut-off is written as a date.
         if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().lstrip("+-").isdigit()):
-            raise ValueError("write the cut-off as a date, 2026-12-01 or 2026-12-01T08:00+01:00")
+            raise _refused("setting_cutoff_date")
         return value
 
     @field_validator("eigenaar")
     @classmethod
     def _a_name(cls, value: str | None) -> str | None:
         if value is not None and is_blank(value):
-            raise ValueError("the owner's name is empty or invisible")
+            raise _refused("setting_owner_blank")
         if value is not None and any(ord(ch) < 32 for ch in value):
-            raise ValueError("the owner's name is one line of text")
+            raise _refused("setting_owner_lines")
         return value.strip() if value is not None else None
 
     @field_validator("*", mode="before")
@@ -187,7 +191,7 @@ class Settings(BaseSettings):
         # as a database error; here they are a setting that cannot be read.
         texts = value if isinstance(value, list) else [value]
         if any(isinstance(text, str) and not_utf8(text) for text in texts):
-            raise ValueError("is no valid UTF-8")
+            raise _refused("setting_not_utf8")
         return value
 
     @field_validator("data_dir", "socket_dir", "registry_file", "workdir", "briefing_file")
@@ -203,7 +207,7 @@ class Settings(BaseSettings):
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone {value!r}") from exc
+            raise _refused("setting_time_zone", value=repr(value)) from exc
         return value
 
     @field_validator(

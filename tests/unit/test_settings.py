@@ -152,3 +152,32 @@ def test_a_port_beyond_65535_is_said_to_be_the_port() -> None:
 def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
     with pytest.raises(ValidationError, match="eigenaar"):
         Settings(_env_file=None, eigenaar=owner)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "nl", "en"),
+    [
+        ("TAAK_CONCURRENCY", "veel", "TAAK_CONCURRENCY: moet een geheel getal zijn", "TAAK_CONCURRENCY: Input should"),
+        ("TAAK_LEASE_SECONDS", "3", "TAAK_LEASE_SECONDS: moet minstens 10 zijn", "TAAK_LEASE_SECONDS: Input should"),
+        ("TAAK_LISTEN", "misschien", "TAAK_LISTEN: moet ja of nee zijn", "TAAK_LISTEN: Input should"),
+        ("TAAK_LANGUAGE", "fr", "TAAK_LANGUAGE: moet een van deze zijn: 'nl' of 'en'", "TAAK_LANGUAGE: Input should"),
+        (
+            "TAAK_TIMEZONE",
+            "Europe/Veranda",
+            "onbekende tijdzone 'Europe/Veranda'",
+            "unknown time zone 'Europe/Veranda'",
+        ),
+        ("TAAK_BOTS", "../x", "'../x' is geen botnaam", "'../x' is no bot name"),
+    ],
+)
+def test_a_bad_setting_is_said_in_the_runs_language(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, nl: str, en: str
+) -> None:
+    from worker.cli.common import settings_problem
+
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    (error,) = refused.value.errors()
+    assert nl in settings_problem(error, "nl")
+    assert en in settings_problem(error, "en")

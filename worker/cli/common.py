@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 
 from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import early_language, message
+from worker.core.messages import MESSAGES, early_language, filled, message
 from worker.settings import Settings
 
 T = TypeVar("T")
+
+
+# pydantic's own checks in Dutch, by their error type; an English run keeps pydantic's message.
+PYDANTIC_NL = {
+    "int_parsing": "moet een geheel getal zijn",
+    "int_from_float": "moet een geheel getal zijn",
+    "float_parsing": "moet een getal zijn",
+    "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",
+    "greater_than_equal": "moet minstens {ge} zijn",
+    "greater_than": "moet groter zijn dan {gt}",
+    "less_than_equal": "mag hoogstens {le} zijn",
+    "less_than": "moet kleiner zijn dan {lt}",
+    "literal_error": "moet een van deze zijn: {expected}",
+    "datetime_parsing": "moet een datum of een tijdstip zijn",
+    "datetime_from_date_parsing": "moet een datum of een tijdstip zijn",
+}
+
+
+def settings_problem(error: Mapping[str, Any], language: str) -> str:
+    """One of pydantic's errors as `TAAK_NAME: what is wrong`, in the run's language: our own rules by their
+    message key (worker/settings._refused), pydantic's checks by their type; a type without a Dutch text keeps
+    pydantic's words."""
+    name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
+    values = {key: str(value) for key, value in (error.get("ctx") or {}).items()}
+    if error["type"] in MESSAGES:
+        return f"{name}: {message(error['type'], language, **values)}"
+    if language == "nl" and error["type"] in PYDANTIC_NL:
+        if "expected" in values:  # pydantic joins the choices with an English word
+            values["expected"] = values["expected"].replace(" or ", " of ")
+        return f"{name}: {filled(PYDANTIC_NL[error['type']], **values)}"
+    return f"{name}: {error['msg']}"
 
 
 def load_settings_or_exit(program: str = "taak") -> Settings:
@@ -22,8 +53,9 @@ def load_settings_or_exit(program: str = "taak") -> Settings:
     try:
         return Settings()
     except ValidationError as exc:
-        detail = "; ".join(f"TAAK_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-        fail(message("bad_settings", early_language(), detail=detail), ExitCode.USAGE, program)
+        language = early_language()
+        detail = "; ".join(settings_problem(e, language) for e in exc.errors())
+        fail(message("bad_settings", language, detail=detail), ExitCode.USAGE, program)
     except TaakError as exc:
         fail(exc.render(early_language()), exc.exit_code, program)
 

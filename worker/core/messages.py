@@ -434,6 +434,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "ongeldige instelling: {detail}",
         "en": "invalid setting: {detail}",
     },
+    # A setting's own rule (worker/settings.py); the English text is also pydantic's message, so plain
+    # {names} only.
+    "setting_bot_name": {
+        "nl": "{value} is geen botnaam (kleine letters, cijfers, _ . -, hoogstens {limit})",
+        "en": "{value} is no bot name (lower-case letters, digits, _ . -, at most {limit})",
+    },
+    "setting_machine_name": {
+        "nl": "{value} is geen machinenaam (letters, cijfers, _ . -, niet met een punt vooraan, hoogstens {limit})",
+        "en": "{value} is no machine name (letters, digits, _ . -, not starting with a dot, at most {limit})",
+    },
+    "setting_open_status": {
+        "nl": "noem minstens één status van een bericht dat de oude worker open liet (bijvoorbeeld pending)",
+        "en": "name at least one status of a message the old worker left open (e.g. pending)",
+    },
+    "setting_cutoff_date": {
+        "nl": "schrijf de grens als datum: 2026-12-01 of 2026-12-01T08:00+01:00",
+        "en": "write the cut-off as a date, 2026-12-01 or 2026-12-01T08:00+01:00",
+    },
+    "setting_owner_blank": {
+        "nl": "de naam van de eigenaar is leeg of onzichtbaar",
+        "en": "the owner's name is empty or invisible",
+    },
+    "setting_owner_lines": {
+        "nl": "de naam van de eigenaar is één regel tekst",
+        "en": "the owner's name is one line of text",
+    },
+    "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
+    "setting_time_zone": {"nl": "onbekende tijdzone {value}", "en": "unknown time zone {value}"},
     "database_rule": {
         "nl": "de database weigert dit: {detail}",
         "en": "the database refused this: {detail}",
@@ -589,8 +617,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "hook_not_logged": {"nl": "pre-compact: niet gelogd ({reason})", "en": "pre-compact: not logged ({reason})"},
     "hook_briefing_from_file": {
-        "nl": "taak hook session-start: {reason}; de laatste briefing van de daemon gebruikt",
-        "en": "taak hook session-start: {reason}; used the daemon's last briefing file",
+        "nl": "session-start: {reason}; de laatste briefing van de daemon gebruikt",
+        "en": "session-start: {reason}; used the daemon's last briefing file",
     },
     "hook_no_briefing": {
         "nl": "geen database ({kind}) en geen briefingbestand",
