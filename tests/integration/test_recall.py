@@ -116,13 +116,13 @@ def test_an_appended_day_is_indexed_from_where_it_stopped_and_a_rewritten_one_al
 def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
     _, index = archive_of(tmp_path)
     few = recall(index, "2025-10-12 zebra", NOW, ZONE)
-    assert few.fallback == "te weinig treffers: het hele bereik op tijd"
+    assert str(few.fallback) == "te weinig treffers: het hele bereik op tijd"
     assert few.hits
     empty = recall(index, "2020-01-01 joke", NOW, ZONE)
-    assert empty.fallback == "niets in het bereik: woorden in alle tijd"
+    assert str(empty.fallback) == "niets in het bereik: woorden in alle tijd"
     assert any("JOKE" in h.text for h in empty.hits)
     exact = recall(index, "joke", NOW, ZONE)
-    assert exact.fallback == "geen"
+    assert str(exact.fallback) == "geen"
     assert "fallback: geen" in render(exact, ZONE).splitlines()[0]
     # Without vectors, the header says so where meaning would have been the next step, and only there.
     assert "semantisch" not in render(empty, ZONE).splitlines()[0]
@@ -207,7 +207,7 @@ def test_inside_the_range_the_best_matching_lines_win_and_are_shown_in_time_orde
     index.update(archive.day_files())
     result = recall(index, "2026-11-20 budget veranda", NOW, ZONE, limit=2)
     assert [h.text for h in result.hits] == [said[12], said[45]]  # both words beat one; then time order
-    assert result.fallback == "geen"
+    assert str(result.fallback) == "geen"
     assert result.cut == 58
 
 

@@ -77,7 +77,7 @@ def test_the_extra_is_installed_with_the_dev_dependencies() -> None:
 def test_a_question_without_one_matching_word_finds_its_line_by_meaning(opened: tuple[Index, Vectors]) -> None:
     index, vectors = opened
     result = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
-    assert result.fallback == "te weinig treffers: betekenis in alle tijd"
+    assert str(result.fallback) == "te weinig treffers: betekenis in alle tijd"
     assert {h.text for h in result.hits} >= {VERANDA, LATER}
     assert all(h.by_meaning for h in result.hits)
     header, *body = render(result, ZONE).splitlines()
@@ -105,7 +105,7 @@ def test_with_a_time_phrase_only_lines_inside_the_range_are_looked_at(opened: tu
     index, vectors = opened
     # A busy day (54 lines, more than the limit): neighbours in meaning inside it, not the first lines.
     result = recall(index, "2026-11-20 " + QUESTION, NOW, ZONE, vectors=vectors, limit=5)
-    assert result.fallback == "te weinig treffers: betekenis binnen het bereik"
+    assert str(result.fallback) == "te weinig treffers: betekenis binnen het bereik"
     assert VERANDA in {h.text for h in result.hits}
     assert LATER not in {h.text for h in result.hits}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from worker.memory.recall import Extra, Step, fallback_step
@@ -59,4 +61,12 @@ def test_the_fallback_policy(
         limit=LIMIT,
         semantic=semantic,
     )
-    assert step == expected
+    assert replace(step, fallback=str(step.fallback)) == expected  # the fallback as the header says it in Dutch
+
+
+def test_a_fallback_is_said_in_the_runs_language() -> None:
+    step = fallback_step(
+        has_range=True, range_empty=False, has_words=True, hits=1, spoken_in_range=9, limit=LIMIT, semantic=False
+    )
+    assert step.fallback.said("en") == "too few hits: the whole range in time order"
+    assert step.fallback.said("nl") == "te weinig treffers: het hele bereik op tijd"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
+from worker.core.messages import phrase
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -92,7 +93,7 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
                 raise Refused("unknown_actor", value=args.bot, known=", ".join(known))
             empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
             if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
-                result.notes.append("de index is leeg maar het archief niet: taak archief bijwerken")
+                result.notes.append(phrase("recall_index_empty"))
         finally:
             index.close()
             if vectors is not None:
@@ -142,7 +143,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
         for r in rows
     ]
     hits.sort(key=lambda h: h.ts)
-    return Recall(now, parsed.range, "geen (takenlog)", hits, len(hits))
+    return Recall(now, parsed.range, phrase("recall_task_log", step=phrase("recall_none")), hits, len(hits))
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:

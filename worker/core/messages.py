@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -624,8 +625,85 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "geen database ({kind}) en geen briefingbestand",
         "en": "no database ({kind}) and no briefing file",
     },
+    # Recall's fallbacks and notes (worker/memory/recall.py), decided before the header's language is known.
+    "recall_none": {"nl": "geen", "en": "none"},
+    "recall_no_words_range": {"nl": "geen woorden: het bereik op tijd", "en": "no words: the range in time order"},
+    "recall_empty_range_words": {
+        "nl": "niets in het bereik: woorden in alle tijd",
+        "en": "nothing in the range: words over all time",
+    },
+    "recall_empty_range_meaning": {
+        "nl": "niets in het bereik: woorden en betekenis in alle tijd",
+        "en": "nothing in the range: words and meaning over all time",
+    },
+    "recall_few_whole_range": {
+        "nl": "te weinig treffers: het hele bereik op tijd",
+        "en": "too few hits: the whole range in time order",
+    },
+    "recall_few_meaning_range": {
+        "nl": "te weinig treffers: betekenis binnen het bereik",
+        "en": "too few hits: meaning within the range",
+    },
+    "recall_few_meaning_all": {
+        "nl": "te weinig treffers: betekenis in alle tijd",
+        "en": "too few hits: meaning over all time",
+    },
+    "recall_few": {"nl": "te weinig treffers", "en": "too few hits"},
+    "recall_task_log": {"nl": "{step} (takenlog)", "en": "{step} (task log)"},
+    "recall_fleet": {"nl": "{step} (vloot: nieuwste eerst)", "en": "{step} (fleet: newest first)"},
+    "recall_not_installed": {"nl": "semantisch zoeken: niet geïnstalleerd", "en": "semantic search: not installed"},
+    "recall_switched_off": {
+        "nl": "semantisch zoeken: uitgezet (TAAK_SEMANTIC)",
+        "en": "semantic search: switched off (TAAK_SEMANTIC)",
+    },
+    "recall_not_with_fleet": {
+        "nl": "semantisch zoeken: niet met --vloot (de gedeelde kopie heeft geen vectoren)",
+        "en": "semantic search: not with --vloot (the shared copy has no vectors)",
+    },
+    "recall_meaning_skipped": {
+        "nl": "semantisch zoeken: overgeslagen ({reason}; `taak doctor` kijkt verder)",
+        "en": "semantic search: skipped ({reason}; `taak doctor` looks further)",
+    },
+    "recall_by_meaning": {
+        "nl": "{near:regel|regels} op betekenis (semantisch), na {found} op woorden",
+        "en": "{near:line|lines} by meaning (semantic), after {found} by words",
+    },
+    "recall_without_vector": {
+        "nl": "{missing:regel|regels} in het bereik nog zonder vector",
+        "en": "{missing:line|lines} in the range without a vector yet",
+    },
+    "recall_fleet_keeps": {
+        "nl": "de gedeelde kopie bewaart {days} dagen (TAAK_VLOOT_DAGEN)",
+        "en": "the shared copy keeps {days} days (TAAK_VLOOT_DAGEN)",
+    },
+    "recall_index_empty": {
+        "nl": "de index is leeg maar het archief niet: taak archief bijwerken",
+        "en": "the index is empty but the archive is not: taak archief bijwerken",
+    },
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words decided before the language they are said in is known (recall's fallbacks and notes): a message
+    key and its values, said later in either language; a value may be a phrase itself. As text: Dutch, the
+    record's language (recall's JSON)."""
+
+    key: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def said(self, language: str) -> str:
+        return message(
+            self.key, language, **{k: v.said(language) if isinstance(v, Phrase) else v for k, v in self.values}
+        )
+
+    def __str__(self) -> str:
+        return self.said("nl")
+
+
+def phrase(key: str, **values: object) -> Phrase:
+    return Phrase(key, tuple(values.items()))
 
 
 def dollars(value: Decimal | float | None) -> str:

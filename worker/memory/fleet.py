@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
+from worker.core.messages import phrase
 from worker.db.sqlfiles import Executor, queries
 from worker.memory.index import terms
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from worker.memory.recall import Hit, Recall
 
 BATCH = 1000
-NO_MEANING = "semantisch zoeken: niet met --vloot (de gedeelde kopie heeft geen vectoren)"
 # Also in the index's own schema (worker/memory/index.py); here for an index file made before they were.
 _CURSORS = (
     "create table if not exists vloot (bestand text primary key, regel integer not null);"
@@ -233,7 +233,7 @@ async def recall(
         await conn.execute("set local plan_cache_mode = force_custom_plan")
         found = await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
     if keep_days is not None and (found.range is None or found.range.start < now - timedelta(days=keep_days)):
-        found.notes.append(f"de gedeelde kopie bewaart {keep_days} dagen (TAAK_VLOOT_DAGEN)")
+        found.notes.append(phrase("recall_fleet_keeps", days=keep_days))
     return found
 
 
@@ -280,9 +280,9 @@ async def _recall(
         rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
         found, candidates = (found + rest)[:limit], in_range
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
-    notes = [NO_MEANING] if step.semantic_missed else []
+    notes = [phrase("recall_not_with_fleet")] if step.semantic_missed else []
     cut = max(0, candidates - len(numbered))
-    fallback = f"{step.fallback} (vloot: nieuwste eerst)"
+    fallback = phrase("recall_fleet", step=step.fallback)
     return Recall(now, parsed.range, fallback, numbered, in_range, cut, notes, per_word, bound)
 
 

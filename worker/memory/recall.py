@@ -4,7 +4,6 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
+from worker.core.messages import Phrase, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
@@ -28,8 +28,8 @@ MAX_CHARS = 8000
 # the answer itself (issue 15: 1.1 s p50 unscoped), and "more than 1,000" says all a reader needs.
 COUNT_BOUND = 1000
 
-NOT_INSTALLED = "semantisch zoeken: niet geïnstalleerd"
-SWITCHED_OFF = "semantisch zoeken: uitgezet (TAAK_SEMANTIC)"
+NOT_INSTALLED = phrase("recall_not_installed")
+SWITCHED_OFF = phrase("recall_switched_off")
 
 _COLUMNS = "r.ts, r.actor, r.role, r.type, r.text, r.session, r.taak"
 
@@ -44,7 +44,7 @@ class Extra(Enum):
 
 @dataclass(frozen=True)
 class Step:
-    fallback: str
+    fallback: Phrase
     extra: Extra
     semantic_missed: bool = False
 
@@ -55,21 +55,20 @@ def fallback_step(
     """The fallback policy, one place: exact hits first; a range small enough is shown whole; otherwise
     neighbours in meaning when the semantic extra is here, and the header says so when it is not."""
     if has_range and not range_empty and not has_words:
-        return Step("geen woorden: het bereik op tijd", Extra.RANGE_IN_ORDER)
+        return Step(phrase("recall_no_words_range"), Extra.RANGE_IN_ORDER)
     if not has_words or hits >= MIN_WORD_HITS:
-        return Step("niets in het bereik: woorden in alle tijd" if range_empty else "geen", Extra.NOTHING)
+        return Step(phrase("recall_empty_range_words" if range_empty else "recall_none"), Extra.NOTHING)
     if range_empty:
         if semantic:
-            return Step("niets in het bereik: woorden en betekenis in alle tijd", Extra.SEMANTIC)
-        return Step("niets in het bereik: woorden in alle tijd", Extra.NOTHING, semantic_missed=True)
+            return Step(phrase("recall_empty_range_meaning"), Extra.SEMANTIC)
+        return Step(phrase("recall_empty_range_words"), Extra.NOTHING, semantic_missed=True)
     if has_range and spoken_in_range <= limit:
-        return Step("te weinig treffers: het hele bereik op tijd", Extra.RANGE_IN_ORDER)
+        return Step(phrase("recall_few_whole_range"), Extra.RANGE_IN_ORDER)
     if semantic:
-        where = "binnen het bereik" if has_range else "in alle tijd"
-        return Step(f"te weinig treffers: betekenis {where}", Extra.SEMANTIC)
+        return Step(phrase("recall_few_meaning_range" if has_range else "recall_few_meaning_all"), Extra.SEMANTIC)
     if has_range:
-        return Step("te weinig treffers: het hele bereik op tijd", Extra.RANGE_IN_ORDER, semantic_missed=True)
-    return Step("te weinig treffers", Extra.NOTHING, semantic_missed=True)
+        return Step(phrase("recall_few_whole_range"), Extra.RANGE_IN_ORDER, semantic_missed=True)
+    return Step(phrase("recall_few"), Extra.NOTHING, semantic_missed=True)
 
 
 @dataclass(frozen=True)
@@ -91,11 +90,11 @@ class Hit:
 class Recall:
     now: datetime
     range: TimeRange | None
-    fallback: str
+    fallback: Phrase
     hits: list[Hit]
     in_range: int
     cut: int = 0
-    notes: list[str] = field(default_factory=list)
+    notes: list[Phrase] = field(default_factory=list)
     per_word: dict[str, int] = field(default_factory=dict)  # lines each searched word matched (in the range)
     bound: int = 0  # counts stop here: a count that reached it means "more than"
 
@@ -110,7 +109,7 @@ def recall(
     taak: str | None = None,
     actor: str | None = None,
     vectors: Vectors | None = None,
-    why_no_vectors: str = NOT_INSTALLED,
+    why_no_vectors: Phrase = NOT_INSTALLED,
     language: str = "nl",
     outputs: bool = False,
 ) -> Recall:
@@ -165,9 +164,9 @@ def recall(
             if bounded:  # as without the extra: the range in time order
                 found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
         else:
-            notes.append(f"{len(near)} regels op betekenis (semantisch), na {len(found)} op woorden")
+            notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
         if coverage is not None and coverage.still_missing:
-            notes.append(f"{coverage.still_missing} regels in het bereik nog zonder vector")
+            notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
         found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
     else:
         found.sort(key=lambda h: h.ts)
@@ -193,10 +192,10 @@ def _matched_then_range(
     return (sorted(found, key=lambda h: h.ts) + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
 
 
-def meaning_skipped(error: BaseException) -> str:
+def meaning_skipped(error: BaseException) -> Phrase:
     """The header's note when the semantic extra failed (a damaged vector file, a model that would not load)."""
     reason = " ".join(str(error).split())[:120] or type(error).__name__
-    return f"semantisch zoeken: overgeslagen ({type(error).__name__}: {reason}; `taak doctor` kijkt verder)"
+    return phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}")
 
 
 def _by_meaning(
@@ -342,49 +341,6 @@ HEADER = {
         "nowhere": "found nowhere",
     },
 }
-# The fallbacks and notes are decided in Dutch (fallback_step, the notes above); in an English run they are
-# said in English, here, in one table.
-IN_ENGLISH = [
-    (r"^geen woorden: het bereik op tijd", "no words: the range in time order"),
-    (
-        r"^niets in het bereik: woorden en betekenis in alle tijd",
-        "nothing in the range: words and meaning over all time",
-    ),
-    (r"^niets in het bereik: woorden in alle tijd", "nothing in the range: words over all time"),
-    (r"^te weinig treffers: het hele bereik op tijd", "too few hits: the whole range in time order"),
-    (r"^te weinig treffers: betekenis binnen het bereik", "too few hits: meaning within the range"),
-    (r"^te weinig treffers: betekenis in alle tijd", "too few hits: meaning over all time"),
-    (r"^te weinig treffers", "too few hits"),
-    (r"^geen(?= \(|$)", "none"),
-    (r"\(vloot: nieuwste eerst\)", "(fleet: newest first)"),
-    (r"\(takenlog\)", "(task log)"),
-    (r"^semantisch zoeken: niet geïnstalleerd", "semantic search: not installed"),
-    (r"^semantisch zoeken: uitgezet", "semantic search: switched off"),
-    (
-        r"^semantisch zoeken: niet met --vloot \(de gedeelde kopie heeft geen vectoren\)",
-        "semantic search: not with --vloot (the shared copy has no vectors)",
-    ),
-    (
-        r"^semantisch zoeken: overgeslagen \((.*); `taak doctor` kijkt verder\)",
-        r"semantic search: skipped (\1; `taak doctor` looks further)",
-    ),
-    (
-        r"^(\d+) regels op betekenis \(semantisch\), na (\d+) op woorden",
-        r"\1 lines by meaning (semantic), after \2 by words",
-    ),
-    (r"^(\d+) regels in het bereik nog zonder vector", r"\1 lines in the range without a vector yet"),
-    (r"^de gedeelde kopie bewaart (\d+) dagen", r"the shared copy keeps \1 days"),
-    (r"^de index is leeg maar het archief niet:", "the index is empty but the archive is not:"),
-]
-
-
-def said(text: str, language: str) -> str:
-    """A fallback or a note in the run's language."""
-    if language != "en":
-        return text
-    for pattern, english in IN_ENGLISH:
-        text = re.sub(pattern, english, text)
-    return text
 
 
 def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
@@ -408,8 +364,8 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
         f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
         f"{len(result.hits)} {words['shown_one' if len(result.hits) == 1 else 'shown']} "
         f"{counted(result.in_range)} {words['in_range']}; "
-        f"fallback: {said(result.fallback, language)}"
-        + "".join(f"; {said(note, language)}" for note in result.notes)
+        f"fallback: {result.fallback.said(language)}"
+        + "".join(f"; {note.said(language)}" for note in result.notes)
         + (f"; {words['words']}: {counts}" if result.per_word else "")
     ]
     body: list[str] = []
@@ -450,8 +406,8 @@ def as_json(result: Recall, zone: ZoneInfo) -> str:
             "nu": result.now.astimezone(zone).isoformat(),
             "van": result.range.start.isoformat() if result.range else None,
             "tot": result.range.end.isoformat() if result.range else None,
-            "fallback": result.fallback,
-            "notities": result.notes,
+            "fallback": str(result.fallback),
+            "notities": [str(note) for note in result.notes],
             "woorden": result.per_word,
             "regels": [
                 {
