@@ -25,7 +25,7 @@ import asyncpg
 import structlog
 
 from worker import __version__
-from worker.core.briefing import Variant, build_briefing, system_prompt
+from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.messages import dollars, message
@@ -117,7 +117,7 @@ class Worker:
                     self.settings.data_dir,
                     self.settings.timezone,
                     self.settings.language,
-                    partial(briefing_source, self.ledger, settings=self.settings),
+                    self._briefing_source,
                     database_up=lambda: self.outages.ok,
                     backoff=(self.settings.retry_base_seconds, self.settings.retry_max_seconds),
                 )
@@ -186,6 +186,13 @@ class Worker:
     def ledger(self) -> Ledger:
         assert self.pool is not None
         return self._ledger_on(self.pool)
+
+    async def _briefing_source(self, task_id: str) -> BriefingInput:
+        assert self.pool is not None
+        # Its five reads (the task, its last rows, the counts, the newest answer, the machines named) on one
+        # borrowed connection, not one borrow each.
+        async with self.pool.acquire() as conn:
+            return await briefing_source(self._ledger_on(conn), task_id, self.settings)
 
     def _ledger_on(self, db: Executor) -> Ledger:
         return Ledger(db, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
@@ -391,7 +398,7 @@ class Worker:
 
     async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
         task = claim.task
-        source = await self.outages.run("briefing", partial(briefing_source, self.ledger, task.id, self.settings))
+        source = await self.outages.run("briefing", partial(self._briefing_source, task.id))
         briefing = build_briefing(source, Variant.FULL)
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
         files.folder.mkdir(parents=True, exist_ok=True)
