@@ -15,7 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -38,6 +38,9 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
     if PGBOUNCER is None:
         pytest.skip("pgbouncer is not installed (Debian: apt-get install pgbouncer; .ci/run does)")
     parts = urlsplit(db_url)
+    # The embedded server is reached by its socket folder, given as `?host=` (a socket URL has no host name).
+    query = parse_qs(parts.query)
+    host = parts.hostname or query.pop("host", [""])[0]
     # Its own folder directly under the temporary folder: pytest's is private to the user running the tests,
     # and pgbouncer may run as another one.
     folder = Path(tempfile.mkdtemp(prefix="taak-pgbouncer-"))
@@ -46,7 +49,7 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
     (folder / "users.txt").write_text(f'"{user}" ""\n')
     (folder / "pgbouncer.ini").write_text(
         "[databases]\n"
-        f"* = host={parts.hostname} port={parts.port or 5432}\n"
+        f"* = host={host} port={parts.port or 5432}\n"
         "[pgbouncer]\n"
         f"listen_addr = 127.0.0.1\nlisten_port = {port}\n"
         f"auth_type = trust\nauth_file = {folder}/users.txt\n"
@@ -56,10 +59,11 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
     )
     command = [PGBOUNCER, str(folder / "pgbouncer.ini")]
     if os.geteuid() == 0:  # pgbouncer refuses to run as root: as the server's own user
-        owner = pwd.getpwnam("postgres")
+        # (the embedded server's socket folder is private to the user it runs as)
+        owner = pwd.getpwuid(Path(host).stat().st_uid) if host.startswith("/") else pwd.getpwnam("postgres")
         for path in (folder, *folder.iterdir()):
             os.chown(path, owner.pw_uid, owner.pw_gid)
-        command = ["su", "postgres", "-s", "/bin/sh", "-c", " ".join(command)]
+        command = ["su", owner.pw_name, "-s", "/bin/sh", "-c", " ".join(command)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 15
     while True:
@@ -71,7 +75,7 @@ def transaction_pooler(db_url: str) -> Iterator[str]:
             raise AssertionError(f"pgbouncer did not start: {process.stdout.read() if process.stdout else ''} {log}")
         time.sleep(0.1)
     try:
-        yield urlunsplit((parts.scheme, f"{user}@127.0.0.1:{port}", parts.path, parts.query, parts.fragment))
+        yield urlunsplit((parts.scheme, f"{user}@127.0.0.1:{port}", parts.path, urlencode(query, doseq=True), ""))
     finally:
         # `su` leaves pgbouncer in a session of its own: stop it by its pid file, then the wrapper.
         pidfile = folder / "pgbouncer.pid"

@@ -215,7 +215,9 @@ def test_the_settings_file_is_read_literally_so_a_password_with_shell_characters
     from urllib.parse import urlsplit
 
     parts = urlsplit(db_url)  # the test server trusts its user, so any password connects; this one must arrive whole
-    url = f"postgresql://{parts.username or 'postgres'}:pa$$w0rd&x@{parts.hostname}:{parts.port or 5432}{parts.path}"
+    # The host as the test server is reached: a name and port, or the embedded server's socket (`?host=`).
+    where = parts.netloc.rpartition("@")[2] + parts.path + (f"?{parts.query}" if parts.query else "")
+    url = f"postgresql://{parts.username or 'postgres'}:pa$$w0rd&x@{where}"
     settings = tmp_path / "paco.env"
     settings.write_text(f"TAAK_DATABASE_URL={url}\nTAAK_LOG_FORMAT=json\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
