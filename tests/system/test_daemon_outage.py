@@ -137,3 +137,40 @@ async def _said(daemon: Daemon, name: str) -> bool:
 
 async def _klaar(conn: asyncpg.Connection, task_id: str) -> bool:
     return bool(await conn.fetchval("select status = 'klaar' from agent_taken where id = $1", task_id))
+
+
+async def test_tail_says_the_database_went_away_with_exit_4(tmp_path: Path) -> None:
+    import subprocess
+
+    server = tmp_path / "pg"
+    url = await anyio.to_thread.run_sync(ensure_embedded, server)  # a server this test owns, and stops
+    try:
+        admin = await asyncpg.connect(with_database(url, "postgres"))
+        await admin.execute("create database volgen")
+        await admin.close()
+        db_url = with_database(url, "volgen")
+        conn = await asyncpg.connect(db_url)
+        await migrate(conn)
+        task_id = await new_task(conn, "volg mij")
+        row = "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'eerste')"
+        await conn.execute(row, task_id)
+        await conn.close()
+        env = {**worker_env(db_url, tmp_path / "owner", mode="klaar"), "TAAK_LANGUAGE": "nl"}
+        tail = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "tail", "-n", "1"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert tail.stdout is not None
+        first = await anyio.to_thread.run_sync(tail.stdout.readline)  # following: its one row is shown
+        assert "eerste" in first
+        await anyio.to_thread.run_sync(stop_embedded, server)
+        code = await anyio.to_thread.run_sync(lambda: tail.wait(timeout=30))
+        err = tail.stderr.read() if tail.stderr else ""
+    finally:
+        await anyio.to_thread.run_sync(stop_embedded, server)
+    assert code == 4, err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("taak: database niet bereikbaar"), line

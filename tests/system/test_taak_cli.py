@@ -262,6 +262,7 @@ async def test_tail_and_machine_refuse_a_bot_nobody_knows(cli_env: dict[str, str
         assert "nobody" in refused.err
         assert "--nieuwe-bot" not in refused.err  # neither verb can register one
     assert run_taak(cli_env, "tail", "--bot", "", timeout=20).code == 2
+    assert run_taak(cli_env, "tail", "-n", "-1", timeout=20).code == 2  # not a database error
     assert run_taak(cli_env, "machine", "zet", "\u200b").code == 2
     assert run_taak(cli_env, "machine", "wie", "\u200b").code == 2  # no name can be that: bad input, not unknown
     typo = run_taak(cli_env, "lijst", "--aan", "pacoo")

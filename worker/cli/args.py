@@ -172,9 +172,9 @@ def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def positive(value: int, option: str) -> int:
-    if value < 1:
-        raise InvalidInput("bad_number", what=option, minimum=1)
+def positive(value: int, option: str, minimum: int = 1) -> int:
+    if value < minimum:
+        raise InvalidInput("bad_number", what=option, minimum=minimum)
     return value
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import asyncpg
 
@@ -109,15 +109,19 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
             ExitCode.UNREACHABLE,
         )
     except asyncpg.PostgresConnectionError as exc:
-        where = settings.database.where if settings.database else "embedded"
-        fail(
-            message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),
-            ExitCode.UNREACHABLE,
-        )
+        _unreachable(settings, exc)
     except asyncpg.PostgresError as exc:
         fail(message("database_rule", settings.language, detail=_first_line(exc)), ExitCode.REFUSED)
     except Exception as exc:  # a bug: still one line for the user; the traceback is no help at a terminal
-        fail(f"internal error: {type(exc).__name__}: {_first_line(exc)}", ExitCode.REFUSED)
+        if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
+            _unreachable(settings, exc)  # it closed under a command still using it (`taak tail`, server stopped)
+        detail = f"{type(exc).__name__}: {_first_line(exc)}"
+        fail(message("internal_error", settings.language, detail=detail), ExitCode.REFUSED)
+
+
+def _unreachable(settings: Settings, exc: BaseException) -> NoReturn:
+    where = settings.database.where if settings.database else "embedded"
+    fail(message("unreachable", settings.language, where=where, reason=_first_line(exc)), ExitCode.UNREACHABLE)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -512,6 +512,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import WORDS, stamp
     from worker.db.sqlfiles import queries
 
+    a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
         from worker.db.ledger import check_task_id
 

@@ -371,6 +371,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "onderwerp {topic!r} staat niet open",
         "en": "topic {topic!r} is not open",
     },
+    "internal_error": {"nl": "interne fout: {detail}", "en": "internal error: {detail}"},
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",
