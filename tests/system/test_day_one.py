@@ -439,6 +439,7 @@ async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_t
         assert ok(env, "bot", "rem", "paco", "--sessies", "2").strip() == "paco: rem max 2 sessies"
     for bad in (["--sessies", "-1"], ["--kosten", "veel"], ["--kosten", "NaN"], []):
         assert taak(env, "bot", "rem", "paco", *bad).returncode == 2
+    assert "dollars" not in taak(env, "bot", "rem", "paco", "--sessies", "1.5").stderr  # a count, not money
     tasks = [ok(env, "nieuw", f"Taak {n}", "--aan", "paco").strip() for n in range(4)]
     sent = tmp_path / "meldingen.txt"
     notify = tmp_path / "notify.sh"

@@ -141,11 +141,19 @@ def test_a_url_with_its_password_as_a_parameter_is_redacted() -> None:
     assert parse_database_url(url).redacted == "postgresql://bot@db.example/taak?password=***&sslmode=require"
 
 
-def test_a_port_beyond_65535_is_said_to_be_the_port() -> None:
+@pytest.mark.parametrize("port", ["99999", "abc", "54 32"])
+def test_a_port_that_is_no_port_is_said_to_be_the_port(port: str) -> None:
     with pytest.raises(InvalidInput) as refused:
-        parse_database_url("postgresql://bot@db.example:99999/taak")
+        parse_database_url(f"postgresql://bot@db.example:{port}/taak")
     assert "65535" in refused.value.render("en")
     assert "percent-encoded" not in refused.value.render("en")
+
+
+def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://bot:ge/{SECRET}@db.example:5432/taak")
+    assert "percent-encoded" in refused.value.render("en")
+    assert SECRET not in refused.value.render("en")
 
 
 @pytest.mark.parametrize("owner", ["eig\udcff", "\u200b", " ", "\u3164"])

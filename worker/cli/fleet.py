@@ -111,14 +111,17 @@ def _limit(value: str, option: str, kind: Any) -> Any:
     if value.strip().lower() in ("geen", "none"):
         return None
     ceiling = 100_000 if kind is int else 1_000_000  # sessions a day; dollars a day
+    refused = InvalidInput(
+        "bad_limit_sessions" if kind is int else "bad_limit", what=option, value=value, ceiling=ceiling
+    )
     try:
         number = kind(value.strip())
     except (ValueError, InvalidOperation):
-        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling) from None
+        raise refused from None
     if (isinstance(number, Decimal) and not number.is_finite()) or not 0 <= number <= ceiling:
-        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling)
+        raise refused
     if isinstance(number, Decimal) and number != number.quantize(Decimal("0.01")):
-        raise InvalidInput("bad_limit", what=option, value=value, ceiling=ceiling)  # 0.001 is no cent: not $0.00
+        raise refused  # 0.001 is no cent: it would be shown as $0.00
     return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 
 

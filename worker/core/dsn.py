@@ -51,8 +51,7 @@ def parse_database_url(url: str) -> DatabaseUrl:
         port = parts.port
     except ValueError:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
-        port_given = _PORT.search(url.strip())
-        key = "malformed_url_port" if port_given and int(port_given.group(1)) > 65535 else "malformed_url"
+        key = "malformed_url_port" if _port_is_wrong(url) else "malformed_url"
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
@@ -73,7 +72,18 @@ def _query_value(query: str, name: str) -> str | None:
 
 
 # The port of digits at the end of the host part, after the last '@' (urlsplit refuses one above 65535).
-_PORT = re.compile(r"^[^:/]+://(?:[^/]*@)?[^@/:]*:([0-9]+)(?:[/?#]|$)")
+def _port_is_wrong(url: str) -> bool:
+    """Whether what stands after the host's colon is no port (`:abc`, `:70000`). Read from the right of the
+    last `@`, so that a password with `/`, `#` or `?` in it is never taken for a host and port."""
+    rest = url.strip().partition("//")[2]
+    host_and_port = re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
+    after_host = host_and_port.rpartition("]")[2]  # an IPv6 address is bracketed
+    if ":" not in after_host:
+        return False
+    port = after_host.rpartition(":")[2]
+    return not port.isdigit() or not 1 <= int(port) <= 65535
+
+
 # A password given as a parameter: `?password=...` in a URL, `password=...` in a libpq keyword string.
 _PASSWORD_PARAMETER = re.compile(r"(?i)(\bpassword\s*=\s*)('[^']*'|[^&\s]+)")
 

@@ -286,6 +286,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{what} {value!r}: een getal van 0 tot {ceiling} (kosten in dollars, met een punt: 5.50), of geen",
         "en": "{what} {value!r}: a number from 0 to {ceiling} (cost in dollars, with a point: 5.50), or geen",
     },
+    "bad_limit_sessions": {
+        "nl": "{what} {value!r}: een geheel aantal sessies van 0 tot {ceiling}, of geen",
+        "en": "{what} {value!r}: a whole number of sessions from 0 to {ceiling}, or geen",
+    },
     "message_no_recipient": {
         "nl": "bericht {id} is aan niemand gericht: zeg met --aan BOT voor welke bot het is",
         "en": "message {id} is addressed to nobody: say which bot it is for with --aan BOT",
