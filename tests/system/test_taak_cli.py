@@ -326,3 +326,11 @@ async def test_lll_and_toon_keep_a_line_break_inside_its_entry(cli_env: dict[str
     assert sum(line == "log:" for line in toon) == 1, toon
     # Indenting alone passed the two lines above before; the bar is what marks them as the opdracht's own.
     assert [line.lstrip() for line in toon if "klaar" in line and "status" in line] == ["│ status          klaar"]
+
+
+async def test_a_database_never_migrated_gets_the_migrate_hint(cli_env: dict[str, str], empty_db_url: str) -> None:
+    env = {**cli_env, "TAAK_DATABASE_URL": empty_db_url}
+    for words in (["lijst"], ["nieuw", "Vervang de lamp"]):  # a missing table, a missing function
+        refused = run_taak(env, *words)
+        assert refused.code == 1
+        assert one_line(refused) == "taak: the database lacks taak's tables or functions: run `taak db migrate`"

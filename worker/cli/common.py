@@ -90,8 +90,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
         end_quietly_after_broken_pipe()
         raise SystemExit(0) from None
-    except asyncpg.UndefinedTableError:
-        fail(message("not_migrated", settings.language, pending="?"), ExitCode.REFUSED)
+    except (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError):  # a database taak never migrated
+        fail(message("schema_missing", settings.language), ExitCode.REFUSED)
     except (
         asyncpg.IntegrityConstraintViolationError,
         asyncpg.RaiseError,

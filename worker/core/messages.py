@@ -432,6 +432,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "migration {name} was changed after it was applied (checksum differs); "
         "restore the file and add a new migration instead",
     },
+    "schema_missing": {
+        "nl": "de database mist tabellen of functies van taak: draai `taak db migrate`",
+        "en": "the database lacks taak's tables or functions: run `taak db migrate`",
+    },
     "not_migrated": {
         "nl": "de database is niet bijgewerkt ({pending} open): draai `taak db migrate`",
         "en": "the database is not migrated ({pending} pending): run `taak db migrate`",
