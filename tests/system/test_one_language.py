@@ -52,6 +52,8 @@ async def test_the_main_verbs_speak_one_language(
     outputs = [
         run_taak(env, "lijst").out,
         run_taak(env, "toon", task_id).out,
+        run_taak({**env, "TAAK_MEMORY_DIR": str(tmp_path / "geen-geheugen")}, "geheugen", "check").out,
+        run_taak(env, "hooks", "check", "--settings", str(tmp_path / "settings.json")).out,
         run_taak(env, "recall", "2026-11-28 lamp olifant").out,
         run_taak(env, "recall", "olifant").out,
         run_taak(env, "lijst", "--status", "rommel").err,

@@ -216,23 +216,25 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
         if args.dry_run:
             print(json.dumps(wanted, indent=2, ensure_ascii=False))
         elif wanted == current:
-            print(f"{path}: hooks already installed, nothing changed")
+            print(a.said(settings, "hooks_unchanged", path=path))
         else:
             backup = settings_file.save_with_backup(path, wanted)
-            print(f"{path}: hooks installed" + (f" (backup: {backup})" if backup else ""))
+            print(a.said(settings, "hooks_installed_backup" if backup else "hooks_installed", path=path, backup=backup))
         return ExitCode.OK
     dead = settings_file.dead_hooks(current)
     dead_commands = {(d.event, d.command) for d in dead}
     old = [h for h in settings_file.old_hooks(current) if (h.event, h.command) not in dead_commands]
     for dead_hook in dead:
-        print(f"{dead_hook.event}: {dead_hook.command}  (missing: {dead_hook.missing})")
+        print(
+            a.said(settings, "hook_dead", event=dead_hook.event, command=dead_hook.command, missing=dead_hook.missing)
+        )
     for old_hook in old:
-        print(f"{old_hook.event}: {old_hook.command}  (old: {old_hook.why})")
+        print(a.said(settings, "hook_old", event=old_hook.event, command=old_hook.command, why=old_hook.why))
     if not dead and not old:
-        print(f"{path}: every hook command points to something that exists, and none does our work a second way")
+        print(a.said(settings, "hooks_sound", path=path))
     elif args.fix:
         backup = settings_file.save_with_backup(path, settings_file.without(settings_file.without(current, dead), old))
-        print(f"{path}: removed {len(dead)} dead and {len(old)} old hook(s) (backup: {backup})")
+        print(a.said(settings, "hooks_removed", path=path, dead=len(dead), old=len(old), backup=backup))
     else:
         return ExitCode.REFUSED  # something to mend: a script can tell (`taak hooks check --fix` mends it)
     return ExitCode.OK
@@ -258,11 +260,11 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
     if not args.write:
         print(wanted, end="")
     elif wanted == current:
-        print(f"{path}: compact instructions already up to date")
+        print(a.said(settings, "compact_instructions_unchanged", path=path))
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(wanted, encoding="utf-8")
-        print(f"{path}: compact instructions written")
+        print(a.said(settings, "compact_instructions_written", path=path))
     return ExitCode.OK
 
 
@@ -286,7 +288,7 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
     if not folder.is_dir():
         if args.dir is not None:  # a folder the user named must be there
             raise NotFound("no_folder", path=folder)
-        print(f"{folder} does not exist: no memory index to check (set TAAK_MEMORY_DIR if it lives elsewhere)")
+        print(a.said(settings, "memory_folder_missing", path=folder))
         return ExitCode.OK
     health = memory_health(folder)
     if args.json:
@@ -303,11 +305,18 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(shown, ensure_ascii=False))
         return ExitCode.OK
     print(
-        f"{health.index}: {health.index_bytes:,} bytes; {health.injected_lines} of {health.index_lines} index lines "
-        f"({health.share:.0%}, {health.injected_chars:,} characters) reach a session, whole lines, with a pointer "
-        "to the rest"
+        a.said(
+            settings,
+            "memory_index",
+            path=health.index,
+            size=f"{health.index_bytes:,}",
+            shown=health.injected_lines,
+            lines=health.index_lines,
+            share=f"{health.share:.0%}",
+            chars=f"{health.injected_chars:,}",
+        )
     )
-    print(f"{health.files} memory files, {len(health.unindexed)} in no index:")
+    print(a.said(settings, "memory_unindexed", files=health.files, unindexed=len(health.unindexed)))
     for name in health.unindexed:
         print(f"  {name}")
     return ExitCode.OK

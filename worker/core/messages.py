@@ -689,6 +689,50 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de index is leeg maar het archief niet: taak archief bijwerken",
         "en": "the index is empty but the archive is not: taak archief bijwerken",
     },
+    # taak hooks, claude-md, geheugen
+    "hooks_unchanged": {
+        "nl": "{path}: hooks staan er al, niets veranderd",
+        "en": "{path}: hooks already installed, nothing changed",
+    },
+    "hooks_installed": {"nl": "{path}: hooks geïnstalleerd", "en": "{path}: hooks installed"},
+    "hooks_installed_backup": {
+        "nl": "{path}: hooks geïnstalleerd (reservekopie: {backup})",
+        "en": "{path}: hooks installed (backup: {backup})",
+    },
+    "hook_dead": {"nl": "{event}: {command}  (ontbreekt: {missing})", "en": "{event}: {command}  (missing: {missing})"},
+    "hook_old": {"nl": "{event}: {command}  (oud: {why})", "en": "{event}: {command}  (old: {why})"},
+    "hooks_sound": {
+        "nl": "{path}: elk hookcommando wijst naar iets dat bestaat, "
+        "en geen doet ons werk nog eens op een andere manier",
+        "en": "{path}: every hook command points to something that exists, and none does our work a second way",
+    },
+    "hooks_removed": {
+        "nl": "{path}: {dead:dode hook|dode hooks} en {old:oude hook|oude hooks} verwijderd (reservekopie: {backup})",
+        "en": "{path}: removed {dead:dead hook|dead hooks} and {old:old hook|old hooks} (backup: {backup})",
+    },
+    "compact_instructions_unchanged": {
+        "nl": "{path}: de compact-instructies zijn al bij",
+        "en": "{path}: compact instructions already up to date",
+    },
+    "compact_instructions_written": {
+        "nl": "{path}: compact-instructies geschreven",
+        "en": "{path}: compact instructions written",
+    },
+    "memory_folder_missing": {
+        "nl": "{path} bestaat niet: geen geheugenindex om na te kijken "
+        "(zet TAAK_MEMORY_DIR als hij ergens anders staat)",
+        "en": "{path} does not exist: no memory index to check (set TAAK_MEMORY_DIR if it lives elsewhere)",
+    },
+    "memory_index": {
+        "nl": "{path}: {size} bytes; {shown} van {lines} indexregels ({share}, {chars} tekens) bereiken een sessie, "
+        "hele regels, met een verwijzing naar de rest",
+        "en": "{path}: {size} bytes; {shown} of {lines} index lines ({share}, {chars} characters) reach a session, "
+        "whole lines, with a pointer to the rest",
+    },
+    "memory_unindexed": {
+        "nl": "{files:geheugenbestand|geheugenbestanden}, {unindexed} in geen index:",
+        "en": "{files:memory file|memory files}, {unindexed} in no index:",
+    },
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 
