@@ -275,7 +275,7 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
     if is_blank(args.reden or ""):
-        a.fail("usage: taak annuleer ID --reden R (--reden is required)", ExitCode.USAGE)
+        a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     async with a.connection(settings) as conn:
         await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
     print(a.said(settings, "cancelled", id=explicit))

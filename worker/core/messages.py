@@ -798,6 +798,25 @@ def filled(template: str, **values: Any) -> str:
     return COUNTING.format(template, **values)
 
 
+# The text a `{what}` names, in an English run: the checks name it by the ledger's Dutch field. Options
+# (`--reden`) and placeholders (`QUERY`) are written as typed and stay as they are.
+FIELDS_EN = {
+    "tekst": "text",
+    "opdracht": "instruction",
+    "opdrachtgever": "the one who gives it",
+    "reden": "reason",
+    "vraag": "question",
+    "antwoord": "answer",
+    "bewijs": "evidence",
+    "volgende stap": "next step",
+    "naam": "name",
+    "onderwerp": "topic",
+    "context": "context",
+}
+
+
 def message(key: str, language: str, **values: Any) -> str:
     texts = MESSAGES[key]
+    if language == "en" and isinstance(values.get("what"), str):
+        values["what"] = FIELDS_EN.get(values["what"], values["what"])
     return filled(texts.get(language, texts["en"]), **values)
