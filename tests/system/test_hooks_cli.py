@@ -136,3 +136,17 @@ def test_geheugen_check_reports_size_share_and_unindexed_files(cli_env: dict[str
     assert report["unindexed"] == ["vergeten.md"]
     assert report["index_bytes"] == len((memory / "MEMORY.md").read_bytes())
     assert report["share"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("nl", "de invoer van de hook is geen JSON-object"), ("en", "the hook input is not a JSON object")],
+)
+def test_a_hook_given_no_json_says_so_in_one_line_and_lets_the_session_go_on(
+    cli_env: dict[str, str], language: str, said: str
+) -> None:
+    env = {**cli_env, "TAAK_LANGUAGE": language}
+    for payload in (b"garbage", b"[1]"):
+        done = run_taak(env, "hook", "pre-compact", stdin=payload)
+        assert done.code == 0  # a hook never breaks a session
+        assert done.err.strip() == f"taak hook pre-compact: {said}"

@@ -607,6 +607,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "demo: task {id} created for bot {bot!r}; running it with {agent}",
     },
     # A hook's own trouble, on its stderr (Claude Code shows it; `taak doctor` reads the hook runs).
+    "hook_input_not_json": {
+        "nl": "de invoer van de hook is geen JSON-object",
+        "en": "the hook input is not a JSON object",
+    },
     "hook_no_transcript": {
         "nl": "pre-compact: geen transcript_path in de invoer van de hook",
         "en": "pre-compact: no transcript_path in the hook input",

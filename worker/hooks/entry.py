@@ -53,6 +53,9 @@ def main(name: str, *, stdin_read: bool = False) -> int:
         from worker.settings import Settings
 
         settings = Settings()
+    except BadPayload as exc:
+        print(f"taak hook {name}: {exc}", file=sys.stderr)
+        return 0
     except Exception as exc:  # a hook never breaks a session
         print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
         return 0
@@ -76,11 +79,20 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     return result.exit_code
 
 
+class BadPayload(ValueError):
+    """What Claude Code sent the hook is no JSON object; said in the run's language."""
+
+
 def _read_payload() -> dict[str, Any]:
+    from worker.core.messages import early_language, message
+
     raw = sys.stdin.read()
-    payload = json.loads(raw) if raw.strip() else {}
+    try:
+        payload = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        payload = None
     if not isinstance(payload, dict):
-        raise ValueError("the hook input is not a JSON object")
+        raise BadPayload(message("hook_input_not_json", early_language()))
     return payload
 
 
