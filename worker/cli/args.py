@@ -126,7 +126,8 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     for position, word in enumerate(words, start=1):
         if not_utf8(word):
             shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            fail(message("bad_text_encoding", early_language(), position=position, shown=shown), ExitCode.USAGE)
+            said = message("bad_text_encoding", early_language(), position=position, shown=shown)
+            fail(said, ExitCode.USAGE, program=parser.prog.split()[0])
     use_argparse_words()
     verbs = _subparsers(parser)
     if verbs is None:

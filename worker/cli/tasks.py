@@ -99,7 +99,9 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _claim_parser(sub: Sub) -> None:
-    p = sub.add_parser("claim", help="take the best waiting task for a bot", usage="taak claim --bot BOT [--json]")
+    p = sub.add_parser(
+        "claim", help="take the best waiting task for a bot", usage="taak claim --bot BOT [--nieuwe-bot] [--json]"
+    )
     p.add_argument("--bot", action="append", required=True, metavar="BOT", help="a bot to claim for (repeatable)")
     p.add_argument("--nieuwe-bot", action="store_true", help="the bot is new: register it")
     p.add_argument("--json", action="store_true", help="id, lease_token, bot and briefing as JSON")
