@@ -12,13 +12,14 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from worker.cli.args import Parser, fail, file_error_line, in_the_runs_language, parse, use_argparse_words
-from worker.cli.common import load_settings_or_exit
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import early_language, message
-from worker.settings import Settings
+
+if TYPE_CHECKING:
+    from worker.settings import Settings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,6 +80,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "service":
         raise SystemExit(_service(args))
     _load_env_file()
+    # Only now: help and usage errors answer without the settings or the database driver (issue 16).
+    from worker.cli.common import load_settings_or_exit
+
     settings = load_settings_or_exit("queue-worker")
     from worker.logs import configure_logging
 
