@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,12 +23,7 @@ async def test_the_daemon_recovers_when_its_database_restarts(tmp_path: Path) ->
     server = tmp_path / "pg"
     url = await anyio.to_thread.run_sync(ensure_embedded, server)  # a server this test owns
     try:
-        admin = await asyncpg.connect(with_database(url, "postgres"))
-        await admin.execute("create database outage")
-        await admin.close()
-        db_url = with_database(url, "outage")
-        conn = await asyncpg.connect(db_url)
-        await migrate(conn)
+        db_url, conn = await _migrated_database(url, "outage")
         await switch_on(conn, "paco")
         first = await new_task(conn, "eerste", toegewezen_aan="paco")
         await conn.close()
@@ -131,6 +127,17 @@ async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_i
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
 
 
+async def _migrated_database(server_url: str, name: str) -> tuple[str, asyncpg.Connection]:
+    """A new database on the test's own server, migrated; its URL and a connection to it."""
+    admin = await asyncpg.connect(with_database(server_url, "postgres"))
+    await admin.execute(f'create database "{name}"')
+    await admin.close()
+    db_url = with_database(server_url, name)
+    conn = await asyncpg.connect(db_url)
+    await migrate(conn)
+    return db_url, conn
+
+
 async def _said(daemon: Daemon, name: str) -> bool:
     return daemon.has_event(name)
 
@@ -140,17 +147,10 @@ async def _klaar(conn: asyncpg.Connection, task_id: str) -> bool:
 
 
 async def test_tail_says_the_database_went_away_with_exit_4(tmp_path: Path) -> None:
-    import subprocess
-
     server = tmp_path / "pg"
     url = await anyio.to_thread.run_sync(ensure_embedded, server)  # a server this test owns, and stops
     try:
-        admin = await asyncpg.connect(with_database(url, "postgres"))
-        await admin.execute("create database volgen")
-        await admin.close()
-        db_url = with_database(url, "volgen")
-        conn = await asyncpg.connect(db_url)
-        await migrate(conn)
+        db_url, conn = await _migrated_database(url, "volgen")
         task_id = await new_task(conn, "volg mij")
         row = "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'eerste')"
         await conn.execute(row, task_id)

@@ -42,9 +42,3 @@ def test_one_session_is_said_in_the_singular() -> None:
     assert brake_limits(1, None, "en") == "max 1 session"
     assert message("day_usage", "nl", sessions=1, cost="$0.01") == "1 sessie, $0.01"
     assert message("day_usage", "en", sessions=0, cost="$0.00") == "0 sessions, $0.00"
-
-
-def test_a_field_is_named_in_the_runs_language() -> None:
-    assert message("empty", "en", what="volgende stap") == "next step is empty"
-    assert message("empty", "nl", what="volgende stap") == "volgende stap is leeg"
-    assert message("empty", "en", what="--reden") == "--reden is empty"  # an option stays as typed

@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from worker.cli.help_nl import HELP_NL
+from worker.core.messages import message
 
 
 def help_texts(parser: argparse.ArgumentParser) -> list[str]:
@@ -46,3 +47,9 @@ def test_a_dutch_run_shows_no_english_help_and_an_english_run_no_dutch(
     english = set(help_texts(built(monkeypatch, "en", program)))
     assert dutch & set(HELP_NL) <= {key for key, value in HELP_NL.items() if key == value}
     assert english & set(HELP_NL.values()) <= {key for key, value in HELP_NL.items() if key == value}
+
+
+def test_a_field_is_named_in_the_runs_language() -> None:
+    assert message("empty", "en", what="volgende stap") == "next step is empty"
+    assert message("empty", "nl", what="volgende stap") == "volgende stap is leeg"
+    assert message("empty", "en", what="--reden") == "--reden is empty"  # an option stays as typed
