@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 
 
@@ -158,32 +157,58 @@ def make_undumpable() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-# --- the parent-death signal --------------------------------------------------------------------------
+# --- the launcher: a session dies with its daemon ------------------------------------------------------
 
 
-def supervised_argv(argv: list[str]) -> list[str]:
-    """On Linux, start the session through a launcher that asks the kernel to SIGKILL it when the daemon
-    dies (even by kill -9); macOS has no such signal and relies on the record swept at the next start."""
-    if not sys.platform.startswith("linux"):
-        return argv
-    return [sys.executable, "-m", "worker.proc", str(os.getpid()), "--", *argv]
+def supervised_argv(argv: list[str], lifeline: int) -> list[str]:
+    """Start the session through a launcher that stays as the leader of the session's process group and
+    kills the whole group the moment the daemon is gone, even by kill -9: `lifeline` is the read end of a
+    pipe whose write end only the daemon holds, so the kernel closes it when the daemon dies. The same on
+    Linux and macOS; the parent-death signal reached only the agent, never its tool calls."""
+    return [sys.executable, "-m", "worker.proc", str(lifeline), "--", *argv]
 
 
-def _exec_with_parent_death_signal(words: list[str]) -> None:
-    parent, separator, *argv = words
-    if separator != "--" or not argv:
-        sys.exit("usage: python -m worker.proc PARENT_PID -- ARGV...")
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        sys.exit(f"prctl(PR_SET_PDEATHSIG) failed: {os.strerror(ctypes.get_errno())}")
-    if os.getppid() != int(parent):  # the daemon died before the signal was armed
-        sys.exit(1)
+def _ignore(_signum: int, _frame: object) -> None:
+    """The group's SIGTERM is meant for the agent; the launcher outlives it to report how the agent ended. A
+    handler, unlike SIG_IGN, is not inherited by the agent."""
+
+
+def _kill_group_when_cut(lifeline: int) -> None:
+    while True:
+        try:
+            if not os.read(lifeline, 4096):
+                break
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+    os.killpg(0, signal.SIGKILL)  # the daemon is gone: the agent, its tool calls and this launcher with them
+
+
+def _launch(words: list[str]) -> None:
+    import subprocess
+    import threading
+
+    lifeline, separator, *argv = words if len(words) >= 2 else ("", "")
+    if separator != "--" or not argv or not lifeline.isdigit():
+        sys.exit("usage: python -m worker.proc LIFELINE_FD -- ARGV...")
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, _ignore)
+    # Watched before the agent starts: a daemon that died already is seen at once.
+    threading.Thread(target=_kill_group_when_cut, args=(int(lifeline),), daemon=True).start()
     try:
-        os.execvp(argv[0], argv)
+        agent = subprocess.Popen(argv)
     except OSError as exc:
         print(f"{argv[0]}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(127)
+    code = agent.wait()
+    if code < 0:  # ended by a signal: end the same way, so the daemon reads the agent's own exit status
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
+            signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+        code = 128 - code  # a signal whose default is to carry on
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    _exec_with_parent_death_signal(sys.argv[1:])
+    _launch(sys.argv[1:])

@@ -140,8 +140,11 @@ def records(folder: Path) -> list[dict[str, Any]]:
 
 
 def pid_alive(pid: int) -> bool:
+    """The process still runs. A zombie has ended: an agent runs under its launcher, so when both are killed
+    its exit status waits for init to collect it, not for the daemon."""
+    import psutil
+
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
-    return True

@@ -62,15 +62,26 @@ async def _agents(folder: Path, count: int) -> list[tuple[int, int]] | None:
 
 
 async def _none_alive(pids: list[int]) -> bool:
-    return not any(pid_alive(pid) and not _zombie(pid) for pid in pids)
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
-    except (OSError, IndexError):
-        return False
+    return not any(pid_alive(pid) for pid in pids)
 
 
 async def _status(conn: asyncpg.Connection, task_id: str, status: str) -> bool:
     return bool(await conn.fetchval("select status = $2 from agent_taken where id = $1", task_id, status))
+
+
+async def test_kill_9_of_the_daemon_ends_its_agent_and_the_agents_tool_call_without_waiting_for_a_restart(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    await switch_on(conn, "paco")
+    await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode toolcall")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        pairs = await wait_for(lambda: _agents(tmp_path, 1), timeout=30, what="the agent in its tool call")
+        pids = [pid for pair in pairs for pid in pair]
+        assert not await _none_alive(pids)
+        daemon.signal(signal.SIGKILL)
+        daemon.wait(timeout=10)
+        await wait_for(lambda: _none_alive(pids), timeout=5, what="the agent and its tool call gone with their daemon")
+    finally:
+        daemon.stop()

@@ -3,6 +3,7 @@ byte, its stderr drained, watched for silence, total time, a lost lease and a sh
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import time
@@ -75,29 +76,38 @@ async def run_session(
 ) -> SessionReport:
     report = SessionReport()
     plan.raw_path.parent.mkdir(parents=True, exist_ok=True)
+    # The session's lifeline: this process alone holds the write end, so its death, however it comes, closes
+    # the pipe and the launcher kills the session's group (worker/proc.py).
+    lifeline, held = os.pipe()
     try:
-        process = await anyio.open_process(
-            supervised_argv(plan.argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=plan.cwd,
-            env=plan.env,
-            start_new_session=True,
-        )
-    except OSError as exc:
-        report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
-        return report
-    groups.add(process.pid)
-    try:
-        await _supervise(process, plan, limits, lease_check, shutdown, report)
+        try:
+            process = await anyio.open_process(
+                supervised_argv(plan.argv, lifeline),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=plan.cwd,
+                env=plan.env,
+                start_new_session=True,
+                pass_fds=(lifeline,),
+            )
+        except OSError as exc:
+            report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
+            return report
+        finally:
+            os.close(lifeline)
+        groups.add(process.pid)
+        try:
+            await _supervise(process, plan, limits, lease_check, shutdown, report)
+        finally:
+            # Every way out of here (an error, a cancelled daemon) takes the session's whole group with it.
+            with anyio.CancelScope(shield=True):
+                signal_group(process.pid, signal.SIGKILL)
+                with anyio.move_on_after(5):
+                    await process.wait()
+                groups.remove(process.pid)
     finally:
-        # Every way out of here (an error, a cancelled daemon) takes the session's whole group with it.
-        with anyio.CancelScope(shield=True):
-            signal_group(process.pid, signal.SIGKILL)
-            with anyio.move_on_after(5):
-                await process.wait()
-            groups.remove(process.pid)
+        os.close(held)
     return report
 
 
