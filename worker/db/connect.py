@@ -7,7 +7,6 @@ import socket
 from typing import Any
 
 import asyncpg
-import structlog
 from tenacity import (
     AsyncRetrying,
     RetryError,
@@ -19,8 +18,6 @@ from tenacity import (
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.errors import Unreachable
 from worker.settings import Settings
-
-log = structlog.get_logger(__name__)
 
 # Failures worth another try: the server is starting, restarting or briefly unreachable.
 _TRANSIENT = (
