@@ -45,6 +45,8 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         frozen=True,
+        # `inf` and `nan` parse as floats: a lease extended every `inf` seconds is never extended.
+        allow_inf_nan=False,
     )
 
     database_url: SecretStr | None = None
@@ -193,6 +195,21 @@ class Settings(BaseSettings):
         if any(isinstance(text, str) and not_utf8(text) for text in texts):
             raise _refused("setting_not_utf8")
         return value
+
+    # An empty path is the current folder to Python: the embedded database would start wherever the command
+    # happened to run (`Environment=TAAK_DATA_DIR=` in a unit file, `TAAK_DATA_DIR=` in a .env). A path that has
+    # a default is refused empty; one that may be left out is left out.
+    @field_validator("data_dir", "memory_dir", "claude_settings", mode="before")
+    @classmethod
+    def _path_given(cls, value: object) -> object:
+        if isinstance(value, str) and is_blank(value):
+            raise _refused("setting_path_blank")
+        return value
+
+    @field_validator("socket_dir", "registry_file", "workdir", "briefing_file", mode="before")
+    @classmethod
+    def _path_or_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and is_blank(value) else value
 
     @field_validator("data_dir", "socket_dir", "registry_file", "workdir", "briefing_file")
     @classmethod

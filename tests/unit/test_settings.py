@@ -48,6 +48,13 @@ def test_folders_are_made_absolute_where_they_are_read(monkeypatch: pytest.Monke
     assert (settings.data_dir, settings.socket_dir) == (tmp_path / "data" / "taak", tmp_path / "thuis" / "run")
 
 
+def test_an_empty_path_that_may_be_left_out_is_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("TAAK_WORKDIR", "TAAK_SOCKET_DIR", "TAAK_REGISTRY_FILE", "TAAK_BRIEFING_FILE"):
+        monkeypatch.setenv(name, "")
+    settings = Settings(_env_file=None)
+    assert (settings.workdir, settings.socket_dir, settings.registry_file, settings.briefing_file) == (None,) * 4
+
+
 def test_an_unknown_time_zone_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TAAK_TIMEZONE", "Europe/Veranda")
     with pytest.raises(ValueError, match="unknown time zone"):
@@ -176,6 +183,10 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
             "unknown time zone 'Europe/Veranda'",
         ),
         ("TAAK_BOTS", "../x", "'../x' is geen botnaam", "'../x' is no bot name"),
+        ("TAAK_POLL_SECONDS", "inf", "TAAK_POLL_SECONDS: moet een eindig getal zijn", "finite number"),
+        ("TAAK_LEASE_EXTEND_SECONDS", "nan", "moet een eindig getal zijn", "finite number"),
+        ("TAAK_DATA_DIR", "", "TAAK_DATA_DIR: is leeg: noem een pad", "TAAK_DATA_DIR: is empty: name a path"),
+        ("TAAK_MEMORY_DIR", " ", "TAAK_MEMORY_DIR: is leeg", "TAAK_MEMORY_DIR: is empty"),
     ],
 )
 def test_a_bad_setting_is_said_in_the_runs_language(

@@ -21,6 +21,7 @@ PYDANTIC_NL = {
     "int_parsing": "moet een geheel getal zijn",
     "int_from_float": "moet een geheel getal zijn",
     "float_parsing": "moet een getal zijn",
+    "finite_number": "moet een eindig getal zijn",
     "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",
     "greater_than_equal": "moet minstens {ge} zijn",
     "greater_than": "moet groter zijn dan {gt}",

@@ -471,6 +471,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the owner's name is one line of text",
     },
     "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
+    "setting_path_blank": {
+        "nl": "is leeg: noem een pad, of laat de instelling weg voor de standaard",
+        "en": "is empty: name a path, or leave the setting out for the default",
+    },
     "setting_time_zone": {"nl": "onbekende tijdzone {value}", "en": "unknown time zone {value}"},
     "database_rule": {
         "nl": "de database weigert dit: {detail}",
