@@ -74,11 +74,14 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+# `made` is the inserting statement's start, as the ledger's `aangemaakt` (now()) is: both latencies are then
+# measured from the same point (with clock_timestamp() the raw side started its clock after its own insert had
+# been parsed and planned).
 RAW_PICKUP_SETUP = """
 drop table if exists raw_pickup;
 create table raw_pickup (
     id bigserial primary key, status text not null default 'queued',
-    made timestamptz not null default clock_timestamp(), taken timestamptz
+    made timestamptz not null default now(), taken timestamptz
 );
 create index raw_pickup_queued on raw_pickup (id) where status = 'queued';
 """
