@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import platformdirs
 from pydantic import Field, SecretStr, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.model import BOT_NAME, NAME_MAX_CHARS
 from worker.core.terminal import is_blank, not_utf8
@@ -28,10 +28,6 @@ def _refused(key: str, **values: object) -> PydanticCustomError:
     from worker.core.messages import MESSAGES
 
     return PydanticCustomError(key, MESSAGES[key]["en"], values)
-
-
-def _default_data_dir() -> Path:
-    return Path(platformdirs.user_data_dir("taak", appauthor=False))
 
 
 # A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.
@@ -50,7 +46,7 @@ class Settings(BaseSettings):
     )
 
     database_url: SecretStr | None = None
-    data_dir: Path = Field(default_factory=_default_data_dir)
+    data_dir: Path = Field(default_factory=default_data_dir)
     timezone: str = "Europe/Amsterdam"
     language: Language = "nl"
     machine: str = Field(default_factory=socket.gethostname)
@@ -73,7 +69,7 @@ class Settings(BaseSettings):
     bot: str | None = None
     briefing_file: Path | None = None
     sessie: str | None = None
-    memory_dir: Path = Field(default_factory=lambda: Path.home() / ".claude" / "memory")
+    memory_dir: Path = Field(default_factory=default_memory_dir)
     claude_settings: Path = Field(default_factory=lambda: Path.home() / ".claude" / "settings.json")
 
     # The queue-worker daemon.
@@ -198,18 +194,13 @@ class Settings(BaseSettings):
 
     # An empty path is the current folder to Python: the embedded database would start wherever the command
     # happened to run (`Environment=TAAK_DATA_DIR=` in a unit file, `TAAK_DATA_DIR=` in a .env). A path that has
-    # a default is refused empty; one that may be left out is left out.
+    # a default is refused empty; one that may be left out is left out (`_empty_is_unset`).
     @field_validator("data_dir", "memory_dir", "claude_settings", mode="before")
     @classmethod
     def _path_given(cls, value: object) -> object:
         if isinstance(value, str) and is_blank(value):
             raise _refused("setting_path_blank")
         return value
-
-    @field_validator("socket_dir", "registry_file", "workdir", "briefing_file", mode="before")
-    @classmethod
-    def _path_or_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and is_blank(value) else value
 
     @field_validator("data_dir", "socket_dir", "registry_file", "workdir", "briefing_file")
     @classmethod

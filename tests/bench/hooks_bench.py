@@ -56,6 +56,10 @@ async def hooks_table(url: str, *, repeats: int) -> str:
         write_stand(Path(folder) / "data", task_id, status="bezig", volgende_stap="meten")
         stand = str(stand_path(Path(folder) / "data", task_id))
         prompt = _time([*taak, "prompt", "--stand", stand], env, turn, repeats)
+        # The owner's own sessions, with no task: files only (worker/hooks/owner.py).
+        owner_env = {k: v for k, v in env.items() if k not in ("TAAK_ID", "TAAK_TOKEN", "TAAK_BOT")}
+        owner_start = _time([*taak, "session-start"], owner_env, json.dumps({"source": "startup"}).encode(), repeats)
+        owner_prompt = _time([*taak, "prompt"], owner_env, turn, repeats)
     return "\n".join(
         [
             f"### Hooks, wall time as a process (median of {repeats}; with the database; bytecode cached)",
@@ -65,6 +69,8 @@ async def hooks_table(url: str, *, repeats: int) -> str:
             f"| session-start (compact) | {start:.0f} | <= 250 | {bare:.0f} |",
             f"| prompt (queue session) | {prompt:.0f} | <= 150 | {bare:.0f} |",
             f"| prompt (no session file: the database) | {prompt_db:.0f} | | {bare:.0f} |",
+            f"| session-start (startup, the owner's session, no task) | {owner_start:.0f} | <= 100 | {bare:.0f} |",
+            f"| prompt (the owner's session, no task) | {owner_prompt:.0f} | <= 100 | {bare:.0f} |",
         ]
     )
 

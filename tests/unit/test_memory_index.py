@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from worker.hooks.handlers import memory_index
+from worker.hooks.owner import memory_index
 
 
 def index(sections: int, entries: int) -> str:

@@ -10,7 +10,12 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from worker.hooks.owner import HookResult
+    from worker.hooks.place import HookPlace
+    from worker.settings import Settings
 
 HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
 
@@ -50,12 +55,39 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
-        from worker.settings import Settings
+        from worker.hooks.place import read_place
 
-        settings = Settings()
+        place = read_place()
     except BadPayload as exc:
         print(f"taak hook {name}: {exc}", file=sys.stderr)
         return 0
+    except Exception as exc:  # a hook never breaks a session
+        print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+        return 0
+    if place is not None and place.id is None:
+        return owner_main(name, payload, place, started)
+    return task_main(name, payload, started)
+
+
+def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: float) -> int:
+    """Outside a task: files only, no settings class, no database, no event loop (worker/hooks/owner.py)."""
+    try:
+        from worker.hooks.owner import OWNER_HANDLERS
+
+        result = OWNER_HANDLERS[name](payload, place)
+    except Exception as exc:
+        line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
+        print(line, file=sys.stderr)
+        _record(place, name, started, error=line)
+        return 0
+    return _said(result, place, name, started)
+
+
+def task_main(name: str, payload: dict[str, Any], started: float) -> int:
+    try:
+        from worker.settings import Settings
+
+        settings = Settings()
     except Exception as exc:  # a hook never breaks a session
         print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
         return 0
@@ -71,6 +103,10 @@ def main(name: str, *, stdin_read: bool = False) -> int:
         print(line, file=sys.stderr)
         _record(settings, name, started, error=line)
         return 0
+    return _said(result, settings, name, started)
+
+
+def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:
     if result.stdout:
         sys.stdout.write(result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
     if result.stderr:
@@ -96,7 +132,9 @@ def _read_payload() -> dict[str, Any]:
     return payload
 
 
-def _record(settings: Any, name: str, started: float, *, error: str | None = None, code: int = 0) -> None:
+def _record(
+    settings: Settings | HookPlace, name: str, started: float, *, error: str | None = None, code: int = 0
+) -> None:
     record_hook_run(settings.data_dir, name, settings.id, settings.bot, started, error=error, code=code)
 
 

@@ -1,4 +1,6 @@
-"""Claude Code hook handlers: the hook's JSON on stdin, text for Claude Code on stdout.
+"""Claude Code hook handlers of a task outside a queue session (TAAK_ID set, the settings class read): the
+hook's JSON on stdin, text for Claude Code on stdout. What a hook does without a task is in owner.py, which
+these call for the same parts.
 
 A hook must never break a bot's session: every handler turns its own failures into one line on
 stderr and exit 0. The one deliberate failure is a PreCompact report that would be empty while the
@@ -7,26 +9,22 @@ transcript holds conversation: that exits 1 (never 2, which would block the comp
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
 from worker.core.messages import message
 from worker.core.model import Soort
+from worker.hooks import owner
 from worker.hooks.lines import additional_context, where_we_are
+from worker.hooks.owner import HookResult
+from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     SUMMARY_INSTRUCTIONS_NL,
     SUMMARY_INSTRUCTIONS_NO_TASK,
     Report,
     briefing_from_file,
-    strip_analysis,
-    summary_path,
     trigger_of,
-    write_report,
 )
 from worker.settings import Settings
 
@@ -37,14 +35,17 @@ if TYPE_CHECKING:
 
 HOOK_CONNECT_TIMEOUT_SECONDS = 3
 HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
-MEMORY_BUDGET = 6_000
 
 
-@dataclass(frozen=True)
-class HookResult:
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
+def place_of(settings: Settings) -> HookPlace:
+    return HookPlace(
+        id=settings.id,
+        bot=settings.bot,
+        data_dir=settings.data_dir,
+        language=settings.language,
+        zone=settings.zone,
+        memory_dir=settings.memory_dir,
+    )
 
 
 async def quick_connection(settings: Settings) -> asyncpg.Connection:
@@ -72,15 +73,8 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
     if settings.id and source == "compact":  # on resume the context already holds it (see queue_session.py)
         text = await _compact_briefing(settings)
         return HookResult(stdout=additional_context("SessionStart", text))
-    if not settings.id and source in ("startup", "clear"):
-        from worker.memory import lll
-
-        state = lll.render(
-            lll.load(lll.lll_path(settings.data_dir)), datetime.now(UTC), settings.zone, settings.language
-        )
-        text = "\n\n".join(part for part in (state, memory_context(settings.memory_dir)) if part)
-        if text:
-            return HookResult(stdout=additional_context("SessionStart", text))
+    if not settings.id:
+        return owner.session_start(payload, place_of(settings))
     return HookResult()
 
 
@@ -107,18 +101,9 @@ async def _compact_briefing(settings: Settings) -> str:
 
 
 async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
-    path_value = payload.get("transcript_path")
-    if not isinstance(path_value, str) or not path_value:
-        return HookResult(stderr=message("hook_no_transcript", settings.language))
-    report = write_report(
-        Path(path_value),
-        settings.data_dir / "rapporten",
-        session=payload.get("session_id"),
-        language=settings.language,
-    )
-    if report.error:
-        # Never a green tick on an empty report: say so loudly, but with exit 1, never 2.
-        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
+    report = owner.report_before_compaction(payload, place_of(settings))
+    if isinstance(report, HookResult):
+        return report
     task = None
     if settings.id:
         try:
@@ -166,15 +151,10 @@ async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict
 
 
 async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
-    summary = payload.get("compact_summary")
-    if not isinstance(summary, str) or not summary.strip():
-        return HookResult(stderr=message("hook_no_summary", settings.language))
-    text = strip_analysis(summary)
-    folder = settings.data_dir / "samenvattingen"
-    folder.mkdir(parents=True, exist_ok=True)
-    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
-    path = summary_path(folder, session)
-    path.write_text(text + "\n", encoding="utf-8")
+    saved = owner.save_summary(payload, place_of(settings))
+    if isinstance(saved, HookResult):
+        return saved
+    path, text = saved
     if settings.id:
         from worker.db.ledger import Ledger
 
@@ -191,9 +171,7 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
-    from worker.memory import lll
-
-    state = lll.render(lll.load(lll.lll_path(settings.data_dir)), datetime.now(UTC), settings.zone, settings.language)
+    state = owner.where_we_are_now(place_of(settings))
     line = await _task_line(settings) if settings.id else None
     text = "\n".join(part for part in (state, line) if part)
     return HookResult(stdout=additional_context("UserPromptSubmit", text)) if text else HookResult()
@@ -216,74 +194,6 @@ async def _task_line(settings: Settings) -> str | None:
             return None
         stand = {"status": row["status"], "volgende_stap": row["volgende_stap"]}
     return where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
-
-
-# --- memory at session start --------------------------------------------------------------------
-
-
-def memory_context(folder: Path) -> str:
-    index = folder / "MEMORY.md"
-    if not index.is_file():
-        return ""
-    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET)
-
-
-def memory_index(text: str, where: str, budget: int) -> str:
-    """The index within `budget`, whole lines only: every heading first, then the entries shared out across
-    the sections one at a time, so a long first section cannot crowd out the others; ends by saying how
-    many lines were left out and where to read them."""
-    sections = _sections([line.rstrip() for line in text.splitlines() if index_line(line)])
-    total = sum(len(entries) + (heading is not None) for heading, entries in sections)
-    room = budget - len(_left_out(total, where)) - 1
-    headings = _fitting_headings(sections, room)
-    room -= sum(len(sections[i][0] or "") + 1 for i in headings)
-    shown = dict.fromkeys(headings, 0)
-    growing = True
-    while growing:  # one more entry per section per round, while any fits
-        growing = False
-        for i in headings:
-            entries = sections[i][1]
-            if shown[i] < len(entries) and len(entries[shown[i]]) + 1 <= room:
-                room -= len(entries[shown[i]]) + 1
-                shown[i] += 1
-                growing = True
-    kept: list[str] = []
-    for i in headings:
-        heading, entries = sections[i]
-        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
-    left = total - len(kept)
-    return "\n".join([*kept, _left_out(left, where)] if left else kept)
-
-
-def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:
-    sections: list[tuple[str | None, list[str]]] = []
-    for line in lines:
-        if line.lstrip().startswith("#"):
-            sections.append((line, []))
-        elif sections:
-            sections[-1][1].append(line)
-        else:
-            sections.append((None, [line]))
-    return sections
-
-
-def _fitting_headings(sections: list[tuple[str | None, list[str]]], room: int) -> list[int]:
-    chosen, used = [], 0
-    for i, (heading, _entries) in enumerate(sections):
-        cost = len(heading) + 1 if heading is not None else 0
-        if used + cost <= room:
-            chosen.append(i)
-            used += cost
-    return chosen
-
-
-def _left_out(count: int, where: str) -> str:
-    return f"(nog {count} regels van de index weggelaten; lees ze in {where})"
-
-
-def index_line(line: str) -> bool:
-    stripped = line.strip()
-    return stripped.startswith(("#", "- ", "* ")) or bool(re.match(r"\d+\.\s", stripped))
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any], Settings], Awaitable[HookResult]]] = {

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from worker.hooks.handlers import MEMORY_BUDGET, index_line, memory_index
+from worker.hooks.owner import MEMORY_BUDGET, index_line, memory_index
 
 START = "<!-- taak:compact-instructions:start -->"
 END = "<!-- taak:compact-instructions:end -->"

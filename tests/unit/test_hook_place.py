@@ -1,0 +1,88 @@
+"""The owner's hooks outside a task read their few settings without the settings class: the same values as
+`Settings`, or none at all (and then the settings class decides), and none of the heavy modules loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from worker.hooks.handlers import place_of
+from worker.hooks.place import read_place
+from worker.settings import Settings
+
+CASES = [
+    pytest.param({}, "", id="defaults"),
+    pytest.param({"TAAK_DATA_DIR": "data/taak", "TAAK_LANGUAGE": "en"}, "", id="relative-folder"),
+    pytest.param({"TAAK_DATA_DIR": "~/taak", "TAAK_MEMORY_DIR": "/geheugen"}, "", id="home-folder"),
+    pytest.param({"taak_language": "en", "taak_timezone": "Asia/Tokyo"}, "", id="lower-case-names"),
+    pytest.param({}, "TAAK_TIMEZONE=America/New_York\nTAAK_DATA_DIR=uit-env\n", id="dotenv-file"),
+    pytest.param({"TAAK_DATA_DIR": "/van/de/omgeving"}, "TAAK_DATA_DIR=uit-env\nTAAK_LANGUAGE=en\n", id="env-wins"),
+    pytest.param({"TAAK_ID": "HV-20261202-007", "TAAK_BOT": "paco"}, "", id="a-task"),
+    pytest.param({"TAAK_ID": ""}, "", id="empty-id"),
+]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> pytest.MonkeyPatch:
+    for name in list(os.environ):
+        if name.lower().startswith("taak_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path / "thuis"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    return monkeypatch
+
+
+@pytest.mark.parametrize(("variables", "dotenv"), CASES)
+def test_the_light_reader_finds_what_the_settings_class_finds(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path, variables: dict[str, str], dotenv: str
+) -> None:
+    for name, value in variables.items():
+        clean_env.setenv(name, value)
+    if dotenv:
+        (tmp_path / ".env").write_text(dotenv, encoding="utf-8")
+    assert read_place() == place_of(Settings())
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TAAK_LANGUAGE", "fr"),
+        ("TAAK_TIMEZONE", "Europe/Veranda"),
+        ("TAAK_DATA_DIR", ""),
+        ("TAAK_MEMORY_DIR", " "),
+        ("TAAK_DATA_DIR", "/tmp/\udcff"),
+    ],
+)
+def test_a_value_the_settings_class_refuses_is_left_to_it(clean_env: pytest.MonkeyPatch, name: str, value: str) -> None:
+    clean_env.setenv(name, value)
+    assert read_place() is None
+    with pytest.raises(ValueError, match=name.removeprefix("TAAK_").lower()):
+        Settings()
+
+
+def test_a_hook_without_a_task_loads_no_settings_class_no_driver_and_no_event_loop(tmp_path: Path) -> None:
+    heavy = ("pydantic", "pydantic_settings", "asyncpg", "asyncio", "anyio", "structlog")
+    probe = (
+        "import io, sys\n"
+        'sys.stdin = io.StringIO(\'{"prompt": "hoi"}\')\n'
+        "from worker.hooks.entry import run_hook_command\n"
+        "code = run_hook_command(['prompt'])\n"
+        f"print({heavy!r} and sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})), code)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("TAAK_")}
+    env.update(HOME=str(tmp_path), TAAK_DATA_DIR=str(tmp_path / "data"))
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "lll.jsonl").write_text(
+        json.dumps({"ts": "2026-12-02T08:00:00+00:00", "soort": "open", "onderwerp": "budget"}) + "\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    *said, last = done.stdout.strip().splitlines()
+    assert last == "[] 0"
+    assert "budget" in "\n".join(said)

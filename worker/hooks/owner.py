@@ -1,0 +1,157 @@
+"""The owner's hooks outside a task (no TAAK_ID): what is open ("where are we now"), the memory index, the
+verbatim report before a compaction and the summary after it. Files only: no settings class, no database, no
+event loop, so that a hook on every prompt of the owner's own sessions answers within the issue's 100 ms.
+The hooks of a task (worker/hooks/handlers.py) call these for the same parts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from worker.core.messages import message
+from worker.hooks.lines import additional_context
+from worker.hooks.place import HookPlace
+from worker.hooks.reports import SUMMARY_INSTRUCTIONS_NO_TASK, Report, strip_analysis, summary_path, write_report
+
+MEMORY_BUDGET = 6_000
+
+
+@dataclass(frozen=True)
+class HookResult:
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+def where_we_are_now(place: HookPlace) -> str:
+    from worker.memory import lll
+
+    return lll.render(lll.load(lll.lll_path(place.data_dir)), datetime.now(UTC), place.zone, place.language)
+
+
+def session_start(payload: dict[str, Any], place: HookPlace) -> HookResult:
+    if payload.get("source") not in ("startup", "clear"):
+        return HookResult()
+    text = "\n\n".join(part for part in (where_we_are_now(place), memory_context(place.memory_dir)) if part)
+    return HookResult(stdout=additional_context("SessionStart", text)) if text else HookResult()
+
+
+def prompt(_payload: dict[str, Any], place: HookPlace) -> HookResult:
+    state = where_we_are_now(place)
+    return HookResult(stdout=additional_context("UserPromptSubmit", state)) if state else HookResult()
+
+
+def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Report | HookResult:
+    """The verbatim report, or what the hook must say instead: never a green tick on an empty report."""
+    path_value = payload.get("transcript_path")
+    if not isinstance(path_value, str) or not path_value:
+        return HookResult(stderr=message("hook_no_transcript", place.language))
+    report = write_report(
+        Path(path_value), place.data_dir / "rapporten", session=payload.get("session_id"), language=place.language
+    )
+    if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
+        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
+    return report
+
+
+def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
+    report = report_before_compaction(payload, place)
+    return report if isinstance(report, HookResult) else HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
+
+
+def save_summary(payload: dict[str, Any], place: HookPlace) -> tuple[Path, str] | HookResult:
+    """The summary Claude Code made, without its analysis block, in a file of its own (where, and the text);
+    or what to say instead."""
+    summary = payload.get("compact_summary")
+    if not isinstance(summary, str) or not summary.strip():
+        return HookResult(stderr=message("hook_no_summary", place.language))
+    folder = place.data_dir / "samenvattingen"
+    folder.mkdir(parents=True, exist_ok=True)
+    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
+    path, text = summary_path(folder, session), strip_analysis(summary)
+    path.write_text(text + "\n", encoding="utf-8")
+    return path, text
+
+
+def post_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
+    saved = save_summary(payload, place)
+    return saved if isinstance(saved, HookResult) else HookResult()
+
+
+# --- memory at session start --------------------------------------------------------------------
+
+
+def memory_context(folder: Path) -> str:
+    index = folder / "MEMORY.md"
+    if not index.is_file():
+        return ""
+    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET)
+
+
+def memory_index(text: str, where: str, budget: int) -> str:
+    """The index within `budget`, whole lines only: every heading first, then the entries shared out across
+    the sections one at a time, so a long first section cannot crowd out the others; ends by saying how
+    many lines were left out and where to read them."""
+    sections = _sections([line.rstrip() for line in text.splitlines() if index_line(line)])
+    total = sum(len(entries) + (heading is not None) for heading, entries in sections)
+    room = budget - len(_left_out(total, where)) - 1
+    headings = _fitting_headings(sections, room)
+    room -= sum(len(sections[i][0] or "") + 1 for i in headings)
+    shown = dict.fromkeys(headings, 0)
+    growing = True
+    while growing:  # one more entry per section per round, while any fits
+        growing = False
+        for i in headings:
+            entries = sections[i][1]
+            if shown[i] < len(entries) and len(entries[shown[i]]) + 1 <= room:
+                room -= len(entries[shown[i]]) + 1
+                shown[i] += 1
+                growing = True
+    kept: list[str] = []
+    for i in headings:
+        heading, entries = sections[i]
+        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
+    left = total - len(kept)
+    return "\n".join([*kept, _left_out(left, where)] if left else kept)
+
+
+def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:
+    sections: list[tuple[str | None, list[str]]] = []
+    for line in lines:
+        if line.lstrip().startswith("#"):
+            sections.append((line, []))
+        elif sections:
+            sections[-1][1].append(line)
+        else:
+            sections.append((None, [line]))
+    return sections
+
+
+def _fitting_headings(sections: list[tuple[str | None, list[str]]], room: int) -> list[int]:
+    chosen, used = [], 0
+    for i, (heading, _entries) in enumerate(sections):
+        cost = len(heading) + 1 if heading is not None else 0
+        if used + cost <= room:
+            chosen.append(i)
+            used += cost
+    return chosen
+
+
+def _left_out(count: int, where: str) -> str:
+    return f"(nog {count} regels van de index weggelaten; lees ze in {where})"
+
+
+def index_line(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(("#", "- ", "* ")) or bool(re.match(r"\d+\.\s", stripped))
+
+
+OWNER_HANDLERS = {
+    "session-start": session_start,
+    "pre-compact": pre_compact,
+    "post-compact": post_compact,
+    "prompt": prompt,
+}

@@ -1,0 +1,86 @@
+"""Where the owner's hooks outside a task read and write: the few settings they need, read without the
+settings class, because a hook runs on every prompt and pydantic-settings costs more than the issue's 100 ms
+(standard library and python-dotenv only; no event loop, no database driver).
+
+The values are the settings class's own: the same variables, the same `.env` file in the working folder
+(the environment wins), names in any case, the same defaults and the same paths made absolute. A value that
+only the settings class can judge (an unknown language, a time zone that does not exist, text that is no
+UTF-8, an empty folder) is not judged here: `read_place` answers None and the hook reads `Settings`, which
+refuses it in its own words. `tests/unit/test_hook_place.py` holds the two readers together."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from worker.core.defaults import default_data_dir, default_memory_dir
+from worker.core.terminal import is_blank, not_utf8
+
+PREFIX = "taak_"
+LANGUAGES = ("nl", "en")
+
+
+@dataclass(frozen=True)
+class HookPlace:
+    id: str | None
+    bot: str | None
+    data_dir: Path
+    language: str
+    zone: ZoneInfo
+    memory_dir: Path
+
+
+def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".env")) -> HookPlace | None:
+    values = _taak_values(os.environ if environ is None else environ, env_file)
+    if values is None or any(not_utf8(value) for value in values.values()):
+        return None
+    language = values.get("language", "nl")
+    timezone = values.get("timezone", "Europe/Amsterdam")
+    data_dir, memory_dir = values.get("data_dir"), values.get("memory_dir")
+    if language not in LANGUAGES or not _known_zone(timezone):
+        return None
+    if (data_dir is not None and is_blank(data_dir)) or (memory_dir is not None and is_blank(memory_dir)):
+        return None
+    return HookPlace(
+        id=values.get("id") or None,
+        bot=values.get("bot") or None,
+        data_dir=Path(data_dir).expanduser().absolute() if data_dir is not None else default_data_dir(),
+        language=language,
+        zone=ZoneInfo(timezone),
+        memory_dir=Path(memory_dir) if memory_dir is not None else default_memory_dir(),
+    )
+
+
+def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> dict[str, str] | None:
+    """Every TAAK_ variable, its name lowered and the prefix taken off: the `.env` file's first, the
+    environment's over them. None when the `.env` file cannot be read as the settings class reads it."""
+    values: dict[str, str] = {}
+    if env_file.is_file():
+        try:
+            from dotenv import dotenv_values
+
+            from_file = dotenv_values(env_file, encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        values.update(_prefixed({k: v for k, v in from_file.items() if v is not None}))
+    values.update(_prefixed(environ))
+    return values
+
+
+def _prefixed(variables: os._Environ[str] | dict[str, str]) -> dict[str, str]:
+    found = {}
+    for name, value in variables.items():
+        lowered = name.lower()
+        if lowered.startswith(PREFIX):
+            found[lowered.removeprefix(PREFIX)] = value
+    return found
+
+
+def _known_zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ValueError, KeyError, OSError):
+        return False
+    return True
