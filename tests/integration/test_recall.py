@@ -487,3 +487,44 @@ def test_an_emptied_index_is_said_and_bijwerken_repairs_it(tmp_path: Path) -> No
     assert hint == "taak archief bijwerken"
     assert run_taak(env, *hint.split()[1:]).code == 0
     assert "de lamp is kapot" in run_taak(env, "recall", "lamp").out
+
+
+def test_a_line_holding_a_unicode_line_separator_is_archived_indexed_and_recalled_whole(tmp_path: Path) -> None:
+    """JSON keeps U+2028, U+2029 and U+0085 raw inside a string (Node's JSON.stringify writes them so); a reader
+    that split lines at them cut such a line in two and lost it without counting it."""
+    env = env_for(tmp_path)
+    said = ["panda met\u2028scheiding", "koala met\u0085volgende regel", "egel met\u2029alinea"]
+    transcript = tmp_path / "home" / ".claude" / "projects" / "p1" / "s1.jsonl"
+    transcript.parent.mkdir(parents=True)
+    transcript.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "type": "user",
+                    "uuid": f"u{n}",
+                    "sessionId": "s1",
+                    "timestamp": f"2026-11-28T20:0{n}:00.000Z",
+                    "message": {"role": "user", "content": text},
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+            for n, text in enumerate(said)
+        ),
+        encoding="utf-8",
+    )
+    simple = tmp_path / "simpel.jsonl"
+    simple.write_text(
+        json.dumps({"ts": "2026-11-28T21:00:00Z", "role": "user", "text": "wombat\u2028tweede deel"}) + "\n",
+        encoding="utf-8",
+    )
+    imported = run_taak(env, "archief", "import", str(transcript))
+    assert imported.code == 0, imported.err
+    assert imported.out.startswith("3 nieuwe regels gearchiveerd"), imported.out
+    imported = run_taak(env, "archief", "import", "--simple", str(simple))
+    assert imported.code == 0, imported.err
+    assert imported.out.startswith("1 nieuwe regel gearchiveerd"), imported.out
+    assert "onleesbare" not in imported.out + imported.err
+    for text in [*said, "wombat\u2028tweede deel"]:
+        found = json.loads(run_taak(env, "recall", f"28 november {text.split()[0]}", "--json").out)
+        assert text in [line["text"] for line in found["regels"]], (text, found)

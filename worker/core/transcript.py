@@ -27,6 +27,14 @@ _NOISE_PREFIXES = (
 ACTION_INPUT_CAP = 200
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text: split at line feeds only. `str.splitlines` also splits at U+2028, U+2029
+    and U+0085, which JSON keeps raw inside a string (Node's JSON.stringify writes them so, and so does ours
+    with ensure_ascii off): a line holding one would be cut in two and lost."""
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 @dataclass(frozen=True)
 class Entry:
     role: Role

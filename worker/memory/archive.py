@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
-from worker.core.transcript import Entry, parse_lines
+from worker.core.transcript import Entry, jsonl_lines, parse_lines
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
@@ -189,7 +189,7 @@ class Archive:
         complete = _whole_lines_from(path, offset)
         if not complete:
             return 0
-        lines = complete.decode("utf-8", errors="replace").splitlines()
+        lines = jsonl_lines(complete.decode("utf-8", errors="replace"))
         queue = queue or {}
         first_line = self._line_count(path, offset)
         records = []
@@ -219,7 +219,7 @@ class Archive:
         times = _arrival_times(queue)
         fallback = iso_utc(int(queue.capture.stat().st_mtime * 1000))
         lines: list[str] = []
-        for number, raw in enumerate(complete.decode("utf-8", errors="replace").splitlines(), start=first_line):
+        for number, raw in enumerate(jsonl_lines(complete.decode("utf-8", errors="replace")), start=first_line):
             try:
                 record = json.loads(raw)
             except ValueError:
@@ -242,7 +242,7 @@ class Archive:
     def import_simple(self, path: Path, actor: str = "user") -> int:
         """A plain `{ts, role, text}` JSONL file."""
         records = []
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        for number, line in enumerate(jsonl_lines(path.read_text(encoding="utf-8"))):
             try:
                 data = json.loads(line)
                 role = data["role"] if data["role"] in ("user", "assistant", "system") else "user"

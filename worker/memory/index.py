@@ -13,6 +13,8 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from worker.core.transcript import jsonl_lines
+
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -89,7 +91,7 @@ class Index:
             ).fetchone()
             if known is not None and known[2] == stamp:
                 continue
-            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = jsonl_lines(path.read_text(encoding="utf-8"))
             start = 0
             if known is not None:
                 # The hash covers every line indexed so far: an edit anywhere in them (even one that keeps the

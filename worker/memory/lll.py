@@ -13,6 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from worker.core.briefing import WORDS, one_line, stamp
+from worker.core.transcript import jsonl_lines
 
 FILE_NAME = "lll.jsonl"
 READ_TAIL_BYTES = 262_144
@@ -48,7 +49,7 @@ def load(path: Path) -> list[Event]:
     except OSError:
         return []
     events = []
-    for line in raw.decode("utf-8", errors="replace").splitlines():
+    for line in jsonl_lines(raw.decode("utf-8", errors="replace")):
         try:
             data = json.loads(line)
             events.append(Event(datetime.fromisoformat(data["ts"]), data["soort"], data["onderwerp"]))
