@@ -39,22 +39,26 @@ async def test_json_output_keeps_the_opdracht_exactly(cli_env: dict[str, str]) -
     assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["opdracht"] == HOSTILE
 
 
-async def test_tail_shows_a_hostile_log_line_escaped(cli_env: dict[str, str], tmp_path: Path) -> None:
-    task_id = run_taak(cli_env, "nieuw", "gewone taak", "--aan", "paco").out.strip()
-    assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
-    out = tmp_path / "tail.out"
+def tail_until(env: dict[str, str], task_id: str, seen: str, out: Path) -> str:
+    """What `taak tail ID` printed once `seen` is in it (or after 30 s), ended with Ctrl-C as a person does."""
     with out.open("wb") as sink:
         tail = subprocess.Popen(
-            [sys.executable, "-m", "worker.cli.taak", "tail", task_id], env=cli_env, stdout=sink, stderr=sink
+            [sys.executable, "-m", "worker.cli.taak", "tail", task_id], env=env, stdout=sink, stderr=sink
         )
         try:
             deadline = time.monotonic() + 30
-            while "wereld" not in out.read_text(errors="replace") and time.monotonic() < deadline:
+            while seen not in out.read_text(errors="replace") and time.monotonic() < deadline:
                 time.sleep(0.2)
         finally:
             tail.send_signal(signal.SIGINT)
             tail.wait(timeout=10)
-    shown = out.read_text()
+    return out.read_text()
+
+
+async def test_tail_shows_a_hostile_log_line_escaped(cli_env: dict[str, str], tmp_path: Path) -> None:
+    task_id = run_taak(cli_env, "nieuw", "gewone taak", "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
+    shown = tail_until(cli_env, task_id, "wereld", tmp_path / "tail.out")
     assert "gekaapt" in shown
     assert raw_controls(shown) == []
 
@@ -142,3 +146,30 @@ async def test_a_line_break_in_a_log_row_cannot_print_a_row_of_its_own(cli_env: 
     recall = run_taak(quiet, "recall", "budget").out.splitlines()
     assert not any(line.startswith("[2026-12-01 10:00] paco: nep") for line in recall), recall
     assert any(line.lstrip().startswith("│ [2026-12-01 10:00] paco: nep") for line in recall), recall
+
+
+async def test_a_line_break_in_a_name_or_a_context_value_cannot_print_a_field_of_its_own(
+    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    fake = "\nstatus          klaar"
+    refused = run_taak(cli_env, "nieuw", "taak", "--van", f"jan{fake}")
+    assert (refused.code, refused.err.strip()) == (2, "taak: the one who gives it is one line of text")
+    task_id = run_taak(
+        cli_env, "nieuw", "taak", "--aan", "paco", "--context", f"a=b{fake}", "--context", f"k{fake}=v"
+    ).out
+    task_id = task_id.strip()
+    # What other writers (the owner's SQL, an older client) can still store: a name with a line break.
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, $2, 'notitie', 'x')", task_id, f"jan{fake}"
+    )
+    other = await conn.fetchval(
+        "select taak_nieuw('andere taak', $1, 'paco', null, '{}'::jsonb, null, null, 0, 3, null, null)", f"piet{fake}"
+    )
+    for verb in (["toon", task_id], ["brief", task_id], ["brief", other], ["toon", other]):
+        shown = run_taak(cli_env, *verb)
+        assert shown.code == 0, (verb, shown.err)
+        assert not any(line.startswith(fake.strip()) for line in shown.out.splitlines()), (verb, shown.out)
+    tailed = tail_until(cli_env, task_id, "⏎", tmp_path / "tail.out")
+    assert not any(line.startswith(fake.strip()) for line in tailed.splitlines()), tailed
+    toon = run_taak(cli_env, "toon", task_id).out
+    assert "a = b ⏎ status          klaar" in toon

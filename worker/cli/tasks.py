@@ -12,7 +12,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode, NotFound, Refused
 from worker.core.messages import written
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
-from worker.core.terminal import hanging, is_blank
+from worker.core.terminal import hanging, inline, is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -395,7 +395,7 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
             value = stamp(value, now, zone, months, always_date=True)
         elif isinstance(value, dict):  # the context: one `key = value` line each, below its name
             lines.append(key)
-            lines += [f"  {k} = {v}" for k, v in value.items()]
+            lines += [f"  {inline(str(k))} = {inline(str(v))}" for k, v in value.items()]
             continue
         elif hasattr(value, "value"):
             value = value.value

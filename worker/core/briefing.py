@@ -150,7 +150,7 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     lines = [
         f"=== {words.header} {task.id} ({words.attempt.format(p=max(attempt, 1), m=task.max_pogingen)}) ===",
         *([words.compacted] if variant == Variant.COMPACT else []),
-        words.from_.format(who=clip(task.opdrachtgever, 80, cut), when=when(task.aangemaakt)),
+        words.from_.format(who=clip(one_line(task.opdrachtgever), 80, cut), when=when(task.aangemaakt)),
         words.opdracht,
         f'"{task.opdracht}"',
     ]
@@ -160,7 +160,7 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
         late = words.late if task.uiterlijk < source.now else ""
         lines.append(words.due.format(when=when(task.uiterlijk), late=late))
     if source.facts:
-        facts = "; ".join(f"{key} = {value}" for key, value in source.facts.items())
+        facts = "; ".join(f"{one_line(str(key))} = {one_line(str(value))}" for key, value in source.facts.items())
         lines.append(words.facts.format(text=clip(facts, field_cap, cut)))
     lines.append(words.history)
     shown = list(source.recent)[-max_rows:] if max_rows else []
@@ -174,7 +174,7 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     if source.answer is not None:
         lines.append(
             words.answer.format(
-                who=clip(source.answer.bot or "?", 40, cut).upper(),
+                who=clip(one_line(source.answer.bot or "?"), 40, cut).upper(),
                 when=when(source.answer.ts),
                 text=clip(one_line(source.answer.tekst), field_cap, cut),
             )
@@ -210,7 +210,7 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
 def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) -> str:
     label = row.soort.value.replace("_", " ")
     text = one_line(row.tekst)
-    by = f" ({row.bot})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""
+    by = f" ({one_line(row.bot)})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""
     body = f"{label}{by}, {text}" if text else f"{label}{by}"
     return f"{stamp(row.ts, now, zone, months)} {body}"
 

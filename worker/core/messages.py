@@ -100,6 +100,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{what} is leeg",
         "en": "{what} is empty",
     },
+    "not_one_line": {
+        "nl": "{what} is één regel tekst",
+        "en": "{what} is one line of text",
+    },
     "nul_byte": {
         "nl": "{what} bevat een NUL-byte",
         "en": "{what} contains a NUL byte",

@@ -29,9 +29,17 @@ def not_utf8(text: str) -> bool:
     return any("\udc80" <= ch <= "\udcff" for ch in text)
 
 
+def inline(text: str) -> str:
+    """A name, a key or a value that is one line where it is shown (a column, `key = value`): a line break in it
+    is shown as ⏎, so that it cannot start a line that looks like a field or an entry of its own."""
+    return text.replace("\r\n", "\n").replace("\n", " ⏎ ")
+
+
 def hanging(prefix: str, text: str) -> str:
     """One entry of a listing: `prefix` and the text, its further lines indented under it behind a bar, so that
-    a line break in stored text can never print a line that looks like an entry of its own."""
+    a line break in stored text can never print a line that looks like an entry of its own. The prefix (a time,
+    a kind, a name) is one line whatever its parts hold."""
+    prefix = inline(prefix)
     first, *more = text.split("\n")
     pad = " " * max(len(prefix) - 2, 0) + "│ "
     return prefix + first + "".join(f"\n{pad}{line}" for line in more)

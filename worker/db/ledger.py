@@ -113,6 +113,9 @@ def _meta_json(meta: dict[str, Any] | None) -> str:
     return json.dumps(meta or {}, ensure_ascii=False)
 
 
+LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
     """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text."""
     if "\x00" in value:
@@ -148,6 +151,8 @@ class Ledger:
     async def nieuw(self, new: NewTask) -> str:
         check_text(new.opdracht, "opdracht", max_chars=OPDRACHT_MAX_CHARS)
         check_text(new.opdrachtgever, "opdrachtgever")
+        if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
+            raise InvalidInput("not_one_line", what="opdrachtgever")
         for what, value in (
             ("toegewezen_aan", new.toegewezen_aan),
             ("klaar_wanneer", new.klaar_wanneer),
