@@ -16,7 +16,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
-from worker.core.model import BOT_NAME, NAME_MAX_CHARS
+from worker.core.model import BOT_NAME, INT_MAX, NAME_MAX_CHARS
 from worker.core.terminal import is_blank, not_utf8
 
 Language = Literal["nl", "en"]
@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     connect_attempts: int = Field(default=5, ge=1)
     connect_timeout_seconds: float = Field(default=5.0, gt=0)
 
-    lease_seconds: int = Field(default=1200, ge=10)
+    lease_seconds: int = Field(default=1200, ge=10, le=INT_MAX)  # a Postgres integer in the claim
     briefing_rows: int = Field(default=8, ge=5, le=10)
     briefing_line_cap: int = Field(default=300, ge=40)
 
@@ -127,7 +127,7 @@ class Settings(BaseSettings):
     # Fleet-wide recall: the daemon also copies this machine's new archive lines to the shared database, which
     # keeps them vloot_dagen days (`taak recall --vloot`). Off by default: the database may be a small plan.
     vloot_archief: bool = False
-    vloot_dagen: int = Field(default=30, ge=1)
+    vloot_dagen: int = Field(default=30, ge=1, le=INT_MAX)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 

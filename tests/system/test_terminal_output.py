@@ -95,6 +95,8 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
         run_taak(
             {**cli_env, "TAAK_DATABASE_URL": with_query(cli_env["TAAK_DATABASE_URL"], "sslmode=verplicht")}, "lijst"
         ),
+        run_taak(cli_env, "nieuw", "--aan", "paco", "--prioriteit", "-2147483649", "te lage prioriteit"),
+        run_taak({**cli_env, "TAAK_LEASE_SECONDS": "99999999999"}, "claim", "--bot", "paco"),
     ]
     for result in cases:
         assert result.code == 2, result
@@ -106,7 +108,17 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
     assert "2147483647" in cases[1].err
     assert "leeg" in cases[3].err or "empty" in cases[3].err
     assert "sslmode=verplicht" in cases[4].err
+    assert "-2147483648" in cases[5].err  # Postgres' smallest integer is the limit, and allowed
+    assert "TAAK_LEASE_SECONDS" in cases[6].err
     assert await snapshot(conn) == before
+
+
+async def test_the_smallest_and_largest_postgres_integers_are_a_priority(cli_env: dict[str, str]) -> None:
+    for priority in ("-2147483648", "2147483647"):
+        made = run_taak(cli_env, "nieuw", "--aan", "paco", "--prioriteit", priority, f"prioriteit {priority}")
+        assert made.code == 0, made.err
+        shown = json.loads(run_taak(cli_env, "toon", made.out.strip(), "--json").out)
+        assert shown["prioriteit"] == int(priority)
 
 
 async def test_a_reader_that_stops_early_ends_the_command_quietly(cli_env: dict[str, str]) -> None:

@@ -53,3 +53,30 @@ def test_a_field_is_named_in_the_runs_language() -> None:
     assert message("empty", "en", what="volgende stap") == "next step is empty"
     assert message("empty", "nl", what="volgende stap") == "volgende stap is leeg"
     assert message("empty", "en", what="--reden") == "--reden is empty"  # an option stays as typed
+
+
+def placeholders(parser: argparse.ArgumentParser) -> list[str]:
+    """Every usage line and argument placeholder a parser and its sub-parsers show."""
+    found = [parser.format_usage()]
+    for action in parser._actions:
+        if isinstance(action.metavar, str):
+            found.append(action.metavar)
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                found += placeholders(child)
+    return found
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_usage_lines_and_placeholders_are_in_the_runs_language(monkeypatch: pytest.MonkeyPatch, program: str) -> None:
+    import re
+
+    from worker.cli.help_nl import PLACEHOLDERS_NL
+
+    def words(language: str, vocabulary: list[str]) -> set[str]:
+        shown = " ".join(placeholders(built(monkeypatch, language, program)))
+        return {w for w in vocabulary if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)}
+
+    assert words("en", list(PLACEHOLDERS_NL.values())) == set()
+    assert words("nl", list(PLACEHOLDERS_NL)) == set()
+    assert words("en", list(PLACEHOLDERS_NL))  # the English ones are there to be translated

@@ -184,6 +184,7 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
         ),
         ("TAAK_BOTS", "../x", "'../x' is geen botnaam", "'../x' is no bot name"),
         ("TAAK_POLL_SECONDS", "inf", "TAAK_POLL_SECONDS: moet een eindig getal zijn", "finite number"),
+        ("TAAK_LEASE_SECONDS", "99999999999", "TAAK_LEASE_SECONDS: mag hoogstens 2147483647 zijn", "2147483647"),
         ("TAAK_LEASE_EXTEND_SECONDS", "nan", "moet een eindig getal zijn", "finite number"),
         ("TAAK_DATA_DIR", "", "TAAK_DATA_DIR: is leeg: noem een pad", "TAAK_DATA_DIR: is empty: name a path"),
         ("TAAK_MEMORY_DIR", " ", "TAAK_MEMORY_DIR: is leeg", "TAAK_MEMORY_DIR: is empty"),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message
-from worker.core.model import OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
+from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
 from worker.core.terminal import is_blank, not_utf8
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -90,8 +90,11 @@ def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentPa
 
     def walk(current: argparse.ArgumentParser) -> None:
         current.description = HELP_NL.get(current.description or "", current.description)
+        current.usage = dutch_placeholders(current.usage) if current.usage else current.usage
         for action in current._actions:
             action.help = HELP_NL.get(action.help or "", action.help)
+            if isinstance(action.metavar, str):
+                action.metavar = dutch_placeholders(action.metavar)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
                     choice.help = HELP_NL.get(choice.help or "", choice.help)
@@ -100,6 +103,17 @@ def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentPa
 
     walk(parser)
     return parser
+
+
+def dutch_placeholders(text: str) -> str:
+    """A usage line or an argument's placeholder with its English words in Dutch (`TEXT` becomes `TEKST`)."""
+    from worker.cli.help_nl import PLACEHOLDERS_NL
+
+    return re.sub(
+        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in PLACEHOLDERS_NL),
+        lambda found: PLACEHOLDERS_NL[found.group(0)],
+        text,
+    )
 
 
 def use_argparse_words() -> None:
@@ -154,18 +168,15 @@ def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
     parser.add_argument("--limit", dest="limiet", type=whole_number, help=argparse.SUPPRESS)
 
 
-INT_MAX = 2**31 - 1  # Postgres' integer: a larger number is refused here, not by the database
-
-
 def whole_number(text: str) -> int:
     """argparse's type for a count or a number stored as an integer."""
     # Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
     if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
         raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text))
     value = int(text)
-    if abs(value) > INT_MAX:
-        key = "number_too_large" if value > 0 else "number_too_small"
-        raise argparse.ArgumentTypeError(message(key, early_language(), value=text, limit=INT_MAX))
+    if not INT_MIN <= value <= INT_MAX:
+        key, limit = ("number_too_large", INT_MAX) if value > 0 else ("number_too_small", INT_MIN)
+        raise argparse.ArgumentTypeError(message(key, early_language(), value=text, limit=limit))
     return value
 
 

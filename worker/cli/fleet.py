@@ -151,16 +151,16 @@ def _machine_parser(sub: Sub) -> None:
     zet = verbs.add_parser(
         "zet",
         help="add or update a machine",
-        usage="taak machine zet NAAM [--alias A ...] [--ip IP] [--bot B ...]",
+        usage="taak machine zet NAME [--alias A ...] [--ip IP] [--bot B ...]",
     )
-    zet.add_argument("naam", metavar="NAAM", help="the machine's name")
+    zet.add_argument("naam", metavar="NAME", help="the machine's name")
     zet.add_argument("--alias", action="append", default=[], metavar="A", help="another name for it (repeatable)")
     zet.add_argument("--ip", metavar="IP", help="its LAN IP")
     zet.add_argument("--bot", action="append", default=[], metavar="B", help="a bot that runs there (repeatable)")
     wie = verbs.add_parser(
-        "wie", help="all the names of the machine a name or alias stands for", usage="taak machine wie NAAM [--json]"
+        "wie", help="all the names of the machine a name or alias stands for", usage="taak machine wie NAME [--json]"
     )
-    wie.add_argument("naam", metavar="NAAM", help="a name or alias")
+    wie.add_argument("naam", metavar="NAME", help="a name or alias")
     a.add_json(wie)
     listed = verbs.add_parser("lijst", help="every machine with all its names", usage="taak machine lijst [--json]")
     a.add_json(listed)
@@ -297,9 +297,9 @@ def _intake_parser(sub: Sub) -> None:
     take = verbs.add_parser(
         "neem",
         help="pull in one message by its ID, whatever its age or status",
-        usage="taak intake neem BERICHT_ID [--aan BOT] [--nieuwe-bot]",
+        usage="taak intake neem MESSAGE_ID [--aan BOT] [--nieuwe-bot]",
     )
-    take.add_argument("bericht", metavar="BERICHT_ID", help="the message's ID in agent_messages")
+    take.add_argument("bericht", metavar="MESSAGE_ID", help="the message's ID in agent_messages")
     take.add_argument("--aan", metavar="BOT", help="the bot it is for (default: its recipient; a known bot)")
     take.add_argument("--nieuwe-bot", action="store_true", help="that bot is new: register it")
     for verb in (preview, take):

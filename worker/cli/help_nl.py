@@ -136,7 +136,7 @@ HELP_NL = {
     "transcript files (JSONL)": "transcriptbestanden (JSONL)",
     "the files are {ts, role, text} JSONL": "de bestanden zijn {ts, role, text} JSONL",
     "the counts as one JSON object": "de tellingen als één JSON-object",
-    "open a topic; `klaar ONDERWERP` closes it; `toon`": "open een onderwerp; `klaar ONDERWERP` sluit het; `toon`",
+    "open a topic; `klaar TOPIC` closes it; `toon`": "open een onderwerp; `klaar ONDERWERP` sluit het; `toon`",
     "let the daemons claim for this bot": "laat de daemons voor deze bot taken nemen",
     "claim nothing new for this bot": "neem niets nieuws voor deze bot",
     "the bot's brake per day: at most this many sessions and this much cost": (
@@ -239,4 +239,23 @@ HELP_NL = {
     "default: this machine's": "standaard: die van deze machine",
     "the system unit (Linux) instead of the user unit": "de systeemunit (Linux) in plaats van de gebruikersunit",
     "say what would be done, do nothing": "zeg wat er zou gebeuren, doe niets",
+}
+
+# The placeholders of usage lines and arguments (`taak log [ID] SOORT TEXT`), written in English in the parsers.
+# The seed's domain words (ID, BOT, SOORT, OPDRACHT) are the same in both languages.
+PLACEHOLDERS_NL = {
+    "TEXT": "TEKST",
+    "QUESTION": "VRAAG",
+    "NAME": "NAAM",
+    "PATH": "PAD",
+    "TOPIC": "ONDERWERP",
+    "ADDRESS": "ADRES",
+    "FOLDER": "MAP",
+    "FILE": "BESTAND",
+    "WHO": "WIE",
+    "WHEN": "WANNEER",
+    "MESSAGE_ID": "BERICHT_ID",
+    "QUERY": "ZOEKVRAAG",
+    "VERB": "WERKWOORD",
+    '"what you did"': '"wat je deed"',
 }

@@ -169,9 +169,9 @@ def _archief_parser(sub: Sub) -> None:
     imported = verbs.add_parser(
         "import",
         help="import transcripts (default: ~/.claude/projects and the daemon's captures)",
-        usage="taak archief import [PAD ...] [--simple] [--json]",
+        usage="taak archief import [PATH ...] [--simple] [--json]",
     )
-    imported.add_argument("paths", nargs="*", type=Path, metavar="PAD", help="transcript files (JSONL)")
+    imported.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="transcript files (JSONL)")
     imported.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
     update = verbs.add_parser("bijwerken", help="import new lines and update the word index")
     rebuild = verbs.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
@@ -228,9 +228,9 @@ def _lll_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "lll",
         help='"where are we now", kept by the owner',
-        usage="taak lll ONDERWERP | taak lll klaar ONDERWERP | taak lll toon",
+        usage="taak lll TOPIC | taak lll klaar TOPIC | taak lll toon",
     )
-    p.add_argument("words", nargs="+", metavar="ONDERWERP", help="open a topic; `klaar ONDERWERP` closes it; `toon`")
+    p.add_argument("words", nargs="+", metavar="TOPIC", help="open a topic; `klaar TOPIC` closes it; `toon`")
     p.set_defaults(handler=lll)
 
 

@@ -33,9 +33,9 @@ def _cockpit_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "cockpit",
         help="the fleet on one web page (optional extra `cockpit`); --link prints the address with its token",
-        usage="taak cockpit [--host ADRES] [--port N] [--link]",
+        usage="taak cockpit [--host ADDRESS] [--port N] [--link]",
     )
-    p.add_argument("--host", default="127.0.0.1", metavar="ADRES", help="where to listen (default 127.0.0.1)")
+    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS", help="where to listen (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8765, metavar="N", help="the port, 1 to 65535 (default 8765)")
     p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
     p.set_defaults(handler=cockpit)
@@ -244,9 +244,9 @@ def _claude_md_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "claude-md",
         help='add or refresh the "Compact instructions" in a CLAUDE.md',
-        usage="taak claude-md [PAD] [--write]",
+        usage="taak claude-md [PATH] [--write]",
     )
-    p.add_argument("path", nargs="?", type=Path, metavar="PAD", help="default ~/.claude/CLAUDE.md")
+    p.add_argument("path", nargs="?", type=Path, metavar="PATH", help="default ~/.claude/CLAUDE.md")
     p.add_argument("--write", action="store_true", help="write it (otherwise print the result)")
     p.set_defaults(handler=claude_md)
 
@@ -274,9 +274,9 @@ def _geheugen_parser(sub: Sub) -> None:
     check = verbs.add_parser(
         "check",
         help="MEMORY.md size, what reaches a session, unindexed files",
-        usage="taak geheugen check [MAP] [--json]",
+        usage="taak geheugen check [FOLDER] [--json]",
     )
-    check.add_argument("dir", nargs="?", type=Path, metavar="MAP", help="default TAAK_MEMORY_DIR")
+    check.add_argument("dir", nargs="?", type=Path, metavar="FOLDER", help="default TAAK_MEMORY_DIR")
     a.add_json(check)
     check.set_defaults(handler=geheugen)
 

@@ -43,7 +43,7 @@ def _nieuw_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "nieuw",
         help="create a task; prints only its ID",
-        usage="taak nieuw OPDRACHT [--aan BOT] [--van WIE] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
+        usage="taak nieuw OPDRACHT [--aan BOT] [--van WHO] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
     )
     p.add_argument(
         "opdracht",
@@ -53,8 +53,8 @@ def _nieuw_parser(sub: Sub) -> None:
     )
     p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot); a known bot")
     p.add_argument("--nieuwe-bot", action="store_true", help="the --aan bot is new: register it (switched off)")
-    p.add_argument("--uiterlijk", metavar="WANNEER", help="due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w")
-    p.add_argument("--van", metavar="WIE", help="who asks (default: TAAK_BOT or your user name)")
+    p.add_argument("--uiterlijk", metavar="WHEN", help="due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w")
+    p.add_argument("--van", metavar="WHO", help="who asks (default: TAAK_BOT or your user name)")
     p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
     p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact (repeatable)")
     p.add_argument("--volgende-stap", metavar="T", help="the first thing to do")
@@ -139,15 +139,13 @@ def _log_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "log",
         help="append a row to a task's log",
-        usage="taak log [ID] SOORT TEKST",
+        usage="taak log [ID] SOORT TEXT",
         description=(
             f"SOORT, inside a session (with TAAK_TOKEN): {session_kinds}; the lease is extended. "
             f"Without a token (the owner): {owner_kinds}."
         ),
     )
-    p.add_argument(
-        "words", nargs="*", metavar="[ID] SOORT TEKST", help="the task (default TAAK_ID), the kind, the text"
-    )
+    p.add_argument("words", nargs="*", metavar="[ID] SOORT TEXT", help="the task (default TAAK_ID), the kind, the text")
     p.set_defaults(handler=log)
 
 
@@ -173,9 +171,9 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
 
 def _klaar_parser(sub: Sub) -> None:
     p = sub.add_parser(
-        "klaar", help="finish a held task with evidence", usage='taak klaar [ID] --bewijs B ["wat je deed"]'
+        "klaar", help="finish a held task with evidence", usage='taak klaar [ID] --bewijs B ["what you did"]'
     )
-    p.add_argument("words", nargs="*", metavar="[ID] [TEKST]", help="the task (default TAAK_ID) and what was done")
+    p.add_argument("words", nargs="*", metavar="[ID] [TEXT]", help="the task (default TAAK_ID) and what was done")
     p.add_argument(
         "--bewijs", metavar="B", nargs="?", const="", help="required: a link, a path, a test result (--bewijs=-x)"
     )
@@ -201,8 +199,8 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _blokkeer_parser(sub: Sub) -> None:
-    p = sub.add_parser("blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] VRAAG")
-    p.add_argument("words", nargs="*", metavar="[ID] VRAAG", help="the task (default TAAK_ID) and the question")
+    p = sub.add_parser("blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] QUESTION")
+    p.add_argument("words", nargs="*", metavar="[ID] QUESTION", help="the task (default TAAK_ID) and the question")
     p.set_defaults(handler=blokkeer)
 
 
@@ -288,8 +286,8 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _antwoord_parser(sub: Sub) -> None:
-    p = sub.add_parser("antwoord", help="the owner answers a task's question", usage="taak antwoord ID TEKST")
-    p.add_argument("words", nargs="*", metavar="ID TEKST", help="the task and the answer (- reads it from stdin)")
+    p = sub.add_parser("antwoord", help="the owner answers a task's question", usage="taak antwoord ID TEXT")
+    p.add_argument("words", nargs="*", metavar="ID TEXT", help="the task and the answer (- reads it from stdin)")
     p.set_defaults(handler=antwoord)
 
 
@@ -307,8 +305,8 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _stap_parser(sub: Sub) -> None:
-    p = sub.add_parser("stap", help="set the task's next step", usage="taak stap [ID] TEKST")
-    p.add_argument("words", nargs="*", metavar="[ID] TEKST", help="the task (default TAAK_ID) and the next step")
+    p = sub.add_parser("stap", help="set the task's next step", usage="taak stap [ID] TEXT")
+    p.add_argument("words", nargs="*", metavar="[ID] TEXT", help="the task (default TAAK_ID) and the next step")
     p.set_defaults(handler=stap)
 
 

@@ -413,8 +413,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{value} is too large (at most {limit})",
     },
     "number_too_small": {
-        "nl": "{value} is te klein (minstens -{limit})",
-        "en": "{value} is too small (at least -{limit})",
+        "nl": "{value} is te klein (minstens {limit})",
+        "en": "{value} is too small (at least {limit})",
     },
     "bad_scheme": {
         "nl": "TAAK_DATABASE_URL moet met postgresql:// beginnen (nu: {url})",

@@ -56,6 +56,8 @@ TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
 BOT_NAME = re.compile(r"^[a-z0-9_.-]+$")
 # A bot's and a machine's name become file names and are shown in every list: room to spare under 255 bytes.
 NAME_MAX_CHARS = 64
+# Postgres' integer: a number beyond it is refused where it is typed or set, not by the database.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 # A task in one of these is finished for good: nobody works on it again.
 FINAL = frozenset({Status.KLAAR, Status.MISLUKT, Status.GEANNULEERD})
 
