@@ -90,3 +90,25 @@ def test_an_unreachable_database_is_a_failure_with_one_line_per_check(cli_env: d
     assert database.startswith("fail")
     assert "127.0.0.1:1" in database
     assert "geheim" not in result.out
+
+
+def test_a_reader_that_stops_at_once_leaves_the_failing_verdict_standing(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    import subprocess
+
+    env = {**healthy(cli_env, tmp_path), "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    reader, writer = os.pipe()
+    os.close(reader)  # `taak doctor | head -0`: nobody reads a byte
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "doctor"],
+            env=env,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == b""

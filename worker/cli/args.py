@@ -52,7 +52,8 @@ def end_quietly_after_broken_pipe() -> None:
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:
     if line.startswith("usage: "):  # a verb's own usage line, in the run's language like argparse's
-        line = argparse_words("usage: ") + line.removeprefix("usage: ")
+        rest = line.removeprefix("usage: ")
+        line = argparse_words("usage: ") + (dutch_placeholders(rest) if early_language() == "nl" else rest)
     print(f"{program}: {line}", file=sys.stderr)
     raise SystemExit(int(code))
 

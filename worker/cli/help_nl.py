@@ -258,4 +258,5 @@ PLACEHOLDERS_NL = {
     "QUERY": "ZOEKVRAAG",
     "VERB": "WERKWOORD",
     '"what you did"': '"wat je deed"',
+    "unexpected": "onverwacht",
 }

@@ -55,6 +55,11 @@ def refuse_outside_the_daemon(verb: str) -> None:
     a.fail(message("not_in_session", early_language(), verb=verb), ExitCode.REFUSED)
 
 
+class Unanswered(TimeoutError):
+    """The daemon has the request but gave no answer in time: it may still carry it out (a daemon that was
+    paused, or stalled), and a write it takes is kept, so the caller cannot know whether it happened."""
+
+
 def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIMEOUT_SECONDS) -> Any:
     """One JSON line to the daemon and one back; OSError or ValueError when that cannot be had."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
@@ -63,7 +68,10 @@ def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIME
         connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
         raw = b""
         while not raw.endswith(b"\n"):
-            chunk = connection.recv(65536)
+            try:
+                chunk = connection.recv(65536)
+            except TimeoutError as exc:
+                raise Unanswered(str(exc) or "timed out") from exc
             if not chunk:
                 break
             raw += chunk
@@ -73,6 +81,9 @@ def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIME
 def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     try:
         answer = exchange(path, request)
+    except Unanswered:
+        seconds = f"{ANSWER_TIMEOUT_SECONDS:g}"
+        a.fail(message("daemon_unanswered", early_language(), path=path, seconds=seconds), ExitCode.UNREACHABLE)
     except OSError as exc:
         a.fail(message("no_daemon", early_language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
     except ValueError:
@@ -96,7 +107,7 @@ def _task(explicit: str | None) -> dict[str, Any]:
 def _log(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
     if len(rest) < 2:
-        a.fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
+        a.fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
     return {**_task(explicit), "soort": rest[0], "tekst": a.read_text(a.joined(rest[1:]))}
 
 
@@ -108,7 +119,7 @@ def _klaar(args: argparse.Namespace) -> dict[str, Any]:
 def _blokkeer(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
+        a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
     return {**_task(explicit), "tekst": a.joined(rest)}
 
 
@@ -122,7 +133,7 @@ def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:
 def _stap(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
+        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     return {**_task(explicit), "tekst": a.joined(rest)}
 
 

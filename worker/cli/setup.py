@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -331,6 +332,11 @@ async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     from worker.cli.doctor import run_checks
 
     checks = await run_checks(settings)
-    for check in checks:
-        print(check.line(settings.language))
-    return ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK
+    code = ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK
+    try:
+        for check in checks:
+            print(check.line(settings.language))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `taak doctor | head -1`: the reader stopped, the checks' verdict still stands
+        a.end_quietly_after_broken_pipe()
+    return code

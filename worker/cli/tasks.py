@@ -155,7 +155,7 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     if len(rest) < 2:
-        a.fail("usage: taak log [ID] SOORT TEKST", ExitCode.USAGE)
+        a.fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
     soort = a.soort(rest[0])
     tekst = a.read_text(a.joined(rest[1:]))
     async with a.connection(settings) as conn:
@@ -209,7 +209,7 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak blokkeer [ID] VRAAG", ExitCode.USAGE)
+        a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
     async with a.connection(settings) as conn:
@@ -296,7 +296,7 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
-        a.fail("usage: taak antwoord ID TEKST", ExitCode.USAGE)
+        a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
     check_task_id(explicit)
     async with a.connection(settings) as conn:
         answer = await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
@@ -315,7 +315,7 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak stap [ID] TEKST", ExitCode.USAGE)
+        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)

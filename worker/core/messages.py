@@ -36,6 +36,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de daemon antwoordt niet op {path} ({reason})",
         "en": "the daemon does not answer at {path} ({reason})",
     },
+    "daemon_unanswered": {
+        "nl": (
+            "de daemon kreeg dit via {path} maar antwoordde niet binnen {seconds} s; hij kan het nog uitvoeren: "
+            "onbekend of het gebeurd is, dus doe het niet meteen nog eens"
+        ),
+        "en": (
+            "the daemon got this at {path} but gave no answer within {seconds} s; it may still carry it out: "
+            "unknown whether it happened, so do not simply do it again"
+        ),
+    },
     "not_in_session": {
         "nl": "taak {verb} kan niet in een queue-sessie (die praat alleen met haar daemon): gebruik "
         "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall of lll",

@@ -1,0 +1,71 @@
+"""The in-session client against a daemon that takes a request and never answers (paused with SIGSTOP, or
+stalled): it must not say the write failed, since the daemon keeps what it takes."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from worker.cli.sessie import Unanswered, exchange
+
+
+def silent_daemon(path: Path) -> tuple[socket.socket, list[bytes]]:
+    """A socket that accepts and reads every request, and answers none."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen()
+    heard: list[bytes] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            heard.append(connection.recv(65536))
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server, heard
+
+
+def test_a_request_the_daemon_took_without_answering_is_unanswered_not_refused(tmp_path: Path) -> None:
+    server, heard = silent_daemon(tmp_path / "d.sock")
+    try:
+        with pytest.raises(Unanswered):
+            exchange(str(tmp_path / "d.sock"), {"op": "log", "tekst": "x"}, timeout=0.3)
+    finally:
+        server.close()
+    (request,) = heard
+    assert b'"tekst": "x"' in request
+
+
+@pytest.mark.slow  # the client waits its full 15 s for the answer
+def test_taak_log_to_a_silent_daemon_says_it_is_unknown_whether_the_line_was_kept(tmp_path: Path) -> None:
+    server, _ = silent_daemon(tmp_path / "d.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(
+        TAAK_SOCKET=str(tmp_path / "d.sock"),
+        TAAK_ID="HV-20261202-001",
+        TAAK_TOKEN="00000000-0000-4000-8000-000000000000",
+        TAAK_LANGUAGE="en",
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "log", "notitie", "tijdens een pauze"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        server.close()
+    assert done.returncode == 4
+    assert done.stderr.count("\n") == 1
+    assert "unknown whether it happened, so do not simply do it again" in done.stderr
