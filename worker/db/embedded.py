@@ -41,10 +41,28 @@ def ensure_embedded(directory: Path) -> str:
                     directory / "data", cleanup_mode=None
                 )
         except Exception as exc:  # pgserver raises bare Exceptions and CalledProcessErrors
-            raise Unreachable("embedded_failed", where=directory, reason=exc) from None
+            raise Unreachable("embedded_failed", where=directory, reason=_why(exc)) from None
         base = server.get_uri("postgres")
     _ensure_database(directory, base)
     return base.replace("/postgres?", f"/{DATABASE_NAME}?", 1)
+
+
+def _why(exc: Exception) -> str:
+    """One line on why the server did not start: a failed initdb or pg_ctl says it on its stderr (or stdout),
+    which the exception's own text leaves out."""
+    if isinstance(exc, subprocess.CalledProcessError):
+        said = [
+            line.strip() for line in _text(exc.stderr).splitlines() + _text(exc.output).splitlines() if line.strip()
+        ]
+        command = Path(str(exc.cmd[0] if isinstance(exc.cmd, list | tuple) else exc.cmd).split()[0]).name
+        return f"{command} exit {exc.returncode}: {said[-1] if said else 'no output'}"
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value if isinstance(value, str) else ""
 
 
 def _ensure_database(directory: Path, base_url: str) -> None:
