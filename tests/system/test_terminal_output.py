@@ -185,3 +185,27 @@ async def test_a_line_break_in_a_name_or_a_context_value_cannot_print_a_field_of
     assert not any(line.startswith(fake.strip()) for line in tailed.splitlines()), tailed
     toon = run_taak(cli_env, "toon", task_id).out
     assert "a = b ⏎ status          klaar" in toon
+
+
+def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str, str]) -> None:
+    from tests.conftest import with_database
+
+    dutch = {**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_CONNECT_ATTEMPTS": "1"}
+    missing = run_taak(
+        {**dutch, "TAAK_DATABASE_URL": with_database(cli_env["TAAK_DATABASE_URL"], "taak_nergens")}, "lijst"
+    )
+    assert (missing.code, missing.err.strip().endswith("(database taak_nergens bestaat niet)")) == (4, True), missing
+    refused = run_taak({**dutch, "TAAK_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/taak"}, "lijst")
+    assert (refused.code, refused.err.strip()) == (
+        4,
+        "taak: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)",
+    )
+    session = {
+        **dutch,
+        "TAAK_SOCKET": "/tmp/taak-test-geen-daemon.sock",
+        "TAAK_ID": "HV-20261202-001",
+        "TAAK_TOKEN": "00000000-0000-4000-8000-000000000000",
+    }
+    gone = run_taak(session, "log", "notitie", "x")
+    assert gone.code == 4
+    assert gone.err.strip().endswith("(het socket bestaat niet: draait de daemon nog?)"), gone.err

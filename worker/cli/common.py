@@ -106,7 +106,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
             fail(line, ExitCode.REFUSED)
         where = settings.database.where if settings.database else "embedded"
         fail(
-            message("unreachable", settings.language, where=where, reason=str(exc).splitlines()[0]),
+            message("unreachable", settings.language, where=where, reason=_said_reason(exc)),
             ExitCode.UNREACHABLE,
         )
     except asyncpg.PostgresConnectionError as exc:
@@ -122,9 +122,16 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
 
 def _unreachable(settings: Settings, exc: BaseException) -> NoReturn:
     where = settings.database.where if settings.database else "embedded"
-    fail(message("unreachable", settings.language, where=where, reason=_first_line(exc)), ExitCode.UNREACHABLE)
+    fail(message("unreachable", settings.language, where=where, reason=_said_reason(exc)), ExitCode.UNREACHABLE)
 
 
 def _first_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def _said_reason(exc: BaseException) -> Any:
+    """A common cause in the run's language (worker/db/connect.known_reason), else its own first line."""
+    from worker.db.connect import known_reason
+
+    return known_reason(exc) or _first_line(exc)

@@ -85,10 +85,21 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
         seconds = f"{ANSWER_TIMEOUT_SECONDS:g}"
         a.fail(message("daemon_unanswered", early_language(), path=path, seconds=seconds), ExitCode.UNREACHABLE)
     except OSError as exc:
-        a.fail(message("no_daemon", early_language(), path=path, reason=exc.strerror or str(exc)), ExitCode.UNREACHABLE)
+        language = early_language()
+        a.fail(message("no_daemon", language, path=path, reason=_socket_reason(exc, language)), ExitCode.UNREACHABLE)
     except ValueError:
         a.fail(message("no_daemon", early_language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}
+
+
+def _socket_reason(exc: OSError, language: str) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return message("reason_no_socket", language)
+    if isinstance(exc, ConnectionRefusedError):
+        return message("reason_no_listener", language)
+    if isinstance(exc, TimeoutError):
+        return message("reason_timeout", language)
+    return exc.strerror or str(exc)
 
 
 # --- one request per verb, from the same parsed arguments as the database path -----------------------

@@ -394,6 +394,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",
     },
+    # Why a connection failed, for the common causes (the system's and the server's own words are English).
+    "reason_refused": {"nl": "verbinding geweigerd", "en": "connection refused"},
+    "reason_timeout": {"nl": "geen antwoord binnen de tijd", "en": "no answer in time"},
+    "reason_no_such_host": {"nl": "onbekende host", "en": "unknown host"},
+    "reason_no_database": {"nl": "database {name} bestaat niet", "en": "database {name} does not exist"},
+    "reason_no_role": {"nl": "gebruiker {name} bestaat niet", "en": "role {name} does not exist"},
+    "reason_no_ssl": {"nl": "de server spreekt geen SSL", "en": "the server does not speak SSL"},
+    "reason_no_socket": {
+        "nl": "het socket bestaat niet: draait de daemon nog?",
+        "en": "the socket does not exist: is the daemon still running?",
+    },
+    "reason_no_listener": {"nl": "niemand luistert op het socket", "en": "nobody listens at the socket"},
     "bad_password": {
         "nl": "database weigert het wachtwoord voor {where}",
         "en": "database refused the password for {where}",
@@ -839,6 +851,7 @@ FIELDS_EN = {
 
 def message(key: str, language: str, **values: Any) -> str:
     texts = MESSAGES[key]
+    values = {name: v.said(language) if isinstance(v, Phrase) else v for name, v in values.items()}
     if language == "en" and isinstance(values.get("what"), str):
         values["what"] = FIELDS_EN.get(values["what"], values["what"])
     return filled(texts.get(language, texts["en"]), **values)

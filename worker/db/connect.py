@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 from typing import Any
 
@@ -17,6 +18,7 @@ from tenacity import (
 
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.errors import Unreachable
+from worker.core.messages import Phrase, phrase
 from worker.settings import Settings
 
 # Failures worth another try: the server is starting, restarting or briefly unreachable.
@@ -82,14 +84,35 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _reason(database: DatabaseUrl, cause: BaseException | None) -> str:
-    """The cause in one line, with the URL (and so its password) replaced by its redacted form."""
+def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
+    """The cause in one line, in the run's language where it is a common one; else the system's or the server's
+    own words, with the URL (and so its password) replaced by its redacted form."""
     if cause is None:
-        return "no answer"
+        return phrase("reason_timeout")
+    if known := known_reason(cause):
+        return known
     text = str(cause).strip()
     if not text:
         return type(cause).__name__
     return text.replace(database.url, database.redacted).splitlines()[0]
+
+
+def known_reason(cause: BaseException) -> Phrase | None:
+    text = str(cause)
+    if isinstance(cause, socket.gaierror):
+        return phrase("reason_no_such_host")
+    if isinstance(cause, ConnectionRefusedError) and "55000" not in text and "connections" not in text:
+        return phrase("reason_refused")
+    if isinstance(cause, TimeoutError | asyncio.TimeoutError):
+        return phrase("reason_timeout")
+    if "rejected SSL upgrade" in text:
+        return phrase("reason_no_ssl")
+    named = re.search(r'"([^"]*)" does not exist', text)
+    if named and isinstance(cause, asyncpg.InvalidCatalogNameError):
+        return phrase("reason_no_database", name=named.group(1))
+    if named and isinstance(cause, asyncpg.InvalidAuthorizationSpecificationError):
+        return phrase("reason_no_role", name=named.group(1))
+    return None
 
 
 async def connect_one(
