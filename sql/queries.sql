@@ -677,6 +677,23 @@ where l.ts >= $1 and l.ts < $2
 order by treffers desc, l.ts desc
 limit $6;
 
+-- name: log_woorden
+-- How many lines of the task log in the range hold each word (recall --taken's header), each counted up to a
+-- bound, so that a common word costs no more than the bound.
+-- $1 from, $2 until, $3 patterns ('%word%', text[]), $4 bot (null: all), $5 taak_id (null: all), $6 bound
+select p.nr, (
+    select count(*) from (
+        select 1 from agent_taak_log l
+        where l.ts >= $1 and l.ts < $2
+          and ($4::text is null or l.bot = $4)
+          and ($5::text is null or l.taak_id = $5)
+          and l.tekst ilike p.patroon
+        limit $6
+    ) as gevonden
+) as aantal
+from unnest($3::text[]) with ordinality as p (patroon, nr)
+order by p.nr;
+
 -- name: vloot_schrijven
 -- A machine's new archive lines into the fleet's copy; a line copied before is left as it is.
 -- $1 machine, $2 keys (text[]), $3 ts (timestamptz[]), $4 actors, $5 roles, $6 types, $7 tasks, $8 sessions,

@@ -528,3 +528,17 @@ def test_a_line_holding_a_unicode_line_separator_is_archived_indexed_and_recalle
     for text in [*said, "wombat\u2028tweede deel"]:
         found = json.loads(run_taak(env, "recall", f"28 november {text.split()[0]}", "--json").out)
         assert text in [line["text"] for line in found["regels"]], (text, found)
+
+
+async def test_recall_over_the_task_log_counts_each_word_in_its_header(
+    cli_env: dict[str, str], pool: asyncpg.Pool
+) -> None:
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("Plan de veranda", "jamal", toegewezen_aan="paco"))
+    for text in ("budget voor de veranda: 4000", "het budget is rond", "iets over de tuin"):
+        await ledger.log(task_id, Soort.NOTITIE, text, bot="jamal")
+    found = json.loads(run_taak(cli_env, "recall", "vandaag budget olifant", "--taken", "--json").out)
+    assert found["woorden"] == {"budget": 2, "olifant": 0}
+    assert {r["bron"] for r in found["regels"]} == {"woorden"}
+    header = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "recall", "vandaag budget olifant", "--taken").out
+    assert "woorden: budget 2, olifant 0" in header.splitlines()[0]

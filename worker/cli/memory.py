@@ -121,14 +121,17 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
     from worker.core.timephrase import database_bounds, parse_time, search_words
     from worker.db.sqlfiles import queries
-    from worker.memory.recall import Hit, Recall
+    from worker.memory.recall import COUNT_BOUND, Hit, Recall
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
     start, end = database_bounds(parsed.range, now)
-    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in search_words(parsed.words)]
+    words = search_words(parsed.words)
+    patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in words]
+    bound = limit + COUNT_BOUND
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
+        counts = await conn.fetch(queries()["log_woorden"], start, end, patterns, args.bot, args.taak, bound)
     hits = [
         Hit(
             r["id"],
@@ -139,11 +142,14 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
             r["tekst"],
             r["sessie"],
             r["taak_id"],
+            matched=bool(words) and r["treffers"] > 0,
         )
         for r in rows
     ]
     hits.sort(key=lambda h: h.ts)
-    return Recall(now, parsed.range, phrase("recall_task_log", step=phrase("recall_none")), hits, len(hits))
+    per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
+    fallback = phrase("recall_task_log", step=phrase("recall_none"))
+    return Recall(now, parsed.range, fallback, hits, len(hits), per_word=per_word, bound=bound)
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
