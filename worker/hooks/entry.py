@@ -76,10 +76,7 @@ def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: fl
 
         result = OWNER_HANDLERS[name](payload, place)
     except Exception as exc:
-        line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
-        print(line, file=sys.stderr)
-        _record(place, name, started, error=line)
-        return 0
+        return _failed(exc, place, name, started)
     return _said(result, place, name, started)
 
 
@@ -99,11 +96,16 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
         handler = HANDLERS[name]
         result = anyio.run(handler, payload, settings)
     except Exception as exc:
-        line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
-        print(line, file=sys.stderr)
-        _record(settings, name, started, error=line)
-        return 0
+        return _failed(exc, settings, name, started)
     return _said(result, settings, name, started)
+
+
+def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
+    """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session)."""
+    line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
+    print(line, file=sys.stderr)
+    _record(settings, name, started, error=line)
+    return 0
 
 
 def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:
