@@ -126,12 +126,13 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
     start, end = database_bounds(parsed.range, now)
-    words = search_words(parsed.words)
+    words = list(dict.fromkeys(w.lower() for w in search_words(parsed.words)))  # ilike folds case: one count a word
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in words]
     bound = limit + COUNT_BOUND
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
         counts = await conn.fetch(queries()["log_woorden"], start, end, patterns, args.bot, args.taak, bound)
+        in_range = await conn.fetchval(queries()["log_in_bereik"], start, end, args.bot, args.taak, bound)
     hits = [
         Hit(
             r["id"],
@@ -149,7 +150,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     hits.sort(key=lambda h: h.ts)
     per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
-    return Recall(now, parsed.range, fallback, hits, len(hits), per_word=per_word, bound=bound)
+    return Recall(now, parsed.range, fallback, hits, int(in_range), per_word=per_word, bound=bound)
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
