@@ -202,7 +202,9 @@ class Settings(BaseSettings):
             raise _refused("setting_path_blank")
         return value
 
-    @field_validator("data_dir", "socket_dir", "registry_file", "workdir", "briefing_file")
+    @field_validator(
+        "data_dir", "socket_dir", "registry_file", "workdir", "briefing_file", "memory_dir", "claude_settings"
+    )
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:
         # Sessions, hooks and services run in other folders: a relative path (or one with ~ that no shell

@@ -302,3 +302,41 @@ def test_outside_a_queue_session_startup_injects_the_memory_index(cli_env: dict[
     with_lll = context_of(run_taak(env, "hook", "session-start", stdin=b'{"source": "startup"}').out, "SessionStart")
     assert with_lll.startswith("Where we are now (kept by the owner):\n- Verbouwing veranda")
     assert "# Geheugen" in with_lll
+
+
+def owner_on_a_task(session_env: dict[str, str]) -> dict[str, str]:
+    """The owner's own Claude session working on a task: TAAK_ID set, no lease token, no daemon."""
+    return {k: v for k, v in session_env.items() if k not in ("TAAK_TOKEN", "TAAK_BRIEFING_FILE")}
+
+
+async def test_the_owners_session_on_a_task_gets_the_memory_index_at_startup(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    memory = tmp_path / "geheugen"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Geheugen\n- [veranda](veranda.md): het album heet Zomer\n")
+    env = {**owner_on_a_task(session_env), "TAAK_MEMORY_DIR": str(memory)}
+    code, out, err = hook(env, "session-start", {"source": "startup"})
+    assert (code, err) == (0, "")
+    assert "- [veranda](veranda.md): het album heet Zomer" in context_of(out, "SessionStart")
+
+
+async def test_the_owners_session_on_a_task_records_its_compaction(
+    session_env: dict[str, str], tmp_path: Path, conn: asyncpg.Connection
+) -> None:
+    transcript = tmp_path / "eigen.jsonl"
+    shutil.copy(FIXTURES / "agentlogs__compact.jsonl", transcript)
+    env = owner_on_a_task(session_env)
+    code, out, err = hook(env, "pre-compact", {"transcript_path": str(transcript), "session_id": "eigen-1"})
+    assert (code, err) == (0, "")
+    assert OPDRACHT in out
+    code, _, err = hook(
+        env, "post-compact", {"compact_summary": "<analysis>x</analysis>Samenvatting", "session_id": "e"}
+    )
+    assert (code, err) == (0, "")
+    rows = await conn.fetch(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'compact' order by id", env["TAAK_ID"]
+    )
+    assert len(rows) == 2
+    assert rows[0]["tekst"].startswith("verslag voor de compact: ")
+    assert rows[1]["tekst"] == "Samenvatting"

@@ -24,6 +24,7 @@ CASES = [
     pytest.param({"TAAK_DATA_DIR": "/van/de/omgeving"}, "TAAK_DATA_DIR=uit-env\nTAAK_LANGUAGE=en\n", id="env-wins"),
     pytest.param({"TAAK_ID": "HV-20261202-007", "TAAK_BOT": "paco"}, "", id="a-task"),
     pytest.param({"TAAK_ID": ""}, "", id="empty-id"),
+    pytest.param({"TAAK_MEMORY_DIR": "~/geheugen"}, "TAAK_CLAUDE_SETTINGS=instellingen.json\n", id="memory-home"),
 ]
 
 
@@ -86,3 +87,47 @@ def test_a_hook_without_a_task_loads_no_settings_class_no_driver_and_no_event_lo
     *said, last = done.stdout.strip().splitlines()
     assert last == "[] 0"
     assert "budget" in "\n".join(said)
+
+
+def test_a_memory_folder_with_a_tilde_is_the_home_folders(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clean_env.setenv("TAAK_MEMORY_DIR", "~/geheugen")
+    place = read_place()
+    assert place is not None
+    assert place.memory_dir == tmp_path / "thuis" / "geheugen"
+    assert Settings().memory_dir == tmp_path / "thuis" / "geheugen"
+
+
+def run_in(folder: Path, env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.upper().startswith("TAAK_")}
+    return subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", *args],
+        env={**clean, "HOME": str(folder), **env},
+        cwd=folder,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_hook_names_the_setting_it_cannot_read_and_records_it(tmp_path: Path) -> None:
+    env = {"TAAK_LANGUAGE": "fr", "TAAK_DATA_DIR": str(tmp_path / "data")}
+    done = run_in(tmp_path, env, "hook", "prompt", stdin="{}")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert (
+        done.stderr.strip()
+        == "taak hook prompt: ongeldige instelling: TAAK_LANGUAGE: moet een van deze zijn: 'nl' of 'en'"
+    )
+    (record,) = [json.loads(line) for line in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
+    assert record["error"] == done.stderr.strip()
+
+
+def test_a_dotenv_file_that_is_no_utf8_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(b"TAAK_LANGUAGE=nl\xff\n")
+    done = run_in(tmp_path, {}, "lll", "toon")
+    assert (done.returncode, done.stderr.strip()) == (2, "taak: ongeldige instelling: .env: is geen geldige UTF-8")
+    hooked = run_in(tmp_path, {}, "hook", "prompt", stdin="{}")
+    assert (hooked.returncode, hooked.stderr.strip()) == (
+        0,
+        "taak hook prompt: ongeldige instelling: .env: is geen geldige UTF-8",
+    )

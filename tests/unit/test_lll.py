@@ -45,3 +45,12 @@ def test_the_rendering_stays_small_whatever_the_file_holds(tmp_path: Path) -> No
     text = render(load(path), NOW, ZONE)
     assert len(text) <= 1500
     assert "onderwerp 499" in text or text.endswith("…")
+
+
+def test_a_line_whose_time_has_no_zone_is_skipped_and_the_others_still_count(tmp_path: Path) -> None:
+    path = tmp_path / "lll.jsonl"
+    path.write_text(
+        '{"ts": "2026-12-02T01:00:00", "soort": "open", "onderwerp": "zonder zone"}\n'
+        '{"ts": "2026-12-02T01:00:00+00:00", "soort": "open", "onderwerp": "budget"}\n'
+    )
+    assert [e.onderwerp for e in load(path)] == ["budget"]

@@ -59,6 +59,13 @@ def load_settings_or_exit(program: str = "taak") -> Settings:
         fail(message("bad_settings", language, detail=detail), ExitCode.USAGE, program)
     except TaakError as exc:
         fail(exc.render(early_language()), exc.exit_code, program)
+    except UnicodeDecodeError:  # the .env file in the working folder, read by pydantic-settings
+        language = early_language()
+        fail(
+            message("bad_settings", language, detail=f".env: {message('setting_not_utf8', language)}"),
+            ExitCode.USAGE,
+            program,
+        )
 
 
 @asynccontextmanager

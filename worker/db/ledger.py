@@ -245,6 +245,20 @@ class Ledger:
             )
         return await self._written_or_why(record, task_id, token)
 
+    async def compact_by_owner(
+        self, task_id: str, tekst: str, *, bot: str | None, sessie: str | None, meta: dict[str, Any]
+    ) -> Written:
+        """A compaction of the owner's own Claude session that works on a task (TAAK_ID set, no lease token): the
+        hooks record it as a session's hooks do, although `taak log` leaves `compact` to sessions."""
+        check_task_id(task_id)
+        check_text(tekst, "tekst")
+        record = await self.db.fetchrow(
+            queries()["log_open"], task_id, bot, Soort.COMPACT.value, tekst, sessie, _meta_json(meta)
+        )
+        if record is None:
+            raise NotFound("not_found", id=task_id)
+        return Written(id=record["id"], ts=record["ts"])
+
     async def verleng(self, task_id: str, token: str) -> datetime | None:
         """Extend a held lease; None means the lease is lost (another holder, or the task moved on)."""
         lease_tot: datetime | None = await self.db.fetchval(

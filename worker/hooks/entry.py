@@ -86,7 +86,9 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session
-        print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
+        line = f"taak hook {name}: {_unreadable_settings(exc)}"
+        print(line, file=sys.stderr)
+        record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
         return 0
     try:
         import anyio
@@ -115,6 +117,34 @@ def _said(result: HookResult, settings: Settings | HookPlace, name: str, started
         print(result.stderr, file=sys.stderr)
     _record(settings, name, started, error=result.stderr or None, code=result.exit_code)
     return result.exit_code
+
+
+def _unreadable_settings(exc: Exception) -> str:
+    """Which setting, and why, in the run's language, as the commands say it."""
+    from pydantic import ValidationError
+
+    from worker.core.messages import early_language, message
+
+    language = early_language()
+    if isinstance(exc, ValidationError):
+        from worker.cli.common import settings_problem
+
+        detail = "; ".join(settings_problem(error, language) for error in exc.errors())
+    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder
+        detail = f".env: {message('setting_not_utf8', language)}"
+    else:
+        detail = f"{type(exc).__name__}: {_first_line(exc)}"
+    return message("bad_settings", language, detail=detail)
+
+
+def _data_dir_anyway() -> Path:
+    """Where hooks.log is when the settings cannot be read: TAAK_DATA_DIR as given, else the default."""
+    from worker.core.defaults import default_data_dir
+    from worker.core.terminal import is_blank, not_utf8
+
+    given = os.environ.get("TAAK_DATA_DIR", "")
+    usable = given and not is_blank(given) and not not_utf8(given)
+    return Path(given).expanduser().absolute() if usable else default_data_dir()
 
 
 class BadPayload(ValueError):

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
+from worker.core.errors import TaakError
 from worker.core.messages import message
 from worker.core.model import Soort
 from worker.hooks import owner
@@ -73,9 +74,7 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
     if settings.id and source == "compact":  # on resume the context already holds it (see queue_session.py)
         text = await _compact_briefing(settings)
         return HookResult(stdout=additional_context("SessionStart", text))
-    if not settings.id:
-        return owner.session_start(payload, place_of(settings))
-    return HookResult()
+    return owner.session_start(payload, place_of(settings))  # startup, clear: what is open and the memory index
 
 
 async def _compact_briefing(settings: Settings) -> str:
@@ -110,7 +109,7 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
             steering = f"{SUMMARY_INSTRUCTIONS_NO_TASK}\nHet taak-ID is {settings.id}."
-            reason = f"{type(exc).__name__}: {exc}"
+            reason = exc.render(settings.language) if isinstance(exc, TaakError) else f"{type(exc).__name__}: {exc}"
             return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
     if task is None:
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
@@ -136,6 +135,9 @@ async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tup
 
 async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, str]) -> None:
     assert settings.id is not None
+    if settings.token is None:  # the owner's own session on a task: the owner holds no lease
+        await ledger.compact_by_owner(settings.id, text, bot=settings.bot, sessie=settings.sessie, meta=meta)
+        return
     await ledger.log(
         settings.id,
         Soort.COMPACT,

@@ -49,7 +49,7 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
         data_dir=Path(data_dir).expanduser().absolute() if data_dir is not None else default_data_dir(),
         language=language,
         zone=ZoneInfo(timezone),
-        memory_dir=Path(memory_dir) if memory_dir is not None else default_memory_dir(),
+        memory_dir=Path(memory_dir).expanduser().absolute() if memory_dir is not None else default_memory_dir(),
     )
 
 

@@ -52,7 +52,10 @@ def load(path: Path) -> list[Event]:
     for line in jsonl_lines(raw.decode("utf-8", errors="replace")):
         try:
             data = json.loads(line)
-            events.append(Event(datetime.fromisoformat(data["ts"]), data["soort"], data["onderwerp"]))
+            ts = datetime.fromisoformat(data["ts"])
+            if ts.tzinfo is None:  # a time without its zone cannot be placed: skipped like a broken line
+                continue
+            events.append(Event(ts, data["soort"], data["onderwerp"]))
         except (ValueError, KeyError, TypeError):
             continue  # the first line of a tail read may be cut
     return events
