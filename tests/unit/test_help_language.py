@@ -80,3 +80,39 @@ def test_usage_lines_and_placeholders_are_in_the_runs_language(monkeypatch: pyte
     assert words("en", list(PLACEHOLDERS_NL.values())) == set()
     assert words("nl", list(PLACEHOLDERS_NL)) == set()
     assert words("en", list(PLACEHOLDERS_NL))  # the English ones are there to be translated
+
+
+def test_every_verbs_help_starts_with_a_whole_usage_line_in_a_dutch_run() -> None:
+    """argparse's intermixed parsing cut 7 characters (`usage: `) off a generated usage line, which left
+    `gebruik: : taak archief bijwerken` in Dutch."""
+    import os
+    import subprocess
+    import sys
+
+    probe = """
+import argparse, contextlib, io
+from worker.cli.args import parse, use_argparse_words
+use_argparse_words()
+from worker.cli.taak import build_parser
+
+def leaves(parser, path):
+    verbs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not verbs:
+        yield path
+        return
+    for name, child in verbs[0].choices.items():
+        yield from leaves(child, [*path, name])
+
+for path in leaves(build_parser(), []):
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said), contextlib.suppress(SystemExit):
+        parse(build_parser(), [*path, "--help"])
+    first = said.getvalue().splitlines()[0]
+    print(first)
+"""
+    env = {**os.environ, "TAAK_LANGUAGE": "nl"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    firsts = done.stdout.splitlines()
+    assert len(firsts) > 30
+    assert [line for line in firsts if not line.startswith("gebruik: taak ") or ": :" in line] == []

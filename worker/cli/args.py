@@ -146,6 +146,12 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     use_argparse_words()
     verbs = _subparsers(parser)
     if verbs is None:
+        if parser.usage is None:
+            # argparse's intermixed parsing keeps the usage line minus its first 7 characters, the length of
+            # "usage: ": a Dutch "gebruik: " left ": " behind. Said here without any prefix, it keeps it whole.
+            formatter = parser._get_formatter()
+            formatter.add_usage(None, parser._actions, parser._mutually_exclusive_groups, prefix="")
+            parser.usage = formatter.format_help().strip()
         return parser.parse_intermixed_args(list(words))
     if words and words[0] in verbs.choices:
         namespace = parse(verbs.choices[words[0]], words[1:])
