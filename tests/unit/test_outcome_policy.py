@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,3 +100,32 @@ def test_a_session_that_lost_its_task_is_told_why(
 ) -> None:
     seen = Observed(token="mijn-token", exit_code=0, result=None, stop=stop, task_after=_task(status, token))
     assert decide(seen) == Outcome(Action.NOTHING, reason)
+
+
+@pytest.mark.parametrize(
+    ("report", "line"),
+    [
+        ({"exit_code": 3}, "sessie-resultaat: geen resultaatregel (exit 3)"),
+        (
+            {"exit_code": -15, "stop": Stop.SHUTDOWN},
+            "sessie-resultaat: geen resultaatregel (exit -15, gestopt: de worker stopte)",
+        ),
+        (
+            {"exit_code": -9, "stop": Stop.SILENCE},
+            "sessie-resultaat: geen resultaatregel (exit -9, gestopt: te lang stil)",
+        ),
+    ],
+)
+def test_a_session_without_a_result_line_is_said_once_in_the_ledgers_language(
+    report: dict[str, Any], line: str
+) -> None:
+    from worker.daemon.session import SessionReport
+    from worker.daemon.worker import _result_line
+
+    assert _result_line(SessionReport(**report)) == line
+
+
+def test_every_way_the_daemon_stops_a_session_has_its_words_in_the_ledger() -> None:
+    from worker.daemon.worker import STOPPED_NL
+
+    assert set(STOPPED_NL) == set(Stop)

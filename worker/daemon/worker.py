@@ -30,7 +30,7 @@ from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.messages import dollars, message
 from worker.core.model import Lease, Soort
-from worker.core.outcome import Action, Observed, Outcome, decide, infra_pause
+from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.daemon import outbox
@@ -562,11 +562,21 @@ class Worker:
         )
 
 
+# Why the daemon stopped a session, as the ledger's rows say it (Dutch in every run: the record's language).
+STOPPED_NL = {
+    Stop.SILENCE: "te lang stil",
+    Stop.TOTAL: "te lang bezig",
+    Stop.LEASE_LOST: "lease kwijt",
+    Stop.SHUTDOWN: "de worker stopte",
+    Stop.LINGERED: "bleef hangen na het afronden",
+}
+
+
 def _result_line(report: SessionReport) -> str:
     result = report.result
     if result is None:
-        why = report.spawn_error or (f"gestopt: {report.stop}" if report.stop else "geen resultaatregel")
-        return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}, {why})"
+        why = report.spawn_error or (f"gestopt: {STOPPED_NL[report.stop]}" if report.stop else None)
+        return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}{f', {why}' if why else ''})"
     cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
     seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
