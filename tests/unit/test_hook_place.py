@@ -131,3 +131,15 @@ def test_a_dotenv_file_that_is_no_utf8_is_one_line_and_exit_2(tmp_path: Path) ->
         0,
         "taak hook prompt: ongeldige instelling: .env: is geen geldige UTF-8",
     )
+
+
+@pytest.mark.parametrize(("where", "why"), [("weg.jsonl", "bestaat niet"), (".", "is een map")])
+def test_a_transcript_that_cannot_be_read_is_said_in_one_line_and_the_summary_still_steered(
+    tmp_path: Path, where: str, why: str
+) -> None:
+    path = tmp_path / where
+    stdin = json.dumps({"transcript_path": str(path)})
+    done = run_in(tmp_path, {"TAAK_DATA_DIR": str(tmp_path / "data")}, "hook", "pre-compact", stdin=stdin)
+    assert done.returncode == 0
+    assert done.stderr.strip() == f"pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
+    assert "volgende stap" in done.stdout

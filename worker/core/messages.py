@@ -645,6 +645,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "pre-compact: geen transcript_path in de invoer van de hook",
         "en": "pre-compact: no transcript_path in the hook input",
     },
+    "file_missing": {"nl": "bestaat niet", "en": "does not exist"},
+    "file_is_folder": {"nl": "is een map", "en": "is a folder"},
+    "file_no_access": {"nl": "geen toegang", "en": "no access"},
+    "hook_transcript_unreadable": {
+        "nl": "pre-compact: het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
+        "en": "pre-compact: cannot read the transcript {path} ({reason}); no report made",
+    },
     "hook_no_summary": {
         "nl": "post-compact: geen compact_summary in de invoer van de hook",
         "en": "post-compact: no compact_summary in the hook input",

@@ -49,9 +49,15 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
         return HookResult(stderr=message("hook_no_transcript", place.language))
-    report = write_report(
-        Path(path_value), place.data_dir / "rapporten", session=payload.get("session_id"), language=place.language
-    )
+    try:
+        report = write_report(
+            Path(path_value), place.data_dir / "rapporten", session=payload.get("session_id"), language=place.language
+        )
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:  # the summariser is steered regardless
+        why = {FileNotFoundError: "file_missing", IsADirectoryError: "file_is_folder"}.get(type(exc), "file_no_access")
+        reason = message(why, place.language)
+        said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
+        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=said)
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
     return report
