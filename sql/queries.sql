@@ -677,20 +677,9 @@ where l.ts >= $1 and l.ts < $2
 order by treffers desc, l.ts desc
 limit $6;
 
--- name: log_in_bereik
--- How many lines of the task log are in the range (recall --taken's header), counted up to a bound.
--- $1 from, $2 until, $3 bot (null: all), $4 taak_id (null: all), $5 bound
-select count(*) from (
-    select 1 from agent_taak_log l
-    where l.ts >= $1 and l.ts < $2
-      and ($3::text is null or l.bot = $3)
-      and ($4::text is null or l.taak_id = $4)
-    limit $5
-) as in_bereik;
-
 -- name: log_woorden
--- How many lines of the task log in the range hold each word (recall --taken's header), each counted up to a
--- bound, so that a common word costs no more than the bound.
+-- How many lines of the task log in the range hold each pattern (recall --taken's header), each counted up to
+-- a bound, so that a common word costs no more than the bound; the pattern '%' counts every line in the range.
 -- $1 from, $2 until, $3 patterns ('%word%', text[]), $4 bot (null: all), $5 taak_id (null: all), $6 bound
 select p.nr, (
     select count(*) from (

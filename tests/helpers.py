@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import asyncpg
 
@@ -16,10 +17,13 @@ class Result:
     err: str
 
 
-def run_taak(env: dict[str, str], *args: str, stdin: bytes | None = None, timeout: float = 60) -> Result:
+def run_taak(
+    env: dict[str, str], *args: str, stdin: bytes | None = None, timeout: float = 60, cwd: Path | None = None
+) -> Result:
     done = subprocess.run(
         [sys.executable, "-m", "worker.cli.taak", *args],
         env=env,
+        cwd=cwd,
         input=stdin if stdin is not None else b"",
         capture_output=True,
         timeout=timeout,

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import run_taak
 from worker.cli.sessie import Unanswered, exchange
 
 
@@ -56,16 +55,9 @@ def test_taak_log_to_a_silent_daemon_says_it_is_unknown_whether_the_line_was_kep
         TAAK_LANGUAGE="en",
     )
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "worker.cli.taak", "log", "notitie", "tijdens een pauze"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = run_taak(env, "log", "notitie", "tijdens een pauze")
     finally:
         server.close()
-    assert done.returncode == 4
-    assert done.stderr.count("\n") == 1
-    assert "unknown whether it happened, so do not simply do it again" in done.stderr
+    assert done.code == 4
+    assert done.err.count("\n") == 1
+    assert "unknown whether it happened, so do not simply do it again" in done.err

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import Result, run_taak
 from worker.hooks.handlers import place_of
 from worker.hooks.place import read_place
 from worker.settings import Settings
@@ -74,7 +75,7 @@ def test_a_hook_without_a_task_loads_no_settings_class_no_driver_and_no_event_lo
         'sys.stdin = io.StringIO(\'{"prompt": "hoi"}\')\n'
         "from worker.hooks.entry import run_hook_command\n"
         "code = run_hook_command(['prompt'])\n"
-        f"print({heavy!r} and sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})), code)\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({heavy!r})), code)\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.upper().startswith("TAAK_")}
     env.update(HOME=str(tmp_path), TAAK_DATA_DIR=str(tmp_path / "data"))
@@ -97,37 +98,30 @@ def test_a_memory_folder_with_a_tilde_is_the_home_folders(clean_env: pytest.Monk
     assert Settings().memory_dir == tmp_path / "thuis" / "geheugen"
 
 
-def run_in(folder: Path, env: dict[str, str], *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run_in(folder: Path, env: dict[str, str], *args: str, stdin: str = "") -> Result:
+    """`taak` as a user runs it in `folder`, with that folder as home and only the given TAAK_ settings."""
     clean = {k: v for k, v in os.environ.items() if not k.upper().startswith("TAAK_")}
-    return subprocess.run(
-        [sys.executable, "-m", "worker.cli.taak", *args],
-        env={**clean, "HOME": str(folder), **env},
-        cwd=folder,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_taak({**clean, "HOME": str(folder), **env}, *args, stdin=stdin.encode(), cwd=folder)
 
 
 def test_a_hook_names_the_setting_it_cannot_read_and_records_it(tmp_path: Path) -> None:
     env = {"TAAK_LANGUAGE": "fr", "TAAK_DATA_DIR": str(tmp_path / "data")}
     done = run_in(tmp_path, env, "hook", "prompt", stdin="{}")
-    assert (done.returncode, done.stdout) == (0, "")
+    assert (done.code, done.out) == (0, "")
     assert (
-        done.stderr.strip()
+        done.err.strip()
         == "taak hook prompt: ongeldige instelling: TAAK_LANGUAGE: moet een van deze zijn: 'nl' of 'en'"
     )
     (record,) = [json.loads(line) for line in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
-    assert record["error"] == done.stderr.strip()
+    assert record["error"] == done.err.strip()
 
 
 def test_a_dotenv_file_that_is_no_utf8_is_one_line_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / ".env").write_bytes(b"TAAK_LANGUAGE=nl\xff\n")
     done = run_in(tmp_path, {}, "lll", "toon")
-    assert (done.returncode, done.stderr.strip()) == (2, "taak: ongeldige instelling: .env: is geen geldige UTF-8")
+    assert (done.code, done.err.strip()) == (2, "taak: ongeldige instelling: .env: is geen geldige UTF-8")
     hooked = run_in(tmp_path, {}, "hook", "prompt", stdin="{}")
-    assert (hooked.returncode, hooked.stderr.strip()) == (
+    assert (hooked.code, hooked.err.strip()) == (
         0,
         "taak hook prompt: ongeldige instelling: .env: is geen geldige UTF-8",
     )
@@ -140,6 +134,6 @@ def test_a_transcript_that_cannot_be_read_is_said_in_one_line_and_the_summary_st
     path = tmp_path / where
     stdin = json.dumps({"transcript_path": str(path)})
     done = run_in(tmp_path, {"TAAK_DATA_DIR": str(tmp_path / "data")}, "hook", "pre-compact", stdin=stdin)
-    assert done.returncode == 0
-    assert done.stderr.strip() == f"pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
-    assert "volgende stap" in done.stdout
+    assert done.code == 0
+    assert done.err.strip() == f"pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
+    assert "volgende stap" in done.out

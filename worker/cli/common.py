@@ -48,24 +48,29 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     return f"{name}: {error['msg']}"
 
 
+def unreadable_settings(exc: Exception, language: str) -> str | None:
+    """`ongeldige instelling: TAAK_NAME: what is wrong` for a setting or a `.env` file that cannot be read; None
+    for any other failure. The commands and the hooks say it alike."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        detail = "; ".join(settings_problem(e, language) for e in exc.errors())
+    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder, read by pydantic-settings
+        detail = f".env: {message('setting_not_utf8', language)}"
+    else:
+        return None
+    return message("bad_settings", language, detail=detail)
+
+
 def load_settings_or_exit(program: str = "taak") -> Settings:
     from pydantic import ValidationError
 
     try:
         return Settings()
-    except ValidationError as exc:
-        language = early_language()
-        detail = "; ".join(settings_problem(e, language) for e in exc.errors())
-        fail(message("bad_settings", language, detail=detail), ExitCode.USAGE, program)
     except TaakError as exc:
         fail(exc.render(early_language()), exc.exit_code, program)
-    except UnicodeDecodeError:  # the .env file in the working folder, read by pydantic-settings
-        language = early_language()
-        fail(
-            message("bad_settings", language, detail=f".env: {message('setting_not_utf8', language)}"),
-            ExitCode.USAGE,
-            program,
-        )
+    except (ValidationError, UnicodeDecodeError) as exc:
+        fail(unreadable_settings(exc, early_language()) or str(exc), ExitCode.USAGE, program)
 
 
 @asynccontextmanager

@@ -131,8 +131,10 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     bound = limit + COUNT_BOUND
     async with a.connection(settings) as conn:
         rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
-        counts = await conn.fetch(queries()["log_woorden"], start, end, patterns, args.bot, args.taak, bound)
-        in_range = await conn.fetchval(queries()["log_in_bereik"], start, end, args.bot, args.taak, bound)
+        # '%' first: the lines in the range, counted by the same statement as the words.
+        in_range, *counts = await conn.fetch(
+            queries()["log_woorden"], start, end, ["%", *patterns], args.bot, args.taak, bound
+        )
     hits = [
         Hit(
             r["id"],
@@ -150,7 +152,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     hits.sort(key=lambda h: h.ts)
     per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
-    return Recall(now, parsed.range, fallback, hits, int(in_range), per_word=per_word, bound=bound)
+    return Recall(now, parsed.range, fallback, hits, int(in_range["aantal"]), per_word=per_word, bound=bound)
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:

@@ -32,6 +32,10 @@ _TRANSIENT = (
 )
 
 
+class DatabaseRefusesConnections(ConnectionRefusedError):
+    """The server answers, but this database takes no connections now (SQLSTATE 55000): its own words say why."""
+
+
 async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     """asyncpg.connect, with a database that refuses connections (`ALTER DATABASE ... ALLOW_CONNECTIONS false`,
     or one being dropped or restored: SQLSTATE 55000) reported as what it is to us, a refused connection, so
@@ -41,7 +45,7 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     except asyncpg.ObjectNotInPrerequisiteStateError as exc:
         if exc.sqlstate != "55000":
             raise
-        raise ConnectionRefusedError(str(exc).splitlines()[0]) from exc
+        raise DatabaseRefusesConnections(str(exc).splitlines()[0]) from exc
     return connection
 
 
@@ -101,7 +105,7 @@ def known_reason(cause: BaseException) -> Phrase | None:
     text = str(cause)
     if isinstance(cause, socket.gaierror):
         return phrase("reason_no_such_host")
-    if isinstance(cause, ConnectionRefusedError) and "55000" not in text and "connections" not in text:
+    if isinstance(cause, ConnectionRefusedError) and not isinstance(cause, DatabaseRefusesConnections):
         return phrase("reason_refused")
     if isinstance(cause, TimeoutError | asyncio.TimeoutError):
         return phrase("reason_timeout")

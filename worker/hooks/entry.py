@@ -121,30 +121,18 @@ def _said(result: HookResult, settings: Settings | HookPlace, name: str, started
 
 def _unreadable_settings(exc: Exception) -> str:
     """Which setting, and why, in the run's language, as the commands say it."""
-    from pydantic import ValidationError
+    from worker.cli.common import unreadable_settings
+    from worker.core.messages import early_language
 
-    from worker.core.messages import early_language, message
-
-    language = early_language()
-    if isinstance(exc, ValidationError):
-        from worker.cli.common import settings_problem
-
-        detail = "; ".join(settings_problem(error, language) for error in exc.errors())
-    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder
-        detail = f".env: {message('setting_not_utf8', language)}"
-    else:
-        detail = f"{type(exc).__name__}: {_first_line(exc)}"
-    return message("bad_settings", language, detail=detail)
+    return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {_first_line(exc)}"
 
 
 def _data_dir_anyway() -> Path:
     """Where hooks.log is when the settings cannot be read: TAAK_DATA_DIR as given, else the default."""
     from worker.core.defaults import default_data_dir
-    from worker.core.terminal import is_blank, not_utf8
+    from worker.hooks.place import folder_setting
 
-    given = os.environ.get("TAAK_DATA_DIR", "")
-    usable = given and not is_blank(given) and not not_utf8(given)
-    return Path(given).expanduser().absolute() if usable else default_data_dir()
+    return folder_setting(os.environ.get("TAAK_DATA_DIR"), default_data_dir) or default_data_dir()
 
 
 class BadPayload(ValueError):

@@ -11,6 +11,7 @@ refuses it in its own words. `tests/unit/test_hook_place.py` holds the two reade
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -38,19 +39,28 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
         return None
     language = values.get("language", "nl")
     timezone = values.get("timezone", "Europe/Amsterdam")
-    data_dir, memory_dir = values.get("data_dir"), values.get("memory_dir")
-    if language not in LANGUAGES or not _known_zone(timezone):
-        return None
-    if (data_dir is not None and is_blank(data_dir)) or (memory_dir is not None and is_blank(memory_dir)):
+    data_dir = folder_setting(values.get("data_dir"), default_data_dir)
+    memory_dir = folder_setting(values.get("memory_dir"), default_memory_dir)
+    if language not in LANGUAGES or not _known_zone(timezone) or data_dir is None or memory_dir is None:
         return None
     return HookPlace(
         id=values.get("id") or None,
         bot=values.get("bot") or None,
-        data_dir=Path(data_dir).expanduser().absolute() if data_dir is not None else default_data_dir(),
+        data_dir=data_dir,
         language=language,
         zone=ZoneInfo(timezone),
-        memory_dir=Path(memory_dir).expanduser().absolute() if memory_dir is not None else default_memory_dir(),
+        memory_dir=memory_dir,
     )
+
+
+def folder_setting(given: str | None, default: Callable[[], Path]) -> Path | None:
+    """A folder setting as the settings class reads it: left out, the default; given, made absolute (`~` too);
+    given empty or as bytes that are no UTF-8, None (the settings class refuses it)."""
+    if given is None:
+        return default()
+    if is_blank(given) or not_utf8(given):
+        return None
+    return Path(given).expanduser().absolute()
 
 
 def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> dict[str, str] | None:
