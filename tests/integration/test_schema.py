@@ -126,6 +126,93 @@ async def test_an_opdracht_of_8000_characters_fits_and_8001_does_not(conn: async
         await new_task(conn, "é" * 8001)
 
 
+@pytest.mark.parametrize("opdrachtgever", ["", "  \t"])
+async def test_a_blank_opdrachtgever_is_refused(conn: asyncpg.Connection, opdrachtgever: str) -> None:
+    with pytest.raises(asyncpg.CheckViolationError, match="opdrachtgever_niet_leeg"):
+        await conn.execute(INSERT, "doe iets", opdrachtgever)
+
+
+@pytest.mark.parametrize(
+    ("assignment", "rule"),
+    [
+        ("context = '[1, 2]'::jsonb", "context_is_object"),
+        ("max_pogingen = 0", "max_pogingen_positief"),
+        ("toegewezen_aan = 'pa co'", "toegewezen_aan_naam"),
+    ],
+)
+async def test_a_rule_of_a_column_holds_when_an_update_writes_it(
+    conn: asyncpg.Connection, assignment: str, rule: str
+) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute(f"update agent_taken set {assignment} where id = $1", task_id)
+    assert await conn.fetchval("select max_pogingen from agent_taken where id = $1", task_id) == 3
+
+
+async def test_a_bot_name_is_kept_in_one_spelling_when_an_update_writes_it(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    await conn.execute("update agent_taken set toegewezen_aan = '  Paco ' where id = $1", task_id)
+    assert await conn.fetchval("select toegewezen_aan from agent_taken where id = $1", task_id) == "paco"
+
+
+async def test_a_failed_task_tells_the_owner_once(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    await conn.execute("update agent_taken set status = 'mislukt' where id = $1", task_id)
+    await conn.execute("update agent_taken set volgende_stap = 'niets', status = 'mislukt' where id = $1", task_id)
+    said = await conn.fetch("select soort, tekst from taak_meldingen where taak_id = $1", task_id)
+    expected = ("mislukt", f"{task_id}: mislukt na 0 van 3 pogingen: doe iets")
+    assert [(r["soort"], r["tekst"]) for r in said] == [expected]
+
+
+async def test_a_question_tells_the_owner_only_when_the_task_waits_for_him(conn: asyncpg.Connection) -> None:
+    waiting, running = await new_task(conn), await new_task(conn)
+    token = await conn.fetchval("select gen_random_uuid()")
+    for task_id in (waiting, running):
+        await conn.execute(
+            "update agent_taken set status = 'bezig', lease_tot = now() + interval '1 hour', lease_token = $2 "
+            "where id = $1",
+            task_id,
+            token,
+        )
+    # `blokkeer` changes the task and logs the question in one statement: the message sees the new status.
+    await conn.fetchrow(queries()["blokkeer"], waiting, token, "paco", "welk tarief?", None, "{}")
+    await conn.execute("insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'vraag', 'en nu?')", running)
+    said = await conn.fetch("select taak_id, tekst from taak_meldingen where soort = 'vraag'")
+    assert [(r["taak_id"], r["tekst"]) for r in said] == [(waiting, f"{waiting}: welk tarief?")]
+
+
+async def test_a_refused_log_row_leaves_no_count_behind(conn: asyncpg.Connection) -> None:
+    with pytest.raises(asyncpg.ForeignKeyViolationError):
+        await conn.execute("insert into agent_taak_log (taak_id, soort) values ('HV-20260101-001', 'notitie')")
+    assert await conn.fetchval("select count(*) from agent_taak_telling") == 0
+
+
+async def test_no_rule_of_the_task_row_or_the_log_is_rebuilt_for_every_statement(conn: asyncpg.Connection) -> None:
+    """Postgres rebuilds CHECK constraints and trigger WHEN clauses from their text for every statement that
+    writes the table; migration 020 keeps the rules in row triggers, so that the claim, a log row and the finish
+    pay for none of that. A WHEN clause is left only on an UPDATE OF trigger of columns no runtime statement
+    writes (the frozen ones)."""
+    checks = await conn.fetch(
+        "select conrelid::regclass::text as tabel, conname from pg_constraint "
+        "where contype = 'c' and conrelid in ('agent_taken'::regclass, 'agent_taak_log'::regclass)"
+    )
+    assert checks == []
+    when_triggers = await conn.fetch(
+        "select tgname, tgattr::int2[] as columns from pg_trigger "
+        "where tgrelid in ('agent_taken'::regclass, 'agent_taak_log'::regclass) and not tgisinternal "
+        "and tgqual is not null"
+    )
+    assert [r["tgname"] for r in when_triggers] == ["agent_taken_bevroren"]
+    frozen = await conn.fetch(
+        "select attname from pg_attribute where attrelid = 'agent_taken'::regclass and attnum = any($1::int2[]) "
+        "order by attname",
+        when_triggers[0]["columns"],
+    )
+    assert [r["attname"] for r in frozen] == ["aangemaakt", "id", "opdracht", "opdrachtgever"]
+    written = " ".join(queries().values()).lower()
+    assert not re.search(r"\bset\b[^;]*\b(opdracht|opdrachtgever|aangemaakt)\s*=", written)
+
+
 async def test_the_title_defaults_to_the_first_line_of_the_opdracht(conn: asyncpg.Connection) -> None:
     task_id = await new_task(conn, "\n  Maak de blog af  \nmet foto's")
     assert await conn.fetchval("select titel from agent_taken where id = $1", task_id) == "Maak de blog af"
