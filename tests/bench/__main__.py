@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
-from tests.bench import daemon_bench, hooks_bench, ledger_bench, memory_bench
+from tests.bench import daemon_bench, hooks_bench, instructions_bench, ledger_bench, memory_bench
 from tests.conftest import db_prefix, with_database
 from worker.db.migrate import migrate
 
@@ -48,7 +48,7 @@ async def main(argv: list[str]) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["ledger", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"],
+        choices=["ledger", "instructions", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"],
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -59,10 +59,13 @@ async def main(argv: list[str]) -> None:
     )
     jobs = 300 if args.quick else args.jobs
     log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
-    sections = set(args.only or ["ledger", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"])
+    everything = ["ledger", "instructions", "briefing", "daemon", "hooks", "memory", "fleet", "semantic"]
+    sections = set(args.only or everything)
     async with scratch_database(server) as url:
         if "ledger" in sections:
             print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
+        if "instructions" in sections:  # a Postgres of its own under valgrind, not the scratch database
+            print(await instructions_bench.instructions_table(), end="\n\n", flush=True)
         if "briefing" in sections:
             print(await ledger_bench.briefing_table(url, log_sizes=log_sizes), end="\n\n", flush=True)
         if "daemon" in sections:

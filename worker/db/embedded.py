@@ -72,7 +72,7 @@ def _ensure_database(directory: Path, base_url: str) -> None:
     with exclusive(directory / ".create-database.lock"):
         if marker.exists():
             return
-        psql = _find_binary("psql")
+        psql = server_binary("psql")
         sql = f"select 1 from pg_database where datname = '{DATABASE_NAME}'"
         found = subprocess.run([psql, base_url, "-tAc", sql], capture_output=True, text=True, check=False)
         if found.returncode != 0:
@@ -86,7 +86,7 @@ def _ensure_database(directory: Path, base_url: str) -> None:
         marker.touch()
 
 
-def _find_binary(name: str) -> str:
+def server_binary(name: str) -> str:
     try:
         from pgserver._commands import POSTGRES_BIN_PATH
 
@@ -102,8 +102,8 @@ def _find_binary(name: str) -> str:
 
 
 def _start_with_path_binaries(directory: Path) -> str:
-    initdb = _find_binary("initdb")
-    pg_ctl = _find_binary("pg_ctl")
+    initdb = server_binary("initdb")
+    pg_ctl = server_binary("pg_ctl")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         raise Unreachable("embedded_failed", where=directory, reason="initdb refuses to run as root")
     data = directory / "data"

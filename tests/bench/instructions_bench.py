@@ -1,0 +1,250 @@
+"""The server's work per task counted in instructions: a Postgres of its own under valgrind's callgrind.
+
+Wall time on this shared machine moves by a factor of two within minutes, and a change that saves a fifth of the
+server's work can hide in that. An instruction count does not move: the same statements on the same data count
+the same whatever else the machine does. What it leaves out is the same for both sides (the kernel's share of a
+round trip and of a commit, and the client), so the ratio it prints is the ratio of the server's own work.
+
+Each figure is the difference between a run of `long` tasks and one of `short` tasks, each on a fresh connection
+whose backend reports its count when it exits, divided by the difference in tasks: connecting, warming the caches
+and filling the queue cancel out. Before each run the tables are vacuumed from another connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncpg
+
+from tests.bench.ledger_bench import RAW_CLAIM, RAW_COMPLETE, RAW_LOG, RAW_SETUP, TABLE_CLAIM, TABLE_COMPLETE
+from worker.core.model import Soort
+from worker.db.embedded import server_binary
+from worker.db.ledger import Ledger
+from worker.db.migrate import migrate
+
+Step = Callable[[], Awaitable[None]]
+# Quiet and repeatable: no checkpoint, no full-page image and no autovacuum in the middle of a count.
+SERVER_SETTINGS = {
+    "fsync": "off",
+    "full_page_writes": "off",
+    "checkpoint_timeout": "1d",
+    "max_wal_size": "20GB",
+    "autovacuum": "off",
+}
+
+
+def _binary(name: str) -> str:
+    """The machine's own Postgres where it has one (the server the other benchmarks run on), else the embedded one's."""
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else server_binary(name)
+
+
+def _as_postgres_user() -> list[str]:
+    """initdb and postgres refuse to run as root: there they run as the `postgres` user."""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--"]
+    return []
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@asynccontextmanager
+async def counting_server() -> AsyncIterator[tuple[str, Path]]:
+    """A Postgres under callgrind on a port of its own: its URL and the folder of the backends' counts."""
+    folder = Path(tempfile.mkdtemp(prefix="taak-callgrind-"))
+    data, counts = folder / "data", folder / "counts"
+    counts.mkdir()
+    user = _as_postgres_user()
+    if user:
+        shutil.chown(folder, "postgres")
+        shutil.chown(counts, "postgres")
+    port = _free_port()
+    subprocess.run(
+        [*user, _binary("initdb"), "-D", str(data), "-U", "postgres", "--auth=trust"], check=True, capture_output=True
+    )
+    options = [f"-c{name}={value}" for name, value in SERVER_SETTINGS.items()]
+    server = subprocess.Popen(
+        [
+            *user,
+            "valgrind",
+            "--tool=callgrind",
+            "--vgdb=no",
+            "--trace-children=yes",
+            f"--callgrind-out-file={counts}/%p",
+            _binary("postgres"),
+            "-D",
+            str(data),
+            "-p",
+            str(port),
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            f"unix_socket_directories={folder}",
+            *options,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    try:
+        await _wait_for(url, server)
+        yield url, counts
+    finally:
+        subprocess.run(
+            [*user, _binary("pg_ctl"), "-D", str(data), "stop", "-m", "immediate"], capture_output=True, check=False
+        )
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _wait_for(url: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 180  # a server under valgrind takes half a minute to start here
+    while True:
+        if server.poll() is not None:
+            raise RuntimeError(f"postgres under valgrind exited with {server.returncode}")
+        try:
+            conn = await asyncpg.connect(url, timeout=10)
+        except (OSError, asyncpg.PostgresError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(1)
+            continue
+        await conn.close()
+        return
+
+
+def _count_of(counts: Path, pid: int) -> int:
+    """The instructions a backend ran, from the file callgrind writes when it exits."""
+    path = counts / str(pid)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if path.exists():
+            for line in path.read_text().splitlines():
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1])
+        time.sleep(0.2)
+    raise RuntimeError(f"callgrind wrote no count for backend {pid}")
+
+
+async def _run(
+    url: str, counts: Path, fill: str, make_step: Callable[[asyncpg.Connection], Step], tasks: int, queued: int
+) -> int:
+    admin = await asyncpg.connect(url, command_timeout=600)
+    try:
+        await admin.execute(fill, queued)
+        await admin.execute("vacuum analyze")
+    finally:
+        await admin.close()
+    conn = await asyncpg.connect(url, command_timeout=600)
+    pid = await conn.fetchval("select pg_backend_pid()")
+    step = make_step(conn)
+    for _ in range(tasks):
+        await step()
+    await conn.close()
+    return await asyncio.to_thread(_count_of, counts, pid)
+
+
+async def _per_task(
+    url: str, counts: Path, fill: str, make_step: Callable[[asyncpg.Connection], Step], short: int, long: int
+) -> float:
+    # The same queue for both runs, so that the planner sees the same statistics in both.
+    first = await _run(url, counts, fill, make_step, short, long + 10)
+    second = await _run(url, counts, fill, make_step, long, long + 10)
+    return (second - first) / (long - short)
+
+
+RAW_FILL = "insert into raw_jobs (status) select 'queued' from generate_series(1, $1)"
+LEDGER_FILL = (
+    "insert into agent_taken (opdracht, opdrachtgever) select 'taak ' || n, 'bench' from generate_series(1, $1) n"
+)
+
+
+def _raw(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
+    def make(conn: asyncpg.Connection) -> Step:
+        async def step() -> None:
+            row = await conn.fetchrow(RAW_CLAIM)
+            if with_log:
+                await conn.execute(RAW_LOG, row["id"], "stap")
+            await conn.execute(RAW_COMPLETE, row["id"], row["token"])
+
+        return step
+
+    return make
+
+
+def _table(conn: asyncpg.Connection) -> Step:
+    async def step() -> None:
+        row = await conn.fetchrow(TABLE_CLAIM)
+        await conn.execute(TABLE_COMPLETE, row["id"], row["lease_token"])
+
+    return step
+
+
+def _ledger(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
+    def make(conn: asyncpg.Connection) -> Step:
+        ledger = Ledger(conn, machine="bench")
+
+        async def step() -> None:
+            claim = await ledger.claim(["paco"])
+            assert claim is not None
+            if with_log:
+                await ledger.log(claim.task.id, Soort.STAP_KLAAR, "stap", token=claim.token, bot="paco")
+            await ledger.klaar(claim.task.id, "/tmp/bewijs", "klaar", token=claim.token, bot="paco")
+
+        return step
+
+    return make
+
+
+async def instructions_table(*, short: int = 20, long: int = 120) -> str:
+    if shutil.which("valgrind") is None:
+        return (
+            "### Server instructions per task\n\nnot measured: valgrind is missing (Debian: apt-get install valgrind)"
+        )
+    async with counting_server() as (server_url, counts):
+        conn = await asyncpg.connect(server_url)
+        await conn.execute("create database bench")
+        await conn.close()
+        url = server_url.rsplit("/", 1)[0] + "/bench"
+        conn = await asyncpg.connect(url)
+        await migrate(conn)
+        await conn.execute(RAW_SETUP)
+        await conn.close()
+        rows = [
+            ("raw claim + complete", RAW_FILL, _raw(with_log=False)),
+            ("ledger claim + klaar", LEDGER_FILL, _ledger(with_log=False)),
+            ("raw claim + log + complete", RAW_FILL, _raw(with_log=True)),
+            ("ledger claim + log + klaar", LEDGER_FILL, _ledger(with_log=True)),
+            ("raw's two statements on agent_taken", LEDGER_FILL, _table),
+        ]
+        for _, fill, make in rows:  # a first pass of each, not counted: a new database's first runs pay once
+            await _run(url, counts, fill, make, short, long + 10)
+        figures = [await _per_task(url, counts, fill, make, short, long) for _, fill, make in rows]
+    baselines = [figures[0], figures[0], figures[2], figures[2], figures[0]]
+    lines = [
+        f"### Server instructions per task (callgrind, one backend; {long} - {short} tasks; ratio = raw / this)",
+        "",
+        "| what | instructions per task | ratio |",
+        "|---|---:|---:|",
+    ]
+    for (name, _, _), figure, baseline in zip(rows, figures, baselines, strict=True):
+        lines.append(f"| {name} | {figure:,.0f} | {baseline / figure:.2f}x |")
+    return "\n".join(lines)
