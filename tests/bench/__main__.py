@@ -65,7 +65,8 @@ async def main(argv: list[str]) -> None:
         if "ledger" in sections:
             print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
         if "instructions" in sections:  # a Postgres of its own under valgrind, not the scratch database
-            print(await instructions_bench.instructions_table(), end="\n\n", flush=True)
+            counts = {"short": 2, "long": 6} if args.quick else {}
+            print(await instructions_bench.instructions_table(**counts), end="\n\n", flush=True)
         if "briefing" in sections:
             print(await ledger_bench.briefing_table(url, log_sizes=log_sizes), end="\n\n", flush=True)
         if "daemon" in sections:

@@ -190,8 +190,7 @@ async def test_a_refused_log_row_leaves_no_count_behind(conn: asyncpg.Connection
 async def test_no_rule_of_the_task_row_or_the_log_is_rebuilt_for_every_statement(conn: asyncpg.Connection) -> None:
     """Postgres rebuilds CHECK constraints and trigger WHEN clauses from their text for every statement that
     writes the table; migration 020 keeps the rules in row triggers, so that the claim, a log row and the finish
-    pay for none of that. A WHEN clause is left only on an UPDATE OF trigger of columns no runtime statement
-    writes (the frozen ones)."""
+    pay for none of that."""
     checks = await conn.fetch(
         "select conrelid::regclass::text as tabel, conname from pg_constraint "
         "where contype = 'c' and conrelid in ('agent_taken'::regclass, 'agent_taak_log'::regclass)"
@@ -202,11 +201,15 @@ async def test_no_rule_of_the_task_row_or_the_log_is_rebuilt_for_every_statement
         "where tgrelid in ('agent_taken'::regclass, 'agent_taak_log'::regclass) and not tgisinternal "
         "and tgqual is not null"
     )
-    assert [r["tgname"] for r in when_triggers] == ["agent_taken_bevroren"]
+    by_name = {r["tgname"]: r["columns"] for r in when_triggers}
+    # Left: the frozen columns' guard, which only an update naming them looks at; the announcement of a new task,
+    # which only an insert of a task looks at (and which must see whether the insert happened); and the log's
+    # one comparison that lets a start skip the count.
+    assert sorted(by_name) == ["agent_taak_log_na_insert", "agent_taken_bevroren", "agent_taken_meld_nieuw"]
     frozen = await conn.fetch(
         "select attname from pg_attribute where attrelid = 'agent_taken'::regclass and attnum = any($1::int2[]) "
         "order by attname",
-        when_triggers[0]["columns"],
+        by_name["agent_taken_bevroren"],
     )
     assert [r["attname"] for r in frozen] == ["aangemaakt", "id", "opdracht", "opdrachtgever"]
     written = " ".join(queries().values()).lower()
@@ -260,9 +263,66 @@ async def test_the_time_zone_setting_moves_the_day(conn: asyncpg.Connection) -> 
     assert await conn.fetchval("select taak_volgend_id('2026-11-29 15:30:00+00')") == "HV-20261130-001"
 
 
-async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection) -> None:
-    with pytest.raises(asyncpg.CheckViolationError):
-        await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ('TAAK-1', 'x', 'jamal')")
+@pytest.mark.parametrize("task_id", ["TAAK-1", "HV-20261399-001", "HV-00000000-000", "HV-20261201-01"])
+async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection, task_id: str) -> None:
+    """The shape the taak command reads: an ID it would refuse to name never gets in (it took `claim` down)."""
+    with pytest.raises(asyncpg.CheckViolationError, match="agent_taken_id_check"):
+        await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ($1, 'x', 'jamal')", task_id)
+
+
+async def test_a_null_opdracht_is_named(conn: asyncpg.Connection) -> None:
+    with pytest.raises(asyncpg.NotNullViolationError, match='column "opdracht"'):
+        await conn.execute(INSERT, None, "jamal")
+
+
+async def test_a_log_row_that_turns_into_nothing_is_neither_counted_nor_told(conn: asyncpg.Connection) -> None:
+    waiting = await new_task(conn)
+    await conn.execute("update agent_taken set status = 'wacht_op_mens' where id = $1", waiting)
+    row_id = await conn.fetchval(
+        "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'eerste') returning id", waiting
+    )
+    for soort in ("vraag", "notitie"):
+        await conn.execute(
+            "insert into agent_taak_log (id, taak_id, soort, tekst) overriding system value "
+            "values ($1, $2, $3, 'nog eens') on conflict do nothing",
+            row_id,
+            waiting,
+            soort,
+        )
+    counted = await conn.fetch("select soort, aantal from agent_taak_telling where taak_id = $1", waiting)
+    assert [(r["soort"], r["aantal"]) for r in counted] == [("notitie", 1)]
+    assert await conn.fetchval("select count(*) from taak_meldingen") == 0
+
+
+async def test_a_question_logged_before_its_task_waits_in_the_same_statement_still_tells_the_owner(
+    conn: asyncpg.Connection,
+) -> None:
+    task_id = await new_task(conn)
+    await conn.execute(
+        "with l as (insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'vraag', 'welke kleur?') "
+        "returning taak_id) update agent_taken t set status = 'wacht_op_mens' from l where t.id = l.taak_id",
+        task_id,
+    )
+    assert await conn.fetchval("select tekst from taak_meldingen where soort = 'vraag'") == f"{task_id}: welke kleur?"
+
+
+async def test_an_insert_that_turns_into_nothing_announces_nothing(db_url: str, conn: asyncpg.Connection) -> None:
+    finished = await conn.fetchval(
+        "insert into agent_taken (opdracht, opdrachtgever, status, bewijs) values ('af', 'jamal', 'klaar', 'b') "
+        "returning id"
+    )
+    listener = await asyncpg.connect(db_url)
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    try:
+        await listener.add_listener("taak_nieuw", lambda *args: heard.put_nowait(args[3]))
+        await conn.execute(
+            "insert into agent_taken (id, opdracht, opdrachtgever) values ($1, 'x', 'y') on conflict do nothing",
+            finished,
+        )
+        await asyncio.sleep(0.3)
+    finally:
+        await listener.close()
+    assert heard.empty()
 
 
 async def test_a_new_task_is_announced_and_a_log_row_is_not(db_url: str, conn: asyncpg.Connection) -> None:

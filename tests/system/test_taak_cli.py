@@ -99,6 +99,7 @@ BAD_INPUT = [
     pytest.param(["nieuw", "-"], b"\xff\xfe kapot", 2, id="invalid UTF-8 on stdin"),
     pytest.param(["nieuw", "x", "--context", "geen-sleutel"], None, 2, id="context without ="),
     pytest.param(["nieuw", "x", "--max-pogingen", "0"], None, 2, id="zero attempts"),
+    pytest.param(["nieuw", "x", "--van", ""], None, 2, id="empty --van"),
     pytest.param(["log", "{id}", "gedaan", "x"], None, 2, id="unknown soort"),
     pytest.param(["log", "HV-1", "notitie", "x"], None, 2, id="malformed id"),
     pytest.param(["toon", "HV-2026-01"], None, 2, id="malformed id toon"),

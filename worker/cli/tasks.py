@@ -77,7 +77,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     uiterlijk = parse_due(args.uiterlijk, now, settings.zone) if args.uiterlijk is not None else None
     new = NewTask(
         opdracht=a.read_text(a.joined(args.opdracht)),
-        opdrachtgever=args.van or a.who(settings),
+        opdrachtgever=args.van if args.van is not None else a.who(settings),  # given empty: refused
         toegewezen_aan=aan,
         uiterlijk=uiterlijk,
         klaar_wanneer=args.klaar_wanneer,
