@@ -67,6 +67,7 @@ async def main(argv: list[str]) -> None:
         if "instructions" in sections:  # a Postgres of its own under valgrind, not the scratch database
             counts = {"short": 2, "long": 6} if args.quick else {}
             print(await instructions_bench.instructions_table(**counts), end="\n\n", flush=True)
+            print(await instructions_bench.parts_table(**counts), end="\n\n", flush=True)
         if "briefing" in sections:
             print(await ledger_bench.briefing_table(url, log_sizes=log_sizes), end="\n\n", flush=True)
         if "daemon" in sections:

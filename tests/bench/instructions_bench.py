@@ -215,6 +215,128 @@ def _ledger(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
     return make
 
 
+# The ledger taken apart: raw's claim and complete on the ledger's task table, then the same two statements writing
+# the two log rows the contract asks for (`gestart` with the claim, `klaar` with the finish; design section 5) on
+# `agent_taak_log`, and that again on scratch copies that each lack one part of what the log pays for. Not paths the
+# system takes; each row of the table says what one part costs the server.
+ROWS_CLAIM = """
+with geclaimd as (
+    update agent_taken
+    set status = 'bezig', lease_token = gen_random_uuid(), lease_tot = now() + interval '20 minutes',
+        pogingen = pogingen + 1, geclaimd_door = 'paco@bench', bijgewerkt = now()
+    where id = (
+        select id from agent_taken where status = 'wachtend' and toegewezen_aan is null
+        order by prioriteit desc, aangemaakt, id limit 1 for update skip locked
+    )
+    returning *
+), gestart as (
+    insert into agent_taak_log (taak_id, bot, soort, tekst) select id, 'paco', 'gestart', 'poging' from geclaimd
+)
+select * from geclaimd
+"""
+ROWS_FINISH = """
+with afgerond as (
+    update agent_taken
+    set status = 'klaar', bewijs = 'bench', afgerond = now(), lease_tot = null, lease_token = null, bijgewerkt = now()
+    where id = $1 and lease_token = $2
+    returning id
+)
+insert into agent_taak_log (taak_id, bot, soort, tekst) select id, 'paco', 'klaar', 'klaar' from afgerond
+returning id, ts
+"""
+# raw's own loop writing the same two rows, on raw's tables (no foreign key, no trigger, one index).
+RAW_ROWS_CLAIM = """
+with c as (
+    update raw_jobs set status = 'running', token = gen_random_uuid(), lease = now() + interval '20 minutes'
+    where id = (select id from raw_jobs where status = 'queued' order by id limit 1 for update skip locked)
+    returning id, token
+), l as (insert into raw_log (job_id, text) select id, 'gestart' from c)
+select id, token from c
+"""
+RAW_ROWS_COMPLETE = """
+with d as (update raw_jobs set status = 'done', lease = null where id = $1 and token = $2 returning id)
+insert into raw_log (job_id, text) select id, 'klaar' from d
+"""
+WITHOUT = {
+    "": "",
+    "its foreign key": "alter table agent_taak_log drop constraint agent_taak_log_taak_id_fkey",
+    "its two triggers (the kind and the clock; counts and messages)": (
+        "alter table agent_taak_log disable trigger agent_taak_log_bijschrijven; "
+        "alter table agent_taak_log disable trigger agent_taak_log_na_insert"
+    ),
+    "its four indexes beyond the task's rows (time, attempts, a bot's day, answers)": (
+        "drop index agent_taak_log_ts, agent_taak_log_beurten, agent_taak_log_gebruik, agent_taak_log_antwoord"
+    ),
+}
+
+
+def _two(claim: str, finish: str, token: str) -> Callable[[asyncpg.Connection], Step]:
+    def make(conn: asyncpg.Connection) -> Step:
+        async def step() -> None:
+            row = await conn.fetchrow(claim)
+            assert row is not None, "the queue ran dry"
+            await conn.execute(finish, row["id"], row[token])
+
+        return step
+
+    return make
+
+
+async def _database(server_url: str, name: str, change: str = "") -> str:
+    conn = await asyncpg.connect(server_url)
+    await conn.execute(f"create database {name}")
+    await conn.close()
+    url = server_url.rsplit("/", 1)[0] + f"/{name}"
+    conn = await asyncpg.connect(url)
+    try:
+        await migrate(conn)
+        await conn.execute(RAW_SETUP)
+        if change:
+            await conn.execute(change)
+    finally:
+        await conn.close()
+    return url
+
+
+async def parts_table(*, short: int = 20, long: int = 120) -> str:
+    """What each part of the ledger costs the server, per task (claim + finish), in instructions."""
+    if shutil.which("valgrind") is None:
+        return "### Where the server's work goes\n\nnot measured: valgrind is missing (apt-get install valgrind)"
+    raw_rows = _two(RAW_ROWS_CLAIM, RAW_ROWS_COMPLETE, "token")
+    log_rows = _two(ROWS_CLAIM, ROWS_FINISH, "lease_token")
+    rows: list[tuple[str, str, str, Callable[[asyncpg.Connection], Step]]] = [
+        ("raw claim + complete (raw_jobs)", "", RAW_FILL, _raw(with_log=False)),
+        ("raw, writing the contract's two log rows (raw_log)", "", RAW_FILL, raw_rows),
+        ("raw's two statements on agent_taken", "", LEDGER_FILL, _table),
+        ("the same, writing the two log rows to agent_taak_log", "", LEDGER_FILL, log_rows),
+    ]
+    rows += [
+        (f"the same, the log without {part}", change, LEDGER_FILL, log_rows)
+        for part, change in WITHOUT.items()
+        if change
+    ]
+    rows.append(("the ledger's claim and klaar (`Ledger`, `taak_claim`)", "", LEDGER_FILL, _ledger(with_log=False)))
+    figures = []
+    async with counting_server() as (server_url, counts):
+        for number, (_, change, fill, make) in enumerate(rows):
+            url = await _database(server_url, f"deel_{number}", change)
+            # Not counted: a new database's first runs pay more (raw's first count after one such run was 1.6x its
+            # later ones); after two, the counts repeat. Every database here goes through the same sequence.
+            for _ in range(2):
+                await _run(url, counts, fill, make, short, long + 10)
+            figures.append(await _per_task(url, counts, fill, make, short, long))
+    with_rows = figures[3]
+    lines = [
+        f"### Where the server's work goes (callgrind, one backend, instructions per task; {long} - {short} tasks)",
+        "",
+        "| what | instructions per task | against the log rows on agent_taak_log |",
+        "|---|---:|---:|",
+    ]
+    for (name, _, _, _), figure in zip(rows, figures, strict=True):
+        lines.append(f"| {name} | {figure:,.0f} | {figure - with_rows:+,.0f} |")
+    return "\n".join(lines)
+
+
 async def instructions_table(*, short: int = 20, long: int = 120) -> str:
     if shutil.which("valgrind") is None:
         return (

@@ -29,3 +29,4 @@ def test_the_benchmark_prints_its_markdown_tables(server_url: str) -> None:
     assert "| 10,000 |" in done.stdout
     if shutil.which("valgrind"):
         assert "| ledger claim + log + klaar |" in done.stdout
+        assert "| the same, the log without its foreign key |" in done.stdout
