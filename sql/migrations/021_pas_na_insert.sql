@@ -85,16 +85,17 @@ begin
     -- for the update, which is then made; a notification and a message made here leave with the statement's
     -- transaction, and a refused row takes them with it. (A new task is announced by agent_taken_meld_nieuw,
     -- after the insert: an insert can still turn into nothing, ON CONFLICT DO NOTHING.)
-    if tg_op = 'INSERT' then
-        null;
-    elsif new.status = 'wachtend' and old.status is distinct from 'wachtend' then
-        perform pg_notify('taak_nieuw', json_build_object(
-            'id', new.id, 'toegewezen_aan', new.toegewezen_aan, 'niet_voor', new.niet_voor)::text);
-    elsif new.status = 'mislukt' and old.status is distinct from 'mislukt' then
-        insert into taak_meldingen (taak_id, soort, sleutel, tekst)
-        values (new.id, 'mislukt', 'mislukt:' || new.id || ':' || new.pogingen,
-                new.id || ': mislukt na ' || new.pogingen || ' van ' || new.max_pogingen || ' pogingen: ' || new.titel)
-        on conflict (sleutel) do nothing;
+    if tg_op = 'UPDATE' and new.status is distinct from old.status then
+        if new.status = 'wachtend' then
+            perform pg_notify('taak_nieuw', json_build_object(
+                'id', new.id, 'toegewezen_aan', new.toegewezen_aan, 'niet_voor', new.niet_voor)::text);
+        elsif new.status = 'mislukt' then
+            insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+            values (new.id, 'mislukt', 'mislukt:' || new.id || ':' || new.pogingen,
+                    new.id || ': mislukt na ' || new.pogingen || ' van ' || new.max_pogingen || ' pogingen: '
+                    || new.titel)
+            on conflict (sleutel) do nothing;
+        end if;
     end if;
     return new;
 end

@@ -163,6 +163,18 @@ async def _run(
     return await asyncio.to_thread(_count_of, counts, pid)
 
 
+# Runs not counted before a count in a database of its own: a new database's first runs pay more (raw's first
+# count after one such run was 1.6x its later ones); after two, the counts repeat.
+WARM_UP_RUNS = 2
+
+
+async def _warm_up(
+    url: str, counts: Path, fill: str, make_step: Callable[[asyncpg.Connection], Step], short: int, long: int
+) -> None:
+    for _ in range(WARM_UP_RUNS):
+        await _run(url, counts, fill, make_step, short, long + 10)
+
+
 async def _per_task(
     url: str, counts: Path, fill: str, make_step: Callable[[asyncpg.Connection], Step], short: int, long: int
 ) -> float:
@@ -189,14 +201,6 @@ def _raw(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
         return step
 
     return make
-
-
-def _table(conn: asyncpg.Connection) -> Step:
-    async def step() -> None:
-        row = await conn.fetchrow(TABLE_CLAIM)
-        await conn.execute(TABLE_COMPLETE, row["id"], row["lease_token"])
-
-    return step
 
 
 def _ledger(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
@@ -258,7 +262,6 @@ with d as (update raw_jobs set status = 'done', lease = null where id = $1 and t
 insert into raw_log (job_id, text) select id, 'klaar' from d
 """
 WITHOUT = {
-    "": "",
     "its foreign key": "alter table agent_taak_log drop constraint agent_taak_log_taak_id_fkey",
     "its two triggers (the kind and the clock; counts and messages)": (
         "alter table agent_taak_log disable trigger agent_taak_log_bijschrijven; "
@@ -282,6 +285,15 @@ def _two(claim: str, finish: str, token: str) -> Callable[[asyncpg.Connection], 
     return make
 
 
+_table = _two(TABLE_CLAIM, TABLE_COMPLETE, "lease_token")
+
+
+def _not_measured(title: str) -> str | None:
+    if shutil.which("valgrind") is None:
+        return f"### {title}\n\nnot measured: valgrind is missing (Debian: apt-get install valgrind)"
+    return None
+
+
 async def _database(server_url: str, name: str, change: str = "") -> str:
     conn = await asyncpg.connect(server_url)
     await conn.execute(f"create database {name}")
@@ -300,8 +312,8 @@ async def _database(server_url: str, name: str, change: str = "") -> str:
 
 async def parts_table(*, short: int = 20, long: int = 120) -> str:
     """What each part of the ledger costs the server, per task (claim + finish), in instructions."""
-    if shutil.which("valgrind") is None:
-        return "### Where the server's work goes\n\nnot measured: valgrind is missing (apt-get install valgrind)"
+    if missing := _not_measured("Where the server's work goes"):
+        return missing
     raw_rows = _two(RAW_ROWS_CLAIM, RAW_ROWS_COMPLETE, "token")
     log_rows = _two(ROWS_CLAIM, ROWS_FINISH, "lease_token")
     rows: list[tuple[str, str, str, Callable[[asyncpg.Connection], Step]]] = [
@@ -310,20 +322,13 @@ async def parts_table(*, short: int = 20, long: int = 120) -> str:
         ("raw's two statements on agent_taken", "", LEDGER_FILL, _table),
         ("the same, writing the two log rows to agent_taak_log", "", LEDGER_FILL, log_rows),
     ]
-    rows += [
-        (f"the same, the log without {part}", change, LEDGER_FILL, log_rows)
-        for part, change in WITHOUT.items()
-        if change
-    ]
+    rows += [(f"the same, the log without {part}", change, LEDGER_FILL, log_rows) for part, change in WITHOUT.items()]
     rows.append(("the ledger's claim and klaar (`Ledger`, `taak_claim`)", "", LEDGER_FILL, _ledger(with_log=False)))
     figures = []
     async with counting_server() as (server_url, counts):
         for number, (_, change, fill, make) in enumerate(rows):
             url = await _database(server_url, f"deel_{number}", change)
-            # Not counted: a new database's first runs pay more (raw's first count after one such run was 1.6x its
-            # later ones); after two, the counts repeat. Every database here goes through the same sequence.
-            for _ in range(2):
-                await _run(url, counts, fill, make, short, long + 10)
+            await _warm_up(url, counts, fill, make, short, long)
             figures.append(await _per_task(url, counts, fill, make, short, long))
     with_rows = figures[3]
     lines = [
@@ -338,19 +343,10 @@ async def parts_table(*, short: int = 20, long: int = 120) -> str:
 
 
 async def instructions_table(*, short: int = 20, long: int = 120) -> str:
-    if shutil.which("valgrind") is None:
-        return (
-            "### Server instructions per task\n\nnot measured: valgrind is missing (Debian: apt-get install valgrind)"
-        )
+    if missing := _not_measured("Server instructions per task"):
+        return missing
     async with counting_server() as (server_url, counts):
-        conn = await asyncpg.connect(server_url)
-        await conn.execute("create database bench")
-        await conn.close()
-        url = server_url.rsplit("/", 1)[0] + "/bench"
-        conn = await asyncpg.connect(url)
-        await migrate(conn)
-        await conn.execute(RAW_SETUP)
-        await conn.close()
+        url = await _database(server_url, "bench")
         rows = [
             ("raw claim + complete", RAW_FILL, _raw(with_log=False)),
             ("ledger claim + klaar", LEDGER_FILL, _ledger(with_log=False)),
@@ -358,7 +354,9 @@ async def instructions_table(*, short: int = 20, long: int = 120) -> str:
             ("ledger claim + log + klaar", LEDGER_FILL, _ledger(with_log=True)),
             ("raw's two statements on agent_taken", LEDGER_FILL, _table),
         ]
-        for _, fill, make in rows:  # a first pass of each, not counted: a new database's first runs pay once
+        # One uncounted pass of each row, in turn, before any count: the procedure the README's before/after
+        # figures were measured with (the rows share one database, so each count follows the others' passes).
+        for _, fill, make in rows:
             await _run(url, counts, fill, make, short, long + 10)
         figures = [await _per_task(url, counts, fill, make, short, long) for _, fill, make in rows]
     baselines = [figures[0], figures[0], figures[2], figures[2], figures[0]]
