@@ -27,6 +27,7 @@ def test_the_benchmark_prints_its_markdown_tables(server_url: str) -> None:
     assert done.returncode == 0, done.stderr
     assert "| workers | raw claim+complete | ledger claim+klaar | ratio | raw claim+log+complete |" in done.stdout
     assert "| 10,000 |" in done.stdout
+    assert "| the same listener on the ledger's tables and claim | 20 |" in done.stdout
     if shutil.which("valgrind"):
         assert "| ledger claim + log + klaar |" in done.stdout
         assert "| the same, the log without its foreign key |" in done.stdout
