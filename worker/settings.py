@@ -16,7 +16,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
-from worker.core.model import BOT_NAME, INT_MAX, NAME_MAX_CHARS
+from worker.core.model import INT_MAX, NAME_MAX_CHARS, is_bot_name, shown_name
 from worker.core.terminal import is_blank, not_utf8
 
 Language = Literal["nl", "en"]
@@ -144,8 +144,8 @@ class Settings(BaseSettings):
     def _bot_names(cls, value: list[str]) -> list[str]:
         # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either.
         for bot in value:
-            if not BOT_NAME.match(bot) or not bot[0].isalnum() or len(bot) > NAME_MAX_CHARS:
-                raise _refused("setting_bot_name", value=repr(bot), limit=NAME_MAX_CHARS)
+            if not is_bot_name(bot):
+                raise _refused("setting_bot_name", value=repr(shown_name(bot)), limit=NAME_MAX_CHARS)
         return value
 
     @field_validator("machine")

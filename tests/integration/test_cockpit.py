@@ -312,3 +312,15 @@ def test_the_command_refuses_what_it_cannot_serve_in_one_line(
     link = cockpit("--link", "--port", "18765")
     assert link.returncode == 0
     assert link.stdout.startswith("http://127.0.0.1:18765/?token=")
+
+
+@pytest.mark.parametrize("port", ["99999999999999999999", "70000", "0"])
+def test_a_port_beyond_65535_gets_the_ports_own_message_however_large(port: str) -> None:
+    import os
+
+    from tests.helpers import run_taak
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")} | {"TAAK_LANGUAGE": "nl"}
+    refused = run_taak(env, "cockpit", "--port", port)
+    assert refused.code == 2
+    assert refused.err.startswith(f"taak: argument --port: {port} is geen poort (1 tot 65535) (gebruik: ")

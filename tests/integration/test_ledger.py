@@ -334,6 +334,37 @@ async def test_an_empty_log_text_is_refused(ledger: Ledger) -> None:
         await ledger.log(task_id, Soort.STAP_KLAAR, "  ", token=claimed.token)
 
 
+@pytest.mark.parametrize("text", ["\u200b\ufeff", " \t", "\u2800"])
+async def test_a_klaar_text_that_shows_nothing_is_stored_empty(ledger: Ledger, pool: asyncpg.Pool, text: str) -> None:
+    task_id = await ledger.nieuw(NewTask("Rond het af", "jamal", toegewezen_aan="paco"))
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    await ledger.klaar(task_id, "https://foto.example/zomer", text, token=claimed.token)
+    assert await pool.fetchval("select tekst from agent_taak_log where soort = 'klaar'") == ""
+
+
+@pytest.mark.parametrize(
+    ("field", "option", "limit"),
+    [("titel", "--titel", 120), ("opdrachtgever", "--van", 64), ("klaar_wanneer", "--klaar-wanneer", 2000)],
+)
+async def test_a_new_tasks_text_over_its_limit_is_refused_naming_the_option(
+    ledger: Ledger, pool: asyncpg.Pool, field: str, option: str, limit: int
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        await ledger.nieuw(NewTask(**{"opdracht": "Doe het", "opdrachtgever": "jamal", field: "x" * (limit + 1)}))
+    assert refused.value.render("nl") == f"{option} heeft {limit + 1} tekens; maximaal {limit}"
+    assert await pool.fetchval("select count(*) from agent_taken") == 0
+    assert await ledger.nieuw(NewTask(**{"opdracht": "Doe het", "opdrachtgever": "jamal", field: "x" * limit}))
+
+
+async def test_the_context_is_limited_as_the_json_it_is_stored_as(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        await ledger.nieuw(NewTask("Doe het", "jamal", context={"a": "x" * 1992}))  # {"a": "..."}: 2,001 characters
+    assert refused.value.render("en") == "--context (JSON) has 2001 characters; at most 2000 are allowed"
+    assert await pool.fetchval("select count(*) from agent_taken") == 0
+    assert await ledger.nieuw(NewTask("Doe het", "jamal", context={"a": "x" * 1991}))
+
+
 async def test_a_task_held_by_a_crashed_worker_fails_at_restart_when_its_attempts_are_used(ledger: Ledger) -> None:
     task_id = await ledger.nieuw(NewTask("Laat de worker crashen", "jamal", toegewezen_aan="paco", max_pogingen=1))
     assert await ledger.claim(["paco"]) is not None

@@ -123,13 +123,13 @@ def test_the_header_says_which_fallback_was_used(tmp_path: Path) -> None:
     assert any("JOKE" in h.text for h in empty.hits)
     exact = recall(index, "joke", NOW, ZONE)
     assert str(exact.fallback) == "geen"
-    assert "fallback: geen" in render(exact, ZONE).splitlines()[0]
+    assert "uitwijk: geen" in render(exact, ZONE).splitlines()[0]
     # Without vectors, the header says so where meaning would have been the next step, and only there.
     assert "semantisch" not in render(empty, ZONE).splitlines()[0]
     assert "semantisch" not in render(exact, ZONE).splitlines()[0]
     unknown = recall(index, "zebra", NOW, ZONE)
     header = render(unknown, ZONE).splitlines()[0]
-    assert "fallback: te weinig treffers; semantisch zoeken: niet geïnstalleerd" in header
+    assert "uitwijk: te weinig treffers; semantisch zoeken: niet geïnstalleerd" in header
     assert header.endswith("woorden: zebra 0 (nergens gevonden)")  # said plainly
 
 
@@ -544,3 +544,23 @@ async def test_recall_over_the_task_log_counts_each_word_in_its_header(
     # Only the range was searched: a word not in it may be on another day.
     assert "2 regels getoond van 4 in het bereik" in header.splitlines()[0]  # with the creation note
     assert "woorden: budget 2, olifant 0 (niet in het bereik)" in header.splitlines()[0]
+
+
+async def test_recall_of_a_task_nobody_knows_says_so_as_an_unknown_id(cli_env: dict[str, str], tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}
+    said = tmp_path / "said.jsonl"
+    line = {"ts": "2026-11-28T10:00:00Z", "role": "user", "taak": "HV-20261128-001", "text": "de veranda is af"}
+    said.write_text(json.dumps(line) + "\n")
+    assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
+    unknown = run_taak(env, "recall", "--taak", "HV-20261128-999", "olifant")
+    assert (unknown.code, unknown.out) == (3, "")
+    assert unknown.err == (
+        "taak: HV-20261128-999: geen enkele regel van die taak in het archief van deze machine "
+        "(recall --taken zoekt in het takenlog)\n"
+    )
+    assert run_taak(env, "recall", "--taak", "HV-20261128-001", "olifant").code == 0  # its lines: none match
+    for option in ("--taken", "--vloot"):
+        missing = run_taak(cli_env, "recall", "--taak", "HV-20261128-999", "olifant", option)
+        assert (missing.code, missing.err) == (3, "taak: task HV-20261128-999 does not exist\n"), option
+    task_id = run_taak(cli_env, "nieuw", "Plan de veranda", "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "recall", "--taak", task_id, "olifant", "--taken").code == 0  # known: an empty answer

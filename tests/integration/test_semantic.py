@@ -173,7 +173,7 @@ def test_switched_off_recall_says_so_and_uses_no_vectors(tmp_path: Path) -> None
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
     assert not (tmp_path / "data" / semantic.VECTORS_FILE).exists()
     header = run_taak(env, "recall", QUESTION).out.splitlines()[0]
-    assert f"fallback: te weinig treffers; {SWITCHED_OFF}" in header
+    assert f"uitwijk: te weinig treffers; {SWITCHED_OFF}" in header
 
 
 def test_without_the_extra_recall_works_and_says_semantic_search_is_not_installed(tmp_path: Path) -> None:
@@ -189,7 +189,7 @@ def test_without_the_extra_recall_works_and_says_semantic_search_is_not_installe
     done = subprocess.run([sys.executable, "-c", blocked], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     header, *body = done.stdout.splitlines()
-    assert f"fallback: te weinig treffers; {NOT_INSTALLED}" in header
+    assert f"uitwijk: te weinig treffers; {NOT_INSTALLED}" in header
     assert body == []  # no word matched, and nothing guessed
 
 

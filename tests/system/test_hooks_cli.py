@@ -150,3 +150,50 @@ def test_a_hook_given_no_json_says_so_in_one_line_and_lets_the_session_go_on(
         done = run_taak(env, "hook", "pre-compact", stdin=payload)
         assert done.code == 0  # a hook never breaks a session
         assert done.err.strip() == f"taak hook pre-compact: {said}"
+
+
+HOSTILE = "Zet de \x1b]0;PWNED\x07titel\x1b[2J en\rwis\x08 niets\x9b"
+
+
+@pytest.mark.parametrize(
+    ("language", "keep", "other"),
+    [("en", "Original instruction, verbatim:", "Bewaar"), ("nl", "Oorspronkelijke opdracht, letterlijk:", "verbatim")],
+)
+def test_pre_compact_steers_the_summariser_in_the_runs_language_with_the_opdracht_escaped(
+    cli_env: dict[str, str], tmp_path: Path, language: str, keep: str, other: str
+) -> None:
+    env = {**cli_env, "TAAK_LANGUAGE": language}
+    made = run_taak(env, "nieuw", HOSTILE, "--json")
+    assert made.code == 0, made.err
+    task_id = json.loads(made.out)["id"]
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "hallo"}, "uuid": "u1"}) + "\n",
+        encoding="utf-8",
+    )
+    payload = json.dumps({"transcript_path": str(transcript), "trigger": "manual", "session_id": "s1"}).encode()
+    for extra in ({"TAAK_ID": task_id}, {}):
+        done = run_taak({**env, **extra}, "hook", "pre-compact", stdin=payload)
+        assert done.code == 0, done.err
+        assert other not in done.out
+        assert not any(ch in done.out for ch in "\x1b\x07\r\x08\x9b")
+        if extra:
+            assert keep in done.out
+            assert "\\x1b]0;PWNED\\x07titel\\x1b[2J" in done.out
+            assert task_id in done.out
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("nl", "is geen geldig settings-bestand: geen JSON (regel 1, kolom 3)"),
+        ("en", "is not a valid settings file: not JSON (line 1, column 3)"),
+    ],
+)
+def test_why_a_settings_file_is_refused_is_said_in_the_runs_language(
+    cli_env: dict[str, str], tmp_path: Path, language: str, said: str
+) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text("{ niet: json")
+    result = run_taak({**cli_env, "TAAK_LANGUAGE": language}, "hooks", "install", "--settings", str(settings))
+    assert (result.code, result.err.strip()) == (2, f"taak: {settings} {said}")

@@ -99,3 +99,19 @@ async def _taken(pool: asyncpg.Pool, count: int) -> bool:
 
 async def _event(daemon: Daemon, name: str) -> bool:
     return daemon.has_event(name)
+
+
+async def test_a_message_whose_sender_is_too_long_for_a_name_is_unusable_and_makes_no_task(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await conn.execute(OLD_TABLE)
+    message_id = await conn.fetchval(
+        "insert into agent_messages (sender, recipient, content) values ($1, 'paco', 'Vervang de lamp') returning id",
+        "k" * 65,  # the ledger takes a name (--van) of 64 characters at most
+    )
+    refused = run_taak({**cli_env, "TAAK_INTAKE_STATUS_COLUMN": ""}, "intake", "neem", str(message_id))
+    assert refused.code == 1, refused.err  # the intake's own word for it, not the ledger's refusal
+    assert f"{message_id}" in refused.err
+    assert await conn.fetchval("select count(*) from agent_taken") == 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from tests.helpers import run_taak
@@ -106,3 +107,29 @@ async def test_the_queue_worker_speaks_one_language(
     text = "\n".join(outputs)
     assert [m for m in QUEUE_WORKER_MARKERS[language] if m in text] == QUEUE_WORKER_MARKERS[language], text
     assert [m for m in QUEUE_WORKER_MARKERS[other] if m in text] == [], text
+
+
+async def test_the_daemons_reasons_are_said_in_the_runs_language_and_kept_in_dutch_in_the_ledger(
+    cli_env: dict[str, str], tmp_path: Path, conn: asyncpg.Connection
+) -> None:
+    env = {
+        **cli_env,
+        "TAAK_LANGUAGE": "en",
+        "HOME": str(tmp_path / "home"),
+        "TAAK_BOTS": "coco",
+        "TAAK_LOG_FORMAT": "json",
+        "TAAK_AGENT_CMD": str(tmp_path / "no-such-agent"),
+    }
+    assert run_taak(env, "bot", "aan", "coco").code == 0
+    task_id = run_taak(env, "nieuw", "Doe iets", "--aan", "coco").out.strip()
+    said = run_queue_worker(env, "--once")
+    events = [json.loads(line) for line in said.splitlines() if line.startswith("{")]
+    reasons = [e["reason"] for e in events if e.get("event") in ("outcome", "worker_paused")]
+    assert len(reasons) == 2, said
+    assert [r for r in reasons if not r.startswith("infrastructure: the agent does not start")] == [], said
+    row = await conn.fetchval(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'vrijgegeven' order by id desc limit 1",
+        task_id,
+    )
+    assert row is not None
+    assert "infrastructuur: agent start niet" in row

@@ -61,3 +61,24 @@ def test_taak_log_to_a_silent_daemon_says_it_is_unknown_whether_the_line_was_kep
     assert done.code == 4
     assert done.err.count("\n") == 1
     assert "unknown whether it happened, so do not simply do it again" in done.err
+
+
+def test_an_id_with_a_date_the_calendar_has_not_is_refused_before_the_daemon_is_asked(tmp_path: Path) -> None:
+    server, heard = silent_daemon(tmp_path / "d.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_SOCKET=str(tmp_path / "d.sock"), TAAK_ID="HV-20261202-001", TAAK_LANGUAGE="en")
+    try:
+        refused = run_taak(env, "log", "HV-20260230-001", "notitie", "x")
+    finally:
+        server.close()
+    assert (refused.code, refused.err) == (2, "taak: 'HV-20260230-001' is not a task ID (expected HV-YYYYMMDD-NNN)\n")
+    assert heard == []
+
+
+def test_a_reden_that_shows_nothing_is_sent_as_left_out() -> None:
+    from worker.cli.args import parse
+    from worker.cli.sessie import REQUESTS
+    from worker.cli.taak import build_parser
+
+    args = parse(build_parser(only_tasks=True), ["vrijgeven", "HV-20261202-001", "--reden", "\u200b "])
+    assert REQUESTS["vrijgeven"](args)["reden"] is None  # the daemon writes its default reason

@@ -260,6 +260,27 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     assert f"({report_lines} regels, " in rows[0]["tekst"]
 
 
+async def test_a_klaar_text_that_shows_nothing_is_stored_empty_through_the_daemon(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    from tests.helpers import run_taak
+
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        done = run_taak(dict(record["env"]), "klaar", "--bewijs", "/tmp/x", "\u200b\ufeff")
+        row = await wait_for(
+            lambda: conn.fetchrow("select tekst from agent_taak_log where taak_id = $1 and soort = 'klaar'", task_id),
+            what="the klaar row",
+        )
+    finally:
+        daemon.stop()
+    assert done.code == 0, done.err
+    assert row["tekst"] == ""
+
+
 async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:

@@ -119,6 +119,13 @@ BAD_INPUT = [
     pytest.param(["log", "stap_klaar"], "session", 2, id="log without text"),
     pytest.param(["frobnicate"], None, 2, id="unknown command"),
     pytest.param(["lijst", "--status", "pending"], None, 2, id="unknown status"),
+    pytest.param(["nieuw", "x", "--titel", "t" * 121], None, 2, id="--titel over 120"),
+    pytest.param(["nieuw", "x", "--van", "v" * 65], None, 2, id="--van over 64"),
+    pytest.param(["nieuw", "x", "--klaar-wanneer", "k" * 2001], None, 2, id="--klaar-wanneer over 2000"),
+    pytest.param(["nieuw", "x", "--context", "k=" + "c" * 2000], None, 2, id="--context over 2000 as JSON"),
+    pytest.param(["toon", "HV-20260230-001"], None, 2, id="30 February"),
+    pytest.param(["log", "HV-20250229-001", "notitie", "x"], None, 2, id="29 February of a common year"),
+    pytest.param(["klaar", "HV-20260431-001", "--bewijs", "/tmp/x"], "session", 2, id="31 April"),
 ]
 
 
@@ -168,6 +175,48 @@ async def test_bad_input_gets_one_line_its_exit_code_and_changes_nothing(
     one_line(result)
     assert result.out == ""
     assert await snapshot(conn) == before
+
+
+async def test_nieuw_names_the_option_over_its_limit_and_the_limit(cli_env: dict[str, str]) -> None:
+    refused = run_taak(cli_env, "nieuw", "Vervang de lamp", "--titel", "t" * 100_000)
+    assert (refused.code, one_line(refused)) == (2, "taak: --titel has 100000 characters; at most 120 are allowed")
+    assert run_taak(cli_env, "nieuw", "Vervang de lamp", "--titel", "t" * 120).code == 0
+
+
+async def test_a_klaar_text_or_a_reden_that_shows_nothing_counts_as_left_out(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    invisible = "\u200b\ufeff"
+    for verb, words in (("klaar", ["--bewijs", "/tmp/x", invisible]), ("vrijgeven", ["--reden", invisible])):
+        task_id = run_taak(cli_env, "nieuw", "doe het", "--aan", "paco").out.strip()
+        claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+        session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+        done = run_taak(session, verb, *words)
+        assert done.code == 0, done.err
+        last = await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 order by id desc", task_id)
+        assert last == {"klaar": "", "vrijgeven": "vrijgegeven door de sessie"}[verb]
+    owner = run_taak(cli_env, "vrijgeven", task_id, "--reden", " ")  # the owner takes a lease back by hand
+    assert owner.code == 1  # given back already: refused, and not for its blank reason
+    assert "wachtend" in one_line(owner)
+
+
+async def test_a_bot_name_is_refused_on_every_way_in_as_taak_bots_refuses_it_and_shown_cut(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    long_name = "a" * 300
+    for words in (
+        ["nieuw", "x", "--aan", long_name, "--nieuwe-bot"],
+        ["bot", "aan", long_name, "--nieuwe-bot"],
+        ["claim", "--bot", long_name, "--nieuwe-bot"],
+        ["bot", "aan", "..", "--nieuwe-bot"],  # what a daemon could never serve (a file name)
+    ):
+        refused = run_taak(cli_env, *words)
+        assert refused.code == 2, (words[:2], refused.err)
+        assert "at most 64 characters" in one_line(refused)
+        assert len(one_line(refused)) < 200  # the name is cut
+    assert await conn.fetchval("select count(*) from agent_bots where length(bot) > 64 or bot = '..'") == 0
+    assert await conn.fetchval("select count(*) from agent_taken") == 0
+    assert run_taak(cli_env, "bot", "aan", "a" * 64, "--nieuwe-bot").code == 0
 
 
 async def test_klaar_on_a_task_that_is_not_bezig_exits_1_naming_its_status(
@@ -288,6 +337,15 @@ async def test_an_id_with_a_month_or_day_that_cannot_be_is_malformed_not_unknown
     for wrong in ("HV-20991301-001", "HV-20260132-001", "HV-20260000-001", "HV-\uff12\uff10\uff12\uff161201-001"):
         refused = run_taak(cli_env, "toon", wrong)
         assert refused.code == 2, (wrong, refused.err)
+
+
+@pytest.mark.parametrize("wrong", ["HV-20260230-001", "HV-20250229-001", "HV-20260431-001", "HV-00000101-001"])
+async def test_an_id_with_a_date_the_calendar_has_not_is_malformed_not_unknown(
+    cli_env: dict[str, str], wrong: str
+) -> None:
+    refused = run_taak(cli_env, "toon", wrong)
+    assert (refused.code, one_line(refused)) == (2, f"taak: {wrong!r} is not a task ID (expected HV-YYYYMMDD-NNN)")
+    assert run_taak(cli_env, "toon", "HV-20280229-001").code == 3  # a leap day: a real date, no such task
 
 
 @pytest.mark.parametrize("count", ["\u0663", "1_0", "\uff13", "-2147483649"])

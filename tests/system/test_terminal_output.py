@@ -187,6 +187,29 @@ async def test_a_line_break_in_a_name_or_a_context_value_cannot_print_a_field_of
     assert "a = b ⏎ status          klaar" in toon
 
 
+async def test_a_context_from_sql_is_shown_as_json_values_as_the_briefing_shows_it(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    context = {"nul": None, "lijst": ["x", "y"], "genest": {"b": [1, 2, None], "c": True}, "tekst": "gewoon"}
+    task_id = await conn.fetchval(
+        "select taak_nieuw('sql ctx', 'cron', 'paco', null, $1::jsonb, null, null, 0, 3, null, null)",
+        json.dumps(context),
+    )
+    shown = run_taak(cli_env, "toon", task_id)
+    assert shown.code == 0, shown.err
+    lines = shown.out.splitlines()
+    for line in (
+        "  nul = null",
+        '  lijst = ["x", "y"]',
+        '  genest = {"b": [1, 2, null], "c": true}',
+        "  tekst = gewoon",
+    ):
+        assert line in lines, shown.out
+    briefed = run_taak(cli_env, "brief", task_id).out
+    assert '["x", "y"]' in briefed
+    assert "None" not in briefed
+
+
 def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str, str]) -> None:
     from tests.conftest import with_database
 
@@ -209,3 +232,31 @@ def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str,
     gone = run_taak(session, "log", "notitie", "x")
     assert gone.code == 4
     assert gone.err.strip().endswith("(het socket bestaat niet: draait de daemon nog?)"), gone.err
+
+
+def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(cli_env["TAAK_DATABASE_URL"])
+    netloc = f"{parts.username}:geheim@{parts.netloc.rpartition('@')[2]}"  # the test servers trust: never used
+    base = urlunsplit(parts._replace(netloc=netloc))
+    separator = "&" if "?" in base else "?"
+    # HOME without ~/.postgresql/root.crt: verify-full has no root certificate to check the server against.
+    env = {**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_CONNECT_ATTEMPTS": "1", "HOME": str(tmp_path)}
+    cases = {
+        "connect_timeout=3": "TAAK_DATABASE_URL noemt een parameter die Postgres niet kent: connect_timeout (",
+        "sslmode=": "TAAK_DATABASE_URL is ongeldig: ",
+        "sslmode=verify-full": "TAAK_DATABASE_URL is zo niet te gebruiken: sslmode verify-ca of verify-full vraagt",
+    }
+    for parameter, said in cases.items():
+        done = run_taak({**env, "TAAK_DATABASE_URL": base + separator + parameter}, "lijst")
+        assert done.code == 2, (parameter, done)
+        assert done.err.startswith("taak: " + said), (parameter, done.err)
+        assert len(done.err.strip().splitlines()) == 1
+        assert "geheim" not in done.err
+    doctor = run_taak({**env, "TAAK_DATABASE_URL": base + separator + "connect_timeout=3"}, "doctor")
+    assert any(line.startswith("fail  database: ") and "connect_timeout" in line for line in doctor.out.splitlines()), (
+        doctor
+    )

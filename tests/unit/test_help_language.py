@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -116,3 +120,44 @@ for path in leaves(build_parser(), []):
     firsts = done.stdout.splitlines()
     assert len(firsts) > 30
     assert [line for line in firsts if not line.startswith("gebruik: taak ") or ": :" in line] == []
+
+
+ENV_LINES = [
+    "TAAK_LANGUAGE=en",
+    'TAAK_LANGUAGE="en"',
+    "TAAK_LANGUAGE='en'",
+    "export TAAK_LANGUAGE=en # the owner's note",
+    "  TAAK_LANGUAGE = en  ",
+    "TAAK_LANGUAGE=EN",
+    "TAAK_LANGUAGE=nl\nTAAK_LANGUAGE=en",
+    "# TAAK_LANGUAGE=en",
+    "TAAK_LANGUAGE=",
+]
+
+
+@pytest.mark.parametrize("text", ENV_LINES)
+def test_the_early_reader_reads_a_dotenv_file_as_python_dotenv_does(tmp_path: Path, text: str) -> None:
+    from dotenv import dotenv_values
+
+    from worker.core.messages import dotenv_value
+
+    (tmp_path / ".env").write_text(text + "\n", encoding="utf-8")
+    assert dotenv_value(str(tmp_path / ".env"), "TAAK_LANGUAGE") == dotenv_values(tmp_path / ".env").get(
+        "TAAK_LANGUAGE"
+    )
+
+
+@pytest.mark.parametrize(("argv", "english"), [(["--help"], "usage: taak "), (["nieuw"], "the following arguments")])
+def test_help_and_usage_errors_follow_the_language_in_dotenv(tmp_path: Path, argv: list[str], english: str) -> None:
+    """The settings read TAAK_LANGUAGE from `.env` too: help, shown before them, must say the same language."""
+    (tmp_path / ".env").write_text("export TAAK_LANGUAGE=en  # in English\n", encoding="utf-8")
+    env = {name: value for name, value in os.environ.items() if name != "TAAK_LANGUAGE"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert english in done.stdout + done.stderr
+    env["TAAK_LANGUAGE"] = "nl"  # the environment wins over the file, as in the settings
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert english not in done.stdout + done.stderr

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
+from tests.helpers import run_taak
 from worker.memory.lll import Event, append, load, open_topics, render
 
 ZONE = ZoneInfo("Europe/Amsterdam")
@@ -54,3 +58,33 @@ def test_a_line_whose_time_has_no_zone_is_skipped_and_the_others_still_count(tmp
         '{"ts": "2026-12-02T01:00:00+00:00", "soort": "open", "onderwerp": "budget"}\n'
     )
     assert [e.onderwerp for e in load(path)] == ["budget"]
+
+
+def owner_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "CLAUDECODE"}
+    return {**env, "TAAK_DATA_DIR": str(tmp_path / "data"), "TAAK_LANGUAGE": "nl"}
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["klaar"], "taak: gebruik: taak lll klaar ONDERWERP\n"),
+        (["toon", "extra"], "taak: gebruik: taak lll toon (onverwacht: extra)\n"),
+    ],
+)
+def test_a_sub_word_without_its_topic_or_with_words_after_it_is_a_usage_error(
+    tmp_path: Path, words: list[str], said: str
+) -> None:
+    refused = run_taak(owner_env(tmp_path), "lll", *words)
+    assert (refused.code, refused.out, refused.err) == (2, "", said)
+    assert not (tmp_path / "data" / "lll.jsonl").exists()  # no topic named "klaar" or "toon extra"
+
+
+def test_a_topic_given_again_in_other_capitals_is_said_to_be_open_already(tmp_path: Path) -> None:
+    env = owner_env(tmp_path)
+    assert run_taak(env, "lll", "Budget 2027").out == "open: Budget 2027\n"
+    again = run_taak(env, "lll", "budget 2027")
+    assert (again.code, again.out) == (0, "al open: Budget 2027\n")
+    assert [e.soort for e in load(tmp_path / "data" / "lll.jsonl")] == ["open"]  # nothing written twice
+    assert run_taak(env, "lll", "toon", "de", "foto's").code == 2
+    assert run_taak(env, "lll", "toon de foto's").out == "open: toon de foto's\n"  # quoted, one word: a topic

@@ -7,15 +7,16 @@ from typing import Any
 
 import pytest
 
+from worker.core.messages import phrase
 from worker.core.model import Status, Task
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, with_jitter
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import build_env, session_env
 
-INFRA = Outcome(Action.VRIJGEVEN, "infrastructuur: Not logged in", infrastructure=True)
-TASK_FAILED = Outcome(Action.RETRY_OR_FAIL, "sessie mislukt")
-SHUTDOWN = Outcome(Action.VRIJGEVEN, "de worker stopt")
-DONE = Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
+INFRA = Outcome(Action.VRIJGEVEN, phrase("outcome_infrastructure", why="Not logged in"), infrastructure=True)
+TASK_FAILED = Outcome(Action.RETRY_OR_FAIL, phrase("outcome_failed", exit=1, what="boem"))
+SHUTDOWN = Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
+DONE = Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
 
 
 @pytest.mark.parametrize(
@@ -99,7 +100,8 @@ def test_a_session_that_lost_its_task_is_told_why(
     stop: Stop | None, status: str, token: str | None, reason: str
 ) -> None:
     seen = Observed(token="mijn-token", exit_code=0, result=None, stop=stop, task_after=_task(status, token))
-    assert decide(seen) == Outcome(Action.NOTHING, reason)
+    outcome = decide(seen)
+    assert (outcome.action, outcome.reason) == (Action.NOTHING, reason)
 
 
 @pytest.mark.parametrize(
@@ -129,3 +131,19 @@ def test_every_way_the_daemon_stops_a_session_has_its_words_in_the_ledger() -> N
     from worker.daemon.worker import STOPPED_NL
 
     assert set(STOPPED_NL) == set(Stop)
+
+
+def test_the_ledger_keeps_the_reason_in_dutch_and_the_log_says_it_in_the_runs_language() -> None:
+    seen = Observed(token="t", exit_code=127, result=None, stop=None, task_after=_task("bezig", "t"), stderr_tail="nee")
+    outcome = decide(seen)
+    assert outcome.reason == "infrastructuur: agent start niet (exit 127: nee)"
+    assert outcome.said("en") == "infrastructure: the agent does not start (exit 127: nee)"
+    silent = decide(
+        Observed(
+            token="t", exit_code=-9, result=None, stop=Stop.SILENCE, task_after=_task("bezig", "t"), stderr_tail="x"
+        )
+    )
+    assert (silent.reason, silent.said("en")) == (
+        "sessie gestopt: te lang geen uitvoer\nstderr: x",
+        "session stopped: no output for too long\nstderr: x",
+    )

@@ -183,6 +183,7 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
             "unknown time zone 'Europe/Veranda'",
         ),
         ("TAAK_BOTS", "../x", "'../x' is geen botnaam", "'../x' is no bot name"),
+        ("TAAK_BOTS", "a" * 300, f"'{'a' * 64}…' is geen botnaam", f"'{'a' * 64}…' is no bot name"),  # cut
         ("TAAK_POLL_SECONDS", "inf", "TAAK_POLL_SECONDS: moet een eindig getal zijn", "finite number"),
         ("TAAK_LEASE_SECONDS", "99999999999", "TAAK_LEASE_SECONDS: mag hoogstens 2147483647 zijn", "2147483647"),
         ("TAAK_LEASE_EXTEND_SECONDS", "nan", "moet een eindig getal zijn", "finite number"),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message
-from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, TASK_ID, Soort, Status, Task
+from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id
 from worker.core.terminal import is_blank, not_utf8
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -175,10 +175,13 @@ def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
     parser.add_argument("--limit", dest="limiet", type=whole_number, help=argparse.SUPPRESS)
 
 
+# Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
+WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def whole_number(text: str) -> int:
     """argparse's type for a count or a number stored as an integer."""
-    # Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
-    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+    if not WHOLE_NUMBER.fullmatch(text):
         raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text))
     value = int(text)
     if not INT_MIN <= value <= INT_MAX:
@@ -213,12 +216,17 @@ def joined(words: Sequence[str]) -> str:
     return " ".join(words)
 
 
+def unless_blank(value: str | None) -> str | None:
+    """An option that may be left out (`--reden`): given blank (spaces, invisible characters), it is left out."""
+    return None if value is None or is_blank(value) else value
+
+
 def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | None]:
     """The task to act on and the token that goes with it (only the session's own task has one)."""
     task_id = explicit or settings.id
     if task_id is None:
         raise InvalidInput("no_id")
-    if not TASK_ID.match(task_id):
+    if not is_task_id(task_id):
         raise InvalidInput("bad_id", value=task_id)
     token = settings.token if task_id == settings.id else None
     return task_id, token

@@ -211,8 +211,9 @@ def _hooks(settings: Settings) -> list[Check]:
     path = settings.claude_settings
     try:
         current = settings_file.load(path)
-    except ValueError as exc:
-        return [Check("fail", "hooks", f"{path} is not valid JSON ({exc})", f"repair {path}")]
+    except settings_file.BadSettingsFile as exc:
+        detail = exc.detail.said(settings.language)
+        return [Check("fail", "hooks", f"{path} is not a valid settings file ({detail})", f"repair {path}")]
     checks = []
     if settings_file.merged(current) == current:
         checks.append(Check("ok", "hooks", f"installed in {path}"))

@@ -89,7 +89,7 @@ SAID_NL: list[tuple[str, str]] = [
     ),
     (r"^(.*) does not answer --version \((.*)\)$", r"\1 antwoordt niet op --version (\2)"),
     (r"^(.*) --version exited (-?\d+)$", r"\1 --version stopte met \2"),
-    (r"^(.*) is not valid JSON \((.*)\)$", r"\1 is geen geldige JSON (\2)"),
+    (r"^(.*) is not a valid settings file \((.*)\)$", r"\1 is geen geldig settings-bestand (\2)"),
     (r"^repair (.*)$", r"herstel \1"),
     (r"^not \(all\) installed in (.*)$", r"niet (alle) geïnstalleerd in \1"),
     (r"^installed in (.*)$", r"geïnstalleerd in \1"),

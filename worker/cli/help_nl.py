@@ -47,7 +47,7 @@ HELP_NL = {
     'add or refresh the "Compact instructions" in a CLAUDE.md': (
         'voeg de "Compact instructions" toe aan een CLAUDE.md, of ververs ze'
     ),
-    "the memory folder: taak geheugen check [MAP]": "de geheugenmap: taak geheugen check [MAP]",
+    "the memory folder: taak geheugen check [FOLDER]": "de geheugenmap: taak geheugen check [MAP]",
     "check this machine's setup: ok / warn / fail with the fix": (
         "controleer de inrichting van deze machine: ok / warn / fail, met de oplossing"
     ),

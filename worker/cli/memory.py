@@ -46,7 +46,7 @@ def _recall_parser(sub: Sub) -> None:
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory.archive import Layout, open_vectors
     from worker.memory.index import Index
-    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, actors, as_json, has_actor, render
+    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, actors, as_json, has_actor, has_task, render
     from worker.memory.recall import recall as search
 
     limit = a.positive(args.limiet, "--limiet")
@@ -91,6 +91,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
             # A name no line of a filled archive has is most likely a typo: say so, with the names there are.
             if args.bot is not None and not result.hits and not has_actor(index, args.bot) and (known := actors(index)):
                 raise Refused("unknown_actor", value=args.bot, known=", ".join(known))
+            if args.taak is not None and not result.hits and not has_task(index, args.taak):
+                raise NotFound("no_task_lines", id=args.taak)
             empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
             if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
                 result.notes.append(phrase("recall_index_empty"))
@@ -110,7 +112,7 @@ def _checked_query(query: str, settings: Settings) -> str:
     from worker.core.timephrase import parse_time, search_words
     from worker.db.ledger import check_text
 
-    check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
+    check_text(query, "ZOEKVRAAG", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
     if parsed.range is None and not search_words(parsed.words):
         raise InvalidInput("nothing_to_search", query=query)
@@ -135,6 +137,8 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
         in_range, *counts = await conn.fetch(
             queries()["log_woorden"], start, end, ["%", *patterns], args.bot, args.taak, bound
         )
+        if args.taak is not None and not rows:
+            await _known_task(conn, args.taak)
     hits = [
         Hit(
             r["id"],
@@ -159,7 +163,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
     from worker.memory import fleet
 
     async with a.connection(settings) as conn:
-        return await fleet.recall(
+        found = await fleet.recall(
             conn,
             query,
             datetime.now(UTC),
@@ -170,6 +174,16 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
             taak=args.taak,
             keep_days=settings.vloot_dagen,
         )
+        if args.taak is not None and not found.hits:
+            await _known_task(conn, args.taak)
+        return found
+
+
+async def _known_task(conn: Any, task_id: str) -> None:
+    """Nothing found for a task the ledger does not have says so (exit 3), as `taak toon` of it does."""
+    from worker.db.ledger import Ledger
+
+    await Ledger(conn).toon(task_id)
 
 
 def _archief_parser(sub: Sub) -> None:
@@ -249,21 +263,30 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
 
     path = where.lll_path(settings.data_dir)
     now = datetime.now(UTC)
-    words = list(args.words)
-    if words == ["toon"]:
+    sub_word, rest = args.words[0], args.words[1:]
+    # A sub-word is a whole word and never part of a topic by mistake: `lll klaar` lacks its topic, `lll toon
+    # extra` is no topic (a topic that starts with one is given quoted, `taak lll "toon de foto's"`).
+    if sub_word == "klaar" and not rest:
+        a.fail("usage: taak lll klaar TOPIC", ExitCode.USAGE)
+    if sub_word == "toon":
+        if rest:
+            a.fail(f"usage: taak lll toon (unexpected: {a.joined(rest)})", ExitCode.USAGE)
         print(where.render(where.load(path), now, settings.zone, settings.language) or a.said(settings, "lll_empty"))
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
     from worker.core.briefing import one_line
 
-    closing = words[0] == "klaar" and len(words) > 1
-    topic = check_text(a.joined(words[1:] if closing else words), "onderwerp", max_chars=300).strip()
+    closing = sub_word == "klaar"
+    topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()
+    opened = where.open_topics(where.load(path))  # by the lower-cased name: `Budget` and `budget` are one topic
     if closing:
-        if topic.lower() not in where.open_topics(where.load(path)):
+        if topic.lower() not in opened:
             raise NotFound("no_topic", topic=topic)
         where.append(path, "klaar", topic, now)
         print(a.said(settings, "lll_closed", topic=one_line(topic)))
+    elif topic.lower() in opened:
+        print(a.said(settings, "lll_already_open", topic=one_line(opened[topic.lower()].onderwerp)))
     else:
         where.append(path, "open", topic, now)
         print(a.said(settings, "lll_opened", topic=one_line(topic)))

@@ -297,7 +297,8 @@ def _demo(settings: Settings, agent: str) -> int:
         async with connection(demo_settings) as conn:
             ledger = Ledger(conn)
             task = await ledger.toon(task_id)
-            print(f"\n{task.id}: {task.status} (bewijs: {task.bewijs or '-'})")
+            said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
+            print("\n" + said)
             from datetime import datetime
 
             from worker.core.briefing import WORDS, stamp

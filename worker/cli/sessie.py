@@ -18,7 +18,7 @@ from typing import Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import early_language, message
-from worker.core.model import TASK_ID
+from worker.core.model import is_task_id
 from worker.core.terminal import printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
@@ -109,7 +109,7 @@ def _task(explicit: str | None) -> dict[str, Any]:
     task_id = explicit or os.environ.get("TAAK_ID")
     if not task_id:
         raise InvalidInput("no_id")
-    if not TASK_ID.match(task_id):
+    if not is_task_id(task_id):
         raise InvalidInput("bad_id", value=task_id)
     token = os.environ.get("TAAK_TOKEN") if task_id == os.environ.get("TAAK_ID") else None
     return {"id": task_id, "token": token}
@@ -138,7 +138,7 @@ def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
     if rest:
         a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
-    return {**_task(explicit), "reden": args.reden}
+    return {**_task(explicit), "reden": a.unless_blank(args.reden)}
 
 
 def _stap(args: argparse.Namespace) -> dict[str, Any]:

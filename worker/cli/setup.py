@@ -43,10 +43,10 @@ def _cockpit_parser(sub: Sub) -> None:
 
 
 def _port(text: str) -> int:
-    port = a.whole_number(text)
-    if not 1 <= port <= 65535:
+    # Digits beyond an integer are beyond a port too: the port's own message, not the integer's limit.
+    if a.WHOLE_NUMBER.fullmatch(text) and not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(message("bad_port", early_language(), value=text))
-    return port
+    return a.whole_number(text)
 
 
 async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
@@ -210,8 +210,8 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
     path = args.settings or settings.claude_settings
     try:
         current = settings_file.load(path)
-    except ValueError as exc:
-        raise InvalidInput("bad_settings_file", path=path, detail=str(exc).splitlines()[0]) from None
+    except settings_file.BadSettingsFile as exc:
+        raise InvalidInput("bad_settings_file", path=path, detail=exc.detail) from None
     if args.hooks_command == "install":
         wanted = settings_file.merged(current)
         if args.dry_run:
@@ -270,7 +270,7 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _geheugen_parser(sub: Sub) -> None:
-    p = sub.add_parser("geheugen", help="the memory folder: taak geheugen check [MAP]")
+    p = sub.add_parser("geheugen", help="the memory folder: taak geheugen check [FOLDER]")
     verbs = p.add_subparsers(dest="geheugen_command", required=True, parser_class=a.Parser, metavar="VERB")
     check = verbs.add_parser(
         "check",

@@ -240,17 +240,18 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     if rest:
         a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
+    reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
         wie = a.who(settings)
         async with a.connection(settings) as conn:
             from worker.owner import take_back_wait
 
             wait = take_back_wait(settings)
-            await Ledger(conn).terugnemen(task_id, args.reden or "met de hand", wie=wie, wait_seconds=wait)
+            await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
         print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.connection(settings) as conn:
-        await Ledger(conn).vrijgeven(task_id, token, args.reden or "vrijgegeven door de sessie", bot=a.who(settings))
+        await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
     a.session_stand(settings, task_id, Status.WACHTEND)
     print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
@@ -381,6 +382,7 @@ FIELDS_EN = {
 def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     """`taak toon` as text: every field that has a value, then the whole log with dates."""
     from worker.core.briefing import WORDS, stamp
+    from worker.db.briefing import facts_from_context
 
     months = WORDS[language].months
     now = datetime.now(zone)
@@ -391,9 +393,9 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
         key = FIELDS_EN.get(column, column) if language == "en" else column
         if isinstance(value, datetime):
             value = stamp(value, now, zone, months, always_date=True)
-        elif isinstance(value, dict):  # the context: one `key = value` line each, below its name
+        elif isinstance(value, dict):  # the context: one `key = value` line each, below its name, as the briefing
             lines.append(key)
-            lines += [f"  {inline(str(k))} = {inline(str(v))}" for k, v in value.items()]
+            lines += [f"  {inline(k)} = {inline(v)}" for k, v in facts_from_context(value).items()]
             continue
         elif hasattr(value, "value"):
             value = value.value

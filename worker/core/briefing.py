@@ -216,8 +216,12 @@ def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) 
 
 
 def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False) -> str:
-    """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone."""
-    local = moment.astimezone(zone)
+    """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone (a moment that zone
+    cannot show, near the end of year 9999 as the owner's SQL may store it, as it is)."""
+    try:
+        local = moment.astimezone(zone)
+    except OverflowError:
+        local = moment
     clock = f"{local.hour:02d}:{local.minute:02d}"
     if not always_date and local.date() == now.astimezone(zone).date():
         return clock

@@ -55,7 +55,7 @@ def parse_database_url(url: str) -> DatabaseUrl:
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
-    sslmode = _query_value(parts.query, "sslmode")
+    sslmode = _query_value(parts.query, "sslmode", empty="")
     if sslmode is not None and sslmode not in SSL_MODES:
         raise InvalidInput("bad_sslmode", url=redact(url), value=sslmode, modes=", ".join(SSL_MODES))
     host = parts.hostname or _query_value(parts.query, "host") or "localhost"
@@ -63,11 +63,12 @@ def parse_database_url(url: str) -> DatabaseUrl:
     return DatabaseUrl(url=url.strip(), host=host, port=port or 5432, database=database)
 
 
-def _query_value(query: str, name: str) -> str | None:
+def _query_value(query: str, name: str, *, empty: str | None = None) -> str | None:
+    """The parameter's value; `empty` when it is given without one (`?sslmode=`), None when it is not given."""
     for pair in query.split("&"):
         key, _, value = pair.partition("=")
-        if key == name and value:
-            return unquote(value)
+        if key == name:
+            return unquote(value) if value else empty
     return None
 
 

@@ -13,6 +13,9 @@ from worker.core.errors import InvalidInput
 
 _END_OF_DAY = time(23, 59, 59)
 _RELATIVE = re.compile(r"^\+?(\d{1,4})\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
+# The last day a due date may be on, in the household's time zone: every zone can still show the end of it
+# (Python's dates end with year 9999, and the zones lie between 12 hours behind UTC and 14 ahead).
+LATEST_DUE_DAY = date(9998, 12, 31)
 _DAYS = {"vandaag": 0, "today": 0, "morgen": 1, "tomorrow": 1, "overmorgen": 2}
 _UNIT_HOURS = {"d": 24, "dag": 24, "dagen": 24, "w": 168, "week": 168, "weken": 168, "u": 1, "uur": 1, "h": 1}
 
@@ -20,7 +23,13 @@ _UNIT_HOURS = {"d": 24, "dag": 24, "dagen": 24, "w": 168, "week": 168, "weken": 
 def parse_due(text: str, now: datetime, zone: ZoneInfo) -> datetime:
     """`2026-12-05`, `2026-12-05 17:00`, `morgen`, `+3d`, `2w`, `12u`: the moment, aware, in `zone`.
     A moment already past is refused: a due date is for work still to be done."""
-    moment = _parse(text, now, zone)
+    try:
+        moment = _parse(text, now, zone)
+        too_far = moment.astimezone(zone).date() > LATEST_DUE_DAY
+    except OverflowError:
+        too_far = True
+    if too_far:
+        raise InvalidInput("due_too_far", value=text, latest=LATEST_DUE_DAY.isoformat())
     if moment <= now:
         raise InvalidInput("due_past", value=text)
     return moment

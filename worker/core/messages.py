@@ -162,9 +162,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "claimen kan alleen voor minstens één bot",
         "en": "claim needs at least one bot",
     },
-    "bad_bot": {
-        "nl": "{value!r} is geen botnaam (letters, cijfers, _ . -)",
-        "en": "{value!r} is not a bot name (letters, digits, _ . -)",
+    "bad_bot_name": {
+        "nl": "{value!r} is geen botnaam (letters, cijfers, _ . -; een letter of cijfer vooraan; hoogstens {limit} "
+        "tekens)",
+        "en": "{value!r} is not a bot name (letters, digits, _ . -; a letter or a digit first; at most {limit} "
+        "characters)",
+    },
+    "lll_already_open": {
+        "nl": "al open: {topic}",
+        "en": "already open: {topic}",
+    },
+    "no_task_lines": {
+        "nl": "{id}: geen enkele regel van die taak in het archief van deze machine (recall --taken zoekt in het "
+        "takenlog)",
+        "en": "{id}: not one line of that task in this machine's archive (recall --taken searches the task log)",
     },
     "bad_due": {
         "nl": '{value!r} is geen datum voor --uiterlijk (bijvoorbeeld 2026-12-05, "2026-12-05 17:00", morgen, '
@@ -175,6 +186,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "due_past": {
         "nl": "--uiterlijk {value} ligt in het verleden",
         "en": "--uiterlijk {value} is in the past",
+    },
+    "due_too_far": {
+        "nl": "--uiterlijk {value} ligt te ver weg (uiterlijk {latest})",
+        "en": "--uiterlijk {value} is too far ahead (at most {latest})",
     },
     "taken_back": {
         "nl": "{id}: lease teruggenomen; de taak wacht weer en de daemon stopt de sessie die hem had",
@@ -361,6 +376,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "bot {value} is onbekend (bekend: {known})",
         "en": "bot {value} is unknown (known: {known})",
     },
+    "settings_not_json": {
+        "nl": "geen JSON (regel {line}, kolom {column})",
+        "en": "not JSON (line {line}, column {column})",
+    },
+    "settings_not_utf8": {"nl": "geen UTF-8-tekst", "en": "not UTF-8 text"},
+    "settings_not_object": {"nl": "geen JSON-object", "en": "not a JSON object"},
+    "settings_hooks_not_object": {"nl": '"hooks" is geen object', "en": '"hooks" is not an object'},
+    "settings_hooks_event_shape": {
+        "nl": '"hooks".{event} is geen lijst van groepen met elk een lijst hooks',
+        "en": '"hooks".{event} is not a list of groups with a list of hooks each',
+    },
     "bad_settings_file": {
         "nl": "{path} is geen geldig settings-bestand: {detail}",
         "en": "{path} is not a valid settings file: {detail}",
@@ -417,6 +443,52 @@ MESSAGES: dict[str, dict[str, str]] = {
     "malformed_url_port": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (de poort is een getal van 1 tot 65535)",
         "en": "TAAK_DATABASE_URL is malformed: {url} (the port is a number from 1 to 65535)",
+    },
+    # Why a task went where it went after its session (worker/core/outcome.py): the ledger keeps the Dutch, the
+    # daemon's log says it in the run's language.
+    "outcome_cancelled": {"nl": "de eigenaar heeft de taak geannuleerd", "en": "the owner cancelled the task"},
+    "outcome_lease_lost_elsewhere": {
+        "nl": "lease kwijt: de taak is elders opnieuw geclaimd",
+        "en": "lease lost: the task was claimed again elsewhere",
+    },
+    "outcome_lease_lost_taken_back": {
+        "nl": "lease kwijt: de taak is teruggenomen (nu {status})",
+        "en": "lease lost: the task was taken back (now {status})",
+    },
+    "outcome_closed_by_session": {
+        "nl": "de sessie heeft de taak zelf afgesloten",
+        "en": "the session closed the task itself",
+    },
+    "outcome_shutdown": {
+        "nl": "de worker stopt; de taak gaat terug in de wachtrij",
+        "en": "the worker is stopping; the task goes back into the queue",
+    },
+    "outcome_agent_wont_start": {
+        "nl": "infrastructuur: agent start niet ({why})",
+        "en": "infrastructure: the agent does not start ({why})",
+    },
+    "outcome_infrastructure": {"nl": "infrastructuur: {why}", "en": "infrastructure: {why}"},
+    "outcome_silence": {"nl": "sessie gestopt: te lang geen uitvoer", "en": "session stopped: no output for too long"},
+    "outcome_total_time": {
+        "nl": "sessie gestopt: totale tijd overschreden",
+        "en": "session stopped: total time exceeded",
+    },
+    "outcome_no_klaar": {"nl": "sessie eindigde zonder taak klaar", "en": "session ended without taak klaar"},
+    "outcome_failed": {"nl": "sessie mislukt (exit {exit}): {what}", "en": "session failed (exit {exit}): {what}"},
+    "outcome_no_result": {"nl": "geen resultaat", "en": "no result"},
+    "url_unknown_parameter": {
+        "nl": "TAAK_DATABASE_URL noemt een parameter die Postgres niet kent: {name} ({url})",
+        "en": "TAAK_DATABASE_URL names a parameter Postgres does not know: {name} ({url})",
+    },
+    "url_unusable": {
+        "nl": "TAAK_DATABASE_URL is zo niet te gebruiken: {reason} ({url})",
+        "en": "TAAK_DATABASE_URL cannot be used as it is: {reason} ({url})",
+    },
+    "reason_no_root_certificate": {
+        "nl": "sslmode verify-ca of verify-full vraagt het basiscertificaat van de server, en {path} bestaat niet "
+        "(geef het met sslrootcert=PAD)",
+        "en": "sslmode verify-ca or verify-full needs the server's root certificate, and {path} does not exist "
+        "(give it with sslrootcert=PATH)",
     },
     "bad_sslmode": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (sslmode={value}; kan zijn: {modes})",
@@ -774,6 +846,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{files:geheugenbestand|geheugenbestanden}, {unindexed} in geen index:",
         "en": "{files:memory file|memory files}, {unindexed} in no index:",
     },
+    "demo_result": {"nl": "{id}: {status} (bewijs: {bewijs})", "en": "{id}: {status} (evidence: {bewijs})"},
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 
@@ -807,11 +880,37 @@ def dollars(value: Decimal | float | None) -> str:
 
 def early_language() -> str:
     """The language of help and usage errors, which are shown before the settings are loaded (loading them
-    costs more than the whole answer, issue 16). The same variable the settings read, TAAK_LANGUAGE; anything
-    but `en` is Dutch, as the settings' default is."""
+    costs more than the whole answer, issue 16). Read as the settings read it: TAAK_LANGUAGE from the
+    environment, else from `.env` in the working folder; only `en` is English (the settings refuse `EN` as
+    they refuse `fr`, and that refusal is said in the default language, Dutch)."""
     import os
 
-    return "en" if os.environ.get("TAAK_LANGUAGE", "").strip().lower() == "en" else "nl"
+    value = os.environ.get("TAAK_LANGUAGE")
+    if value is None:
+        value = dotenv_value(".env", "TAAK_LANGUAGE")
+    return "en" if value == "en" else "nl"
+
+
+def dotenv_value(path: str, name: str) -> str | None:
+    """One variable from a dotenv file as pydantic-settings (python-dotenv) reads it: `[export] NAME=value`,
+    the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
+    itself takes 50 ms to import, half of what help may take."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = None
+    for line in lines:
+        key, equals, value = line.strip().removeprefix("export ").partition("=")
+        if not equals or key.strip().upper() != name.upper():
+            continue
+        value = value.strip()
+        if value[:1] in ("'", '"') and value[1:].find(value[0]) >= 0:
+            found = value[1 : 1 + value[1:].find(value[0])]
+        else:
+            found = value.split(" #", 1)[0].strip()
+    return found
 
 
 def written(op: str, language: str, task_id: str, soort: str | None = None) -> str:
@@ -853,6 +952,7 @@ FIELDS_EN = {
     "naam": "name",
     "onderwerp": "topic",
     "context": "context",
+    "ZOEKVRAAG": "QUERY",  # recall's placeholder, as each language's help writes it
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -50,6 +50,11 @@ SESSION_KINDS = frozenset(
 OWNER_KINDS = frozenset({Soort.NOTITIE, Soort.ANTWOORD})
 
 OPDRACHT_MAX_CHARS = 8000
+# The other texts of a new task: a title is short (the one made from the opdracht's first line has 120
+# characters at most), and what done means and the context's facts are whole in the briefing (2,000 a field).
+TITEL_MAX_CHARS = 120
+KLAAR_WANNEER_MAX_CHARS = 2000
+CONTEXT_MAX_CHARS = 2000
 # HV-YYYYMMDD-NNN with a month and a day that can be (HV-20991301-001 is no ID, not an unknown one).
 TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
@@ -65,6 +70,28 @@ FINAL = frozenset({Status.KLAAR, Status.MISLUKT, Status.GEANNULEERD})
 def bot_name(name: str) -> str:
     """One spelling of a bot, as the database keeps it (taak_botnaam): trimmed, lower case."""
     return name.strip(" \t\r\n").lower()
+
+
+def is_bot_name(name: str) -> bool:
+    """A name in its one spelling that may be a bot's, on every way in as in TAAK_BOTS: letters, digits and
+    _ . -, a letter or a digit first (never `..`: it becomes a file name), at most NAME_MAX_CHARS."""
+    return bool(BOT_NAME.match(name)) and name[0].isalnum() and len(name) <= NAME_MAX_CHARS
+
+
+def shown_name(name: str) -> str:
+    """A name as an error line shows it: one longer than a name can be is cut (a paste never fills the screen)."""
+    return name if len(name) <= NAME_MAX_CHARS else name[:NAME_MAX_CHARS] + "…"
+
+
+def is_task_id(text: str) -> bool:
+    """HV-YYYYMMDD-NNN with a date the calendar has: HV-20260230-001 is no ID, not an unknown one."""
+    if not TASK_ID.match(text):
+        return False
+    try:
+        date(int(text[3:7]), int(text[7:9]), int(text[9:11]))
+    except ValueError:  # the 30th of February, the 31st of April, year 0
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from worker.core.messages import Phrase, phrase
 from worker.core.model import Status, Task
 from worker.core.stream import Result
 
@@ -45,9 +46,19 @@ class Observed:
 @dataclass(frozen=True)
 class Outcome:
     action: Action
-    reason: str
+    why: Phrase
     note: str | None = None
     infrastructure: bool = False
+    stderr: str = ""  # the session's last stderr, kept with the reason in the ledger
+
+    def said(self, language: str) -> str:
+        """The reason in one language: the run's for the daemon's log, Dutch (the record's) for the ledger."""
+        return self.why.said(language) + (f"\nstderr: {self.stderr}" if self.stderr else "")
+
+    @property
+    def reason(self) -> str:
+        """The reason as the ledger records it."""
+        return self.said("nl")
 
 
 INFRA_PATTERNS = re.compile(
@@ -68,32 +79,33 @@ def is_infrastructure(text: str) -> bool:
 def decide(seen: Observed) -> Outcome:
     task = seen.task_after
     if task is not None and task.status == Status.GEANNULEERD:
-        return Outcome(Action.NOTHING, "de eigenaar heeft de taak geannuleerd")
+        return Outcome(Action.NOTHING, phrase("outcome_cancelled"))
     if seen.stop == Stop.LEASE_LOST:
         if task is None or task.status == Status.BEZIG:
-            return Outcome(Action.NOTHING, "lease kwijt: de taak is elders opnieuw geclaimd")
-        return Outcome(Action.NOTHING, f"lease kwijt: de taak is teruggenomen (nu {task.status})")
+            return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))
+        return Outcome(Action.NOTHING, phrase("outcome_lease_lost_taken_back", status=task.status.value))
     if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
-        return Outcome(Action.NOTHING, "de sessie heeft de taak zelf afgesloten")
+        return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
     if seen.stop == Stop.SHUTDOWN:
-        return Outcome(Action.VRIJGEVEN, "de worker stopt; de taak gaat terug in de wachtrij")
+        return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
     if seen.spawn_error is not None or seen.exit_code == 127:
         why = seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
-        return Outcome(Action.VRIJGEVEN, f"infrastructuur: agent start niet ({why})", infrastructure=True)
+        return Outcome(Action.VRIJGEVEN, phrase("outcome_agent_wont_start", why=why), infrastructure=True)
     result_text = (seen.result.text or "") if seen.result else ""
     failed = seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
     if failed and is_infrastructure(f"{result_text}\n{seen.stderr_tail}"):
         why = _first_line(result_text) or _tail(seen.stderr_tail)
-        return Outcome(Action.VRIJGEVEN, f"infrastructuur: {why}", infrastructure=True)
+        return Outcome(Action.VRIJGEVEN, phrase("outcome_infrastructure", why=why), infrastructure=True)
+    stderr = _tail(seen.stderr_tail)
     if seen.stop == Stop.SILENCE:
-        return Outcome(Action.RETRY_OR_FAIL, _with_stderr("sessie gestopt: te lang geen uitvoer", seen))
+        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_silence"), stderr=stderr)
     if seen.stop == Stop.TOTAL:
-        return Outcome(Action.RETRY_OR_FAIL, _with_stderr("sessie gestopt: totale tijd overschreden", seen))
+        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_total_time"), stderr=stderr)
     if not failed:
         note = _cut(result_text, RESULT_NOTE_CAP) or None
-        return Outcome(Action.RETRY_OR_FAIL, "sessie eindigde zonder taak klaar", note=note)
-    what = _first_line(result_text) or (seen.result.subtype if seen.result else None) or "geen resultaat"
-    return Outcome(Action.RETRY_OR_FAIL, _with_stderr(f"sessie mislukt (exit {seen.exit_code}): {what}", seen))
+        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_no_klaar"), note=note)
+    what = _first_line(result_text) or (seen.result.subtype if seen.result else None) or phrase("outcome_no_result")
+    return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_failed", exit=seen.exit_code, what=what), stderr=stderr)
 
 
 def backoff_seconds(failures: int, base: float, maximum: float) -> float:
@@ -118,11 +130,6 @@ def infra_pause(failures: int, outcome: Outcome, base: float, maximum: float) ->
 def with_jitter(seconds: float, draw: float) -> float:
     """Between half and all of `seconds`, by `draw` in [0, 1): callers that wait together spread out."""
     return seconds * (0.5 + draw / 2)
-
-
-def _with_stderr(reason: str, seen: Observed) -> str:
-    tail = _tail(seen.stderr_tail)
-    return f"{reason}\nstderr: {tail}" if tail else reason
 
 
 def _tail(text: str) -> str:

@@ -276,7 +276,7 @@ async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tu
             task_id = await ledger.nieuw(
                 NewTask(opdracht=text, opdrachtgever=sender, toegewezen_aan=message["ontvanger"] or None)
             )
-    except asyncpg.CheckViolationError as exc:
+    except (asyncpg.CheckViolationError, InvalidInput) as exc:  # InvalidInput: the ledger's own rules (a long sender)
         log.warning("intake_unusable", message=message["bericht_id"], reason=str(exc).splitlines()[0])
         return UNUSABLE, None
     return task_id, None

@@ -27,8 +27,8 @@ import structlog
 from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
-from worker.core.errors import TaakError
-from worker.core.messages import dollars, message
+from worker.core.errors import InvalidInput, TaakError
+from worker.core.messages import dollars, filled, message
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause
 from worker.core.session_files import SessionFiles
@@ -145,6 +145,8 @@ class Worker:
                 pool = await create_pool(
                     self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
                 )
+            except InvalidInput as exc:  # a URL that can never connect as it is: waiting would not mend it
+                raise StartRefused(exc.render(self.settings.language)) from None
             except (TaakError, *DB_ERRORS) as exc:
                 failures += 1
                 if failures == 1:
@@ -526,14 +528,15 @@ class Worker:
 
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
-        log.info("outcome", action=outcome.action, reason=outcome.reason.splitlines()[0])
+        log.info("outcome", action=outcome.action, reason=outcome.said(self.settings.language).splitlines()[0])
         s = self.settings
         self.infra_failures, pause = infra_pause(
             self.infra_failures, outcome, s.infra_pause_base_seconds, s.infra_pause_max_seconds
         )
         if pause:
             self.paused_until = time.monotonic() + pause
-            log.warning("worker_paused", seconds=pause, reason=outcome.reason, failures=self.infra_failures)
+            reason = outcome.said(self.settings.language)
+            log.warning("worker_paused", seconds=pause, reason=reason, failures=self.infra_failures)
         if outcome.action == Action.VRIJGEVEN:
             await self._vrijgeven(claim, session_id, outcome.reason)
         elif outcome.action == Action.RETRY_OR_FAIL:
@@ -582,4 +585,5 @@ def _result_line(report: SessionReport) -> str:
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
     text = text if len(text) <= 1000 else text[:999] + "…"
-    return f"{head}: {result.num_turns} beurten, {seconds}, {cost}: {text}"
+    turns = filled("{n:beurt|beurten}", n=result.num_turns)
+    return f"{head}: {turns}, {seconds}, {cost}: {text}"

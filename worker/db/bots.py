@@ -10,7 +10,7 @@ from types import EllipsisType
 
 from worker.core.errors import InvalidInput, Refused
 from worker.core.messages import message
-from worker.core.model import BOT_NAME, bot_name
+from worker.core.model import NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -62,10 +62,12 @@ def raise_brake_option(day: BotDay) -> str:
 
 
 def check_bot_name(name: str) -> str:
-    """The one spelling of a bot (`Paco ` is paco); an empty or odd name is refused."""
+    """The one spelling of a bot (`Paco ` is paco); an empty name, or one TAAK_BOTS would refuse, is refused."""
     normal = bot_name(name)
-    if not BOT_NAME.match(normal):
-        raise InvalidInput("empty_bot" if not normal else "bad_bot", value=name)
+    if not normal:
+        raise InvalidInput("empty_bot")
+    if not is_bot_name(normal):
+        raise InvalidInput("bad_bot_name", value=shown_name(name), limit=NAME_MAX_CHARS)
     return normal
 
 

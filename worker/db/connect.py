@@ -16,8 +16,8 @@ from tenacity import (
     wait_exponential,
 )
 
-from worker.core.dsn import DatabaseUrl, parse_database_url
-from worker.core.errors import Unreachable
+from worker.core.dsn import DatabaseUrl, parse_database_url, redact
+from worker.core.errors import InvalidInput, Unreachable
 from worker.core.messages import Phrase, phrase
 from worker.settings import Settings
 
@@ -39,13 +39,22 @@ class DatabaseRefusesConnections(ConnectionRefusedError):
 async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     """asyncpg.connect, with a database that refuses connections (`ALTER DATABASE ... ALLOW_CONNECTIONS false`,
     or one being dropped or restored: SQLSTATE 55000) reported as what it is to us, a refused connection, so
-    that every caller waits for it as for a server that is down instead of failing on a rule."""
+    that every caller waits for it as for a server that is down instead of failing on a rule; and a URL that
+    can never connect as it is (a parameter Postgres does not know, a certificate it names that is not there)
+    as bad input, in one line without its password."""
     try:
         connection: asyncpg.Connection = await asyncpg.connect(*args, **options)
     except asyncpg.ObjectNotInPrerequisiteStateError as exc:
         if exc.sqlstate != "55000":
             raise
         raise DatabaseRefusesConnections(str(exc).splitlines()[0]) from exc
+    except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
+        named = re.search(r'"([^"]*)"', str(exc))
+        url = redact(str(options.get("dsn") or (args[0] if args else "")))
+        raise InvalidInput("url_unknown_parameter", url=url, name=named[1] if named else "?") from None
+    except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
+        url = redact(str(options.get("dsn") or (args[0] if args else "")))
+        raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
     return connection
 
 
@@ -86,6 +95,11 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
     except asyncpg.InvalidPasswordError:
         raise Unreachable("bad_password", where=database.where) from None
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _client_configuration(exc: Exception) -> str | Phrase:
+    missing = re.search(r'root certificate file "([^"]*)" does not exist', str(exc))
+    return phrase("reason_no_root_certificate", path=missing[1]) if missing else str(exc).splitlines()[0]
 
 
 def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:

@@ -17,16 +17,20 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import (
+    CONTEXT_MAX_CHARS,
+    KLAAR_WANNEER_MAX_CHARS,
+    NAME_MAX_CHARS,
     OPDRACHT_MAX_CHARS,
     OWNER_KINDS,
     SESSION_KINDS,
-    TASK_ID,
+    TITEL_MAX_CHARS,
     Lease,
     LogRow,
     OlderRows,
     Soort,
     Status,
     Task,
+    is_task_id,
 )
 from worker.core.terminal import is_blank
 from worker.db.sqlfiles import Executor, queries
@@ -117,18 +121,27 @@ LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
-    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text."""
+    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text. A blank
+    text that may be left out counts as left out: it comes back empty, never as the invisible characters."""
     if "\x00" in value:
         raise InvalidInput("nul_byte", what=what)
-    if required and is_blank(value):
-        raise InvalidInput("empty", what=what)
+    if is_blank(value):
+        if required:
+            raise InvalidInput("empty", what=what)
+        return ""
     if max_chars is not None and len(value) > max_chars:
         raise InvalidInput("too_long", what=what, length=len(value), limit=max_chars)
     return value
 
 
+def _check_length(value: str | None, option: str, limit: int) -> None:
+    """A text of a new task within its limit, named by the option that gives it (the intake's texts too)."""
+    if value is not None and len(value) > limit:
+        raise InvalidInput("too_long", what=option, length=len(value), limit=limit)
+
+
 def check_task_id(task_id: str) -> str:
-    if not TASK_ID.match(task_id):
+    if not is_task_id(task_id):
         raise InvalidInput("bad_id", value=task_id)
     return task_id
 
@@ -151,6 +164,7 @@ class Ledger:
     async def nieuw(self, new: NewTask) -> str:
         check_text(new.opdracht, "opdracht", max_chars=OPDRACHT_MAX_CHARS)
         check_text(new.opdrachtgever, "opdrachtgever")
+        _check_length(new.opdrachtgever, "--van", NAME_MAX_CHARS)  # a name, like a bot's
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="opdrachtgever")
         for what, value in (
@@ -161,11 +175,14 @@ class Ledger:
         ):
             if value is not None:  # left out is None; given, it must say something
                 check_text(value, what)
+        _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
+        _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
         if new.max_pogingen < 1:
             raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
         context = new.context or {}
         context_json = json.dumps(context, ensure_ascii=False)
         check_text(context_json, "context", required=False)
+        _check_length(context_json, "--context (JSON)", CONTEXT_MAX_CHARS)  # counted as it is stored
         task_id: str = await self.db.fetchval(
             queries()["nieuw"],
             new.opdracht,
@@ -281,7 +298,7 @@ class Ledger:
         if is_blank(bewijs):
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
-        check_text(tekst, "tekst", required=False)
+        tekst = check_text(tekst, "tekst", required=False)
         record = await self.db.fetchrow(
             queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie, _meta_json(meta)
         )

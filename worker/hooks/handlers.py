@@ -21,10 +21,9 @@ from worker.hooks.lines import additional_context, where_we_are
 from worker.hooks.owner import HookResult
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
-    SUMMARY_INSTRUCTIONS_NL,
-    SUMMARY_INSTRUCTIONS_NO_TASK,
     Report,
     briefing_from_file,
+    summary_instructions,
     trigger_of,
 )
 from worker.settings import Settings
@@ -108,13 +107,13 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         try:
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
-            steering = f"{SUMMARY_INSTRUCTIONS_NO_TASK}\nHet taak-ID is {settings.id}."
+            steering = summary_instructions(settings.language, settings.id)
             reason = exc.render(settings.language) if isinstance(exc, TaakError) else f"{type(exc).__name__}: {exc}"
             return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
     if task is None:
-        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
+        return HookResult(stdout=summary_instructions(settings.language))
     opdracht, stap = task
-    return HookResult(stdout=SUMMARY_INSTRUCTIONS_NL.format(id=settings.id, opdracht=opdracht, stap=stap))
+    return HookResult(stdout=summary_instructions(settings.language, settings.id, opdracht, stap))
 
 
 async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:

@@ -14,7 +14,7 @@ from typing import Any
 from worker.core.messages import message
 from worker.hooks.lines import additional_context
 from worker.hooks.place import HookPlace
-from worker.hooks.reports import SUMMARY_INSTRUCTIONS_NO_TASK, Report, strip_analysis, summary_path, write_report
+from worker.hooks.reports import Report, strip_analysis, summary_instructions, summary_path, write_report
 
 MEMORY_BUDGET = 6_000
 
@@ -57,15 +57,15 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
         why = {FileNotFoundError: "file_missing", IsADirectoryError: "file_is_folder"}.get(type(exc), "file_no_access")
         reason = message(why, place.language)
         said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
-        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=said)
+        return HookResult(stdout=summary_instructions(place.language), stderr=said)
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
-        return HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK, stderr=report.error, exit_code=1)
+        return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
     return report
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
     report = report_before_compaction(payload, place)
-    return report if isinstance(report, HookResult) else HookResult(stdout=SUMMARY_INSTRUCTIONS_NO_TASK)
+    return report if isinstance(report, HookResult) else HookResult(stdout=summary_instructions(place.language))
 
 
 def save_summary(payload: dict[str, Any], place: HookPlace) -> tuple[Path, str] | HookResult:

@@ -19,10 +19,9 @@ from worker.core.session_files import SessionFiles
 from worker.hooks.entry import record_hook_run
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
-    SUMMARY_INSTRUCTIONS_NL,
-    SUMMARY_INSTRUCTIONS_NO_TASK,
     briefing_from_file,
     strip_analysis,
+    summary_instructions,
     summary_path,
     trigger_of,
     write_report,
@@ -144,9 +143,9 @@ def _steering(task_id: str) -> str:
         card = json.loads(files.task_card.read_text(encoding="utf-8")) if files else {}
         opdracht = card["opdracht"]
     except (OSError, ValueError, KeyError, TypeError):
-        return SUMMARY_INSTRUCTIONS_NO_TASK + (f"\nHet taak-ID is {task_id}." if task_id else "")
+        return summary_instructions(early_language(), task_id or None)
     stap = (read_stand(_data_dir(), task_id) or {}).get("volgende_stap") or "-"
-    return SUMMARY_INSTRUCTIONS_NL.format(id=task_id, opdracht=opdracht, stap=stap)
+    return summary_instructions(early_language(), task_id, opdracht, stap)
 
 
 def _files() -> SessionFiles | None:

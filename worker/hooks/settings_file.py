@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from worker.core.messages import Phrase, phrase
+
 # Claude Code event -> our handler. SessionStart has no matcher: the handler decides by `source`.
 EVENTS = {
     "SessionStart": "session-start",
@@ -281,23 +283,36 @@ def _segment_script(words: list[str], home: Path, *, relative_known: bool) -> tu
     return None
 
 
+class BadSettingsFile(ValueError):
+    """A settings file no reader here can walk; `detail` says why, in either language."""
+
+    def __init__(self, detail: Phrase) -> None:
+        super().__init__(str(detail))
+        self.detail = detail
+
+
 def load(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadSettingsFile(phrase("settings_not_json", line=exc.lineno, column=exc.colno)) from None
+    except UnicodeDecodeError:
+        raise BadSettingsFile(phrase("settings_not_utf8")) from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path} does not hold a JSON object")
-    _check_hooks_shape(data.get("hooks"), path)
+        raise BadSettingsFile(phrase("settings_not_object"))
+    _check_hooks_shape(data.get("hooks"))
     return data
 
 
-def _check_hooks_shape(hooks: object, path: Path) -> None:
+def _check_hooks_shape(hooks: object) -> None:
     """Claude Code's shape, `{"Event": [{"matcher": ..., "hooks": [{...}]}]}`, or a clear refusal: every reader
     here walks it, and a string where a list belongs must not end in a traceback."""
     if hooks is None:
         return
     if not isinstance(hooks, dict):
-        raise ValueError(f'{path}: "hooks" is no object')
+        raise BadSettingsFile(phrase("settings_hooks_not_object"))
     for event, groups in hooks.items():
         if not isinstance(groups, list) or not all(
             isinstance(g, dict)
@@ -305,7 +320,7 @@ def _check_hooks_shape(hooks: object, path: Path) -> None:
             and all(isinstance(h, dict) for h in g.get("hooks", []))
             for g in groups
         ):
-            raise ValueError(f'{path}: "hooks".{event} is no list of groups with a list of hooks each')
+            raise BadSettingsFile(phrase("settings_hooks_event_shape", event=event))
 
 
 def save_with_backup(path: Path, data: dict[str, Any]) -> Path | None:

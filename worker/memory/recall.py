@@ -256,6 +256,10 @@ def has_actor(index: Index, actor: str) -> bool:
     return bool(index.db.execute("select exists (select 1 from regels where lower(actor) = ?)", (actor,)).fetchone()[0])
 
 
+def has_task(index: Index, taak: str) -> bool:
+    return bool(index.db.execute("select exists (select 1 from regels where taak = ?)", (taak,)).fetchone()[0])
+
+
 def _word_hits(
     index: Index,
     words: list[str],
@@ -319,6 +323,7 @@ HEADER = {
         "shown_one": "regel getoond van",
         "in_range": "in het bereik",
         "words": "woorden",
+        "fallback": "uitwijk",
         "output": "uitvoer",
         "more": "meer dan",
         "cut": "# afgekapt: {n} regels niet getoond (--limiet, of meer dan {chars} tekens)",
@@ -334,6 +339,7 @@ HEADER = {
         "shown_one": "line shown of",
         "in_range": "in the range",
         "words": "words",
+        "fallback": "fallback",
         "output": "output",
         "more": "more than",
         "cut": "# cut: {n} lines not shown (--limiet, or more than {chars} characters)",
@@ -364,7 +370,7 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
         f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
         f"{len(result.hits)} {words['shown_one' if len(result.hits) == 1 else 'shown']} "
         f"{counted(result.in_range)} {words['in_range']}; "
-        f"fallback: {result.fallback.said(language)}"
+        f"{words['fallback']}: {result.fallback.said(language)}"
         + "".join(f"; {note.said(language)}" for note in result.notes)
         + (f"; {words['words']}: {counts}" if result.per_word else "")
     ]
