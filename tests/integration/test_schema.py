@@ -263,11 +263,40 @@ async def test_the_time_zone_setting_moves_the_day(conn: asyncpg.Connection) -> 
     assert await conn.fetchval("select taak_volgend_id('2026-11-29 15:30:00+00')") == "HV-20261130-001"
 
 
-@pytest.mark.parametrize("task_id", ["TAAK-1", "HV-20261399-001", "HV-00000000-000", "HV-20261201-01"])
+@pytest.mark.parametrize(
+    "task_id",
+    [
+        "TAAK-1",
+        "HV-20261399-001",
+        "HV-00000000-000",
+        "HV-20261201-01",
+        "HV-20260230-001",  # dates the calendar has not (migration 022)
+        "HV-20270229-001",
+        "HV-20260431-001",
+        "HV-00000101-001",
+    ],
+)
 async def test_an_id_of_the_wrong_shape_is_refused(conn: asyncpg.Connection, task_id: str) -> None:
     """The shape the taak command reads: an ID it would refuse to name never gets in (it took `claim` down)."""
     with pytest.raises(asyncpg.CheckViolationError, match="agent_taken_id_check"):
         await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ($1, 'x', 'jamal')", task_id)
+
+
+@pytest.mark.parametrize(
+    "task_id",
+    ["HV-20280229-001", "HV-20261231-001", "HV-20260131-999", "HV-00010101-001", "HV-99991231-1000", "HV-20260230-001"],
+)
+async def test_the_database_and_the_taak_command_agree_on_what_is_a_task_id(
+    conn: asyncpg.Connection, task_id: str
+) -> None:
+    from worker.core.model import is_task_id
+
+    try:
+        await conn.execute("insert into agent_taken (id, opdracht, opdrachtgever) values ($1, 'x', 'jamal')", task_id)
+        taken = True
+    except asyncpg.CheckViolationError:
+        taken = False
+    assert taken == is_task_id(task_id)
 
 
 async def test_a_null_opdracht_is_named(conn: asyncpg.Connection) -> None:
