@@ -345,7 +345,12 @@ async def test_a_klaar_text_that_shows_nothing_is_stored_empty(ledger: Ledger, p
 
 @pytest.mark.parametrize(
     ("field", "option", "limit"),
-    [("titel", "--titel", 120), ("opdrachtgever", "--van", 64), ("klaar_wanneer", "--klaar-wanneer", 2000)],
+    [
+        ("titel", "--titel", 120),
+        ("opdrachtgever", "--van", 64),
+        ("klaar_wanneer", "--klaar-wanneer", 2000),
+        ("volgende_stap", "--volgende-stap", 2000),
+    ],
 )
 async def test_a_new_tasks_text_over_its_limit_is_refused_naming_the_option(
     ledger: Ledger, pool: asyncpg.Pool, field: str, option: str, limit: int
@@ -355,6 +360,14 @@ async def test_a_new_tasks_text_over_its_limit_is_refused_naming_the_option(
     assert refused.value.render("nl") == f"{option} heeft {limit + 1} tekens; maximaal {limit}"
     assert await pool.fetchval("select count(*) from agent_taken") == 0
     assert await ledger.nieuw(NewTask(**{"opdracht": "Doe het", "opdrachtgever": "jamal", field: "x" * limit}))
+
+
+async def test_a_next_step_over_its_limit_is_refused_and_changes_nothing(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    task_id = await ledger.nieuw(NewTask("Doe het", "jamal", volgende_stap="begin"))
+    with pytest.raises(InvalidInput) as refused:
+        await ledger.stap(task_id, "x" * 2001)
+    assert refused.value.render("en") == "next step has 2001 characters; at most 2000 are allowed"
+    assert await pool.fetchval("select volgende_stap from agent_taken where id = $1", task_id) == "begin"
 
 
 async def test_the_context_is_limited_as_the_json_it_is_stored_as(ledger: Ledger, pool: asyncpg.Pool) -> None:

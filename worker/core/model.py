@@ -54,6 +54,7 @@ OPDRACHT_MAX_CHARS = 8000
 # characters at most), and what done means and the context's facts are whole in the briefing (2,000 a field).
 TITEL_MAX_CHARS = 120
 KLAAR_WANNEER_MAX_CHARS = 2000
+VOLGENDE_STAP_MAX_CHARS = 2000  # the briefing's "first action now": whole, like the fields above
 CONTEXT_MAX_CHARS = 2000
 # HV-YYYYMMDD-NNN with a month and a day that can be (HV-20991301-001 is no ID, not an unknown one).
 TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")

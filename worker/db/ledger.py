@@ -24,6 +24,7 @@ from worker.core.model import (
     OWNER_KINDS,
     SESSION_KINDS,
     TITEL_MAX_CHARS,
+    VOLGENDE_STAP_MAX_CHARS,
     Lease,
     LogRow,
     OlderRows,
@@ -177,6 +178,7 @@ class Ledger:
                 check_text(value, what)
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
+        _check_length(new.volgende_stap, "--volgende-stap", VOLGENDE_STAP_MAX_CHARS)
         if new.max_pogingen < 1:
             raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
         context = new.context or {}
@@ -388,7 +390,7 @@ class Ledger:
         meta: dict[str, Any] | None = None,
     ) -> Written:
         check_task_id(task_id)
-        check_text(tekst, "volgende stap")
+        check_text(tekst, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)
         if token is None:
             record = await self.db.fetchrow(queries()["stap_open"], task_id, bot or "eigenaar", tekst)
             if record is None:
