@@ -73,6 +73,14 @@ def test_a_bad_ip_or_an_unknown_name_is_refused(cli_env: dict[str, str]) -> None
     assert run_taak(cli_env, "machine", "wie", "nergens").code == 3
 
 
+def test_an_overlong_machine_name_is_refused_and_shown_cut(cli_env: dict[str, str]) -> None:
+    done = run_taak(cli_env, "machine", "zet", "m" * 300)
+    assert done.code == 2
+    assert "m" * 64 + "…" in done.err
+    assert "m" * 65 not in done.err
+    assert len(done.err.strip().splitlines()) == 1
+
+
 async def test_the_briefing_expands_the_machine_named_in_the_context(
     cli_env: dict[str, str], conn: asyncpg.Connection
 ) -> None:

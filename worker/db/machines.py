@@ -8,7 +8,7 @@ import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound
 from worker.core.machines import Machine
-from worker.core.model import NAME_MAX_CHARS
+from worker.core.model import NAME_MAX_CHARS, shown_name
 from worker.core.terminal import is_blank, printable
 from worker.db.bots import known_bot
 from worker.db.sqlfiles import Executor, queries
@@ -20,7 +20,7 @@ def check_name(name: str, what: str) -> None:
     if is_blank(name):
         raise InvalidInput("empty", what=what)
     if printable(name) != name or len(name) > NAME_MAX_CHARS:
-        raise InvalidInput("bad_machine_name", value=name, limit=NAME_MAX_CHARS)
+        raise InvalidInput("bad_machine_name", value=shown_name(name), limit=NAME_MAX_CHARS)
 
 
 def _machine(record: asyncpg.Record) -> Machine:
