@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -154,6 +154,23 @@ class Settings(BaseSettings):
         # The machine's name is part of file names under the data folder: one plain name, never a path.
         if not MACHINE_NAME.fullmatch(value) or len(value) > NAME_MAX_CHARS:
             raise _refused("setting_machine_name", value=repr(value), limit=NAME_MAX_CHARS)
+        return value
+
+    @field_validator("agent_cmd", "agent_args", "notify_cmd", "on_klaar_cmd")
+    @classmethod
+    def _a_command_line(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # Split with shlex where it is run: a quote without its closing one failed there, after a claim, and
+        # burned the task's attempt; an agent command of nothing ran its first argument as the agent.
+        import shlex
+
+        if value is None:
+            return value
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            raise _refused("setting_unbalanced_quote", value=repr(value)) from None
+        if not words and info.field_name == "agent_cmd":
+            raise _refused("setting_empty_command")
         return value
 
     @field_validator("intake_open_status", mode="before")

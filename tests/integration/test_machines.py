@@ -73,6 +73,13 @@ def test_a_bad_ip_or_an_unknown_name_is_refused(cli_env: dict[str, str]) -> None
     assert run_taak(cli_env, "machine", "wie", "nergens").code == 3
 
 
+@pytest.mark.parametrize("name", ["m\nx", "m\ty", "m\r"])
+def test_a_machine_name_or_alias_with_a_line_break_or_tab_is_refused(cli_env: dict[str, str], name: str) -> None:
+    assert run_taak(cli_env, "machine", "zet", name).code == 2
+    assert run_taak(cli_env, "machine", "zet", "veranda", "--alias", name).code == 2
+    assert run_taak(cli_env, "machine", "lijst", "--json").out.count("veranda") == 0
+
+
 def test_an_overlong_machine_name_is_refused_and_shown_cut(cli_env: dict[str, str]) -> None:
     done = run_taak(cli_env, "machine", "zet", "m" * 300)
     assert done.code == 2

@@ -246,9 +246,14 @@ def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line
     # HOME without ~/.postgresql/root.crt: verify-full has no root certificate to check the server against.
     env = {**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_CONNECT_ATTEMPTS": "1", "HOME": str(tmp_path)}
     cases = {
-        "connect_timeout=3": "TAAK_DATABASE_URL noemt een parameter die Postgres niet kent: connect_timeout (",
+        "connect_timeout=3": (
+            "TAAK_DATABASE_URL noemt een parameter die asyncpg niet kent en Postgres als instelling niet: "
+            "connect_timeout ("
+        ),
         "sslmode=": "TAAK_DATABASE_URL is ongeldig: ",
         "sslmode=verify-full": "TAAK_DATABASE_URL is zo niet te gebruiken: sslmode verify-ca of verify-full vraagt",
+        "sslmode=verify-ca&sslrootcert=/nergens/root.crt": "TAAK_DATABASE_URL noemt een bestand dat er niet is: "
+        "sslrootcert=/nergens/root.crt (",
     }
     for parameter, said in cases.items():
         done = run_taak({**env, "TAAK_DATABASE_URL": base + separator + parameter}, "lijst")

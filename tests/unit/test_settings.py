@@ -124,6 +124,22 @@ def test_a_machine_name_that_is_a_path_or_invisible_is_refused(machine: str) -> 
         Settings(_env_file=None, machine=machine)
 
 
+@pytest.mark.parametrize("field", ["agent_cmd", "agent_args", "notify_cmd", "on_klaar_cmd"])
+def test_a_command_with_a_quote_left_open_is_refused_before_anything_is_claimed(field: str) -> None:
+    with pytest.raises(ValidationError, match="a quote without its closing one"):
+        Settings(_env_file=None, **{field: "'onaf --print"})
+
+
+@pytest.mark.parametrize("command", ["", "   "])
+def test_an_empty_agent_command_is_refused(command: str) -> None:
+    with pytest.raises(ValidationError, match="is empty: give the program that is the agent"):
+        Settings(_env_file=None, agent_cmd=command)
+
+
+def test_a_quoted_agent_command_is_taken() -> None:
+    assert Settings(_env_file=None, agent_cmd="'/opt/mijn agent/claude' --x", agent_args="").agent_cmd.startswith("'")
+
+
 @pytest.mark.parametrize("machine", ["veranda", "Jamals-MacBook-Pro.local", "vm_2", "küche"])
 def test_a_host_name_is_a_machine_name(machine: str) -> None:
     assert Settings(_env_file=None, machine=machine).machine == machine

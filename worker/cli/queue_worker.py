@@ -226,11 +226,12 @@ def _serve(settings: Settings, *, once: bool) -> int:
         worker = Worker(settings, database, once=once)
         anyio.run(worker.run)
     except StartRefused as exc:
-        _fail(str(exc), ExitCode.REFUSED)
+        _fail(str(exc), exc.exit_code)
     except BaseExceptionGroup as group:  # refused inside the daemon's task group
         refused = group.subgroup(StartRefused)
         if refused is not None:
-            _fail(str(_leaves(refused)[0]), ExitCode.REFUSED)
+            first = _leaves(refused)[0]
+            _fail(str(first), first.exit_code if isinstance(first, StartRefused) else ExitCode.REFUSED)
         said = [line for leaf in _leaves(group) if (line := file_error_line(leaf, settings.language))]
         if not said:
             raise

@@ -477,8 +477,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "outcome_failed": {"nl": "sessie mislukt (exit {exit}): {what}", "en": "session failed (exit {exit}): {what}"},
     "outcome_no_result": {"nl": "geen resultaat", "en": "no result"},
     "url_unknown_parameter": {
-        "nl": "TAAK_DATABASE_URL noemt een parameter die Postgres niet kent: {name} ({url})",
-        "en": "TAAK_DATABASE_URL names a parameter Postgres does not know: {name} ({url})",
+        "nl": "TAAK_DATABASE_URL noemt een parameter die asyncpg niet kent en Postgres als instelling niet: "
+        "{name} ({url})",
+        "en": "TAAK_DATABASE_URL names a parameter that neither asyncpg nor Postgres (as a setting) takes: "
+        "{name} ({url})",
+    },
+    "url_missing_file": {
+        "nl": "TAAK_DATABASE_URL noemt een bestand dat er niet is: {name}={path} ({url})",
+        "en": "TAAK_DATABASE_URL names a file that is not there: {name}={path} ({url})",
     },
     "url_unusable": {
         "nl": "TAAK_DATABASE_URL is zo niet te gebruiken: {reason} ({url})",
@@ -547,6 +553,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "setting_bot_name": {
         "nl": "{value} is geen botnaam (kleine letters, cijfers, _ . -, hoogstens {limit})",
         "en": "{value} is no bot name (lower-case letters, digits, _ . -, at most {limit})",
+    },
+    "setting_unbalanced_quote": {
+        "nl": "{value} is geen opdrachtregel: een aanhalingsteken zonder zijn tweede",
+        "en": "{value} is no command line: a quote without its closing one",
+    },
+    "setting_empty_command": {
+        "nl": "is leeg: geef het programma dat de agent is",
+        "en": "is empty: give the program that is the agent",
     },
     "setting_machine_name": {
         "nl": "{value} is geen machinenaam (letters, cijfers, _ . -, niet met een punt vooraan, hoogstens {limit})",

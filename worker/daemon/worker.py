@@ -27,7 +27,7 @@ import structlog
 from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
-from worker.core.errors import InvalidInput, TaakError
+from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import dollars, filled, message
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause
@@ -63,7 +63,11 @@ FINISH_DEADLINE_SECONDS = 60
 
 
 class StartRefused(Exception):
-    pass
+    """The daemon cannot start as it is set up: one line, and the exit code a command would give for it."""
+
+    def __init__(self, text: str, exit_code: ExitCode = ExitCode.REFUSED) -> None:
+        super().__init__(text)
+        self.exit_code = exit_code
 
 
 class Worker:
@@ -146,7 +150,7 @@ class Worker:
                     self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
                 )
             except InvalidInput as exc:  # a URL that can never connect as it is: waiting would not mend it
-                raise StartRefused(exc.render(self.settings.language)) from None
+                raise StartRefused(exc.render(self.settings.language), exc.exit_code) from None
             except (TaakError, *DB_ERRORS) as exc:
                 failures += 1
                 if failures == 1:

@@ -55,7 +55,24 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
         url = redact(str(options.get("dsn") or (args[0] if args else "")))
         raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
+    except FileNotFoundError:  # asyncpg does not say which file; a certificate the URL names that is not there
+        url = str(options.get("dsn") or (args[0] if args else ""))
+        missing = missing_certificate(url)
+        if missing is None:
+            raise
+        raise InvalidInput("url_missing_file", url=redact(url), name=missing[0], path=missing[1]) from None
     return connection
+
+
+def missing_certificate(url: str) -> tuple[str, str] | None:
+    """The first of the URL's certificate and key files that does not exist: (parameter, path)."""
+    import os
+    from urllib.parse import parse_qsl, urlsplit
+
+    for name, value in parse_qsl(urlsplit(url).query):
+        if name in ("sslrootcert", "sslcert", "sslkey", "sslcrl") and not os.path.exists(os.path.expanduser(value)):
+            return name, value
+    return None
 
 
 def resolve_database(settings: Settings) -> DatabaseUrl:

@@ -19,7 +19,8 @@ def check_name(name: str, what: str) -> None:
     A name that cannot be is bad input (exit 2), not a machine that is not there."""
     if is_blank(name):
         raise InvalidInput("empty", what=what)
-    if printable(name) != name or len(name) > NAME_MAX_CHARS:
+    # printable() leaves tab and newline alone (they are text in a log line); a name is one line without them.
+    if printable(name) != name or any(ch in name for ch in "\t\n") or len(name) > NAME_MAX_CHARS:
         raise InvalidInput("bad_machine_name", value=shown_name(name), limit=NAME_MAX_CHARS)
 
 
