@@ -8,6 +8,7 @@ import os
 import sys
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
@@ -18,6 +19,22 @@ from tests.conftest import with_database
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
+
+
+@asynccontextmanager
+async def _busy_session(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, opdracht: str = "Schrijf de blog"
+) -> AsyncIterator[tuple[str, Daemon, dict[str, str]]]:
+    """A daemon running one busy session of a new task for paco: the task, the daemon, the session's own
+    environment (what its `taak` and its hooks get); the daemon is stopped on the way out."""
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, opdracht, toegewezen_aan="paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        yield task_id, daemon, dict(record["env"])
+    finally:
+        daemon.stop()
 
 
 async def test_the_agent_holds_no_database_url_or_password_and_its_socket_is_the_users_alone(
@@ -206,13 +223,9 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
 
     from tests.fixtures import FIXTURES
 
-    await switch_on(conn, "paco")
     opdracht = 'Zet de foto\'s van de veranda online, "album Zomer"'
-    task_id = await new_task(conn, opdracht, toegewezen_aan="paco")
-    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
-    try:
-        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
-        env = dict(record["env"])  # exactly what the session's hooks get: no database URL
+    async with _busy_session(db_url, conn, tmp_path, opdracht) as (task_id, _daemon, env):
+        # env: exactly what the session's hooks get, no database URL
         transcript = tmp_path / "t.jsonl"
         transcript.write_bytes((FIXTURES / "agentlogs__compact.jsonl").read_bytes())
 
@@ -230,8 +243,6 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
         rows = await conn.fetch(
             "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact' order by id", task_id
         )
-    finally:
-        daemon.stop()
     # With nobody to ask (the daemon gone, so no database either), the summariser is still steered.
     with transcript.open("a") as more:
         more.write((FIXTURES / "agentlogs__crud.jsonl").read_text())
@@ -265,18 +276,12 @@ async def test_a_klaar_text_that_shows_nothing_is_stored_empty_through_the_daemo
 ) -> None:
     from tests.helpers import run_taak
 
-    await switch_on(conn, "paco")
-    task_id = await new_task(conn, toegewezen_aan="paco")
-    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
-    try:
-        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
-        done = run_taak(dict(record["env"]), "klaar", "--bewijs", "/tmp/x", "\u200b\ufeff")
+    async with _busy_session(db_url, conn, tmp_path) as (task_id, _daemon, env):
+        done = run_taak(env, "klaar", "--bewijs", "/tmp/x", "\u200b\ufeff")
         row = await wait_for(
             lambda: conn.fetchrow("select tekst from agent_taak_log where taak_id = $1 and soort = 'klaar'", task_id),
             what="the klaar row",
         )
-    finally:
-        daemon.stop()
     assert done.code == 0, done.err
     assert row["tekst"] == ""
 
@@ -287,12 +292,7 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     import socket
     import subprocess
 
-    await switch_on(conn, "paco")
-    task_id = await new_task(conn, toegewezen_aan="paco")
-    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
-    try:
-        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
-        env = dict(record["env"])
+    async with _busy_session(db_url, conn, tmp_path) as (task_id, daemon, env):
         path = env["TAAK_SOCKET"]
 
         def send(raw: bytes, *, read: bool) -> bytes:
@@ -322,8 +322,6 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
             f"{sys.executable} -m worker.cli.taak toon --json | head -c 10", shell=True, env=env, capture_output=True
         )
         texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
-    finally:
-        daemon.stop()
     assert "gekaapt" in toon.stdout
     assert [ch for ch in ("\x1b", "\x07", "\u202e") if ch in toon.stdout] == []  # escaped, as on the owner's side
     assert b"Traceback" not in piped.stderr  # a reader that stops early ends it quietly

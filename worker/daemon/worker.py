@@ -532,15 +532,15 @@ class Worker:
 
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
-        log.info("outcome", action=outcome.action, reason=outcome.said(self.settings.language).splitlines()[0])
         s = self.settings
+        said = outcome.said(s.language)  # the log's words; the ledger keeps outcome.reason, the record's Dutch
+        log.info("outcome", action=outcome.action, reason=said.splitlines()[0])
         self.infra_failures, pause = infra_pause(
             self.infra_failures, outcome, s.infra_pause_base_seconds, s.infra_pause_max_seconds
         )
         if pause:
             self.paused_until = time.monotonic() + pause
-            reason = outcome.said(self.settings.language)
-            log.warning("worker_paused", seconds=pause, reason=reason, failures=self.infra_failures)
+            log.warning("worker_paused", seconds=pause, reason=said, failures=self.infra_failures)
         if outcome.action == Action.VRIJGEVEN:
             await self._vrijgeven(claim, session_id, outcome.reason)
         elif outcome.action == Action.RETRY_OR_FAIL:

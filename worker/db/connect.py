@@ -50,18 +50,23 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
         raise DatabaseRefusesConnections(str(exc).splitlines()[0]) from exc
     except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
         named = re.search(r'"([^"]*)"', str(exc))
-        url = redact(str(options.get("dsn") or (args[0] if args else "")))
+        url = redact(_given_url(args, options))
         raise InvalidInput("url_unknown_parameter", url=url, name=named[1] if named else "?") from None
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
-        url = redact(str(options.get("dsn") or (args[0] if args else "")))
+        url = redact(_given_url(args, options))
         raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
     except FileNotFoundError:  # asyncpg does not say which file; a certificate the URL names that is not there
-        url = str(options.get("dsn") or (args[0] if args else ""))
-        missing = missing_certificate(url)
+        missing = missing_certificate(_given_url(args, options))
         if missing is None:
             raise
-        raise InvalidInput("url_missing_file", url=redact(url), name=missing[0], path=missing[1]) from None
+        url = redact(_given_url(args, options))
+        raise InvalidInput("url_missing_file", url=url, name=missing[0], path=missing[1]) from None
     return connection
+
+
+def _given_url(args: tuple[Any, ...], options: dict[str, Any]) -> str:
+    """The URL asyncpg.connect was given: the pool passes it as `dsn`, a direct call as the first argument."""
+    return str(options.get("dsn") or (args[0] if args else ""))
 
 
 def missing_certificate(url: str) -> tuple[str, str] | None:

@@ -130,15 +130,15 @@ def check_text(value: str, what: str, *, max_chars: int | None = None, required:
         if required:
             raise InvalidInput("empty", what=what)
         return ""
-    if max_chars is not None and len(value) > max_chars:
-        raise InvalidInput("too_long", what=what, length=len(value), limit=max_chars)
+    if max_chars is not None:
+        _check_length(value, what, max_chars)
     return value
 
 
-def _check_length(value: str | None, option: str, limit: int) -> None:
-    """A text of a new task within its limit, named by the option that gives it (the intake's texts too)."""
+def _check_length(value: str | None, what: str, limit: int) -> None:
+    """A text within its limit; a new task's texts are named by the option that gives them (the intake's too)."""
     if value is not None and len(value) > limit:
-        raise InvalidInput("too_long", what=option, length=len(value), limit=limit)
+        raise InvalidInput("too_long", what=what, length=len(value), limit=limit)
 
 
 def check_task_id(task_id: str) -> str:
