@@ -393,3 +393,18 @@ async def test_a_database_never_migrated_gets_the_migrate_hint(cli_env: dict[str
         refused = run_taak(env, *words)
         assert refused.code == 1
         assert one_line(refused) == "taak: the database lacks taak's tables or functions: run `taak db migrate`"
+
+
+async def test_a_text_that_starts_with_a_dash_goes_in_after_double_dash(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", "--van", "jamal", "--", "-5 graden: verwarming aan").out.strip()
+    assert task_id.startswith("HV-"), task_id
+    logged = run_taak(cli_env, "log", task_id, "notitie", "--", "-x")
+    assert logged.code == 0, logged.err
+    shown = json.loads(run_taak(cli_env, "toon", task_id, "--json").out)
+    assert shown["opdracht"] == "-5 graden: verwarming aan"
+    assert shown["log"][-1]["tekst"] == "-x"
+    assert run_taak(cli_env, "lll", "--", "-z").code == 0  # a verb whose words are one or more
+    assert "-z" in run_taak(cli_env, "lll", "toon").out
+    unknown = run_taak(cli_env, "toon", "--", task_id, "-y")
+    assert unknown.code == 2
+    assert "-y" in one_line(unknown)  # the word as typed, not what stood in for it

@@ -11,10 +11,12 @@ import argparse
 import getpass
 import os
 import re
+import secrets
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
@@ -127,7 +129,13 @@ class Parser(argparse.ArgumentParser):
     """argparse that fails with one line and exit code 2 (usage), like every other refusal, in the run's
     language."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stand_ins: dict[str, str] = {}  # the words after `--`, by what stood in for them while parsing
+
     def error(self, message: str) -> NoReturn:
+        for stand_in, word in self.stand_ins.items():
+            message = message.replace(stand_in, word)
         usage = self.format_usage().strip().split(": ", 1)[-1]
         said = argparse_words("usage: ").rstrip(": ")
         fail(f"{message} ({said}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
@@ -152,12 +160,40 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
             formatter = parser._get_formatter()
             formatter.add_usage(None, parser._actions, parser._mutually_exclusive_groups, prefix="")
             parser.usage = formatter.format_help().strip()
-        return parser.parse_intermixed_args(list(words))
+        given, stand_ins = _text_after_end_of_options(words)
+        if isinstance(parser, Parser):
+            parser.stand_ins = stand_ins
+        namespace = parser.parse_intermixed_args(given)
+        for name, value in vars(namespace).items():
+            setattr(namespace, name, _put_back(value, stand_ins))
+        return namespace
     if words and words[0] in verbs.choices:
         namespace = parse(verbs.choices[words[0]], words[1:])
         setattr(namespace, verbs.dest, words[0])
         return namespace
     return parser.parse_args(list(words))  # help, or the error for a missing or unknown verb
+
+
+def _text_after_end_of_options(words: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """Every word after `--` is text, even one that starts with a dash (`taak recall -- -x`). Python 3.11's
+    intermixed parsing drops or refuses them, so they go in as stand-ins that cannot look like an option and
+    come back after parsing."""
+    if "--" not in words:
+        return list(words), {}
+    cut = list(words).index("--")
+    tag = secrets.token_hex(4)
+    stand_ins = {f"@{tag}.{n}": word for n, word in enumerate(words[cut + 1 :])}
+    return [*words[:cut], *stand_ins], stand_ins
+
+
+def _put_back(value: Any, stand_ins: dict[str, str]) -> Any:
+    if isinstance(value, list):
+        return [_put_back(item, stand_ins) for item in value]
+    if isinstance(value, str):
+        return stand_ins.get(value, value)
+    if isinstance(value, Path) and str(value) in stand_ins:
+        return Path(stand_ins[str(value)])
+    return value
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> Any:
