@@ -251,6 +251,7 @@ def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line
             "connect_timeout ("
         ),
         "sslmode=": "TAAK_DATABASE_URL is ongeldig: ",
+        "target_session_attrs=primair": "TAAK_DATABASE_URL is ongeldig: ",
         "sslmode=verify-full": "TAAK_DATABASE_URL is zo niet te gebruiken: sslmode verify-ca of verify-full vraagt",
         "sslmode=verify-ca&sslrootcert=/nergens/root.crt": "TAAK_DATABASE_URL noemt een bestand dat er niet is: "
         "sslrootcert=/nergens/root.crt (",
@@ -261,6 +262,8 @@ def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line
         assert done.err.startswith("taak: " + said), (parameter, done.err)
         assert len(done.err.strip().splitlines()) == 1
         assert "geheim" not in done.err
+    attrs = run_taak({**env, "TAAK_DATABASE_URL": base + separator + "target_session_attrs=primair"}, "lijst")
+    assert "(target_session_attrs=primair; kan zijn: any, primary, standby" in attrs.err, attrs.err
     doctor = run_taak({**env, "TAAK_DATABASE_URL": base + separator + "connect_timeout=3"}, "doctor")
     assert any(line.startswith("fail  database: ") and "connect_timeout" in line for line in doctor.out.splitlines()), (
         doctor

@@ -41,8 +41,11 @@ class DatabaseUrl:
         return self.port == SUPABASE_TRANSACTION_POOLER_PORT
 
 
-# What libpq and asyncpg accept; anything else fails at the first connection with the driver's own words.
+# What libpq and asyncpg accept; anything else fails at the first connection with the driver's own words (for
+# target_session_attrs a line that prints a Python object instead of the choices).
 SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+SESSION_ATTRS = ("any", "primary", "standby", "prefer-standby", "read-write", "read-only")
+URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
@@ -55,9 +58,10 @@ def parse_database_url(url: str) -> DatabaseUrl:
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
-    sslmode = _query_value(parts.query, "sslmode", empty="")
-    if sslmode is not None and sslmode not in SSL_MODES:
-        raise InvalidInput("bad_sslmode", url=redact(url), value=sslmode, modes=", ".join(SSL_MODES))
+    for name, choices in URL_CHOICES.items():
+        value = _query_value(parts.query, name, empty="")
+        if value is not None and value not in choices:
+            raise InvalidInput("bad_url_choice", url=redact(url), name=name, value=value, modes=", ".join(choices))
     host = parts.hostname or _query_value(parts.query, "host") or "localhost"
     database = unquote(parts.path.lstrip("/")) or (parts.username or "postgres")
     return DatabaseUrl(url=url.strip(), host=host, port=port or 5432, database=database)

@@ -496,9 +496,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "sslmode verify-ca or verify-full needs the server's root certificate, and {path} does not exist "
         "(give it with sslrootcert=PATH)",
     },
-    "bad_sslmode": {
-        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (sslmode={value}; kan zijn: {modes})",
-        "en": "TAAK_DATABASE_URL is malformed: {url} (sslmode={value}; one of: {modes})",
+    "bad_url_choice": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({name}={value}; kan zijn: {modes})",
+        "en": "TAAK_DATABASE_URL is malformed: {url} ({name}={value}; one of: {modes})",
     },
     "bad_text_encoding": {
         "nl": "argument {position} is geen geldige UTF-8: {shown}",
