@@ -24,6 +24,7 @@ MARKERS = {
         "alleen taken met deze status",
         "opties:",
         "opdrachtgever",
+        "is een map",
     ],
     "en": [
         "shown of",
@@ -37,6 +38,7 @@ MARKERS = {
         "only tasks with this status",
         "options:",
         "given by",
+        "Is a directory",
     ],
 }
 
@@ -59,6 +61,7 @@ async def test_the_main_verbs_speak_one_language(
         run_taak(env, "recall", "olifant").out,
         run_taak(env, "lijst", "--status", "rommel").err,
         run_taak(env, "toon", "HV-20990101-001").err,
+        run_taak(env, "claude-md", str(tmp_path)).err,  # a folder where a file belongs: the system's reason
         run_taak(env, "lijst", "--help").out,
         run_taak(env, "--help").out,
         run_taak(env, "doctor").out,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.messages import early_language, message
+from worker.core.messages import early_language, message, os_reason
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id
 from worker.core.terminal import is_blank, not_utf8
 
@@ -43,7 +43,7 @@ def file_error_line(exc: BaseException, language: str) -> str | None:
     """A file of this machine that failed (a folder where a file belongs, no room, no rights), said as that:
     not the database. None for anything else, a refused connection included."""
     if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
-        return message("file_error", language, path=exc.filename, reason=exc.strerror)
+        return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
     return None
 
 

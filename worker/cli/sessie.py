@@ -17,7 +17,7 @@ from typing import Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
-from worker.core.messages import early_language, message
+from worker.core.messages import early_language, message, os_reason
 from worker.core.model import is_task_id
 from worker.core.terminal import printable
 
@@ -99,7 +99,7 @@ def _socket_reason(exc: OSError, language: str) -> str:
         return message("reason_no_listener", language)
     if isinstance(exc, TimeoutError):
         return message("reason_timeout", language)
-    return exc.strerror or str(exc)
+    return os_reason(exc, language)
 
 
 # --- one request per verb, from the same parsed arguments as the database path -----------------------

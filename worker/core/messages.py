@@ -883,6 +883,36 @@ class Phrase:
         return self.said("nl")
 
 
+# The operating system's reasons are English (`strerror`); a Dutch run says the common ones in Dutch and any
+# other by its code, which is no language.
+OS_REASONS_NL = {
+    "ENOENT": "bestaat niet",
+    "EACCES": "geen toegang",
+    "EPERM": "niet toegestaan",
+    "EISDIR": "is een map",
+    "ENOTDIR": "een deel van het pad is geen map",
+    "EEXIST": "bestaat al",
+    "ENOSPC": "de schijf is vol",
+    "EDQUOT": "het quotum is op",
+    "EROFS": "het bestandssysteem is alleen-lezen",
+    "ENAMETOOLONG": "de naam is te lang",
+    "ELOOP": "te veel symbolische links",
+    "EMFILE": "te veel open bestanden",
+    "ENOEXEC": "geen programma dat te starten is",
+    "ETXTBSY": "het bestand is in gebruik",
+    "EIO": "lees- of schrijffout",
+}
+
+
+def os_reason(exc: OSError, language: str) -> str:
+    import errno
+
+    code = errno.errorcode.get(exc.errno or 0)
+    if language == "en" or code is None:
+        return exc.strerror or str(exc)
+    return OS_REASONS_NL.get(code, f"systeemfout {code}")
+
+
 def phrase(key: str, **values: object) -> Phrase:
     return Phrase(key, tuple(values.items()))
 

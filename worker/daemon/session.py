@@ -15,6 +15,7 @@ import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
+from worker.core.messages import os_reason
 from worker.core.model import Lease
 from worker.core.outcome import Stop
 from worker.core.session_plan import SessionPlan
@@ -92,7 +93,7 @@ async def run_session(
                 pass_fds=(lifeline,),
             )
         except OSError as exc:
-            report.spawn_error = f"{plan.argv[0]}: {exc.strerror or exc}"
+            report.spawn_error = f"{plan.argv[0]}: {os_reason(exc, 'nl')}"  # for the ledger, which is Dutch
             return report
         finally:
             os.close(lifeline)
