@@ -40,3 +40,12 @@ def test_the_latest_due_date_is_shown_in_every_zone() -> None:
 def test_a_stored_moment_a_zone_cannot_show_is_shown_as_it_is_instead_of_failing() -> None:
     stored = datetime(9999, 12, 31, 23, 0, tzinfo=UTC)  # what the owner's SQL can still store
     assert stamp(stored, NOW, ZoneInfo("Pacific/Kiritimati"), MONTHS, always_date=True) == "31 dec 9999 23:00"
+
+
+def test_a_count_of_days_is_not_limited_by_its_digits_but_by_the_calendar() -> None:
+    zone = ZoneInfo("Europe/Amsterdam")
+    assert parse_due("+99999d", NOW, zone).date().isoformat() == "2300-09-16"
+    for typed in ("+3000000d", "+9999999999999d", "+" + "9" * 5000 + "w"):
+        with pytest.raises(InvalidInput) as refused:
+            parse_due(typed, NOW, zone)
+        assert refused.value.key == "due_too_far", typed

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from worker.core.errors import InvalidInput
 
 _END_OF_DAY = time(23, 59, 59)
-_RELATIVE = re.compile(r"^\+?(\d{1,4})\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
+_RELATIVE = re.compile(r"^\+?(\d+)\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
 # The last day a due date may be on, in the household's time zone: every zone can still show the end of it
 # (Python's dates end with year 9999, and the zones lie between 12 hours behind UTC and 14 ahead).
 LATEST_DUE_DAY = date(9998, 12, 31)
@@ -42,6 +42,8 @@ def _parse(text: str, now: datetime, zone: ZoneInfo) -> datetime:
         return _end_of(local_now.date() + timedelta(days=_DAYS[word]), zone)
     relative = _RELATIVE.match(word)
     if relative:
+        if len(relative.group(1)) > 9:  # past any calendar (and int() refuses 4,300 digits): too far, not no date
+            raise OverflowError
         hours = int(relative.group(1)) * _UNIT_HOURS[relative.group(2)]
         moment = local_now + timedelta(hours=hours)
         return moment if _UNIT_HOURS[relative.group(2)] == 1 else _end_of(moment.date(), zone)
