@@ -97,6 +97,10 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
         ),
         run_taak(cli_env, "nieuw", "--aan", "paco", "--prioriteit", "-2147483649", "te lage prioriteit"),
         run_taak({**cli_env, "TAAK_LEASE_SECONDS": "99999999999"}, "claim", "--bot", "paco"),
+        # past the 4,300 digits Python's int() takes: no message of its own, no screenful of digits
+        run_taak(cli_env, "lijst", "--limiet", "9" * 5000),
+        run_taak({**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_LEASE_SECONDS": "9" * 5000}, "claim", "--bot", "paco"),
+        run_taak({**cli_env, "TAAK_DATABASE_URL": "postgresql://postgres@127.0.0.1:" + "9" * 5000 + "/x"}, "lijst"),
     ]
     for result in cases:
         assert result.code == 2, result
@@ -110,6 +114,10 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
     assert "sslmode=verplicht" in cases[4].err
     assert "-2147483648" in cases[5].err  # Postgres' smallest integer is the limit, and allowed
     assert "TAAK_LEASE_SECONDS" in cases[6].err
+    assert "2147483647" in cases[7].err
+    assert len(cases[7].err) < 300
+    assert "TAAK_LEASE_SECONDS: is te groot voor een geheel getal" in cases[8].err
+    assert "TAAK_DATABASE_URL" in cases[9].err
     assert await snapshot(conn) == before
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message, os_reason
-from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id
+from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id, shown_name
 from worker.core.terminal import is_blank, not_utf8
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -218,11 +218,13 @@ WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
 def whole_number(text: str) -> int:
     """argparse's type for a count or a number stored as an integer."""
     if not WHOLE_NUMBER.fullmatch(text):
-        raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=text))
-    value = int(text)
-    if not INT_MIN <= value <= INT_MAX:
-        key, limit = ("number_too_large", INT_MAX) if value > 0 else ("number_too_small", INT_MIN)
-        raise argparse.ArgumentTypeError(message(key, early_language(), value=text, limit=limit))
+        raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=shown_name(text)))
+    digits = text.strip().lstrip("+-").lstrip("0")
+    negative = text.strip().startswith("-")
+    # Counted before int(), which refuses more than 4,300 digits with a message of its own.
+    if len(digits) > len(str(INT_MAX)) or not INT_MIN <= (value := int(text)) <= INT_MAX:
+        key, limit = ("number_too_small", INT_MIN) if negative else ("number_too_large", INT_MAX)
+        raise argparse.ArgumentTypeError(message(key, early_language(), value=shown_name(text.strip()), limit=limit))
     return value
 
 

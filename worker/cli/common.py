@@ -20,6 +20,7 @@ T = TypeVar("T")
 PYDANTIC_NL = {
     "int_parsing": "moet een geheel getal zijn",
     "int_from_float": "moet een geheel getal zijn",
+    "int_parsing_size": "is te groot voor een geheel getal",
     "float_parsing": "moet een getal zijn",
     "finite_number": "moet een eindig getal zijn",
     "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",

@@ -86,7 +86,7 @@ def _port_is_wrong(url: str) -> bool:
     if ":" not in after_host:
         return False
     port = after_host.rpartition(":")[2]
-    return not port.isdigit() or not 1 <= int(port) <= 65535
+    return not port.isdigit() or len(port) > 5 or not 1 <= int(port) <= 65535
 
 
 # A password given as a parameter: `?password=...` in a URL, `password=...` in a libpq keyword string.
