@@ -112,6 +112,30 @@ async def test_a_message_whose_sender_is_too_long_for_a_name_is_unusable_and_mak
         "k" * 65,  # the ledger takes a name (--van) of 64 characters at most
     )
     refused = run_taak({**cli_env, "TAAK_INTAKE_STATUS_COLUMN": ""}, "intake", "neem", str(message_id))
-    assert refused.code == 1, refused.err  # the intake's own word for it, not the ledger's refusal
+    assert refused.code == 1, refused.err  # the intake's own word for it, with the ledger's reason
     assert f"{message_id}" in refused.err
+    assert "--van" in refused.err
     assert await conn.fetchval("select count(*) from agent_taken") == 0
+
+
+async def test_a_message_to_a_task_longer_than_any_text_is_unusable_and_adds_no_row(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    task_id = run_taak(cli_env, "nieuw", "Vervang de lamp", "--van", "jamal").out.strip()
+    rows = await conn.fetchval("select count(*) from agent_taak_log")
+    await conn.execute(OLD_TABLE)
+    message_id = await conn.fetchval(
+        "insert into agent_messages (sender, recipient, content) values ('jamal', 'paco', $1) returning id",
+        f"{task_id}: " + "lang " * 20_001,  # past the 100,000 characters of a log line
+    )
+    refused = run_taak(
+        {**cli_env, "TAAK_INTAKE_STATUS_COLUMN": "", "TAAK_LANGUAGE": "nl"}, "intake", "neem", str(message_id)
+    )
+    assert refused.code == 1, refused.err
+    assert refused.err == (  # why, in the run's language, and nothing else
+        f"taak: bericht {message_id} kan geen taak worden en bij geen taak horen: "
+        "tekst heeft 100022 tekens; maximaal 100000\n"
+    )
+    assert await conn.fetchval("select count(*) from agent_taak_log") == rows

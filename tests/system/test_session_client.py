@@ -82,3 +82,15 @@ def test_a_reden_that_shows_nothing_is_sent_as_left_out() -> None:
 
     args = parse(build_parser(only_tasks=True), ["vrijgeven", "HV-20261202-001", "--reden", "\u200b "])
     assert REQUESTS["vrijgeven"](args)["reden"] is None  # the daemon writes its default reason
+
+
+def test_a_text_past_the_limit_is_refused_before_the_daemon_is_asked(tmp_path: Path) -> None:
+    server, heard = silent_daemon(tmp_path / "d.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_SOCKET=str(tmp_path / "d.sock"), TAAK_ID="HV-20261202-001", TAAK_LANGUAGE="en")
+    try:
+        refused = run_taak(env, "log", "notitie", "-", stdin=b"x" * 100_001)
+    finally:
+        server.close()
+    assert (refused.code, refused.err) == (2, "taak: text has 100001 characters; at most 100000 are allowed\n")
+    assert heard == []

@@ -408,3 +408,23 @@ async def test_a_text_that_starts_with_a_dash_goes_in_after_double_dash(cli_env:
     unknown = run_taak(cli_env, "toon", "--", task_id, "-y")
     assert unknown.code == 2
     assert "-y" in one_line(unknown)  # the word as typed, not what stood in for it
+
+
+async def test_every_text_has_a_limit_and_one_within_it_is_kept_whole(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "Plak de testuitvoer", "--van", "jamal").out.strip()
+    before = await snapshot(conn)
+    for verb in (
+        ["log", task_id, "notitie", "-"],
+        ["antwoord", task_id, "-"],
+        ["annuleer", task_id, "--reden", "y" * 100_001],
+    ):
+        refused = run_taak(cli_env, *verb, stdin=b"y" * 100_001)  # "-" reads the text from stdin
+        assert refused.code == 2, (verb, refused)
+        assert "100001" in one_line(refused)
+        assert "100000" in refused.err
+    assert await snapshot(conn) == before
+    assert run_taak(cli_env, "log", task_id, "notitie", "-", stdin=b"z" * 100_000).code == 0
+    shown = json.loads(run_taak(cli_env, "toon", task_id, "--json").out)
+    assert shown["log"][-1]["tekst"] == "z" * 100_000

@@ -18,7 +18,7 @@ from typing import Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import early_language, message, os_reason
-from worker.core.model import is_task_id
+from worker.core.model import TEXT_MAX_CHARS, is_task_id
 from worker.core.terminal import printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
@@ -33,6 +33,7 @@ def main(words: list[str]) -> int:
     args = a.parse(build_parser(only_tasks=True), words)
     try:
         request = REQUESTS[args.command](args)
+        _within_limits(request)
         answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": early_language()})
     except TaakError as exc:
         a.fail(exc.render(early_language()), exc.exit_code)
@@ -49,6 +50,14 @@ def main(words: list[str]) -> int:
     except BrokenPipeError:  # `taak toon --json | head -c 300`
         a.end_quietly_after_broken_pipe()
     return int(answer.get("code", ExitCode.REFUSED))
+
+
+def _within_limits(request: dict[str, Any]) -> None:
+    """A text past TEXT_MAX_CHARS is refused here, as the daemon would, before a request too large for its
+    socket is sent."""
+    for name, value in request.items():
+        if isinstance(value, str) and len(value) > TEXT_MAX_CHARS:
+            raise InvalidInput("too_long", what=name, length=len(value), limit=TEXT_MAX_CHARS)
 
 
 def refuse_outside_the_daemon(verb: str) -> None:

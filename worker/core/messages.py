@@ -300,8 +300,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "message {id} was already taken: {task}",
     },
     "message_unusable": {
-        "nl": "bericht {id} kan geen taak worden (leeg, of langer dan 8.000 tekens)",
-        "en": "message {id} cannot become a task (empty, or longer than 8,000 characters)",
+        "nl": "bericht {id} kan geen taak worden en bij geen taak horen: {reason}",
+        "en": "message {id} cannot become a task nor join one: {reason}",
+    },
+    "message_breaks_rule": {
+        "nl": "het breekt een regel van de database ({rule})",
+        "en": "it breaks a rule of the database ({rule})",
     },
     "message_taken_now": {
         "nl": "bericht {id} -> {task}",

@@ -56,6 +56,9 @@ TITEL_MAX_CHARS = 120
 KLAAR_WANNEER_MAX_CHARS = 2000
 VOLGENDE_STAP_MAX_CHARS = 2000  # the briefing's "first action now": whole, like the fields above
 CONTEXT_MAX_CHARS = 2000
+# Every other text (a log line, evidence, a question, an answer, a reason): room for a pasted test output, not
+# for a file; the file goes in as a path. The daemon's socket takes a request of this size however it is escaped.
+TEXT_MAX_CHARS = 100_000
 # HV-YYYYMMDD-NNN with a month and a day that can be (HV-20991301-001 is no ID, not an unknown one).
 TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")

@@ -37,7 +37,8 @@ from worker.hooks.stand import write_stand
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
-REQUEST_MAX_BYTES = 1_048_576
+# Room for two texts of TEXT_MAX_CHARS (klaar's evidence and text) however JSON escapes them (6 bytes a character).
+REQUEST_MAX_BYTES = 4 * 1_048_576
 REQUEST_READ_SECONDS = 10  # a client that connects and says nothing does not hold a connection forever
 ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
 READ_TIMEOUT_SECONDS = 1.0  # a read for a hook: then the daemon's own copy answers

@@ -23,7 +23,7 @@ import asyncpg.pool
 import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
-from worker.core.messages import message
+from worker.core.messages import Phrase, message, phrase
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.core.terminal import is_blank
 from worker.db.ledger import Ledger, NewTask
@@ -219,7 +219,11 @@ async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found
             if decision in (Decision.TOO_OLD, Decision.HANDLED):
                 task_id, parent = SKIPPED, None
             else:
-                task_id, parent = await _convert(conn, ledger, dict(record))
+                try:
+                    task_id, parent = await _convert(conn, ledger, dict(record))
+                except Unusable as unusable:
+                    log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said("en"))
+                    task_id, parent = UNUSABLE, None
             await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
     if records:
         log.info("intake", messages=len(records), **decided)
@@ -246,11 +250,20 @@ async def take_one(
         if not recipient:
             raise Refused("message_no_recipient", id=message_id)
         record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
-        task_id, parent = await _convert(conn, Ledger(conn), record)
-        if task_id == UNUSABLE:
-            raise Refused("message_unusable", id=message_id)
+        try:
+            task_id, parent = await _convert(conn, Ledger(conn), record)
+        except Unusable as unusable:
+            raise Refused("message_unusable", id=message_id, reason=unusable.reason) from None
         await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
     return task_id
+
+
+class Unusable(Exception):
+    """A message that cannot become a task nor join one; found before anything of it is written."""
+
+    def __init__(self, reason: Phrase) -> None:
+        super().__init__(reason.said("en"))
+        self.reason = reason
 
 
 async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
@@ -261,24 +274,24 @@ async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tu
         # Locked: two daemons answering the same waiting task must not both see it waiting.
         existing = await ledger.db.fetchrow(queries()["taak_vergrendeld"], named.group(0))
         if existing is not None:
-            if existing["status"] == Status.WACHT_OP_MENS:
-                await ledger.antwoord(existing["id"], text, wie=sender)
-            else:
-                await ledger.log(
-                    existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message["bericht_id"]}
-                )
+            try:
+                if existing["status"] == Status.WACHT_OP_MENS:
+                    await ledger.antwoord(existing["id"], text, wie=sender)
+                else:
+                    meta = {"agent_messages": message["bericht_id"]}
+                    await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta=meta)
+            except InvalidInput as exc:  # checked before anything is written: a text past TEXT_MAX_CHARS
+                raise Unusable(phrase(exc.key, **exc.values)) from None
             return existing["id"], existing["id"]
-    if is_blank(text) or len(text) > OPDRACHT_MAX_CHARS:
-        log.warning("intake_unusable", message=message["bericht_id"], characters=len(text))
-        return UNUSABLE, None
     try:
         async with conn.transaction():  # a savepoint: one odd message must not undo the batch
             task_id = await ledger.nieuw(
                 NewTask(opdracht=text, opdrachtgever=sender, toegewezen_aan=message["ontvanger"] or None)
             )
-    except (asyncpg.CheckViolationError, InvalidInput) as exc:  # InvalidInput: the ledger's own rules (a long sender)
-        log.warning("intake_unusable", message=message["bericht_id"], reason=str(exc).splitlines()[0])
-        return UNUSABLE, None
+    except InvalidInput as exc:  # the ledger's own rules: empty, too long, a sender too long for a name
+        raise Unusable(phrase(exc.key, **exc.values)) from None
+    except asyncpg.CheckViolationError as exc:
+        raise Unusable(phrase("message_breaks_rule", rule=exc.constraint_name or "?")) from None
     return task_id, None
 
 

@@ -23,6 +23,7 @@ from worker.core.model import (
     OPDRACHT_MAX_CHARS,
     OWNER_KINDS,
     SESSION_KINDS,
+    TEXT_MAX_CHARS,
     TITEL_MAX_CHARS,
     VOLGENDE_STAP_MAX_CHARS,
     Lease,
@@ -122,7 +123,8 @@ LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
-    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text. A blank
+    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text (every text
+    has a limit, TEXT_MAX_CHARS unless it has its own). A blank
     text that may be left out counts as left out: it comes back empty, never as the invisible characters."""
     if "\x00" in value:
         raise InvalidInput("nul_byte", what=what)
@@ -130,8 +132,7 @@ def check_text(value: str, what: str, *, max_chars: int | None = None, required:
         if required:
             raise InvalidInput("empty", what=what)
         return ""
-    if max_chars is not None:
-        _check_length(value, what, max_chars)
+    _check_length(value, what, TEXT_MAX_CHARS if max_chars is None else max_chars)
     return value
 
 
@@ -164,10 +165,14 @@ class Ledger:
 
     async def nieuw(self, new: NewTask) -> str:
         check_text(new.opdracht, "opdracht", max_chars=OPDRACHT_MAX_CHARS)
-        check_text(new.opdrachtgever, "opdrachtgever")
         _check_length(new.opdrachtgever, "--van", NAME_MAX_CHARS)  # a name, like a bot's
+        check_text(new.opdrachtgever, "opdrachtgever")
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="opdrachtgever")
+        # Each option's own limit first: a text past every limit is named by the option that gives it.
+        _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
+        _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
+        _check_length(new.volgende_stap, "--volgende-stap", VOLGENDE_STAP_MAX_CHARS)
         for what, value in (
             ("toegewezen_aan", new.toegewezen_aan),
             ("klaar_wanneer", new.klaar_wanneer),
@@ -176,15 +181,12 @@ class Ledger:
         ):
             if value is not None:  # left out is None; given, it must say something
                 check_text(value, what)
-        _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
-        _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
-        _check_length(new.volgende_stap, "--volgende-stap", VOLGENDE_STAP_MAX_CHARS)
         if new.max_pogingen < 1:
             raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
         context = new.context or {}
         context_json = json.dumps(context, ensure_ascii=False)
-        check_text(context_json, "context", required=False)
         _check_length(context_json, "--context (JSON)", CONTEXT_MAX_CHARS)  # counted as it is stored
+        check_text(context_json, "context", required=False)
         task_id: str = await self.db.fetchval(
             queries()["nieuw"],
             new.opdracht,
