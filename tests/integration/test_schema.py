@@ -221,6 +221,66 @@ async def test_the_title_defaults_to_the_first_line_of_the_opdracht(conn: asyncp
     assert await conn.fetchval("select titel from agent_taken where id = $1", task_id) == "Maak de blog af"
 
 
+async def test_a_title_made_from_a_first_line_that_ends_in_crlf_keeps_no_cr(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn, "Maak de blog af\r\nmet foto's")
+    assert await conn.fetchval("select titel from agent_taken where id = $1", task_id) == "Maak de blog af"
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "limit", "rule"),
+    [
+        ("titel", "t", 120, "titel_max_120"),
+        ("opdrachtgever", "k", 64, "opdrachtgever_max_64"),
+        ("klaar_wanneer", "w", 2000, "klaar_wanneer_max_2000"),
+        ("volgende_stap", "v", 2000, "volgende_stap_max_2000"),
+    ],
+)
+async def test_a_new_tasks_text_has_the_limit_the_taak_command_keeps_whoever_inserts_it(
+    conn: asyncpg.Connection, column: str, value: str, limit: int, rule: str
+) -> None:
+    with_column = f"insert into agent_taken (opdracht, opdrachtgever, {column}) values ('doe iets', 'jamal', $1)"
+    if column == "opdrachtgever":
+        with_column = "insert into agent_taken (opdracht, opdrachtgever) values ('doe iets', $1)"
+    await conn.execute(with_column, value * limit)
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute(with_column, value * (limit + 1))
+    named = {"opdracht": "'doe iets'", "opdrachtgever": "'jamal'", column: "$1"}
+    call = "select taak_nieuw(" + ", ".join(f"{name} => {given}" for name, given in named.items()) + ")"
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):  # the owner's own function makes it the same way
+        await conn.execute(call, value * (limit + 1))
+    assert await conn.fetchval("select count(*) from agent_taken") == 1
+
+
+async def test_a_context_has_2000_characters_as_its_json_text(conn: asyncpg.Connection) -> None:
+    insert = "insert into agent_taken (opdracht, opdrachtgever, context) values ('doe iets', 'jamal', $1::jsonb)"
+    await conn.execute(insert, json.dumps({"k": "x" * 1991}))  # {"k": "..."}: 9 characters around the value
+    with pytest.raises(asyncpg.CheckViolationError, match="context_max_2000"):
+        await conn.execute(insert, json.dumps({"k": "x" * 1992}))
+
+
+async def test_an_update_of_the_next_step_has_its_limit_and_one_that_names_it_not_is_not_checked(
+    conn: asyncpg.Connection,
+) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="volgende_stap_max_2000"):
+        await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 2001)
+    await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 2000)
+    # A row from before the limit, as the fleet's database may hold one: the claim and the finish still work on it.
+    await conn.execute("alter table agent_taken disable trigger agent_taken_nakijken_volgende_stap")
+    await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 3000)
+    await conn.execute("alter table agent_taken enable trigger agent_taken_nakijken_volgende_stap")
+    await conn.execute("update agent_taken set prioriteit = 5 where id = $1", task_id)
+    assert await conn.fetchval("select prioriteit from agent_taken where id = $1", task_id) == 5
+
+
+async def test_a_log_rows_text_has_100000_characters_at_most(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    insert = "insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', $2)"
+    await conn.execute(insert, task_id, "é" * 100_000)
+    with pytest.raises(asyncpg.CheckViolationError, match="tekst_max_100000"):
+        await conn.execute(insert, task_id, "é" * 100_001)
+
+
 async def test_ids_are_readable_and_count_per_day(conn: asyncpg.Connection) -> None:
     first, second = await new_task(conn), await new_task(conn)
     today = await conn.fetchval("select to_char(now() at time zone 'Europe/Amsterdam', 'YYYYMMDD')")
