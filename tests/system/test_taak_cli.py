@@ -428,3 +428,15 @@ async def test_every_text_has_a_limit_and_one_within_it_is_kept_whole(
     assert run_taak(cli_env, "log", task_id, "notitie", "-", stdin=b"z" * 100_000).code == 0
     shown = json.loads(run_taak(cli_env, "toon", task_id, "--json").out)
     assert shown["log"][-1]["tekst"] == "z" * 100_000
+
+
+async def test_a_claim_refused_for_one_of_its_names_registers_none_of_them(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    before = await snapshot(conn)
+    bots_before = await conn.fetch("select bot from agent_bots order by bot")
+    for bad in ("bad name!", "", "b" * 70):
+        refused = run_taak(cli_env, "claim", "--bot", "nieuwbot", "--nieuwe-bot", "--bot", bad)
+        assert refused.code == 2, refused
+    assert await conn.fetch("select bot from agent_bots order by bot") == bots_before
+    assert await snapshot(conn) == before

@@ -114,9 +114,9 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger
 
     async with a.connection(settings) as conn:
-        from worker.db.bots import known_bot
+        from worker.db.bots import known_bots
 
-        bots = [await known_bot(conn, bot, new=args.nieuwe_bot) for bot in args.bot]
+        bots = await known_bots(conn, args.bot, new=args.nieuwe_bot)
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
         claimed = await ledger.claim(bots)
         if claimed is None:

@@ -85,6 +85,13 @@ async def known_bot(db: Executor, name: str, *, new: bool = False, may_be_new: b
     return bot
 
 
+async def known_bots(db: Executor, names: Sequence[str], *, new: bool = False) -> list[str]:
+    """Several bots as known_bot takes one; every name is checked before one is registered, so that a command
+    refused for its third name has not registered the first two."""
+    bots = [check_bot_name(name) for name in names]
+    return [await known_bot(db, bot, new=new) for bot in bots]
+
+
 async def set_active(db: Executor, bot: str, active: bool, *, new: bool = False) -> Bot:
     bot = await known_bot(db, bot, new=new)
     record = await db.fetchrow(queries()["bot_zet"], bot, active)
