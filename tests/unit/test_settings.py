@@ -164,12 +164,35 @@ def test_a_url_with_its_password_as_a_parameter_is_redacted() -> None:
     assert parse_database_url(url).redacted == "postgresql://bot@db.example/taak?password=***&sslmode=require"
 
 
-@pytest.mark.parametrize("port", ["99999", "abc", "54 32"])
-def test_a_port_that_is_no_port_is_said_to_be_the_port(port: str) -> None:
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bot@db.example:99999/taak",
+        "postgresql://bot@db.example:abc/taak",
+        "postgresql://bot@db.example:54 32/taak",
+        "postgresql://bot@db.example:0/taak",  # urlsplit takes 0, and `port or 5432` made it 5432
+        "postgresql://bot@/taak?host=db.example&port=abc",  # asyncpg reads a port from the query too
+        "postgresql://bot@/taak?host=db.example&port=99999",
+        "postgresql://bot@/taak?host=db.example&port=0",
+        "postgresql://bot@/taak?host=a,b&port=5432,٥٤٣٢",
+        "postgresql://bot@/taak?host=db.example&port=" + "9" * 5000,
+    ],
+)
+def test_a_port_that_is_no_port_is_said_to_be_the_port(url: str) -> None:
     with pytest.raises(InvalidInput) as refused:
-        parse_database_url(f"postgresql://bot@db.example:{port}/taak")
+        parse_database_url(url)
     assert "65535" in refused.value.render("en")
     assert "percent-encoded" not in refused.value.render("en")
+
+
+def test_a_port_given_in_the_query_is_the_one_shown() -> None:
+    assert parse_database_url("postgresql://bot@/taak?host=db.example&port=6543").where == "db.example:6543"
+
+
+def test_a_choice_given_twice_is_checked_both_times() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url("postgresql://bot@db.example/taak?sslmode=disable&sslmode=bogus")
+    assert "sslmode=bogus" in refused.value.render("en")
 
 
 def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:

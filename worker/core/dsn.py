@@ -59,21 +59,27 @@ def parse_database_url(url: str) -> DatabaseUrl:
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
     for name, choices in URL_CHOICES.items():
-        value = _query_value(parts.query, name, empty="")
-        if value is not None and value not in choices:
-            raise InvalidInput("bad_url_choice", url=redact(url), name=name, value=value, modes=", ".join(choices))
-    host = parts.hostname or _query_value(parts.query, "host") or "localhost"
+        for value in _query_values(parts.query, name):  # every one: a parameter given twice counts twice
+            if value not in choices:
+                modes = ", ".join(choices)
+                raise InvalidInput("bad_url_choice", url=redact(url), name=name, value=value, modes=modes)
+    given_ports = [p for value in _query_values(parts.query, "port") for p in value.split(",")]
+    if port == 0 or not all(_is_port(p) for p in given_ports):  # asyncpg takes a port in the query too
+        raise InvalidInput("malformed_url_port", url=redact(url))
+    host = parts.hostname or next(iter(_query_values(parts.query, "host")), "") or "localhost"
     database = unquote(parts.path.lstrip("/")) or (parts.username or "postgres")
-    return DatabaseUrl(url=url.strip(), host=host, port=port or 5432, database=database)
+    port = port or (int(given_ports[0]) if given_ports else 5432)
+    return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
 
 
-def _query_value(query: str, name: str, *, empty: str | None = None) -> str | None:
-    """The parameter's value; `empty` when it is given without one (`?sslmode=`), None when it is not given."""
-    for pair in query.split("&"):
-        key, _, value = pair.partition("=")
-        if key == name:
-            return unquote(value) if value else empty
-    return None
+def _query_values(query: str, name: str) -> list[str]:
+    """Every value the parameter is given, in order (`?sslmode=` gives one empty value)."""
+    return [unquote(value) for key, _, value in (pair.partition("=") for pair in query.split("&")) if key == name]
+
+
+def _is_port(text: str) -> bool:
+    text = text.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
 
 
 # The port of digits at the end of the host part, after the last '@' (urlsplit refuses one above 65535).
@@ -85,8 +91,7 @@ def _port_is_wrong(url: str) -> bool:
     after_host = host_and_port.rpartition("]")[2]  # an IPv6 address is bracketed
     if ":" not in after_host:
         return False
-    port = after_host.rpartition(":")[2]
-    return not port.isdigit() or len(port) > 5 or not 1 <= int(port) <= 65535
+    return not _is_port(after_host.rpartition(":")[2])
 
 
 # A password given as a parameter: `?password=...` in a URL, `password=...` in a libpq keyword string.
