@@ -15,8 +15,19 @@ import asyncpg
 from tests.helpers import Result, run_taak, snapshot
 
 # Sets the window title, rings the bell, clears the screen, returns the carriage, reverses what follows.
-HOSTILE = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\r regel \u202eomgekeerd\x9b31m"
-RAW = ("\x1b", "\x07", "\r", "\u202e", "\x9b")
+HOSTILE = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\r regel \u202eomgekeerd\x9b31m \u200fmark\u2028"
+RAW = ("\x1b", "\x07", "\r", "\u202e", "\x9b", "\u200f", "\u2028")
+
+
+def strings(value: object) -> list[str]:
+    """Every string in a JSON value, keys and values, however deep."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (key, *strings(item))]
+    if isinstance(value, list):
+        return [text for item in value for text in strings(item)]
+    return []
 
 
 def raw_controls(text: str) -> list[str]:
@@ -31,11 +42,17 @@ async def test_a_hostile_opdracht_is_shown_escaped_by_every_human_view(cli_env: 
         assert shown.code == 0, shown.err
         assert raw_controls(shown.out) == [], verb
     toon = run_taak(cli_env, "toon", task_id).out
-    assert "Hoi \\x1b]0;gekaapt\\x07\\x1b[2J wereld\\x0d regel \\u202eomgekeerd\\x9b31m" in toon
+    assert "Hoi \\x1b]0;gekaapt\\x07\\x1b[2J wereld\\x0d regel \\u202eomgekeerd\\x9b31m \\u200fmark" in toon
 
 
-async def test_json_output_keeps_the_opdracht_exactly(cli_env: dict[str, str]) -> None:
+async def test_json_output_keeps_the_opdracht_exactly_and_escaped_the_json_way(cli_env: dict[str, str]) -> None:
     task_id = run_taak(cli_env, "nieuw", HOSTILE, "--aan", "paco").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
+    for verb in (["toon", task_id], ["lijst"], ["brief", task_id], ["recall", "--taken", "wereld"]):
+        shown = run_taak(cli_env, *verb, "--json")
+        assert shown.code == 0, shown.err
+        assert raw_controls(shown.out) == [], verb  # C1 and the bidi controls too, which json.dumps leaves raw
+        assert any(HOSTILE in text for text in strings(json.loads(shown.out))), verb
     assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["opdracht"] == HOSTILE
 
 

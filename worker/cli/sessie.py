@@ -19,7 +19,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import early_language, message, os_reason
 from worker.core.model import TEXT_MAX_CHARS, is_task_id
-from worker.core.terminal import printable
+from worker.core.terminal import json_safe, printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
 # Verbs that need no database: the local archive, "where are we now", the memory folder, help.
@@ -44,7 +44,7 @@ def main(words: list[str]) -> int:
     try:
         # Text from the ledger is anyone's: escaped as on the owner's side; JSON stays exact.
         if out:
-            print(out if as_json else printable(out))
+            print(json_safe(out) if as_json else printable(out))
         if answer.get("err"):
             print(f"taak: {printable(answer['err'])}", file=sys.stderr)
     except BrokenPipeError:  # `taak toon --json | head -c 300`

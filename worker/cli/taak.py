@@ -30,14 +30,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if words[:1] and words[0] not in sessie.LOCAL_VERBS:
             sessie.refuse_outside_the_daemon(words[0])
     from worker.cli.args import parse, use_argparse_words
-    from worker.core.terminal import Escaping
+    from worker.core.terminal import Escaping, json_safe, printable
 
     use_argparse_words()
 
     sys.stderr = Escaping(sys.stderr)  # an error line may quote what was typed
     args = parse(build_parser(), words)  # help and usage errors end here: no settings, no database driver
-    if not getattr(args, "json", False):  # JSON stays exact: it escapes control characters itself
-        sys.stdout = Escaping(sys.stdout)
+    # JSON stays exact: its values are escaped the JSON way, which a parser reads back as they were.
+    sys.stdout = Escaping(sys.stdout, json_safe if getattr(args, "json", False) else printable)
     from worker.cli.common import load_settings_or_exit, run
 
     settings = load_settings_or_exit()

@@ -1,17 +1,18 @@
 """What reaches a person's terminal: text from the ledger is anyone's (an opdracht is pasted, a bot writes a
 log line), and a terminal obeys the control characters in it. `\\e]0;...\\a` sets the window title, `\\e[2J`
 clears the screen, `\\r` overwrites what was printed, a bidi override reorders what is read. In human output
-they are shown escaped (`\\x1b`); JSON output is left exact (it escapes C0 itself)."""
+they are shown escaped (`\\x1b`); JSON output keeps its values exact, escaped the JSON way (`\\u001b`)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any, TextIO
 
-# C0 except tab and newline, DEL, C1, the bidi embeddings, overrides and isolates, the line and paragraph
+# C0 except tab and newline, DEL, C1, the bidi marks, embeddings, overrides and isolates, the line and paragraph
 # separators (a terminal may break the line there) and the byte order mark.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:
@@ -22,6 +23,13 @@ def printable(text: str) -> str:
 def _escape(found: re.Match[str]) -> str:
     code = ord(found.group(0))
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def json_safe(text: str) -> str:
+    """JSON text with the control characters json.dumps leaves raw (DEL, C1, the bidi controls) written as
+    `\\uNNNN` escapes: a parser reads back the same values, and a terminal obeys none of them. They can stand only
+    inside strings, where the escape means the character itself."""
+    return _CONTROL.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text)
 
 
 def not_utf8(text: str) -> bool:
@@ -59,13 +67,15 @@ def is_blank(text: str) -> bool:
 
 
 class Escaping:
-    """A text stream that writes every control character escaped; the rest of the stream as it is."""
+    """A text stream that writes every control character escaped; the rest of the stream as it is. `escape`:
+    `printable` for people, `json_safe` for JSON."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, escape: Callable[[str], str] = printable) -> None:
         self._stream = stream
+        self._escape = escape
 
     def write(self, text: str) -> int:
-        self._stream.write(printable(text))
+        self._stream.write(self._escape(text))
         return len(text)
 
     def __getattr__(self, name: str) -> Any:
