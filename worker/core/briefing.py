@@ -155,7 +155,7 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
         f'"{task.opdracht}"',
     ]
     if task.klaar_wanneer:
-        lines.append(words.done_when.format(text=clip(task.klaar_wanneer, field_cap, cut)))
+        lines.append(words.done_when.format(text=clip(one_line(task.klaar_wanneer), field_cap, cut)))
     if task.uiterlijk is not None:
         late = words.late if task.uiterlijk < source.now else ""
         lines.append(words.due.format(when=when(task.uiterlijk), late=late))
