@@ -118,6 +118,9 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
         run_taak(cli_env, "lijst", "--limiet", "9" * 5000),
         run_taak({**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_LEASE_SECONDS": "9" * 5000}, "claim", "--bot", "paco"),
         run_taak({**cli_env, "TAAK_DATABASE_URL": "postgresql://postgres@127.0.0.1:" + "9" * 5000 + "/x"}, "lijst"),
+        run_taak(cli_env, "nieuw", "--aan", "paco", "x", "--uiterlijk", "+" + "9" * 5000 + "d"),
+        run_taak(cli_env, "cockpit", "--port", "9" * 5000),
+        run_bytes(cli_env, b"nieuw", b"--aan", b"paco", b"\xff\n\xfe" + b"x" * 5000),
     ]
     for result in cases:
         assert result.code == 2, result
@@ -135,6 +138,10 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
     assert len(cases[7].err) < 300
     assert "TAAK_LEASE_SECONDS: is te groot voor een geheel getal" in cases[8].err
     assert "TAAK_DATABASE_URL" in cases[9].err
+    for long_value in cases[10:]:  # what was typed is quoted cut, on one line
+        assert len(long_value.err) < 400, long_value.err
+        assert "…" in long_value.err
+    assert "\\xff ⏎ \\xfe" in cases[12].err
     assert await snapshot(conn) == before
 
 

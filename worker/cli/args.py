@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message, os_reason
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id, shown_name
-from worker.core.terminal import is_blank, not_utf8
+from worker.core.terminal import is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
@@ -149,7 +149,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     for position, word in enumerate(words, start=1):
         if not_utf8(word):
             shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            said = message("bad_text_encoding", early_language(), position=position, shown=shown)
+            said = message("bad_text_encoding", early_language(), position=position, shown=quoted(shown))
             fail(said, ExitCode.USAGE, program=parser.prog.split()[0])
     use_argparse_words()
     verbs = _subparsers(parser)

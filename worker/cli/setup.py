@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.messages import early_language, message
-from worker.core.terminal import is_blank
+from worker.core.terminal import is_blank, quoted
 from worker.hooks.entry import HOOK_NAMES
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -44,8 +44,9 @@ def _cockpit_parser(sub: Sub) -> None:
 
 def _port(text: str) -> int:
     # Digits beyond an integer are beyond a port too: the port's own message, not the integer's limit.
-    if a.WHOLE_NUMBER.fullmatch(text) and not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(message("bad_port", early_language(), value=text))
+    digits = text.strip().lstrip("+-").lstrip("0")
+    if a.WHOLE_NUMBER.fullmatch(text) and (len(digits) > 5 or not 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(message("bad_port", early_language(), value=quoted(text.strip())))
     return a.whole_number(text)
 
 

@@ -30,8 +30,10 @@ class TaakError(Exception):
 
     def render(self, language: str) -> str:
         from worker.core.messages import message
+        from worker.core.terminal import quoted
 
-        return message(self.key, language, **self.values)
+        shown = {name: quoted(value) if isinstance(value, str) else value for name, value in self.values.items()}
+        return message(self.key, language, **shown)
 
 
 class Refused(TaakError):

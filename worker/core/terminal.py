@@ -43,6 +43,16 @@ def inline(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", " ⏎ ")
 
 
+# A value quoted in an error line: what was typed can be a paste of any length, and the line stays one line.
+QUOTED_MAX_CHARS = 200
+
+
+def quoted(text: str) -> str:
+    """A value as an error line quotes it: on one line, and cut with a mark when it is long."""
+    text = inline(text)
+    return text if len(text) <= QUOTED_MAX_CHARS else text[:QUOTED_MAX_CHARS] + "…"
+
+
 def hanging(prefix: str, text: str) -> str:
     """One entry of a listing: `prefix` and the text, its further lines indented under it behind a bar, so that
     a line break in stored text can never print a line that looks like an entry of its own. The prefix (a time,
