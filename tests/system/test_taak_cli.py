@@ -299,9 +299,10 @@ async def test_blokkeer_and_vrijgeven_by_a_session_say_what_they_did(cli_env: di
     ],
 )
 async def test_an_option_given_with_only_invisible_text_is_refused(cli_env: dict[str, str], option: list[str]) -> None:
-    refused = run_taak(cli_env, "nieuw", "Vervang de lamp", "--aan", "paco", *option)
+    refused = run_taak({**cli_env, "TAAK_LANGUAGE": "en"}, "nieuw", "Vervang de lamp", "--aan", "paco", *option)
     assert refused.code == 2, refused.out
     assert len(refused.err.strip().splitlines()) == 1
+    assert option[0] in refused.err  # named by its option, in either language (not `titel is empty`)
     assert json.loads(run_taak(cli_env, "lijst", "--json").out) == []
 
 

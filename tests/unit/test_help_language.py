@@ -86,6 +86,19 @@ def test_usage_lines_and_placeholders_are_in_the_runs_language(monkeypatch: pyte
     assert words("en", list(PLACEHOLDERS_NL))  # the English ones are there to be translated
 
 
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_every_placeholder_of_a_dutch_run_is_dutch_or_no_word(monkeypatch: pytest.MonkeyPatch, program: str) -> None:
+    """Not only the known English words: a new placeholder in English (`KEY=VALUE` was one) fails here."""
+    import re
+
+    from worker.cli.help_nl import PLACEHOLDERS_NL
+
+    shown = " ".join(placeholders(built(monkeypatch, "nl", program)))
+    capitals = set(re.findall(r"(?<![\w-])[A-Z][A-Z_]+(?![\w-])", shown))
+    neither = {"ID", "BOT", "IP", "USD", "SOORT", "OPDRACHT"}  # names, units and the ledger's own Dutch words
+    assert capitals - set(PLACEHOLDERS_NL.values()) - neither == set()
+
+
 def test_every_verbs_help_starts_with_a_whole_usage_line_in_a_dutch_run() -> None:
     """argparse's intermixed parsing cut 7 characters (`usage: `) off a generated usage line, which left
     `gebruik: : taak archief bijwerken` in Dutch."""

@@ -256,6 +256,8 @@ PLACEHOLDERS_NL = {
     "WHEN": "WANNEER",
     "MESSAGE_ID": "BERICHT_ID",
     "QUERY": "ZOEKVRAAG",
+    "KEY": "SLEUTEL",
+    "VALUE": "WAARDE",
     "VERB": "WERKWOORD",
     '"what you did"': '"wat je deed"',
     "unexpected": "onverwacht",

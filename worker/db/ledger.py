@@ -173,11 +173,11 @@ class Ledger:
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
         _check_length(new.volgende_stap, "--volgende-stap", VOLGENDE_STAP_MAX_CHARS)
-        for what, value in (
-            ("toegewezen_aan", new.toegewezen_aan),
-            ("klaar_wanneer", new.klaar_wanneer),
-            ("volgende_stap", new.volgende_stap),
-            ("titel", new.titel),
+        for what, value in (  # named by their options, in either language, as the limits above name them
+            ("--aan", new.toegewezen_aan),
+            ("--klaar-wanneer", new.klaar_wanneer),
+            ("--volgende-stap", new.volgende_stap),
+            ("--titel", new.titel),
         ):
             if value is not None:  # left out is None; given, it must say something
                 check_text(value, what)
