@@ -659,10 +659,18 @@ def test_settings_that_would_quietly_mean_something_else_are_refused(tmp_path: P
 async def test_a_brake_out_of_range_is_refused_in_one_line(db_url: str, tmp_path: Path) -> None:
     env = cli_env(db_url, tmp_path)
     ok(env, "bot", "uit", "paco", "--nieuwe-bot")
-    for bad in (["--sessies", "99999999999999999999"], ["--kosten", "1e308"], ["--kosten", "5,50"], ["--sessies", "x"]):
+    for bad in (
+        ["--sessies", "99999999999999999999"],
+        ["--kosten", "1e308"],
+        ["--kosten", "5,50"],
+        ["--sessies", "x"],
+        ["--sessies", "\u0661\u0660"],  # Arabic-Indic digits: int() takes them, a keyboard does not type them
+        ["--kosten", "1_0"],
+        ["--kosten", "5.555"],  # no whole cent: the line says why
+    ):
         done = taak(env, "bot", "rem", "paco", *bad)
         assert done.returncode == 2, done.stderr
-        said = "een geheel aantal sessies van 0 tot" if bad[0] == "--sessies" else "een getal van 0 tot"
+        said = "een geheel aantal sessies van 0 tot" if bad[0] == "--sessies" else "in hele centen"
         assert said in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     assert ok(env, "bot", "rem", "paco", "--kosten", "5.5").strip() == "paco: rem max 50 sessies, max $5.50"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from dataclasses import asdict
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
@@ -105,23 +106,25 @@ def _brake(args: argparse.Namespace) -> dict[str, Any]:
     return changes
 
 
+# Digits as typed on a keyboard: int() and Decimal() also take `١٠`, `1_0` and `1e2`. Money in whole cents.
+_SESSIONS = re.compile(r"[0-9]+")
+_DOLLARS = re.compile(r"[0-9]+(\.[0-9]{1,2})?|\.[0-9]{1,2}")
+
+
 def _limit(value: str, option: str, kind: Any) -> Any:
     from worker.core.errors import InvalidInput
 
-    if value.strip().lower() in ("geen", "none"):
+    typed = value.strip()
+    if typed.lower() in ("geen", "none"):
         return None
     ceiling = 100_000 if kind is int else 1_000_000  # sessions a day; dollars a day
-    refused = InvalidInput(
-        "bad_limit_sessions" if kind is int else "bad_limit", what=option, value=value, ceiling=ceiling
-    )
-    try:
-        number = kind(value.strip())
-    except (ValueError, InvalidOperation):
-        raise refused from None
-    if (isinstance(number, Decimal) and not number.is_finite()) or not 0 <= number <= ceiling:
-        raise refused
-    if isinstance(number, Decimal) and number != number.quantize(Decimal("0.01")):
-        raise refused  # 0.001 is no cent: it would be shown as $0.00
+    pattern = _SESSIONS if kind is int else _DOLLARS
+    key = "bad_limit_sessions" if kind is int else "bad_limit"
+    if not pattern.fullmatch(typed) or len(typed.partition(".")[0].lstrip("0")) > len(str(ceiling)):
+        raise InvalidInput(key, what=option, value=value, ceiling=ceiling)
+    number = kind(typed)
+    if not 0 <= number <= ceiling:
+        raise InvalidInput(key, what=option, value=value, ceiling=ceiling)
     return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 
 

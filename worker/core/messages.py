@@ -316,8 +316,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "this database has no bot_heartbeats table",
     },
     "bad_limit": {
-        "nl": "{what} {value!r}: een getal van 0 tot {ceiling} (kosten in dollars, met een punt: 5.50), of geen",
-        "en": "{what} {value!r}: a number from 0 to {ceiling} (cost in dollars, with a point: 5.50), or geen",
+        "nl": "{what} {value!r}: dollars van 0 tot {ceiling} in hele centen, met een punt (5 of 5.50), of geen",
+        "en": "{what} {value!r}: dollars from 0 to {ceiling} in whole cents, with a point (5 or 5.50), or geen",
     },
     "bad_limit_sessions": {
         "nl": "{what} {value!r}: een geheel aantal sessies van 0 tot {ceiling}, of geen",
