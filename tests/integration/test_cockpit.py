@@ -290,6 +290,8 @@ def test_the_command_refuses_what_it_cannot_serve_in_one_line(
         taken.listen()
         port = str(taken.getsockname()[1])
         in_use = cockpit("--port", port)
+        in_use_nl = cockpit("--port", port, env={**cli_env, "TAAK_LANGUAGE": "nl"})
+    assert "het adres is al in gebruik" in in_use_nl.stderr, in_use_nl.stderr  # the system's reason, in Dutch
     from urllib.parse import urlsplit, urlunsplit
 
     elsewhere = urlsplit(cli_env["TAAK_DATABASE_URL"])._replace(path="/geen_db_hier")
@@ -300,6 +302,7 @@ def test_the_command_refuses_what_it_cannot_serve_in_one_line(
         (cockpit("--host", "", "--port", port), 2),  # empty would mean every address
         (cockpit("--port", "99999"), 2),
         (cockpit("--port", port, env=missing), 4),
+        (cockpit("--host", "256.1.1.1", "--port", port), 2),  # no address, no name: said as such, not the resolver's
     ):
         assert result.returncode == code, result
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr

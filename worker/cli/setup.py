@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound
-from worker.core.messages import early_language, message
+from worker.core.messages import early_language, message, os_reason
 from worker.core.terminal import is_blank, quoted
 from worker.hooks.entry import HOOK_NAMES
 
@@ -77,8 +77,11 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         listening = socket.socket(family, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listening.bind((args.host, args.port))
-    except (OSError, UnicodeError) as error:
-        a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=str(error)), ExitCode.REFUSED)
+    except (socket.gaierror, UnicodeError):  # no name the resolver knows (`256.1.1.1`), or none it can encode
+        raise InvalidInput("bad_host", value=args.host) from None
+    except OSError as error:  # in use, or an address of another machine
+        reason = os_reason(error, settings.language)
+        a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=reason), ExitCode.REFUSED)
     # No access log: a first visit carries the token in its address.
     config = uvicorn.Config(create_app(settings, token), access_log=False, log_level="warning")
     print(a.said(settings, "cockpit_serving", address=address, token_file=token_path(settings)), flush=True)

@@ -905,6 +905,8 @@ OS_REASONS_NL = {
     "ENOEXEC": "geen programma dat te starten is",
     "ETXTBSY": "het bestand is in gebruik",
     "EIO": "lees- of schrijffout",
+    "EADDRINUSE": "het adres is al in gebruik",
+    "EADDRNOTAVAIL": "dit adres is niet van deze machine",
 }
 
 
