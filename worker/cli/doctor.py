@@ -128,7 +128,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
                     "warn",
                     "bots",
                     "TAAK_BOTS is empty: this machine serves no bot",
-                    "set TAAK_BOTS=paco (comma-separated)",
+                    "give this machine its bots: TAAK_BOTS=paco (comma-separated) in its environment or .env",
                 )
             )
         else:
@@ -267,7 +267,7 @@ def _transcripts() -> Check:
         "warn",
         "transcripts",
         f"{folder} does not exist for this user",
-        "run claude once as this user; hooks read transcript_path, never another machine's folder",
+        "start Claude Code once as this user; hooks read transcript_path, never another machine's folder",
     )
 
 

@@ -48,7 +48,10 @@ SAID_NL: list[tuple[str, str]] = [
     (r"^([\d.]+) s from the database's clock$", r"\1 s naast de klok van de database"),
     (r"^run time synchronisation \(ntp\) on this machine$", "zet tijdsynchronisatie (ntp) aan op deze machine"),
     (r"^TAAK_BOTS is empty: this machine serves no bot$", "TAAK_BOTS is leeg: deze machine bedient geen bot"),
-    (r"^set TAAK_BOTS=paco \(comma-separated\)$", "zet TAAK_BOTS=paco (gescheiden door komma's)"),
+    (
+        r"^give this machine its bots: TAAK_BOTS=paco \(comma-separated\) in its environment or \.env$",
+        "geef deze machine haar bots: TAAK_BOTS=paco (gescheiden door komma's) in haar omgeving of .env",
+    ),
     (r"^on: (.*); off: (.*)$", r"aan: \1; uit: \2"),
     (r"^on: (.*)$", r"aan: \1"),
     (
@@ -110,8 +113,9 @@ SAID_NL: list[tuple[str, str]] = [
     (r"^(.*) exists \((\d+) projects\)$", r"\1 bestaat (\2 projecten)"),
     (r"^(.*) does not exist for this user$", r"\1 bestaat niet voor deze gebruiker"),
     (
-        r"^run claude once as this user; hooks read transcript_path, never another machine's folder$",
-        "start claude één keer als deze gebruiker; hooks lezen transcript_path, nooit de map van een andere machine",
+        r"^start Claude Code once as this user; hooks read transcript_path, never another machine's folder$",
+        "start Claude Code één keer als deze gebruiker; hooks lezen transcript_path, nooit de map van een andere "
+        "machine",
     ),
     (r"^switched off \(TAAK_SEMANTIC=false\)$", "uitgezet (TAAK_SEMANTIC=false)"),
     (
