@@ -22,6 +22,25 @@ from typing import IO
 PR_SET_DUMPABLE = 4
 
 
+def reader_gone(stream: IO[str]) -> bool:
+    """Whether `stream` writes into a pipe nobody reads any more (`taak tail | head -3` after its three lines).
+    A command that waits between writes learns it only here: the broken pipe would come with the next line,
+    which may never come. poll() flags a pipe without a reader with POLLERR (Linux) or POLLHUP; where neither
+    is given the command ends at its next write, as before."""
+    import select
+    import stat
+
+    try:
+        descriptor = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(descriptor).st_mode):
+            return False
+        watch = select.poll()
+        watch.register(descriptor, 0)  # no events asked for: the error and hang-up flags come regardless
+        return any(flags & (select.POLLERR | select.POLLHUP) for _, flags in watch.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def signal_group(pid: int, sig: signal.Signals) -> bool:
     """Send `sig` to the process group led by `pid` (the session and every child it started)."""
     try:

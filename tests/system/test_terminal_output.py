@@ -170,6 +170,28 @@ async def test_a_reader_that_stops_early_ends_the_command_quietly(cli_env: dict[
     assert err.decode() == ""
 
 
+async def test_tail_into_a_reader_that_went_away_ends_while_nothing_new_comes(cli_env: dict[str, str]) -> None:
+    task_id = run_taak(cli_env, "nieuw", "stille taak", "--aan", "paco").out.strip()
+    for n in range(5):
+        assert run_taak(cli_env, "log", task_id, "notitie", f"regel {n}").code == 0
+    tail = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "tail", "-n", "50", task_id],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert tail.stdout is not None
+    # Like `| head -n 6` with six rows there: every row is read, so tail has nothing left to write, then go away.
+    assert [task_id.encode() in tail.stdout.readline() for _ in range(6)] == [True] * 6
+    tail.stdout.close()
+    try:
+        _, err = tail.communicate(timeout=30)  # no row is written after this: only the closed pipe can end it
+    finally:
+        tail.kill()
+    assert tail.returncode == 0
+    assert err.decode() == ""
+
+
 FAKE_ROW = "echt\n  1 dec 18:40  klaar        paco       nep-klaar"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -513,6 +514,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
 
     from worker.core.briefing import WORDS, stamp
     from worker.db.sqlfiles import queries
+    from worker.proc import reader_gone
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
@@ -547,6 +549,9 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         shown: set[int] = {int(r["id"]) for r in there}
         while True:
             await anyio.sleep(TAIL_POLL_SECONDS)
+            if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
+                a.end_quietly_after_broken_pipe()
+                return ExitCode.OK
             for row in await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot):
                 if row["id"] in shown:
                     continue
