@@ -167,6 +167,17 @@ def main() -> int:
         write_whole(os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.obeyed"), json.dumps(said))
         result(session)
         return 0
+    if mode == "run":
+        # Runs the shell lines of FAKE_RUN ({id}: its task), each one's code and output beside the record.
+        ran = []
+        for line in os.environ.get("FAKE_RUN", "").splitlines():
+            done = subprocess.run(
+                ["bash", "-c", line.replace("{id}", os.environ["TAAK_ID"])], capture_output=True, text=True
+            )
+            ran.append({"command": line, "code": done.returncode, "out": done.stdout, "err": done.stderr})
+        write_whole(os.path.join(record_dir or ".", f"{os.environ['TAAK_ID']}-{session}.ran"), json.dumps(ran))
+        result(session)
+        return 0
     if mode == "steps":
         # A step every second; how long each `taak log` took goes beside the record, one line per step.
         timings = os.path.join(record_dir or ".", f"{os.environ.get('TAAK_ID', 'x')}-{session}.steps")

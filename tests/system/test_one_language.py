@@ -136,3 +136,32 @@ async def test_the_daemons_reasons_are_said_in_the_runs_language_and_kept_in_dut
     )
     assert row is not None
     assert "infrastructuur: agent start niet" in row
+
+
+async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_daemon(
+    db_url: str, tmp_path: Path, conn: asyncpg.Connection
+) -> None:
+    from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+    from worker.db.ledger import Ledger, NewTask
+
+    await switch_on(conn, "paco")
+    await Ledger(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
+    asked = "TAAK_LANGUAGE=en taak toon; TAAK_LANGUAGE=en taak brief --compact; taak toon"
+    env = worker_env(db_url, tmp_path, mode="run", TAAK_LANGUAGE="nl", FAKE_RUN=asked.replace("; ", "\n"))
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        ran = await wait_for(lambda: _ran(tmp_path), timeout=60, what="the session's commands")
+    finally:
+        daemon.stop()
+    english_toon, english_brief, dutch_toon = (r["out"] for r in ran)
+    assert [r["code"] for r in ran] == [0, 0, 0], ran
+    assert "given by" in english_toon, english_toon
+    assert "opdrachtgever" not in english_toon, english_toon
+    assert "(attempt 1 of 3) ===" in english_brief, english_brief  # its rows keep the ledger's Dutch
+    assert "Original instruction, verbatim:" in english_brief, english_brief
+    assert "opdrachtgever" in dutch_toon, dutch_toon  # the daemon's own language when none is asked
+
+
+async def _ran(folder: Path) -> list[dict[str, object]] | None:
+    found = list((folder / "records").glob("*.ran"))
+    return json.loads(found[0].read_text()) if found else None

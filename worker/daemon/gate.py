@@ -15,7 +15,7 @@ import json
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -191,8 +191,10 @@ class Gate:
         try:
             with anyio.fail_after(READ_TIMEOUT_SECONDS):
                 if op == "toon":
-                    return Answer(out=await self._toon(running.task_id, bool(request.get("json"))))
-                text = build_briefing(await self.briefing_source(running.task_id), variant)
+                    return Answer(out=await self._toon(running.task_id, bool(request.get("json")), language))
+                # In the language the session asks in, as everything else it is told (the daemon passes its own).
+                source = replace(await self.briefing_source(running.task_id), language=language)
+                text = build_briefing(source, variant)
         except READ_ERRORS:
             if op == "toon":
                 raise Refused("daemon_no_database", id=running.task_id) from None
@@ -201,7 +203,7 @@ class Gate:
         copy.write_text(text + "\n", encoding="utf-8")
         return Answer(out=text)
 
-    async def _toon(self, task_id: str, as_json: bool) -> str:
+    async def _toon(self, task_id: str, as_json: bool, language: str) -> str:
         from dataclasses import asdict
         from zoneinfo import ZoneInfo
 
@@ -212,7 +214,7 @@ class Gate:
         task = await ledger.toon(task_id)
         rows = await ledger.log_rows(task_id)
         if not as_json:
-            return show_task(task, rows, ZoneInfo(self.timezone), self.language)
+            return show_task(task, rows, ZoneInfo(self.timezone), language)
         shown = task_json(task)
         shown["log"] = [plain(asdict(row)) for row in rows]
         return json.dumps(shown, ensure_ascii=False, indent=2)
