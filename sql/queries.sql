@@ -677,6 +677,11 @@ where l.ts >= $1 and l.ts < $2
 order by treffers desc, l.ts desc
 limit $6;
 
+-- name: log_naam_bekend
+-- Whether any row of the task log was written under this name (recall --taken --bot: a typo against a name that
+-- only has no row in the range). Walks the log once for a name that has none: asked only when nothing was found.
+select exists (select 1 from agent_taak_log where bot = $1);
+
 -- name: log_woorden
 -- How many lines of the task log in the range hold each pattern (recall --taken's header), each counted up to
 -- a bound, so that a common word costs no more than the bound; the pattern '%' counts every line in the range.

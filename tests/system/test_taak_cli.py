@@ -441,3 +441,15 @@ async def test_a_claim_refused_for_one_of_its_names_registers_none_of_them(
         assert refused.code == 2, refused
     assert await conn.fetch("select bot from agent_bots order by bot") == bots_before
     assert await snapshot(conn) == before
+
+
+async def test_recall_of_the_task_log_refuses_a_name_nobody_logged_under(cli_env: dict[str, str]) -> None:
+    assert run_taak(cli_env, "nieuw", "Vervang de lamp", "--van", "jamal", "--aan", "paco").code == 0
+    assert run_taak(cli_env, "claim", "--bot", "paco").code == 0
+    typo = run_taak(cli_env, "recall", "lamp", "--taken", "--bot", "pacoo")
+    assert typo.code == 1, typo
+    assert "pacoo" in one_line(typo)
+    assert "paco" in typo.err.split("pacoo", 1)[1]  # the bots there are, to pick from
+    # A name with rows but none that match is an empty answer, not a typo: jamal is no bot, and has a row.
+    nothing = run_taak(cli_env, "recall", "olifant", "--taken", "--bot", "jamal")
+    assert nothing.code == 0, nothing

@@ -139,6 +139,9 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
         )
         if args.taak is not None and not rows:
             await _known_task(conn, args.taak)
+        if args.bot is not None and not rows and not await conn.fetchval(queries()["log_naam_bekend"], args.bot):
+            known = ", ".join(r["bot"] for r in await conn.fetch(queries()["bots_lijst"])) or "-"
+            raise Refused("unknown_log_name", value=args.bot, known=known)
     hits = [
         Hit(
             r["id"],

@@ -372,6 +372,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "recall {option} searches the database, which a queue session has no access to; without {option} "
         "recall searches this machine's archive",
     },
+    "unknown_log_name": {
+        "nl": "{value}: geen enkele regel van die naam in het takenlog (bots: {known})",
+        "en": "{value}: not one row by that name in the task log (bots: {known})",
+    },
     "unknown_actor": {
         "nl": "{value}: geen enkele regel van die naam in het archief (bekend: {known})",
         "en": "{value}: not one line by that name in the archive (known: {known})",
