@@ -396,6 +396,17 @@ async def test_a_database_never_migrated_gets_the_migrate_hint(cli_env: dict[str
         assert one_line(refused) == "taak: the database lacks taak's tables or functions: run `taak db migrate`"
 
 
+async def test_a_search_path_without_the_tables_is_named_instead_of_a_migrate_that_cannot_help(
+    cli_env: dict[str, str],
+) -> None:
+    url = cli_env["TAAK_DATABASE_URL"]
+    env = {**cli_env, "TAAK_DATABASE_URL": url + ("&" if "?" in url else "?") + "search_path=nergens"}
+    refused = run_taak(env, "lijst")
+    assert refused.code == 1
+    assert "search_path=nergens" in one_line(refused)
+    assert "run `taak db migrate`" not in refused.err  # it would fail: no schema to make the tables in
+
+
 async def test_a_text_that_starts_with_a_dash_goes_in_after_double_dash(cli_env: dict[str, str]) -> None:
     task_id = run_taak(cli_env, "nieuw", "--van", "jamal", "--", "-5 graden: verwarming aan").out.strip()
     assert task_id.startswith("HV-"), task_id

@@ -72,6 +72,12 @@ def parse_database_url(url: str) -> DatabaseUrl:
     return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
 
 
+def url_parameter(url: str, name: str) -> str | None:
+    """The last value of a parameter in a URL's query (the one asyncpg uses), None when it is not given."""
+    found = _query_values(urlsplit(url.strip()).query, name)
+    return found[-1] if found else None
+
+
 def _query_values(query: str, name: str) -> list[str]:
     """Every value the parameter is given, in order (`?sslmode=` gives one empty value)."""
     return [unquote(value) for key, _, value in (pair.partition("=") for pair in query.split("&")) if key == name]

@@ -544,6 +544,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "migration {name} was changed after it was applied (checksum differs); "
         "restore the file and add a new migration instead",
     },
+    "schema_missing_search_path": {
+        "nl": "de database mist tabellen of functies van taak waar search_path={path} uit TAAK_DATABASE_URL zoekt; "
+        "laat search_path weg, of maak dat schema en draai dan taak db migrate",
+        "en": "the database lacks taak's tables or functions where search_path={path} from TAAK_DATABASE_URL looks; "
+        "leave search_path out, or make that schema and then run taak db migrate",
+    },
     "schema_missing": {
         "nl": "de database mist tabellen of functies van taak: draai `taak db migrate`",
         "en": "the database lacks taak's tables or functions: run `taak db migrate`",
