@@ -464,3 +464,15 @@ async def test_recall_of_the_task_log_refuses_a_name_nobody_logged_under(cli_env
     # A name with rows but none that match is an empty answer, not a typo: jamal is no bot, and has a row.
     nothing = run_taak(cli_env, "recall", "olifant", "--taken", "--bot", "jamal")
     assert nothing.code == 0, nothing
+
+
+async def test_a_text_taken_for_an_option_gets_the_command_that_takes_it_as_text(cli_env: dict[str, str]) -> None:
+    import shlex
+
+    refused = run_taak(cli_env, "lll", "-5C")
+    assert refused.code == 2
+    (hint,) = re.findall(r"`(taak [^`]*)`", one_line(refused))
+    assert run_taak(cli_env, *shlex.split(hint)[1:]).code == 0  # as the person types what it says
+    assert "-5C" in run_taak(cli_env, "lll", "toon").out
+    # A value missing after an option is not that case: no hint that would file the value as the text.
+    assert "--:" not in one_line(run_taak(cli_env, "nieuw", "--titel", "-x", "foo"))

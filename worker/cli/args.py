@@ -132,13 +132,33 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.stand_ins: dict[str, str] = {}  # the words after `--`, by what stood in for them while parsing
+        self.typed: list[str] = []  # the words this parser was given, for the hint about a text with a dash
 
-    def error(self, message: str) -> NoReturn:
+    def error(self, said: str) -> NoReturn:
         for stand_in, word in self.stand_ins.items():
-            message = message.replace(stand_in, word)
+            said = said.replace(stand_in, word)
+        if self._words_went_missing(said) and (dashed := self._text_taken_for_an_option()):
+            verb = self.prog.split(" ", 1)[-1]
+            said += "; " + message("dash_text_hint", early_language(), dashed_verb=verb, word=dashed)
         usage = self.format_usage().strip().split(": ", 1)[-1]
-        said = argparse_words("usage: ").rstrip(": ")
-        fail(f"{message} ({said}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
+        usage_word = argparse_words("usage: ").rstrip(": ")
+        fail(f"{said} ({usage_word}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
+
+    @staticmethod
+    def _words_went_missing(said: str) -> bool:
+        """A required text missing, or a word left over: what a text taken for an option leads to."""
+        missing = argparse_words("the following arguments are required: %s").split("%s")[0]
+        left_over = argparse_words("unrecognized arguments: %s").split("%s")[0]
+        return said.startswith((missing, left_over))
+
+    def _text_taken_for_an_option(self) -> str | None:
+        """The first word before `--` that starts with one dash and is no option of this verb (`-x`, `-5C`)."""
+        before = self.typed[: self.typed.index("--")] if "--" in self.typed else self.typed
+        for word in before:
+            dashed = word.startswith("-") and not word.startswith("--") and word != "-"
+            if dashed and word.split("=", 1)[0] not in self._option_string_actions:
+                return word
+        return None
 
 
 def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
@@ -163,6 +183,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
         given, stand_ins = _text_after_end_of_options(words)
         if isinstance(parser, Parser):
             parser.stand_ins = stand_ins
+            parser.typed = list(words)
         namespace = parser.parse_intermixed_args(given)
         for name, value in vars(namespace).items():
             setattr(namespace, name, _put_back(value, stand_ins))

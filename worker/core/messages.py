@@ -508,6 +508,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({name}={value}; kan zijn: {modes})",
         "en": "TAAK_DATABASE_URL is malformed: {url} ({name}={value}; one of: {modes})",
     },
+    "dash_text_hint": {
+        "nl": "is {word} tekst? zet die dan na --: `taak {dashed_verb} -- {word}`",
+        "en": "is {word} text? then put it after --: `taak {dashed_verb} -- {word}`",
+    },
     "bad_text_encoding": {
         "nl": "argument {position} is geen geldige UTF-8: {shown}",
         "en": "argument {position} is not valid UTF-8: {shown}",
