@@ -266,11 +266,61 @@ async def test_an_update_of_the_next_step_has_its_limit_and_one_that_names_it_no
         await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 2001)
     await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 2000)
     # A row from before the limit, as the fleet's database may hold one: the claim and the finish still work on it.
-    await conn.execute("alter table agent_taken disable trigger agent_taken_nakijken_volgende_stap")
+    await conn.execute("alter table agent_taken disable trigger agent_taken_nakijken_teksten")
     await conn.execute("update agent_taken set volgende_stap = $2 where id = $1", task_id, "v" * 3000)
-    await conn.execute("alter table agent_taken enable trigger agent_taken_nakijken_volgende_stap")
+    await conn.execute("alter table agent_taken enable trigger agent_taken_nakijken_teksten")
     await conn.execute("update agent_taken set prioriteit = 5 where id = $1", task_id)
     assert await conn.fetchval("select prioriteit from agent_taken where id = $1", task_id) == 5
+
+
+@pytest.mark.parametrize("moment", ["12000-01-01", "infinity", "-infinity", "9999-06-01"])
+async def test_a_due_date_the_command_and_the_daemon_cannot_read_is_refused_from_sql(
+    conn: asyncpg.Connection, moment: str
+) -> None:
+    """A year past 9999 crashed the daemon after its claim, again at every restart; infinity too."""
+    with pytest.raises(asyncpg.CheckViolationError, match="uiterlijk_leesbaar"):
+        await conn.execute("select taak_nieuw('doe iets', 'cron', uiterlijk => $1::text::timestamptz)", moment)
+    with pytest.raises(asyncpg.CheckViolationError, match="niet_voor_leesbaar"):
+        await conn.execute("select taak_nieuw('doe iets', 'cron', niet_voor => $1::text::timestamptz)", moment)
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match="uiterlijk_leesbaar"):
+        await conn.execute("update agent_taken set uiterlijk = $2::text::timestamptz where id = $1", task_id, moment)
+    await conn.execute("update agent_taken set uiterlijk = '9998-12-31 23:59:59-05' where id = $1", task_id)
+
+
+@pytest.mark.parametrize(
+    ("assignment", "rule"),
+    [
+        ("titel = repeat('t', 121)", "titel_max_120"),
+        ("klaar_wanneer = repeat('k', 2001)", "klaar_wanneer_max_2000"),
+        ("context = jsonb_build_object('k', repeat('c', 3000))", "context_max_2000"),
+        ("toegewezen_aan = repeat('a', 65)", "toegewezen_aan_max_64"),
+    ],
+)
+async def test_an_update_that_names_a_text_keeps_its_limit(
+    conn: asyncpg.Connection, assignment: str, rule: str
+) -> None:
+    task_id = await new_task(conn)
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute(f"update agent_taken set {assignment} where id = $1", task_id)
+
+
+@pytest.mark.parametrize(
+    ("bot", "meta", "rule"),
+    [
+        ("b" * 65, "{}", "bot_max_64"),
+        ("paco", "[1]", "meta_leesbaar"),
+        ("paco", '{"resultaat": true, "total_cost_usd": "abc"}', "meta_leesbaar"),
+    ],
+)
+async def test_a_log_row_the_brake_could_not_sum_is_refused(
+    conn: asyncpg.Connection, bot: str, meta: str, rule: str
+) -> None:
+    task_id = await new_task(conn)
+    insert = "insert into agent_taak_log (taak_id, bot, soort, tekst, meta) values ($1, $2, 'notitie', 'x', $3::jsonb)"
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute(insert, task_id, bot, meta)
+    await conn.execute(insert, task_id, "paco", '{"resultaat": true, "total_cost_usd": 0.0123}')
 
 
 async def test_a_log_rows_text_has_100000_characters_at_most(conn: asyncpg.Connection) -> None:
