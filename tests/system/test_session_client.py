@@ -90,7 +90,9 @@ def test_a_text_past_the_limit_is_refused_before_the_daemon_is_asked(tmp_path: P
     env.update(TAAK_SOCKET=str(tmp_path / "d.sock"), TAAK_ID="HV-20261202-001", TAAK_LANGUAGE="en")
     try:
         refused = run_taak(env, "log", "notitie", "-", stdin=b"x" * 100_001)
+        next_step = run_taak(env, "stap", "y" * 2001)  # its own limit, as `taak nieuw --volgende-stap` has
     finally:
         server.close()
     assert (refused.code, refused.err) == (2, "taak: text has 100001 characters; at most 100000 are allowed\n")
+    assert (next_step.code, next_step.err) == (2, "taak: next step has 2001 characters; at most 2000 are allowed\n")
     assert heard == []

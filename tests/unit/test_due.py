@@ -49,3 +49,9 @@ def test_a_count_of_days_is_not_limited_by_its_digits_but_by_the_calendar() -> N
         with pytest.raises(InvalidInput) as refused:
             parse_due(typed, NOW, zone)
         assert refused.value.key == "due_too_far", typed
+
+
+def test_a_count_of_days_is_typed_in_keyboard_digits() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_due("+\u0663d", NOW, ZoneInfo("Europe/Amsterdam"))  # Arabic-Indic 3: no date, as --prioriteit ٣
+    assert refused.value.key == "bad_due"

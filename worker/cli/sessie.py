@@ -18,7 +18,7 @@ from typing import Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import early_language, message, os_reason
-from worker.core.model import TEXT_MAX_CHARS, is_task_id
+from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
 from worker.core.terminal import json_safe, printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
@@ -33,7 +33,7 @@ def main(words: list[str]) -> int:
     args = a.parse(build_parser(only_tasks=True), words)
     try:
         request = REQUESTS[args.command](args)
-        _within_limits(request)
+        _within_limits(args.command, request)
         answer = ask(os.environ["TAAK_SOCKET"], {**request, "op": args.command, "taal": early_language()})
     except TaakError as exc:
         a.fail(exc.render(early_language()), exc.exit_code)
@@ -52,12 +52,13 @@ def main(words: list[str]) -> int:
     return int(answer.get("code", ExitCode.REFUSED))
 
 
-def _within_limits(request: dict[str, Any]) -> None:
-    """A text past TEXT_MAX_CHARS is refused here, as the daemon would, before a request too large for its
-    socket is sent."""
+def _within_limits(op: str, request: dict[str, Any]) -> None:
+    """A text past its limit is refused here, as the daemon would, before a request too large for its socket is
+    sent: the next step's (VOLGENDE_STAP_MAX_CHARS), any other TEXT_MAX_CHARS."""
     for name, value in request.items():
-        if isinstance(value, str) and len(value) > TEXT_MAX_CHARS:
-            raise InvalidInput("too_long", what=name, length=len(value), limit=TEXT_MAX_CHARS)
+        what, limit = ("volgende stap", VOLGENDE_STAP_MAX_CHARS) if op == "stap" else (name, TEXT_MAX_CHARS)
+        if isinstance(value, str) and len(value) > limit:
+            raise InvalidInput("too_long", what=what, length=len(value), limit=limit)
 
 
 def refuse_outside_the_daemon(verb: str) -> None:

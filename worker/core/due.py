@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 from worker.core.errors import InvalidInput
 
 _END_OF_DAY = time(23, 59, 59)
-_RELATIVE = re.compile(r"^\+?(\d+)\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
+_RELATIVE = re.compile(r"^\+?([0-9]+)\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
 # The last day a due date may be on, in the household's time zone: every zone can still show the end of it
 # (Python's dates end with year 9999, and the zones lie between 12 hours behind UTC and 14 ahead).
 LATEST_DUE_DAY = date(9998, 12, 31)

@@ -27,7 +27,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from worker.core.briefing import Variant, build_briefing
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
 from worker.core.messages import message, written
-from worker.core.model import SESSION_KINDS, Soort, Status
+from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, Outcome
@@ -355,7 +355,7 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     if op == "vrijgeven":
         return {"reden": check_text(str(request.get("reden") or "vrijgegeven door de sessie"), "reden")}
     if op == "stap":
-        return {"tekst": check_text(text, "volgende stap")}
+        return {"tekst": check_text(text, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)}
     raise InvalidInput("unknown_op", op=op)
 
 
