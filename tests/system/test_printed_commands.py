@@ -230,7 +230,12 @@ async def test_every_command_in_the_message_catalogue_runs(world: World) -> None
 
 def _formatted(template: str) -> str:
     # What the program fills in: a bot, a task, the option that lifts a brake (both kinds are run); else a number.
-    examples = {"bot": "paco", "id": "HV-20260101-001", "raise_it": "--sessies 1000", "dashed_verb": "lll"}
+    examples = {
+        "bot": "paco",
+        "id": "HV-20260101-001",
+        "raise_it": "--sessies 1000",
+        "retyped": "taak lll -- -5C",
+    }
     values = {name: examples.get(name, "1") for _, name, _, _ in string.Formatter().parse(template) if name}
     return filled(template, **values)
 

@@ -474,5 +474,11 @@ async def test_a_text_taken_for_an_option_gets_the_command_that_takes_it_as_text
     (hint,) = re.findall(r"`(taak [^`]*)`", one_line(refused))
     assert run_taak(cli_env, *shlex.split(hint)[1:]).code == 0  # as the person types what it says
     assert "-5C" in run_taak(cli_env, "lll", "toon").out
+    # The words around it stay where they were typed: the ID and the kind of `taak log` too.
+    task_id = run_taak(cli_env, "nieuw", "Meet de temperatuur", "--van", "jamal").out.strip()
+    (hint,) = re.findall(r"`(taak [^`]*)`", one_line(run_taak(cli_env, "log", task_id, "notitie", "-5C")))
+    assert run_taak(cli_env, *shlex.split(hint)[1:]).code == 0
+    assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["log"][-1]["tekst"] == "-5C"
     # A value missing after an option is not that case: no hint that would file the value as the text.
     assert "--:" not in one_line(run_taak(cli_env, "nieuw", "--titel", "-x", "foo"))
+    assert "--:" not in one_line(run_taak(cli_env, "toon", task_id, "-n"))  # toon takes no text

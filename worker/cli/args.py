@@ -137,9 +137,8 @@ class Parser(argparse.ArgumentParser):
     def error(self, said: str) -> NoReturn:
         for stand_in, word in self.stand_ins.items():
             said = said.replace(stand_in, word)
-        if self._words_went_missing(said) and (dashed := self._text_taken_for_an_option()):
-            verb = self.prog.split(" ", 1)[-1]
-            said += "; " + message("dash_text_hint", early_language(), dashed_verb=verb, word=dashed)
+        if self._words_went_missing(said) and (typed_again := self._as_text_after_double_dash()):
+            said += "; " + message("dash_text_hint", early_language(), word=typed_again[0], retyped=typed_again[1])
         usage = self.format_usage().strip().split(": ", 1)[-1]
         usage_word = argparse_words("usage: ").rstrip(": ")
         fail(f"{said} ({usage_word}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
@@ -151,13 +150,26 @@ class Parser(argparse.ArgumentParser):
         left_over = argparse_words("unrecognized arguments: %s").split("%s")[0]
         return said.startswith((missing, left_over))
 
-    def _text_taken_for_an_option(self) -> str | None:
-        """The first word before `--` that starts with one dash and is no option of this verb (`-x`, `-5C`)."""
-        before = self.typed[: self.typed.index("--")] if "--" in self.typed else self.typed
-        for word in before:
-            dashed = word.startswith("-") and not word.startswith("--") and word != "-"
-            if dashed and word.split("=", 1)[0] not in self._option_string_actions:
-                return word
+    def _as_text_after_double_dash(self) -> tuple[str, str] | None:
+        """The word that starts with one dash and is no option of this verb (`-x`, `-5C`), and the command as typed
+        with `--` before it; None where that could not work: a verb that takes no free text, a word that is the
+        value of the option before it (`--bewijs -x` wants `--bewijs=-x`), or options after it."""
+        import shlex
+
+        takes_text = any(not action.option_strings and action.nargs in ("*", "+") for action in self._actions)
+        if not takes_text or "--" in self.typed:
+            return None
+        for position, word in enumerate(self.typed):
+            if not word.startswith("-") or word.startswith("--") or word == "-":
+                continue
+            if word.split("=", 1)[0] in self._option_string_actions:
+                continue
+            before, after = self.typed[:position], self.typed[position + 1 :]
+            option_before = self._option_string_actions.get(before[-1]) if before else None
+            if (option_before is not None and option_before.nargs != 0) or any(w.startswith("-") for w in after):
+                return None
+            command = [*self.prog.split(), *before, "--", word, *after]
+            return word, shlex.join(command)
         return None
 
 

@@ -509,8 +509,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "TAAK_DATABASE_URL is malformed: {url} ({name}={value}; one of: {modes})",
     },
     "dash_text_hint": {
-        "nl": "is {word} tekst? zet die dan na --: `taak {dashed_verb} -- {word}`",
-        "en": "is {word} text? then put it after --: `taak {dashed_verb} -- {word}`",
+        "nl": "is {word} tekst? zet die dan na --: `{retyped}`",
+        "en": "is {word} text? then put it after --: `{retyped}`",
     },
     "bad_text_encoding": {
         "nl": "argument {position} is geen geldige UTF-8: {shown}",
