@@ -185,6 +185,20 @@ def test_a_port_that_is_no_port_is_said_to_be_the_port(url: str) -> None:
     assert "percent-encoded" not in refused.value.render("en")
 
 
+@pytest.mark.parametrize("query", ["a", "&&", "sslmode%3Dbogus", "=x", "application_name=x&"])
+def test_a_query_field_that_is_no_name_and_value_is_refused_as_such(query: str) -> None:
+    """asyncpg's own refusal of these was a ValueError, shown as an internal error."""
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://bot@db.example/taak?{query}")
+    assert "NAME=VALUE" in refused.value.render("en")
+
+
+def test_a_query_field_without_a_name_never_shows_its_value() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://bot@db.example/taak?={SECRET}")
+    assert SECRET not in refused.value.render("en")
+
+
 def test_a_port_given_in_the_query_is_the_one_shown() -> None:
     assert parse_database_url("postgresql://bot@/taak?host=db.example&port=6543").where == "db.example:6543"
 

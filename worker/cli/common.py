@@ -11,6 +11,7 @@ import asyncpg
 from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import MESSAGES, early_language, filled, message
+from worker.core.terminal import quoted
 from worker.settings import Settings
 
 T = TypeVar("T")
@@ -118,7 +119,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
         asyncpg.CheckViolationError,
         asyncpg.DataError,
     ) as exc:
-        detail = str(exc).splitlines()[0]
+        detail = quoted(str(exc).splitlines()[0])
         fail(message("database_rule", settings.language, detail=detail), ExitCode.REFUSED)
     except OSError as exc:
         if line := file_error_line(exc, settings.language):
@@ -131,7 +132,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
     except asyncpg.PostgresConnectionError as exc:
         _unreachable(settings, exc)
     except asyncpg.PostgresError as exc:
-        fail(message("database_rule", settings.language, detail=_first_line(exc)), ExitCode.REFUSED)
+        fail(message("database_rule", settings.language, detail=quoted(_first_line(exc))), ExitCode.REFUSED)
     except Exception as exc:  # a bug: still one line for the user; the traceback is no help at a terminal
         if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
             _unreachable(settings, exc)  # it closed under a command still using it (`taak tail`, server stopped)

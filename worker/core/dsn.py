@@ -58,6 +58,10 @@ def parse_database_url(url: str) -> DatabaseUrl:
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
+    for pair in parts.query.split("&") if parts.query else ():
+        if not pair.partition("=")[0] or "=" not in pair:  # asyncpg's own words for these are an internal error
+            shown = unquote(pair) if "=" not in pair else "=…"  # what follows `=` could be a password
+            raise InvalidInput("url_bad_parameter", url=redact(url), pair=shown)
     for name, choices in URL_CHOICES.items():
         for value in _query_values(parts.query, name):  # every one: a parameter given twice counts twice
             if value not in choices:
@@ -108,7 +112,11 @@ def redact(url: str) -> str:
     """The URL with its password replaced by ***; anything unparsable is hidden whole. Everything between the
     user name and the last '@' counts as the password, so one with a raw '#' or '/' is hidden too; so is a
     password given as a parameter (`?password=`, or `password=` in a keyword string that is no URL at all)."""
-    return _PASSWORD_PARAMETER.sub(r"\1***", _redact_userinfo(url))
+    return _NAMELESS_PARAMETER.sub(r"\1=***", _PASSWORD_PARAMETER.sub(r"\1***", _redact_userinfo(url)))
+
+
+# A parameter without a name (`?=...`): nothing says what its value is, so it is hidden as a password would be.
+_NAMELESS_PARAMETER = re.compile(r"([?&])=[^&#]*")
 
 
 def _redact_userinfo(url: str) -> str:

@@ -504,6 +504,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "sslmode verify-ca or verify-full needs the server's root certificate, and {path} does not exist "
         "(give it with sslrootcert=PATH)",
     },
+    "url_bad_parameter": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een parameter is NAAM=WAARDE, niet {pair!r})",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (a parameter is NAME=VALUE, not {pair!r})",
+    },
     "bad_url_choice": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({name}={value}; kan zijn: {modes})",
         "en": "TAAK_DATABASE_URL is malformed: {url} ({name}={value}; one of: {modes})",
