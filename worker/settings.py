@@ -17,7 +17,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, is_bot_name, shown_name
-from worker.core.terminal import is_blank, not_utf8
+from worker.core.terminal import is_blank, not_utf8, printable
 
 Language = Literal["nl", "en"]
 
@@ -195,8 +195,10 @@ class Settings(BaseSettings):
     def _a_name(cls, value: str | None) -> str | None:
         if value is not None and is_blank(value):
             raise _refused("setting_owner_blank")
-        if value is not None and any(ord(ch) < 32 for ch in value):
+        if value is not None and (printable(value) != value or "\n" in value or "\t" in value):  # escapes, lines
             raise _refused("setting_owner_lines")
+        if value is not None and len(value.strip()) > NAME_MAX_CHARS:  # it stands where `--van` would
+            raise _refused("setting_owner_long", limit=NAME_MAX_CHARS)
         return value.strip() if value is not None else None
 
     @field_validator("*", mode="before")

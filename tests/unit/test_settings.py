@@ -216,7 +216,9 @@ def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:
     assert SECRET not in refused.value.render("en")
 
 
-@pytest.mark.parametrize("owner", ["eig\udcff", "\u200b", " ", "\u3164"])
+@pytest.mark.parametrize(
+    "owner", ["eig\udcff", "\u200b", " ", "\u3164", "jamal\nx", "\x1b[2Jx", "j\u202eamal", "j" * 65]
+)
 def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
     with pytest.raises(ValidationError, match="eigenaar"):
         Settings(_env_file=None, eigenaar=owner)

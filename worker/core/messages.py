@@ -601,8 +601,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the owner's name is empty or invisible",
     },
     "setting_owner_lines": {
-        "nl": "de naam van de eigenaar is één regel tekst",
-        "en": "the owner's name is one line of text",
+        "nl": "de naam van de eigenaar is één regel tekst, zonder stuurtekens",
+        "en": "the owner's name is one line of text, without control characters",
+    },
+    "setting_owner_long": {
+        "nl": "de naam van de eigenaar heeft hoogstens {limit} tekens",
+        "en": "the owner's name has at most {limit} characters",
     },
     "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
     "setting_path_blank": {
