@@ -146,15 +146,22 @@ async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_
 
     await switch_on(conn, "paco")
     await Ledger(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
-    asked = "TAAK_LANGUAGE=en taak toon; TAAK_LANGUAGE=en taak brief --compact; taak toon"
-    env = worker_env(db_url, tmp_path, mode="run", TAAK_LANGUAGE="nl", FAKE_RUN=asked.replace("; ", "\n"))
+    stand = tmp_path / "data" / "sessies" / "{id}" / "stand.json"
+    asked = [
+        "TAAK_LANGUAGE=en taak toon",
+        "TAAK_LANGUAGE=en taak brief --compact",
+        "taak toon",
+        f"echo '{{}}' | TAAK_LANGUAGE=en taak hook prompt --stand {stand}",
+    ]
+    env = worker_env(db_url, tmp_path, mode="run", TAAK_LANGUAGE="nl", FAKE_RUN="\n".join(asked))
     daemon = Daemon(env, tmp_path / "worker.log")
     try:
         ran = await wait_for(lambda: _ran(tmp_path), timeout=60, what="the session's commands")
     finally:
         daemon.stop()
-    english_toon, english_brief, dutch_toon = (r["out"] for r in ran)
-    assert [r["code"] for r in ran] == [0, 0, 0], ran
+    english_toon, english_brief, dutch_toon, english_prompt = (r["out"] for r in ran)
+    assert [r["code"] for r in ran] == [0, 0, 0, 0], ran
+    assert "Next step:" in english_prompt, english_prompt  # the hook too, though the daemon's stand says nl
     assert "given by" in english_toon, english_toon
     assert "opdrachtgever" not in english_toon, english_toon
     assert "(attempt 1 of 3) ===" in english_brief, english_brief  # its rows keep the ledger's Dutch

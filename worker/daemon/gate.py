@@ -119,7 +119,8 @@ class Gate:
                 raise ValueError("not a JSON object")
         except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, ValueError, RecursionError) as exc:
             return Answer(int(ExitCode.USAGE), err=f"bad request: {type(exc).__name__}: {str(exc)[:200]}")
-        language = "en" if request.get("taal") == "en" else "nl"
+        asked = request.get("taal")
+        language = asked if asked in ("nl", "en") else self.language  # a client that names none: the daemon's own
         try:
             return await self.handle(request, language)
         except TaakError as exc:

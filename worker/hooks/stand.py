@@ -52,7 +52,10 @@ def prompt_from_stand(path: str) -> int | None:
     try:
         stand_file = Path(path)
         stand = json.loads(stand_file.read_text(encoding="utf-8"))
-        line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), stand.get("taal", "nl"))
+        # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
+        session_language = os.environ.get("TAAK_LANGUAGE")
+        language = session_language if session_language in ("nl", "en") else stand.get("taal", "nl")
+        line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), language)
     except (OSError, ValueError, KeyError, TypeError):
         return None
     from datetime import UTC, datetime
@@ -62,6 +65,6 @@ def prompt_from_stand(path: str) -> int | None:
 
     data_dir = stand_file.parent.parent.parent  # <data>/sessies/<task>/stand.json
     zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
-    state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, stand.get("taal", "nl"))
+    state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, language)
     print(additional_context("UserPromptSubmit", f"{state}\n{line}" if state else line))
     return 0
