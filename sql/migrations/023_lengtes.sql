@@ -6,8 +6,9 @@
 -- then showed as \x0d and `taak lijst` did not.
 -- A due date and a not-before moment the command and the daemon can read (a year past 9999, or infinity, from
 -- SQL stopped both); a log row's writer a name (64), its meta an object whose cost is a number.
--- Checked on insert (the trigger of 022, which runs after agent_taken_nakijken), and on an update that names one
--- of those columns: old rows are never checked again, and the claim and the finish, which name none, pay nothing.
+-- Checked on insert by agent_taken_nakijken_nieuw, which takes over 022's date check and, by its name, runs after
+-- agent_taken_nakijken; and on an update that names one of those columns: old rows are never checked again, and
+-- the claim and the finish, which name none, pay nothing. The log's checks run on every row it gets.
 
 create or replace function agent_taken_nieuw_nakijken() returns trigger
 language plpgsql as $$

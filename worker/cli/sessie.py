@@ -55,9 +55,10 @@ def main(words: list[str]) -> int:
 def _within_limits(op: str, request: dict[str, Any]) -> None:
     """A text past its limit is refused here, as the daemon would, before a request too large for its socket is
     sent: the next step's (VOLGENDE_STAP_MAX_CHARS), any other TEXT_MAX_CHARS."""
+    limit = VOLGENDE_STAP_MAX_CHARS if op == "stap" else TEXT_MAX_CHARS
     for name, value in request.items():
-        what, limit = ("volgende stap", VOLGENDE_STAP_MAX_CHARS) if op == "stap" else (name, TEXT_MAX_CHARS)
         if isinstance(value, str) and len(value) > limit:
+            what = "volgende stap" if op == "stap" else name
             raise InvalidInput("too_long", what=what, length=len(value), limit=limit)
 
 
