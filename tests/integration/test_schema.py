@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
 from datetime import datetime, timedelta
 
 import asyncpg
 import pytest
 
+from worker.core.terminal import is_blank
 from worker.db.sqlfiles import queries
 
 INSERT = "insert into agent_taken (opdracht, opdrachtgever) values ($1, $2) returning id"
@@ -329,6 +331,45 @@ async def test_a_log_rows_text_has_100000_characters_at_most(conn: asyncpg.Conne
     await conn.execute(insert, task_id, "é" * 100_000)
     with pytest.raises(asyncpg.CheckViolationError, match="tekst_max_100000"):
         await conn.execute(insert, task_id, "é" * 100_001)
+
+
+async def test_the_database_sees_blank_text_as_the_taak_command_does(conn: asyncpg.Connection) -> None:
+    """Every code point the command calls blank (zero-width, format, other spaces), and none other."""
+    blank_in_sql = await conn.fetch(
+        "select c from generate_series(1, 1114111) c where c not between 55296 and 57343 and not taak_zichtbaar(chr(c))"
+    )
+    blank_in_python = [c for c in range(1, sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF and is_blank(chr(c))]
+    assert [r["c"] for r in blank_in_sql] == blank_in_python
+
+
+@pytest.mark.parametrize(
+    ("opdracht", "opdrachtgever", "rule"),
+    [
+        ("\u200b\u2060\ufeff", "jamal", "opdracht_niet_leeg"),
+        ("doe iets", "\u200b\u3000", "opdrachtgever_niet_leeg"),
+        ("doe iets", "jamal\nof toch", "opdrachtgever_een_regel"),
+        ("doe iets", "jamal\u2028", "opdrachtgever_een_regel"),
+    ],
+)
+async def test_a_task_the_taak_command_would_refuse_as_blank_is_refused_from_sql_too(
+    conn: asyncpg.Connection, opdracht: str, opdrachtgever: str, rule: str
+) -> None:
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute(INSERT, opdracht, opdrachtgever)
+    with pytest.raises(asyncpg.CheckViolationError, match=rule):
+        await conn.execute("select taak_nieuw($1, $2)", opdracht, opdrachtgever)
+    assert await conn.fetchval("select count(*) from agent_taken") == 0
+
+
+async def test_a_log_row_names_a_writer_a_reader_can_see_or_none(conn: asyncpg.Connection) -> None:
+    task_id = await new_task(conn)
+    insert = "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, $2, 'notitie', 'x')"
+    for invisible in ("", " ", "\u200b\u200d"):
+        with pytest.raises(asyncpg.CheckViolationError, match="bot_niet_leeg"):
+            await conn.execute(insert, task_id, invisible)
+    await conn.execute(insert, task_id, None)
+    await conn.execute(insert, task_id, "paco")
+    assert await conn.fetchval("select count(*) from agent_taak_log where taak_id = $1", task_id) == 2
 
 
 async def test_ids_are_readable_and_count_per_day(conn: asyncpg.Connection) -> None:
