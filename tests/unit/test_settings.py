@@ -257,3 +257,24 @@ def test_a_bad_setting_is_said_in_the_runs_language(
     (error,) = refused.value.errors()
     assert nl in settings_problem(error, "nl")
     assert en in settings_problem(error, "en")
+
+
+def test_a_database_named_only_in_the_query_is_the_one_used() -> None:
+    assert parse_database_url("postgresql://bot@db.example:5432?dbname=taak").database == "taak"
+
+
+@pytest.mark.parametrize(
+    "path_and_query", ["/taak?dbname=andere", "/taak?dbname=taak&dbname=andere", "/?dbname=andere"]
+)
+def test_a_url_naming_the_database_twice_is_refused(path_and_query: str) -> None:
+    # asyncpg takes the path's (a bare / too) and psql the query's: the same URL would mean two databases.
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://bot:{SECRET}@db.example{path_and_query}")
+    line = refused.value.render("en")
+    assert "names the database twice" in line
+    assert "dbname=andere" in line
+    assert SECRET not in line
+
+
+def test_the_same_database_in_path_and_query_is_taken() -> None:
+    assert parse_database_url("postgresql://bot@db.example/taak?dbname=taak").database == "taak"

@@ -71,9 +71,20 @@ def parse_database_url(url: str) -> DatabaseUrl:
     if port == 0 or not all(_is_port(p) for p in given_ports):  # asyncpg takes a port in the query too
         raise InvalidInput("malformed_url_port", url=redact(url))
     host = parts.hostname or next(iter(_query_values(parts.query, "host")), "") or "localhost"
-    database = unquote(parts.path.lstrip("/")) or (parts.username or "postgres")
+    database = _database(url, parts.path, parts.query) or parts.username or "postgres"
     port = port or (int(given_ports[0]) if given_ports else 5432)
     return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
+
+
+def _database(url: str, path: str, query: str) -> str:
+    """The database the driver connects to: the path's, else the last `dbname=`. asyncpg reads a path, even a
+    bare `/`, before the query and libpq the other way round: a URL with both would mean one database here and
+    another in psql, so it is refused unless they agree."""
+    in_path = unquote(path.lstrip("/"))
+    in_query = _query_values(query, "dbname")
+    if path and any(name != in_path for name in in_query):
+        raise InvalidInput("url_two_databases", url=redact(url), path=in_path, query=in_query[-1])
+    return in_path or (in_query[-1] if in_query else "")
 
 
 def url_parameter(url: str, name: str) -> str | None:

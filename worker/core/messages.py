@@ -508,6 +508,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een parameter is NAAM=WAARDE, niet {pair!r})",
         "en": "TAAK_DATABASE_URL is malformed: {url} (a parameter is NAME=VALUE, not {pair!r})",
     },
+    "url_two_databases": {
+        "nl": "TAAK_DATABASE_URL noemt de database twee keer: {path!r} in het pad en dbname={query} ({url}); "
+        "noem hem één keer, in het pad",
+        "en": "TAAK_DATABASE_URL names the database twice: {path!r} in the path and dbname={query} ({url}); "
+        "name it once, in the path",
+    },
     "bad_url_choice": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} ({name}={value}; kan zijn: {modes})",
         "en": "TAAK_DATABASE_URL is malformed: {url} ({name}={value}; one of: {modes})",
