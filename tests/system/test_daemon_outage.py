@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
+import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import anyio
@@ -12,7 +15,8 @@ import asyncpg
 import pytest
 
 from tests.conftest import with_database
-from tests.system.harness import Daemon, kinds, new_task, records, switch_on, wait_for, worker_env
+from tests.system.harness import Daemon, kinds, new_task, records, status_of, switch_on, wait_for, worker_env
+from worker.core.dsn import parse_database_url
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
 
@@ -92,7 +96,7 @@ async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_i
     with SQLSTATE 55000: the daemon waits and comes back, the owner's command says "unreachable" (exit 4)."""
     from tests.helpers import run_taak
 
-    name = db_url.rsplit("/", 1)[1].split("?")[0]
+    name = parse_database_url(db_url).database
     conn = await asyncpg.connect(db_url)
     await switch_on(conn, "paco")
     task_id = await new_task(conn, "wacht op de database", toegewezen_aan="paco")
@@ -125,6 +129,72 @@ async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_i
         await admin.close()
         daemon.stop()
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
+
+
+async def test_a_daemon_stopped_during_an_outage_claims_nothing_when_the_database_comes_back(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM while the claim waits out an outage: the daemon stops without the database, and a task that
+    became claimable meanwhile is still waiting afterwards (it was claimed and run once the database was back)."""
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="klaar", TAAK_POLL_SECONDS="1"), tmp_path / "worker.log")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "listening"), timeout=30, what="the daemon to listen")
+        later = datetime.now(UTC) + timedelta(seconds=3)  # claimable during the outage, not before it
+        task_id = await new_task(conn, "pas na de storing", toegewezen_aan="paco", niet_voor=later)
+        await conn.close()
+        await _refusing(admin, name, True)
+        await wait_for(lambda: _said(daemon, "database_unreachable"), timeout=30, what="the outage to be seen")
+        await anyio.sleep(1.5)  # the claim loop has met it too (it looks every second)
+        daemon.signal(signal.SIGTERM)
+        await wait_for(lambda: _said(daemon, "shutdown_requested"), timeout=10, what="the stop to be heard")
+        await anyio.sleep(3)  # the task is claimable now, and the database still away
+        await _refusing(admin, name, False)
+        exit_code = await anyio.to_thread.run_sync(daemon.wait, 30)
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
+    assert exit_code == 0
+    conn = await asyncpg.connect(db_url)
+    assert await status_of(conn, task_id) == "wachtend"
+    assert await kinds(conn, task_id) == []
+    await conn.close()
+    assert records(tmp_path) == []
+
+
+async def test_the_daemon_says_the_database_is_back_only_once_it_answers(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """A session that closes its task during an outage leaves no lease to extend: the reaper's next try must
+    still ask the database before the daemon says it is back."""
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "klaar tijdens de storing", toegewezen_aan="paco")
+    await conn.close()
+    closing = f"sleep 3\n{shlex.quote(sys.executable)} -m worker.cli.taak klaar {{id}} --bewijs /tmp/bewijs klaar"
+    env = worker_env(db_url, tmp_path, mode="run", FAKE_RUN=closing, TAAK_POLL_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
+        await _refusing(admin, name, True)
+        await wait_for(lambda: _said(daemon, "session_end"), timeout=30, what="the session to close its task")
+        await anyio.sleep(3)  # three turns of the reaper, the database still away
+        assert not daemon.has_event("database_back")
+        await _refusing(admin, name, False)
+        await wait_for(lambda: _said(daemon, "database_back"), timeout=30, what="the database to be back")
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _klaar(conn, task_id), timeout=30, what="the journaled klaar to arrive")
+        await conn.close()
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
 
 
 async def _migrated_database(server_url: str, name: str) -> tuple[str, asyncpg.Connection]:

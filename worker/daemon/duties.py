@@ -23,7 +23,7 @@ from worker.core.messages import message
 from worker.daemon import intake, outbox
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table
-from worker.db.ledger import Ledger
+from worker.db.ledger import Ledger, Verlopen
 from worker.db.machines import all_machines
 from worker.settings import Settings
 
@@ -46,19 +46,21 @@ class Duties:
     async def reaper(self) -> None:
         s = self.settings
         while True:
-            # Our own sessions are alive (we run them): their leases are extended first and never reaped here,
-            # also right after an outage longer than the lease.
-            if self.running:  # (with nothing to extend, no call: a no-op must not pass for "the database is back")
-                await self.db("extend", self.extend_own_leases)
-            verlopen_taken = await self.db(
-                "verlopen",
-                lambda: self.ledger().verlopen(
+
+            async def extend_then_reap() -> list[Verlopen]:
+                # Our own sessions are alive (we run them): their leases are extended first and never reaped
+                # here, also right after an outage longer than the lease. One operation, so that its retry after
+                # an outage always asks the database something: extending the leases of sessions that ended
+                # meanwhile is no call at all, and must not pass for "the database is back".
+                await self.extend_own_leases()
+                return await self.ledger().verlopen(
                     backoff_base=s.retry_base_seconds,
                     backoff_max=s.retry_max_seconds,
                     own=list(self.running),
                     grace_seconds=s.reaper_grace_seconds,
-                ),
-            )
+                )
+
+            verlopen_taken = await self.db("verlopen", extend_then_reap)
             for task in verlopen_taken:
                 log.info("lease_verlopen", task_id=task.id, status=task.status)
             await anyio.sleep(s.reaper_seconds)

@@ -48,10 +48,12 @@ class Outages:
     on_back: Callable[[], None] = lambda: None
     ok: bool = field(default=True)
 
-    async def run(self, what: str, operation: Callable[[], Awaitable[T]]) -> T:
+    async def run(self, what: str, operation: Callable[[], Awaitable[T]], *, abandon: anyio.Event | None = None) -> T:
         """Run a database operation, retrying through an outage; logs once per change of state.
 
-        Gives up (DatabaseGone) only when the worker is being stopped and the database is still away."""
+        Gives up (DatabaseGone) when the worker is being stopped and the database is still away, and at once
+        when `abandon` is set: an operation that is not wanted any more once the worker stops (a claim) is not
+        waited out, or done when the database comes back."""
         failures = 0
         while True:
             try:
@@ -61,9 +63,10 @@ class Outages:
                 if self.ok:
                     self.ok = False
                     log.error("database_unreachable", during=what, error=one_line(exc))
-                if self.give_up.is_set() and failures > 3:
+                if (self.give_up.is_set() and failures > 3) or (abandon is not None and abandon.is_set()):
                     raise DatabaseGone(what) from exc
-                await anyio.sleep(backoff(failures, 0.5, 15))
+                with anyio.move_on_after(backoff(failures, 0.5, 15)):
+                    await (abandon or self.give_up).wait()
                 continue
             if not self.ok:
                 self.ok = True

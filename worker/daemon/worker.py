@@ -39,7 +39,7 @@ from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathT
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal
 from worker.daemon.listen import listen
-from worker.daemon.retry import DB_ERRORS, Outages, backoff, one_line
+from worker.daemon.retry import DB_ERRORS, DatabaseGone, Outages, backoff, one_line
 from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.bots import brake_limits, raise_brake_option
@@ -305,8 +305,17 @@ class Worker:
             and not (self.once and self.claimed_once)
         ):
             session_id = str(uuid.uuid4())
-            claim = await self.outages.run("claim", partial(self._claim, session_id))
+            try:
+                claim = await self.outages.run("claim", partial(self._claim, session_id), abandon=self.stopping)
+            except DatabaseGone:  # stopped during an outage: nothing is claimed after a stop
+                return
             if claim is None:
+                return
+            if self.stopping.is_set():  # the stop came while the claim was on its way: it goes back unstarted
+                reason = message("outcome_shutdown", "nl")  # the ledger's words are Dutch, as every record's
+                await self._vrijgeven(claim, session_id, reason)
+                said = message("outcome_shutdown", self.settings.language)
+                log.info("claim_given_back", task_id=claim.task.id, reason=said)
                 return
             self.claimed_once = True
             self.running[claim.task.id] = self._running(claim, session_id)
