@@ -142,6 +142,44 @@ def test_output_is_capped_and_says_what_it_cut(tmp_path: Path) -> None:
     assert len(render(recall(index, "joke", NOW, ZONE), ZONE, max_chars=300)) <= 400
 
 
+def test_a_line_too_long_for_the_output_is_shown_shortened_and_every_count_says_what_was_printed(
+    tmp_path: Path,
+) -> None:
+    env = env_for(tmp_path)
+    lines = [("11:00", "boiler kort een"), ("11:02", "boiler lang " + "x" * 9000), ("11:04", "boiler kort twee")]
+    source = tmp_path / "simpel.jsonl"
+    source.write_text(
+        "".join(json.dumps({"ts": f"2026-11-20T{t}:00+01:00", "role": "user", "text": x}) + "\n" for t, x in lines)
+    )
+    assert run_taak(env, "archief", "import", "--simple", str(source)).code == 0
+    found = run_taak(env, "recall", "boiler")
+    assert found.code == 0, found.err
+    header, *entries = found.out.splitlines()
+    printed = [line for line in entries if line.startswith("[")]
+    assert "3 regels getoond van 3" in header
+    assert len(printed) == 3
+    long_one = printed[1]
+    assert long_one.startswith("[2026-11-20 11:02] user: boiler lang xxx")
+    assert long_one.endswith("tekens; --json geeft de hele regel)")
+    assert len(found.out) <= 8000 + 1
+    whole = json.loads(run_taak(env, "recall", "boiler", "--json").out)
+    assert [len(r["text"]) for r in whole["regels"]] == [len(x) for _, x in lines]
+
+
+def test_one_line_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    source = tmp_path / "simpel.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"ts": f"2026-11-20T11:0{n}:00+01:00", "role": "user", "text": "lamp"}) + "\n" for n in (1, 2)
+        )
+    )
+    assert run_taak(env, "archief", "import", "--simple", str(source)).code == 0
+    found = run_taak(env, "recall", "lamp", "--limiet", "1")
+    assert found.code == 0, found.err
+    assert found.out.splitlines()[-1] == "# afgekapt: 1 regel niet getoond (--limiet, of meer dan 8000 tekens)"
+
+
 def test_a_time_range_walks_the_time_index(tmp_path: Path) -> None:
     _, index = archive_of(tmp_path)
     from worker.memory.recall import _filters

@@ -327,6 +327,8 @@ HEADER = {
         "output": "uitvoer",
         "more": "meer dan",
         "cut": "# afgekapt: {n} regels niet getoond (--limiet, of meer dan {chars} tekens)",
+        "cut_one": "# afgekapt: {n} regel niet getoond (--limiet, of meer dan {chars} tekens)",
+        "shortened": "… (+{n} tekens; --json geeft de hele regel)",
         "none_in_range": "niet in het bereik",
         "nowhere": "nergens gevonden",
     },
@@ -343,6 +345,8 @@ HEADER = {
         "output": "output",
         "more": "more than",
         "cut": "# cut: {n} lines not shown (--limiet, or more than {chars} characters)",
+        "cut_one": "# cut: {n} line not shown (--limiet, or more than {chars} characters)",
+        "shortened": "… (+{n} characters; --json gives the whole line)",
         "none_in_range": "not in the range",
         "nowhere": "found nowhere",
     },
@@ -366,34 +370,69 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
     )
     ranged = result.range is not None and result.in_range > 0  # the words were searched inside the range
     counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
-    header = [
-        f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
-        f"{len(result.hits)} {words['shown_one' if len(result.hits) == 1 else 'shown']} "
-        f"{counted(result.in_range)} {words['in_range']}; "
-        f"{words['fallback']}: {result.fallback.said(language)}"
-        + "".join(f"; {note.said(language)}" for note in result.notes)
-        + (f"; {words['words']}: {counts}" if result.per_word else "")
-    ]
+
+    def header(shown: int) -> str:
+        return (
+            f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
+            f"{shown} {words['shown_one' if shown == 1 else 'shown']} "
+            f"{counted(result.in_range)} {words['in_range']}; "
+            f"{words['fallback']}: {result.fallback.said(language)}"
+            + "".join(f"; {note.said(language)}" for note in result.notes)
+            + (f"; {words['words']}: {counts}" if result.per_word else "")
+        )
+
     body: list[str] = []
-    used = len(header[0])
+    used = len(header(len(result.hits)))  # the header says how many are shown: never more digits than this
     cut_chars = 0
     # Marks are needed only where matching lines stand beside others: "»" a word matched, "~" near in meaning.
     mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
     for hit in result.hits:
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
         actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
-        line = hanging(f"[{local(hit.ts)}] {mark}{actor}: ", hit.text)
-        if used + len(line) + 1 > max_chars:
-            cut_chars += 1
-            continue
+        prefix = f"[{local(hit.ts)}] {mark}{actor}: "
+        line = hanging(prefix, hit.text)
+        room = min(max_chars - used - 1, ENTRY_MAX_CHARS)
+        if len(line) > room:
+            # A line longer than the room left, or than one entry may take, is shown shortened when a useful part
+            # of it fits (a line of 9,000 characters was counted as shown and never printed, and one that filled
+            # the output would push every later line out); otherwise it is counted as cut.
+            if room < SHORTENED_AT_LEAST:
+                cut_chars += 1
+                continue
+            line = shortened(prefix, hit.text, room, words["shortened"])
         body.append(line)
         used += len(line) + 1
     if result.cut or cut_chars:
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
-        cut = f"{words['more']} {result.cut + cut_chars}" if bounded else str(result.cut + cut_chars)
-        body.append(words["cut"].format(n=cut, chars=max_chars))
-    return "\n".join(header + body)
+        left_out = result.cut + cut_chars
+        cut = f"{words['more']} {left_out}" if bounded else str(left_out)
+        body.append(words["cut_one" if left_out == 1 and not bounded else "cut"].format(n=cut, chars=max_chars))
+    return "\n".join([header(len(body) - (1 if result.cut or cut_chars else 0)), *body])
+
+
+# A line is shortened to the room left only when at least this much of it can be shown; no entry takes more
+# than a quarter of the output, so one long tool output leaves room for the lines around it.
+SHORTENED_AT_LEAST = 200
+ENTRY_MAX_CHARS = MAX_CHARS // 4
+
+
+def shortened(prefix: str, text: str, room: int, said: str) -> str:
+    """The entry cut to at most `room` characters, ending in a mark that says how much was left out and where
+    the whole line is. The longest beginning of the text that fits, found by halving (the entry grows with
+    every character kept: a kept line break adds its indentation too)."""
+
+    def entry(keep: int) -> str:
+        return hanging(prefix, text[:keep]) + " " + said.format(n=len(text) - keep)
+
+    low, high = 0, len(text)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(entry(middle)) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return entry(low)
 
 
 def word_counts(
