@@ -325,3 +325,48 @@ def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line
     assert any(line.startswith("fail  database: ") and "connect_timeout" in line for line in doctor.out.splitlines()), (
         doctor
     )
+
+
+def interrupted(env: dict[str, str], *words: str, after: float) -> subprocess.CompletedProcess[str]:
+    """A command given Ctrl-C `after` seconds in, as a person at the terminal does."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", *words],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(after)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def test_a_command_interrupted_while_it_waits_for_the_database_did_not_succeed(cli_env: dict[str, str]) -> None:
+    # A port nobody listens on, and attempts enough to be still waiting when Ctrl-C comes.
+    away = {**cli_env, "TAAK_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/x", "TAAK_CONNECT_ATTEMPTS": "50"}
+    done = interrupted(away, "nieuw", "wordt nooit gemaakt", after=2)
+    assert (done.returncode, done.stdout) == (130, "")
+    assert "Traceback" not in done.stderr
+
+
+def test_ctrl_c_while_the_command_is_still_loading_prints_no_traceback(cli_env: dict[str, str]) -> None:
+    # The signal arrives at the command's first import of its own, the moment Python is still loading it.
+    at_first_import = (
+        "import builtins, os, signal, sys\n"
+        "from worker.cli.taak import main\n"
+        "real = builtins.__import__\n"
+        "def once(*args, **kwargs):\n"
+        "    builtins.__import__ = real\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return real(*args, **kwargs)\n"
+        "builtins.__import__ = once\n"
+        "main(['lijst'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", at_first_import], env=cli_env, capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (130, "")
+
+
+def test_ctrl_c_ends_tail_as_its_way_to_stop(cli_env: dict[str, str]) -> None:
+    done = interrupted(cli_env, "tail", after=3)
+    assert (done.returncode, done.stderr) == (0, "")

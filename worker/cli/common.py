@@ -92,16 +92,18 @@ async def connection(settings: Settings) -> AsyncIterator[asyncpg.Connection]:
         await conn.close()
 
 
-def run(settings: Settings, work: Callable[[], Awaitable[T]]) -> T:
-    """Run one command's async work; turn every expected failure into one line and its exit code."""
+def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_c: bool = False) -> T:
+    """Run one command's async work; turn every expected failure into one line and its exit code. Ctrl-C is the
+    way `taak tail` and the cockpit end (exit 0); any other command it interrupts did not happen (130), also
+    while it waits for a database that is away: `ID=$(taak nieuw ...) || ...` must not see a success."""
     import anyio
 
     try:
         return anyio.run(work)
     except TaakError as exc:
         fail(exc.render(settings.language), exc.exit_code)
-    except KeyboardInterrupt:  # Ctrl-C ends `taak tail`: not an error
-        raise SystemExit(0) from None
+    except KeyboardInterrupt:
+        raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
         end_quietly_after_broken_pipe()
         raise SystemExit(0) from None

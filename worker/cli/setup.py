@@ -39,7 +39,7 @@ def _cockpit_parser(sub: Sub) -> None:
     p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS", help="where to listen (default 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8765, metavar="N", help="the port, 1 to 65535 (default 8765)")
     p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
-    p.set_defaults(handler=cockpit)
+    p.set_defaults(handler=cockpit, ends_with_ctrl_c=True)
 
 
 def _port(text: str) -> int:

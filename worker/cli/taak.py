@@ -15,6 +15,13 @@ from typing import Any
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before the command's work began (an import, the settings): no traceback
+        raise SystemExit(130) from None
+
+
+def _main(argv: Sequence[str] | None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["hook"]:
         from worker.hooks.entry import run_hook_command
@@ -41,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     from worker.cli.common import load_settings_or_exit, run
 
     settings = load_settings_or_exit()
-    code = run(settings, lambda: args.handler(args, settings))
+    ends_with_ctrl_c = getattr(args, "ends_with_ctrl_c", False)  # `taak tail`, the cockpit
+    code = run(settings, lambda: args.handler(args, settings), ends_with_ctrl_c=ends_with_ctrl_c)
     raise SystemExit(int(code))
 
 

@@ -502,7 +502,7 @@ def _tail_parser(sub: Sub) -> None:
     p.add_argument("--bot", metavar="B", help="only rows of this bot")
     a.add_limit(p, 10, "rows to show first")
     p.add_argument("--regels", dest="limiet", type=a.whole_number, help=argparse.SUPPRESS)
-    p.set_defaults(handler=tail)
+    p.set_defaults(handler=tail, ends_with_ctrl_c=True)
 
 
 TAIL_POLL_SECONDS = 1.0

@@ -16,6 +16,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     NOT_FOUND = 3
     UNREACHABLE = 4
+    INTERRUPTED = 130  # Ctrl-C, as the shell says it (128 + SIGINT): never taken for success by a script
 
 
 class TaakError(Exception):
