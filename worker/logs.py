@@ -3,15 +3,18 @@ lines on a terminal. Task-scoped context (`task_id`, `bot`) is bound with contex
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import sys
-from typing import Literal
+from typing import Literal, TextIO, cast
 
 import structlog
 
 
 def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level: int = logging.INFO) -> None:
     as_json = fmt == "json" or (fmt == "auto" and not sys.stdout.isatty())
+    stream = cast(TextIO, NeverFails(sys.stdout))
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
     )
@@ -24,12 +27,12 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stdout),
+        logger_factory=structlog.PrintLoggerFactory(file=stream),
         cache_logger_on_first_use=False,
     )
     # What libraries say through the standard logging module (asyncpg's pool, retrying in the background while
     # the database is away) becomes one line of the same kind, its exception in one line, never a traceback.
-    handler = logging.StreamHandler(sys.stdout)
+    handler = logging.StreamHandler(stream)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             foreign_pre_chain=[
@@ -55,3 +58,32 @@ def _exception_in_one_line(
         said = str(error).strip().splitlines()
         event["error"] = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
     return event
+
+
+class NeverFails:
+    """The log's stream: a line that cannot be written never stops the daemon or its task. A reader that went
+    away (`queue-worker | head -1`) ended the daemon with a traceback and left its claimed task for the reaper;
+    from then on lines go nowhere, the interpreter's own flush at exit too. Any other failure to write (a full
+    disk) loses that line only."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            self._failed(exc)
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> None:
+        if exc.errno == errno.EPIPE:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)

@@ -603,3 +603,20 @@ def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(db_url: str, t
     assert done.returncode == 1
     assert "Traceback" not in done.stderr + done.stdout
     assert f"queue-worker: bestand {blocked}" in done.stderr
+
+
+async def test_a_reader_that_stops_early_does_not_stop_the_daemon_or_its_task(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """`queue-worker --once | head -1`: the log's reader is gone after the first line; the task is still done."""
+    import subprocess
+    import sys
+
+    task_id = await new_task(conn_on, "Lees maar één regel", toegewezen_aan="paco")
+    script = f"{sys.executable} -m worker.cli.queue_worker --once 2>{tmp_path / 'err'} | head -1 >/dev/null; " + (
+        'exit "${PIPESTATUS[0]}"'
+    )
+    done = subprocess.run(["bash", "-c", script], env=worker_env(db_url, tmp_path), timeout=120)
+    assert done.returncode == 0
+    assert (tmp_path / "err").read_text() == ""
+    assert await status_of(conn_on, task_id) == "klaar"
