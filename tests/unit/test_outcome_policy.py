@@ -147,3 +147,12 @@ def test_the_ledger_keeps_the_reason_in_dutch_and_the_log_says_it_in_the_runs_la
         "sessie gestopt: te lang geen uitvoer\nstderr: x",
         "session stopped: no output for too long\nstderr: x",
     )
+
+
+def test_a_result_line_without_its_figures_says_unknown_not_none() -> None:
+    from worker.core.stream import Result
+    from worker.daemon.session import SessionReport
+    from worker.daemon.worker import _result_line
+
+    bare = Result(False, "success", "ok", None, None, None, None)
+    assert _result_line(SessionReport(exit_code=0, result=bare)) == "sessie-resultaat: ? beurten, ?, ?: ok"

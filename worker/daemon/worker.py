@@ -598,5 +598,5 @@ def _result_line(report: SessionReport) -> str:
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
     text = text if len(text) <= 1000 else text[:999] + "…"
-    turns = filled("{n:beurt|beurten}", n=result.num_turns)
+    turns = filled("{n:beurt|beurten}", n=result.num_turns) if result.num_turns is not None else "? beurten"
     return f"{head}: {turns}, {seconds}, {cost}: {text}"
