@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import signal
 import subprocess
@@ -195,6 +196,11 @@ async def test_the_daemon_says_the_database_is_back_only_once_it_answers(
         await _refusing(admin, name, False)
         await admin.close()
         daemon.stop()
+    # The session was told its klaar is kept, as a success (stdout), not as an error line.
+    (ran,) = (tmp_path / "records").glob("*.ran")
+    (klaar,) = [c for c in json.loads(ran.read_text()) if " klaar " in c["command"]]
+    assert (klaar["code"], klaar["err"]) == (0, "")
+    assert klaar["out"].startswith(f"{task_id}: bewaard in het journaal van de daemon")
 
 
 async def _migrated_database(server_url: str, name: str) -> tuple[str, asyncpg.Connection]:

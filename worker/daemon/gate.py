@@ -180,7 +180,7 @@ class Gate:
             await done.wait()
         self._settled.pop(entry.seq, None)
         if not outcome:
-            return Answer(err=message("kept_in_journal", language, id=entry.task_id))
+            return Answer(out=message("kept_in_journal", language, id=entry.task_id))  # done, only later
         result, reason = outcome[0]
         if result != "geschreven":
             return Answer(int(ExitCode.REFUSED), err=reason or "")
