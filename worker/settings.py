@@ -148,6 +148,18 @@ class Settings(BaseSettings):
                 raise _refused("setting_bot_name", value=repr(shown_name(bot)), limit=NAME_MAX_CHARS)
         return value
 
+    @field_validator("bot", mode="before")
+    @classmethod
+    def _one_bot_name(cls, value: object) -> object:
+        # The writer of every row `taak log` adds: the same name a bot has in TAAK_BOTS (an escape sequence or a
+        # line break went into the log as a writer).
+        if isinstance(value, str) and value.strip():
+            name = value.strip().lower()
+            if not is_bot_name(name):
+                raise _refused("setting_bot_name", value=repr(shown_name(value)), limit=NAME_MAX_CHARS)
+            return name
+        return value
+
     @field_validator("machine")
     @classmethod
     def _machine_name(cls, value: str) -> str:

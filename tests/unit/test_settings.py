@@ -118,6 +118,16 @@ def test_a_bot_name_that_is_no_name_is_refused_before_it_becomes_a_file(bots: st
         Settings(_env_file=None, bots=bots)
 
 
+@pytest.mark.parametrize("bot", ["p\x1b]0;x\x07", "pa\nco", "pa co", "x" * 65, "\u200b"])
+def test_the_bot_a_log_row_is_written_by_is_a_bot_name_too(bot: str) -> None:
+    with pytest.raises(ValidationError, match="no bot name"):
+        Settings(_env_file=None, bot=bot)
+
+
+def test_the_bot_has_the_one_spelling_of_taak_bots() -> None:
+    assert Settings(_env_file=None, bot=" Paco ").bot == "paco"
+
+
 @pytest.mark.parametrize("machine", ["../../tmp/x", "a/b", ".verborgen", "", "veranda\n", "\u202eevil", "y" * 65])
 def test_a_machine_name_that_is_a_path_or_invisible_is_refused(machine: str) -> None:
     with pytest.raises(ValidationError, match="no machine name"):
