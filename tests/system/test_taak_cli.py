@@ -482,3 +482,17 @@ async def test_a_text_taken_for_an_option_gets_the_command_that_takes_it_as_text
     # A value missing after an option is not that case: no hint that would file the value as the text.
     assert "--:" not in one_line(run_taak(cli_env, "nieuw", "--titel", "-x", "foo"))
     assert "--:" not in one_line(run_taak(cli_env, "toon", task_id, "-n"))  # toon takes no text
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [(None, "taak annuleer needs a reason (--reden R)"), ("\u200b ", "--reden is empty")],
+)
+async def test_a_cancel_without_a_reason_says_the_reason_is_missing(
+    cli_env: dict[str, str], conn: asyncpg.Connection, reason: str | None, said: str
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "Blijft staan").out.strip()
+    before = await snapshot(conn)
+    refused = run_taak(cli_env, "annuleer", task_id, *(["--reden", reason] if reason is not None else []))
+    assert (refused.code, one_line(refused)) == (2, f"taak: {said}")
+    assert await snapshot(conn) == before

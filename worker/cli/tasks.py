@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.core.errors import ExitCode, NotFound, Refused
+from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.messages import written
 from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.terminal import hanging, inline, is_blank
@@ -276,8 +276,10 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     if explicit is None or rest:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
-    if is_blank(args.reden or ""):
-        a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
+    if args.reden is None:
+        a.fail(a.said(settings, "reason_required", verb="taak annuleer"), ExitCode.USAGE)
+    if is_blank(args.reden):
+        raise InvalidInput("empty", what="--reden")
     async with a.connection(settings) as conn:
         await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
     print(a.said(settings, "cancelled", id=explicit))

@@ -106,6 +106,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_TOKEN is geen lease-token",
         "en": "TAAK_TOKEN is not a lease token",
     },
+    "reason_required": {
+        "nl": "{verb} vraagt een reden (--reden R)",
+        "en": "{verb} needs a reason (--reden R)",
+    },
     "empty": {
         "nl": "{what} is leeg",
         "en": "{what} is empty",
