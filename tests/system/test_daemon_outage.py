@@ -249,4 +249,4 @@ async def test_tail_says_the_database_went_away_with_exit_4(tmp_path: Path) -> N
         await anyio.to_thread.run_sync(stop_embedded, server)
     assert code == 4, err
     (line,) = err.strip().splitlines()
-    assert line.startswith("taak: database niet bereikbaar"), line
+    assert line == f"taak: database niet bereikbaar op {parse_database_url(db_url).where} (de verbinding is gesloten)"

@@ -267,7 +267,7 @@ async def test_a_context_from_sql_is_shown_as_json_values_as_the_briefing_shows_
     assert "None" not in briefed
 
 
-def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str, str]) -> None:
+def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str, str], tmp_path: Path) -> None:
     from tests.conftest import with_database
 
     dutch = {**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_CONNECT_ATTEMPTS": "1"}
@@ -289,6 +289,13 @@ def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str,
     gone = run_taak(session, "log", "notitie", "x")
     assert gone.code == 4
     assert gone.err.strip().endswith("(het socket bestaat niet: draait de daemon nog?)"), gone.err
+    # A Unix socket folder without Postgres in it: the system's reason, in Dutch too.
+    no_socket = {**dutch, "TAAK_DATABASE_URL": f"postgresql://postgres@/taak?host={tmp_path}&port=5439"}
+    nobody = run_taak(no_socket, "lijst")
+    assert (nobody.code, nobody.err.strip()) == (
+        4,
+        f"taak: database niet bereikbaar op {tmp_path}:5439 (daar is geen socket van Postgres)",
+    )
 
 
 def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line(

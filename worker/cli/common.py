@@ -126,11 +126,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     except OSError as exc:
         if line := file_error_line(exc, settings.language):
             fail(line, ExitCode.REFUSED)
-        where = settings.database.where if settings.database else "embedded"
-        fail(
-            message("unreachable", settings.language, where=where, reason=_said_reason(exc)),
-            ExitCode.UNREACHABLE,
-        )
+        _unreachable(settings, exc)
     except asyncpg.PostgresConnectionError as exc:
         _unreachable(settings, exc)
     except asyncpg.PostgresError as exc:
@@ -143,8 +139,10 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
 
 
 def _unreachable(settings: Settings, exc: BaseException) -> NoReturn:
-    where = settings.database.where if settings.database else "embedded"
-    fail(message("unreachable", settings.language, where=where, reason=_said_reason(exc)), ExitCode.UNREACHABLE)
+    reason = _said_reason(exc)
+    if settings.database is None:
+        fail(message("unreachable_embedded", settings.language, reason=reason), ExitCode.UNREACHABLE)
+    fail(message("unreachable", settings.language, where=settings.database.where, reason=reason), ExitCode.UNREACHABLE)
 
 
 def _first_line(exc: BaseException) -> str:

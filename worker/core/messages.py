@@ -428,6 +428,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "topic {topic!r} is not open",
     },
     "internal_error": {"nl": "interne fout: {detail}", "en": "internal error: {detail}"},
+    "unreachable_embedded": {
+        "nl": "de ingebouwde database is niet bereikbaar ({reason})",
+        "en": "the embedded database is unreachable ({reason})",
+    },
+    "reason_no_postgres_socket": {"nl": "daar is geen socket van Postgres", "en": "there is no Postgres socket there"},
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",
@@ -940,6 +945,15 @@ OS_REASONS_NL = {
     "EADDRINUSE": "het adres is al in gebruik",
     "EADDRNOTAVAIL": "dit adres is niet van deze machine",
 }
+
+
+@dataclass(frozen=True)
+class OsReason(Phrase):
+    """The operating system's reason for an error, said in the language it is said in (os_reason)."""
+
+    def said(self, language: str) -> str:
+        values = dict(self.values)
+        return os_reason(OSError(values["errno"], values["strerror"]), language)
 
 
 def os_reason(exc: OSError, language: str) -> str:

@@ -18,7 +18,7 @@ from tenacity import (
 
 from worker.core.dsn import DatabaseUrl, parse_database_url, redact
 from worker.core.errors import InvalidInput, Unreachable
-from worker.core.messages import Phrase, phrase
+from worker.core.messages import OsReason, Phrase, phrase
 from worker.settings import Settings
 
 # Failures worth another try: the server is starting, restarting or briefly unreachable.
@@ -147,6 +147,16 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("reason_timeout")
     if "rejected SSL upgrade" in text:
         return phrase("reason_no_ssl")
+    if isinstance(cause, FileNotFoundError):  # a Unix socket's folder without Postgres's socket in it
+        return phrase("reason_no_postgres_socket")
+    if isinstance(cause, DatabaseRefusesConnections):  # the server's own words say why
+        return None
+    if isinstance(cause, ConnectionError) or (
+        isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text
+    ):  # it went away under a command still using it (`taak tail` while the server stops)
+        return phrase("connection_closed")
+    if isinstance(cause, OSError) and cause.errno:
+        return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
     named = re.search(r'"([^"]*)" does not exist', text)
     if named and isinstance(cause, asyncpg.InvalidCatalogNameError):
         return phrase("reason_no_database", name=named.group(1))
