@@ -466,6 +466,20 @@ async def test_recall_of_the_task_log_refuses_a_name_nobody_logged_under(cli_env
     assert nothing.code == 0, nothing
 
 
+async def test_recall_of_the_task_log_says_a_word_missing_from_a_day_is_not_in_the_range(
+    cli_env: dict[str, str],
+) -> None:
+    """The log counts the words inside the range, also when the range holds nothing: `album` logged today is not
+    yesterday, not "found nowhere"."""
+    task_id = run_taak(cli_env, "nieuw", "Maak het album af", "--van", "jamal").out.strip()
+    assert run_taak(cli_env, "log", task_id, "notitie", "de foto's voor het album").code == 0
+    found = run_taak(cli_env, "recall", "--taken", "yesterday album")
+    assert found.code == 0, found
+    assert found.out.splitlines()[0].endswith("words: album 0 (not in the range)")
+    anywhere = run_taak(cli_env, "recall", "--taken", "album olifant")
+    assert anywhere.out.splitlines()[0].endswith("words: album 1, olifant 0 (found nowhere)")
+
+
 async def test_a_text_taken_for_an_option_gets_the_command_that_takes_it_as_text(cli_env: dict[str, str]) -> None:
     import shlex
 

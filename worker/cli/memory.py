@@ -159,7 +159,17 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     hits.sort(key=lambda h: h.ts)
     per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
-    return Recall(now, parsed.range, fallback, hits, int(in_range["aantal"]), per_word=per_word, bound=bound)
+    in_range_count = int(in_range["aantal"])
+    return Recall(
+        now,
+        parsed.range,
+        fallback,
+        hits,
+        in_range_count,
+        per_word=per_word,
+        bound=bound,
+        words_in_range=parsed.range is not None,
+    )
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:

@@ -97,6 +97,9 @@ class Recall:
     notes: list[Phrase] = field(default_factory=list)
     per_word: dict[str, int] = field(default_factory=dict)  # lines each searched word matched (in the range)
     bound: int = 0  # counts stop here: a count that reached it means "more than"
+    # Where per_word counted: inside the range, or (None) inside it unless the range held nothing, when the
+    # archive searches all time instead. The task log always counts inside the range.
+    words_in_range: bool | None = None
 
 
 def recall(
@@ -368,7 +371,9 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
         if result.range
         else words["all"]
     )
-    ranged = result.range is not None and result.in_range > 0  # the words were searched inside the range
+    ranged = (  # the words were counted inside the range: a word it lacks may well be on another day
+        result.words_in_range if result.words_in_range is not None else result.range is not None and result.in_range > 0
+    )
     counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
 
     def header(shown: int) -> str:
