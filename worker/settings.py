@@ -242,6 +242,14 @@ class Settings(BaseSettings):
         # expanded, as in a .env or a unit file) would point somewhere else for each of them.
         return None if value is None else value.expanduser().absolute()
 
+    @field_validator("data_dir", "socket_dir", "memory_dir", "workdir")
+    @classmethod
+    def _a_folder(cls, value: Path | None) -> Path | None:
+        # A folder that is a file would fail at the first file made in it, as "bestaat al" (EEXIST).
+        if value is not None and value.exists() and not value.is_dir():
+            raise _refused("setting_not_a_folder", path=str(value))
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:

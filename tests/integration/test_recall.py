@@ -166,6 +166,11 @@ def test_a_line_too_long_for_the_output_is_shown_shortened_and_every_count_says_
     assert [len(r["text"]) for r in whole["regels"]] == [len(x) for _, x in lines]
 
 
+def test_a_folder_given_to_import_is_said_to_be_a_folder(tmp_path: Path) -> None:
+    refused = run_taak(env_for(tmp_path), "archief", "import", str(tmp_path))
+    assert (refused.code, refused.err) == (2, f"taak: bestand {tmp_path}: is een map\n")
+
+
 def test_one_line_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     source = tmp_path / "simpel.jsonl"

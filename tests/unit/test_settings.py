@@ -288,3 +288,11 @@ def test_a_url_naming_the_database_twice_is_refused(path_and_query: str) -> None
 
 def test_the_same_database_in_path_and_query_is_taken() -> None:
     assert parse_database_url("postgresql://bot@db.example/taak?dbname=taak").database == "taak"
+
+
+@pytest.mark.parametrize("setting", ["data_dir", "socket_dir", "memory_dir", "workdir"])
+def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp_path: Path) -> None:
+    a_file = tmp_path / "bestand"
+    a_file.write_text("x")
+    with pytest.raises(ValidationError, match="is a file, not a folder"):
+        Settings(_env_file=None, **{setting: str(a_file)})

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 from datetime import UTC, datetime
+from errno import EISDIR
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.messages import phrase
+from worker.core.messages import OsReason, phrase
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -248,6 +249,10 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
     rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
     paths: list[Path] = getattr(args, "paths", None) or []
     for path in paths:
+        if path.is_dir():  # the folder's files are not read one by one: name them (`DIR/*.jsonl`)
+            raise InvalidInput(
+                "file_error", path=path, reason=OsReason("os", (("errno", EISDIR), ("strerror", os.strerror(EISDIR))))
+            )
         if not path.is_file():
             raise NotFound("no_file", path=path)
     if args.archief_command == "herbouw":

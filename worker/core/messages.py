@@ -624,6 +624,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the owner's name has at most {limit} characters",
     },
     "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
+    "setting_not_a_folder": {
+        "nl": "{path} is een bestand, geen map",
+        "en": "{path} is a file, not a folder",
+    },
     "setting_path_blank": {
         "nl": "is leeg: noem een pad, of laat de instelling weg voor de standaard",
         "en": "is empty: name a path, or leave the setting out for the default",
