@@ -433,9 +433,21 @@ create table if not exists taak_migraties (
     toegepast timestamptz not null default now()
 );
 
+-- name: zoekpad_lezen
+-- The connection's search_path as it is now (the URL may set one).
+select current_setting('search_path');
+
+-- name: zoekpad_zetten
+-- The connection's search_path for the session. $1 the path
+select set_config('search_path', $1, false);
+
 -- name: migraties_slot
 -- Migrations take turns: a transaction-scoped advisory lock (works through any pooler). $1 lock key
 select pg_advisory_xact_lock($1);
+
+-- name: taken_zichtbaar
+-- Does the connection's own search_path see taak's tables?
+select to_regclass('agent_taken') is not null;
 
 -- name: migraties_bestaan
 -- Has this database ever been migrated?

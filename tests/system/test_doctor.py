@@ -92,6 +92,19 @@ def test_an_unreachable_database_is_a_failure_with_one_line_per_check(cli_env: d
     assert "geheim" not in result.out
 
 
+def test_a_search_path_that_passes_taaks_tables_by_fails_the_database_check(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    url = cli_env["TAAK_DATABASE_URL"]
+    env = {**healthy(cli_env, tmp_path), "TAAK_DATABASE_URL": url + ("&" if "?" in url else "?") + "search_path=elders"}
+    result = run_taak(env, "doctor")
+    assert result.code == 1
+    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    assert database.startswith("fail")
+    assert "search_path=elders" in database
+    assert database.endswith("-> put public in search_path, or leave search_path out")
+
+
 def test_a_reader_that_stops_at_once_leaves_the_failing_verdict_standing(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:

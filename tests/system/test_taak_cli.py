@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -396,15 +397,32 @@ async def test_a_database_never_migrated_gets_the_migrate_hint(cli_env: dict[str
         assert one_line(refused) == "taak: the database lacks taak's tables or functions: run `taak db migrate`"
 
 
-async def test_a_search_path_without_the_tables_is_named_instead_of_a_migrate_that_cannot_help(
-    cli_env: dict[str, str],
+@pytest.mark.parametrize("path_in_url", ["search_path=nergens", "options=-c%20search_path%3Dnergens"])
+async def test_a_search_path_that_passes_the_tables_by_is_named_and_migrate_still_works(
+    cli_env: dict[str, str], server_url: str, path_in_url: str
 ) -> None:
+    """taak's tables live in public: a URL whose search_path leaves it out is told so, whether the tables are
+    there or not, and `taak db migrate` (which the line names) makes them there, where the path can find them."""
+    from tests.conftest import with_database
+
     url = cli_env["TAAK_DATABASE_URL"]
-    env = {**cli_env, "TAAK_DATABASE_URL": url + ("&" if "?" in url else "?") + "search_path=nergens"}
-    refused = run_taak(env, "lijst")
-    assert refused.code == 1
-    assert "search_path=nergens" in one_line(refused)
-    assert "run `taak db migrate`" not in refused.err  # it would fail: no schema to make the tables in
+    admin = await asyncpg.connect(server_url)
+    empty = f"taak_test_leeg_{os.getpid()}"
+    await admin.execute(f'create database "{empty}"')
+    try:
+        for database in (url, with_database(url, empty)):  # migrated, and never migrated
+            with_path = database + ("&" if "?" in database else "?") + path_in_url
+            refused = run_taak({**cli_env, "TAAK_DATABASE_URL": with_path}, "lijst")
+            assert refused.code == 1
+            assert "search_path=nergens" in one_line(refused)
+            assert "put public in the path" in refused.err
+        migrated = run_taak({**cli_env, "TAAK_DATABASE_URL": with_path}, "db", "migrate")
+        assert migrated.code == 0, migrated.err
+        with_public = with_database(url, empty) + ("&" if "?" in url else "?") + "search_path=nergens,public"
+        assert run_taak({**cli_env, "TAAK_DATABASE_URL": with_public}, "lijst").code == 0
+    finally:
+        await admin.execute(f'drop database if exists "{empty}" with (force)')
+        await admin.close()
 
 
 async def test_a_text_that_starts_with_a_dash_goes_in_after_double_dash(cli_env: dict[str, str]) -> None:

@@ -108,10 +108,10 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
         end_quietly_after_broken_pipe()
         raise SystemExit(0) from None
     except (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError):  # a database taak never migrated
-        from worker.core.dsn import url_parameter
+        from worker.core.dsn import url_search_path
 
-        # Or one whose URL points the session elsewhere: migrate would not help where that schema does not exist.
-        path = url_parameter(settings.database.url, "search_path") if settings.database else None
+        # Or one whose URL points the session elsewhere: migrate makes the tables in public, not where it looks.
+        path = url_search_path(settings.database.url) if settings.database else None
         if path is not None:
             fail(message("schema_missing_search_path", settings.language, path=path), ExitCode.REFUSED)
         fail(message("schema_missing", settings.language), ExitCode.REFUSED)

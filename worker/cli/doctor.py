@@ -67,10 +67,13 @@ def _named_paths(settings: Settings) -> list[Check]:
 
 
 async def _database_checks(settings: Settings) -> list[Check]:
+    from worker.core.dsn import url_search_path
+    from worker.core.messages import message
     from worker.db import bots
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import status
     from worker.db.pooler import resolve_pooler
+    from worker.db.sqlfiles import queries
 
     fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
     try:
@@ -91,6 +94,11 @@ async def _database_checks(settings: Settings) -> list[Check]:
                     "taak db migrate",
                 )
             )
+        elif not await conn.fetchval(queries()["taken_zichtbaar"]):  # in public, and the URL's path passes it by
+            path = url_search_path(database.url)
+            said = message("schema_missing_search_path", settings.language, path=path)
+            checks.append(Check("fail", "database", said, "put public in search_path, or leave search_path out"))
+            return checks
         else:
             checks.append(Check("ok", "database", f"{database.redacted}, {len(migrations.applied)} migrations applied"))
         database = await resolve_pooler(settings, database)

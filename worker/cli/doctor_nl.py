@@ -31,6 +31,7 @@ SAID_NL: list[tuple[str, str]] = [
         "zet TAAK_DATABASE_URL, of controleer de server en het netwerk",
     ),
     (r"^(.*): (\d+) migrations pending \((.*)\)$", r"\1: \2 migraties open (\3)"),
+    (r"^put public in search_path, or leave search_path out$", "zet public in search_path, of laat search_path weg"),
     (r"^(.*), (\d+) migrations applied$", r"\1, \2 migraties uitgevoerd"),
     (
         r"^poll mode: TAAK_LISTEN is off \(no LISTEN/NOTIFY, no statement cache\)$",

@@ -93,6 +93,15 @@ def url_parameter(url: str, name: str) -> str | None:
     return found[-1] if found else None
 
 
+def url_search_path(url: str) -> str | None:
+    """The search_path a URL gives the session: as its own parameter, or as a server option in `options`
+    (`-c search_path=x`, `--search_path=x`), which libpq and asyncpg both pass on."""
+    given = url_parameter(url, "search_path")
+    options = url_parameter(url, "options") or ""
+    in_options = re.findall(r"(?:-c\s*|--)search_path=(\S+)", options)
+    return in_options[-1] if in_options else given
+
+
 def _query_values(query: str, name: str) -> list[str]:
     """Every value the parameter is given, in order (`?sslmode=` gives one empty value)."""
     return [unquote(value) for key, _, value in (pair.partition("=") for pair in query.split("&")) if key == name]

@@ -569,9 +569,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "schema_missing_search_path": {
         "nl": "de database mist tabellen of functies van taak waar search_path={path} uit TAAK_DATABASE_URL zoekt; "
-        "laat search_path weg, of maak dat schema en draai dan taak db migrate",
+        "de tabellen van taak horen in het schema public: zet public in het pad of laat search_path weg, en draai "
+        "`taak db migrate` als ze er nog niet zijn",
         "en": "the database lacks taak's tables or functions where search_path={path} from TAAK_DATABASE_URL looks; "
-        "leave search_path out, or make that schema and then run taak db migrate",
+        "taak's tables belong in the schema public: put public in the path or leave search_path out, and run "
+        "`taak db migrate` if they are not there yet",
     },
     "schema_missing": {
         "nl": "de database mist tabellen of functies van taak: draai `taak db migrate`",

@@ -7,6 +7,8 @@ re-reads what is applied under it. Transaction-scoped locks work through Supabas
 from __future__ import annotations
 
 import hashlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,8 +75,27 @@ async def _ensure_table(connection: Connection) -> None:
         await connection.execute(queries()["migraties_tabel"])
 
 
+@asynccontextmanager
+async def in_public(connection: Connection) -> AsyncIterator[None]:
+    """taak's objects live in the schema public (the migrations name it, as Supabase has its tables there): a
+    `search_path` in the URL (`?search_path=taak`, `options=-c search_path=...`) must not send them elsewhere, or
+    leave them nowhere ("no schema has been selected to create in"). The connection's own path comes back
+    afterwards."""
+    own = await connection.fetchval(queries()["zoekpad_lezen"])
+    await connection.execute(queries()["zoekpad_zetten"], "public")
+    try:
+        yield
+    finally:
+        await connection.execute(queries()["zoekpad_zetten"], own)
+
+
 async def migrate(connection: Connection, migrations: list[Migration] | None = None) -> list[str]:
-    """Apply every pending migration; return the names applied by this call."""
+    """Apply every pending migration, in the schema public; return the names applied by this call."""
+    async with in_public(connection):
+        return await _migrate(connection, migrations)
+
+
+async def _migrate(connection: Connection, migrations: list[Migration] | None) -> list[str]:
     migrations = load_migrations() if migrations is None else migrations
     await _ensure_table(connection)
     _check_unchanged(migrations, await _applied(connection))
@@ -104,8 +125,9 @@ async def _lock_down(connection: Connection) -> None:
 
 async def status(connection: Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
     migrations = load_migrations() if migrations is None else migrations
-    exists = await connection.fetchval(queries()["migraties_bestaan"])
-    applied = await _applied(connection) if exists else {}
+    async with in_public(connection):
+        exists = await connection.fetchval(queries()["migraties_bestaan"])
+        applied = await _applied(connection) if exists else {}
     _check_unchanged(migrations, applied)
     return MigrationStatus(
         applied=[m.name for m in migrations if m.name in applied],
@@ -115,4 +137,5 @@ async def status(connection: Connection, migrations: list[Migration] | None = No
 
 async def set_timezone(connection: Connection, timezone: str) -> None:
     """The database makes task IDs, so it must know the household's time zone."""
-    await connection.execute(queries()["tijdzone_zetten"], timezone)
+    async with in_public(connection):
+        await connection.execute(queries()["tijdzone_zetten"], timezone)
