@@ -296,3 +296,19 @@ def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp
     a_file.write_text("x")
     with pytest.raises(ValidationError, match="is a file, not a folder"):
         Settings(_env_file=None, **{setting: str(a_file)})
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://bot@[::1/taak", "an IPv6 address stands between [ and ]"),
+        ("postgresql://bot@::1]/taak", "an IPv6 address stands between [ and ]"),
+        (f"postgresql://bot:{SECRET}[@db.example/taak", "# / ? @ [ or ] in the password must be percent-encoded"),
+    ],
+)
+def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url)
+    line = refused.value.render("en")
+    assert said in line
+    assert SECRET not in line

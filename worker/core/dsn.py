@@ -52,8 +52,10 @@ def parse_database_url(url: str) -> DatabaseUrl:
     try:
         parts = urlsplit(url.strip())
         port = parts.port
-    except ValueError:
+    except ValueError as exc:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
+        if "IPv6" in str(exc) and _bracket_in_host(url):  # an address's bracket left open: not the password
+            raise InvalidInput("malformed_url_brackets", url=redact(url)) from None
         key = "malformed_url_port" if _port_is_wrong(url) else "malformed_url"
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
@@ -110,6 +112,13 @@ def _query_values(query: str, name: str) -> list[str]:
 def _is_port(text: str) -> bool:
     text = text.strip()
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
+
+
+def _bracket_in_host(url: str) -> bool:
+    """Whether a [ or ] stands in the host part, right of the last `@` (one left of it is the password's)."""
+    rest = url.strip().partition("//")[2]
+    host_and_port = re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
+    return "[" in host_and_port or "]" in host_and_port
 
 
 # The port of digits at the end of the host part, after the last '@' (urlsplit refuses one above 65535).

@@ -454,8 +454,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "database refused the password for {where}",
     },
     "malformed_url": {
-        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? of @ in het wachtwoord moet gecodeerd: # is %23)",
-        "en": "TAAK_DATABASE_URL is malformed: {url} (a # / ? or @ in the password must be percent-encoded: # is %23)",
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in het wachtwoord moet gecodeerd: # is %23)",
+        "en": "TAAK_DATABASE_URL is malformed: {url} "
+        "(a # / ? @ [ or ] in the password must be percent-encoded: # is %23)",
+    },
+    "malformed_url_brackets": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een IPv6-adres staat tussen [ en ], en die horen bij elkaar)",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (an IPv6 address stands between [ and ], and they come in pairs)",
     },
     "malformed_url_port": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (de poort is een getal van 1 tot 65535)",
