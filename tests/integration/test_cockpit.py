@@ -327,3 +327,46 @@ def test_a_port_beyond_65535_gets_the_ports_own_message_however_large(port: str)
     refused = run_taak(env, "cockpit", "--port", port)
     assert refused.code == 2
     assert refused.err.startswith(f"taak: argument --port: {port} is geen poort (1 tot 65535) (gebruik: ")
+
+
+def test_the_link_command_printed_while_serving_names_the_port_it_serves_on(cli_env: dict[str, str]) -> None:
+    import re
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:  # a free port, not the default
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert serving.stdout is not None
+        first = serving.stdout.readline()
+    finally:
+        serving.send_signal(signal.SIGINT)
+        serving.wait(timeout=30)
+    (command,) = re.findall(r"`(taak cockpit[^`]*)`", first)
+    typed = subprocess.run(
+        ["bash", "-c", command.replace("taak", f"{sys.executable} -m worker.cli.taak", 1)],
+        env=cli_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert typed.stdout.startswith(f"http://127.0.0.1:{port}/?token="), (first, typed)
+    assert serving.returncode == 0
+
+
+async def test_a_page_that_does_not_exist_is_said_in_the_runs_language(cockpit: tuple[TestClient, str]) -> None:
+    client, token = cockpit
+    page = logged_in(client, token).get("/geen/pagina")
+    assert page.status_code == 404
+    assert "Niet gevonden" in page.text
+    assert "Not Found" not in page.text

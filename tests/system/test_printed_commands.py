@@ -235,6 +235,7 @@ def _formatted(template: str) -> str:
         "id": "HV-20260101-001",
         "raise_it": "--sessies 1000",
         "retyped": "taak lll -- -5C",
+        "options": " --port 8766",  # the cockpit's own, when not the default's
     }
     values = {name: examples.get(name, "1") for _, name, _, _ in string.Formatter().parse(template) if name}
     return filled(template, **values)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,14 +31,17 @@ def register(sub: Sub) -> None:
     _cockpit_parser(sub)
 
 
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+
+
 def _cockpit_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "cockpit",
         help="the fleet on one web page (optional extra `cockpit`); --link prints the address with its token",
         usage="taak cockpit [--host ADDRESS] [--port N] [--link]",
     )
-    p.add_argument("--host", default="127.0.0.1", metavar="ADDRESS", help="where to listen (default 127.0.0.1)")
-    p.add_argument("--port", type=_port, default=8765, metavar="N", help="the port, 1 to 65535 (default 8765)")
+    p.add_argument("--host", default=DEFAULT_HOST, metavar="ADDRESS", help="where to listen (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N", help="the port, 1 to 65535 (default 8765)")
     p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
     p.set_defaults(handler=cockpit, ends_with_ctrl_c=True)
 
@@ -84,7 +88,12 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=reason), ExitCode.REFUSED)
     # No access log: a first visit carries the token in its address.
     config = uvicorn.Config(create_app(settings, token), access_log=False, log_level="warning")
-    print(a.said(settings, "cockpit_serving", address=address, token_file=token_path(settings)), flush=True)
+    # The link's command names the address and port this one serves on: the default's link would be another's.
+    options = (f" --host {shlex.quote(args.host)}" if args.host != DEFAULT_HOST else "") + (
+        f" --port {args.port}" if args.port != DEFAULT_PORT else ""
+    )
+    serving = a.said(settings, "cockpit_serving", address=address, options=options, token_file=token_path(settings))
+    print(serving, flush=True)
     await uvicorn.Server(config).serve(sockets=[listening])
     return ExitCode.OK
 

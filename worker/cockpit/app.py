@@ -228,7 +228,12 @@ def create_app(settings: Settings, token: str) -> Starlette:
         Route("/taak/{id}/{action:str}", act, methods=["POST"]),
         Route("/bot/{bot}/{switch:str}", switch, methods=["POST"]),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+
+    async def no_such_page(_request: Request, _error: Exception) -> Response:
+        # Starlette's own answer is English plain text, whatever the run's language.
+        return _message(language, words["not_found"], words["no_such_page"], 404)
+
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: no_such_page})
 
 
 def _message(language: str, title: str, text: str, status: int) -> HTMLResponse:

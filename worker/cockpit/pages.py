@@ -61,6 +61,8 @@ WORDS: dict[str, dict[str, str]] = {
         "failed_label": "mislukt",
         "login": "Geef het token: open de link die `taak cockpit --link` geeft.",
         "bad_request": "Geweigerd",
+        "not_found": "Niet gevonden",
+        "no_such_page": "Deze pagina bestaat niet.",
     },
     "en": {
         "board": "Board",
@@ -111,6 +113,8 @@ WORDS: dict[str, dict[str, str]] = {
         "failed_label": "failed",
         "login": "A token is needed: open the link `taak cockpit --link` prints.",
         "bad_request": "Refused",
+        "not_found": "Not found",
+        "no_such_page": "There is no such page.",
     },
 }
 

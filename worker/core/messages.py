@@ -240,10 +240,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{value} is no port (1 to 65535)",
     },
     "cockpit_serving": {
-        "nl": "cockpit op {address} (open hem één keer met de link van `taak cockpit --link`; het token staat in "
-        "{token_file}); Ctrl-C stopt",
-        "en": "cockpit at {address} (open it once with the link `taak cockpit --link` prints; the token is in "
-        "{token_file}); Ctrl-C stops it",
+        "nl": "cockpit op {address} (open hem één keer met de link van `taak cockpit --link{options}`; het token "
+        "staat in {token_file}); Ctrl-C stopt",
+        "en": "cockpit at {address} (open it once with the link `taak cockpit --link{options}` prints; the token is "
+        "in {token_file}); Ctrl-C stops it",
     },
     "fleet_again": {
         "nl": "{removed:regel|regels} van {machine} uit de gedeelde kopie; "
