@@ -600,9 +600,9 @@ def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(db_url: str, t
     done = subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # a setting that cannot be right, refused before anything starts
     assert "Traceback" not in done.stderr + done.stdout
-    assert f"queue-worker: bestand {blocked}" in done.stderr
+    assert done.stderr == f"queue-worker: ongeldige instelling: TAAK_DATA_DIR: {blocked} is een bestand, geen map\n"
 
 
 async def test_a_reader_that_stops_early_does_not_stop_the_daemon_or_its_task(
