@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.helpers import Result, run_taak, snapshot
 
@@ -377,3 +378,28 @@ def test_ctrl_c_while_the_command_is_still_loading_prints_no_traceback(cli_env: 
 def test_ctrl_c_ends_tail_as_its_way_to_stop(cli_env: dict[str, str]) -> None:
     done = interrupted(cli_env, "tail", after=3)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+async def test_text_that_draws_nothing_is_shown_escaped_to_people_and_kept_exact_in_json(
+    cli_env: dict[str, str],
+) -> None:
+    # A zero-width space, a soft hyphen and Unicode's tag characters hide words a session's model still reads.
+    hidden = "Ruim de schuur op\u200b\u00ad\U000e0069\U000e0067\U000e006e"
+    task_id = run_taak(cli_env, "nieuw", hidden).out.strip()
+    shown = run_taak(cli_env, "toon", task_id).out
+    assert "Ruim de schuur op\\u200b\\xad\\U000e0069\\U000e0067\\U000e006e" in shown
+    assert not any(ch in shown for ch in "\u200b\u00ad\U000e0069")
+    assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["opdracht"] == hidden
+
+
+@pytest.mark.parametrize("line", ["dit is geen regel", 'TAAK_LANGUAGE="en'])
+def test_a_dotenv_line_that_cannot_be_read_is_a_bad_setting_not_a_warning(
+    cli_env: dict[str, str], tmp_path: Path, line: str
+) -> None:
+    (tmp_path / ".env").write_text(f"TAAK_POLL_SECONDS=2\n{line}\n", encoding="utf-8")
+    refused = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "lijst", cwd=tmp_path)
+    assert (refused.code, refused.out) == (2, "")
+    assert (
+        refused.err
+        == "taak: ongeldige instelling: .env: regel 2 is geen NAAM=WAARDE (een aanhalingsteken dat niet sluit?)\n"
+    )

@@ -137,3 +137,14 @@ def test_a_transcript_that_cannot_be_read_is_said_in_one_line_and_the_summary_st
     assert done.code == 0
     assert done.err.strip() == f"pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
     assert "volgende stap" in done.out
+
+
+def test_hook_output_is_escaped_the_json_way_and_reads_back_the_same() -> None:
+    import json
+
+    from worker.hooks.lines import additional_context
+
+    text = "Volgende stap: \u202egnirts\x1b[2J\u2028klaar"
+    printed = additional_context("UserPromptSubmit", text)
+    assert not any(ch in printed for ch in "\u202e\x1b\u2028")
+    assert json.loads(printed)["hookSpecificOutput"]["additionalContext"] == text

@@ -377,5 +377,13 @@ def task_json(task: Task) -> dict[str, Any]:
     return plain(asdict(task))
 
 
+def json_value(value: object) -> object:
+    """What json.dumps cannot write itself: an amount (Decimal, from numeric columns) as the number it is, not as
+    text in whatever precision its column had ("0.12" beside "0.0120"); anything else as its text."""
+    from decimal import Decimal
+
+    return float(value) if isinstance(value, Decimal) else str(value)
+
+
 def plain(values: dict[str, Any]) -> dict[str, Any]:
     return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in values.items()}

@@ -71,7 +71,7 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         today = {d.bot: d for d in await bots.days(conn, None)}
     if args.json:
         shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
+        print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
     from worker.cli.table import table, when
 
@@ -214,7 +214,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:
         shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=str))
+        print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
     from worker.cli.table import table
 

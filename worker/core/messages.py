@@ -630,6 +630,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de naam van de eigenaar heeft hoogstens {limit} tekens",
         "en": "the owner's name has at most {limit} characters",
     },
+    "setting_dotenv_line": {
+        "nl": "regel {line} is geen NAAM=WAARDE (een aanhalingsteken dat niet sluit?)",
+        "en": "line {line} is no NAME=VALUE (a quote that does not close?)",
+    },
     "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
     "setting_not_a_folder": {
         "nl": "{path} is een bestand, geen map",

@@ -15,14 +15,23 @@ from typing import Any, TextIO
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
+# For people, also the format characters that draw nothing and so hide text a model still reads (a zero-width
+# space, the soft hyphen, the invisible operators, Unicode's tag characters); the joiners, which shape scripts
+# and emoji, are left as they are.
+_UNSEEN = re.compile(
+    _CONTROL.pattern[:-1] + "\u00ad\u180e\u200b\u2060-\u2064\u206a-\u206f\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
+)
+
+
 def printable(text: str) -> str:
-    """`text` with every control character a terminal would obey written out as `\\xNN` / `\\uNNNN`."""
-    return _CONTROL.sub(_escape, text)
+    """`text` with every control character a terminal would obey, and every format character that draws nothing,
+    written out as `\\xNN` / `\\uNNNN` / `\\UNNNNNNNN`."""
+    return _UNSEEN.sub(_escape, text)
 
 
 def _escape(found: re.Match[str]) -> str:
     code = ord(found.group(0))
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def json_safe(text: str) -> str:

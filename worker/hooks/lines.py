@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 
 from worker.core.briefing import clip
+from worker.core.terminal import json_safe
 
 
 def additional_context(event: str, text: str) -> str:
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}, ensure_ascii=False)
+    # Escaped the JSON way, as --json is: Claude Code reads back the same text, and a terminal that shows the
+    # hook's output (`claude --debug`, a person trying the hook by hand) obeys no control character in it.
+    output = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json_safe(json.dumps(output, ensure_ascii=False))
 
 
 def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
