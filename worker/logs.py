@@ -18,12 +18,20 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
     )
+    # JSON lines for machines (UTC, values as they are); on a terminal a person's: local time, lists as words.
+    stamp = (
+        structlog.processors.TimeStamper(fmt="iso", utc=True)
+        if as_json
+        else structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False)
+    )
+    readable: list[structlog.typing.Processor] = [] if as_json else [_readable_values]
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            stamp,
             structlog.processors.format_exc_info,
+            *readable,
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
@@ -38,8 +46,9 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
             foreign_pre_chain=[
                 structlog.stdlib.add_log_level,
                 structlog.stdlib.add_logger_name,
-                structlog.processors.TimeStamper(fmt="iso", utc=True),
+                stamp,
                 _exception_in_one_line,
+                *readable,
             ],
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
         )
@@ -47,6 +56,18 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(logging.WARNING)
+
+
+def _readable_values(
+    _logger: object, _name: str, event: structlog.typing.EventDict
+) -> structlog.typing.EventDict:
+    """A list as its items with commas (`bots=paco,sjakie`, not `['paco', 'sjakie']`), a mapping as key=value."""
+    for key, value in event.items():
+        if isinstance(value, (list, tuple)):
+            event[key] = ",".join(map(str, value)) or "-"
+        elif isinstance(value, dict):
+            event[key] = " ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    return event
 
 
 def _exception_in_one_line(

@@ -620,3 +620,19 @@ async def test_a_reader_that_stops_early_does_not_stop_the_daemon_or_its_task(
     assert done.returncode == 0
     assert (tmp_path / "err").read_text() == ""
     assert await status_of(conn_on, task_id) == "klaar"
+
+
+def test_the_console_log_is_written_for_a_person(db_url: str, tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    env = {**worker_env(db_url, tmp_path), "TAAK_LOG_FORMAT": "console"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode in (0, 3), done.stderr
+    started = next(line for line in done.stdout.splitlines() if "worker_started" in line)
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[info", started), started  # local time, no T and Z
+    assert " bots=paco " in started
+    assert "['" not in done.stdout  # lists as words, not Python's
