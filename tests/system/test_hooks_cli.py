@@ -117,11 +117,16 @@ def test_claude_md_adds_the_section_once_and_refreshes_it_in_place(cli_env: dict
     once = claude_md.read_text()
     assert once.startswith("# Mijn regels\nAltijd git gebruiken.\n")
     assert "# Compact instructions" in once
-    assert "woord voor woord" in once
-    claude_md.write_text(once.replace("woord voor woord", "OUD"))
+    assert "word for word" in once  # the run's language (cli_env speaks English), as the hooks' own instruction
+    claude_md.write_text(once.replace("word for word", "OUD"))
     run_taak(cli_env, "claude-md", str(claude_md), "--write")
     assert claude_md.read_text() == once
     assert "up to date" in run_taak(cli_env, "claude-md", str(claude_md), "--write").out
+    assert run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "claude-md", str(claude_md), "--write").code == 0
+    dutch = claude_md.read_text()  # the section refreshed in place, in the other language, once
+    assert dutch.count("# Compact instructions") == 1
+    assert "woord voor woord" in dutch
+    assert "word for word" not in dutch
 
 
 def test_geheugen_check_reports_size_share_and_unindexed_files(cli_env: dict[str, str], tmp_path: Path) -> None:

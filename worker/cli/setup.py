@@ -270,7 +270,7 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
 
     path = args.path or Path.home() / ".claude" / "CLAUDE.md"
     current = path.read_text(encoding="utf-8") if path.exists() else ""
-    wanted = with_compact_instructions(current)
+    wanted = with_compact_instructions(current, settings.language)
     if not args.write:
         print(wanted, end="")
     elif wanted == current:
