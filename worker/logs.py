@@ -58,9 +58,7 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
     root.setLevel(logging.WARNING)
 
 
-def _readable_values(
-    _logger: object, _name: str, event: structlog.typing.EventDict
-) -> structlog.typing.EventDict:
+def _readable_values(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
     """A list as its items with commas (`bots=paco,sjakie`, not `['paco', 'sjakie']`), a mapping as key=value."""
     for key, value in event.items():
         if isinstance(value, (list, tuple)):

@@ -125,3 +125,18 @@ def test_a_reader_that_stops_at_once_leaves_the_failing_verdict_standing(
         os.close(writer)
     assert done.returncode == 1, done.stderr
     assert done.stderr == b""
+
+
+def test_unreadable_archive_lines_are_said_first_ones_first_with_a_reason_a_person_reads(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = healthy(cli_env, tmp_path)
+    bad = tmp_path / "slecht.jsonl"
+    lines = ["root:x:0:0", '{"role": "user", "text": "x"}', '{"ts": "morgen", "role": "user", "text": "x"}']
+    bad.write_text("\n".join(lines + [f"regel {n}" for n in range(4, 12)]) + "\n")
+    assert run_taak(env, "archief", "import", "--simple", str(bad)).code == 0
+    (archive,) = [line for line in run_taak(env, "doctor").out.splitlines() if line.split()[1] == "archive:"]
+    assert archive == (
+        f"warn  archive: 11 unreadable transcript lines were skipped: {bad}:1 (no JSON); {bad}:2 (field ts is "
+        f"missing); {bad}:3 (no conversation line with a readable time) ..."
+    )

@@ -325,19 +325,20 @@ def _archive(settings: Settings) -> Check:
     """Lines of the lossless archive that could not be read were skipped: say how many and where."""
     import sqlite3
 
-    from worker.memory.archive import Layout
+    from worker.memory.archive import Layout, unreadable_reason
 
     state = Layout(settings.data_dir).archive / ".import.sqlite"
     if not state.is_file():
         return Check("ok", "archive", "nothing archived yet on this machine")
     try:
         with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
-            rows = db.execute("select waar, reden from onleesbaar order by waar").fetchall()
+            rows = db.execute("select waar, reden from onleesbaar order by rowid").fetchall()  # first ones first
     except sqlite3.Error:
         rows = []
     if not rows:
         return Check("ok", "archive", "every archived line was readable")
-    shown = "; ".join(f"{where} ({why})" for where, why in rows[:3]) + (" ..." if len(rows) > 3 else "")
+    said = [f"{where} ({unreadable_reason(why, settings.language)})" for where, why in rows[:3]]
+    shown = "; ".join(said) + (" ..." if len(rows) > 3 else "")
     return Check("warn", "archive", f"{len(rows)} unreadable transcript lines were skipped: {shown}")
 
 

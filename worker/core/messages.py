@@ -630,6 +630,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de naam van de eigenaar heeft hoogstens {limit} tekens",
         "en": "the owner's name has at most {limit} characters",
     },
+    "unreadable_no_json": {"nl": "geen JSON", "en": "no JSON"},
+    "unreadable_field_missing": {"nl": "veld {field} ontbreekt", "en": "field {field} is missing"},
+    "unreadable_no_record": {
+        "nl": "geen gespreksregel met een leesbare tijd",
+        "en": "no conversation line with a readable time",
+    },
     "setting_dotenv_line": {
         "nl": "regel {line} is geen NAAM=WAARDE (een aanhalingsteken dat niet sluit?)",
         "en": "line {line} is no NAME=VALUE (a quote that does not close?)",

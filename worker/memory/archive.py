@@ -274,7 +274,7 @@ class Archive:
 
     def unreadable(self) -> list[tuple[str, str]]:
         """Every line skipped so far, with why (`taak archief bijwerken` and doctor report them)."""
-        return [(w, r) for w, r in self._state.execute("select waar, reden from onleesbaar order by waar")]
+        return [(w, r) for w, r in self._state.execute("select waar, reden from onleesbaar order by rowid")]
 
     def _line_count(self, path: Path, offset: int) -> int:
         """The number of the line at `offset` (0 when the file is read from its start)."""
@@ -492,3 +492,18 @@ def _arrival_times(queue: QueueSession) -> list[int]:
 def iso_utc(ms: int) -> str:
     """Milliseconds since the epoch as the archive writes a time: ISO-8601 UTC with milliseconds and Z."""
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def unreadable_reason(stored: str, language: str) -> str:
+    """Why a line was skipped, as a person reads it: the archive keeps the exception's name and first line
+    (`JSONDecodeError: Expecting value: ...`), which says little to the owner and nothing in Dutch."""
+    from worker.core.messages import message
+
+    kind, _, detail = stored.partition(": ")
+    if kind == "JSONDecodeError":
+        return message("unreadable_no_json", language)
+    if kind == "KeyError":
+        return message("unreadable_field_missing", language, field=detail.strip("'\""))
+    if kind in ("ValueError", "OverflowError", "TypeError", "AttributeError"):
+        return message("unreadable_no_record", language)
+    return stored
