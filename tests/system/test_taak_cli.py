@@ -528,3 +528,21 @@ async def test_a_cancel_without_a_reason_says_the_reason_is_missing(
     refused = run_taak(cli_env, "annuleer", task_id, *(["--reden", reason] if reason is not None else []))
     assert (refused.code, one_line(refused)) == (2, f"taak: {said}")
     assert await snapshot(conn) == before
+
+
+async def test_a_list_cut_at_its_limit_says_so_and_one_that_is_whole_does_not(cli_env: dict[str, str]) -> None:
+    for n in range(3):
+        assert run_taak(cli_env, "nieuw", f"Taak {n}").code == 0
+    cut = run_taak(cli_env, "lijst", "-n", "2").out.splitlines()
+    assert len(cut) == 1 + 2 + 1  # the header, two tasks, and the line that says there are more
+    assert cut[-1] == "(the first 2 shown, there are more: --limiet N shows more, --status and --aan fewer)"
+    whole = run_taak(cli_env, "lijst", "-n", "3").out.splitlines()
+    assert len(whole) == 1 + 3
+    assert len(json.loads(run_taak(cli_env, "lijst", "-n", "2", "--json").out)) == 2
+
+
+def test_a_wide_name_keeps_the_columns_after_it_in_line() -> None:
+    from worker.cli.table import columns, table
+
+    lines = table(("naam", "alias", "ip"), [("Ω-mac", "ＭＡＣ", "::1"), ("veranda", "ver", "192.168.1.2")]).splitlines()
+    assert len({columns(line[: line.index(ip)]) for line, ip in zip(lines, ("ip", "::1", "192"), strict=True)}) == 1

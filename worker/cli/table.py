@@ -11,22 +11,39 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
     """Columns as wide as their widest cell, a header row on top; `right`: the columns of numbers. A cell is
     one line (a newline in it is shown as ⏎), and the last column is not padded (it is often free text)."""
     cells = [[_cell(value) for value in row] for row in [headers, *rows]]
-    widths = [max(len(row[n]) for row in cells) for n in range(len(headers))]
+    widths = [max(columns(row[n]) for row in cells) for n in range(len(headers))]
     lines = []
     for row in cells:
-        shown = [
-            value if n == len(row) - 1 and n not in right else value.rjust(width) if n in right else value.ljust(width)
-            for n, (value, width) in enumerate(zip(row, widths, strict=True))
-        ]
+        shown = []
+        for n, (value, width) in enumerate(zip(row, widths, strict=True)):
+            pad = " " * (width - columns(value))
+            shown.append(value if n == len(row) - 1 and n not in right else pad + value if n in right else value + pad)
         lines.append("  ".join(shown).rstrip())
     return "\n".join(lines)
 
 
+def columns(text: str) -> int:
+    """How many columns a terminal gives the text: two for a wide character (ＭＡＣ, 漢字, most emoji), none for a
+    combining mark or a joiner; `len` counted characters, and a column after a wide name stood out of line."""
+    import unicodedata
+
+    return sum(
+        0
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(ch) in ("W", "F")
+        else 1
+        for ch in text
+    )
+
+
 def _cell(value: object) -> str:
     from worker.core.briefing import one_line
+    from worker.core.terminal import printable
 
     text = ("-" if value is None else str(value)).replace("\t", " ")  # a tab would move every column after it
-    return one_line(text) if "\n" in text else text
+    # Escaped here, as the terminal will show it (`\x1b` is four columns), so that the widths are what is seen.
+    return printable(one_line(text) if "\n" in text else text)
 
 
 def age(seconds: int | None) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.messages import written
-from worker.core.model import OWNER_KINDS, SESSION_KINDS, Status
+from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.terminal import hanging, inline, is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -431,13 +431,16 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.connection(settings) as conn:
-        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=aan, limit=limit)
+        # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
+        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=aan, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
             from worker.db.bots import known_bot
 
             # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
             # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
             await known_bot(conn, aan, may_be_new=False)
+    more = len(tasks) > limit
+    tasks = tasks[:limit]
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
@@ -460,6 +463,8 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
         for task in tasks
     ]
     print(table(headers, rows) if rows else {"nl": "(geen taken)", "en": "(no tasks)"}[settings.language])
+    if more:
+        print(a.said(settings, "list_cut", limit=limit))
     return ExitCode.OK
 
 

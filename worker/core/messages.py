@@ -106,6 +106,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_TOKEN is geen lease-token",
         "en": "TAAK_TOKEN is not a lease token",
     },
+    "list_cut": {
+        "nl": "(de eerste {limit} getoond, er zijn er meer: --limiet N toont er meer, --status en --aan minder)",
+        "en": "(the first {limit} shown, there are more: --limiet N shows more, --status and --aan fewer)",
+    },
     "reason_required": {
         "nl": "{verb} vraagt een reden (--reden R)",
         "en": "{verb} needs a reason (--reden R)",
