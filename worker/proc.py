@@ -218,7 +218,9 @@ def _launch(words: list[str]) -> None:
     try:
         agent = subprocess.Popen(argv)
     except OSError as exc:
-        print(f"{argv[0]}: {exc.strerror or exc}", file=sys.stderr)
+        from worker.core.launch import failed_line
+
+        print(failed_line(exc.errno or 0, argv[0]), file=sys.stderr)  # the daemon says it in the run's language
         sys.exit(127)
     code = agent.wait()
     if code < 0:  # ended by a signal: end the same way, so the daemon reads the agent's own exit status

@@ -152,14 +152,17 @@ async def test_a_missing_agent_command_is_an_infrastructure_failure(
 ) -> None:
     conn = conn_on
     task_id = await new_task(conn, toegewezen_aan="paco")
-    env = worker_env(db_url, tmp_path, TAAK_AGENT_CMD="/nonexistent/claude")
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_CMD="/nonexistent/claude", TAAK_LANGUAGE="en")
     daemon = Daemon(env, tmp_path / "worker.log", "--once")
     assert daemon.wait() == 0
     daemon.stop()
     row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
     assert (row["status"], row["pogingen"]) == ("wachtend", 0)
     reason = await conn.fetchval("select tekst from agent_taak_log where soort = 'vrijgegeven'")
-    assert "agent start niet" in reason
+    # The system's reason in the ledger's Dutch, and in the daemon's log in the run's language (English here).
+    assert reason == "infrastructuur: agent start niet (bestand /nonexistent/claude: bestaat niet)"
+    (said,) = [e["reason"] for e in daemon.events() if e.get("event") == "outcome"]
+    assert said == "infrastructure: the agent does not start (file /nonexistent/claude: No such file or directory)"
 
 
 async def test_a_silent_session_is_stopped_after_the_silence_timeout(

@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from worker.core.messages import Phrase, phrase
+from worker.core.launch import failed_start
+from worker.core.messages import OsReason, Phrase, phrase
 from worker.core.model import Status, Task
 from worker.core.stream import Result
 
@@ -89,7 +90,9 @@ def decide(seen: Observed) -> Outcome:
     if seen.stop == Stop.SHUTDOWN:
         return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
     if seen.spawn_error is not None or seen.exit_code == 127:
-        why = seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
+        why: Phrase | str = launch_failure(seen.spawn_error or seen.stderr_tail) or (
+            seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
+        )
         return Outcome(Action.VRIJGEVEN, phrase("outcome_agent_wont_start", why=why), infrastructure=True)
     result_text = (seen.result.text or "") if seen.result else ""
     failed = seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
@@ -130,6 +133,20 @@ def infra_pause(failures: int, outcome: Outcome, base: float, maximum: float) ->
 def with_jitter(seconds: float, draw: float) -> float:
     """Between half and all of `seconds`, by `draw` in [0, 1): callers that wait together spread out."""
     return seconds * (0.5 + draw / 2)
+
+
+def launch_failure(text: str) -> Phrase | None:
+    """`bestand /pad/agent: bestaat niet` for a program the launcher could not start, in the language it is
+    said in; None when `text` is no such line."""
+    import os
+
+    failed = failed_start(text)
+    if failed is None:
+        return None
+    number, program = failed
+    return phrase(
+        "file_error", path=program, reason=OsReason("os", (("errno", number), ("strerror", os.strerror(number))))
+    )
 
 
 def _tail(text: str) -> str:

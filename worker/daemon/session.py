@@ -15,7 +15,7 @@ import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
-from worker.core.messages import os_reason
+from worker.core.launch import failed_line
 from worker.core.model import Lease
 from worker.core.outcome import Stop
 from worker.core.session_plan import SessionPlan
@@ -93,7 +93,7 @@ async def run_session(
                 pass_fds=(lifeline,),
             )
         except OSError as exc:
-            report.spawn_error = f"{plan.argv[0]}: {os_reason(exc, 'nl')}"  # for the ledger, which is Dutch
+            report.spawn_error = failed_line(exc.errno or 0, plan.argv[0])  # said by outcome.launch_failure
             return report
         finally:
             os.close(lifeline)

@@ -30,7 +30,7 @@ from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import dollars, filled, message
 from worker.core.model import Lease, Soort
-from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause
+from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.daemon import outbox
@@ -591,7 +591,10 @@ STOPPED_NL = {
 def _result_line(report: SessionReport) -> str:
     result = report.result
     if result is None:
-        why = report.spawn_error or (f"gestopt: {STOPPED_NL[report.stop]}" if report.stop else None)
+        failed = launch_failure(report.spawn_error or "")
+        why = (failed.said("nl") if failed else report.spawn_error) or (
+            f"gestopt: {STOPPED_NL[report.stop]}" if report.stop else None
+        )
         return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}{f', {why}' if why else ''})"
     cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
     seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
