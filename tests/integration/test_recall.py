@@ -607,3 +607,9 @@ async def test_recall_of_a_task_nobody_knows_says_so_as_an_unknown_id(cli_env: d
         assert (missing.code, missing.err) == (3, "taak: task HV-20261128-999 does not exist\n"), option
     task_id = run_taak(cli_env, "nieuw", "Plan de veranda", "--aan", "paco").out.strip()
     assert run_taak(cli_env, "recall", "--taak", task_id, "olifant", "--taken").code == 0  # known: an empty answer
+
+
+def test_vectors_asked_for_with_semantic_search_off_says_it_is_off(tmp_path: Path) -> None:
+    refused = run_taak({**env_for(tmp_path), "TAAK_SEMANTIC": "false"}, "archief", "vectoren")
+    assert (refused.code, refused.out) == (1, "")
+    assert refused.err == "taak: semantisch zoeken staat uit (TAAK_SEMANTIC=false)\n"

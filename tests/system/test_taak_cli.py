@@ -546,3 +546,22 @@ def test_a_wide_name_keeps_the_columns_after_it_in_line() -> None:
 
     lines = table(("naam", "alias", "ip"), [("Ω-mac", "ＭＡＣ", "::1"), ("veranda", "ver", "192.168.1.2")]).splitlines()
     assert len({columns(line[: line.index(ip)]) for line, ip in zip(lines, ("ip", "::1", "192"), strict=True)}) == 1
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--van", "j" * 65], "--van has 65 characters"),
+        (["--van", "\u200b"], "--van is empty"),
+        (["--van", "jan\nklaas"], "--van is one line of text"),
+        (["--max-pogingen", "0"], "--max-pogingen"),
+    ],
+)
+async def test_a_new_tasks_option_is_named_as_typed_whatever_is_wrong_with_it(
+    cli_env: dict[str, str], conn: asyncpg.Connection, given: list[str], said: str
+) -> None:
+    before = await snapshot(conn)
+    refused = run_taak(cli_env, "nieuw", "Doe iets", *given)
+    assert refused.code == 2
+    assert one_line(refused).startswith(f"taak: {said}")
+    assert await snapshot(conn) == before

@@ -220,7 +220,7 @@ async def test_a_line_break_in_a_name_or_a_context_value_cannot_print_a_field_of
 ) -> None:
     fake = "\nstatus          klaar"
     refused = run_taak(cli_env, "nieuw", "taak", "--van", f"jan{fake}")
-    assert (refused.code, refused.err.strip()) == (2, "taak: the one who gives it is one line of text")
+    assert (refused.code, refused.err.strip()) == (2, "taak: --van is one line of text")
     task_id = run_taak(
         cli_env, "nieuw", "taak", "--aan", "paco", "--context", f"a=b{fake}", "--context", f"k{fake}=v"
     ).out

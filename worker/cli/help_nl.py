@@ -24,7 +24,7 @@ HELP_NL = {
     "tasks, newest first": "taken, nieuwste eerst",
     "print the briefing a session would get": "print de briefing die een sessie zou krijgen",
     "follow the log live, like tail -f (Ctrl-C ends it)": "volg het log live, zoals tail -f (Ctrl-C stopt)",
-    'search the archive, time phrase first: taak recall "gisteravond budget"': (
+    'search the archive, time phrase first: taak recall "last night budget"': (
         'zoek in het archief, tijd eerst: taak recall "gisteravond budget"'
     ),
     "the lossless archive: import, bijwerken, herbouw": "het verliesloze archief: import, bijwerken, herbouw",

@@ -28,7 +28,7 @@ def register(sub: Sub) -> None:
 def _recall_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "recall",
-        help='search the archive, time phrase first: taak recall "gisteravond budget"',
+        help='search the archive, time phrase first: taak recall "last night budget"',
         usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
     )
     p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
@@ -242,7 +242,14 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
 
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":
-        rows = settings.semantic_rows if settings.semantic else 0
+        from worker.memory import semantic
+
+        # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
+        if not semantic.installed():
+            raise Refused("vectors_not_installed")
+        if not settings.semantic:
+            raise Refused("vectors_switched_off")
+        rows = settings.semantic_rows
         update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
         print(update.as_json() if args.json else update.summary(settings.language))
         return ExitCode.OK

@@ -250,7 +250,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "in {token_file}); Ctrl-C stops it",
     },
     "fleet_again": {
-        "nl": "{removed:regel|regels} van {machine} uit de gedeelde kopie; "
+        "nl": "{removed:regel|regels} van {machine} uit de gedeelde kopie gehaald; "
         "de volgende indexeerronde kopieert alles opnieuw",
         "en": "{removed:line|lines} of {machine} removed from the shared copy; "
         "the next indexer run copies everything again",
@@ -853,6 +853,14 @@ MESSAGES: dict[str, dict[str, str]] = {
     "recall_few": {"nl": "te weinig treffers", "en": "too few hits"},
     "recall_task_log": {"nl": "{step} (takenlog)", "en": "{step} (task log)"},
     "recall_fleet": {"nl": "{step} (vloot: nieuwste eerst)", "en": "{step} (fleet: newest first)"},
+    "vectors_not_installed": {
+        "nl": "semantisch zoeken is niet geïnstalleerd: pip install 'taak-worker[semantic]'",
+        "en": "semantic search is not installed: pip install 'taak-worker[semantic]'",
+    },
+    "vectors_switched_off": {
+        "nl": "semantisch zoeken staat uit (TAAK_SEMANTIC=false)",
+        "en": "semantic search is switched off (TAAK_SEMANTIC=false)",
+    },
     "recall_not_installed": {"nl": "semantisch zoeken: niet geïnstalleerd", "en": "semantic search: not installed"},
     "recall_switched_off": {
         "nl": "semantisch zoeken: uitgezet (TAAK_SEMANTIC)",

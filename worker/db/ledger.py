@@ -166,9 +166,9 @@ class Ledger:
     async def nieuw(self, new: NewTask) -> str:
         check_text(new.opdracht, "opdracht", max_chars=OPDRACHT_MAX_CHARS)
         _check_length(new.opdrachtgever, "--van", NAME_MAX_CHARS)  # a name, like a bot's
-        check_text(new.opdrachtgever, "opdrachtgever")
+        check_text(new.opdrachtgever, "--van")  # named by the option that gives it, as its length is
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
-            raise InvalidInput("not_one_line", what="opdrachtgever")
+            raise InvalidInput("not_one_line", what="--van")
         # Each option's own limit first: a text past every limit is named by the option that gives it.
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
@@ -182,7 +182,7 @@ class Ledger:
             if value is not None:  # left out is None; given, it must say something
                 check_text(value, what)
         if new.max_pogingen < 1:
-            raise InvalidInput("bad_number", what="max_pogingen", minimum=1)
+            raise InvalidInput("bad_number", what="--max-pogingen", minimum=1)
         context = new.context or {}
         context_json = json.dumps(context, ensure_ascii=False)
         _check_length(context_json, "--context (JSON)", CONTEXT_MAX_CHARS)  # counted as it is stored
