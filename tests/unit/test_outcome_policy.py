@@ -156,3 +156,12 @@ def test_a_result_line_without_its_figures_says_unknown_not_none() -> None:
 
     bare = Result(False, "success", "ok", None, None, None, None)
     assert _result_line(SessionReport(exit_code=0, result=bare)) == "sessie-resultaat: ? beurten, ?, ?: ok"
+
+
+def test_systemctl_without_a_user_bus_is_said_in_the_runs_language_with_what_to_do() -> None:
+    from worker.daemon.service import said_by_manager
+
+    said = said_by_manager("Failed to connect to bus: No medium found", "nl")
+    assert said.startswith("systemctl bereikt de systemd van deze gebruiker niet")
+    assert "loginctl enable-linger" in said
+    assert said_by_manager("● queue-worker@paco.service - taak queue-worker", "nl").startswith("● queue-worker@paco")

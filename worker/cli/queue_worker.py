@@ -180,7 +180,7 @@ def _service_status(service: object, bot: str, language: str) -> int:
         print(message("bot_not_installed", language, bot=bot))
         return int(ExitCode.NOT_FOUND)
     code, said = svc.run_manager(service.status)
-    print(said)
+    print(svc.said_by_manager(said, language))
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
 
@@ -203,6 +203,7 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
         return 0
     code, said = svc.run_manager(service.stop)
     if code not in (0, svc.NO_MANAGER):
+        said = svc.said_by_manager(said, language)
         last = said.splitlines()[-1] if said else ""
         print(message("could_not_stop", language, command=stop, code=code, last=last))
         return int(ExitCode.REFUSED)

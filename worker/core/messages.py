@@ -853,6 +853,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "recall_few": {"nl": "te weinig treffers", "en": "too few hits"},
     "recall_task_log": {"nl": "{step} (takenlog)", "en": "{step} (task log)"},
     "recall_fleet": {"nl": "{step} (vloot: nieuwste eerst)", "en": "{step} (fleet: newest first)"},
+    "no_user_bus": {
+        "nl": "systemctl bereikt de systemd van deze gebruiker niet (geen sessie-bus: deze shell is geen "
+        "login-sessie); log in als deze gebruiker, of laat zijn systemd altijd draaien met loginctl enable-linger",
+        "en": "systemctl cannot reach this user's systemd (no session bus: this shell is no login session); log in "
+        "as this user, or keep their systemd running with loginctl enable-linger",
+    },
     "vectors_not_installed": {
         "nl": "semantisch zoeken is niet geïnstalleerd: pip install 'taak-worker[semantic]'",
         "en": "semantic search is not installed: pip install 'taak-worker[semantic]'",

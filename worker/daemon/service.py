@@ -188,6 +188,14 @@ def other_bots(service: ServiceFile, bot: str) -> list[str]:
 NO_MANAGER = 127  # the service manager is not on this machine: nothing of it can be running
 
 
+def said_by_manager(output: str, language: str) -> str:
+    """systemctl's output as shown to the owner; its one common failure, no user bus to reach (a shell that is
+    no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
+    from worker.core.messages import message
+
+    return message("no_user_bus", language) if "Failed to connect to bus" in output else output
+
+
 def run_manager(words: list[str]) -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
