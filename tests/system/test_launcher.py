@@ -60,14 +60,19 @@ def test_a_sigterm_to_the_group_reaches_the_agent_and_the_launcher_reports_its_e
         os.close(held)
 
 
-def test_a_missing_agent_is_exit_127_with_its_name_on_stderr() -> None:
+def test_a_missing_agent_is_exit_127_with_its_name_and_error_number_on_stderr() -> None:
+    import errno
+
+    from worker.core.launch import failed_start
+
     process, held = _launch(["taak-geen-agent-hier"], stderr=subprocess.PIPE)
     try:
         _, stderr = process.communicate(timeout=30)
     finally:
         os.close(held)
     assert process.returncode == 127
-    assert stderr.decode().startswith("taak-geen-agent-hier: ")
+    # A line the daemon reads back and says in the run's language (the OS's strerror is English).
+    assert failed_start(stderr.decode()) == (errno.ENOENT, "taak-geen-agent-hier")
 
 
 def test_a_cut_lifeline_kills_the_agent_and_a_child_that_ignores_sigterm(tmp_path: Path) -> None:

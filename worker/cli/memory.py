@@ -247,8 +247,9 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
         # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
         if not semantic.installed():
             raise Refused("vectors_not_installed")
-        if not settings.semantic:
-            raise Refused("vectors_switched_off")
+        if not settings.semantic:  # the owner's choice: nothing to do, and said so
+            print(a.said(settings, "vectors_switched_off"))
+            return ExitCode.OK
         rows = settings.semantic_rows
         update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
         print(update.as_json() if args.json else update.summary(settings.language))

@@ -864,8 +864,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "semantic search is not installed: pip install 'taak-worker[semantic]'",
     },
     "vectors_switched_off": {
-        "nl": "semantisch zoeken staat uit (TAAK_SEMANTIC=false)",
-        "en": "semantic search is switched off (TAAK_SEMANTIC=false)",
+        "nl": "semantisch zoeken staat uit (TAAK_SEMANTIC=false): geen vectoren gemaakt",
+        "en": "semantic search is switched off (TAAK_SEMANTIC=false): no vectors made",
     },
     "recall_not_installed": {"nl": "semantisch zoeken: niet geïnstalleerd", "en": "semantic search: not installed"},
     "recall_switched_off": {
