@@ -250,3 +250,95 @@ async def test_tail_says_the_database_went_away_with_exit_4(tmp_path: Path) -> N
     assert code == 4, err
     (line,) = err.strip().splitlines()
     assert line == f"taak: database niet bereikbaar op {parse_database_url(db_url).where} (de verbinding is gesloten)"
+
+
+async def _ending_rows(conn: asyncpg.Connection, task_id: str) -> list[tuple[str, str]]:
+    rows = await conn.fetch("select soort, tekst from agent_taak_log where taak_id = $1 order by id", task_id)
+    return [(r["soort"], r["tekst"]) for r in rows]
+
+
+async def _restart_to_replay(db_url: str, tmp_path: Path) -> tuple[int, Daemon]:
+    """The next start with the bot switched off: it writes what its journal kept and claims nothing."""
+    conn = await asyncpg.connect(db_url)
+    await conn.execute("update agent_bots set actief = false where bot = 'paco'")
+    await conn.close()
+    again = Daemon(worker_env(db_url, tmp_path, mode="klaar"), tmp_path / "again.log", "--once")
+    return await anyio.to_thread.run_sync(again.wait, 60), again
+
+
+async def test_a_daemon_stopped_during_an_outage_keeps_a_running_sessions_ending_for_its_next_start(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """SIGTERM while a session runs and the database is away: the session is stopped after the grace, the
+    daemon exits 0 without a traceback, and the next start writes the session's result row and gives the
+    attempt back (the stop was not the task's fault)."""
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "loopt tijdens de storing", toegewezen_aan="paco")
+    await conn.close()
+    env = worker_env(db_url, tmp_path, mode="busy", TAAK_AGENT_ARGS="--fake-mode busy --fake-seconds 60")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
+        await _refusing(admin, name, True)
+        daemon.signal(signal.SIGTERM)
+        exit_code = await anyio.to_thread.run_sync(daemon.wait, 40)
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
+    log_text = (tmp_path / "worker.log").read_text()
+    assert exit_code == 0
+    assert "Traceback" not in log_text
+    assert daemon.has_event("ending_kept_in_journal")
+    assert not daemon.has_event("duty_failed")
+    replayed, again = await _restart_to_replay(db_url, tmp_path)
+    assert replayed == 0
+    (started,) = [e for e in again.events() if e.get("event") == "worker_started"]
+    assert started["journal_replayed"] == 2  # the result row and the give-back
+    conn = await asyncpg.connect(db_url)
+    rows = await _ending_rows(conn, task_id)
+    task = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+    await conn.close()
+    assert [soort for soort, _ in rows] == ["gestart", "notitie", "vrijgegeven"]
+    assert rows[1][1].startswith("sessie-resultaat: geen resultaatregel")
+    assert "database weg was" in rows[2][1]
+    assert (task["status"], task["pogingen"]) == ("wachtend", 0)
+
+
+async def test_a_daemon_stopped_during_an_outage_does_not_wait_its_grace_for_a_session_that_ended(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """The session ended while the database was away; then SIGTERM. Nothing runs any more, so the daemon
+    stops at once instead of retrying the ending for the whole grace period, and the next start writes it."""
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "eindigt tijdens de storing", toegewezen_aan="paco")
+    await conn.close()
+    env = worker_env(db_url, tmp_path, mode="run", FAKE_RUN="sleep 2", TAAK_SHUTDOWN_GRACE_SECONDS="120")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
+        await _refusing(admin, name, True)
+        await wait_for(lambda: _said(daemon, "session_end"), timeout=30, what="the session to end")
+        daemon.signal(signal.SIGTERM)
+        exit_code = await anyio.to_thread.run_sync(daemon.wait, 30)  # the grace is 120 s
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
+    assert exit_code == 0
+    assert "Traceback" not in (tmp_path / "worker.log").read_text()
+    replayed, _ = await _restart_to_replay(db_url, tmp_path)
+    assert replayed == 0
+    conn = await asyncpg.connect(db_url)
+    rows = await _ending_rows(conn, task_id)
+    pogingen = await conn.fetchval("select pogingen from agent_taken where id = $1", task_id)
+    await conn.close()
+    assert [soort for soort, _ in rows] == ["gestart", "notitie", "vrijgegeven"]
+    assert rows[1][1].startswith("sessie-resultaat")
+    assert pogingen == 0

@@ -485,6 +485,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de sessie heeft de taak zelf afgesloten",
         "en": "the session closed the task itself",
     },
+    "ending_kept": {
+        "nl": "de worker stopt en de database is weg: het einde van deze sessie wacht in het journaal en wordt"
+        " geschreven bij de volgende start",
+        "en": "the worker is stopping and the database is away: this session's ending waits in the journal and is"
+        " written at the next start",
+    },
     "outcome_shutdown": {
         "nl": "de worker stopt; de taak gaat terug in de wachtrij",
         "en": "the worker is stopping; the task goes back into the queue",

@@ -31,6 +31,7 @@ from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Sta
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, Outcome
+from worker.daemon.retry import DatabaseGone
 from worker.db.ledger import Claim, Ledger, check_text
 from worker.hooks.stand import write_stand
 
@@ -281,10 +282,13 @@ class Gate:
                 build_briefing(source, variant) + "\n", encoding="utf-8"
             )
 
-    async def drained(self, task_id: str | None = None) -> None:
+    async def drained(self, task_id: str | None = None, *, stop_waiting: anyio.Event | None = None) -> None:
         """Wait until the accepted writes (of one task, or all: at start, the earlier run's) reached the
-        database or were refused."""
+        database or were refused. DatabaseGone when `stop_waiting` is set while the database is away: the
+        writes stay in the journal for the next start."""
         while self.pending_for(task_id):
+            if stop_waiting is not None and stop_waiting.is_set() and not self.database_up():
+                raise DatabaseGone("journal")
             self.new_entry.set()
             await anyio.sleep(0.05)
 
@@ -330,6 +334,29 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         )
     elif entry.op == "stap":
         await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
+    # The daemon's own endings, kept when it stopped while the database was away (never a session's: the
+    # gate accepts only the verbs above from a session).
+    elif entry.op == "resultaat":  # the session's result row: written whoever holds the task by then
+        await ledger.log(
+            entry.task_id, Soort.NOTITIE, f["tekst"], bot=entry.bot, sessie=entry.sessie, meta={**f["meta"], **meta}
+        )
+    elif entry.op == "vrijgeven_poging_terug":
+        await ledger.vrijgeven_poging_terug(
+            entry.task_id, entry.token, bot=entry.bot, reden=f["reden"], sessie=entry.sessie
+        )
+    elif entry.op == "poging_mislukt":
+        base, maximum = backoff
+        await ledger.poging_mislukt(
+            entry.task_id,
+            entry.token,
+            bot=entry.bot,
+            reden=f["reden"],
+            notitie=f["notitie"],
+            sessie=entry.sessie,
+            meta={"sessie": entry.sessie, **meta},
+            backoff_base=base,
+            backoff_max=maximum,
+        )
     else:
         raise InvalidInput("unknown_op", op=entry.op)
 

@@ -48,14 +48,24 @@ class Outages:
     on_back: Callable[[], None] = lambda: None
     ok: bool = field(default=True)
 
-    async def run(self, what: str, operation: Callable[[], Awaitable[T]], *, abandon: anyio.Event | None = None) -> T:
+    async def run(
+        self,
+        what: str,
+        operation: Callable[[], Awaitable[T]],
+        *,
+        abandon: anyio.Event | None = None,
+        last_try_after: anyio.Event | None = None,
+    ) -> T:
         """Run a database operation, retrying through an outage; logs once per change of state.
 
-        Gives up (DatabaseGone) when the worker is being stopped and the database is still away, and at once
-        when `abandon` is set: an operation that is not wanted any more once the worker stops (a claim) is not
-        waited out, or done when the database comes back."""
+        Gives up (DatabaseGone) when the worker is being stopped and the database is still away. `abandon`:
+        an operation not wanted any more once that is set (a claim after a stop) is neither started nor
+        retried then. `last_try_after`: once that is set, a failure is final at once (a session's ending at a
+        stop: what could not be written goes to the journal, the worker does not wait out the outage)."""
         failures = 0
         while True:
+            if abandon is not None and abandon.is_set():
+                raise DatabaseGone(what)
             try:
                 value = await operation()
             except DB_ERRORS as exc:
@@ -63,10 +73,11 @@ class Outages:
                 if self.ok:
                     self.ok = False
                     log.error("database_unreachable", during=what, error=one_line(exc))
-                if (self.give_up.is_set() and failures > 3) or (abandon is not None and abandon.is_set()):
+                patience_over = last_try_after is not None and last_try_after.is_set()
+                if (self.give_up.is_set() and failures > 3) or patience_over:
                     raise DatabaseGone(what) from exc
                 with anyio.move_on_after(backoff(failures, 0.5, 15)):
-                    await (abandon or self.give_up).wait()
+                    await (abandon or last_try_after or self.give_up).wait()
                 continue
             if not self.ok:
                 self.ok = True

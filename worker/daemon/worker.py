@@ -99,6 +99,7 @@ class Worker:
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
+        self.journal_replayed = 0
 
     # --- life cycle -------------------------------------------------------------------------------
 
@@ -106,6 +107,7 @@ class Worker:
         make_undumpable()
         self._lock_instances()
         journal = Journal(self.journal_path)
+        self.journal_replayed = len(journal.pending())  # read now: the forwarder may write some before the start line
         try:
             async with anyio.create_task_group() as group:
                 group.start_soon(self._signals, group.cancel_scope)
@@ -214,7 +216,6 @@ class Worker:
         await bot_table.register(self.pool, self.bots)
         await outbox.register_deliveries(self.pool, self.settings, self.holders)
         assert self.gate is not None
-        replayed = len(self.gate.journal.pending())
         # What sessions of an earlier run said lands first, with the tokens it was said with.
         await self.gate.drained()
         released = await self.ledger.eigen_claims_vrijgeven(
@@ -229,7 +230,7 @@ class Worker:
             database=self.database.redacted,
             concurrency=self.settings.concurrency,
             released=released,
-            journal_replayed=replayed,
+            journal_replayed=self.journal_replayed,
             socket=str(self.socket_path),
             version=__version__,
         )
@@ -241,6 +242,8 @@ class Worker:
         while True:
             try:
                 await duty()
+                return
+            except DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
                 return
             except Exception:
                 log.exception("duty_failed", duty=duty.__name__)
@@ -398,12 +401,14 @@ class Worker:
             )
             with anyio.CancelScope(shield=True) as shield:
                 # A deadline even here: a shutdown must not hang on a database that stays away (what is
-                # not written stays in the journal, and the next start gives the task back).
+                # not written goes to the journal, and the next start writes it).
                 shield.deadline = anyio.current_time() + FINISH_DEADLINE_SECONDS
                 await self._finish(claim, session_id, report)
+        except DatabaseGone:  # stopped before the session ran, the database away: it goes back, at the next start
+            self._ending_to_journal(claim, session_id, None)
         except Exception:
             log.exception("task_runner_failed")
-            with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+            with anyio.CancelScope(shield=True):
                 await self._vrijgeven(claim, session_id, "interne fout in de worker")
         finally:
             self.running.pop(task.id, None)
@@ -413,7 +418,9 @@ class Worker:
 
     async def _plan(self, claim: Claim, session_id: str) -> SessionPlan:
         task = claim.task
-        source = await self.outages.run("briefing", partial(self._briefing_source, task.id))
+        source = await self.outages.run(
+            "briefing", partial(self._briefing_source, task.id), last_try_after=self.stopping
+        )
         briefing = build_briefing(source, Variant.FULL)
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
         files.folder.mkdir(parents=True, exist_ok=True)
@@ -513,31 +520,55 @@ class Worker:
         return check
 
     async def _finish(self, claim: Claim, session_id: str, report: SessionReport) -> None:
+        """Every session gets its result row, then the outcome is decided from the task as it stands. When the
+        worker is stopping and the database is away, what is left goes to the journal instead of being waited
+        for: the next start writes it, in order after the session's own writes."""
         task_id, bot = claim.task.id, claim.bot
         assert self.gate is not None
-        await self.gate.drained(task_id)
-        # Every session gets its result row; one that was stopped or died before its result line says so.
-        meta: dict[str, object] = {"sessie": session_id, "exit_code": report.exit_code, "stop": report.stop}
-        if report.result is not None:
-            meta.update(report.result.as_meta())
-        text = _result_line(report)
-        await self.outages.run(
-            "result_row",
-            lambda: self.ledger.log(task_id, Soort.NOTITIE, text, bot=bot, sessie=session_id, meta=meta),
-        )
-        task_after = await self.outages.run("task_after", lambda: self.ledger.toon(task_id))
-        outcome = decide(
-            Observed(
-                token=claim.token,
-                exit_code=report.exit_code,
-                result=report.result,
-                stop=report.stop,
-                task_after=task_after,
-                stderr_tail=report.stderr_tail,
-                spawn_error=report.spawn_error,
+        result = _result_row(report, session_id)
+        try:
+            await self.gate.drained(task_id, stop_waiting=self.stopping)
+            await self.outages.run(
+                "result_row",
+                lambda: self.ledger.log(task_id, Soort.NOTITIE, result[0], bot=bot, sessie=session_id, meta=result[1]),
+                last_try_after=self.stopping,
             )
-        )
-        await self._apply(claim, session_id, outcome)
+        except DatabaseGone:
+            self._ending_to_journal(claim, session_id, result)
+            return
+        try:
+            task_after = await self.outages.run(
+                "task_after", lambda: self.ledger.toon(task_id), last_try_after=self.stopping
+            )
+            outcome = decide(
+                Observed(
+                    token=claim.token,
+                    exit_code=report.exit_code,
+                    result=report.result,
+                    stop=report.stop,
+                    task_after=task_after,
+                    stderr_tail=report.stderr_tail,
+                    spawn_error=report.spawn_error,
+                )
+            )
+            await self._apply(claim, session_id, outcome)
+        except DatabaseGone:
+            self._ending_to_journal(claim, session_id, None)
+
+    def _ending_to_journal(self, claim: Claim, session_id: str, result: tuple[str, dict[str, object]] | None) -> None:
+        """The worker stops while the database is away: the result row (when not written yet) and the attempt
+        given back wait in the journal. Unjudged, the attempt is not the task's to pay; a task the session
+        closed itself (klaar, blokkeer) stays closed, as the give-back names a token that is no longer current."""
+        if result is not None:
+            self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
+        reason = "de worker stopte terwijl de database weg was; de taak gaat terug in de wachtrij"
+        self._journal(claim, session_id, "vrijgeven_poging_terug", {"reden": reason})
+        log.warning("ending_kept_in_journal", reason=message("ending_kept", self.settings.language))
+
+    def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> None:
+        assert self.gate is not None
+        self.gate.journal.append(op, claim.task.id, claim.token, claim.bot, session_id, fields)
+        self.gate.new_entry.set()
 
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
@@ -553,29 +584,43 @@ class Worker:
         if outcome.action == Action.VRIJGEVEN:
             await self._vrijgeven(claim, session_id, outcome.reason)
         elif outcome.action == Action.RETRY_OR_FAIL:
-            status = await self.outages.run(
-                "attempt_failed",
-                lambda: self.ledger.poging_mislukt(
-                    task_id,
-                    claim.token,
-                    bot=bot,
-                    reden=outcome.reason,
-                    notitie=outcome.note,
-                    sessie=session_id,
-                    meta={"sessie": session_id},
-                    backoff_base=self.settings.retry_base_seconds,
-                    backoff_max=self.settings.retry_max_seconds,
-                ),
-            )
+            try:
+                status = await self.outages.run(
+                    "attempt_failed",
+                    lambda: self.ledger.poging_mislukt(
+                        task_id,
+                        claim.token,
+                        bot=bot,
+                        reden=outcome.reason,
+                        notitie=outcome.note,
+                        sessie=session_id,
+                        meta={"sessie": session_id},
+                        backoff_base=self.settings.retry_base_seconds,
+                        backoff_max=self.settings.retry_max_seconds,
+                    ),
+                    last_try_after=self.stopping,
+                )
+            except DatabaseGone:  # judged, not written: the journal keeps the judgement for the next start
+                self._journal(claim, session_id, "poging_mislukt", {"reden": outcome.reason, "notitie": outcome.note})
+                log.warning("ending_kept_in_journal", reason=message("ending_kept", s.language))
+                return
             log.info("task_returned", status=status)
 
     async def _vrijgeven(self, claim: Claim, session_id: str, reason: str) -> None:
-        await self.outages.run(
-            "vrijgeven",
-            lambda: self.ledger.vrijgeven_poging_terug(
-                claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
-            ),
-        )
+        """The attempt given back; when the database does not take it soon (or the worker is stopping while it
+        is away), the journal keeps it and writes it when the database is back."""
+        written = False
+        with anyio.move_on_after(FINISH_DEADLINE_SECONDS / 6), contextlib.suppress(DatabaseGone):
+            await self.outages.run(
+                "vrijgeven",
+                lambda: self.ledger.vrijgeven_poging_terug(
+                    claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
+                ),
+                last_try_after=self.stopping,
+            )
+            written = True
+        if not written:
+            self._journal(claim, session_id, "vrijgeven_poging_terug", {"reden": reason})
 
 
 # Why the daemon stopped a session, as the ledger's rows say it (Dutch in every run: the record's language).
@@ -586,6 +631,14 @@ STOPPED_NL = {
     Stop.SHUTDOWN: "de worker stopte",
     Stop.LINGERED: "bleef hangen na het afronden",
 }
+
+
+def _result_row(report: SessionReport, session_id: str) -> tuple[str, dict[str, object]]:
+    """Every session's result row: its text, and the meta the brake and the cockpit count from."""
+    meta: dict[str, object] = {"sessie": session_id, "exit_code": report.exit_code, "stop": report.stop}
+    if report.result is not None:
+        meta.update(report.result.as_meta())
+    return _result_line(report), meta
 
 
 def _result_line(report: SessionReport) -> str:
