@@ -639,3 +639,38 @@ def test_the_console_log_is_written_for_a_person(db_url: str, tmp_path: Path) ->
     assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \[info", started), started  # local time, no T and Z
     assert " bots=paco " in started
     assert "['" not in done.stdout  # lists as words, not Python's
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "said"),
+    [
+        ({"database": "er_is_geen_database_zo"}, 4, "database er_is_geen_database_zo bestaat niet"),
+        ({"user": "er_is_geen_rol_zo"}, 4, "gebruiker er_is_geen_rol_zo bestaat niet"),
+        ({"query": "search_path=elders"}, 1, "search_path=elders uit TAAK_DATABASE_URL"),
+        ({"query": "options=-c%20lock_timeout%3Dlang"}, 1, 'invalid value for parameter "lock_timeout"'),
+    ],
+)
+def test_a_daemon_set_up_with_a_database_it_can_never_use_says_so_in_one_line_as_taak_does(
+    db_url: str, tmp_path: Path, change: dict[str, str], code: int, said: str
+) -> None:
+    """No waiting and no traceback for what only a changed setting mends: the same line and code as `taak`."""
+    import subprocess
+    import sys
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(db_url)
+    netloc = parts.netloc if "user" not in change else f"{change['user']}@{parts.netloc.rpartition('@')[2]}"
+    path = f"/{change['database']}" if "database" in change else parts.path
+    url = urlunsplit((parts.scheme, netloc, path, change.get("query", parts.query), ""))
+    env = {**worker_env(url, tmp_path), "TAAK_CONNECT_ATTEMPTS": "1"}
+    daemon = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker"], env=env, capture_output=True, text=True, timeout=60
+    )
+    owner = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "lijst"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert "Traceback" not in daemon.stdout + daemon.stderr
+    assert (daemon.returncode, owner.returncode) == (code, code)
+    (line,) = daemon.stderr.splitlines()
+    assert said in line
+    assert line.removeprefix("queue-worker: ") == owner.stderr.strip().removeprefix("taak: ")

@@ -375,6 +375,27 @@ def test_ctrl_c_while_the_command_is_still_loading_prints_no_traceback(cli_env: 
     assert (done.returncode, done.stderr) == (130, "")
 
 
+@pytest.mark.parametrize("entry", ["taak", "queue_worker"])
+def test_ctrl_c_while_the_console_script_loads_its_command_prints_no_traceback(
+    cli_env: dict[str, str], entry: str
+) -> None:
+    # What pyproject's console scripts call: the signal comes while the command's module itself is imported.
+    while_loading = (
+        "import builtins, os, signal, sys\n"
+        f"from worker.cli.entry import {entry}\n"
+        "real = builtins.__import__\n"
+        "def once(*args, **kwargs):\n"
+        "    builtins.__import__ = real\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    return real(*args, **kwargs)\n"
+        "builtins.__import__ = once\n"
+        "sys.argv = ['x', '--help']\n"
+        f"{entry}()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", while_loading], env=cli_env, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
+
+
 def test_ctrl_c_ends_tail_as_its_way_to_stop(cli_env: dict[str, str]) -> None:
     done = interrupted(cli_env, "tail", after=3)
     assert (done.returncode, done.stderr) == (0, "")

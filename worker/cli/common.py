@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -12,6 +12,7 @@ from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import MESSAGES, early_language, filled, message
 from worker.core.terminal import quoted
+from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
 from worker.settings import Settings
 
 T = TypeVar("T")
@@ -115,49 +116,54 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
 
     try:
         return anyio.run(work)
-    except TaakError as exc:
-        fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
         end_quietly_after_broken_pipe()
         raise SystemExit(0) from None
-    except (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError):  # a database taak never migrated
-        from worker.core.dsn import url_search_path
+    except Exception as exc:
+        said = failure_line(exc, settings)
+        if said is None:  # a bug: still one line for the user; the traceback is no help at a terminal
+            detail = f"{type(exc).__name__}: {_first_line(exc)}"
+            said = message("internal_error", settings.language, detail=detail), ExitCode.REFUSED
+        fail(*said)
 
-        # Or one whose URL points the session elsewhere: migrate makes the tables in public, not where it looks.
-        path = url_search_path(settings.database.url) if settings.database else None
-        if path is not None:
-            fail(message("schema_missing_search_path", settings.language, path=path), ExitCode.REFUSED)
-        fail(message("schema_missing", settings.language), ExitCode.REFUSED)
-    except (
+
+def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode] | None:
+    """An expected failure as one line in the run's language and its exit code; None for anything else (a bug).
+    The owner's commands and the daemon's start say the same things the same way."""
+    language = settings.language
+    if isinstance(exc, TaakError):
+        return exc.render(language), exc.exit_code
+    if isinstance(exc, SCHEMA_MISSING):  # a database taak never migrated, or a URL that looks elsewhere for it
+        return schema_missing_line(settings.database.url if settings.database else None, language), ExitCode.REFUSED
+    rules = (
         asyncpg.IntegrityConstraintViolationError,
         asyncpg.RaiseError,
         asyncpg.CheckViolationError,
         asyncpg.DataError,
-    ) as exc:
-        detail = quoted(str(exc).splitlines()[0])
-        fail(message("database_rule", settings.language, detail=detail), ExitCode.REFUSED)
-    except OSError as exc:
-        if line := file_error_line(exc, settings.language):
-            fail(line, ExitCode.REFUSED)
-        _unreachable(settings, exc)
-    except asyncpg.PostgresConnectionError as exc:
-        _unreachable(settings, exc)
-    except asyncpg.PostgresError as exc:
-        fail(message("database_rule", settings.language, detail=quoted(_first_line(exc))), ExitCode.REFUSED)
-    except Exception as exc:  # a bug: still one line for the user; the traceback is no help at a terminal
-        if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
-            _unreachable(settings, exc)  # it closed under a command still using it (`taak tail`, server stopped)
-        detail = f"{type(exc).__name__}: {_first_line(exc)}"
-        fail(message("internal_error", settings.language, detail=detail), ExitCode.REFUSED)
+    )
+    if isinstance(exc, rules):
+        return message("database_rule", language, detail=quoted(str(exc).splitlines()[0])), ExitCode.REFUSED
+    if isinstance(exc, OSError):
+        if line := file_error_line(exc, language):
+            return line, ExitCode.REFUSED
+        return _unreachable_line(settings, exc)
+    if isinstance(exc, asyncpg.PostgresConnectionError):
+        return _unreachable_line(settings, exc)
+    if isinstance(exc, asyncpg.PostgresError):
+        return message("database_rule", language, detail=quoted(_first_line(exc))), ExitCode.REFUSED
+    if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
+        return _unreachable_line(settings, exc)  # it closed under a command still using it (`taak tail`)
+    return None
 
 
-def _unreachable(settings: Settings, exc: BaseException) -> NoReturn:
+def _unreachable_line(settings: Settings, exc: BaseException) -> tuple[str, ExitCode]:
     reason = _said_reason(exc)
     if settings.database is None:
-        fail(message("unreachable_embedded", settings.language, reason=reason), ExitCode.UNREACHABLE)
-    fail(message("unreachable", settings.language, where=settings.database.where, reason=reason), ExitCode.UNREACHABLE)
+        return message("unreachable_embedded", settings.language, reason=reason), ExitCode.UNREACHABLE
+    where = settings.database.where
+    return message("unreachable", settings.language, where=where, reason=reason), ExitCode.UNREACHABLE
 
 
 def _first_line(exc: BaseException) -> str:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from worker.cli.args import Parser, fail, file_error_line, in_the_runs_language, parse, use_argparse_words
+from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import early_language, message
 
@@ -75,6 +75,13 @@ def _fail(line: str, code: int) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    try:
+        _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before the daemon's work began (an import, the settings): no traceback
+        raise SystemExit(ExitCode.INTERRUPTED) from None
+
+
+def _main(argv: Sequence[str] | None) -> None:
     use_argparse_words()  # before the parsers are made: argparse names their sections when it builds them
     args = parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
     if args.command == "service":
@@ -219,6 +226,7 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
 def _serve(settings: Settings, *, once: bool) -> int:
     import anyio
 
+    from worker.cli.common import failure_line
     from worker.daemon.worker import StartRefused, Worker
     from worker.db.connect import resolve_database
 
@@ -226,26 +234,17 @@ def _serve(settings: Settings, *, once: bool) -> int:
         database = resolve_database(settings)
         worker = Worker(settings, database, once=once)
         anyio.run(worker.run)
-    except StartRefused as exc:
-        _fail(str(exc), exc.exit_code)
-    except BaseExceptionGroup as group:  # refused inside the daemon's task group
-        refused = group.subgroup(StartRefused)
-        if refused is not None:
-            first = _leaves(refused)[0]
-            _fail(str(first), first.exit_code if isinstance(first, StartRefused) else ExitCode.REFUSED)
-        said = [line for leaf in _leaves(group) if (line := file_error_line(leaf, settings.language))]
-        if not said:
-            raise
-        _fail(said[0], ExitCode.REFUSED)
-    except TaakError as exc:
-        _fail(exc.render(settings.language), exc.exit_code)
     except KeyboardInterrupt:
         return 0
-    except OSError as exc:  # a data folder that is a file, or cannot be made: one line, not a traceback
-        line = file_error_line(exc, settings.language)
-        if line is None:
-            raise
-        _fail(line, ExitCode.REFUSED)
+    except BaseException as exc:  # refused, or failed inside the daemon's task group: said as taak says it
+        leaves = _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+        refused = [leaf for leaf in leaves if isinstance(leaf, StartRefused)]
+        if refused:
+            _fail(str(refused[0]), refused[0].exit_code)
+        said = [line for leaf in leaves if isinstance(leaf, Exception) and (line := failure_line(leaf, settings))]
+        if not said:
+            raise  # a bug: its traceback goes to the log, where it helps
+        _fail(*said[0])
     return 0
 
 

@@ -53,3 +53,8 @@ class NotFound(TaakError):
 
 class Unreachable(TaakError):
     exit_code = ExitCode.UNREACHABLE
+
+
+class Misconfigured(Unreachable):
+    """The server answered and said no to who we say we are or what we ask for (a database or role that does
+    not exist, a wrong password): waiting will not mend it, the settings must change."""

@@ -11,7 +11,7 @@ import structlog
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.messages import message
-from worker.daemon.retry import DB_ERRORS, backoff, one_line
+from worker.daemon.retry import DB_ERRORS, backoff, said_error
 from worker.db.connect import connect_one
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
@@ -37,7 +37,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
         except (TaakError, *DB_ERRORS) as exc:
             failures += 1
             if failures == 1:
-                log.warning("listen_lost", error=one_line(exc))
+                log.warning("listen_lost", error=said_error(exc, settings.language))
             await anyio.sleep(backoff(failures, 0.5, 5))
             continue
         lost = anyio.Event()
@@ -56,7 +56,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
                 log.warning("listen_lost", error=message("connection_closed", settings.language))
                 failures = 1
         except DB_ERRORS as exc:
-            log.warning("listen_lost", error=one_line(exc))
+            log.warning("listen_lost", error=said_error(exc, settings.language))
             failures = 1
         finally:
             with anyio.CancelScope(shield=True), anyio.move_on_after(2):

@@ -42,10 +42,23 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
+def said_error(exc: BaseException, language: str) -> str:
+    """A lost or refused connection as the log says it: a common cause in the run's language, else the driver's
+    own first line with its type."""
+    from worker.core.errors import TaakError
+    from worker.db.connect import known_reason
+
+    if isinstance(exc, TaakError):
+        return exc.render(language)
+    known = known_reason(exc)
+    return known.said(language) if known is not None else one_line(exc)
+
+
 @dataclass
 class Outages:
     give_up: anyio.Event  # set when the worker stops at once: then an outage is not waited out
     on_back: Callable[[], None] = lambda: None
+    language: str = "en"
     ok: bool = field(default=True)
 
     async def run(
@@ -72,7 +85,7 @@ class Outages:
                 failures += 1
                 if self.ok:
                     self.ok = False
-                    log.error("database_unreachable", during=what, error=one_line(exc))
+                    log.error("database_unreachable", during=what, error=said_error(exc, self.language))
                 patience_over = last_try_after is not None and last_try_after.is_set()
                 if (self.give_up.is_set() and failures > 3) or patience_over:
                     raise DatabaseGone(what) from exc

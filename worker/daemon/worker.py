@@ -27,7 +27,7 @@ import structlog
 from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
-from worker.core.errors import ExitCode, InvalidInput, TaakError
+from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.messages import dollars, filled, message
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
@@ -39,14 +39,14 @@ from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathT
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal
 from worker.daemon.listen import listen
-from worker.daemon.retry import DB_ERRORS, DatabaseGone, Outages, backoff, one_line
+from worker.daemon.retry import DB_ERRORS, DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
 from worker.db.connect import create_pool
 from worker.db.ledger import Claim, Ledger
-from worker.db.migrate import migrate
+from worker.db.migrate import SCHEMA_MISSING, migrate, schema_missing_line
 from worker.db.migrate import status as migration_status
 from worker.db.pooler import resolve_pooler
 from worker.db.sqlfiles import Executor
@@ -94,7 +94,8 @@ class Worker:
         self.infra_failures = 0
         self.paused_until = 0.0
         self.skipping: str | None = None
-        self.outages = Outages(self.force_stop, on_back=lambda: self.wake.set())  # self.wake is renewed
+        # on_back reads self.wake when it is called: the event is renewed after every wake.
+        self.outages = Outages(self.force_stop, on_back=lambda: self.wake.set(), language=settings.language)
         self.claimed_once = False
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
@@ -140,23 +141,22 @@ class Worker:
                 lock.release()
             with contextlib.suppress(OSError):
                 self.socket_path.unlink()
-        log.info("worker_stopped")
+            log.info("worker_stopped")  # also when stopped before the database ever came
 
     async def _wait_for_database(self) -> asyncpg.Pool | None:
         """A daemon started while the database is down waits for it (said once) instead of exiting."""
         failures = 0
         while not self.stopping.is_set():
             try:
-                self.database = await resolve_pooler(self.settings, self.database)
-                pool = await create_pool(
-                    self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4
-                )
-            except InvalidInput as exc:  # a URL that can never connect as it is: waiting would not mend it
+                pool = await self._connect_unless_stopped()
+                if pool is None:
+                    return None
+            except (InvalidInput, Misconfigured) as exc:  # it can never connect as set up: waiting would not mend it
                 raise StartRefused(exc.render(self.settings.language), exc.exit_code) from None
             except (TaakError, *DB_ERRORS) as exc:
                 failures += 1
                 if failures == 1:
-                    log.error("database_unreachable", during="start", error=one_line(exc))
+                    log.error("database_unreachable", during="start", error=said_error(exc, self.settings.language))
                 with anyio.move_on_after(backoff(failures, 1, 30)):
                     await self.stopping.wait()
                 continue
@@ -164,6 +164,29 @@ class Worker:
                 log.info("database_back", during="start")
             return pool
         return None
+
+    async def _connect_unless_stopped(self) -> asyncpg.Pool | None:
+        """One round of connect attempts (with their own retries), ended at once by a stop: None then."""
+        found: list[asyncpg.Pool] = []
+        failed: list[Exception] = []
+
+        async def connect(scope: anyio.CancelScope) -> None:
+            try:
+                self.database = await resolve_pooler(self.settings, self.database)
+                found.append(
+                    await create_pool(self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4)
+                )
+            except Exception as exc:  # raised below, outside the task group: not as an exception group
+                failed.append(exc)
+            scope.cancel()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(connect, group.cancel_scope)
+            await self.stopping.wait()
+            group.cancel_scope.cancel()
+        if failed:
+            raise failed[0]
+        return found[0] if found else None
 
     async def _serve(self, group: anyio.abc.TaskGroup) -> None:
         assert self.pool is not None
@@ -206,6 +229,13 @@ class Worker:
         return Ledger(db, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
 
     async def _start_up(self) -> None:
+        try:
+            await self._start_up_on_migrated()
+        except SCHEMA_MISSING:
+            url = self.settings.database.url if self.settings.database else None
+            raise StartRefused(schema_missing_line(url, self.settings.language)) from None
+
+    async def _start_up_on_migrated(self) -> None:
         assert self.pool is not None
         async with self.pool.acquire() as conn:
             if self.settings.database is None:
@@ -507,7 +537,7 @@ class Worker:
             except DB_ERRORS as exc:
                 # An outage is not a lost lease: the session goes on; the token check decides later.
                 if not outage:
-                    log.warning("lease_extension_failed", error=one_line(exc))
+                    log.warning("lease_extension_failed", error=said_error(exc, self.settings.language))
                 outage = True
                 return Lease.HELD
             if outage:

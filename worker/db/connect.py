@@ -17,7 +17,7 @@ from tenacity import (
 )
 
 from worker.core.dsn import DatabaseUrl, parse_database_url, redact
-from worker.core.errors import InvalidInput, Unreachable
+from worker.core.errors import InvalidInput, Misconfigured, Unreachable
 from worker.core.messages import OsReason, Phrase, phrase
 from worker.settings import Settings
 
@@ -113,9 +113,9 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
         cause = exc.last_attempt.exception()
         raise Unreachable("unreachable", where=database.where, reason=_reason(database, cause)) from None
     except (asyncpg.InvalidCatalogNameError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
-        raise Unreachable("unreachable", where=database.where, reason=_reason(database, exc)) from None
+        raise Misconfigured("unreachable", where=database.where, reason=_reason(database, exc)) from None
     except asyncpg.InvalidPasswordError:
-        raise Unreachable("bad_password", where=database.where) from None
+        raise Misconfigured("bad_password", where=database.where) from None
     raise AssertionError("unreachable")  # pragma: no cover
 
 

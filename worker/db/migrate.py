@@ -139,3 +139,18 @@ async def set_timezone(connection: Connection, timezone: str) -> None:
     """The database makes task IDs, so it must know the household's time zone."""
     async with in_public(connection):
         await connection.execute(queries()["tijdzone_zetten"], timezone)
+
+
+SCHEMA_MISSING = (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError)
+
+
+def schema_missing_line(url: str | None, language: str) -> str:
+    """What to say when taak's tables or functions are not found: a database never migrated, or a URL whose
+    search_path looks elsewhere (migrate makes them in public, not where such a session looks)."""
+    from worker.core.dsn import url_search_path
+    from worker.core.messages import message
+
+    path = url_search_path(url) if url else None
+    if path is not None:
+        return message("schema_missing_search_path", language, path=path)
+    return message("schema_missing", language)

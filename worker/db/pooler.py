@@ -17,7 +17,7 @@ import structlog
 
 from worker.core.dsn import SUPABASE_TRANSACTION_POOLER_PORT, DatabaseUrl, Pooler
 from worker.core.messages import message
-from worker.db.connect import open_connection
+from worker.db.connect import connect_one
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
@@ -46,10 +46,10 @@ async def resolve_pooler(settings: Settings, database: DatabaseUrl) -> DatabaseU
 
 
 async def probe(settings: Settings, database: DatabaseUrl) -> Pooler:
-    timeout = settings.connect_timeout_seconds
-    first = await open_connection(database.url, timeout=timeout, statement_cache_size=0)
+    # Connected as every other connection is (its TLS, its timeouts), and failing as they do: in one line.
+    first = await connect_one(settings, database, application_name="taak-pooler-probe")
     try:
-        second = await open_connection(database.url, timeout=timeout, statement_cache_size=0)
+        second = await connect_one(settings, database, application_name="taak-pooler-probe")
         try:
             if await first.fetchval(queries()["sonde_backend"]) == await second.fetchval(queries()["sonde_backend"]):
                 return "transaction"
