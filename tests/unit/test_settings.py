@@ -290,6 +290,51 @@ def test_the_same_database_in_path_and_query_is_taken() -> None:
     assert parse_database_url("postgresql://bot@db.example/taak?dbname=taak").database == "taak"
 
 
+@pytest.mark.parametrize(
+    ("address", "query", "other"),
+    [
+        ("db.example:5432", "port=6543", "port=6543"),
+        ("db.example", "port=6543", "port=6543"),  # no port in the address: asyncpg's 5432, psql's 6543
+        ("db.example:5432", "host=elders.example", "host=elders.example"),
+        ("db.example:5432", "host=db.example&port=5432&port=5433", "port=5433"),
+    ],
+)
+def test_a_url_naming_its_server_twice_is_refused(address: str, query: str, other: str) -> None:
+    # asyncpg takes the address's host and port and ignores the query's; psql takes the query's.
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://bot:{SECRET}@{address}/taak?{query}")
+    line = refused.value.render("en")
+    assert "names two servers" in line
+    assert f"{other} after it" in line
+    assert SECRET not in line
+
+
+def test_the_same_server_in_address_and_query_is_taken() -> None:
+    url = parse_database_url("postgresql://bot@db.example:6543/taak?host=db.example&port=6543")
+    assert url.where == "db.example:6543"
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        (f"postgresql://bot:{SECRET}@[127.0.0.1]:55432/taak", "only an IPv6 address stands between [ and ]"),
+        (f"postgresql://bot:{SECRET}@a.example:5432,b.example:5433/taak", "names more than one server"),
+        (f"postgresql://bot:{SECRET}@a.example,b.example/taak", "names more than one server"),
+    ],
+)
+def test_a_host_that_is_wrong_is_not_blamed_on_the_password(url: str, said: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url)
+    line = refused.value.render("en")
+    assert said in line
+    assert "password" not in line
+    assert SECRET not in line
+
+
+def test_an_unparsable_url_shows_its_host_and_hides_what_could_be_a_password() -> None:
+    assert redact(f"postgresql://bot{SECRET}@[::1/taak") == "postgresql://…@[::1/taak"
+
+
 @pytest.mark.parametrize("setting", ["data_dir", "socket_dir", "memory_dir", "workdir"])
 def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp_path: Path) -> None:
     a_file = tmp_path / "bestand"

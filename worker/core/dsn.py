@@ -49,13 +49,16 @@ URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
+    if "," in _host_part(url):  # asyncpg would try each in turn; one address is what every line here names
+        raise InvalidInput("url_several_hosts", url=redact(url))
     try:
         parts = urlsplit(url.strip())
         port = parts.port
     except ValueError as exc:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
-        if "IPv6" in str(exc) and _bracket_in_host(url):  # an address's bracket left open: not the password
-            raise InvalidInput("malformed_url_brackets", url=redact(url)) from None
+        if _bracket_in_host(url):  # the host's brackets: not the password's
+            key = "malformed_url_brackets" if "IPv6" in str(exc) else "url_ipv4_in_brackets"
+            raise InvalidInput(key, url=redact(url)) from None
         key = "malformed_url_port" if _port_is_wrong(url) else "malformed_url"
         raise InvalidInput(key, url=redact(url)) from None
     if parts.scheme not in _SCHEMES:
@@ -74,8 +77,20 @@ def parse_database_url(url: str) -> DatabaseUrl:
         raise InvalidInput("malformed_url_port", url=redact(url))
     host = parts.hostname or next(iter(_query_values(parts.query, "host")), "") or "localhost"
     database = _database(url, parts.path, parts.query) or parts.username or "postgres"
+    if parts.hostname:  # asyncpg then reads neither `host=` nor `port=` of the query; psql reads them both
+        port = port or 5432
+        _named_once(url, "host", parts.hostname, f"{host}:{port}", _query_values(parts.query, "host"))
+        _named_once(url, "port", str(port), f"{host}:{port}", [p.strip() for p in given_ports])
     port = port or (int(given_ports[0]) if given_ports else 5432)
     return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
+
+
+def _named_once(url: str, name: str, value: str, server: str, in_query: list[str]) -> None:
+    """A URL that gives the host (or port) in its address and another in its query: asyncpg uses the address's,
+    libpq the query's. One URL, two servers: refused unless they agree."""
+    other = next((given for given in in_query if given.strip("[]") != value), None)
+    if other is not None:
+        raise InvalidInput("url_named_twice", url=redact(url), server=server, name=name, query=other)
 
 
 def _database(url: str, path: str, query: str) -> str:
@@ -114,10 +129,14 @@ def _is_port(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
 
 
-def _bracket_in_host(url: str) -> bool:
-    """Whether a [ or ] stands in the host part, right of the last `@` (one left of it is the password's)."""
+def _host_part(url: str) -> str:
+    """Host and port as written, right of the last `@` (what is left of it is the user's and the password's)."""
     rest = url.strip().partition("//")[2]
-    host_and_port = re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
+    return re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
+
+
+def _bracket_in_host(url: str) -> bool:
+    host_and_port = _host_part(url)
     return "[" in host_and_port or "]" in host_and_port
 
 
@@ -125,9 +144,7 @@ def _bracket_in_host(url: str) -> bool:
 def _port_is_wrong(url: str) -> bool:
     """Whether what stands after the host's colon is no port (`:abc`, `:70000`). Read from the right of the
     last `@`, so that a password with `/`, `#` or `?` in it is never taken for a host and port."""
-    rest = url.strip().partition("//")[2]
-    host_and_port = re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
-    after_host = host_and_port.rpartition("]")[2]  # an IPv6 address is bracketed
+    after_host = _host_part(url).rpartition("]")[2]  # an IPv6 address is bracketed
     if ":" not in after_host:
         return False
     return not _is_port(after_host.rpartition(":")[2])
@@ -163,5 +180,5 @@ def _redact_userinfo(url: str) -> str:
         port = f":{parts.port}" if parts.port else ""
         netloc = f"{user}:***@{host}{port}"
         return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-    except ValueError:
-        return "<unparsable database url>"
+    except ValueError:  # unparsable: whatever stands left of the last '@' may be a password, none of it is shown
+        return f"{scheme}://…@{rest[rest.rfind('@') + 1 :]}" if sep and "@" in rest else "<…>"

@@ -466,6 +466,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een IPv6-adres staat tussen [ en ], en die horen bij elkaar)",
         "en": "TAAK_DATABASE_URL is malformed: {url} (an IPv6 address stands between [ and ], and they come in pairs)",
     },
+    "url_ipv4_in_brackets": {
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (tussen [ en ] staat alleen een IPv6-adres; een IPv4-adres of"
+        " een naam staat zonder haken: @127.0.0.1:5432)",
+        "en": "TAAK_DATABASE_URL is malformed: {url} (only an IPv6 address stands between [ and ]; an IPv4 address"
+        " or a name stands without them: @127.0.0.1:5432)",
+    },
+    "url_several_hosts": {
+        "nl": "TAAK_DATABASE_URL noemt meer dan één server: {url}; noem er één (taak praat met één database)",
+        "en": "TAAK_DATABASE_URL names more than one server: {url}; name one (taak talks to one database)",
+    },
+    "url_named_twice": {
+        "nl": "TAAK_DATABASE_URL noemt twee servers: {server} in het adres en {name}={query} erachter ({url}); de"
+        " driver neemt het adres, psql de parameter: noem de server één keer, in het adres",
+        "en": "TAAK_DATABASE_URL names two servers: {server} in the address and {name}={query} after it ({url});"
+        " the driver takes the address, psql the parameter: name the server once, in the address",
+    },
     "malformed_url_port": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (de poort is een getal van 1 tot 65535)",
         "en": "TAAK_DATABASE_URL is malformed: {url} (the port is a number from 1 to 65535)",
