@@ -370,3 +370,27 @@ async def test_a_page_that_does_not_exist_is_said_in_the_runs_language(cockpit: 
     assert page.status_code == 404
     assert "Niet gevonden" in page.text
     assert "Not Found" not in page.text
+
+
+def test_a_page_asked_without_the_token_tells_the_command_that_gives_this_cockpits_link(
+    db_url: str, tmp_path: Path, known_bots: None
+) -> None:
+    """The login page's command, run as typed, prints the link to this cockpit (its own port), with the token."""
+    import html
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    settings = settings_for(db_url, tmp_path)
+    token = ensure_token(settings)
+    with TestClient(create_app(settings, token, " --port 8799"), base_url="http://127.0.0.1:8799") as client:
+        pages = [client.get(path) for path in ("/", "/geen-pagina", "/taak/HV-20261201-001/log?na=0")]
+    assert [page.status_code for page in pages] == [401, 401, 401]  # not even which pages exist is told
+    (command,) = re.findall(r"`(taak cockpit[^`]*)`", html.unescape(pages[1].text))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_DATABASE_URL=db_url, TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="nl")
+    taak = [sys.executable, "-m", "worker.cli.taak", *shlex.split(command)[1:]]
+    printed = subprocess.run(taak, env=env, capture_output=True, text=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.strip() == f"http://127.0.0.1:8799/?token={token}"

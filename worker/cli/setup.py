@@ -86,12 +86,12 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     except OSError as error:  # in use, or an address of another machine
         reason = os_reason(error, settings.language)
         a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=reason), ExitCode.REFUSED)
-    # No access log: a first visit carries the token in its address.
-    config = uvicorn.Config(create_app(settings, token), access_log=False, log_level="warning")
     # The link's command names the address and port this one serves on: the default's link would be another's.
     options = (f" --host {shlex.quote(args.host)}" if args.host != DEFAULT_HOST else "") + (
         f" --port {args.port}" if args.port != DEFAULT_PORT else ""
     )
+    # No access log: a first visit carries the token in its address.
+    config = uvicorn.Config(create_app(settings, token, options), access_log=False, log_level="warning")
     serving = a.said(settings, "cockpit_serving", address=address, options=options, token_file=token_path(settings))
     print(serving, flush=True)
     await uvicorn.Server(config).serve(sockets=[listening])

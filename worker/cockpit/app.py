@@ -73,7 +73,8 @@ def csrf_value(token: str) -> str:
     return hmac.new(token.encode(), b"taak-cockpit-csrf", hashlib.sha256).hexdigest()
 
 
-def create_app(settings: Settings, token: str) -> Starlette:
+def create_app(settings: Settings, token: str, link_options: str = "") -> Starlette:
+    """`link_options`: what `taak cockpit --link` needs to name this cockpit (its --host and --port)."""
     state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
@@ -99,6 +100,7 @@ def create_app(settings: Settings, token: str) -> Starlette:
 
     language = settings.language
     words = WORDS[language]
+    login = words["login"].format(options=link_options)
     csrf = csrf_value(token)
 
     def done_mark(action: str, task_id: str) -> str:
@@ -113,13 +115,13 @@ def create_app(settings: Settings, token: str) -> Starlette:
         offered = request.query_params.get("token")
         if offered is not None:
             if not hmac.compare_digest(offered.encode(), token.encode()):
-                return _message(language, words["bad_request"], words["login"], 401)
+                return _message(language, words["bad_request"], login, 401)
             # Into the cookie, and out of the address bar and the history.
             answer = RedirectResponse(request.url.path, status_code=303)
             answer.set_cookie(COOKIE, token, httponly=True, samesite="strict", max_age=90 * 86400)
             return answer
         if not authorised(request):
-            return _message(language, words["bad_request"], words["login"], 401)
+            return _message(language, words["bad_request"], login, 401)
         if request.method == "POST":
             here = f"{request.url.scheme}://{request.url.netloc}"
             origin = request.headers.get("origin")
@@ -229,7 +231,9 @@ def create_app(settings: Settings, token: str) -> Starlette:
         Route("/bot/{bot}/{switch:str}", switch, methods=["POST"]),
     ]
 
-    async def no_such_page(_request: Request, _error: Exception) -> Response:
+    async def no_such_page(request: Request, _error: Exception) -> Response:
+        if not authorised(request):  # without the token nothing is told, not even which pages exist
+            return _message(language, words["bad_request"], login, 401)
         # Starlette's own answer is English plain text, whatever the run's language.
         return _message(language, words["not_found"], words["no_such_page"], 404)
 
