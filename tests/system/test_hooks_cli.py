@@ -202,3 +202,26 @@ def test_why_a_settings_file_is_refused_is_said_in_the_runs_language(
     settings.write_text("{ niet: json")
     result = run_taak({**cli_env, "TAAK_LANGUAGE": language}, "hooks", "install", "--settings", str(settings))
     assert (result.code, result.err.strip()) == (2, f"taak: {settings} {said}")
+
+
+@pytest.mark.parametrize("hook", ["session-start", "prompt", "pre-compact", "post-compact"])
+def test_a_hook_whose_settings_cannot_be_read_says_why_in_one_line_and_lets_the_session_go_on(
+    cli_env: dict[str, str], tmp_path: Path, hook: str
+) -> None:
+    """The same words `taak` refuses them with, in the run's language; never python-dotenv's English, never
+    silence, and never a blocked prompt (exit 0)."""
+    import json
+
+    payload = json.dumps({"hook_event_name": "x", "session_id": "s", "cwd": str(tmp_path), "prompt": "hoi"}).encode()
+    (tmp_path / ".env").write_text("TAAK_POLL_SECONDS=2\nTAAK_LANGUAGE='nl\n", encoding="utf-8")
+    broken_line = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "hook", hook, stdin=payload, cwd=tmp_path)
+    (tmp_path / ".env").unlink()
+    a_file = tmp_path / "een-bestand"
+    a_file.write_text("")
+    file_as_folder = run_taak({**cli_env, "TAAK_DATA_DIR": str(a_file)}, "hook", hook, stdin=payload, cwd=tmp_path)
+    assert (broken_line.code, broken_line.out) == (0, "")
+    assert broken_line.err == f"taak hook {hook}: ongeldige instelling: .env: regel 2 is geen NAAM=WAARDE" + (
+        " (een aanhalingsteken dat niet sluit?)\n"
+    )
+    assert (file_as_folder.code, file_as_folder.out) == (0, "")
+    assert file_as_folder.err.strip().endswith(f"TAAK_DATA_DIR: {a_file} is a file, not a folder")

@@ -10,7 +10,7 @@ import asyncpg
 
 from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import MESSAGES, early_language, filled, message
+from worker.core.messages import MESSAGES, early_language, filled, message, unreadable_dotenv
 from worker.core.terminal import quoted
 from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
 from worker.settings import Settings
@@ -65,24 +65,11 @@ def unreadable_settings(exc: Exception, language: str) -> str | None:
     return message("bad_settings", language, detail=detail)
 
 
-def unreadable_dotenv_line(path: str) -> int | None:
-    """The first line of a dotenv file that python-dotenv cannot read (it warns in English through logging and
-    leaves the line out, so a setting there was silently not taken); None when every line reads."""
-    from dotenv.parser import parse_stream
-
-    try:
-        with open(path, encoding="utf-8") as file:
-            return next((b.original.line for b in parse_stream(file) if b.error), None)
-    except (OSError, UnicodeDecodeError):  # none, or not UTF-8: the settings say so themselves
-        return None
-
-
 def load_settings_or_exit(program: str = "taak") -> Settings:
     from pydantic import ValidationError
 
-    if (line := unreadable_dotenv_line(".env")) is not None:
-        detail = f".env: {message('setting_dotenv_line', early_language(), line=line)}"
-        fail(message("bad_settings", early_language(), detail=detail), ExitCode.USAGE, program)
+    if (said := unreadable_dotenv(".env", early_language())) is not None:
+        fail(said, ExitCode.USAGE, program)
     try:
         return Settings()
     except TaakError as exc:

@@ -1035,6 +1035,21 @@ def dollars(value: Decimal | float | None) -> str:
     return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
+def unreadable_dotenv(path: str, language: str) -> str | None:
+    """What is wrong with a dotenv file python-dotenv cannot read a line of (it warns in English through
+    logging and leaves the line out, so a setting there was silently not taken); None when every line reads."""
+    from dotenv.parser import parse_stream
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            line = next((b.original.line for b in parse_stream(file) if b.error), None)
+    except (OSError, UnicodeDecodeError):  # none, or not UTF-8: the settings say so themselves
+        return None
+    if line is None:
+        return None
+    return message("bad_settings", language, detail=f".env: {message('setting_dotenv_line', language, line=line)}")
+
+
 def early_language() -> str:
     """The language of help and usage errors, which are shown before the settings are loaded (loading them
     costs more than the whole answer, issue 16). Read as the settings read it: TAAK_LANGUAGE from the

@@ -55,6 +55,13 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
+        from worker.core.messages import early_language, unreadable_dotenv
+
+        if (said := unreadable_dotenv(".env", early_language())) is not None:  # as taak refuses it, in one line
+            line = f"taak hook {name}: {said}"
+            print(line, file=sys.stderr)
+            record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
+            return 0
         from worker.hooks.place import read_place
 
         place = read_place()

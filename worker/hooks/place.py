@@ -5,7 +5,7 @@ settings class, because a hook runs on every prompt and pydantic-settings costs 
 The values are the settings class's own: the same variables, the same `.env` file in the working folder
 (the environment wins), names in any case, the same defaults and the same paths made absolute. A value that
 only the settings class can judge (an unknown language, a time zone that does not exist, text that is no
-UTF-8, an empty folder) is not judged here: `read_place` answers None and the hook reads `Settings`, which
+UTF-8, an empty folder, a file where a folder belongs) is not judged here: `read_place` answers None and the hook reads `Settings`, which
 refuses it in its own words. `tests/unit/test_hook_place.py` holds the two readers together."""
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def folder_setting(given: str | None, default: Callable[[], Path]) -> Path | Non
         return default()
     if is_blank(given) or not_utf8(given):
         return None
-    return Path(given).expanduser().absolute()
+    path = Path(given).expanduser().absolute()
+    return None if path.exists() and not path.is_dir() else path  # a file where a folder belongs: refused there
 
 
 def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> dict[str, str] | None:
