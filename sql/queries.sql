@@ -662,7 +662,7 @@ for update;
 select {id}::text as bericht_id, null::text as tekst, {sender}::text as afzender,
        taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
        {task_id} as task_id, char_length({text}::text) as lengte,
-       coalesce({text}::text, '') !~ '[^[:space:]]' as leeg,
+       not coalesce(taak_zichtbaar({text}::text), false) as leeg,  -- as the ledger judges an opdracht blank
        (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
            as genoemde_taak
 from public.agent_messages

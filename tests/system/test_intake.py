@@ -139,3 +139,31 @@ async def test_a_message_to_a_task_longer_than_any_text_is_unusable_and_adds_no_
         "tekst heeft 100022 tekens; maximaal 100000\n"
     )
     assert await conn.fetchval("select count(*) from agent_taak_log") == rows
+
+
+async def test_the_preview_judges_a_message_of_invisible_characters_blank_as_the_ledger_does(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """A zero-width space and a soft hyphen draw nothing: the ledger refuses such an opdracht, so the preview
+    must not count it as a task to be."""
+    import json
+
+    from tests.helpers import run_taak
+
+    await conn.execute(OLD_TABLE)
+    await conn.executemany(
+        "insert into agent_messages (sender, recipient, content) values ('jamal', 'paco', $1)",
+        [("Vervang de lamp",), ("\u200b\u00ad",), (" \u3000\n",), ("\ufeff\u2060",)],
+    )
+    env = {**cli_env, "TAAK_INTAKE_STATUS_COLUMN": "", "TAAK_INTAKE_VANAF": "2000-01-01T00:00:00+00:00"}
+    shown = run_taak(env, "intake", "voorbeeld", "--json")
+    assert shown.code == 0, shown.err
+    assert json.loads(shown.out)["totaal"] == {"taak": 1, "onbruikbaar": 3}
+    text = run_taak({**env, "TAAK_LANGUAGE": "en"}, "intake", "voorbeeld").out
+    lines = text.splitlines()
+    table = lines[lines.index("per recipient:") + 1 :]
+    header, paco = table[0], table[1]
+    # A header row whose numbers stand right-aligned under it, in the run's language around it.
+    assert paco.split()[:3] == ["paco", "1", "0"]
+    assert paco.index("1") + 1 == header.index("taak") + len("taak")
+    assert "(nothing was changed" in text

@@ -363,27 +363,32 @@ def _preview_json(seen: Any) -> dict[str, Any]:
 
 
 def _preview_text(seen: Any, settings: Settings) -> str:
+    import textwrap
+
+    from worker.cli.table import table, when
     from worker.daemon.intake import Decision
 
-    order = [d.value for d in Decision]
-    zone = settings.zone
-
-    def when(moment: datetime | None) -> str:
-        return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M") if moment else "-"
-
+    order = [d.value for d in Decision]  # the decisions keep their Dutch names in both languages: domain values
+    zone, language = settings.zone, settings.language
     statuses = (
-        ", ".join(sorted(seen.rules.open_statuses)) if seen.rules.open_statuses is not None else "(geen statuskolom)"
+        ", ".join(sorted(seen.rules.open_statuses))
+        if seen.rules.open_statuses is not None
+        else a.said(settings, "intake_no_status_column")
     )
     lines = [
-        f"afkapmoment: {when(seen.rules.cutoff)} (TAAK_INTAKE_VANAF); "
-        f"open status: {statuses} (TAAK_INTAKE_OPEN_STATUS)",
-        f"berichten: {sum(seen.per_decision.values())}, oudste {when(seen.oldest)}, nieuwste {when(seen.newest)}",
+        a.said(settings, "intake_preview_rules", cutoff=when(seen.rules.cutoff, zone, language), statuses=statuses),
+        a.said(
+            settings,
+            "intake_preview_messages",
+            n=sum(seen.per_decision.values()),
+            oldest=when(seen.oldest, zone, language),
+            newest=when(seen.newest, zone, language),
+        ),
         "  " + ", ".join(f"{d}: {seen.per_decision.get(d, 0)}" for d in order),
     ]
-    for title, counts in (("per afzender", seen.per_sender), ("per ontvanger", seen.per_recipient)):
-        lines.append(f"{title}:")
-        lines.append(f"  {'':16}" + "".join(f"{d:>12}" for d in order))
-        for name in sorted({name for name, _ in counts}):
-            lines.append(f"  {name[:16]:16}" + "".join(f"{counts.get((name, d), 0):>12}" for d in order))
-    lines.append("(er is niets veranderd; taak: een nieuwe taak, log: een regel bij een bestaande taak)")
+    for title, counts in (("intake_per_sender", seen.per_sender), ("intake_per_recipient", seen.per_recipient)):
+        rows = [[name, *(counts.get((name, d), 0) for d in order)] for name in sorted({name for name, _ in counts})]
+        lines.append(a.said(settings, title))
+        lines.append(textwrap.indent(table(["", *order], rows, right=range(1, len(order) + 1)), "  "))
+    lines.append(a.said(settings, "intake_preview_changed_nothing"))
     return "\n".join(lines)

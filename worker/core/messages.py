@@ -507,6 +507,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the worker is stopping and the database is away: this session's ending waits in the journal and is"
         " written at the next start",
     },
+    "intake_no_status_column": {"nl": "(geen statuskolom)", "en": "(no status column)"},
+    "intake_preview_rules": {
+        "nl": "afkapmoment: {cutoff} (TAAK_INTAKE_VANAF); open status: {statuses} (TAAK_INTAKE_OPEN_STATUS)",
+        "en": "cut-off: {cutoff} (TAAK_INTAKE_VANAF); open status: {statuses} (TAAK_INTAKE_OPEN_STATUS)",
+    },
+    "intake_preview_messages": {
+        "nl": "berichten: {n}, oudste {oldest}, nieuwste {newest}",
+        "en": "messages: {n}, oldest {oldest}, newest {newest}",
+    },
+    "intake_per_sender": {"nl": "per afzender:", "en": "per sender:"},
+    "intake_per_recipient": {"nl": "per ontvanger:", "en": "per recipient:"},
+    "intake_preview_changed_nothing": {
+        "nl": "(er is niets veranderd; taak: een nieuwe taak, log: een regel bij een bestaande taak)",
+        "en": "(nothing was changed; taak: a new task, log: a line in an existing task's log)",
+    },
     "outcome_shutdown": {
         "nl": "de worker stopt; de taak gaat terug in de wachtrij",
         "en": "the worker is stopping; the task goes back into the queue",

@@ -99,7 +99,7 @@ class Duties:
         log.info("intake_on", cutoff=rules.cutoff.isoformat(), open_statuses=sorted(rules.open_statuses or []))
         while True:
             active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))
-            take = partial(intake.take, self.pool, active, columns, found, rules)
+            take = partial(intake.take, self.pool, active, columns, found, rules, self.settings.language)
             while await self.db("intake", take) == intake.BATCH:
                 pass
             await anyio.sleep(self.settings.poll_seconds)

@@ -196,19 +196,23 @@ def message_from(record: asyncpg.Record) -> Message:
     )
 
 
-async def take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules) -> int:
-    """Convert or skip one batch of messages; returns how many were looked at."""
+async def take(
+    pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str = "en"
+) -> int:
+    """Convert or skip one batch of messages; returns how many were looked at. `language`: the log's."""
     if not bots:
         return 0
     try:
-        return await _take(pool, bots, columns, found, rules)
+        return await _take(pool, bots, columns, found, rules, language)
     except asyncpg.DeadlockDetectedError:
         # Two daemons locked the same tasks in another order; Postgres undid one batch: take it again later.
         log.info("intake_deadlock_retry")
         return 0
 
 
-async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules) -> int:
+async def _take(
+    pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str
+) -> int:
     decided: Counter[str] = Counter()
     async with pool.acquire() as conn, conn.transaction():
         records = await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH)
@@ -222,7 +226,7 @@ async def _take(pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found
                 try:
                     task_id, parent = await _convert(conn, ledger, dict(record))
                 except Unusable as unusable:
-                    log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said("en"))
+                    log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said(language))
                     task_id, parent = UNUSABLE, None
             await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
     if records:

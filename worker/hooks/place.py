@@ -3,10 +3,10 @@ settings class, because a hook runs on every prompt and pydantic-settings costs 
 (standard library and python-dotenv only; no event loop, no database driver).
 
 The values are the settings class's own: the same variables, the same `.env` file in the working folder
-(the environment wins), names in any case, the same defaults and the same paths made absolute. A value that
-only the settings class can judge (an unknown language, a time zone that does not exist, text that is no
-UTF-8, an empty folder, a file where a folder belongs) is not judged here: `read_place` answers None and the hook reads `Settings`, which
-refuses it in its own words. `tests/unit/test_hook_place.py` holds the two readers together."""
+(the environment wins), names in any case, the same defaults and the same paths made absolute. A value that only the
+settings class can judge (an unknown language, a time zone that does not exist, text that is no UTF-8, an empty
+folder, a file where a folder belongs) is not judged here: `read_place` answers None and the hook reads `Settings`,
+which refuses it in its own words. `tests/unit/test_hook_place.py` holds the two readers together."""
 
 from __future__ import annotations
 
