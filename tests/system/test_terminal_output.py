@@ -81,6 +81,33 @@ async def test_tail_shows_a_hostile_log_line_escaped(cli_env: dict[str, str], tm
     assert raw_controls(shown) == []
 
 
+async def test_log_rows_of_wide_and_escaped_names_stand_in_line_in_toon_and_tail(
+    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """A bot name of wide characters takes two columns each, an escaped one four or more: the text after the
+    name starts in the same terminal column on every row."""
+    from worker.core.terminal import columns
+
+    task_id = run_taak(cli_env, "nieuw", "gewone taak", "--aan", "paco").out.strip()
+    for bot, text in (("ＭＡＣ", "breed"), ("p\x1bco", "ontsnapt"), ("paco", "smal")):
+        await conn.execute(
+            "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, $2, 'notitie', $3)",
+            task_id,
+            bot,
+            text,
+        )
+    toon = run_taak(cli_env, "toon", task_id).out
+    tail = tail_until(cli_env, task_id, "smal", tmp_path / "tail.out")
+    for shown in (toon, tail):
+        starts = {
+            columns(line[: line.index(text)])
+            for line in shown.splitlines()
+            for text in ("breed", "ontsnapt", "smal")
+            if line.endswith(text)
+        }
+        assert len(starts) == 1, shown
+
+
 async def test_tail_of_an_unknown_task_exits_3_at_once(cli_env: dict[str, str]) -> None:
     started = time.monotonic()
     result = run_taak(cli_env, "tail", "HV-20261201-999", timeout=30)

@@ -303,12 +303,13 @@ def _demo(settings: Settings, agent: str) -> int:
             from datetime import datetime
 
             from worker.core.briefing import WORDS, stamp
+            from worker.core.terminal import hanging, padded
 
             now, months = datetime.now(settings.zone), WORDS[settings.language].months
             for row in await ledger.log_rows(task_id):
                 first_line = row.tekst.splitlines()[0] if row.tekst else ""
                 when = stamp(row.ts, now, settings.zone, months, always_date=True)
-                print(f"  {when}  {row.soort.value:12} {row.bot or '-':8} {first_line}")
+                print(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 8)} ", first_line))
             return task.status
 
     status = anyio.run(show)

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from worker.core.terminal import columns
+
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
     """Columns as wide as their widest cell, a header row on top; `right`: the columns of numbers. A cell is
@@ -20,21 +22,6 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
             shown.append(value if n == len(row) - 1 and n not in right else pad + value if n in right else value + pad)
         lines.append("  ".join(shown).rstrip())
     return "\n".join(lines)
-
-
-def columns(text: str) -> int:
-    """How many columns a terminal gives the text: two for a wide character (ＭＡＣ, 漢字, most emoji), none for a
-    combining mark or a joiner; `len` counted characters, and a column after a wide name stood out of line."""
-    import unicodedata
-
-    return sum(
-        0
-        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
-        else 2
-        if unicodedata.east_asian_width(ch) in ("W", "F")
-        else 1
-        for ch in text
-    )
 
 
 def _cell(value: object) -> str:

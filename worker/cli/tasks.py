@@ -13,7 +13,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.messages import written
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
-from worker.core.terminal import hanging, inline, is_blank
+from worker.core.terminal import hanging, inline, is_blank, padded
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -407,7 +407,7 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     lines.append("log:")
     for row in rows:
         when = stamp(row.ts, now, zone, months, always_date=True)
-        lines.append(hanging(f"  {when}  {row.soort.value:12} {row.bot or '-':10} ", row.tekst))
+        lines.append(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 10)} ", row.tekst))
     return "\n".join(lines)
 
 
@@ -532,7 +532,8 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
 
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
-        print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {row['bot'] or '-':10} ", row["tekst"]), flush=True)
+        who = padded(row["bot"] or "-", 10)
+        print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {who} ", row["tekst"]), flush=True)
 
     async with a.connection(settings) as conn:
         if args.id is not None:  # an ID that is not there would be waited for forever

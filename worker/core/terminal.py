@@ -68,8 +68,30 @@ def hanging(prefix: str, text: str) -> str:
     a kind, a name) is one line whatever its parts hold."""
     prefix = inline(prefix)
     first, *more = text.split("\n")
-    pad = " " * max(len(prefix) - 2, 0) + "│ "
+    pad = " " * max(columns(prefix) - 2, 0) + "│ "
     return prefix + first + "".join(f"\n{pad}{line}" for line in more)
+
+
+def padded(text: str, width: int) -> str:
+    """A cell of a listing's prefix: escaped as the terminal will show it, then filled to `width` columns (a
+    wide name takes two a character, an escape four or more: `len` put the text after it out of line)."""
+    shown = printable(inline(text))  # the output stream escapes again: nothing is left to escape then
+    return shown + " " * max(width - columns(shown), 0)
+
+
+def columns(text: str) -> int:
+    """How many columns a terminal gives the text: two for a wide character (ＭＡＣ, 漢字, most emoji), none for a
+    combining mark or a joiner; `len` counted characters, and a column after a wide name stood out of line."""
+    import unicodedata
+
+    return sum(
+        0
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(ch) in ("W", "F")
+        else 1
+        for ch in text
+    )
 
 
 # Letters and marks that draw nothing although Unicode does not file them as format characters: the Hangul
