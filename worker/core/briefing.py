@@ -67,7 +67,7 @@ WORDS: dict[str, Words] = {
         facts="Vaste feiten: {text}",
         history="Wat er al gebeurd is:",
         nothing_yet="(nog niets gelogd)",
-        older="({n} eerdere regels sinds {since}: {kinds})",
+        older="({n:eerdere regel|eerdere regels} sinds {since}: {kinds})",
         answer="NIEUWSTE ANTWOORD VAN {who} ({when}): {text}",
         first_action="Jouw eerste actie nu: {text}",
         default_action="lees de opdracht, doe de eerste stap en log hem",
@@ -90,7 +90,7 @@ WORDS: dict[str, Words] = {
         facts="Fixed facts: {text}",
         history="What has happened so far:",
         nothing_yet="(nothing logged yet)",
-        older="({n} earlier rows since {since}: {kinds})",
+        older="({n:earlier row|earlier rows} since {since}: {kinds})",
         answer="NEWEST ANSWER FROM {who} ({when}): {text}",
         first_action="Your first action now: {text}",
         default_action="read the instruction, do the first step and log it",
@@ -204,7 +204,9 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
     ranked = sorted(older.per_soort.items(), key=lambda item: (-item[1], item[0].value))
     kinds = ", ".join(f"{count}x {soort.value}" for soort, count in ranked)
     since = when(older.since) if older.since is not None else "?"
-    return words.older.format(n=older.total, since=since, kinds=kinds)
+    from worker.core.messages import filled
+
+    return filled(words.older, n=older.total, since=since, kinds=kinds)
 
 
 def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) -> str:
