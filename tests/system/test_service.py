@@ -60,6 +60,31 @@ def test_install_writes_the_unit_and_a_private_env_file_and_says_how_to_load_it(
         assert verify.returncode == 0, verify.stderr
 
 
+@pytest.mark.parametrize(
+    ("language", "said", "other"), [("nl", "Instellingen van", "Settings of"), ("en", "Settings of", "Instellingen")]
+)
+def test_the_settings_file_speaks_the_owners_language_and_its_path_line_is_read(
+    tmp_path: Path, language: str, said: str, other: str
+) -> None:
+    from dotenv import dotenv_values
+
+    env = {**os.environ, "HOME": str(tmp_path), "TAAK_LANGUAGE": language}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "service", "install", "--bot", "paco", "--platform", "linux"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    env_file = tmp_path / ".config" / "taak" / "paco.env"
+    comments = [line for line in env_file.read_text().splitlines() if line.startswith("#")]
+    assert comments[0].startswith(f"# {said}")
+    assert not any(other in line for line in comments)
+    assert list(dotenv_values(env_file)) == ["PATH"]  # the examples stay comments
+
+
 def test_the_launchd_agent_is_a_valid_plist_with_keepalive_and_log_files(tmp_path: Path) -> None:
     done = service(tmp_path, "--bot", "paco", "--platform", "macos", "--dry-run")
     assert done.returncode == 0, done.stderr

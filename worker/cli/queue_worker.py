@@ -154,7 +154,8 @@ def _service(args: argparse.Namespace) -> int:
     if args.dry_run:
         print(service.text, end="")
         return 0
-    for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=user if args.system else None):
+    owner = user if args.system else None
+    for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=owner, language=language):
         print(message("service_wrote", language, path=path))
     if not svc.env_file_has_path(service):
         print(message("service_no_path", language, env_file=service.env_file, path=svc.service_path(platform)))

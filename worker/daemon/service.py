@@ -20,13 +20,23 @@ from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]
 
-ENV_TEMPLATE = """# Settings of the taak queue-worker for bot {bot} (see the README's settings table).
+# The settings file the owner fills in, its comments in the run's language.
+ENV_TEMPLATE = {
+    "nl": """# Instellingen van de taak queue-worker voor bot {bot} (zie de tabel met instellingen in de README).
+# TAAK_DATABASE_URL=postgresql://gebruiker:wachtwoord@host:5432/postgres
+# TAAK_CONCURRENCY=1
+# TAAK_WORKDIR={home}
+# Waar de service claude, taak en node vindt (gevonden bij de installatie; het PATH van een servicebeheerder is kaal).
+PATH={path}
+""",
+    "en": """# Settings of the taak queue-worker for bot {bot} (see the README's settings table).
 # TAAK_DATABASE_URL=postgresql://user:password@host:5432/postgres
 # TAAK_CONCURRENCY=1
 # TAAK_WORKDIR={home}
 # Where the service finds claude, taak and node (found at install; a service manager's own PATH is bare).
 PATH={path}
-"""
+""",
+}
 # What every PATH of a service gets after the folders found at install.
 BASE_PATH = {
     "linux": ["/usr/local/bin", "/usr/bin", "/bin"],
@@ -125,14 +135,16 @@ def service_file(bot: str, platform: Platform, *, home: Path, system: bool, user
     )
 
 
-def install(service: ServiceFile, bot: str, home: Path, *, path: str, owner: str | None = None) -> list[Path]:
+def install(
+    service: ServiceFile, bot: str, home: Path, *, path: str, owner: str | None = None, language: str = "en"
+) -> list[Path]:
     written = []
     service.path.parent.mkdir(parents=True, exist_ok=True)
     service.path.write_text(service.text, encoding="utf-8")
     written.append(service.path)
     if not service.env_file.exists():
         service.env_file.parent.mkdir(parents=True, exist_ok=True)
-        service.env_file.write_text(ENV_TEMPLATE.format(bot=bot, home=home, path=path), encoding="utf-8")
+        service.env_file.write_text(ENV_TEMPLATE[language].format(bot=bot, home=home, path=path), encoding="utf-8")
         os.chmod(service.env_file, 0o600)
         if owner is not None:  # a system unit runs as this user, who must read its own settings
             shutil.chown(service.env_file, user=owner)
