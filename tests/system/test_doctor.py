@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.helpers import run_taak
 
@@ -80,6 +81,21 @@ async def test_a_broken_machine_fails_and_says_how_to_fix_it(
     assert "taak hooks check --fix" in by_name["dead"]
     assert by_name["bots"].startswith("warn")
     assert "taak bot aan paco" in by_name["bots"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "said"),
+    [
+        ("claude-bestaat-niet", "'claude-bestaat-niet' is not on PATH"),
+        ("/nergens/claude", "/nergens/claude is no program"),
+    ],
+)
+def test_an_agent_that_cannot_be_found_is_said_as_a_name_not_on_path_or_a_path_with_nothing_to_run(
+    cli_env: dict[str, str], tmp_path: Path, agent: str, said: str
+) -> None:
+    result = run_taak({**healthy(cli_env, tmp_path), "TAAK_AGENT_CMD": agent}, "doctor")
+    (claude,) = [line for line in result.out.splitlines() if line.split()[1] == "claude:"]
+    assert claude.startswith(f"fail  claude: {said}")
 
 
 def test_an_unreachable_database_is_a_failure_with_one_line_per_check(cli_env: dict[str, str], tmp_path: Path) -> None:

@@ -197,12 +197,10 @@ def _claude(settings: Settings) -> Check:
     words = shlex.split(settings.agent_cmd)
     found = shutil.which(words[0]) if words else None
     if found is None:
-        return Check(
-            "fail",
-            "claude",
-            f"{settings.agent_cmd!r} is not on PATH",
-            "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD",
-        )
+        # A path names one file; only a bare name is looked for on PATH.
+        named = words[0] if words else settings.agent_cmd
+        missing = f"{named} is no program that can be run" if "/" in named else f"{named!r} is not on PATH"
+        return Check("fail", "claude", missing, "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD")
     try:
         done = subprocess.run([found, *words[1:], "--version"], capture_output=True, text=True, timeout=20, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
