@@ -35,10 +35,19 @@ def _escape(found: re.Match[str]) -> str:
 
 
 def json_safe(text: str) -> str:
-    """JSON text with the control characters json.dumps leaves raw (DEL, C1, the bidi controls) written as
-    `\\uNNNN` escapes: a parser reads back the same values, and a terminal obeys none of them. They can stand only
-    inside strings, where the escape means the character itself."""
-    return _CONTROL.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text)
+    """JSON text with the control characters json.dumps leaves raw (DEL, C1, the bidi controls), and the format
+    characters that draw nothing, written as `\\uNNNN` escapes (a tag character as its surrogate pair): a parser
+    reads back the same values, and a terminal neither obeys nor hides any of them. They can stand only inside
+    strings, where the escape means the character itself."""
+    return _UNSEEN.sub(_json_escape, text)
+
+
+def _json_escape(found: re.Match[str]) -> str:
+    code = ord(found.group(0))
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    high, low = 0xD800 + ((code - 0x10000) >> 10), 0xDC00 + ((code - 0x10000) & 0x3FF)
+    return f"\\u{high:04x}\\u{low:04x}"
 
 
 def not_utf8(text: str) -> bool:
