@@ -6,7 +6,14 @@ the import's traceback. The command then did nothing, and says so the way a shel
 
 from __future__ import annotations
 
+import sys
+
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
+ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
+
+
+def interrupted(words: list[str]) -> int:
+    return 0 if words[:1] and words[0] in ENDED_BY_CTRL_C else INTERRUPTED
 
 
 def taak() -> None:
@@ -15,7 +22,7 @@ def taak() -> None:
 
         main()
     except KeyboardInterrupt:
-        raise SystemExit(INTERRUPTED) from None
+        raise SystemExit(interrupted(sys.argv[1:])) from None
 
 
 def queue_worker() -> None:

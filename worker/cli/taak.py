@@ -13,12 +13,15 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from worker.cli.entry import interrupted
+
 
 def main(argv: Sequence[str] | None = None) -> None:
+    words = list(sys.argv[1:] if argv is None else argv)
     try:
-        _main(argv)
+        _main(words)
     except KeyboardInterrupt:  # Ctrl-C before the command's work began (an import, the settings): no traceback
-        raise SystemExit(130) from None
+        raise SystemExit(interrupted(words)) from None
 
 
 def _main(argv: Sequence[str] | None) -> None:
