@@ -342,6 +342,9 @@ def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line
             "TAAK_DATABASE_URL noemt een parameter die asyncpg niet kent en Postgres als instelling niet: "
             "connect_timeout ("
         ),
+        "options=-c%20geen_instelling%3D1": (
+            "TAAK_DATABASE_URL zet in options een instelling die Postgres niet kent: geen_instelling ("
+        ),
         "sslmode=": "TAAK_DATABASE_URL is ongeldig: ",
         "target_session_attrs=primair": "TAAK_DATABASE_URL is ongeldig: ",
         "sslmode=verify-full": "TAAK_DATABASE_URL is zo niet te gebruiken: sslmode verify-ca of verify-full vraagt",

@@ -331,6 +331,22 @@ def test_a_host_that_is_wrong_is_not_blamed_on_the_password(url: str, said: str)
     assert SECRET not in line
 
 
+@pytest.mark.parametrize(
+    "userinfo", [f"bot:ge@{SECRET}", f"bot@h:{SECRET}", f"bot:a@b:{SECRET}"]  # an '@' in the password, not encoded
+)
+def test_a_raw_at_sign_in_the_password_is_said_to_be_the_password(userinfo: str) -> None:
+    # asyncpg splits at the first '@' and psql at the last: the same URL would be two servers, or a crash.
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://{userinfo}@db.example:5432/taak")
+    line = refused.value.render("en")
+    assert "percent-encoded" in line
+    assert SECRET not in line
+
+
+def test_an_at_sign_in_the_query_is_no_password() -> None:
+    assert parse_database_url("postgresql://bot@db.example/taak?application_name=a@b").where == "db.example:5432"
+
+
 def test_an_unparsable_url_shows_its_host_and_hides_what_could_be_a_password() -> None:
     assert redact(f"postgresql://bot{SECRET}@[::1/taak") == "postgresql://…@[::1/taak"
 

@@ -49,6 +49,8 @@ URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
+    if _authority(url).count("@") > 1:  # asyncpg splits at the first '@', libpq and urlsplit at the last
+        raise InvalidInput("malformed_url", url=redact(url))
     if "," in _host_part(url):  # asyncpg would try each in turn; one address is what every line here names
         raise InvalidInput("url_several_hosts", url=redact(url))
     try:
@@ -127,6 +129,12 @@ def _query_values(query: str, name: str) -> list[str]:
 def _is_port(text: str) -> bool:
     text = text.strip()
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
+
+
+def _authority(url: str) -> str:
+    """User, password, host and port as written: up to the first `/`, `?` or `#` after `//` (a password with one
+    of those in it unencoded ends it early; the other checks say that)."""
+    return re.split(r"[/?#]", url.strip().partition("//")[2], maxsplit=1)[0]
 
 
 def _host_part(url: str) -> str:

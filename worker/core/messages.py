@@ -545,6 +545,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "TAAK_DATABASE_URL names a parameter that neither asyncpg nor Postgres (as a setting) takes: "
         "{name} ({url})",
     },
+    "url_unknown_setting": {
+        "nl": "TAAK_DATABASE_URL zet in options een instelling die Postgres niet kent: {name} ({url})",
+        "en": "TAAK_DATABASE_URL sets a setting in options that Postgres does not know: {name} ({url})",
+    },
     "url_missing_file": {
         "nl": "TAAK_DATABASE_URL noemt een bestand dat er niet is: {name}={path} ({url})",
         "en": "TAAK_DATABASE_URL names a file that is not there: {name}={path} ({url})",

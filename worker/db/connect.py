@@ -16,7 +16,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from worker.core.dsn import DatabaseUrl, parse_database_url, redact
+from worker.core.dsn import DatabaseUrl, parse_database_url, redact, url_parameter
 from worker.core.errors import InvalidInput, Misconfigured, Unreachable
 from worker.core.messages import OsReason, Phrase, phrase
 from worker.settings import Settings
@@ -50,8 +50,11 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
         raise DatabaseRefusesConnections(str(exc).splitlines()[0]) from exc
     except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
         named = re.search(r'"([^"]*)"', str(exc))
-        url = redact(_given_url(args, options))
-        raise InvalidInput("url_unknown_parameter", url=url, name=named[1] if named else "?") from None
+        name = named[1] if named else "?"
+        given = _given_url(args, options)
+        in_options = re.search(rf"(?:-c\s*|--){re.escape(name)}=", url_parameter(given, "options") or "")
+        key = "url_unknown_setting" if in_options else "url_unknown_parameter"
+        raise InvalidInput(key, url=redact(given), name=name) from None
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
         url = redact(_given_url(args, options))
         raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
