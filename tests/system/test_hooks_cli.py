@@ -225,3 +225,27 @@ def test_a_hook_whose_settings_cannot_be_read_says_why_in_one_line_and_lets_the_
     )
     assert (file_as_folder.code, file_as_folder.out) == (0, "")
     assert file_as_folder.err.strip().endswith(f"TAAK_DATA_DIR: {a_file} is a file, not a folder")
+
+
+def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    import json
+
+    nl = {**cli_env, "TAAK_LANGUAGE": "nl"}
+    a_file = tmp_path / "een-bestand"
+    a_file.write_text("")
+    summary = json.dumps({"compact_summary": "samenvatting", "session_id": "s"}).encode()
+    under_a_file = run_taak({**nl, "TAAK_DATA_DIR": str(a_file / "onder")}, "hook", "post-compact", stdin=summary)
+    away = {**nl, "TAAK_ID": "HV-20261203-001", "TAAK_DATABASE_URL": "postgresql://bot@127.0.0.1:1/taak"}
+    compacted = json.dumps({"source": "compact", "session_id": "s"}).encode()
+    no_briefing = run_taak({**away, "TAAK_CONNECT_ATTEMPTS": "1"}, "hook", "session-start", stdin=compacted)
+    assert (under_a_file.code, no_briefing.code) == (0, 0)
+    assert (
+        under_a_file.err
+        == f"taak hook post-compact: bestand {a_file}/onder/samenvattingen: een deel van het pad is geen map\n"
+    )
+    assert no_briefing.err == (
+        "taak hook session-start: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd); "
+        "en er is geen briefingbestand van de daemon\n"
+    )

@@ -174,3 +174,22 @@ def test_help_and_usage_errors_follow_the_language_in_dotenv(tmp_path: Path, arg
         [sys.executable, "-m", "worker.cli.taak", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert english not in done.stdout + done.stderr
+
+
+def test_a_ctrl_c_that_pydantic_reports_as_a_schema_error_ends_quietly_with_130() -> None:
+    """Ctrl-C while pydantic-core builds the settings' validators arrives as a SchemaError naming it."""
+    import pydantic_core
+
+    from worker.cli.entry import guarded
+
+    def loading_settings() -> None:
+        raise pydantic_core.SchemaError('Error building "model" validator:\n  KeyboardInterrupt')
+
+    def a_bug() -> None:
+        raise pydantic_core.SchemaError('Error building "model" validator:\n  TypeError')
+
+    with pytest.raises(SystemExit) as ended:
+        guarded(loading_settings, 130)
+    assert ended.value.code == 130
+    with pytest.raises(pydantic_core.SchemaError):  # anything else is a bug, and says so
+        guarded(a_bug, 130)

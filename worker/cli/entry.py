@@ -7,6 +7,7 @@ the import's traceback. The command then did nothing, and says so the way a shel
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
@@ -16,11 +17,34 @@ def interrupted(words: list[str]) -> int:
     return 0 if words[:1] and words[0] in ENDED_BY_CTRL_C else INTERRUPTED
 
 
+def was_ctrl_c(exc: BaseException) -> bool:
+    """A Ctrl-C that reached us as another exception: pydantic-core, building the settings' validators while
+    the signal came, reports it as a SchemaError that names it; an import may chain it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        if type(seen).__name__ == "SchemaError" and "KeyboardInterrupt" in str(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def guarded(main: Callable[[], None], code: int) -> None:
+    """Run a command's main; a Ctrl-C while it loads ends it with `code` and no traceback."""
+    try:
+        main()
+    except Exception as exc:
+        if not was_ctrl_c(exc):
+            raise
+        raise SystemExit(code) from None
+
+
 def taak() -> None:
     try:
         from worker.cli.taak import main
 
-        main()
+        guarded(main, interrupted(sys.argv[1:]))
     except KeyboardInterrupt:
         raise SystemExit(interrupted(sys.argv[1:])) from None
 
@@ -29,6 +53,6 @@ def queue_worker() -> None:
     try:
         from worker.cli.queue_worker import main
 
-        main()
+        guarded(main, INTERRUPTED)
     except KeyboardInterrupt:
         raise SystemExit(INTERRUPTED) from None

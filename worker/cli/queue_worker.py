@@ -75,9 +75,15 @@ def _fail(line: str, code: int) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    from worker.cli.entry import was_ctrl_c
+
     try:
         _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before the daemon's work began (an import, the settings): no traceback
+        raise SystemExit(ExitCode.INTERRUPTED) from None
+    except Exception as exc:
+        if not was_ctrl_c(exc):
+            raise
         raise SystemExit(ExitCode.INTERRUPTED) from None
 
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from worker.cli.entry import interrupted
+from worker.cli.entry import interrupted, was_ctrl_c
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -21,6 +21,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         _main(words)
     except KeyboardInterrupt:  # Ctrl-C before the command's work began (an import, the settings): no traceback
+        raise SystemExit(interrupted(words)) from None
+    except Exception as exc:
+        if not was_ctrl_c(exc):
+            raise
         raise SystemExit(interrupted(words)) from None
 
 

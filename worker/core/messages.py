@@ -865,8 +865,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "session-start: {reason}; used the daemon's last briefing file",
     },
     "hook_no_briefing": {
-        "nl": "geen database ({kind}) en geen briefingbestand",
-        "en": "no database ({kind}) and no briefing file",
+        "nl": "{reason}; en er is geen briefingbestand van de daemon",
+        "en": "{reason}; and there is no briefing file of the daemon",
     },
     # Recall's fallbacks and notes (worker/memory/recall.py), decided before the header's language is known.
     "recall_none": {"nl": "geen", "en": "none"},

@@ -363,6 +363,8 @@ class Worker:
         assert self.pool is not None
         # One borrowed connection for the claim and, when it took nothing, the look at why.
         async with self.pool.acquire() as conn:
+            if self.stopping.is_set():  # the stop came while a connection was made (a database just back)
+                return None
             return await self._claim_on(conn, session_id)
 
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:

@@ -110,8 +110,18 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
 
 
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
-    """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session)."""
-    line = f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}"
+    """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
+    In the run's language where it is one of ours or a file's; a bug keeps its class name."""
+    from worker.cli.args import file_error_line
+    from worker.hooks.owner import HookFailed
+
+    if isinstance(exc, HookFailed):
+        said = str(exc)
+    elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
+        said = file_line
+    else:
+        said = f"{type(exc).__name__}: {_first_line(exc)}"
+    line = f"taak hook {name}: {said}"
     print(line, file=sys.stderr)
     _record(settings, name, started, error=line)
     return 0

@@ -18,7 +18,7 @@ from worker.core.messages import message
 from worker.core.model import Soort
 from worker.hooks import owner
 from worker.hooks.lines import additional_context, where_we_are
-from worker.hooks.owner import HookResult
+from worker.hooks.owner import HookFailed, HookResult
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
@@ -90,7 +90,11 @@ async def _compact_briefing(settings: Settings) -> str:
     except Exception as exc:  # any failure: fall back to the file the daemon wrote
         from_file = briefing_from_file(settings.briefing_file)
         if from_file is None:
-            raise RuntimeError(message("hook_no_briefing", settings.language, kind=exc.__class__.__name__)) from exc
+            from worker.cli.common import failure_line
+
+            said = failure_line(exc, settings)
+            reason = said[0] if said is not None else f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
         text = from_file
     return text[: HOOK_CONTEXT_LIMIT - 1]
 

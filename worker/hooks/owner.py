@@ -26,6 +26,10 @@ class HookResult:
     exit_code: int = 0
 
 
+class HookFailed(Exception):
+    """A hook's failure already said in the run's language: shown as it is, without a class name."""
+
+
 def where_we_are_now(place: HookPlace) -> str:
     from worker.memory import lll
 
