@@ -53,9 +53,16 @@ def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
         )
     )
+    handler.addFilter(_not_said_twice)
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(logging.WARNING)
+
+
+def _not_said_twice(record: logging.LogRecord) -> bool:
+    """asyncpg's pool says every failed reconnect while the database is away, in English and up to once a
+    minute: the daemon says the outage itself, once when it starts and once when it ends, in the run's language."""
+    return not (record.name == "asyncpg.pool" and str(record.msg).startswith("Failed to restore the pool connection"))
 
 
 def _readable_values(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:

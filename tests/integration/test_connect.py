@@ -90,3 +90,57 @@ async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_with
     finally:
         await watcher.close()
         await pool.close()
+
+
+def test_a_wrong_or_missing_password_is_said_as_such_by_both_programs(tmp_path: Path) -> None:
+    """A server of the test's own that asks this role for a password (scram): a wrong one and none at all are
+    each said as what they are, in the run's language, with exit 4; never the server's English."""
+    import asyncio
+    from urllib.parse import parse_qs, urlsplit
+
+    import asyncpg
+
+    from worker.db.embedded import ensure_embedded, stop_embedded
+
+    server = tmp_path / "pg"
+    url = ensure_embedded(server)
+    try:
+
+        async def ask_for_a_password() -> None:
+            conn = await asyncpg.connect(url)
+            try:
+                await conn.execute("create role td_wachtwoord login password 'goed'")
+                hba = Path(await conn.fetchval("show hba_file"))
+                hba.write_text("local all td_wachtwoord scram-sha-256\n" + hba.read_text())
+                await conn.execute("select pg_reload_conf()")
+            finally:
+                await conn.close()
+
+        asyncio.run(ask_for_a_password())
+        socket_dir = parse_qs(urlsplit(url).query)["host"][0]
+        said = {}
+        for password, expected in (
+            ("fout", "database weigert het wachtwoord voor "),
+            (None, "vraagt een wachtwoord, en TAAK_DATABASE_URL geeft er geen (gebruiker:wachtwoord@)"),
+        ):
+            userinfo = "td_wachtwoord" + (f":{password}" if password else "")
+            env = {
+                **env_with(f"postgresql://{userinfo}@/taak?host={socket_dir}", tmp_path),
+                "TAAK_LANGUAGE": "nl",
+                "PGPASSFILE": str(tmp_path / "geen-pgpass"),  # never the machine's ~/.pgpass
+            }
+            owner = run_taak(env, "lijst")
+            daemon = subprocess.run(
+                [sys.executable, "-m", "worker.cli.queue_worker"],
+                env={**env, "TAAK_BOTS": "paco"},
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert (owner.code, daemon.returncode) == (4, 4), (owner, daemon.stderr)
+            assert expected in owner.err
+            assert daemon.stderr.removeprefix("queue-worker: ") == owner.err.removeprefix("taak: ")
+            said[password] = owner.err
+        assert "fout" not in said["fout"]
+    finally:
+        stop_embedded(server)

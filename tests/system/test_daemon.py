@@ -670,6 +670,7 @@ def test_a_daemon_set_up_with_a_database_it_can_never_use_says_so_in_one_line_as
         [sys.executable, "-m", "worker.cli.taak", "lijst"], env=env, capture_output=True, text=True, timeout=60
     )
     assert "Traceback" not in daemon.stdout + daemon.stderr
+    assert daemon.stdout == ""  # nothing started, so no log line says something stopped
     assert (daemon.returncode, owner.returncode) == (code, code)
     (line,) = daemon.stderr.splitlines()
     assert said in line

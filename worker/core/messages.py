@@ -457,6 +457,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "database weigert het wachtwoord voor {where}",
         "en": "database refused the password for {where}",
     },
+    "no_password": {
+        "nl": "database op {where} vraagt een wachtwoord, en TAAK_DATABASE_URL geeft er geen (gebruiker:wachtwoord@)",
+        "en": "database at {where} asks for a password, and TAAK_DATABASE_URL gives none (user:password@)",
+    },
     "malformed_url": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in het wachtwoord moet gecodeerd: # is %23)",
         "en": "TAAK_DATABASE_URL is malformed: {url} "

@@ -101,6 +101,7 @@ class Worker:
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
         self.journal_replayed = 0
+        self.started = False  # worker_started was said
 
     # --- life cycle -------------------------------------------------------------------------------
 
@@ -141,7 +142,8 @@ class Worker:
                 lock.release()
             with contextlib.suppress(OSError):
                 self.socket_path.unlink()
-            log.info("worker_stopped")  # also when stopped before the database ever came
+            if self.started or self.stopping.is_set():  # a refusal at start is its one line on stderr alone
+                log.info("worker_stopped")  # also when stopped before the database ever came
 
     async def _wait_for_database(self) -> asyncpg.Pool | None:
         """A daemon started while the database is down waits for it (said once) instead of exiting."""
@@ -264,6 +266,7 @@ class Worker:
             socket=str(self.socket_path),
             version=__version__,
         )
+        self.started = True
         if not active:
             log.warning("no_bot_active", hint=message("hint_bot_on", self.settings.language, bot=self.bots[0]))
 

@@ -6,6 +6,7 @@ import asyncio
 import re
 import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 from tenacity import (
@@ -115,10 +116,11 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
     except RetryError as exc:
         cause = exc.last_attempt.exception()
         raise Unreachable("unreachable", where=database.where, reason=_reason(database, cause)) from None
+    except asyncpg.InvalidPasswordError:  # before its parent class below
+        given = bool(urlsplit(database.url).password) or url_parameter(database.url, "password") is not None
+        raise Misconfigured("bad_password" if given else "no_password", where=database.where) from None
     except (asyncpg.InvalidCatalogNameError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
         raise Misconfigured("unreachable", where=database.where, reason=_reason(database, exc)) from None
-    except asyncpg.InvalidPasswordError:
-        raise Misconfigured("bad_password", where=database.where) from None
     raise AssertionError("unreachable")  # pragma: no cover
 
 
