@@ -339,7 +339,7 @@ def test_a_raw_at_sign_in_the_password_is_said_to_be_the_password(userinfo: str)
     with pytest.raises(InvalidInput) as refused:
         parse_database_url(f"postgresql://{userinfo}@db.example:5432/taak")
     line = refused.value.render("en")
-    assert "percent-encoded" in line
+    assert "percent-encoded: @ is %40)" in line  # the character that is wrong, as it is written
     assert SECRET not in line
 
 

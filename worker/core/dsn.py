@@ -50,7 +50,7 @@ URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 def parse_database_url(url: str) -> DatabaseUrl:
     if _authority(url).count("@") > 1:  # asyncpg splits at the first '@', libpq and urlsplit at the last
-        raise InvalidInput("malformed_url", url=redact(url))
+        raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
     if "," in _host_part(url):  # asyncpg would try each in turn; one address is what every line here names
         raise InvalidInput("url_several_hosts", url=redact(url))
     try:
@@ -61,8 +61,9 @@ def parse_database_url(url: str) -> DatabaseUrl:
         if _bracket_in_host(url):  # the host's brackets: not the password's
             key = "malformed_url_brackets" if "IPv6" in str(exc) else "url_ipv4_in_brackets"
             raise InvalidInput(key, url=redact(url)) from None
-        key = "malformed_url_port" if _port_is_wrong(url) else "malformed_url"
-        raise InvalidInput(key, url=redact(url)) from None
+        if _port_is_wrong(url):
+            raise InvalidInput("malformed_url_port", url=redact(url)) from None
+        raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url)) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
     for pair in parts.query.split("&") if parts.query else ():
@@ -129,6 +130,17 @@ def _query_values(query: str, name: str) -> list[str]:
 def _is_port(text: str) -> bool:
     text = text.strip()
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
+
+
+def _encoding_example(url: str) -> str:
+    """How the first character that must be encoded, where the user and password stand, is written (`@ is %40`);
+    `#` when none is seen. Only the character is named, never the password around it."""
+    from urllib.parse import quote
+
+    rest = url.strip().partition("//")[2]
+    userinfo = rest[: rest.rfind("@")] if "@" in rest else rest
+    found = next((ch for ch in userinfo if ch in "#/?@[]"), "#")
+    return f"{found} is {quote(found, safe='')}"
 
 
 def _authority(url: str) -> str:

@@ -462,9 +462,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "database at {where} asks for a password, and TAAK_DATABASE_URL gives none (user:password@)",
     },
     "malformed_url": {
-        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in het wachtwoord moet gecodeerd: # is %23)",
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in het wachtwoord moet gecodeerd: {example})",
         "en": "TAAK_DATABASE_URL is malformed: {url} "
-        "(a # / ? @ [ or ] in the password must be percent-encoded: # is %23)",
+        "(a # / ? @ [ or ] in the password must be percent-encoded: {example})",
     },
     "malformed_url_brackets": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een IPv6-adres staat tussen [ en ], en die horen bij elkaar)",
