@@ -33,6 +33,8 @@ def test_the_systemd_unit_restarts_on_failure_and_outlasts_the_drain(tmp_path: P
     assert "TimeoutStopSec=60" in unit
     assert "KillMode=mixed" in unit
     assert f"EnvironmentFile={tmp_path}/.config/taak/%i.env" in unit
+    assert "Description=taak queue-worker voor bot %i" in unit  # what systemctl status shows, in the run's language
+    assert "@" not in unit.replace("queue-worker@", "")  # every placeholder filled in
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     assert Path(exec_start.removeprefix("ExecStart=")).name == "queue-worker"
     assert "@" not in exec_start

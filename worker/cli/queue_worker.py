@@ -152,7 +152,7 @@ def _service(args: argparse.Namespace) -> int:
         except KeyError:
             _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
     home = Path.home()
-    service = svc.service_file(bot, platform, home=home, system=args.system, user=user)
+    service = svc.service_file(bot, platform, home=home, system=args.system, user=user, language=language)
     if args.service_command == "status":
         return _service_status(service, bot, language)
     if args.service_command == "uninstall":

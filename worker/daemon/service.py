@@ -88,7 +88,9 @@ def render(template: str, values: dict[str, str]) -> str:
     return template
 
 
-def service_file(bot: str, platform: Platform, *, home: Path, system: bool, user: str | None = None) -> ServiceFile:
+def service_file(
+    bot: str, platform: Platform, *, home: Path, system: bool, user: str | None = None, language: str = "en"
+) -> ServiceFile:
     command = queue_worker_path()
     if platform == "macos":
         env_dir = home / ".config" / "taak"
@@ -119,6 +121,8 @@ def service_file(bot: str, platform: Platform, *, home: Path, system: bool, user
             "WANTED_BY": "multi-user.target" if system else "default.target",
             "README": str(deploy_dir().parent / "README.md"),
             "USER_LINE": f"User={user}\n" if system and user else "",
+            # What `systemctl status` shows, in the owner's language (%i: the bot, filled in by systemd).
+            "DESCRIPTION": "taak queue-worker voor bot %i" if language == "nl" else "taak queue-worker for bot %i",
         },
     )
     scope = [] if system else ["--user"]
