@@ -156,3 +156,17 @@ def test_unreadable_archive_lines_are_said_first_ones_first_with_a_reason_a_pers
         f"warn  archive: 11 unreadable transcript lines were skipped: {bad}:1 (no JSON); {bad}:2 (field ts is "
         f"missing); {bad}:3 (no conversation line with a readable time) ..."
     )
+
+
+def test_a_url_whose_setting_the_server_refuses_fails_the_database_check_and_the_rest_is_still_shown(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    env = healthy(cli_env, tmp_path)
+    separator = "&" if "?" in env["TAAK_DATABASE_URL"] else "?"
+    env["TAAK_DATABASE_URL"] += separator + "options=-c%20statement_timeout%3Dabc"
+    result = run_taak(env, "doctor")
+    assert result.code == 1
+    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    assert database.startswith("fail  database: the server refuses what TAAK_DATABASE_URL asks: ")
+    assert "statement_timeout" in database
+    assert any(line.split()[1] == "hooks:" for line in result.out.splitlines())  # the other checks ran

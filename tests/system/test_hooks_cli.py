@@ -240,7 +240,10 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
     away = {**nl, "TAAK_ID": "HV-20261203-001", "TAAK_DATABASE_URL": "postgresql://bot@127.0.0.1:1/taak"}
     compacted = json.dumps({"source": "compact", "session_id": "s"}).encode()
     no_briefing = run_taak({**away, "TAAK_CONNECT_ATTEMPTS": "1"}, "hook", "session-start", stdin=compacted)
-    assert (under_a_file.code, no_briefing.code) == (0, 0)
+    prompt = json.dumps({"prompt": "ga verder", "session_id": "s"}).encode()
+    no_database = run_taak({**away, "TAAK_CONNECT_ATTEMPTS": "1"}, "hook", "prompt", stdin=prompt)
+    assert no_database.err == "taak hook prompt: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)\n"
+    assert (under_a_file.code, no_briefing.code, no_database.code) == (0, 0, 0)
     assert (
         under_a_file.err
         == f"taak hook post-compact: bestand {a_file}/onder/samenvattingen: een deel van het pad is geen map\n"

@@ -343,6 +343,31 @@ def test_a_raw_at_sign_in_the_password_is_said_to_be_the_password(userinfo: str)
     assert SECRET not in line
 
 
+@pytest.mark.parametrize(
+    ("userinfo", "example"),
+    [
+        (f"te?us:{SECRET}", "? is %3F"),  # the rest was read as a query, and its "parameter" shown
+        (f"te/us:{SECRET}", "/ is %2F"),  # the rest was read as a path, and the host as `te`
+        (f"te@us#r:{SECRET}", "@ is %40"),
+        (f"bot:a=b?c{SECRET}", "? is %3F"),
+        (f"bot:p@ss#w/rd?x[y]{SECRET}", "@ is %40"),
+    ],
+)
+def test_a_raw_character_anywhere_in_user_or_password_is_named_and_nothing_of_them_shown(
+    userinfo: str, example: str
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(f"postgresql://{userinfo}@127.0.0.1:5432/taak")
+    line = refused.value.render("en")
+    assert f"in the user name or password must be percent-encoded: {example})" in line
+    assert SECRET not in line
+
+
+def test_several_hosts_in_the_query_are_refused_as_in_the_address() -> None:
+    with pytest.raises(InvalidInput, match="names more than one server"):
+        parse_database_url("postgresql://bot@/taak?host=127.0.0.1,elders.example&port=5432")
+
+
 def test_an_at_sign_in_the_query_is_no_password() -> None:
     assert parse_database_url("postgresql://bot@db.example/taak?application_name=a@b").where == "db.example:5432"
 
@@ -364,7 +389,7 @@ def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp
     [
         ("postgresql://bot@[::1/taak", "an IPv6 address stands between [ and ]"),
         ("postgresql://bot@::1]/taak", "an IPv6 address stands between [ and ]"),
-        (f"postgresql://bot:{SECRET}[@db.example/taak", "# / ? @ [ or ] in the password must be percent-encoded"),
+        (f"postgresql://bot:{SECRET}[@db.example/taak", "# / ? @ [ or ] in the user name or password must be percent-encoded"),
     ],
 )
 def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said: str) -> None:

@@ -67,6 +67,8 @@ def _named_paths(settings: Settings) -> list[Check]:
 
 
 async def _database_checks(settings: Settings) -> list[Check]:
+    import asyncpg
+
     from worker.core.dsn import url_search_path
     from worker.core.messages import message
     from worker.db import bots
@@ -81,6 +83,9 @@ async def _database_checks(settings: Settings) -> list[Check]:
         conn = await connect_one(settings, database)
     except TaakError as exc:
         return [Check("fail", "database", exc.render(settings.language), fix_db)]
+    except asyncpg.PostgresError as exc:  # the server refused what the URL asks at connect (a setting's value)
+        said = message("url_refused_by_server", settings.language, detail=str(exc).splitlines()[0])
+        return [Check("fail", "database", said, fix_db)]
     checks = []
     try:
         migrations = await status(conn)

@@ -49,7 +49,7 @@ URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
-    if _authority(url).count("@") > 1:  # asyncpg splits at the first '@', libpq and urlsplit at the last
+    if _raw_in_userinfo(url):  # asyncpg and libpq would each read another user, password or host out of it
         raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
     if "," in _host_part(url):  # asyncpg would try each in turn; one address is what every line here names
         raise InvalidInput("url_several_hosts", url=redact(url))
@@ -67,6 +67,8 @@ def parse_database_url(url: str) -> DatabaseUrl:
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
     for pair in parts.query.split("&") if parts.query else ():
+        if "@" in pair.partition("=")[0]:  # a key with an '@': the rest of a user or password with a raw '?'
+            raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
         if not pair.partition("=")[0] or "=" not in pair:  # asyncpg's own words for these are an internal error
             shown = unquote(pair) if "=" not in pair else "=…"  # what follows `=` could be a password
             raise InvalidInput("url_bad_parameter", url=redact(url), pair=shown)
@@ -78,6 +80,8 @@ def parse_database_url(url: str) -> DatabaseUrl:
     given_ports = [p for value in _query_values(parts.query, "port") for p in value.split(",")]
     if port == 0 or not all(_is_port(p) for p in given_ports):  # asyncpg takes a port in the query too
         raise InvalidInput("malformed_url_port", url=redact(url))
+    if any("," in host for host in _query_values(parts.query, "host")):  # several, as in the address above
+        raise InvalidInput("url_several_hosts", url=redact(url))
     host = parts.hostname or next(iter(_query_values(parts.query, "host")), "") or "localhost"
     database = _database(url, parts.path, parts.query) or parts.username or "postgres"
     if parts.hostname:  # asyncpg then reads neither `host=` nor `port=` of the query; psql reads them both
@@ -132,14 +136,28 @@ def _is_port(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
 
 
+def _userinfo(url: str) -> str:
+    """User and password as written: up to the last `@` before the query's first `=` (an `@` after that is a
+    parameter's value)."""
+    rest = url.strip().partition("//")[2]
+    equals = rest.find("=")
+    at = (rest[:equals] if equals != -1 else rest).rfind("@")
+    return rest[:at] if at != -1 else ""
+
+
+def _raw_in_userinfo(url: str) -> bool:
+    """A character that ends the user or password early unless encoded: a `#`, `/` or `?` (the parsers take what
+    follows for a fragment, a path or a query) or a second `@` (asyncpg splits at the first, libpq at the last)."""
+    return any(ch in "#/?@[]" for ch in _userinfo(url))
+
+
 def _encoding_example(url: str) -> str:
     """How the first character that must be encoded, where the user and password stand, is written (`@ is %40`);
     `#` when none is seen. Only the character is named, never the password around it."""
     from urllib.parse import quote
 
     rest = url.strip().partition("//")[2]
-    userinfo = rest[: rest.rfind("@")] if "@" in rest else rest
-    found = next((ch for ch in userinfo if ch in "#/?@[]"), "#")
+    found = next((ch for ch in rest[: rest.rfind("@")] if ch in "#/?@[]"), "#")
     return f"{found} is {quote(found, safe='')}"
 
 

@@ -462,9 +462,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "database at {where} asks for a password, and TAAK_DATABASE_URL gives none (user:password@)",
     },
     "malformed_url": {
-        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in het wachtwoord moet gecodeerd: {example})",
+        "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een # / ? @ [ of ] in de gebruikersnaam of het wachtwoord moet"
+        " gecodeerd: {example})",
         "en": "TAAK_DATABASE_URL is malformed: {url} "
-        "(a # / ? @ [ or ] in the password must be percent-encoded: {example})",
+        "(a # / ? @ [ or ] in the user name or password must be percent-encoded: {example})",
     },
     "malformed_url_brackets": {
         "nl": "TAAK_DATABASE_URL is ongeldig: {url} (een IPv6-adres staat tussen [ en ], en die horen bij elkaar)",
@@ -548,6 +549,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "{name} ({url})",
         "en": "TAAK_DATABASE_URL names a parameter that neither asyncpg nor Postgres (as a setting) takes: "
         "{name} ({url})",
+    },
+    "url_refused_by_server": {
+        "nl": "de server weigert wat TAAK_DATABASE_URL vraagt: {detail}",
+        "en": "the server refuses what TAAK_DATABASE_URL asks: {detail}",
     },
     "url_unknown_setting": {
         "nl": "TAAK_DATABASE_URL zet in options een instelling die Postgres niet kent: {name} ({url})",

@@ -114,17 +114,27 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: 
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
     from worker.cli.args import file_error_line
     from worker.hooks.owner import HookFailed
+    from worker.hooks.place import HookPlace
 
     if isinstance(exc, HookFailed):
         said = str(exc)
     elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
         said = file_line
+    elif not isinstance(settings, HookPlace) and (known := _as_taak_says_it(exc, settings)):
+        said = known  # a database away, a wrong password, a URL that is no URL: the line `taak lijst` gives
     else:
         said = f"{type(exc).__name__}: {_first_line(exc)}"
     line = f"taak hook {name}: {said}"
     print(line, file=sys.stderr)
     _record(settings, name, started, error=line)
     return 0
+
+
+def _as_taak_says_it(exc: Exception, settings: Settings) -> str | None:
+    from worker.cli.common import failure_line
+
+    said = failure_line(exc, settings)
+    return said[0] if said is not None else None
 
 
 def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:
