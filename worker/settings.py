@@ -246,8 +246,15 @@ class Settings(BaseSettings):
     @classmethod
     def _a_folder(cls, value: Path | None) -> Path | None:
         # A folder that is a file would fail at the first file made in it, as "bestaat al" (EEXIST).
-        if value is not None and value.exists() and not value.is_dir():
+        from worker.core.defaults import file_in_the_way
+
+        if value is None:
+            return value
+        in_the_way = file_in_the_way(value)
+        if in_the_way == value:
             raise _refused("setting_not_a_folder", path=str(value))
+        if in_the_way is not None:
+            raise _refused("setting_under_a_file", path=str(value), file=str(in_the_way))
         return value
 
     @field_validator("timezone")

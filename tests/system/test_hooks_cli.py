@@ -244,9 +244,9 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
     no_database = run_taak({**away, "TAAK_CONNECT_ATTEMPTS": "1"}, "hook", "prompt", stdin=prompt)
     assert no_database.err == "taak hook prompt: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)\n"
     assert (under_a_file.code, no_briefing.code, no_database.code) == (0, 0, 0)
-    assert (
-        under_a_file.err
-        == f"taak hook post-compact: bestand {a_file}/onder/samenvattingen: een deel van het pad is geen map\n"
+    assert under_a_file.err == (
+        f"taak hook post-compact: ongeldige instelling: TAAK_DATA_DIR: {a_file}/onder ligt in {a_file}, "
+        "en dat is een bestand, geen map\n"
     )
     assert no_briefing.err == (
         "taak hook session-start: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd); "

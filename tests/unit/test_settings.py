@@ -377,6 +377,14 @@ def test_an_unparsable_url_shows_its_host_and_hides_what_could_be_a_password() -
 
 
 @pytest.mark.parametrize("setting", ["data_dir", "socket_dir", "memory_dir", "workdir"])
+def test_a_folder_setting_that_lies_in_a_file_is_refused_naming_the_file(setting: str, tmp_path: Path) -> None:
+    a_file = tmp_path / "bestand"
+    a_file.write_text("x")
+    with pytest.raises(ValidationError, match=f"lies in {a_file}, and that is a file, not a folder"):
+        Settings(_env_file=None, **{setting: str(a_file / "diep" / "map")})
+
+
+@pytest.mark.parametrize("setting", ["data_dir", "socket_dir", "memory_dir", "workdir"])
 def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp_path: Path) -> None:
     a_file = tmp_path / "bestand"
     a_file.write_text("x")

@@ -699,6 +699,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{path} is een bestand, geen map",
         "en": "{path} is a file, not a folder",
     },
+    "setting_under_a_file": {
+        "nl": "{path} ligt in {file}, en dat is een bestand, geen map",
+        "en": "{path} lies in {file}, and that is a file, not a folder",
+    },
     "setting_path_blank": {
         "nl": "is leeg: noem een pad, of laat de instelling weg voor de standaard",
         "en": "is empty: name a path, or leave the setting out for the default",

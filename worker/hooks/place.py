@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from worker.core.defaults import default_data_dir, default_memory_dir
+from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.terminal import is_blank, not_utf8
 
 PREFIX = "taak_"
@@ -61,7 +61,7 @@ def folder_setting(given: str | None, default: Callable[[], Path]) -> Path | Non
     if is_blank(given) or not_utf8(given):
         return None
     path = Path(given).expanduser().absolute()
-    return None if path.exists() and not path.is_dir() else path  # a file where a folder belongs: refused there
+    return None if file_in_the_way(path) is not None else path  # a file where a folder belongs: refused there
 
 
 def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> dict[str, str] | None:
