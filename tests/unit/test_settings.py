@@ -332,7 +332,8 @@ def test_a_host_that_is_wrong_is_not_blamed_on_the_password(url: str, said: str)
 
 
 @pytest.mark.parametrize(
-    "userinfo", [f"bot:ge@{SECRET}", f"bot@h:{SECRET}", f"bot:a@b:{SECRET}"]  # an '@' in the password, not encoded
+    "userinfo",
+    [f"bot:ge@{SECRET}", f"bot@h:{SECRET}", f"bot:a@b:{SECRET}"],  # an '@' in the password, not encoded
 )
 def test_a_raw_at_sign_in_the_password_is_said_to_be_the_password(userinfo: str) -> None:
     # asyncpg splits at the first '@' and psql at the last: the same URL would be two servers, or a crash.
@@ -397,7 +398,10 @@ def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp
     [
         ("postgresql://bot@[::1/taak", "an IPv6 address stands between [ and ]"),
         ("postgresql://bot@::1]/taak", "an IPv6 address stands between [ and ]"),
-        (f"postgresql://bot:{SECRET}[@db.example/taak", "# / ? @ [ or ] in the user name or password must be percent-encoded"),
+        (
+            f"postgresql://bot:{SECRET}[@db.example/taak",
+            "# / ? @ [ or ] in the user name or password must be percent-encoded",
+        ),
     ],
 )
 def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said: str) -> None:
