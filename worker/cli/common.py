@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
@@ -104,6 +105,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     try:
         return anyio.run(work)
     except KeyboardInterrupt:
+        # A connect cut short leaves asyncpg's future unread; asyncio would say so on stderr as the process ends.
+        logging.getLogger("asyncio").disabled = True
         raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
         end_quietly_after_broken_pipe()
