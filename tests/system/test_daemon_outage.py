@@ -257,6 +257,32 @@ async def _ending_rows(conn: asyncpg.Connection, task_id: str) -> list[tuple[str
     return [(r["soort"], r["tekst"]) for r in rows]
 
 
+async def _task_for_paco(db_url: str, opdracht: str) -> str:
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, opdracht, toegewezen_aan="paco")
+    await conn.close()
+    return task_id
+
+
+async def _stopped_during_an_outage(daemon: Daemon, db_url: str, server_url: str, *, after: str | None = None) -> int:
+    """Once the session started, the database refuses connections; SIGTERM (after the event `after`, if named)
+    while it still does. The daemon's exit code; connections are allowed again afterwards."""
+    name = parse_database_url(db_url).database
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
+        await _refusing(admin, name, True)
+        if after is not None:
+            await wait_for(lambda: _said(daemon, after), timeout=30, what=after)
+        daemon.signal(signal.SIGTERM)
+        return await anyio.to_thread.run_sync(daemon.wait, 40)
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        daemon.stop()
+
+
 async def _restart_to_replay(db_url: str, tmp_path: Path) -> tuple[int, Daemon]:
     """The next start with the bot switched off: it writes what its journal kept and claims nothing."""
     conn = await asyncpg.connect(db_url)
@@ -272,23 +298,10 @@ async def test_a_daemon_stopped_during_an_outage_keeps_a_running_sessions_ending
     """SIGTERM while a session runs and the database is away: the session is stopped after the grace, the
     daemon exits 0 without a traceback, and the next start writes the session's result row and gives the
     attempt back (the stop was not the task's fault)."""
-    name = parse_database_url(db_url).database
-    conn = await asyncpg.connect(db_url)
-    await switch_on(conn, "paco")
-    task_id = await new_task(conn, "loopt tijdens de storing", toegewezen_aan="paco")
-    await conn.close()
+    task_id = await _task_for_paco(db_url, "loopt tijdens de storing")
     env = worker_env(db_url, tmp_path, mode="busy", TAAK_AGENT_ARGS="--fake-mode busy --fake-seconds 60")
     daemon = Daemon(env, tmp_path / "worker.log")
-    admin = await asyncpg.connect(server_url)
-    try:
-        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
-        await _refusing(admin, name, True)
-        daemon.signal(signal.SIGTERM)
-        exit_code = await anyio.to_thread.run_sync(daemon.wait, 40)
-    finally:
-        await _refusing(admin, name, False)
-        await admin.close()
-        daemon.stop()
+    exit_code = await _stopped_during_an_outage(daemon, db_url, server_url)
     log_text = (tmp_path / "worker.log").read_text()
     assert exit_code == 0
     assert "Traceback" not in log_text
@@ -313,24 +326,11 @@ async def test_a_daemon_stopped_during_an_outage_does_not_wait_its_grace_for_a_s
 ) -> None:
     """The session ended while the database was away; then SIGTERM. Nothing runs any more, so the daemon
     stops at once instead of retrying the ending for the whole grace period, and the next start writes it."""
-    name = parse_database_url(db_url).database
-    conn = await asyncpg.connect(db_url)
-    await switch_on(conn, "paco")
-    task_id = await new_task(conn, "eindigt tijdens de storing", toegewezen_aan="paco")
-    await conn.close()
+    task_id = await _task_for_paco(db_url, "eindigt tijdens de storing")
     env = worker_env(db_url, tmp_path, mode="run", FAKE_RUN="sleep 2", TAAK_SHUTDOWN_GRACE_SECONDS="120")
     daemon = Daemon(env, tmp_path / "worker.log")
-    admin = await asyncpg.connect(server_url)
-    try:
-        await wait_for(lambda: _said(daemon, "session_start"), timeout=30, what="the session")
-        await _refusing(admin, name, True)
-        await wait_for(lambda: _said(daemon, "session_end"), timeout=30, what="the session to end")
-        daemon.signal(signal.SIGTERM)
-        exit_code = await anyio.to_thread.run_sync(daemon.wait, 30)  # the grace is 120 s
-    finally:
-        await _refusing(admin, name, False)
-        await admin.close()
-        daemon.stop()
+    # Within 40 s, though the grace is 120 s: the daemon does not wait for a session that already ended.
+    exit_code = await _stopped_during_an_outage(daemon, db_url, server_url, after="session_end")
     assert exit_code == 0
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
     replayed, _ = await _restart_to_replay(db_url, tmp_path)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 
-def service(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(home), "TAAK_LANGUAGE": "nl"}
+def service(home: Path, *args: str, language: str = "nl") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(home), "TAAK_LANGUAGE": language}
     return subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker", "service", "install", *args],
         env=env,
@@ -70,15 +70,7 @@ def test_the_settings_file_speaks_the_owners_language_and_its_path_line_is_read(
 ) -> None:
     from dotenv import dotenv_values
 
-    env = {**os.environ, "HOME": str(tmp_path), "TAAK_LANGUAGE": language}
-    done = subprocess.run(
-        [sys.executable, "-m", "worker.cli.queue_worker", "service", "install", "--bot", "paco", "--platform", "linux"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = service(tmp_path, "--bot", "paco", "--platform", "linux", language=language)
     assert done.returncode == 0, done.stderr
     env_file = tmp_path / ".config" / "taak" / "paco.env"
     comments = [line for line in env_file.read_text().splitlines() if line.startswith("#")]

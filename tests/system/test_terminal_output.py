@@ -388,23 +388,28 @@ def test_a_command_interrupted_while_it_waits_for_the_database_did_not_succeed(c
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize(("verb", "code"), [("lijst", 130), ("tail", 0)])  # tail is ended by Ctrl-C: always 0
-def test_ctrl_c_while_the_command_is_still_loading_prints_no_traceback(
-    cli_env: dict[str, str], verb: str, code: int
-) -> None:
-    # The signal arrives at the command's first import of its own, the moment Python is still loading it.
-    at_first_import = (
+def sigint_at_first_import(env: dict[str, str], load: str, call: str) -> subprocess.CompletedProcess[str]:
+    """Run `call` after `load` in a fresh Python whose next import (the command's own) gets SIGINT first: the
+    moment Python is still loading the command."""
+    script = (
         "import builtins, os, signal, sys\n"
-        "from worker.cli.taak import main\n"
+        f"{load}\n"
         "real = builtins.__import__\n"
         "def once(*args, **kwargs):\n"
         "    builtins.__import__ = real\n"
         "    os.kill(os.getpid(), signal.SIGINT)\n"
         "    return real(*args, **kwargs)\n"
         "builtins.__import__ = once\n"
-        f"main([{verb!r}])\n"
+        f"{call}\n"
     )
-    done = subprocess.run([sys.executable, "-c", at_first_import], env=cli_env, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(("verb", "code"), [("lijst", 130), ("tail", 0)])  # tail is ended by Ctrl-C: always 0
+def test_ctrl_c_while_the_command_is_still_loading_prints_no_traceback(
+    cli_env: dict[str, str], verb: str, code: int
+) -> None:
+    done = sigint_at_first_import(cli_env, "from worker.cli.taak import main", f"main([{verb!r}])")
     assert (done.returncode, done.stderr) == (code, "")
 
 
@@ -413,19 +418,9 @@ def test_ctrl_c_while_the_console_script_loads_its_command_prints_no_traceback(
     cli_env: dict[str, str], entry: str
 ) -> None:
     # What pyproject's console scripts call: the signal comes while the command's module itself is imported.
-    while_loading = (
-        "import builtins, os, signal, sys\n"
-        f"from worker.cli.entry import {entry}\n"
-        "real = builtins.__import__\n"
-        "def once(*args, **kwargs):\n"
-        "    builtins.__import__ = real\n"
-        "    os.kill(os.getpid(), signal.SIGINT)\n"
-        "    return real(*args, **kwargs)\n"
-        "builtins.__import__ = once\n"
-        "sys.argv = ['x', '--help']\n"
-        f"{entry}()\n"
+    done = sigint_at_first_import(
+        cli_env, f"from worker.cli.entry import {entry}", f"sys.argv = ['x', '--help']\n{entry}()"
     )
-    done = subprocess.run([sys.executable, "-c", while_loading], env=cli_env, capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
 
 

@@ -69,7 +69,7 @@ def unreadable_settings(exc: Exception, language: str) -> str | None:
 def load_settings_or_exit(program: str = "taak") -> Settings:
     from pydantic import ValidationError
 
-    if (said := unreadable_dotenv(".env", early_language())) is not None:
+    if (said := unreadable_dotenv(".env")) is not None:
         fail(said, ExitCode.USAGE, program)
     try:
         return Settings()
@@ -146,6 +146,12 @@ def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode]
     if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
         return _unreachable_line(settings, exc)  # it closed under a command still using it (`taak tail`)
     return None
+
+
+def failure_text(exc: BaseException, settings: Settings) -> str:
+    """failure_line's words; for anything else (a bug) the exception's class and first line."""
+    said = failure_line(exc, settings)
+    return said[0] if said is not None else f"{type(exc).__name__}: {_first_line(exc)}"
 
 
 def _unreachable_line(settings: Settings, exc: BaseException) -> tuple[str, ExitCode]:

@@ -31,9 +31,11 @@ def was_ctrl_c(exc: BaseException) -> bool:
 
 
 def guarded(main: Callable[[], None], code: int) -> None:
-    """Run a command's main; a Ctrl-C while it loads ends it with `code` and no traceback."""
+    """Run a command's main (its imports too); a Ctrl-C while it loads ends it with `code` and no traceback."""
     try:
         main()
+    except KeyboardInterrupt:
+        raise SystemExit(code) from None
     except Exception as exc:
         if not was_ctrl_c(exc):
             raise
@@ -41,18 +43,18 @@ def guarded(main: Callable[[], None], code: int) -> None:
 
 
 def taak() -> None:
-    try:
+    def load_and_run() -> None:
         from worker.cli.taak import main
 
-        guarded(main, interrupted(sys.argv[1:]))
-    except KeyboardInterrupt:
-        raise SystemExit(interrupted(sys.argv[1:])) from None
+        main()
+
+    guarded(load_and_run, interrupted(sys.argv[1:]))
 
 
 def queue_worker() -> None:
-    try:
+    def load_and_run() -> None:
         from worker.cli.queue_worker import main
 
-        guarded(main, INTERRUPTED)
-    except KeyboardInterrupt:
-        raise SystemExit(INTERRUPTED) from None
+        main()
+
+    guarded(load_and_run, INTERRUPTED)

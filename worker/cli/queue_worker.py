@@ -75,16 +75,9 @@ def _fail(line: str, code: int) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from worker.cli.entry import was_ctrl_c
+    from worker.cli.entry import guarded
 
-    try:
-        _main(argv)
-    except KeyboardInterrupt:  # Ctrl-C before the daemon's work began (an import, the settings): no traceback
-        raise SystemExit(ExitCode.INTERRUPTED) from None
-    except Exception as exc:
-        if not was_ctrl_c(exc):
-            raise
-        raise SystemExit(ExitCode.INTERRUPTED) from None
+    guarded(lambda: _main(argv), ExitCode.INTERRUPTED)  # Ctrl-C before the daemon's work began: no traceback
 
 
 def _main(argv: Sequence[str] | None) -> None:

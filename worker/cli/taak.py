@@ -13,19 +13,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from worker.cli.entry import interrupted, was_ctrl_c
+from worker.cli.entry import guarded, interrupted
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
-    try:
-        _main(words)
-    except KeyboardInterrupt:  # Ctrl-C before the command's work began (an import, the settings): no traceback
-        raise SystemExit(interrupted(words)) from None
-    except Exception as exc:
-        if not was_ctrl_c(exc):
-            raise
-        raise SystemExit(interrupted(words)) from None
+    guarded(lambda: _main(words), interrupted(words))  # Ctrl-C before the command's work began: no traceback
 
 
 def _main(argv: Sequence[str] | None) -> None:

@@ -147,7 +147,8 @@ def _userinfo(url: str) -> str:
 
 def _raw_in_userinfo(url: str) -> bool:
     """A character that ends the user or password early unless encoded: a `#`, `/` or `?` (the parsers take what
-    follows for a fragment, a path or a query) or a second `@` (asyncpg splits at the first, libpq at the last)."""
+    follows for a fragment, a path or a query) or a second `@` (asyncpg and psql split at the first, Python's
+    urlsplit at the last)."""
     return any(ch in "#/?@[]" for ch in _userinfo(url))
 
 

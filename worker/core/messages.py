@@ -1067,9 +1067,10 @@ def dollars(value: Decimal | float | None) -> str:
     return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
-def unreadable_dotenv(path: str, language: str) -> str | None:
+def unreadable_dotenv(path: str) -> str | None:
     """What is wrong with a dotenv file python-dotenv cannot read a line of (it warns in English through
-    logging and leaves the line out, so a setting there was silently not taken); None when every line reads."""
+    logging and leaves the line out, so a setting there was silently not taken), in the early language; None
+    when every line reads (the usual case: then the language is not looked up, which reads the file again)."""
     from dotenv.parser import parse_stream
 
     try:
@@ -1079,6 +1080,7 @@ def unreadable_dotenv(path: str, language: str) -> str | None:
         return None
     if line is None:
         return None
+    language = early_language()
     return message("bad_settings", language, detail=f".env: {message('setting_dotenv_line', language, line=line)}")
 
 

@@ -60,6 +60,7 @@ log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
 FINISH_DEADLINE_SECONDS = 60
+GIVE_BACK_WAIT_SECONDS = 10  # then the journal keeps the give-back and writes it when the database is back
 
 
 class StartRefused(Exception):
@@ -645,7 +646,7 @@ class Worker:
         """The attempt given back; when the database does not take it soon (or the worker is stopping while it
         is away), the journal keeps it and writes it when the database is back."""
         written = False
-        with anyio.move_on_after(FINISH_DEADLINE_SECONDS / 6), contextlib.suppress(DatabaseGone):
+        with anyio.move_on_after(GIVE_BACK_WAIT_SECONDS), contextlib.suppress(DatabaseGone):
             await self.outages.run(
                 "vrijgeven",
                 lambda: self.ledger.vrijgeven_poging_terug(

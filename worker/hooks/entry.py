@@ -55,13 +55,10 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
-        from worker.core.messages import early_language, unreadable_dotenv
+        from worker.core.messages import unreadable_dotenv
 
-        if (said := unreadable_dotenv(".env", early_language())) is not None:  # as taak refuses it, in one line
-            line = f"taak hook {name}: {said}"
-            print(line, file=sys.stderr)
-            record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
-            return 0
+        if (said := unreadable_dotenv(".env")) is not None:  # as taak refuses it, in one line
+            return _settings_unread(name, said, started)
         from worker.hooks.place import read_place
 
         place = read_place()
@@ -93,10 +90,7 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session
-        line = f"taak hook {name}: {_unreadable_settings(exc)}"
-        print(line, file=sys.stderr)
-        record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
-        return 0
+        return _settings_unread(name, _unreadable_settings(exc), started)
     try:
         import anyio
 
@@ -109,6 +103,14 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     return _said(result, settings, name, started)
 
 
+def _settings_unread(name: str, said: str, started: float) -> int:
+    """Settings the hook cannot read: said in one line, recorded where hooks.log would be, and exit 0."""
+    line = f"taak hook {name}: {said}"
+    print(line, file=sys.stderr)
+    record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
+    return 0
+
+
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
@@ -118,23 +120,18 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: 
 
     if isinstance(exc, HookFailed):
         said = str(exc)
+    elif not isinstance(settings, HookPlace):
+        from worker.cli.common import failure_text
+
+        said = failure_text(exc, settings)  # a database away, a URL that is no URL, a file: as `taak lijst` says it
     elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
         said = file_line
-    elif not isinstance(settings, HookPlace) and (known := _as_taak_says_it(exc, settings)):
-        said = known  # a database away, a wrong password, a URL that is no URL: the line `taak lijst` gives
     else:
         said = f"{type(exc).__name__}: {_first_line(exc)}"
     line = f"taak hook {name}: {said}"
     print(line, file=sys.stderr)
     _record(settings, name, started, error=line)
     return 0
-
-
-def _as_taak_says_it(exc: Exception, settings: Settings) -> str | None:
-    from worker.cli.common import failure_line
-
-    said = failure_line(exc, settings)
-    return said[0] if said is not None else None
 
 
 def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:

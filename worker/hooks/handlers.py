@@ -90,10 +90,9 @@ async def _compact_briefing(settings: Settings) -> str:
     except Exception as exc:  # any failure: fall back to the file the daemon wrote
         from_file = briefing_from_file(settings.briefing_file)
         if from_file is None:
-            from worker.cli.common import failure_line
+            from worker.cli.common import failure_text
 
-            said = failure_line(exc, settings)
-            reason = said[0] if said is not None else f"{type(exc).__name__}: {exc}".splitlines()[0]
+            reason = failure_text(exc, settings)
             raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
         text = from_file
     return text[: HOOK_CONTEXT_LIMIT - 1]
