@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import plistlib
+import re
 import shutil
 import subprocess
 import sys
@@ -94,6 +95,38 @@ def test_the_launchd_agent_is_a_valid_plist_with_keepalive_and_log_files(tmp_pat
         path = tmp_path / "agent.plist"
         path.write_text(done.stdout)
         assert subprocess.run(["plutil", "-lint", str(path)], check=False).returncode == 0
+
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+TEMPLATES = {
+    "linux": REPOSITORY / "deploy" / "systemd" / "queue-worker@.service",
+    "macos": REPOSITORY / "deploy" / "launchd" / "nl.taak.queue-worker.plist",
+}
+
+
+def comments(text: str) -> list[str]:
+    """A service file's comment lines: systemd's `#` lines and the text of launchd's `<!-- -->` blocks."""
+    hashed = [line for line in text.splitlines() if line.startswith("#")]
+    tagged = [line.strip() for block in re.findall(r"<!--(.*?)-->", text, re.S) for line in block.splitlines()]
+    return [line for line in hashed + tagged if line.strip()]
+
+
+@pytest.mark.parametrize("platform", ["linux", "macos"])
+def test_the_installed_service_file_comments_in_the_runs_language(tmp_path: Path, platform: str) -> None:
+    english = set(comments(TEMPLATES[platform].read_text()))
+    dutch = service(tmp_path, "--bot", "paco", "--platform", platform, "--dry-run", language="nl")
+    kept = service(tmp_path, "--bot", "paco", "--platform", platform, "--dry-run", language="en")
+    assert dutch.returncode == kept.returncode == 0, dutch.stderr + kept.stderr
+    said = comments(dutch.stdout)
+    assert said
+    assert not english & set(said), [line for line in said if line in english]
+    assert set(comments(kept.stdout)) == english
+    if platform == "macos":
+        assert plistlib.loads(dutch.stdout.encode()) == plistlib.loads(kept.stdout.encode())
+    else:
+        assert [line for line in dutch.stdout.splitlines() if not line.startswith(("#", "Description="))] == [
+            line for line in kept.stdout.splitlines() if not line.startswith(("#", "Description="))
+        ]
 
 
 @pytest.mark.parametrize("bot", ["", "paco; rm -rf /", "../x"])

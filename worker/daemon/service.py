@@ -12,10 +12,12 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from worker.daemon import service_nl
 from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]
@@ -82,7 +84,10 @@ def service_path(platform: Platform, agent: str = "claude") -> str:
     return ":".join(dict.fromkeys([*found, *BASE_PATH[platform]]))
 
 
-def render(template: str, values: dict[str, str]) -> str:
+def render(template: str, values: dict[str, str], comments: Mapping[str, str] | None = None) -> str:
+    """The template with its @KEY@ filled in and, for a Dutch run, its comments said in Dutch."""
+    for english, said in (comments or {}).items():
+        template = template.replace(english, said)
     for key, value in values.items():
         template = template.replace(f"@{key}@", value)
     return template
@@ -99,6 +104,7 @@ def service_file(
         text = render(
             (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
             {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
+            service_nl.LAUNCHD if language == "nl" else None,
         )
         path = home / "Library" / "LaunchAgents" / f"{label}.plist"
         return ServiceFile(
@@ -124,6 +130,7 @@ def service_file(
             # What `systemctl status` shows, in the owner's language (%i: the bot, filled in by systemd).
             "DESCRIPTION": "taak queue-worker voor bot %i" if language == "nl" else "taak queue-worker for bot %i",
         },
+        service_nl.SYSTEMD if language == "nl" else None,
     )
     scope = [] if system else ["--user"]
     shown = "" if system else " --user"
