@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the in-session client parses with these parsers and must no
     from contextlib import AbstractAsyncContextManager
 
     import asyncpg
+    from _typeshed import SupportsWrite
 
     from worker.settings import Settings
 
@@ -133,6 +134,11 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.stand_ins: dict[str, str] = {}  # the words after `--`, by what stood in for them while parsing
         self.typed: list[str] = []  # the words this parser was given, for the hint about a text with a dash
+
+    def _print_message(self, said: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse would swallow a failed write: help into a full disk would end as a success with nothing shown.
+        if said:
+            (file or sys.stderr).write(said)
 
     def error(self, said: str) -> NoReturn:
         for stand_in, word in self.stand_ins.items():

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
+from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import MESSAGES, early_language, filled, message, unreadable_dotenv
 from worker.core.terminal import quoted
@@ -111,6 +112,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
         end_quietly_after_broken_pipe()
         raise SystemExit(0) from None
+    except OutputLost:  # stdout, not the database: said by the command's guard (worker/cli/entry.py)
+        raise
     except Exception as exc:
         said = failure_line(exc, settings)
         if said is None:  # a bug: still one line for the user; the traceback is no help at a terminal
@@ -135,6 +138,8 @@ def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode]
     )
     if isinstance(exc, rules):
         return message("database_rule", language, detail=quoted(str(exc).splitlines()[0])), ExitCode.REFUSED
+    if isinstance(exc, OutputLost):
+        return output_lost_line(exc, language), ExitCode.REFUSED
     if isinstance(exc, OSError):
         if line := file_error_line(exc, language):
             return line, ExitCode.REFUSED

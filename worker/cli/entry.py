@@ -1,13 +1,22 @@
-"""The console scripts' first code: nothing but the guard against Ctrl-C while the command is still loading.
+"""The console scripts' first code: the guards around a command, nothing that takes time to load.
 
-A Ctrl-C a moment after `taak` or `queue-worker` was typed lands in an import; without this guard Python prints
-the import's traceback. The command then did nothing, and says so the way a shell expects: exit 130.
+- Ctrl-C: a Ctrl-C a moment after `taak` or `queue-worker` was typed lands in an import; without this guard
+  Python prints the import's traceback. The command then did nothing, and says so the way a shell expects:
+  exit 130.
+- stdout: a full disk or an I/O error on the command's output is said as that, not as the database (the
+  connection's errors are OSErrors too), with exit 1; what the command changed before it printed stays changed.
+  A reader that had enough (`| head`) ends the command quietly. A stdout closed at the start (`>&-`) is refused
+  before anything is done: the task `taak nieuw` made would have no ID anyone saw. Hooks say such a failure on
+  stderr and exit 0, as they say every failure (a hook never breaks a session).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Callable
+from typing import Any, TextIO
 
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
@@ -30,16 +39,103 @@ def was_ctrl_c(exc: BaseException) -> bool:
     return False
 
 
-def guarded(main: Callable[[], None], code: int) -> None:
-    """Run a command's main (its imports too); a Ctrl-C while it loads ends it with `code` and no traceback."""
+class OutputLost(OSError):
+    """stdout did not take the command's output (a full disk, an I/O error): not the database's fault."""
+
+
+class GuardedOutput:
+    """stdout, whose write errors other than a closed pipe are raised as OutputLost."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputLost(exc.errno, exc.strerror) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputLost(exc.errno, exc.strerror) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def output_lost_line(exc: OSError, language: str) -> str:
+    from worker.core.messages import message, os_reason
+
+    return message("output_lost", language, reason=os_reason(exc, language))
+
+
+def discard_output() -> None:
+    """Whatever stdout still buffers goes nowhere: the interpreter's flush at exit must not fail a second time."""
+    with contextlib.suppress(OSError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+
+
+def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook: bool = False) -> None:
+    """Run a command's main (its imports too): a Ctrl-C while it loads ends it with `code` and no traceback, and
+    its output is guarded (see the module's docstring)."""
+    if sys.stdout is None:
+        _stdout_closed(program, hook=hook)
+    elif not isinstance(sys.stdout, GuardedOutput):
+        sys.stdout = GuardedOutput(sys.stdout)
     try:
-        main()
+        try:
+            main()
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a file's output is buffered: a full disk shows here, while it can still be said
     except KeyboardInterrupt:
         raise SystemExit(code) from None
+    except BrokenPipeError:  # the reader had enough
+        discard_output()
+        raise SystemExit(0) from None
+    except OutputLost as exc:
+        _said_output_lost(exc, program, hook=hook)
     except Exception as exc:
         if not was_ctrl_c(exc):
             raise
         raise SystemExit(code) from None
+
+
+def _said_output_lost(exc: OSError, program: str, *, hook: bool) -> None:
+    from worker.core.messages import early_language
+
+    discard_output()
+    print(f"{program}: {output_lost_line(exc, early_language())}", file=sys.stderr)
+    raise SystemExit(0 if hook else 1)
+
+
+def _stdout_closed(program: str, *, hook: bool) -> None:
+    """fd 1 is closed: it is filled with /dev/null at once, so that no file or socket opened later becomes the
+    command's stdout; a command is refused before it does anything, a hook goes on (its output is lost)."""
+    from worker.core.messages import early_language, message
+
+    if _fd_closed(1):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    sys.stdout = GuardedOutput(open(1, "w", encoding="utf-8", closefd=False))  # noqa: SIM115 (for the process)
+    if hook:
+        return
+    if sys.stderr is not None:
+        print(f"{program}: {message('stdout_closed', early_language())}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _fd_closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
 
 
 def taak() -> None:
@@ -48,7 +144,7 @@ def taak() -> None:
 
         main()
 
-    guarded(load_and_run, interrupted(sys.argv[1:]))
+    guarded(load_and_run, interrupted(sys.argv[1:]), hook=sys.argv[1:2] == ["hook"])
 
 
 def queue_worker() -> None:
@@ -57,4 +153,4 @@ def queue_worker() -> None:
 
         main()
 
-    guarded(load_and_run, INTERRUPTED)
+    guarded(load_and_run, INTERRUPTED, "queue-worker")

@@ -77,7 +77,8 @@ def _fail(line: str, code: int) -> NoReturn:
 def main(argv: Sequence[str] | None = None) -> None:
     from worker.cli.entry import guarded
 
-    guarded(lambda: _main(argv), ExitCode.INTERRUPTED)  # Ctrl-C before the daemon's work began: no traceback
+    # Ctrl-C before the daemon's work began ends without a traceback; its output is guarded (entry.py)
+    guarded(lambda: _main(argv), ExitCode.INTERRUPTED, "queue-worker")
 
 
 def _main(argv: Sequence[str] | None) -> None:

@@ -18,7 +18,8 @@ from worker.cli.entry import guarded, interrupted
 
 def main(argv: Sequence[str] | None = None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
-    guarded(lambda: _main(words), interrupted(words))  # Ctrl-C before the command's work began: no traceback
+    # Ctrl-C before the command's work began ends without a traceback; its output is guarded (entry.py)
+    guarded(lambda: _main(words), interrupted(words), hook=words[:1] == ["hook"])
 
 
 def _main(argv: Sequence[str] | None) -> None:

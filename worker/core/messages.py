@@ -437,6 +437,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the embedded database is unreachable ({reason})",
     },
     "reason_no_postgres_socket": {"nl": "daar is geen socket van Postgres", "en": "there is no Postgres socket there"},
+    "output_lost": {
+        "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
+        "en": "the output could not be written ({reason}); what the command changed stays changed",
+    },
+    "stdout_closed": {
+        "nl": "de uitvoer (stdout) is gesloten; er is niets gedaan",
+        "en": "the output (stdout) is closed; nothing was done",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",

@@ -1,0 +1,114 @@
+"""The command's own output failing: a full disk, a closed stdout, a reader gone. Said as what it is, never as the
+database (the connection's errors are OSErrors too), and never with a traceback. Real processes, a real stdout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.helpers import run_taak
+from tests.system.test_session_gate import _busy_session
+
+FULL = Path("/dev/full")  # every write fails with ENOSPC (Linux; macOS has none)
+needs_dev_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+
+
+def taak_into(
+    stdout: str, env: dict[str, str], *args: str, stdin: str = "", program: str = "worker.cli.taak"
+) -> subprocess.CompletedProcess[str]:
+    """`taak ARGS > /dev/full`, `taak ARGS >&-` or `taak ARGS | true`, typed in a shell, as a user does."""
+    command = " ".join([sys.executable, "-m", program, *(f"'{word}'" for word in args)])
+    redirect = {"full": f"{command} > /dev/full", "closed": f"{command} >&-", "gone": f"{command} | true"}[stdout]
+    if stdout == "gone":  # the reader exits before the command writes: wait for it, then report the command's code
+        redirect = f"set -o pipefail; {{ sleep 0.3; {command}; }} | true"
+    return subprocess.run(
+        ["bash", "-c", redirect], env=env, input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def said_once(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+@needs_dev_full
+async def test_a_log_line_into_a_full_disk_is_kept_and_said_as_the_output_not_the_database(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "Schrijf de blog").out.strip()
+    done = taak_into("full", cli_env, "log", task_id, "notitie", "weggeschreven")
+    line = said_once(done.stderr)
+    assert done.returncode == 1  # not 4: a bot that retries an unreachable database would log it twice
+    assert "output could not be written" in line
+    assert "database" not in line
+    rows = await conn.fetchval(
+        "select count(*) from agent_taak_log where taak_id = $1 and tekst = 'weggeschreven'", task_id
+    )
+    assert rows == 1
+
+
+@needs_dev_full
+@pytest.mark.parametrize("words", [["lijst"], ["--help"], ["lijst", "--help"], ["recall", "budget"]])
+async def test_a_read_or_help_into_a_full_disk_fails_with_one_line(cli_env: dict[str, str], words: list[str]) -> None:
+    done = taak_into("full", {**cli_env, "TAAK_LANGUAGE": "nl"}, *words)
+    assert done.returncode == 1
+    assert "de uitvoer kon niet worden geschreven (de schijf is vol)" in said_once(done.stderr)
+
+
+async def test_a_closed_stdout_is_refused_before_anything_is_done(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    done = taak_into("closed", cli_env, "nieuw", "Een taak die niemand zou zien")
+    assert done.returncode == 2
+    assert said_once(done.stderr) == "taak: the output (stdout) is closed; nothing was done"
+    assert await conn.fetchval("select count(*) from agent_taken") == 0
+
+
+async def test_queue_worker_refuses_a_closed_stdout_too(cli_env: dict[str, str]) -> None:
+    done = taak_into("closed", cli_env, "--once", program="worker.cli.queue_worker")
+    assert done.returncode == 2
+    assert said_once(done.stderr) == "queue-worker: the output (stdout) is closed; nothing was done"
+
+
+@pytest.mark.parametrize("stdout", ["gone", "closed", *(["full"] if FULL.exists() else [])])
+@pytest.mark.parametrize("hook", ["prompt", "session-start"])
+async def test_a_hook_whose_output_cannot_be_written_exits_0_without_a_traceback(
+    cli_env: dict[str, str], stdout: str, hook: str
+) -> None:
+    task_id = run_taak(cli_env, "nieuw", "Schrijf de blog").out.strip()
+    env = {**cli_env, "TAAK_ID": task_id}
+    payload = json.dumps({"prompt": "verder", "source": "compact", "session_id": "s"})
+    shown = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "hook", hook], env=env, input=payload, capture_output=True, text=True
+    )
+    assert task_id in shown.stdout  # the hook has something to say: its output is what fails below
+    done = taak_into(stdout, env, "hook", hook, stdin=payload)
+    assert done.returncode == 0
+    if stdout == "full":
+        assert "output could not be written" in said_once(done.stderr)
+    else:
+        assert done.stderr == ""
+
+
+@needs_dev_full
+async def test_inside_a_queue_session_a_full_disk_is_said_and_the_step_is_kept(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    async with _busy_session(db_url, conn, tmp_path) as (task_id, _daemon, env):
+        env = {**env, "TAAK_LANGUAGE": "en"}
+        logged = taak_into("full", env, "log", "notitie", "via de daemon")
+        hooked = taak_into("gone", env, "hook", "prompt", "--queue", stdin=json.dumps({"prompt": "x"}))
+        rows = await conn.fetchval(
+            "select count(*) from agent_taak_log where taak_id = $1 and tekst = 'via de daemon'", task_id
+        )
+    assert logged.returncode == 1
+    assert "output could not be written" in said_once(logged.stderr)
+    assert rows == 1
+    assert (hooked.returncode, hooked.stderr) == (0, "")
