@@ -191,18 +191,21 @@ async def test_prompt_says_where_we_are(session_env: dict[str, str]) -> None:
     assert context_of(out, "UserPromptSubmit") == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
 
 
-async def test_in_a_queue_session_the_prompt_hook_reads_the_session_file_and_needs_no_database(
+async def test_outside_a_queue_the_prompt_hook_asks_the_database_so_a_change_made_elsewhere_shows(
     session_env: dict[str, str],
 ) -> None:
-    assert run_taak(session_env, "stap", "upload het album").code == 0  # taak keeps the session file exact
-    env = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
-    code, out, err = hook(env, "prompt", {"prompt": "ga door"})
-    assert code == 0, err
-    assert context_of(out, "UserPromptSubmit") == (
-        f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: upload het album"
-    )
-    assert run_taak(session_env, "blokkeer", "welk album?").code == 0
-    assert "(wacht_op_mens)" in context_of(hook(env, "prompt", {})[1], "UserPromptSubmit")
+    assert run_taak(session_env, "stap", "upload het album").code == 0
+    said = context_of(hook(session_env, "prompt", {"prompt": "ga door"})[1], "UserPromptSubmit")
+    assert said == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: upload het album"
+    owner = {k: v for k, v in session_env.items() if k not in ("TAAK_TOKEN", "TAAK_BOT", "TAAK_SESSIE")}
+    cancelled = run_taak(owner, "annuleer", session_env["TAAK_ID"], "--reden", "niet meer nodig")  # from elsewhere
+    assert cancelled.code == 0, cancelled.err
+    assert "(geannuleerd)" in context_of(hook(session_env, "prompt", {})[1], "UserPromptSubmit")
+    away = {**session_env, "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
+    code, out, err = hook(away, "prompt", {"prompt": "ga door"})
+    assert (code, out) == (0, "")  # no stale status in its place
+    assert err.startswith("taak hook prompt: database niet bereikbaar op 127.0.0.1:1"), err
+    assert len(err.splitlines()) == 1
 
 
 def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp_path: Path) -> None:

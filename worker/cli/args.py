@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, message, os_reason
-from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Status, Task, is_task_id, shown_name
+from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
 from worker.core.terminal import is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -356,24 +356,6 @@ def context_pairs(pairs: list[str]) -> dict[str, str]:
             raise InvalidInput("bad_context", value=pair)
         context[key.strip()] = value
     return context
-
-
-def session_stand(settings: Settings, task_id: str, status: Status, volgende_stap: str | None = None) -> None:
-    """Inside a session, keep the prompt hook's view of the task exact (see worker/hooks/stand.py)."""
-    from worker.hooks.stand import read_stand, write_stand
-
-    if task_id != settings.id:
-        return
-    if volgende_stap is None:
-        volgende_stap = (read_stand(settings.data_dir, task_id) or {}).get("volgende_stap")
-    write_stand(
-        settings.data_dir,
-        task_id,
-        status=status,
-        volgende_stap=volgende_stap,
-        language=settings.language,
-        timezone=settings.timezone,
-    )
 
 
 # --- output -------------------------------------------------------------------------------------

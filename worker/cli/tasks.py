@@ -194,7 +194,6 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
         await ledger.klaar(
             task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
         )
-    a.session_stand(settings, task_id, Status.KLAAR)
     print(written("klaar", settings.language, task_id))
     return ExitCode.OK
 
@@ -215,7 +214,6 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     token = a.need_token(task_id, token, "blokkeer")
     async with a.connection(settings) as conn:
         await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
-    a.session_stand(settings, task_id, Status.WACHT_OP_MENS)
     print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
@@ -253,7 +251,6 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     async with a.connection(settings) as conn:
         await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
-    a.session_stand(settings, task_id, Status.WACHTEND)
     print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
 
@@ -324,9 +321,6 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         await ledger.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
-        if token is not None:
-            task = await ledger.toon(task_id)
-            a.session_stand(settings, task_id, task.status, task.volgende_stap)
     print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 

@@ -182,22 +182,20 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
 
 
 async def _task_line(settings: Settings) -> str | None:
-    from worker.hooks.stand import read_stand
-
+    """The task's status and next step from the database. Outside a queue session nothing holds the task still:
+    the owner may hand it back or cancel it from anywhere, so no file of this machine can stand in for the
+    ledger (a queue session's own prompt hook reads its daemon's stand file: worker/hooks/stand.py)."""
     assert settings.id is not None
-    stand = read_stand(settings.data_dir, settings.id)
-    if stand is None:  # not started by the daemon on this machine: ask the database
-        conn = await quick_connection(settings)
-        try:
-            from worker.db.sqlfiles import queries
+    conn = await quick_connection(settings)
+    try:
+        from worker.db.sqlfiles import queries
 
-            row = await conn.fetchrow(queries()["taak"], settings.id)
-        finally:
-            await conn.close()
-        if row is None:
-            return None
-        stand = {"status": row["status"], "volgende_stap": row["volgende_stap"]}
-    return where_we_are(settings.id, stand["status"], stand.get("volgende_stap"), settings.language)
+        row = await conn.fetchrow(queries()["taak"], settings.id)
+    finally:
+        await conn.close()
+    if row is None:
+        return None
+    return where_we_are(settings.id, row["status"], row["volgende_stap"], settings.language)
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any], Settings], Awaitable[HookResult]]] = {

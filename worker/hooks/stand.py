@@ -1,8 +1,9 @@
 """Where a queue session stands (status and next step), kept in a small file beside its session files.
 
-While a session holds its lease nobody else can change its task's status or next step, so this file,
-written by the daemon at the claim and by `taak` inside the session after each change, is exact. It
-lets the prompt hook, which runs on every turn, answer without a database connection."""
+While a session holds its lease nobody else can change its task's status or next step (the owner's cancel
+ends the session), so this file, written by the daemon at the claim and after each change the session makes
+through it, is exact. It lets the queue session's prompt hook, which runs on every turn, answer without a
+database connection. Outside a queue session nothing holds the task still, and the hook asks the database."""
 
 from __future__ import annotations
 
