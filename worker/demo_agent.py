@@ -13,6 +13,28 @@ import sys
 import time
 import uuid
 
+# What the stand-in says and logs, in the session's language (the daemon gives it its own TAAK_LANGUAGE).
+WORDS = {
+    "nl": {
+        "begin": "Ik lees de briefing van {id} en begin.",
+        "first_step": "notities gelezen en een opzet gemaakt",
+        "second_part": "Eerste stap gelogd; nu het tweede deel.",
+        "result_line": "Resultaat van {id}",
+        "written": "resultaat geschreven naar {path}",
+        "done": "demo afgerond",
+        "finished": "{id} is klaar.",
+    },
+    "en": {
+        "begin": "I read the briefing of {id} and begin.",
+        "first_step": "notes read and an outline made",
+        "second_part": "First step logged; now the second part.",
+        "result_line": "Result of {id}",
+        "written": "result written to {path}",
+        "done": "demo finished",
+        "finished": "{id} is done.",
+    },
+}
+
 
 def emit(event: dict[str, object]) -> None:
     print(json.dumps(event, ensure_ascii=False), flush=True)
@@ -56,22 +78,23 @@ def main() -> None:
             "claude_code_version": "demo",
         }
     )
-    say(session, f"Ik lees de briefing van {task_id} en begin.")
+    words = WORDS["en" if os.environ.get("TAAK_LANGUAGE") == "en" else "nl"]
+    say(session, words["begin"].format(id=task_id))
     time.sleep(0.3)
-    taak("log", "stap_klaar", "notities gelezen en een opzet gemaakt")
-    say(session, "Eerste stap gelogd; nu het tweede deel.")
+    taak("log", "stap_klaar", words["first_step"])
+    say(session, words["second_part"])
     time.sleep(0.3)
     evidence = os.path.join(os.environ.get("TAAK_DATA_DIR", "."), f"demo-{task_id}.txt")
     with open(evidence, "w", encoding="utf-8") as handle:
-        handle.write(f"Resultaat van {task_id}\n")
-    taak("log", "stap_klaar", f"resultaat geschreven naar {evidence}")
-    taak("klaar", task_id, "--bewijs", evidence, "demo afgerond")
+        handle.write(words["result_line"].format(id=task_id) + "\n")
+    taak("log", "stap_klaar", words["written"].format(path=evidence))
+    taak("klaar", task_id, "--bewijs", evidence, words["done"])
     emit(
         {
             "type": "result",
             "subtype": "success",
             "is_error": False,
-            "result": f"{task_id} is klaar.",
+            "result": words["finished"].format(id=task_id),
             "session_id": session,
             "num_turns": 3,
             "duration_ms": int((time.monotonic() - started) * 1000),

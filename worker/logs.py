@@ -7,23 +7,32 @@ import errno
 import logging
 import os
 import sys
+from datetime import datetime, tzinfo
 from typing import Literal, TextIO, cast
 
 import structlog
 
 
-def configure_logging(fmt: Literal["auto", "json", "console"] = "auto", *, level: int = logging.INFO) -> None:
+def _stamped_in(zone: tzinfo | None) -> structlog.typing.Processor:
+    def stamp(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
+        event["timestamp"] = datetime.now(zone).strftime("%Y-%m-%d %H:%M:%S")  # no zone: the machine's
+        return event
+
+    return stamp
+
+
+def configure_logging(
+    fmt: Literal["auto", "json", "console"] = "auto", *, level: int = logging.INFO, zone: tzinfo | None = None
+) -> None:
+    """`zone`: the household's time zone (TAAK_TIMEZONE), in which a person's lines are stamped, as `taak` shows
+    times; without it the machine's own."""
     as_json = fmt == "json" or (fmt == "auto" and not sys.stdout.isatty())
     stream = cast(TextIO, NeverFails(sys.stdout))
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
     )
     # JSON lines for machines (UTC, values as they are); on a terminal a person's: local time, lists as words.
-    stamp = (
-        structlog.processors.TimeStamper(fmt="iso", utc=True)
-        if as_json
-        else structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False)
-    )
+    stamp = structlog.processors.TimeStamper(fmt="iso", utc=True) if as_json else _stamped_in(zone)
     readable: list[structlog.typing.Processor] = [] if as_json else [_readable_values]
     structlog.configure(
         processors=[

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -582,6 +583,35 @@ async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: 
         await conn.close()
         stop_embedded(data / "postgres")
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_language(tmp_path: Path) -> None:
+    from worker.db.embedded import stop_embedded
+
+    data = Path(tempfile.mkdtemp(prefix="taak-demo-"))
+    bare_path = f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
+    if shutil.which("claude", path=bare_path):
+        pytest.skip("a claude is on this machine's bare PATH: the first demo would run it")
+    env = {**cli_env("", tmp_path, TAAK_DATA_DIR=str(data), PATH=bare_path), "TAAK_LANGUAGE": "en"}
+    del env["TAAK_DATABASE_URL"]
+    demo = ["queue-worker", "demo"]
+    try:
+        failed = subprocess.run([*demo, "--agent", "claude"], env=env, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(demo, env=env, capture_output=True, text=True, timeout=300)
+        first = re.search(r"task (HV-\d{8}-\d{3}) created", failed.stderr)
+        second = re.search(r"task (HV-\d{8}-\d{3}) created", done.stderr)
+        assert first, failed.stderr
+        assert second, done.stderr
+        task = json.loads(ok(env, "toon", second[1], "--json"))
+    finally:
+        stop_embedded(data / "postgres")
+        shutil.rmtree(data, ignore_errors=True)
+    assert failed.returncode == 1  # its agent never ran: the task is left waiting
+    assert done.returncode == 0, done.stderr
+    assert f"earlier demo task {first[1]} cancelled" in done.stderr
+    assert f"{second[1]}: klaar (evidence: " in done.stdout
+    assert "result written to" in done.stdout  # the stand-in agent's own lines in the run's language
+    assert task["opdracht"].startswith("Write down in one sentence")
 
 
 async def snapshot_of_queue(conn: asyncpg.Connection) -> tuple[int, int, int]:

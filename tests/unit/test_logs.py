@@ -26,3 +26,24 @@ def test_asyncpgs_reconnect_retries_are_left_to_the_daemons_own_outage_lines(
         structlog.reset_defaults()
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(line["logger"], line["event"]) for line in lines] == [("asyncpg.pool", "a connection was not released")]
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "America/Adak"])  # UTC+14 and UTC-10: never the machine's
+def test_a_persons_log_lines_are_stamped_in_the_households_time_zone_as_taak_shows_times(
+    capsys: pytest.CaptureFixture[str], zone: str
+) -> None:
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    configure_logging("console", zone=ZoneInfo(zone))
+    try:
+        before = datetime.now(ZoneInfo(zone)).replace(microsecond=0, tzinfo=None)
+        structlog.get_logger().info("worker_started")
+    finally:
+        root.handlers, root.level = handlers, level
+        structlog.reset_defaults()
+    (line,) = capsys.readouterr().out.splitlines()
+    stamped = datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
+    assert timedelta(0) <= stamped - before <= timedelta(seconds=5), line

@@ -93,7 +93,7 @@ def _main(argv: Sequence[str] | None) -> None:
     settings = load_settings_or_exit("queue-worker")
     from worker.logs import configure_logging
 
-    configure_logging(settings.log_format)
+    configure_logging(settings.log_format, zone=settings.zone)
     if args.command == "demo":
         raise SystemExit(_demo(settings, args.agent))
     raise SystemExit(_serve(settings, once=args.once))
@@ -272,15 +272,22 @@ def _demo(settings: Settings, agent: str) -> int:
         from worker.db import bots
         from worker.db.ledger import Ledger, NewTask
 
+        language = settings.language
         async with connection(demo_settings) as conn:
             await bots.set_active(conn, bot, True, new=True)
-            return await Ledger(conn).nieuw(
+            ledger = Ledger(conn)
+            # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting; the
+            # claim takes the oldest first, so every later demo would run the one before it.
+            for earlier in await ledger.lijst(status=Status.WACHTEND, toegewezen_aan=bot, limit=1000):
+                await ledger.annuleer(earlier.id, "vervangen door een nieuwe demo", wie="demo")
+                print(message("demo_earlier_cancelled", language, id=earlier.id), file=sys.stderr)
+            return await ledger.nieuw(
                 NewTask(
-                    opdracht="Schrijf in één zin op wat deze demo laat zien, en bewaar het als bestand.",
+                    opdracht=message("demo_opdracht", language),
                     opdrachtgever="demo",
                     toegewezen_aan=bot,
-                    klaar_wanneer="het bestand bestaat en is gelogd als bewijs",
-                    volgende_stap="lees de briefing en log je eerste stap",
+                    klaar_wanneer=message("demo_klaar_wanneer", language),
+                    volgende_stap=message("demo_volgende_stap", language),
                     context={"machine": settings.machine},
                 )
             )

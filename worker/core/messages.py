@@ -1003,6 +1003,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{files:memory file|memory files}, {unindexed} in no index:",
     },
     "demo_result": {"nl": "{id}: {status} (bewijs: {bewijs})", "en": "{id}: {status} (evidence: {bewijs})"},
+    "demo_opdracht": {
+        "nl": "Schrijf in één zin op wat deze demo laat zien, en bewaar het als bestand.",
+        "en": "Write down in one sentence what this demo shows, and save it as a file.",
+    },
+    "demo_klaar_wanneer": {
+        "nl": "het bestand bestaat en is gelogd als bewijs",
+        "en": "the file exists and is logged as evidence",
+    },
+    "demo_volgende_stap": {
+        "nl": "lees de briefing en log je eerste stap",
+        "en": "read the briefing and log your first step",
+    },
+    "demo_earlier_cancelled": {
+        "nl": "eerdere demo-taak {id} geannuleerd: nooit gedaan, en hij zou voor de nieuwe gaan",
+        "en": "earlier demo task {id} cancelled: never done, and it would go before the new one",
+    },
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 
