@@ -16,7 +16,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
-from worker.core.model import INT_MAX, NAME_MAX_CHARS, is_bot_name, shown_name
+from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.core.terminal import is_blank, not_utf8, printable
 
 Language = Literal["nl", "en"]
@@ -136,17 +136,18 @@ class Settings(BaseSettings):
     def _comma_separated(cls, value: object) -> object:
         # One spelling of a bot (worker/core/model.bot_name): `TAAK_BOTS="Paco, sjakie"` serves paco and sjakie.
         if isinstance(value, str):
-            return [bot.strip().lower() for bot in value.split(",") if bot.strip()]
+            return [bot.strip() for bot in value.split(",") if bot.strip()]
         return value
 
     @field_validator("bots")
     @classmethod
     def _bot_names(cls, value: list[str]) -> list[str]:
-        # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either.
+        # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either, and
+        # quoted as it was typed.
         for bot in value:
-            if not is_bot_name(bot):
+            if not is_bot_name(bot_name(bot)):
                 raise _refused("setting_bot_name", value=repr(shown_name(bot)), limit=NAME_MAX_CHARS)
-        return value
+        return [bot_name(bot) for bot in value]
 
     @field_validator("bot", mode="before")
     @classmethod

@@ -169,4 +169,20 @@ def test_a_url_whose_setting_the_server_refuses_fails_the_database_check_and_the
     (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
     assert database.startswith("fail  database: the server refuses what TAAK_DATABASE_URL asks: ")
     assert "statement_timeout" in database
+    assert database.endswith("-> correct TAAK_DATABASE_URL")
     assert any(line.split()[1] == "hooks:" for line in result.out.splitlines())  # the other checks ran
+
+
+@pytest.mark.parametrize(
+    ("url", "fix"),
+    [
+        ("postgresql://postgres@127.0.0.1:5432/x?sslmode=bogus", "verbeter TAAK_DATABASE_URL"),
+        ("postgresql://postgres@127.0.0.1:1/x", "zet TAAK_DATABASE_URL, of controleer de server en het netwerk"),
+    ],
+)
+def test_doctors_fix_for_the_database_says_the_url_when_the_url_is_what_is_wrong(
+    cli_env: dict[str, str], url: str, fix: str
+) -> None:
+    result = run_taak({**cli_env, "TAAK_DATABASE_URL": url, "TAAK_LANGUAGE": "nl"}, "doctor")
+    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    assert database.endswith(f"-> {fix}"), database

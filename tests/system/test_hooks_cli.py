@@ -252,3 +252,11 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
         "taak hook session-start: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd); "
         "en er is geen briefingbestand van de daemon\n"
     )
+
+
+def test_geheugen_check_of_a_file_says_it_is_a_file(cli_env: dict[str, str], tmp_path: Path) -> None:
+    file = tmp_path / "MEMORY.md"
+    file.write_text("# Index\n")
+    result = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "geheugen", "check", str(file))
+    assert result.code == 3
+    assert result.err.strip() == f"taak: {file} is een bestand, geen map"

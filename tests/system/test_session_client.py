@@ -96,3 +96,18 @@ def test_a_text_past_the_limit_is_refused_before_the_daemon_is_asked(tmp_path: P
     assert (refused.code, refused.err) == (2, "taak: text has 100001 characters; at most 100000 are allowed\n")
     assert (next_step.code, next_step.err) == (2, "taak: next step has 2001 characters; at most 2000 are allowed\n")
     assert heard == []
+
+
+def test_every_verb_the_in_session_refusal_names_is_one_a_session_can_use(tmp_path: Path) -> None:
+    from worker.cli.sessie import LOCAL_VERBS, SOCKET_VERBS
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_SOCKET=str(tmp_path / "nobody.sock"), TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="en")
+    refused = run_taak(env, "lijst")
+    assert refused.code == 1
+    named = refused.err.strip().split(": use ")[1].replace(" or ", ", ").split(", ")
+    assert [verb.split()[0] for verb in named if verb.split()[0] not in SOCKET_VERBS | LOCAL_VERBS] == []
+    for verb in (verb for verb in named if verb.split()[0] in LOCAL_VERBS):  # those that need no daemon: run them
+        done = run_taak(env, *verb.split())
+        assert done.code == 0 or "queue session" not in done.err, (verb, done.err)
+    assert run_taak(env, "lll", "toon").code == 0

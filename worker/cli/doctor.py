@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from worker.core.errors import TaakError
+from worker.core.errors import InvalidInput, Misconfigured, TaakError
 from worker.settings import Settings
 
 Level = Literal["ok", "warn", "fail"]
@@ -78,14 +78,16 @@ async def _database_checks(settings: Settings) -> list[Check]:
     from worker.db.sqlfiles import queries
 
     fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
+    fix_url = "correct TAAK_DATABASE_URL"  # the URL itself, or what it says, is wrong: no network will mend it
     try:
         database = resolve_database(settings)
         conn = await connect_one(settings, database)
     except TaakError as exc:
-        return [Check("fail", "database", exc.render(settings.language), fix_db)]
+        wrong_url = isinstance(exc, InvalidInput | Misconfigured)
+        return [Check("fail", "database", exc.render(settings.language), fix_url if wrong_url else fix_db)]
     except asyncpg.PostgresError as exc:  # the server refused what the URL asks at connect (a setting's value)
         said = message("url_refused_by_server", settings.language, detail=str(exc).splitlines()[0])
-        return [Check("fail", "database", said, fix_db)]
+        return [Check("fail", "database", said, fix_url)]
     checks = []
     try:
         migrations = await status(conn)

@@ -30,6 +30,7 @@ SAID_NL: list[tuple[str, str]] = [
         r"^set TAAK_DATABASE_URL, or check the server and the network$",
         "zet TAAK_DATABASE_URL, of controleer de server en het netwerk",
     ),
+    (r"^correct TAAK_DATABASE_URL$", "verbeter TAAK_DATABASE_URL"),
     (r"^(.*): (\d+) migrations pending \((.*)\)$", r"\1: \2 migraties open (\3)"),
     (r"^put public in search_path, or leave search_path out$", "zet public in search_path, of laat search_path weg"),
     (r"^(.*), (\d+) migrations applied$", r"\1, \2 migraties uitgevoerd"),

@@ -301,7 +301,7 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
     folder = args.dir or settings.memory_dir
     if not folder.is_dir():
         if args.dir is not None:  # a folder the user named must be there
-            raise NotFound("no_folder", path=folder)
+            raise NotFound("not_a_folder" if folder.exists() else "no_folder", path=folder)
         print(a.said(settings, "memory_folder_missing", path=folder))
         return ExitCode.OK
     health = memory_health(folder)

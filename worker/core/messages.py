@@ -48,9 +48,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "not_in_session": {
         "nl": "taak {verb} kan niet in een queue-sessie (die praat alleen met haar daemon): gebruik "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall of lll",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall of lll toon",
         "en": "taak {verb} is not available in a queue session (it talks only to its daemon): use "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall or lll",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall or lll toon",
     },
     "closed_by_this_session": {
         "nl": "{id}: deze sessie heeft de taak al afgesloten (taak {verb}); er kan niets meer bij",
@@ -411,6 +411,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "map {path} bestaat niet",
         "en": "folder {path} does not exist",
     },
+    "not_a_folder": {
+        "nl": "{path} is een bestand, geen map",
+        "en": "{path} is a file, not a folder",
+    },
     "bad_ip": {
         "nl": "{value!r} is geen IP-adres",
         "en": "{value!r} is not an IP address",
@@ -657,8 +661,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     # A setting's own rule (worker/settings.py); the English text is also pydantic's message, so plain
     # {names} only.
     "setting_bot_name": {
-        "nl": "{value} is geen botnaam (kleine letters, cijfers, _ . -, hoogstens {limit})",
-        "en": "{value} is no bot name (lower-case letters, digits, _ . -, at most {limit})",
+        "nl": "{value} is geen botnaam (letters, cijfers, _ . -; een letter of cijfer vooraan; hoogstens {limit} "
+        "tekens)",
+        "en": "{value} is not a bot name (letters, digits, _ . -; a letter or a digit first; at most {limit} "
+        "characters)",
     },
     "setting_unbalanced_quote": {
         "nl": "{value} is geen opdrachtregel: een aanhalingsteken zonder zijn tweede",
