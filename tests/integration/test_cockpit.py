@@ -394,3 +394,80 @@ def test_a_page_asked_without_the_token_tells_the_command_that_gives_this_cockpi
     printed = subprocess.run(taak, env=env, capture_output=True, text=True, timeout=60)
     assert printed.returncode == 0, printed.stderr
     assert printed.stdout.strip() == f"http://127.0.0.1:8799/?token={token}"
+
+
+@pytest.mark.parametrize("written", ["", "\n", "  \n", "kort", "twee regels\nmet een token erin"])
+def test_a_token_file_without_a_token_is_refused_and_its_printed_fix_makes_a_new_one(
+    cli_env: dict[str, str], tmp_path: Path, written: str
+) -> None:
+    """An empty token would let anyone in: never served; the line's `rm` typed as printed lets a new one be made."""
+    import shlex
+    import subprocess
+    import sys
+
+    folder = tmp_path / "data met spatie"
+    folder.mkdir()
+    path = folder / "cockpit.token"
+    path.write_text(written)
+    path.chmod(0o600)
+    env = {**cli_env, "TAAK_DATA_DIR": str(folder), "TAAK_LANGUAGE": "en"}
+    link = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--link"]
+    refused = subprocess.run(link, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1
+    assert refused.stdout == ""
+    (line,) = refused.stderr.splitlines()
+    assert line.startswith(f"taak: {path} holds no token")
+    fix = line.split(": ")[-1]
+    assert shlex.split(fix)[0] == "rm"
+    subprocess.run(["bash", "-c", fix], check=True)
+    made = subprocess.run(link, env=env, capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    token = path.read_text().strip()
+    assert len(token) >= 40
+    assert made.stdout.strip() == f"http://127.0.0.1:8765/?token={token}"
+
+
+def test_a_token_file_others_can_read_is_refused_and_its_printed_chmod_mends_it(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    settings = settings_for(cli_env["TAAK_DATABASE_URL"], tmp_path)
+    token = ensure_token(settings)
+    token_path(settings).chmod(0o644)
+    env = {**cli_env, "TAAK_DATA_DIR": str(tmp_path / "data"), "TAAK_LANGUAGE": "nl"}
+    link = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--link"]
+    refused = subprocess.run(link, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1
+    (line,) = refused.stderr.splitlines()
+    assert "is leesbaar voor anderen" in line
+    subprocess.run(["bash", "-c", line.split(": ")[-1]], check=True)
+    mended = subprocess.run(link, env=env, capture_output=True, text=True, timeout=60)
+    assert mended.stdout.strip() == f"http://127.0.0.1:8765/?token={token}", mended.stderr
+
+
+async def test_a_page_asked_the_wrong_way_tells_nothing_without_the_token_and_speaks_the_language_with_it(
+    cockpit: tuple[TestClient, str],
+) -> None:
+    client, token = cockpit
+    wrong = [("GET", "/taak/HV-20261201-001/antwoord"), ("PUT", "/"), ("GET", "/bot/paco/aan")]
+    assert [client.request(method, path).status_code for method, path in wrong] == [401, 401, 401]
+    logged_in(client, token)
+    pages = [client.request(method, path) for method, path in wrong]
+    assert [page.status_code for page in pages] == [405, 405, 405]
+    assert all("Niet toegestaan" in page.text and "Method Not Allowed" not in page.text for page in pages)
+
+
+@pytest.mark.parametrize(
+    ("host", "link"),
+    [("[::1]", "http://[::1]:8765/"), ("::1", "http://[::1]:8765/"), ("fe80::1%lo", "http://[fe80::1%25lo]:8765/")],
+)
+def test_the_link_writes_an_ipv6_address_once_in_brackets(cli_env: dict[str, str], host: str, link: str) -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--host", host, "--link"]
+    printed = subprocess.run(command, env=cli_env, capture_output=True, text=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.startswith(link + "?token=")

@@ -60,6 +60,8 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
 
     if is_blank(args.host):  # an empty value would mean every address of the machine
         raise InvalidInput("empty", what="--host")
+    if args.host.startswith("[") and args.host.endswith("]"):  # an IPv6 address as a URL writes it: the address
+        args.host = args.host[1:-1]
     if not args.host.isascii() or any(ch.isspace() for ch in args.host):
         raise InvalidInput("bad_host", value=args.host)  # an address or a host name: no other characters
     if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2")):
@@ -67,7 +69,7 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     from worker.cockpit.app import create_app, ensure_token, token_path
 
     token = ensure_token(settings)
-    host = f"[{args.host}]" if ":" in args.host else args.host
+    host = f"[{args.host.replace('%', '%25')}]" if ":" in args.host else args.host  # fe80::1%lo: %25 in a URL
     address = f"http://{host}:{args.port}/"
     if args.link:
         print(f"{address}?token={token}")

@@ -12,7 +12,9 @@ import contextlib
 import hashlib
 import hmac
 import os
+import re
 import secrets
+import shlex
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
@@ -56,11 +58,24 @@ def token_path(settings: Settings) -> Path:
     return settings.data_dir / TOKEN_FILE
 
 
+# What a token may be: token_urlsafe(32) makes 43 of these characters; one the owner wrote must be as hard to guess.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32,}")
+
+
 def ensure_token(settings: Settings) -> str:
-    """The cockpit's secret: read, or made on first start with mode 0600 (created so, never widened)."""
+    """The cockpit's secret: read, or made on first start with mode 0600 (created so, never widened). A token
+    file that is empty or holds no token is refused, not served: an empty token would let anyone in; one that
+    others may read is refused as ssh refuses such a key."""
+    from worker.core.errors import Refused
+
     path = token_path(settings)
     if path.exists():
-        return path.read_text(encoding="utf-8").strip()
+        if path.stat().st_mode & 0o077:
+            raise Refused("cockpit_token_readable", path=str(path), typed=shlex.quote(str(path)))
+        token = path.read_text(encoding="utf-8", errors="replace").strip()
+        if not TOKEN.fullmatch(token):
+            raise Refused("cockpit_token_bad", path=str(path), typed=shlex.quote(str(path)))
+        return token
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     token = secrets.token_urlsafe(32)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -237,7 +252,14 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         # Starlette's own answer is English plain text, whatever the run's language.
         return _message(language, words["not_found"], words["no_such_page"], 404)
 
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: no_such_page})
+    async def not_so(request: Request, _error: Exception) -> Response:
+        """A page asked in a way it does not take (GET of an action): for the owner only, in the run's language."""
+        if not authorised(request):
+            return _message(language, words["bad_request"], login, 401)
+        return _message(language, words["not_allowed"], words["no_such_request"], 405)
+
+    handlers = {404: no_such_page, 405: not_so}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 
 
 def _message(language: str, title: str, text: str, status: int) -> HTMLResponse:

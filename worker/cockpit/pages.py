@@ -63,6 +63,8 @@ WORDS: dict[str, dict[str, str]] = {
         "bad_request": "Geweigerd",
         "not_found": "Niet gevonden",
         "no_such_page": "Deze pagina bestaat niet.",
+        "not_allowed": "Niet toegestaan",
+        "no_such_request": "Deze pagina neemt zo'n verzoek niet aan.",
     },
     "en": {
         "board": "Board",
@@ -115,6 +117,8 @@ WORDS: dict[str, dict[str, str]] = {
         "bad_request": "Refused",
         "not_found": "Not found",
         "no_such_page": "There is no such page.",
+        "not_allowed": "Not allowed",
+        "no_such_request": "This page does not take such a request.",
     },
 }
 

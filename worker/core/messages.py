@@ -441,6 +441,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the embedded database is unreachable ({reason})",
     },
     "reason_no_postgres_socket": {"nl": "daar is geen socket van Postgres", "en": "there is no Postgres socket there"},
+    "cockpit_token_bad": {
+        "nl": "{path} houdt geen token (leeg of onleesbaar); verwijder het, dan maakt taak cockpit een nieuw: "
+        "rm {typed}",
+        "en": "{path} holds no token (empty or unreadable); remove it and taak cockpit makes a new one: rm {typed}",
+    },
+    "cockpit_token_readable": {
+        "nl": "{path} is leesbaar voor anderen; maak het alleen van jou: chmod 600 {typed}",
+        "en": "{path} can be read by others; make it yours alone: chmod 600 {typed}",
+    },
     "output_lost": {
         "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
         "en": "the output could not be written ({reason}); what the command changed stays changed",
