@@ -367,3 +367,33 @@ async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_th
     assert "database niet bereikbaar" in context
     assert "stap 4" in context  # written before the outage: in the copy the daemon refreshed
     assert "stap 7" in context  # said during the outage: from the journal
+
+
+async def test_pre_compact_steers_the_summary_whatever_transcript_or_input_it_is_given(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    import subprocess
+
+    opdracht = "Maak de jaarrekening van de vereniging af"
+    async with _busy_session(db_url, conn, tmp_path, opdracht) as (task_id, _daemon, env):
+        env = {**env, "TAAK_LANGUAGE": "nl"}
+
+        def pre_compact(given: str) -> subprocess.CompletedProcess[str]:
+            command = [sys.executable, "-m", "worker.cli.taak", "hook", "pre-compact", "--queue"]
+            return subprocess.run(command, env=env, input=given, capture_output=True, text=True, timeout=60)
+
+        given = {
+            "gone": json.dumps({"trigger": "auto", "transcript_path": str(tmp_path / "weg.jsonl")}),
+            "a folder": json.dumps({"trigger": "auto", "transcript_path": str(tmp_path)}),
+            "no JSON": "dit is geen json",
+        }
+        answers = {why: pre_compact(text) for why, text in given.items()}
+    for why, answer in answers.items():
+        assert answer.returncode == 0, (why, answer.stderr)
+        assert opdracht in answer.stdout, why  # the summariser is told what to keep, first
+        assert task_id in answer.stdout, why
+        (line,) = answer.stderr.splitlines()
+        assert "Error" not in line, (why, line)  # no Python class names: the file's or the input's trouble in words
+    assert "bestaat niet" in answers["gone"].stderr
+    assert "is een map" in answers["a folder"].stderr
+    assert "geen JSON" in answers["no JSON"].stderr

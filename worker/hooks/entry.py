@@ -44,8 +44,10 @@ def run_hook_command(words: list[str]) -> int | None:
             try:
                 payload = {} if stdin_read else _read_payload()
             except ValueError as exc:
-                print(f"taak hook {words[0]}: {exc}", file=sys.stderr)
-                return 0
+                if words[0] != "pre-compact":
+                    print(f"taak hook {words[0]}: {exc}", file=sys.stderr)
+                    return 0
+                return run(words[0], {}, unreadable_input=str(exc))  # the summary is steered all the same
             return run(words[0], payload)
         return main(words[0], stdin_read=stdin_read)
     return None

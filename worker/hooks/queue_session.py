@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from worker.core.messages import early_language, message
+from worker.core.messages import early_language, message, os_reason
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import record_hook_run
 from worker.hooks.lines import additional_context
@@ -35,13 +35,17 @@ class NoAnswer(Exception):
     pass
 
 
-def run(name: str, payload: dict[str, Any]) -> int:
+def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = None) -> int:
+    """`unreadable_input`: what was wrong with the hook's input, said in place of the handler's complaint (the
+    handler runs on an empty input: pre-compact steers the summary whatever it was given)."""
     started = time.monotonic()
     stdout, stderr, code = "", "", 0
     try:
         stdout, stderr, code = HANDLERS[name](payload)
     except Exception as exc:  # a hook never breaks a session
         stderr = f"taak hook {name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
+    if unreadable_input is not None:
+        stderr, code = f"taak hook {name}: {unreadable_input}", 0
     if stdout:
         sys.stdout.write(stdout if stdout.endswith("\n") else stdout + "\n")
     if stderr:
@@ -93,9 +97,14 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
         return steering, message("hook_no_transcript", early_language()), 0
-    report = write_report(
-        Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"), language=early_language()
-    )
+    try:
+        report = write_report(
+            Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"), language=early_language()
+        )
+    except OSError as exc:  # a transcript that is gone or is a folder: said as a file's failure, steered still
+        language = early_language()
+        said = message("file_error", language, path=exc.filename or path_value, reason=os_reason(exc, language))
+        return steering, f"pre-compact: {said}", 0  # as outside a queue session: said, and the session goes on
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
