@@ -3,6 +3,7 @@ lines on a terminal. Task-scoped context (`task_id`, `bot`) is bound with contex
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -22,12 +23,16 @@ def _stamped_in(zone: tzinfo | None) -> structlog.typing.Processor:
 
 
 def configure_logging(
-    fmt: Literal["auto", "json", "console"] = "auto", *, level: int = logging.INFO, zone: tzinfo | None = None
+    fmt: Literal["auto", "json", "console"] = "auto",
+    *,
+    level: int = logging.INFO,
+    zone: tzinfo | None = None,
+    language: str = "nl",
 ) -> None:
     """`zone`: the household's time zone (TAAK_TIMEZONE), in which a person's lines are stamped, as `taak` shows
     times; without it the machine's own."""
     as_json = fmt == "json" or (fmt == "auto" and not sys.stdout.isatty())
-    stream = cast(TextIO, NeverFails(sys.stdout))
+    stream = cast(TextIO, NeverFails(sys.stdout, language))
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer(colors=False)
     )
@@ -101,8 +106,10 @@ class NeverFails:
     from then on lines go nowhere, the interpreter's own flush at exit too. Any other failure to write (a full
     disk) loses that line only."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, language: str = "nl") -> None:
         self._stream = stream
+        self._language = language
+        self._said = False
 
     def write(self, text: str) -> int:
         try:
@@ -122,3 +129,10 @@ class NeverFails:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, self._stream.fileno())
             os.close(devnull)
+        elif not self._said:  # once, where ops will look: a daemon whose log is lost must not seem silent and well
+            from worker.core.messages import message, os_reason
+
+            self._said = True
+            said = message("log_lost", self._language, reason=os_reason(exc, self._language))
+            with contextlib.suppress(OSError, ValueError):
+                print(f"queue-worker: {said}", file=sys.stderr, flush=True)

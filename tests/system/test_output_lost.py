@@ -112,3 +112,18 @@ async def test_inside_a_queue_session_a_full_disk_is_said_and_the_step_is_kept(
     assert "output could not be written" in said_once(logged.stderr)
     assert rows == 1
     assert (hooked.returncode, hooked.stderr) == (0, "")
+
+
+@needs_dev_full
+async def test_a_daemon_whose_log_cannot_be_written_says_so_once_on_stderr_and_does_its_work(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    from tests.system.harness import new_task, switch_on, worker_env
+
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, TAAK_LANGUAGE="en")
+    done = taak_into("full", env, "--once", program="worker.cli.queue_worker")
+    assert done.returncode == 0, done.stderr
+    assert said_once(done.stderr).startswith("queue-worker: the log cannot be written (No space left on device)")
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "klaar"

@@ -93,7 +93,7 @@ def _main(argv: Sequence[str] | None) -> None:
     settings = load_settings_or_exit("queue-worker")
     from worker.logs import configure_logging
 
-    configure_logging(settings.log_format, zone=settings.zone)
+    configure_logging(settings.log_format, zone=settings.zone, language=settings.language)
     if args.command == "demo":
         raise SystemExit(_demo(settings, args.agent))
     raise SystemExit(_serve(settings, once=args.once))

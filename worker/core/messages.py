@@ -450,6 +450,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{path} is leesbaar voor anderen; maak het alleen van jou: chmod 600 {typed}",
         "en": "{path} can be read by others; make it yours alone: chmod 600 {typed}",
     },
+    "log_lost": {
+        "nl": "het log kan niet worden geschreven ({reason}); de worker werkt door, zonder log",
+        "en": "the log cannot be written ({reason}); the worker goes on, without a log",
+    },
     "output_lost": {
         "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
         "en": "the output could not be written ({reason}); what the command changed stays changed",
