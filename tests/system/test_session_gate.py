@@ -359,9 +359,14 @@ async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_th
             text=True,
         )
         print(f"session-start(compact) with the database down: {time.monotonic() - began:.2f} s")
+        shown = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "toon"], env=record["env"], capture_output=True, text=True
+        )
         await start(server)
     finally:
         daemon.stop()
+    assert shown.returncode == 4, shown.stderr  # unreachable, as everywhere else: not a refusal
+    assert len(shown.stderr.splitlines()) == 1
     context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
     assert task_id in context
     assert "database niet bereikbaar" in context

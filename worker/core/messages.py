@@ -20,9 +20,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "briefing_from_copy": {
         "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} min oud), door "
-        "de daemon bijgewerkt na elke geschreven regel; {waiting:regel|regels} daarna staan nog in het journaal, hier)",
+        "de daemon bijgewerkt na elke geschreven regel; het journaal houdt nog {waiting:regel|regels} van daarna, "
+        "hier)",
         "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made} ({age} min old), "
-        "refreshed after every written line; {waiting:line|lines} since then are still in the journal, here)",
+        "refreshed after every written line; the journal still holds {waiting:line|lines} from after it, here)",
     },
     "daemon_no_database": {
         "nl": "{id}: de daemon bereikt de database nu niet; probeer het zo weer",
@@ -107,8 +108,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "TAAK_TOKEN is not a lease token",
     },
     "list_cut": {
-        "nl": "(de eerste {limit} getoond, er zijn er meer: --limiet N toont er meer, --status en --aan minder)",
-        "en": "(the first {limit} shown, there are more: --limiet N shows more, --status and --aan fewer)",
+        "nl": "({limit:taak|taken} getoond, er zijn er meer: --limiet N toont er meer, --status en --aan minder)",
+        "en": "({limit:task|tasks} shown, there are more: --limiet N shows more, --status and --aan fewer)",
     },
     "reason_required": {
         "nl": "{verb} vraagt een reden (--reden R)",

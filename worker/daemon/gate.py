@@ -25,7 +25,7 @@ from anyio.abc import SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing
-from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
+from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
 from worker.core.messages import message, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
@@ -199,7 +199,7 @@ class Gate:
                 text = build_briefing(source, variant)
         except READ_ERRORS:
             if op == "toon":
-                raise Refused("daemon_no_database", id=running.task_id) from None
+                raise Unreachable("daemon_no_database", id=running.task_id) from None  # exit 4, as everywhere
             return Answer(out=self._briefing_from_copy(running, variant, language))
         copy = _copy_path(running.briefing_file, variant)
         copy.write_text(text + "\n", encoding="utf-8")

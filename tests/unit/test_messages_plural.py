@@ -1,0 +1,20 @@
+"""Counted words agree with their number in both languages, also where a sentence goes on after the count."""
+
+from __future__ import annotations
+
+import pytest
+
+from worker.core.messages import message
+
+
+@pytest.mark.parametrize(("language", "one", "many"), [("nl", "1 regel ", "regels"), ("en", "1 line ", "lines")])
+def test_one_line_still_in_the_journal_is_said_in_the_singular(language: str, one: str, many: str) -> None:
+    copy = message("briefing_from_copy", language, id="HV-20261203-001", made="10:00", age=3, waiting=1)
+    assert one in copy
+    assert many not in copy
+    assert " are " not in copy
+
+
+@pytest.mark.parametrize(("language", "one"), [("nl", "(1 taak getoond"), ("en", "(1 task shown")])
+def test_a_list_cut_after_one_task_says_one_task(language: str, one: str) -> None:
+    assert message("list_cut", language, limit=1).startswith(one)
