@@ -603,6 +603,10 @@ def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_la
         assert first, failed.stderr
         assert second, done.stderr
         task = json.loads(ok(env, "toon", second[1], "--json"))
+        # Its last line typed as printed, where TAAK_DATA_DIR was given for the demo alone (not exported).
+        again = done.stderr.split("See it again with: ")[1].strip()
+        alone = {k: v for k, v in env.items() if k != "TAAK_DATA_DIR"}
+        shown = subprocess.run(["bash", "-c", again], env=alone, capture_output=True, text=True, timeout=120)
     finally:
         stop_embedded(data / "postgres")
         shutil.rmtree(data, ignore_errors=True)
@@ -612,6 +616,8 @@ def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_la
     assert f"{second[1]}: klaar (evidence: " in done.stdout
     assert "result written to" in done.stdout  # the stand-in agent's own lines in the run's language
     assert task["opdracht"].startswith("Write down in one sentence")
+    assert shown.returncode == 0, shown.stderr
+    assert second[1] in shown.stdout
 
 
 async def snapshot_of_queue(conn: asyncpg.Connection) -> tuple[int, int, int]:

@@ -92,7 +92,7 @@ async def test_a_hook_whose_output_cannot_be_written_exits_0_without_a_traceback
     done = taak_into(stdout, env, "hook", hook, stdin=payload)
     assert done.returncode == 0
     if stdout == "full":
-        assert "output could not be written" in said_once(done.stderr)
+        assert said_once(done.stderr).startswith(f"taak hook {hook}: the output could not be written")
     else:
         assert done.stderr == ""
 

@@ -287,3 +287,27 @@ def test_the_settings_file_is_read_literally_so_a_password_with_shell_characters
     started = next(json.loads(line) for line in done.stdout.splitlines() if '"worker_started"' in line)
     assert started["database"] == url.replace(":pa$$w0rd&x@", ":***@")
     assert "pa$$w0rd" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("language", "said"), [("nl", "staat niet op deze machine"), ("en", "is not on this machine")])
+def test_without_the_service_manager_status_and_uninstall_say_so_in_the_runs_language(
+    tmp_path: Path, language: str, said: str
+) -> None:
+    platform = "linux" if sys.platform == "darwin" else "macos"  # the other system's manager is not here
+    bare = f"{Path(sys.executable).parent}{os.pathsep}/usr/bin{os.pathsep}/bin"
+    env = {**os.environ, "HOME": str(tmp_path), "PATH": bare, "TAAK_LANGUAGE": language}
+    manager = "systemctl" if platform == "linux" else "launchctl"
+    if shutil.which(manager, path=bare):
+        pytest.skip(f"{manager} is on this machine")
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        words = [sys.executable, "-m", "worker.cli.queue_worker", "service", *args, "--bot", "paco"]
+        return subprocess.run([*words, "--platform", platform], env=env, capture_output=True, text=True, timeout=60)
+
+    assert command("install").returncode == 0
+    status, dry, gone = command("status"), command("uninstall", "--dry-run"), command("uninstall")
+    assert status.returncode == 1
+    for done in (status, dry, gone):
+        assert f"{manager} {said}" in done.stdout, done.stdout
+    assert gone.returncode == 0
+    assert manager not in gone.stdout.replace(f"{manager} {said}", "")  # no command said to run that cannot run

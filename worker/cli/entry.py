@@ -22,6 +22,11 @@ INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
 
 
+def program_of(words: list[str]) -> str:
+    """Who says a failure of the command's output: a hook by its name, as its other lines (`taak hook prompt:`)."""
+    return f"taak hook {words[1]}" if words[:1] == ["hook"] and len(words) > 1 else "taak"
+
+
 def interrupted(words: list[str]) -> int:
     return 0 if words[:1] and words[0] in ENDED_BY_CTRL_C else INTERRUPTED
 
@@ -144,7 +149,8 @@ def taak() -> None:
 
         main()
 
-    guarded(load_and_run, interrupted(sys.argv[1:]), hook=sys.argv[1:2] == ["hook"])
+    words = sys.argv[1:]
+    guarded(load_and_run, interrupted(words), program_of(words), hook=words[:1] == ["hook"])
 
 
 def queue_worker() -> None:

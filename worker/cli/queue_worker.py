@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -187,7 +188,7 @@ def _service_status(service: object, bot: str, language: str) -> int:
     if not installed:
         print(message("bot_not_installed", language, bot=bot))
         return int(ExitCode.NOT_FOUND)
-    code, said = svc.run_manager(service.status)
+    code, said = svc.run_manager(service.status, language)
     print(svc.said_by_manager(said, language))
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
@@ -201,7 +202,10 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
         return 0
     shared = ", ".join(svc.other_bots(service, bot) if service.log_file is None else [])
     stop = " ".join(service.stop)
-    print(message("would_run" if dry_run else "running_command", language, command=stop))
+    if shutil.which(service.stop[0]) is None:  # no service manager here: nothing of it can be running to stop
+        print(message("manager_missing", language, program=service.stop[0]))
+    else:
+        print(message("would_run" if dry_run else "running_command", language, command=stop))
     if dry_run:
         print(
             message("would_keep_shared", language, path=service.path, bots=shared)
@@ -209,7 +213,7 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
             else message("would_remove", language, path=service.path)
         )
         return 0
-    code, said = svc.run_manager(service.stop)
+    code, said = svc.run_manager(service.stop, language)
     if code not in (0, svc.NO_MANAGER):
         said = svc.said_by_manager(said, language)
         last = said.splitlines()[-1] if said else ""
@@ -321,9 +325,20 @@ def _demo(settings: Settings, agent: str) -> int:
             return task.status
 
     status = anyio.run(show)
-    again = "TAAK_DATABASE_URL= taak" if settings.database_url is not None else "taak"
+    again = _demo_command(settings)
     print("\n" + message("demo_again", settings.language, command=f"{again} toon {task_id}"), file=sys.stderr)
     return code if status == Status.KLAAR else int(ExitCode.REFUSED)
+
+
+def _demo_command(settings: Settings) -> str:
+    """`taak`, as it must be typed to reach the demo's database: without the configured queue's URL, and in the
+    data folder the demo used when that is not the default (a TAAK_DATA_DIR given for this one command)."""
+    from worker.core.defaults import default_data_dir
+
+    words = ["TAAK_DATABASE_URL="] if settings.database_url is not None else []
+    if settings.data_dir.resolve() != default_data_dir().resolve():
+        words.append(f"TAAK_DATA_DIR={shlex.quote(str(settings.data_dir))}")
+    return " ".join([*words, "taak"])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,13 +13,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from worker.cli.entry import guarded, interrupted
+from worker.cli.entry import guarded, interrupted, program_of
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
     # Ctrl-C before the command's work began ends without a traceback; its output is guarded (entry.py)
-    guarded(lambda: _main(words), interrupted(words), hook=words[:1] == ["hook"])
+    guarded(lambda: _main(words), interrupted(words), program_of(words), hook=words[:1] == ["hook"])
 
 
 def _main(argv: Sequence[str] | None) -> None:

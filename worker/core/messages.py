@@ -451,6 +451,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{path} is leesbaar voor anderen; maak het alleen van jou: chmod 600 {typed}",
         "en": "{path} can be read by others; make it yours alone: chmod 600 {typed}",
     },
+    "manager_missing": {
+        "nl": "{program} staat niet op deze machine: er draait hier niets van",
+        "en": "{program} is not on this machine: nothing of it runs here",
+    },
     "log_lost": {
         "nl": "het log kan niet worden geschreven ({reason}); de worker werkt door, zonder log",
         "en": "the log cannot be written ({reason}); the worker goes on, without a log",

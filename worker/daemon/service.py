@@ -219,10 +219,12 @@ def said_by_manager(output: str, language: str) -> str:
     return message("no_user_bus", language) if "Failed to connect to bus" in output else output
 
 
-def run_manager(words: list[str]) -> tuple[int, str]:
+def run_manager(words: list[str], language: str = "en") -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
-        return NO_MANAGER, f"{words[0]} is not on this machine"
+        from worker.core.messages import message
+
+        return NO_MANAGER, message("manager_missing", language, program=words[0])
     try:
         done = subprocess.run(words, capture_output=True, text=True, timeout=60, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
