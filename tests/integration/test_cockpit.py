@@ -95,7 +95,12 @@ async def test_an_action_without_its_csrf_value_changes_nothing(
     await waiting_for_the_owner(conn, task_id, "welk album?")
     before = await conn.fetchval("select count(*) from agent_taak_log")
     assert client.post(f"/taak/{task_id}/antwoord", data={"tekst": "Zomer"}).status_code == 403
-    assert client.post(f"/taak/{task_id}/antwoord", data={"tekst": "Zomer", "csrf": "nep"}).status_code == 403
+    forged = client.post(f"/taak/{task_id}/antwoord", data={"tekst": "Zomer", "csrf": "nep"})
+    assert forged.status_code == 403
+    assert "laad de pagina opnieuw" in forged.text  # what to do, not a bare acronym
+    unknown = client.post(f"/taak/{task_id}/verzin", data={"tekst": "Zomer", "csrf": csrf_value(token)})
+    assert unknown.status_code == 404
+    assert "Deze cockpit kent geen actie verzin." in unknown.text
     other_site = {"origin": "http://evil.example"}
     assert (
         client.post(

@@ -171,6 +171,9 @@ def test_a_system_unit_runs_as_a_named_user_never_as_root(tmp_path: Path) -> Non
     assert "--user" in refused.stderr
     as_root = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "root", "--dry-run")
     assert as_root.returncode == 2
+    assert as_root.stderr.strip() == (
+        "queue-worker: --user root: de bot draait nooit als root; noem de gebruiker van wie de bot is"
+    )  # the reason, not a request for the --user it was given
     done = service(tmp_path, "--bot", "paco", "--platform", "linux", "--system", "--user", "nobody", "--dry-run")
     assert done.returncode == 0, done.stderr
     assert "User=nobody" in done.stdout.splitlines()

@@ -140,8 +140,10 @@ def _service(args: argparse.Namespace) -> int:
         import pwd
 
         user = user or os.environ.get("SUDO_USER")
-        if not user or user == "root":
+        if not user:
             _fail(message("system_needs_user", language), ExitCode.USAGE)
+        if user == "root":
+            _fail(message("system_not_root", language), ExitCode.USAGE)
         try:
             pwd.getpwnam(user)
         except KeyError:

@@ -147,7 +147,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
                 return form
             request.state.form = form
             if not same_origin or not hmac.compare_digest(form.get("csrf", "").encode(), csrf.encode()):
-                return _message(language, words["bad_request"], "CSRF", 403)
+                return _message(language, words["bad_request"], words["csrf_refused"], 403)
         return None
 
     async def _form(request: Request) -> dict[str, str] | Response:
@@ -214,7 +214,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         form: dict[str, str] = request.state.form
         task_id, action = request.path_params["id"], request.path_params["action"]
         if action not in ACTIONS:
-            return _message(language, words["bad_request"], action, 404)
+            return _message(language, words["bad_request"], words["no_such_action"].format(action=action), 404)
         text = (form.get("tekst") or form.get("reden") or "").strip()
         try:
             async with state["pool"].acquire() as conn:
@@ -229,7 +229,8 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         from worker.db import bots
 
         if request.path_params["switch"] not in ("aan", "uit"):
-            return _message(language, words["bad_request"], request.path_params["switch"], 404)
+            said = words["no_such_action"].format(action=request.path_params["switch"])
+            return _message(language, words["bad_request"], said, 404)
         on = request.path_params["switch"] == "aan"
         try:
             async with state["pool"].acquire() as conn:

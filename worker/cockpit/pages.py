@@ -64,6 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "not_found": "Niet gevonden",
         "no_such_page": "Deze pagina bestaat niet.",
         "not_allowed": "Niet toegestaan",
+        "no_such_action": "Deze cockpit kent geen actie {action}.",
+        "csrf_refused": "Dit formulier kwam niet van deze cockpit (CSRF): laad de pagina opnieuw en probeer het weer.",
         "no_such_request": "Deze pagina neemt zo'n verzoek niet aan.",
     },
     "en": {
@@ -118,6 +120,8 @@ WORDS: dict[str, dict[str, str]] = {
         "not_found": "Not found",
         "no_such_page": "There is no such page.",
         "not_allowed": "Not allowed",
+        "no_such_action": "This cockpit has no action {action}.",
+        "csrf_refused": "This form did not come from this cockpit (CSRF): load the page again and try once more.",
         "no_such_request": "This page does not take such a request.",
     },
 }

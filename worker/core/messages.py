@@ -805,6 +805,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "--system heeft --user NAAM nodig: de bot draait als die gebruiker, nooit als root",
         "en": "--system needs --user NAME: the bot runs as that user, never as root",
     },
+    "system_not_root": {
+        "nl": "--user root: de bot draait nooit als root; noem de gebruiker van wie de bot is",
+        "en": "--user root: the bot never runs as root; name the user the bot belongs to",
+    },
     "no_such_user": {
         "nl": "--user {user}: die gebruiker bestaat niet op deze machine",
         "en": "--user {user}: no such user on this machine",
