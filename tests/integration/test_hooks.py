@@ -343,3 +343,16 @@ async def test_the_owners_session_on_a_task_records_its_compaction(
     assert len(rows) == 2
     assert rows[0]["tekst"].startswith("verslag voor de compact: ")
     assert rows[1]["tekst"] == "Samenvatting"
+
+
+@pytest.mark.parametrize(
+    ("task_id", "said"),
+    [("HV-20261203-999", "taak HV-20261203-999 bestaat niet"), ("bogus", "'bogus' is geen taak-ID")],
+)
+async def test_a_taak_id_that_names_no_task_is_said_by_the_prompt_hook(
+    session_env: dict[str, str], task_id: str, said: str
+) -> None:
+    code, out, err = hook({**session_env, "TAAK_ID": task_id}, "prompt", {"prompt": "ga door"})
+    assert code == 0  # a hook never breaks a session
+    assert task_id not in out
+    assert err.strip().startswith(f"taak hook prompt: TAAK_ID: {said}"), err

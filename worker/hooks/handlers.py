@@ -175,10 +175,22 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
+    from worker.core.messages import message
+    from worker.core.model import is_task_id
+
     state = owner.where_we_are_now(place_of(settings))
-    line = await _task_line(settings) if settings.id else None
+    line = await _task_line(settings) if settings.id and is_task_id(settings.id) else None
+    trouble = ""
+    if settings.id and line is None:  # a TAAK_ID that names no task: said, not silently left out
+        language = settings.language
+        said = (
+            message("not_found", language, id=settings.id)
+            if is_task_id(settings.id)
+            else message("bad_id", language, value=settings.id)
+        )
+        trouble = f"taak hook prompt: TAAK_ID: {said}"
     text = "\n".join(part for part in (state, line) if part)
-    return HookResult(stdout=additional_context("UserPromptSubmit", text)) if text else HookResult()
+    return HookResult(stdout=additional_context("UserPromptSubmit", text) if text else "", stderr=trouble)
 
 
 async def _task_line(settings: Settings) -> str | None:
