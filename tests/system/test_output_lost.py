@@ -95,6 +95,11 @@ async def test_a_hook_whose_output_cannot_be_written_exits_0_without_a_traceback
         assert said_once(done.stderr).startswith(f"taak hook {hook}: the output could not be written")
     else:
         assert done.stderr == ""
+    last = json.loads((Path(env["TAAK_DATA_DIR"]) / "hooks.log").read_text().splitlines()[-1])
+    if stdout == "closed":  # refilled with /dev/null at the start: its output went nowhere, without a failure
+        assert last["error"] is None
+    else:  # what ops tail shows the run as failed
+        assert last["error"].startswith(f"taak hook {hook}: stdout: "), last
 
 
 @needs_dev_full

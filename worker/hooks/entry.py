@@ -138,7 +138,11 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: 
 
 def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:
     if result.stdout:
-        sys.stdout.write(result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
+        try:
+            written_out(result.stdout)
+        except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
+            _record(settings, name, started, error=f"taak hook {name}: stdout: {exc.strerror or exc}")
+            raise
     if result.stderr:
         print(result.stderr, file=sys.stderr)
     _record(settings, name, started, error=result.stderr or None, code=result.exit_code)
@@ -176,6 +180,12 @@ def _read_payload() -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise BadPayload(message("hook_input_not_json", early_language()))
     return payload
+
+
+def written_out(text: str) -> None:
+    """The hook's answer on stdout, flushed at once: a stdout that fails shows here, while it can be recorded."""
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
 
 
 def _record(

@@ -16,7 +16,7 @@ from typing import Any
 
 from worker.core.messages import early_language, message, os_reason
 from worker.core.session_files import SessionFiles
-from worker.hooks.entry import record_hook_run
+from worker.hooks.entry import record_hook_run, written_out
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     briefing_from_file,
@@ -47,7 +47,20 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
     if unreadable_input is not None:
         stderr, code = f"taak hook {name}: {unreadable_input}", 0
     if stdout:
-        sys.stdout.write(stdout if stdout.endswith("\n") else stdout + "\n")
+        try:
+            written_out(stdout)
+        except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
+            error = f"taak hook {name}: stdout: {exc.strerror or exc}"
+            record_hook_run(
+                _data_dir(),
+                name,
+                os.environ.get("TAAK_ID"),
+                os.environ.get("TAAK_BOT"),
+                started,
+                error=error,
+                code=code,
+            )
+            raise
     if stderr:
         print(stderr, file=sys.stderr)
     record_hook_run(
