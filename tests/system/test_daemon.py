@@ -165,6 +165,20 @@ async def test_a_missing_agent_command_is_an_infrastructure_failure(
     assert said == "infrastructure: the agent does not start (file /nonexistent/claude: No such file or directory)"
 
 
+async def test_a_working_folder_that_is_gone_is_named_not_the_program(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    conn = conn_on
+    await new_task(conn, toegewezen_aan="paco")
+    gone = tmp_path / "weg"
+    env = worker_env(db_url, tmp_path, TAAK_WORKDIR=str(gone))
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    assert daemon.wait() == 0
+    daemon.stop()
+    reason = await conn.fetchval("select tekst from agent_taak_log where soort = 'vrijgegeven'")
+    assert reason == f"infrastructuur: agent start niet (bestand {gone}: bestaat niet)"  # was: python3 'bestaat niet'
+
+
 async def test_a_silent_session_is_stopped_after_the_silence_timeout(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:

@@ -93,7 +93,9 @@ async def run_session(
                 pass_fds=(lifeline,),
             )
         except OSError as exc:
-            report.spawn_error = failed_line(exc.errno or 0, plan.argv[0])  # said by outcome.launch_failure
+            # Python names the working folder when it is what failed (TAAK_WORKDIR gone), else the program.
+            failed = os.fspath(exc.filename) if exc.filename is not None else plan.argv[0]
+            report.spawn_error = failed_line(exc.errno or 0, failed)  # said by outcome.launch_failure
             return report
         finally:
             os.close(lifeline)
