@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import os
 import re
 import secrets
 import sys
@@ -50,7 +49,9 @@ def file_error_line(exc: BaseException, language: str) -> str | None:
 
 def end_quietly_after_broken_pipe() -> None:
     """The reader had enough (`| head`): no second error when the interpreter flushes stdout at exit."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    from worker.cli.entry import discard_output
+
+    discard_output()
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:
