@@ -13,27 +13,7 @@ import sys
 import time
 import uuid
 
-# What the stand-in says and logs, in the session's language (the daemon gives it its own TAAK_LANGUAGE).
-WORDS = {
-    "nl": {
-        "begin": "Ik lees de briefing van {id} en begin.",
-        "first_step": "notities gelezen en een opzet gemaakt",
-        "second_part": "Eerste stap gelogd; nu het tweede deel.",
-        "result_line": "Resultaat van {id}",
-        "written": "resultaat geschreven naar {path}",
-        "done": "demo afgerond",
-        "finished": "{id} is klaar.",
-    },
-    "en": {
-        "begin": "I read the briefing of {id} and begin.",
-        "first_step": "notes read and an outline made",
-        "second_part": "First step logged; now the second part.",
-        "result_line": "Result of {id}",
-        "written": "result written to {path}",
-        "done": "demo finished",
-        "finished": "{id} is done.",
-    },
-}
+from worker.core.messages import early_language, message
 
 
 def emit(event: dict[str, object]) -> None:
@@ -78,23 +58,27 @@ def main() -> None:
             "claude_code_version": "demo",
         }
     )
-    words = WORDS["en" if os.environ.get("TAAK_LANGUAGE") == "en" else "nl"]
-    say(session, words["begin"].format(id=task_id))
+    language = early_language()  # the session's own: the daemon gives it its TAAK_LANGUAGE
+
+    def said(key: str, **values: str) -> str:
+        return message(f"demo_agent_{key}", language, **values)
+
+    say(session, said("begin", id=task_id))
     time.sleep(0.3)
-    taak("log", "stap_klaar", words["first_step"])
-    say(session, words["second_part"])
+    taak("log", "stap_klaar", said("first_step"))
+    say(session, said("second_part"))
     time.sleep(0.3)
     evidence = os.path.join(os.environ.get("TAAK_DATA_DIR", "."), f"demo-{task_id}.txt")
     with open(evidence, "w", encoding="utf-8") as handle:
-        handle.write(words["result_line"].format(id=task_id) + "\n")
-    taak("log", "stap_klaar", words["written"].format(path=evidence))
-    taak("klaar", task_id, "--bewijs", evidence, words["done"])
+        handle.write(said("result_line", id=task_id) + "\n")
+    taak("log", "stap_klaar", said("written", path=evidence))
+    taak("klaar", task_id, "--bewijs", evidence, said("done"))
     emit(
         {
             "type": "result",
             "subtype": "success",
             "is_error": False,
-            "result": words["finished"].format(id=task_id),
+            "result": said("finished", id=task_id),
             "session_id": session,
             "num_turns": 3,
             "duration_ms": int((time.monotonic() - started) * 1000),

@@ -144,10 +144,10 @@ class Settings(BaseSettings):
     def _bot_names(cls, value: list[str]) -> list[str]:
         # A bot's name becomes a file name (its lock, its journal) and a row: refused here, before either, and
         # quoted as it was typed.
-        for bot in value:
-            if not is_bot_name(bot_name(bot)):
-                raise _refused("setting_bot_name", value=repr(shown_name(bot)), limit=NAME_MAX_CHARS)
-        return [bot_name(bot) for bot in value]
+        for typed in value:
+            if not is_bot_name(bot_name(typed)):
+                raise _refused("setting_bot_name", value=repr(shown_name(typed)), limit=NAME_MAX_CHARS)
+        return [bot_name(typed) for typed in value]
 
     @field_validator("bot", mode="before")
     @classmethod

@@ -13,6 +13,12 @@ import pytest
 from tests.helpers import run_taak
 
 
+def check(out: str, name: str) -> str:
+    """doctor's one line for the check `name` (`database`, `claude`, ...)."""
+    (line,) = [line for line in out.splitlines() if line.split()[1] == f"{name}:"]
+    return line
+
+
 def healthy(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     (home / ".claude" / "projects" / "-Users-paco").mkdir(parents=True)
@@ -94,7 +100,7 @@ def test_an_agent_that_cannot_be_found_is_said_as_a_name_not_on_path_or_a_path_w
     cli_env: dict[str, str], tmp_path: Path, agent: str, said: str
 ) -> None:
     result = run_taak({**healthy(cli_env, tmp_path), "TAAK_AGENT_CMD": agent}, "doctor")
-    (claude,) = [line for line in result.out.splitlines() if line.split()[1] == "claude:"]
+    claude = check(result.out, "claude")
     assert claude.startswith(f"fail  claude: {said}")
 
 
@@ -102,7 +108,7 @@ def test_an_unreachable_database_is_a_failure_with_one_line_per_check(cli_env: d
     env = {**healthy(cli_env, tmp_path), "TAAK_DATABASE_URL": "postgresql://bot:geheim@127.0.0.1:1/taak"}
     result = run_taak(env, "doctor")
     assert result.code == 1
-    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    database = check(result.out, "database")
     assert database.startswith("fail")
     assert "127.0.0.1:1" in database
     assert "geheim" not in result.out
@@ -115,7 +121,7 @@ def test_a_search_path_that_passes_taaks_tables_by_fails_the_database_check(
     env = {**healthy(cli_env, tmp_path), "TAAK_DATABASE_URL": url + ("&" if "?" in url else "?") + "search_path=elders"}
     result = run_taak(env, "doctor")
     assert result.code == 1
-    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    database = check(result.out, "database")
     assert database.startswith("fail")
     assert "search_path=elders" in database
     assert database.endswith("-> put public in search_path, or leave search_path out")
@@ -151,7 +157,7 @@ def test_unreadable_archive_lines_are_said_first_ones_first_with_a_reason_a_pers
     lines = ["root:x:0:0", '{"role": "user", "text": "x"}', '{"ts": "morgen", "role": "user", "text": "x"}']
     bad.write_text("\n".join(lines + [f"regel {n}" for n in range(4, 12)]) + "\n")
     assert run_taak(env, "archief", "import", "--simple", str(bad)).code == 0
-    (archive,) = [line for line in run_taak(env, "doctor").out.splitlines() if line.split()[1] == "archive:"]
+    archive = check(run_taak(env, "doctor").out, "archive")
     assert archive == (
         f"warn  archive: 11 unreadable transcript lines were skipped: {bad}:1 (no JSON); {bad}:2 (field ts is "
         f"missing); {bad}:3 (no conversation line with a readable time) ..."
@@ -166,7 +172,7 @@ def test_a_url_whose_setting_the_server_refuses_fails_the_database_check_and_the
     env["TAAK_DATABASE_URL"] += separator + "options=-c%20statement_timeout%3Dabc"
     result = run_taak(env, "doctor")
     assert result.code == 1
-    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    database = check(result.out, "database")
     assert database.startswith("fail  database: the server refuses what TAAK_DATABASE_URL asks: ")
     assert "statement_timeout" in database
     assert database.endswith("-> correct TAAK_DATABASE_URL")
@@ -184,5 +190,5 @@ def test_doctors_fix_for_the_database_says_the_url_when_the_url_is_what_is_wrong
     cli_env: dict[str, str], url: str, fix: str
 ) -> None:
     result = run_taak({**cli_env, "TAAK_DATABASE_URL": url, "TAAK_LANGUAGE": "nl"}, "doctor")
-    (database,) = [line for line in result.out.splitlines() if line.split()[1] == "database:"]
+    database = check(result.out, "database")
     assert database.endswith(f"-> {fix}"), database

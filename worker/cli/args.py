@@ -47,13 +47,6 @@ def file_error_line(exc: BaseException, language: str) -> str | None:
     return None
 
 
-def end_quietly_after_broken_pipe() -> None:
-    """The reader had enough (`| head`): no second error when the interpreter flushes stdout at exit."""
-    from worker.cli.entry import discard_output
-
-    discard_output()
-
-
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:
     if line.startswith("usage: "):  # a verb's own usage line, in the run's language like argparse's
         rest = line.removeprefix("usage: ")

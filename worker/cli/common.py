@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from worker.cli.args import end_quietly_after_broken_pipe, fail, file_error_line
+from worker.cli.args import fail, file_error_line
 from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import MESSAGES, early_language, filled, message, unreadable_dotenv
@@ -109,11 +109,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
         # A connect cut short leaves asyncpg's future unread; asyncio would say so on stderr as the process ends.
         logging.getLogger("asyncio").disabled = True
         raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
-    except BrokenPipeError:  # `taak lijst | head -1`: the reader had enough, the database is fine
-        end_quietly_after_broken_pipe()
-        raise SystemExit(0) from None
-    except OutputLost:  # stdout, not the database: said by the command's guard (worker/cli/entry.py)
-        raise
+    except (BrokenPipeError, OutputLost):  # stdout, not the database (`| head`, a full disk): the command's guard
+        raise  # says it (worker/cli/entry.guarded)
     except Exception as exc:
         said = failure_line(exc, settings)
         if said is None:  # a bug: still one line for the user; the traceback is no help at a terminal

@@ -126,7 +126,7 @@ def _stdout_closed(program: str, *, hook: bool) -> None:
     from worker.core.messages import early_language, message
 
     if _fd_closed(1):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        discard_output()
     sys.stdout = GuardedOutput(open(1, "w", encoding="utf-8", closefd=False))  # noqa: SIM115 (for the process)
     if hook:
         return

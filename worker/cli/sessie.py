@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from worker.cli import args as a
+from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.messages import early_language, message, os_reason
 from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
@@ -48,7 +49,7 @@ def main(words: list[str]) -> int:
         if answer.get("err"):
             print(f"taak: {printable(answer['err'])}", file=sys.stderr)
     except BrokenPipeError:  # `taak toon --json | head -c 300`
-        a.end_quietly_after_broken_pipe()
+        discard_output()
     return int(answer.get("code", ExitCode.REFUSED))
 
 

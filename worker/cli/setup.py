@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
+from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.messages import early_language, message, os_reason
 from worker.core.terminal import is_blank, quoted
@@ -303,7 +304,7 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
     folder = args.dir or settings.memory_dir
     if not folder.is_dir():
         if args.dir is not None:  # a folder the user named must be there
-            raise NotFound("not_a_folder" if folder.exists() else "no_folder", path=folder)
+            raise NotFound("setting_not_a_folder" if folder.exists() else "no_folder", path=folder)
         print(a.said(settings, "memory_folder_missing", path=folder))
         return ExitCode.OK
     health = memory_health(folder)
@@ -353,5 +354,5 @@ async def doctor(args: argparse.Namespace, settings: Settings) -> int:
             print(check.line(settings.language))
         sys.stdout.flush()
     except BrokenPipeError:  # `taak doctor | head -1`: the reader stopped, the checks' verdict still stands
-        a.end_quietly_after_broken_pipe()
+        discard_output()
     return code

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
+from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.messages import written
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
@@ -552,7 +553,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         while True:
             await anyio.sleep(TAIL_POLL_SECONDS)
             if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
-                a.end_quietly_after_broken_pipe()
+                discard_output()
                 return ExitCode.OK
             for row in await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot):
                 if row["id"] in shown:

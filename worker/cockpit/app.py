@@ -16,7 +16,7 @@ import re
 import secrets
 import shlex
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -247,19 +247,21 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         Route("/bot/{bot}/{switch:str}", switch, methods=["POST"]),
     ]
 
-    async def no_such_page(request: Request, _error: Exception) -> Response:
-        if not authorised(request):  # without the token nothing is told, not even which pages exist
-            return _message(language, words["bad_request"], login, 401)
-        # Starlette's own answer is English plain text, whatever the run's language.
-        return _message(language, words["not_found"], words["no_such_page"], 404)
+    def owner_only(title: str, text: str, status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
+        """Starlette's own answers (404, 405) are English plain text: said to the owner in the run's language, and
+        to anyone without the token as 401, so that not even which pages exist is told."""
 
-    async def not_so(request: Request, _error: Exception) -> Response:
-        """A page asked in a way it does not take (GET of an action): for the owner only, in the run's language."""
-        if not authorised(request):
-            return _message(language, words["bad_request"], login, 401)
-        return _message(language, words["not_allowed"], words["no_such_request"], 405)
+        async def answer(request: Request, _error: Exception) -> Response:
+            if not authorised(request):
+                return _message(language, words["bad_request"], login, 401)
+            return _message(language, words[title], words[text], status)
 
-    handlers = {404: no_such_page, 405: not_so}
+        return answer
+
+    handlers = {
+        404: owner_only("not_found", "no_such_page", 404),
+        405: owner_only("not_allowed", "no_such_request", 405),  # a page asked the wrong way (GET of an action)
+    }
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 
 

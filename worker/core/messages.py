@@ -412,10 +412,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "map {path} bestaat niet",
         "en": "folder {path} does not exist",
     },
-    "not_a_folder": {
-        "nl": "{path} is een bestand, geen map",
-        "en": "{path} is a file, not a folder",
-    },
     "bad_ip": {
         "nl": "{value!r} is geen IP-adres",
         "en": "{value!r} is not an IP address",
@@ -1047,6 +1043,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "eerdere demo-taak {id} geannuleerd: nooit gedaan, en hij zou voor de nieuwe gaan",
         "en": "earlier demo task {id} cancelled: never done, and it would go before the new one",
     },
+    # What the demo's stand-in agent (worker/demo_agent.py) says and logs.
+    "demo_agent_begin": {
+        "nl": "Ik lees de briefing van {id} en begin.",
+        "en": "I read the briefing of {id} and begin.",
+    },
+    "demo_agent_first_step": {"nl": "notities gelezen en een opzet gemaakt", "en": "notes read and an outline made"},
+    "demo_agent_second_part": {
+        "nl": "Eerste stap gelogd; nu het tweede deel.",
+        "en": "First step logged; now the second part.",
+    },
+    "demo_agent_result_line": {"nl": "Resultaat van {id}", "en": "Result of {id}"},
+    "demo_agent_written": {"nl": "resultaat geschreven naar {path}", "en": "result written to {path}"},
+    "demo_agent_done": {"nl": "demo afgerond", "en": "demo finished"},
+    "demo_agent_finished": {"nl": "{id} is klaar.", "en": "{id} is done."},
     "demo_again": {"nl": "Bekijk het nog eens met: {command}", "en": "See it again with: {command}"},
 }
 

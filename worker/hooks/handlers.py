@@ -179,18 +179,14 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
     from worker.core.model import is_task_id
 
     state = owner.where_we_are_now(place_of(settings))
-    line = await _task_line(settings) if settings.id and is_task_id(settings.id) else None
-    trouble = ""
-    if settings.id and line is None:  # a TAAK_ID that names no task: said, not silently left out
-        language = settings.language
-        said = (
-            message("not_found", language, id=settings.id)
-            if is_task_id(settings.id)
-            else message("bad_id", language, value=settings.id)
-        )
-        trouble = f"taak hook prompt: TAAK_ID: {said}"
+    line, trouble = None, ""  # a TAAK_ID that names no task is said, not silently left out
+    if settings.id and not is_task_id(settings.id):
+        trouble = message("bad_id", settings.language, value=settings.id)
+    elif settings.id and (line := await _task_line(settings)) is None:
+        trouble = message("not_found", settings.language, id=settings.id)
     text = "\n".join(part for part in (state, line) if part)
-    return HookResult(stdout=additional_context("UserPromptSubmit", text) if text else "", stderr=trouble)
+    stdout = additional_context("UserPromptSubmit", text) if text else ""
+    return HookResult(stdout=stdout, stderr=f"taak hook prompt: TAAK_ID: {trouble}" if trouble else "")
 
 
 async def _task_line(settings: Settings) -> str | None:

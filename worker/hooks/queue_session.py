@@ -46,32 +46,20 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
         stderr = f"taak hook {name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
     if unreadable_input is not None:
         stderr, code = f"taak hook {name}: {unreadable_input}", 0
+
+    def record(error: str | None) -> None:
+        task, bot = os.environ.get("TAAK_ID"), os.environ.get("TAAK_BOT")
+        record_hook_run(_data_dir(), name, task, bot, started, error=error, code=code)
+
     if stdout:
         try:
             written_out(stdout)
         except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
-            error = f"taak hook {name}: stdout: {exc.strerror or exc}"
-            record_hook_run(
-                _data_dir(),
-                name,
-                os.environ.get("TAAK_ID"),
-                os.environ.get("TAAK_BOT"),
-                started,
-                error=error,
-                code=code,
-            )
+            record(f"taak hook {name}: stdout: {exc.strerror or exc}")
             raise
     if stderr:
         print(stderr, file=sys.stderr)
-    record_hook_run(
-        _data_dir(),
-        name,
-        os.environ.get("TAAK_ID"),
-        os.environ.get("TAAK_BOT"),
-        started,
-        error=stderr or None,
-        code=code,
-    )
+    record(stderr or None)
     return code
 
 
