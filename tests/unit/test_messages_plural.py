@@ -7,12 +7,17 @@ import pytest
 from worker.core.messages import message
 
 
-@pytest.mark.parametrize(("language", "one", "many"), [("nl", "1 regel ", "regels"), ("en", "1 line ", "lines")])
-def test_one_line_still_in_the_journal_is_said_in_the_singular(language: str, one: str, many: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "one", "many", "plural_verb"),
+    [("nl", "1 regel ", "regels", " staan "), ("en", "1 line ", "lines", " are ")],
+)
+def test_one_line_still_in_the_journal_is_said_in_the_singular(
+    language: str, one: str, many: str, plural_verb: str
+) -> None:
     copy = message("briefing_from_copy", language, id="HV-20261203-001", made="10:00", age=3, waiting=1)
     assert one in copy
     assert many not in copy
-    assert " are " not in copy
+    assert plural_verb not in copy  # "1 regel daarna staan", "1 line ... are": the verb agrees, or there is none
 
 
 @pytest.mark.parametrize(("language", "one"), [("nl", "(1 taak getoond"), ("en", "(1 task shown")])
