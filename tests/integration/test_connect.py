@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import run_taak
 
 
@@ -144,3 +146,42 @@ def test_a_wrong_or_missing_password_is_said_as_such_by_both_programs(tmp_path: 
         assert "fout" not in said["fout"]
     finally:
         stop_embedded(server)
+
+
+async def test_a_pooled_connection_its_server_ended_is_a_lost_connection_the_daemon_waits_out(
+    db_url: str, server_url: str
+) -> None:
+    """The server terminates an idle pooled connection (a restart, `pg_terminate_backend`, a failover): its
+    FATAL arrives before the socket's close, and a statement in between finds the connection mid-error.
+    That is a lost connection like any other to the daemon: waited out, then served by a new connection."""
+    import anyio
+    import asyncpg
+
+    from tests.helpers import SlowClosingProxy
+    from worker.daemon.retry import DB_ERRORS, Outages
+    from worker.db.connect import create_pool
+    from worker.settings import Settings
+
+    admin = await asyncpg.connect(server_url)
+    async with SlowClosingProxy("127.0.0.1", parse_port(server_url), hold_seconds=3) as proxy:
+        pool = await create_pool(Settings(_env_file=None, database_url=proxy.url(db_url)), min_size=1, max_size=1)
+        try:
+            ended = await pool.fetchval("select pg_backend_pid()")
+            await admin.execute("select pg_terminate_backend($1, 5000)", ended)  # waits until it is gone
+            await anyio.sleep(0.2)  # its FATAL has reached the pool; the close is still held back
+            with pytest.raises(DB_ERRORS):  # what the daemon retries
+                await pool.fetchval("select 1")
+            outages = Outages(give_up=anyio.Event())
+            with anyio.fail_after(20):
+                served_by = await outages.run("a statement", lambda: pool.fetchval("select pg_backend_pid()"))
+            assert served_by != ended
+            assert outages.ok
+        finally:
+            pool.terminate()
+    await admin.close()
+
+
+def parse_port(url: str) -> int:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).port or 5432

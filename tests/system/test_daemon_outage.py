@@ -10,6 +10,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import anyio
 import asyncpg
@@ -132,6 +133,40 @@ async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_i
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
 
 
+async def test_connections_the_server_ended_while_idle_are_replaced_and_the_daemon_goes_on(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """The server ends every idle connection of the daemon (a failover, `pg_terminate_backend`), and the
+    network delivers each FATAL seconds before the close: the statements of those seconds find their pooled
+    connection mid-error. The daemon waits that out like any outage and runs the next task; it crashed."""
+    from tests.helpers import SlowClosingProxy
+
+    name = parse_database_url(db_url).database
+    admin = await asyncpg.connect(server_url)
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    server = urlsplit(db_url)
+    async with SlowClosingProxy(server.hostname or "127.0.0.1", server.port or 5432, hold_seconds=3) as proxy:
+        env = worker_env(proxy.url(db_url), tmp_path, mode="klaar", TAAK_POLL_SECONDS="1")
+        daemon = Daemon(env, tmp_path / "worker.log")
+        try:
+            await wait_for(lambda: _said(daemon, "listening"), timeout=30, what="the daemon to listen")
+            ended = await admin.fetchval(
+                "select count(pg_terminate_backend(pid, 5000)) from pg_stat_activity where datname = $1 and pid <> $2",
+                name,
+                conn.get_server_pid(),
+            )
+            assert ended >= 2  # its pool and its LISTEN connection
+            task_id = await new_task(conn, "na de onderbreking", toegewezen_aan="paco")
+            await wait_for(lambda: _klaar(conn, task_id), timeout=60, what="the task after the connections ended")
+            assert daemon.process.poll() is None
+        finally:
+            await anyio.to_thread.run_sync(daemon.stop)  # the proxy runs on this loop: it must go on passing bytes
+            await conn.close()
+            await admin.close()
+    assert "Traceback" not in (tmp_path / "worker.log").read_text()
+
+
 async def test_a_daemon_stopped_during_an_outage_claims_nothing_when_the_database_comes_back(
     db_url: str, server_url: str, tmp_path: Path
 ) -> None:
@@ -250,6 +285,49 @@ async def test_tail_says_the_database_went_away_with_exit_4(tmp_path: Path) -> N
     assert code == 4, err
     (line,) = err.strip().splitlines()
     assert line == f"taak: database niet bereikbaar op {parse_database_url(db_url).where} (de verbinding is gesloten)"
+
+
+async def test_tail_whose_connection_the_server_ended_says_so_with_exit_4(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """The server ends `taak tail`'s connection and the network delivers the FATAL before the close: the
+    next look finds the connection mid-error. That is the same lost connection, said the same way."""
+    from tests.helpers import SlowClosingProxy
+
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, "volg mij")
+    await conn.execute("insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'eerste')", task_id)
+    admin = await asyncpg.connect(server_url)
+    server = urlsplit(db_url)
+    async with SlowClosingProxy(server.hostname or "127.0.0.1", server.port or 5432, hold_seconds=5) as proxy:
+        tail_url = proxy.url(db_url)
+        env = {**worker_env(tail_url, tmp_path / "owner", mode="klaar"), "TAAK_LANGUAGE": "nl"}
+        tail = await anyio.open_process([sys.executable, "-m", "worker.cli.taak", "tail", "-n", "1"], env=env)
+        try:
+            assert tail.stdout is not None
+            assert tail.stderr is not None
+            first = await tail.stdout.receive()
+            assert b"eerste" in first
+            await admin.execute(
+                "select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = $1 and pid <> $2",
+                parse_database_url(db_url).database,
+                conn.get_server_pid(),
+            )
+            with anyio.fail_after(4):  # before the proxy passes the close: the look in between is what is tested
+                code = await tail.wait()
+            err = b""
+            async for chunk in tail.stderr:
+                err += chunk
+        finally:
+            if tail.returncode is None:
+                tail.kill()
+                await tail.wait()
+            await conn.close()
+            await admin.close()
+    assert code == 4, err
+    (line,) = err.decode().strip().splitlines()
+    where = parse_database_url(tail_url).where
+    assert line == f"taak: database niet bereikbaar op {where} (de verbinding is gesloten)"
 
 
 async def _ending_rows(conn: asyncpg.Connection, task_id: str) -> list[tuple[str, str]]:

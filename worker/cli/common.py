@@ -147,6 +147,8 @@ def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode]
         return message("database_rule", language, detail=quoted(_first_line(exc))), ExitCode.REFUSED
     if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
         return _unreachable_line(settings, exc)  # it closed under a command still using it (`taak tail`)
+    if isinstance(exc, asyncpg.InternalClientError):
+        return _unreachable_line(settings, exc)  # the server ended it between two statements (see known_reason)
     return None
 
 

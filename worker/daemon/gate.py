@@ -435,7 +435,7 @@ class SocketPathTooLong(Exception):
 def _read_errors() -> tuple[type[Exception], ...]:
     import asyncpg
 
-    return (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError)
+    return (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError)
 
 
 READ_ERRORS = _read_errors()

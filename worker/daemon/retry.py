@@ -17,11 +17,15 @@ from worker.core.outcome import backoff_seconds, with_jitter
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
-# What a lost or refused connection looks like from asyncpg and the OS.
+# What a lost or refused connection looks like from asyncpg and the OS. InternalClientError: a pooled
+# connection whose server ended it while it was idle has read the server's FATAL but not yet the socket's
+# close; a statement in that moment finds it mid-error ("cannot switch to state ..."). The close follows,
+# and the pool replaces the connection on the next try.
 DB_ERRORS = (
     OSError,
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
     TimeoutError,
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,

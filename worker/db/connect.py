@@ -156,9 +156,10 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("reason_no_postgres_socket")
     if isinstance(cause, DatabaseRefusesConnections):  # the server's own words say why
         return None
-    if isinstance(cause, ConnectionError | asyncpg.ConnectionDoesNotExistError) or (
+    if isinstance(cause, ConnectionError | asyncpg.ConnectionDoesNotExistError | asyncpg.InternalClientError) or (
         isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text
-    ):  # it went away under a command still using it (`taak tail` while the server stops, a backend killed)
+    ):  # it went away under a command still using it (`taak tail` while the server stops, a backend killed);
+        # InternalClientError: the server's FATAL was read, the socket's close not yet (worker/daemon/retry.py)
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
