@@ -67,16 +67,21 @@ def configure_logging(
             processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
         )
     )
-    handler.addFilter(_not_said_twice)
     root = logging.getLogger()
     root.handlers = [handler]
     root.setLevel(logging.WARNING)
+    quiet_pool_retries()
 
 
-def _not_said_twice(record: logging.LogRecord) -> bool:
-    """asyncpg's pool says every failed reconnect while the database is away, in English and up to once a
-    minute: the daemon says the outage itself, once when it starts and once when it ends, in the run's language."""
-    return not (record.name == "asyncpg.pool" and str(record.msg).startswith("Failed to restore the pool connection"))
+def quiet_pool_retries() -> None:
+    """asyncpg's pool says every failed reconnect while the database is away, in English, with a traceback and up
+    to once a minute: the daemon says the outage itself, once when it starts and once when it ends, and the
+    cockpit on the page that could not be served, both in the run's language."""
+    logging.getLogger("asyncpg.pool").addFilter(_not_a_pool_retry)  # the same filter once, however often called
+
+
+def _not_a_pool_retry(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith("Failed to restore the pool connection")
 
 
 def _readable_values(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:

@@ -476,3 +476,107 @@ def test_the_link_writes_an_ipv6_address_once_in_brackets(cli_env: dict[str, str
     printed = subprocess.run(command, env=cli_env, capture_output=True, text=True, timeout=60)
     assert printed.returncode == 0, printed.stderr
     assert printed.stdout.startswith(link + "?token=")
+
+
+async def test_a_database_that_goes_away_is_said_on_the_page_and_the_cockpit_comes_back_with_it(
+    cockpit: tuple[TestClient, str],
+    conn: asyncpg.Connection,
+    server_url: str,
+    db_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A restart or an outage under a serving cockpit: every page and action says it in the run's language
+    (503), not Starlette's English "Internal Server Error" with a traceback, and nothing of it to strangers;
+    once the database is back the same pool serves again."""
+    from worker.core.dsn import parse_database_url
+
+    client, token = cockpit
+    task_id = await new_task(conn)
+    logged_in(client, token)
+    assert client.get("/").status_code == 200
+    name = parse_database_url(db_url).database
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'alter database "{name}" allow_connections false')
+        await admin.fetchval(
+            "select count(pg_terminate_backend(pid, 5000)) from pg_stat_activity where datname = $1", name
+        )
+        csrf = csrf_value(token)
+        answers = [client.get(path.replace("HV-20261201-001", task_id)) for path in PAGES]
+        answers += [
+            client.post(path.replace("HV-20261201-001", task_id), data={"csrf": csrf, "tekst": "x"}) for path in ACTIONS
+        ]
+        for answer in answers:
+            assert answer.status_code == 503, answer.request.url
+            assert "database niet bereikbaar op" in answer.text
+            assert "Laad de pagina opnieuw zodra de database terug is" in answer.text
+            assert "Internal Server Error" not in answer.text
+        client.cookies.clear()
+        stranger = client.get("/")
+        assert stranger.status_code == 401
+        assert "niet bereikbaar" not in stranger.text
+    finally:
+        await admin.execute(f'alter database "{name}" allow_connections true')
+        await admin.close()
+    assert logged_in(client, token).get(f"/taak/{task_id}").status_code == 200
+    assert not [r for r in caplog.records if r.exc_info]  # no traceback anywhere in the log
+
+
+async def test_the_serving_cockpits_console_stays_quiet_through_an_outage(
+    cli_env: dict[str, str], tmp_path: Path, server_url: str, db_url: str
+) -> None:
+    """The page says the outage; the terminal that runs `taak cockpit` showed asyncpg's English retries and
+    Starlette's tracebacks for every request meanwhile."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    import anyio
+
+    from worker.core.dsn import parse_database_url
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serving = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)],
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+    def status_of_board() -> int:
+        token = (tmp_path / "data" / "cockpit.token").read_text().strip()
+        asked = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Cookie": f"taak_cockpit={token}"})
+        try:
+            with urllib.request.urlopen(asked, timeout=30) as answer:
+                return int(answer.status)
+        except urllib.error.HTTPError as refused:
+            return refused.code
+
+    name = parse_database_url(db_url).database
+    admin = await asyncpg.connect(server_url)
+    try:
+        assert serving.stdout is not None
+        await anyio.to_thread.run_sync(serving.stdout.readline)  # serving
+        assert await anyio.to_thread.run_sync(status_of_board) == 200
+        await admin.execute(f'alter database "{name}" allow_connections false')
+        await admin.fetchval(
+            "select count(pg_terminate_backend(pid, 5000)) from pg_stat_activity where datname = $1", name
+        )
+        assert await anyio.to_thread.run_sync(status_of_board) == 503
+        await anyio.sleep(1)  # the pool's own attempts to reconnect in the background
+        assert await anyio.to_thread.run_sync(status_of_board) == 503
+        await admin.execute(f'alter database "{name}" allow_connections true')
+        assert await anyio.to_thread.run_sync(status_of_board) == 200
+    finally:
+        await admin.execute(f'alter database "{name}" allow_connections true')
+        await admin.close()
+        serving.send_signal(signal.SIGINT)
+        _, console = await anyio.to_thread.run_sync(lambda: serving.communicate(timeout=30))
+    assert serving.returncode == 0
+    assert console == "", console

@@ -84,6 +84,7 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         listening = socket.socket(family, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listening.bind((args.host, args.port))
+        listening.listen(128)  # a browser opened on the line below waits for the server instead of being refused
     except (socket.gaierror, UnicodeError):  # no name the resolver knows (`256.1.1.1`), or none it can encode
         raise InvalidInput("bad_host", value=args.host) from None
     except OSError as error:  # in use, or an address of another machine

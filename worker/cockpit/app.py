@@ -33,6 +33,7 @@ from worker.cockpit.pages import WORDS, render
 from worker.core.errors import TaakError
 from worker.core.model import FINAL, Soort, Status
 from worker.core.terminal import is_blank, printable
+from worker.db.connect import CONNECTION_ERRORS
 from worker.db.sqlfiles import queries
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         from worker.db.connect import create_pool, resolve_database
         from worker.db.migrate import migrate, set_timezone
+        from worker.logs import quiet_pool_retries
 
         database = resolve_database(settings)
         if settings.database is None:  # the embedded database is this machine's own: kept migrated
@@ -108,6 +110,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
             finally:
                 await conn.close()
         state["pool"] = await create_pool(settings, database, min_size=1, max_size=4)
+        quiet_pool_retries()  # an outage is said on the page that could not be served
         try:
             yield
         finally:
@@ -258,9 +261,20 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
 
         return answer
 
-    handlers = {
+    async def database_away(request: Request, error: Exception) -> Response:
+        """The database went away under a page or an action (a restart, a failover, an outage): said as the CLI
+        says it, in the run's language, instead of Starlette's English "Internal Server Error" with a traceback
+        on the console. The pool connects again by itself; an action is not retried (it may have been done)."""
+        if not authorised(request):
+            return _message(language, words["bad_request"], login, 401)
+        from worker.cli.common import failure_text
+
+        return _message(language, words["database_away"], f"{failure_text(error, settings)}. {words['try_again']}", 503)
+
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         404: owner_only("not_found", "no_such_page", 404),
         405: owner_only("not_allowed", "no_such_request", 405),  # a page asked the wrong way (GET of an action)
+        **dict.fromkeys(CONNECTION_ERRORS, database_away),
     }
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
 

@@ -67,6 +67,8 @@ WORDS: dict[str, dict[str, str]] = {
         "no_such_action": "Deze cockpit kent geen actie {action}.",
         "csrf_refused": "Dit formulier kwam niet van deze cockpit (CSRF): laad de pagina opnieuw en probeer het weer.",
         "no_such_request": "Deze pagina neemt zo'n verzoek niet aan.",
+        "database_away": "Database niet bereikbaar",
+        "try_again": "Laad de pagina opnieuw zodra de database terug is; de cockpit verbindt dan vanzelf weer.",
     },
     "en": {
         "board": "Board",
@@ -123,6 +125,8 @@ WORDS: dict[str, dict[str, str]] = {
         "no_such_action": "This cockpit has no action {action}.",
         "csrf_refused": "This form did not come from this cockpit (CSRF): load the page again and try once more.",
         "no_such_request": "This page does not take such a request.",
+        "database_away": "Database unreachable",
+        "try_again": "Reload the page once the database is back; the cockpit connects again by itself.",
     },
 }
 

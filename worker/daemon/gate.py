@@ -32,6 +32,7 @@ from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, Outcome
 from worker.daemon.retry import DatabaseGone
+from worker.db.connect import CONNECTION_ERRORS
 from worker.db.ledger import Claim, Ledger, check_text
 from worker.hooks.stand import write_stand
 
@@ -197,7 +198,7 @@ class Gate:
                 # In the language the session asks in, as everything else it is told (the daemon passes its own).
                 source = replace(await self.briefing_source(running.task_id), language=language)
                 text = build_briefing(source, variant)
-        except READ_ERRORS:
+        except CONNECTION_ERRORS:
             if op == "toon":
                 raise Unreachable("daemon_no_database", id=running.task_id) from None  # exit 4, as everywhere
             return Answer(out=self._briefing_from_copy(running, variant, language))
@@ -275,7 +276,7 @@ class Gate:
         try:
             with anyio.fail_after(READ_TIMEOUT_SECONDS):
                 source = await self.briefing_source(task_id)
-        except READ_ERRORS:
+        except CONNECTION_ERRORS:
             return  # the copy stays as it was; the next write tries again
         for variant in (Variant.FULL, Variant.COMPACT):
             _copy_path(running.briefing_file, variant).write_text(
@@ -430,12 +431,3 @@ class SocketPathTooLong(Exception):
     def render(self, language: str) -> str:
         length = len(os.fsencode(self.path))
         return message("socket_too_long", language, path=self.path, length=length, limit=SOCKET_PATH_MAX_BYTES)
-
-
-def _read_errors() -> tuple[type[Exception], ...]:
-    import asyncpg
-
-    return (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncpg.InternalClientError)
-
-
-READ_ERRORS = _read_errors()

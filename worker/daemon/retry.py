@@ -9,27 +9,15 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 import anyio
-import asyncpg
 import structlog
 
 from worker.core.outcome import backoff_seconds, with_jitter
+from worker.db.connect import CONNECTION_ERRORS
 
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
-# What a lost or refused connection looks like from asyncpg and the OS. InternalClientError: a pooled
-# connection whose server ended it while it was idle has read the server's FATAL but not yet the socket's
-# close; a statement in that moment finds it mid-error ("cannot switch to state ..."). The close follows,
-# and the pool replaces the connection on the next try.
-DB_ERRORS = (
-    OSError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
-    TimeoutError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.AdminShutdownError,
-)
+DB_ERRORS = CONNECTION_ERRORS  # what an outage looks like: waited out here
 
 
 class DatabaseGone(Exception):

@@ -33,6 +33,22 @@ _TRANSIENT = (
 )
 
 
+# What a lost or refused connection looks like from asyncpg and the OS, to everything that waits one out or
+# says it (the daemon's retries, the session gate's reads, the cockpit's pages). InternalClientError: a pooled
+# connection whose server ended it while it was idle has read the server's FATAL but not yet the socket's
+# close; a statement in that moment finds it mid-error ("cannot switch to state ..."). The close follows, and
+# the pool replaces the connection on the next try.
+CONNECTION_ERRORS = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
+
+
 class DatabaseRefusesConnections(ConnectionRefusedError):
     """The server answers, but this database takes no connections now (SQLSTATE 55000): its own words say why."""
 
@@ -159,7 +175,7 @@ def known_reason(cause: BaseException) -> Phrase | None:
     if isinstance(cause, ConnectionError | asyncpg.ConnectionDoesNotExistError | asyncpg.InternalClientError) or (
         isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text
     ):  # it went away under a command still using it (`taak tail` while the server stops, a backend killed);
-        # InternalClientError: the server's FATAL was read, the socket's close not yet (worker/daemon/retry.py)
+        # InternalClientError: the server's FATAL was read, the socket's close not yet (CONNECTION_ERRORS)
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
