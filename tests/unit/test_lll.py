@@ -88,3 +88,34 @@ def test_a_topic_given_again_in_other_capitals_is_said_to_be_open_already(tmp_pa
     assert [e.soort for e in load(tmp_path / "data" / "lll.jsonl")] == ["open"]  # nothing written twice
     assert run_taak(env, "lll", "toon", "de", "foto's").code == 2
     assert run_taak(env, "lll", "toon de foto's").out == "open: toon de foto's\n"  # quoted, one word: a topic
+
+
+def test_a_topic_after_a_line_cut_short_starts_on_its_own_line_and_is_shown(tmp_path: Path) -> None:
+    """A write that died half-way leaves a line without its end: the next topic was glued to it and lost."""
+    env = owner_env(tmp_path)
+    assert run_taak(env, "lll", "eerste").code == 0
+    path = tmp_path / "data" / "lll.jsonl"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write('{"ts": "2026-12-03T10:00:00+00:00", "soort": "open", "onderw')
+    assert run_taak(env, "lll", "na de afgebroken regel").code == 0
+    shown = run_taak(env, "lll", "toon")
+    assert "- na de afgebroken regel (sinds" in shown.out
+    assert "- eerste (sinds" in shown.out
+
+
+def test_a_topic_closed_in_other_capitals_is_closed_as_it_was_opened(tmp_path: Path) -> None:
+    env = owner_env(tmp_path)
+    run_taak(env, "lll", "Budget 2027")
+    closed = run_taak(env, "lll", "klaar", "BUDGET 2027")
+    assert closed.out == "klaar: Budget 2027\n"
+    assert "- afgerond: Budget 2027 (" in run_taak(env, "lll", "toon").out
+
+
+def test_a_list_the_owner_cannot_read_is_said_not_shown_as_empty(tmp_path: Path) -> None:
+    env = owner_env(tmp_path)
+    (tmp_path / "data" / "lll.jsonl").mkdir(parents=True)
+    for words in (["toon"], ["nieuw onderwerp"]):
+        refused = run_taak(env, "lll", *words)
+        assert refused.code == 1, refused
+        assert refused.out == ""
+        assert refused.err == f"taak: bestand {tmp_path / 'data' / 'lll.jsonl'}: is een map\n"

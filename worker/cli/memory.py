@@ -297,7 +297,8 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
     if sub_word == "toon":
         if rest:
             a.fail(f"usage: taak lll toon (unexpected: {a.joined(rest)})", ExitCode.USAGE)
-        print(where.render(where.load(path), now, settings.zone, settings.language) or a.said(settings, "lll_empty"))
+        events = where.load(path, quiet=False)
+        print(where.render(events, now, settings.zone, settings.language) or a.said(settings, "lll_empty"))
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
@@ -305,12 +306,13 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
 
     closing = sub_word == "klaar"
     topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()
-    opened = where.open_topics(where.load(path))  # by the lower-cased name: `Budget` and `budget` are one topic
+    opened = where.open_topics(where.load(path, quiet=False))  # by the lower-cased name: `Budget` is `budget`
     if closing:
         if topic.lower() not in opened:
             raise NotFound("no_topic", topic=topic)
-        where.append(path, "klaar", topic, now)
-        print(a.said(settings, "lll_closed", topic=one_line(topic)))
+        named = opened[topic.lower()].onderwerp  # as it was opened, however it is typed now
+        where.append(path, "klaar", named, now)
+        print(a.said(settings, "lll_closed", topic=one_line(named)))
     elif topic.lower() in opened:
         print(a.said(settings, "lll_already_open", topic=one_line(opened[topic.lower()].onderwerp)))
     else:

@@ -36,18 +36,26 @@ def lll_path(data_dir: Path) -> Path:
 def append(path: Path, soort: str, onderwerp: str, now: datetime) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps({"ts": now.isoformat(), "soort": soort, "onderwerp": onderwerp}, ensure_ascii=False)
-    with path.open("a", encoding="utf-8") as handle:  # one write per event: appends do not interleave
-        handle.write(line + "\n")
+    with path.open("a+b") as handle:  # one write per event: appends do not interleave
+        # A line cut short (a write that died half-way) would swallow this one: it starts on its own line.
+        cut_short = handle.seek(0, os.SEEK_END) > 0 and os.pread(handle.fileno(), 1, handle.tell() - 1) != b"\n"
+        handle.write(("\n" if cut_short else "").encode() + line.encode("utf-8") + b"\n")
 
 
-def load(path: Path) -> list[Event]:
+def load(path: Path, *, quiet: bool = True) -> list[Event]:
+    """The events at the end of the file. `quiet`: a file that cannot be read is no events (the prompt hook
+    never breaks a turn); the owner's own command says it (`quiet=False`: the OSError goes up)."""
     try:
         with path.open("rb") as handle:
             size = handle.seek(0, os.SEEK_END)
             handle.seek(max(0, size - READ_TAIL_BYTES))
             raw = handle.read()
-    except OSError:
+    except FileNotFoundError:
         return []
+    except OSError:
+        if quiet:
+            return []
+        raise
     events = []
     for line in jsonl_lines(raw.decode("utf-8", errors="replace")):
         try:
