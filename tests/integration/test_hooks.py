@@ -239,7 +239,7 @@ def test_the_prompt_hook_shows_where_we_are_now_every_turn(session_env: dict[str
     assert run_taak(owner, "lll", "klaar", "bestaat niet").code == 3
     shown = run_taak(session_env, "lll", "toon").out
     assert "- Verbouwing veranda (sinds" in shown
-    assert "- afgerond: budget 2027" in shown
+    assert "- afgerond: Budget 2027" in shown  # closed under the name it was opened with
     text = context_of(hook(session_env, "prompt", {"prompt": "ga door"})[1], "UserPromptSubmit")
     assert text.startswith("Waar we nu zijn")
     assert text.splitlines()[-1] == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"

@@ -613,3 +613,43 @@ def test_vectors_asked_for_with_semantic_search_off_says_it_is_off(tmp_path: Pat
     done = run_taak({**env_for(tmp_path), "TAAK_SEMANTIC": "false"}, "archief", "vectoren")
     assert (done.code, done.err) == (0, "")
     assert done.out == "semantisch zoeken staat uit (TAAK_SEMANTIC=false): geen vectoren gemaakt\n"
+
+
+def test_a_line_glued_to_one_cut_short_is_archived_and_the_broken_part_reported(tmp_path: Path) -> None:
+    """A write that died half-way leaves a line without its end; the next line written continues it. That next
+    line is kept and found; the broken part is said as unreadable, with where it is."""
+    env = env_for(tmp_path)
+    transcript = tmp_path / "home" / ".claude" / "projects" / "-werk" / "crash.jsonl"
+    transcript.parent.mkdir(parents=True)
+    first = _user_line("u1", "2026-11-28T10:00:00Z", "druifwoord vooraf")
+    cut = _user_line("u2", "2026-11-28T10:01:00Z", "druifwoord dat nooit af kwam")[:50]
+    transcript.write_text(first + "\n" + cut)
+    assert run_taak(env, "archief", "bijwerken").code == 0
+    with transcript.open("a") as handle:
+        handle.write(_user_line("u3", "2026-11-28T10:02:00Z", "druifwoord na de crash") + "\nnog meer rommel\n")
+    done = run_taak(env, "archief", "bijwerken")
+    assert done.code == 0, done.err
+    assert f"2 onleesbare regels overgeslagen (2 nu): {transcript}:2, {transcript}:3" in done.out
+    found = run_taak(env, "recall", "druifwoord").out
+    assert "druifwoord vooraf" in found
+    assert "druifwoord na de crash" in found
+    assert "nooit af kwam" not in found
+
+
+def test_a_transcript_that_cannot_be_read_is_skipped_and_named_and_the_others_are_archived(tmp_path: Path) -> None:
+    """One odd entry under ~/.claude/projects (a folder with a transcript's name) stopped every import, so the
+    daemon's indexer archived nothing more, for good, while Claude Code deletes transcripts after a month."""
+    env = env_for(tmp_path)
+    projects = tmp_path / "home" / ".claude" / "projects" / "-werk"
+    (projects / "aa-map.jsonl").mkdir(parents=True)
+    (projects / "zz-na.jsonl").write_text(_user_line("u1", "2026-11-28T10:00:00Z", "appelwoord erna") + "\n")
+    done = run_taak(env, "archief", "bijwerken")
+    assert done.code == 0, done.err
+    assert done.out.rstrip().endswith(
+        f"; 1 transcript overgeslagen, niet te lezen: {projects / 'aa-map.jsonl'} (is een map)"
+    )
+    assert "appelwoord erna" in run_taak(env, "recall", "appelwoord").out
+    as_json = json.loads(run_taak(env, "archief", "bijwerken", "--json").out)
+    assert [path for path, _why in as_json["files_skipped"]] == [str(projects / "aa-map.jsonl")]
+    doctor = run_taak(env, "doctor").out
+    assert f"transcripts niet te lezen, niet gearchiveerd (1): {projects / 'aa-map.jsonl'}" in doctor

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shlex
 import shutil
 import subprocess
@@ -330,8 +331,12 @@ def _archive(settings: Settings) -> Check:
     """Lines of the lossless archive that could not be read were skipped: say how many and where."""
     import sqlite3
 
-    from worker.memory.archive import Layout, unreadable_reason
+    from worker.memory.archive import Layout, default_sources, unreadable_reason
 
+    blocked = [path for path in default_sources() if not path.is_file() or not os.access(path, os.R_OK)]
+    if blocked:  # every update skips them: their lines never reach the archive
+        shown = ", ".join(map(str, blocked[:3])) + (" ..." if len(blocked) > 3 else "")
+        return Check("warn", "archive", f"transcripts not readable, not archived ({len(blocked)}): {shown}")
     state = Layout(settings.data_dir).archive / ".import.sqlite"
     if not state.is_file():
         return Check("ok", "archive", "nothing archived yet on this machine")

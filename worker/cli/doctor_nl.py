@@ -148,6 +148,10 @@ SAID_NL: list[tuple[str, str]] = [
     (r"^nothing archived yet on this machine$", "nog niets gearchiveerd op deze machine"),
     (r"^every archived line was readable$", "elke gearchiveerde regel was leesbaar"),
     (r"^(\d+) unreadable transcript lines were skipped: (.*)$", r"\1 onleesbare transcriptregels overgeslagen: \2"),
+    (
+        r"^transcripts not readable, not archived \((\d+)\): (.*)$",
+        r"transcripts niet te lezen, niet gearchiveerd (\1): \2",
+    ),
     (r"^start the queue-worker: it writes the registry$", "start de queue-worker: die schrijft het register"),
     (r"^(.*) is (\d+) minutes old$", r"\1 is \2 minuten oud"),
     (r"^is the queue-worker running\?$", "draait de queue-worker?"),

@@ -296,6 +296,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "; {count:onleesbare regel|onleesbare regels} overgeslagen ({now} nu): {shown}",
         "en": "; {count:unreadable line|unreadable lines} skipped ({now} now): {shown}",
     },
+    "archive_files_skipped": {
+        "nl": "; {count:transcript|transcripts} overgeslagen, niet te lezen: {shown}",
+        "en": "; {count:transcript|transcripts} skipped, not readable: {shown}",
+    },
     "intake_off": {
         "nl": "intake kan niet: {reason}",
         "en": "intake cannot run: {reason}",

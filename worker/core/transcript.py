@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 Role = Literal["user", "assistant", "system"]
 Kind = Literal["text", "action", "meta", "tool_result"]
+Line = str | bytes | dict[str, Any]  # a transcript line as read, or already parsed
+SALVAGE_TRIES = 200  # places in a broken line where a glued whole line may start, tried left to right
 
 _NOISE_PREFIXES = (
     "<command-name>",
@@ -48,7 +50,7 @@ class Entry:
     line: int = 0
 
 
-def parse_lines(lines: Iterable[str | bytes], *, first_line: int = 0, tool_results: bool = False) -> list[Entry]:
+def parse_lines(lines: Iterable[Line], *, first_line: int = 0, tool_results: bool = False) -> list[Entry]:
     """Every conversation entry in these transcript lines, split messages merged, in order. `tool_results`:
     the bodies of tool results too, verbatim (the archive keeps them; a compaction report leaves them out)."""
     entries: list[Entry] = []
@@ -95,7 +97,42 @@ def render(entries: Iterable[Entry], *, include_meta: bool = False) -> str:
     return "\n".join(out)
 
 
-def _load(raw: str | bytes) -> dict[str, Any] | None:
+def parsed_lines(lines: list[str]) -> tuple[list[Line], list[int]]:
+    """Every line parsed once, in place, and the indexes of those that hold no JSON object. A broken line gives
+    up the whole line glued to its end, when there is one (a write that died half-way leaves a line without
+    its end, and the next line written continues it): that line is kept, the broken part is reported."""
+    parsed: list[Line] = []
+    broken: list[int] = []
+    for number, line in enumerate(lines):
+        record = _load(line)
+        if record is None and line.strip():
+            broken.append(number)
+            record = _glued_line(line)
+        parsed.append(record if record is not None else "")
+    return parsed, broken
+
+
+def _glued_line(line: str) -> dict[str, Any] | None:
+    decoder = json.JSONDecoder()
+    end_of_line = len(line.rstrip())
+    start = line.find('{"', 1)
+    for _ in range(SALVAGE_TRIES):
+        if start == -1:
+            return None
+        try:
+            value, end = decoder.raw_decode(line, start)
+        except ValueError:
+            pass
+        else:
+            if end == end_of_line and isinstance(value, dict):
+                return value
+        start = line.find('{"', start + 1)
+    return None
+
+
+def _load(raw: Line) -> dict[str, Any] | None:
+    if isinstance(raw, dict):
+        return raw
     try:
         record = json.loads(raw)
     except ValueError:

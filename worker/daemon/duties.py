@@ -128,6 +128,7 @@ class Duties:
             "TAAK_SEMANTIC": str(s.semantic).lower(),
             "TAAK_SEMANTIC_ROWS": str(s.semantic_rows),
         }
+        files_skipped: list[str] = []
         while True:
             done = await anyio.run_process(command, env=env, check=False)
             if done.returncode != 0:
@@ -136,6 +137,10 @@ class Duties:
             else:
                 update = json.loads(done.stdout)
                 unreadable = update.pop("unreadable", [])
+                skipped_now = [path for path, _why in update.pop("files_skipped", [])]
+                if skipped_now != files_skipped and skipped_now:  # said when it changes, not every few minutes
+                    log.warning("archive_files_skipped", files=skipped_now)
+                files_skipped = skipped_now
                 if any(update.values()):
                     # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
                     log.info("archive_updated", **update, unreadable=len(unreadable))

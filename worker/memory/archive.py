@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
-from worker.core.transcript import Entry, jsonl_lines, parse_lines
+from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
@@ -189,9 +191,11 @@ class Archive:
         complete = _whole_lines_from(path, offset)
         if not complete:
             return 0
-        lines = jsonl_lines(complete.decode("utf-8", errors="replace"))
+        lines, broken = parsed_lines(jsonl_lines(complete.decode("utf-8", errors="replace")))
         queue = queue or {}
         first_line = self._line_count(path, offset)
+        for number in broken:  # a line whose end was lost: said, and what was glued to it is kept
+            self._unreadable(f"{path}:{first_line + number + 1}", json.JSONDecodeError("no JSON object", "", 0))
         records = []
         for entry in parse_lines(lines, first_line=first_line, tool_results=True):
             try:
@@ -350,6 +354,7 @@ class Update:
     to_embed: int = 0
     skipped: int = 0  # unreadable lines met by this run
     unreadable: tuple[str, ...] = ()  # where every unreadable line so far is (file:line), first ones first
+    files_skipped: tuple[tuple[str, str], ...] = ()  # found transcripts this run could not read: (path, why)
 
     def as_json(self) -> str:
         return json.dumps(asdict(self))
@@ -363,6 +368,10 @@ class Update:
         if self.unreadable:
             shown = ", ".join(self.unreadable[:3]) + (" ..." if len(self.unreadable) > 3 else "")
             text += message("archive_unreadable", language, count=len(self.unreadable), now=self.skipped, shown=shown)
+        if self.files_skipped:
+            said = [f"{path} ({unreadable_reason(why, language)})" for path, why in self.files_skipped[:3]]
+            shown = "; ".join(said) + (" ..." if len(self.files_skipped) > 3 else "")
+            text += message("archive_files_skipped", language, count=len(self.files_skipped), shown=shown)
         return text
 
 
@@ -400,15 +409,26 @@ def _bring_up_to_date(
 
     queue = queue_sessions(layout.sessions)
     archive = Archive(layout.archive, zone)
+    files_skipped: list[tuple[str, str]] = []
+
+    def found(path: Path, take: Callable[[], int]) -> int:
+        """A file found, not named by the owner: one that cannot be read (a folder with a transcript's name,
+        no permission) is said and skipped, and every other file is still archived."""
+        try:
+            return take()
+        except OSError as exc:
+            files_skipped.append((str(path), f"{type(exc).__name__}: [Errno {exc.errno}] {exc.strerror}"))
+            return 0
+
     try:
         archived = sum(archive.import_simple(path) for path in simple)
         if sources is None:
             transcripts = default_sources()
-            archived += sum(archive.import_transcript(path, queue) for path in transcripts)
+            archived += sum(found(path, partial(archive.import_transcript, path, queue)) for path in transcripts)
             with_transcript = {path.stem for path in transcripts}
             now = time.time()
             archived += sum(
-                archive.import_capture(session)
+                found(session.capture, partial(archive.import_capture, session))
                 for session in queue.values()
                 if session.session not in with_transcript and session.capture.exists() and session.finished(now)
             )
@@ -424,13 +444,14 @@ def _bring_up_to_date(
         archive.close()
     vectors = open_vectors(layout) if semantic_rows else None
     if vectors is None:
-        return Update(archived, indexed, skipped=skipped, unreadable=unreadable)
+        return Update(archived, indexed, skipped=skipped, unreadable=unreadable, files_skipped=tuple(files_skipped))
     try:
         vectors.forget_orphans()
         coverage = vectors.fill(ALL_TIME, semantic_rows)
     finally:
         vectors.close()
-    return Update(archived, indexed, coverage.embedded_now, coverage.still_missing, skipped, unreadable)
+    embedded, to_embed = coverage.embedded_now, coverage.still_missing
+    return Update(archived, indexed, embedded, to_embed, skipped, unreadable, tuple(files_skipped))
 
 
 def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = None) -> Update:
@@ -497,9 +518,11 @@ def iso_utc(ms: int) -> str:
 def unreadable_reason(stored: str, language: str) -> str:
     """Why a line was skipped, as a person reads it: the archive keeps the exception's name and first line
     (`JSONDecodeError: Expecting value: ...`), which says little to the owner and nothing in Dutch."""
-    from worker.core.messages import message
+    from worker.core.messages import message, os_reason
 
     kind, _, detail = stored.partition(": ")
+    if errno_said := re.match(r"\[Errno (\d+)\] (.*)", detail):  # a file that could not be read
+        return os_reason(OSError(int(errno_said[1]), errno_said[2]), language)
     if kind == "JSONDecodeError":
         return message("unreadable_no_json", language)
     if kind == "KeyError":
