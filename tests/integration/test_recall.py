@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -653,3 +654,21 @@ def test_a_transcript_that_cannot_be_read_is_skipped_and_named_and_the_others_ar
     assert [path for path, _why in as_json["files_skipped"]] == [str(projects / "aa-map.jsonl")]
     doctor = run_taak(env, "doctor").out
     assert f"transcripts niet te lezen, niet gearchiveerd (1): {projects / 'aa-map.jsonl'}" in doctor
+
+
+def test_an_index_that_is_no_database_is_said_with_the_command_that_makes_it_again(tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}
+    said = tmp_path / "said.jsonl"
+    said.write_text(json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "text": "de lamp is kapot"}) + "\n")
+    assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
+    index = tmp_path / "data" / "archief-index.sqlite"
+    index.write_bytes(b"rommel die geen database is\n" * 100)
+    refused = run_taak(env, "recall", "lamp")
+    assert refused.code == 1
+    assert refused.err == (
+        f"taak: de index van het archief {index} is niet te gebruiken (het is geen SQLite-bestand); "
+        "`taak archief herbouw` maakt hem opnieuw uit de dagbestanden\n"
+    )
+    (command,) = re.findall(r"`(taak [^`]*)`", refused.err)
+    assert run_taak(env, *command.split()[1:]).code == 0
+    assert "de lamp is kapot" in run_taak(env, "recall", "lamp").out

@@ -296,6 +296,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "; {count:onleesbare regel|onleesbare regels} overgeslagen ({now} nu): {shown}",
         "en": "; {count:unreadable line|unreadable lines} skipped ({now} now): {shown}",
     },
+    "index_unusable": {
+        "nl": "de index van het archief {path} is niet te gebruiken ({reason}); `taak archief herbouw` maakt hem "
+        "opnieuw uit de dagbestanden",
+        "en": "the archive's index {path} cannot be used ({reason}); `taak archief herbouw` makes it again from the "
+        "day files",
+    },
     "archive_files_skipped": {
         "nl": "; {count:transcript|transcripts} overgeslagen, niet te lezen: {shown}",
         "en": "; {count:transcript|transcripts} skipped, not readable: {shown}",
@@ -477,6 +483,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason_no_such_host": {"nl": "onbekende host", "en": "unknown host"},
     "reason_no_database": {"nl": "database {name} bestaat niet", "en": "database {name} does not exist"},
     "reason_no_role": {"nl": "gebruiker {name} bestaat niet", "en": "role {name} does not exist"},
+    "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is no SQLite file"},
+    "reason_sqlite_damaged": {"nl": "het bestand is beschadigd", "en": "the file is damaged"},
+    "reason_sqlite_cannot_open": {
+        "nl": "het bestand kan niet worden geopend of gemaakt",
+        "en": "the file cannot be opened or made",
+    },
     "reason_no_ssl": {"nl": "de server spreekt geen SSL", "en": "the server does not speak SSL"},
     "reason_no_socket": {
         "nl": "het socket bestaat niet: draait de daemon nog?",

@@ -67,12 +67,27 @@ def epoch_ms(ts: str) -> int:
     return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
 
 
+_SQLITE_REASONS = {
+    "file is not a database": "reason_not_sqlite",
+    "database disk image is malformed": "reason_sqlite_damaged",
+    "unable to open database file": "reason_sqlite_cannot_open",
+}
+
+
 class Index:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path)
-        self.db.executescript(SCHEMA)
-        self.version = int(self.db.execute("pragma user_version").fetchone()[0])
+        try:
+            self.db = sqlite3.connect(path)
+            self.db.executescript(SCHEMA)
+            self.version = int(self.db.execute("pragma user_version").fetchone()[0])
+        except sqlite3.DatabaseError as exc:  # overwritten, damaged, or in a folder it cannot be written in
+            from worker.core.errors import Refused
+            from worker.core.messages import phrase
+
+            text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            known = _SQLITE_REASONS.get(text)
+            raise Refused("index_unusable", path=path, reason=phrase(known) if known else text) from None
 
     def close(self) -> None:
         self.db.close()
