@@ -260,3 +260,30 @@ def test_geheugen_check_of_a_file_says_it_is_a_file(cli_env: dict[str, str], tmp
     result = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "geheugen", "check", str(file))
     assert result.code == 3
     assert result.err.strip() == f"taak: {file} is een bestand, geen map"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["prompt", "--stand", "/x", "--nieuwe-optie"], ["bestaat-niet"], [], ["session-start", "--queue", "extra"]],
+    ids=["unknown-option", "unknown-hook", "no-name", "word-too-many"],
+)
+def test_a_hook_called_with_words_no_hook_takes_says_so_and_lets_the_session_go_on(
+    cli_env: dict[str, str], tmp_path: Path, words: list[str]
+) -> None:
+    """A settings.json of another version calls a hook with words this one does not take: exit 2 would block
+    the owner's prompt (UserPromptSubmit) or the compaction. Said in one line, recorded in hooks.log, exit 0."""
+    env = {**cli_env, "TAAK_LANGUAGE": "nl"}
+    done = run_taak(env, "hook", *words, stdin=b"{}")
+    assert done.code == 0
+    (line,) = done.err.strip().splitlines()
+    assert line.startswith("taak: ")
+    assert line.endswith("(gebruik: taak hook NAAM [--queue] | taak hook prompt --stand BESTAND)")
+    (record,) = [json.loads(r) for r in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
+    assert record["error"] == line
+
+
+def test_a_hook_given_no_json_is_recorded_in_hooks_log(cli_env: dict[str, str], tmp_path: Path) -> None:
+    done = run_taak({**cli_env, "TAAK_LANGUAGE": "en"}, "hook", "prompt", stdin=b"rommel")
+    assert done.code == 0
+    (record,) = [json.loads(r) for r in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
+    assert (record["hook"], record["error"]) == ("prompt", "taak hook prompt: the hook input is not a JSON object")

@@ -195,7 +195,11 @@ async def _heartbeats(conn: Any, secure: bool) -> int:
 
 def _hook_parser(sub: Sub) -> None:
     """Only for help and errors: a well-formed `taak hook NAME` never reaches argparse (worker/cli/taak.py)."""
-    p = sub.add_parser("hook", help="a Claude Code hook handler (reads the hook JSON on stdin)", usage="taak hook NAME")
+    p = sub.add_parser(
+        "hook",
+        help="a Claude Code hook handler (reads the hook JSON on stdin)",
+        usage="taak hook NAME [--queue] | taak hook prompt --stand FILE",
+    )
     p.add_argument("name", choices=HOOK_NAMES, metavar="NAME", help=", ".join(HOOK_NAMES))
 
 

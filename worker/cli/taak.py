@@ -28,8 +28,7 @@ def _main(argv: Sequence[str] | None) -> None:
         from worker.hooks.entry import run_hook_command
 
         code = run_hook_command(words[1:])
-        if code is not None:
-            raise SystemExit(code)
+        raise SystemExit(code if code is not None else _hook_misused(words))
     if os.environ.get("TAAK_SOCKET"):  # inside a queue session: the daemon, never the database
         from worker.cli import sessie
 
@@ -52,6 +51,33 @@ def _main(argv: Sequence[str] | None) -> None:
     ends_with_ctrl_c = getattr(args, "ends_with_ctrl_c", False)  # `taak tail`, the cockpit
     code = run(settings, lambda: args.handler(args, settings), ends_with_ctrl_c=ends_with_ctrl_c)
     raise SystemExit(int(code))
+
+
+def _hook_misused(words: list[str]) -> int:
+    """`taak hook` with words no hook takes (a settings.json of another version): argparse says what is wrong
+    in one line, as for any command, but the exit code is 0 and the line is in hooks.log. A hook never breaks
+    a session, and exit 2 would block the prompt or the compaction. Help is help."""
+    import contextlib
+    import io
+    import time
+
+    from worker.cli.args import parse, use_argparse_words
+    from worker.hooks.entry import data_dir_anyway, record_hook_run
+
+    started = time.monotonic()
+    use_argparse_words()  # before the parser is built: its section titles are taken then
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        try:
+            parse(build_parser(), words)
+        except SystemExit as exc:
+            if exc.code in (0, None):  # --help
+                return 0
+    line = said.getvalue().strip()
+    print(line, file=sys.stderr)
+    name = words[1] if len(words) > 1 else "hook"
+    record_hook_run(data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
+    return 0
 
 
 def build_parser(*, only_tasks: bool = False) -> Any:

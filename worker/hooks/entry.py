@@ -23,6 +23,7 @@ HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
 def run_hook_command(words: list[str]) -> int | None:
     """`taak hook NAME` (and the queue session's `taak hook prompt --stand FILE`): the exit code, or None
     when the words are not a hook call, so the ordinary parser can explain what is wrong."""
+    started = time.monotonic()
     stdin_read = False
     in_queue_session = bool(os.environ.get("TAAK_SOCKET"))
     if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:
@@ -45,8 +46,7 @@ def run_hook_command(words: list[str]) -> int | None:
                 payload = {} if stdin_read else _read_payload()
             except ValueError as exc:
                 if words[0] != "pre-compact":
-                    print(f"taak hook {words[0]}: {exc}", file=sys.stderr)
-                    return 0
+                    return _unread(words[0], str(exc), started)
                 return run(words[0], {}, unreadable_input=str(exc))  # the summary is steered all the same
             return run(words[0], payload)
         return main(words[0], stdin_read=stdin_read)
@@ -60,16 +60,14 @@ def main(name: str, *, stdin_read: bool = False) -> int:
         from worker.core.messages import unreadable_dotenv
 
         if (said := unreadable_dotenv(".env")) is not None:  # as taak refuses it, in one line
-            return _settings_unread(name, said, started)
+            return _unread(name, said, started)
         from worker.hooks.place import read_place
 
         place = read_place()
     except BadPayload as exc:
-        print(f"taak hook {name}: {exc}", file=sys.stderr)
-        return 0
+        return _unread(name, str(exc), started)
     except Exception as exc:  # a hook never breaks a session
-        print(f"taak hook {name}: {type(exc).__name__}: {_first_line(exc)}", file=sys.stderr)
-        return 0
+        return _unread(name, f"{type(exc).__name__}: {_first_line(exc)}", started)
     if place is not None and place.id is None:
         return owner_main(name, payload, place, started)
     return task_main(name, payload, started)
@@ -92,7 +90,7 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session
-        return _settings_unread(name, _unreadable_settings(exc), started)
+        return _unread(name, _unreadable_settings(exc), started)
     try:
         import anyio
 
@@ -105,11 +103,12 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     return _said(result, settings, name, started)
 
 
-def _settings_unread(name: str, said: str, started: float) -> int:
-    """Settings the hook cannot read: said in one line, recorded where hooks.log would be, and exit 0."""
+def _unread(name: str, said: str, started: float) -> int:
+    """What the hook was given or must read first (its input, its settings) cannot be read: said in one line,
+    recorded where hooks.log would be, and exit 0."""
     line = f"taak hook {name}: {said}"
     print(line, file=sys.stderr)
-    record_hook_run(_data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
+    record_hook_run(data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
     return 0
 
 
@@ -157,7 +156,7 @@ def _unreadable_settings(exc: Exception) -> str:
     return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {_first_line(exc)}"
 
 
-def _data_dir_anyway() -> Path:
+def data_dir_anyway() -> Path:
     """Where hooks.log is when the settings cannot be read: TAAK_DATA_DIR as given, else the default."""
     from worker.core.defaults import default_data_dir
     from worker.hooks.place import folder_setting
