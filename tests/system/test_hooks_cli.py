@@ -252,6 +252,19 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
         "taak hook session-start: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd); "
         "en er is geen briefingbestand van de daemon\n"
     )
+    from tests.fixtures import FIXTURES
+
+    transcript = sorted(FIXTURES.glob("*.jsonl"))[0]
+    before = json.dumps({"transcript_path": str(transcript), "trigger": "manual", "session_id": "s"}).encode()
+    not_logged = run_taak(away, "hook", "pre-compact", stdin=before)  # the default attempts: one for a hook
+    assert not_logged.code == 0
+    assert not_logged.err == (
+        "taak hook pre-compact: niet gelogd (database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd))\n"
+    )
+    missing = {**away, "TAAK_DATABASE_URL": cli_env["TAAK_DATABASE_URL"].rsplit("/", 1)[0] + "/bestaat_niet"}
+    for hook, stdin in (("prompt", prompt), ("pre-compact", before)):
+        said = run_taak(missing, "hook", hook, stdin=stdin).err
+        assert "(database bestaat_niet bestaat niet)" in said, said  # as `taak lijst` says it
 
 
 def test_geheugen_check_of_a_file_says_it_is_a_file(cli_env: dict[str, str], tmp_path: Path) -> None:

@@ -256,6 +256,10 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     context_alone = json.loads(copy.stdout)["hookSpecificOutput"]["additionalContext"]
     assert context_alone.startswith("(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, ")
     assert opdracht in context_alone
+    gone = f"de daemon antwoordt niet op {env['TAAK_SOCKET']} (het socket bestaat niet: draait de daemon nog?)"
+    assert copy.stderr == f"taak hook session-start: {gone}; de laatste briefing van de daemon gebruikt\n"
+    unsaved = hook("post-compact", summary, "--queue")
+    assert unsaved.stderr == f"taak hook post-compact: {gone}\n"  # the words `taak log` says it with
     context = json.loads(started.stdout)["hookSpecificOutput"]["additionalContext"]
     assert task_id in context
     assert opdracht in context

@@ -135,7 +135,10 @@ def test_a_transcript_that_cannot_be_read_is_said_in_one_line_and_the_summary_st
     stdin = json.dumps({"transcript_path": str(path)})
     done = run_in(tmp_path, {"TAAK_DATA_DIR": str(tmp_path / "data")}, "hook", "pre-compact", stdin=stdin)
     assert done.code == 0
-    assert done.err.strip() == f"pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
+    assert (
+        done.err.strip()
+        == f"taak hook pre-compact: het transcript {path} is niet te lezen ({why}); geen verslag gemaakt"
+    )
     assert "volgende stap" in done.out
 
 

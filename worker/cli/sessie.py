@@ -97,11 +97,17 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
         seconds = f"{ANSWER_TIMEOUT_SECONDS:g}"
         a.fail(message("daemon_unanswered", early_language(), path=path, seconds=seconds), ExitCode.UNREACHABLE)
     except OSError as exc:
-        language = early_language()
-        a.fail(message("no_daemon", language, path=path, reason=_socket_reason(exc, language)), ExitCode.UNREACHABLE)
+        a.fail(no_daemon(path, exc, early_language()), ExitCode.UNREACHABLE)
     except ValueError:
-        a.fail(message("no_daemon", early_language(), path=path, reason="no answer"), ExitCode.UNREACHABLE)
+        said = no_daemon(path, ValueError(), early_language())
+        a.fail(said, ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}
+
+
+def no_daemon(path: str, exc: Exception, language: str) -> str:
+    """The daemon could not be asked, as every command and hook of a queue session says it."""
+    reason = _socket_reason(exc, language) if isinstance(exc, OSError) else message("reason_no_answer", language)
+    return message("no_daemon", language, path=path, reason=reason)
 
 
 def _socket_reason(exc: OSError, language: str) -> str:

@@ -483,6 +483,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason_no_such_host": {"nl": "onbekende host", "en": "unknown host"},
     "reason_no_database": {"nl": "database {name} bestaat niet", "en": "database {name} does not exist"},
     "reason_no_role": {"nl": "gebruiker {name} bestaat niet", "en": "role {name} does not exist"},
+    "reason_no_answer": {"nl": "geen antwoord", "en": "no answer"},
     "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is no SQLite file"},
     "reason_sqlite_damaged": {"nl": "het bestand is beschadigd", "en": "the file is damaged"},
     "reason_sqlite_cannot_open": {
@@ -896,34 +897,37 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the hook input is not a JSON object",
     },
     "hook_no_transcript": {
-        "nl": "pre-compact: geen transcript_path in de invoer van de hook",
-        "en": "pre-compact: no transcript_path in the hook input",
+        "nl": "taak hook pre-compact: geen transcript_path in de invoer van de hook",
+        "en": "taak hook pre-compact: no transcript_path in the hook input",
     },
     "file_missing": {"nl": "bestaat niet", "en": "does not exist"},
     "file_is_folder": {"nl": "is een map", "en": "is a folder"},
     "file_no_access": {"nl": "geen toegang", "en": "no access"},
     "hook_transcript_unreadable": {
-        "nl": "pre-compact: het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
-        "en": "pre-compact: cannot read the transcript {path} ({reason}); no report made",
+        "nl": "taak hook pre-compact: het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
+        "en": "taak hook pre-compact: cannot read the transcript {path} ({reason}); no report made",
     },
     "hook_no_summary": {
-        "nl": "post-compact: geen compact_summary in de invoer van de hook",
-        "en": "post-compact: no compact_summary in the hook input",
+        "nl": "taak hook post-compact: geen compact_summary in de invoer van de hook",
+        "en": "taak hook post-compact: no compact_summary in the hook input",
     },
     "hook_report_empty": {
-        "nl": "pre-compact: {spoken:gespreksregel|gespreksregels} in {path}, maar het verslag zou leeg zijn; "
+        "nl": "taak hook pre-compact: {spoken:gespreksregel|gespreksregels} in {path}, maar het verslag zou leeg zijn; "
         "niets opgeslagen",
-        "en": "pre-compact: {spoken:conversation line|conversation lines} in {path} but the report would be "
+        "en": "taak hook pre-compact: {spoken:conversation line|conversation lines} in {path} but the report would be "
         "empty; nothing saved",
     },
     "hook_report_not_logged": {
-        "nl": "pre-compact: verslag opgeslagen in {path}, niet gelogd: {reason}",
-        "en": "pre-compact: report saved in {path}, not logged: {reason}",
+        "nl": "taak hook pre-compact: verslag opgeslagen in {path}, niet gelogd: {reason}",
+        "en": "taak hook pre-compact: report saved in {path}, not logged: {reason}",
     },
-    "hook_not_logged": {"nl": "pre-compact: niet gelogd ({reason})", "en": "pre-compact: not logged ({reason})"},
+    "hook_not_logged": {
+        "nl": "taak hook pre-compact: niet gelogd ({reason})",
+        "en": "taak hook pre-compact: not logged ({reason})",
+    },
     "hook_briefing_from_file": {
-        "nl": "session-start: {reason}; de laatste briefing van de daemon gebruikt",
-        "en": "session-start: {reason}; used the daemon's last briefing file",
+        "nl": "taak hook session-start: {reason}; de laatste briefing van de daemon gebruikt",
+        "en": "taak hook session-start: {reason}; used the daemon's last briefing file",
     },
     "hook_no_briefing": {
         "nl": "{reason}; en er is geen briefingbestand van de daemon",

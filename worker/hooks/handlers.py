@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
-from worker.core.errors import TaakError
 from worker.core.messages import message
 from worker.core.model import Soort
 from worker.hooks import owner
@@ -49,20 +48,14 @@ def place_of(settings: Settings) -> HookPlace:
 
 
 async def quick_connection(settings: Settings) -> asyncpg.Connection:
-    """One attempt with a short timeout: a hook must not keep a session waiting on a database that is away."""
-    import asyncpg
+    """One attempt with a short timeout: a hook must not keep a session waiting on a database that is away.
+    Its failures are the commands' (`database niet bereikbaar op ... (verbinding geweigerd)`)."""
+    from worker.db.connect import connect_one  # the embedded server: started or attached as usual
 
     if settings.database is None:
-        from worker.db.connect import connect_one  # the embedded server: start or attach as usual
-
         return await connect_one(settings)
-    options: dict[str, Any] = {
-        "dsn": settings.database.url,
-        "timeout": HOOK_CONNECT_TIMEOUT_SECONDS,
-        "server_settings": {"application_name": "taak-hook"},
-    }
-    options["statement_cache_size"] = 0  # one connection, a few statements; safe behind any pooler
-    return await asyncpg.connect(**options)
+    once = settings.model_copy(update={"connect_attempts": 1, "connect_timeout_seconds": HOOK_CONNECT_TIMEOUT_SECONDS})
+    return await connect_one(once, application_name="taak-hook")
 
 
 # --- SessionStart -------------------------------------------------------------------------------
@@ -110,8 +103,10 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         try:
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
+            from worker.cli.common import failure_text
+
             steering = summary_instructions(settings.language, settings.id)
-            reason = exc.render(settings.language) if isinstance(exc, TaakError) else f"{type(exc).__name__}: {exc}"
+            reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
             return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
     if task is None:
         return HookResult(stdout=summary_instructions(settings.language))

@@ -42,6 +42,8 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
     stdout, stderr, code = "", "", 0
     try:
         stdout, stderr, code = HANDLERS[name](payload)
+    except NoAnswer as exc:  # its words are the daemon's or say why it could not be asked
+        stderr = f"taak hook {name}: {exc}"
     except Exception as exc:  # a hook never breaks a session
         stderr = f"taak hook {name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
     if unreadable_input is not None:
@@ -66,14 +68,15 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
 def ask(op: str, **fields: Any) -> dict[str, Any]:
     """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
 
-    from worker.cli.sessie import exchange
+    from worker.cli.sessie import exchange, no_daemon
 
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = os.environ.get("TAAK_LANGUAGE", "nl")
+    socket_path = os.environ.get("TAAK_SOCKET", "")
     try:
-        answer = exchange(os.environ["TAAK_SOCKET"], request, timeout=HOOK_ANSWER_SECONDS)
-    except (OSError, ValueError, KeyError) as exc:
-        raise NoAnswer(f"the daemon did not answer ({type(exc).__name__}: {exc})") from exc
+        answer = exchange(socket_path, request, timeout=HOOK_ANSWER_SECONDS)
+    except (OSError, ValueError) as exc:
+        raise NoAnswer(no_daemon(socket_path, exc, early_language())) from exc
     if not isinstance(answer, dict) or answer.get("code") != 0:
         raise NoAnswer(str(answer.get("err") if isinstance(answer, dict) else answer))
     return answer
@@ -105,7 +108,11 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     except OSError as exc:  # a transcript that is gone or is a folder: said as a file's failure, steered still
         language = early_language()
         said = message("file_error", language, path=exc.filename or path_value, reason=os_reason(exc, language))
-        return steering, f"pre-compact: {said}", 0  # as outside a queue session: said, and the session goes on
+        return (
+            steering,
+            f"taak hook pre-compact: {said}",
+            0,
+        )  # as outside a queue session: said, and the session goes on
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
