@@ -151,3 +151,37 @@ def test_hook_output_is_escaped_the_json_way_and_reads_back_the_same() -> None:
     printed = additional_context("UserPromptSubmit", text)
     assert not any(ch in printed for ch in "\u202e\x1b\u2028")
     assert json.loads(printed)["hookSpecificOutput"]["additionalContext"] == text
+
+
+def test_a_report_folder_that_cannot_be_made_is_named_not_the_transcript(tmp_path: Path) -> None:
+    """The transcript was readable; the data folder's `rapporten` is a file. The line blamed the transcript."""
+    from tests.fixtures import FIXTURES
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "rapporten").write_text("")
+    transcript = sorted(FIXTURES.glob("*.jsonl"))[0]
+    stdin = json.dumps({"transcript_path": str(transcript)})
+    done = run_in(tmp_path, {"TAAK_DATA_DIR": str(data)}, "hook", "pre-compact", stdin=stdin)
+    assert done.code == 0
+    assert str(transcript) not in done.err
+    assert done.err.startswith(f"taak hook pre-compact: bestand {data / 'rapporten'}")
+    assert "Bewaar" in done.out  # the summariser is steered all the same
+
+
+@pytest.mark.parametrize(("zone", "shown"), [("Europe/Amsterdam", "20:30"), ("Asia/Kathmandu", "01:15")])
+def test_a_report_before_compaction_shows_times_in_the_households_zone(tmp_path: Path, zone: str, shown: str) -> None:
+    """Recall shows the same line at the household's time: the report said it in UTC without saying so."""
+    transcript = tmp_path / "t.jsonl"
+    line = {
+        "type": "user",
+        "timestamp": "2026-12-02T19:30:00.000Z",
+        "message": {"role": "user", "content": "zebrawoord in het verslag"},
+    }
+    transcript.write_text(json.dumps(line) + "\n")
+    env = {"TAAK_DATA_DIR": str(tmp_path / "data"), "TAAK_TIMEZONE": zone}
+    done = run_in(tmp_path, env, "hook", "pre-compact", stdin=json.dumps({"transcript_path": str(transcript)}))
+    assert done.code == 0, done.err
+    (report,) = (tmp_path / "data" / "rapporten").glob("*.txt")
+    assert "] user: zebrawoord in het verslag" in report.read_text()
+    assert f" {shown}] user: zebrawoord" in report.read_text()

@@ -62,3 +62,11 @@ def test_paths_a_claude_md_names_that_do_not_exist_are_found(tmp_path: Path) -> 
         "- [veranda](veranda.md) en [oud](oud.md), zie https://example.org/a/b.md\n"
     )
     assert dead_paths(text, home / ".claude", home) == ["~/.context/todos.md", f"{tmp_path}/weg/log.txt", "oud.md"]
+
+
+def test_what_was_left_out_is_said_in_the_runs_language() -> None:
+    source = index(10, 60)
+    english = memory_index(source, "/m/MEMORY.md", 2500, "en").splitlines()[-1]
+    dutch = memory_index(source, "/m/MEMORY.md", 2500, "nl").splitlines()[-1]
+    assert english.endswith("more lines of the index left out; read them in /m/MEMORY.md)")
+    assert dutch.endswith("regels van de index weggelaten; lees ze in /m/MEMORY.md)")

@@ -483,6 +483,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "reason_no_such_host": {"nl": "onbekende host", "en": "unknown host"},
     "reason_no_database": {"nl": "database {name} bestaat niet", "en": "database {name} does not exist"},
     "reason_no_role": {"nl": "gebruiker {name} bestaat niet", "en": "role {name} does not exist"},
+    "memory_left_out": {
+        "nl": "(nog {count:regel|regels} van de index weggelaten; lees ze in {where})",
+        "en": "({count:more line|more lines} of the index left out; read them in {where})",
+    },
     "reason_no_answer": {"nl": "geen antwoord", "en": "no answer"},
     "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is no SQLite file"},
     "reason_sqlite_damaged": {"nl": "het bestand is beschadigd", "en": "the file is damaged"},

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
 from typing import Any, Literal
 
 Role = Literal["user", "assistant", "system"]
@@ -83,18 +84,29 @@ def conversation_line_count(lines: Iterable[str | bytes]) -> int:
     return count
 
 
-def render(entries: Iterable[Entry], *, include_meta: bool = False) -> str:
-    """The conversation as plain lines: `[time] role: text` and `[time] assistant -> Tool: input`."""
+def render(entries: Iterable[Entry], *, include_meta: bool = False, zone: tzinfo | None = None) -> str:
+    """The conversation as plain lines: `[time] role: text` and `[time] assistant -> Tool: input`, the time in
+    `zone` (the household's, as recall shows the same lines), else as the transcript wrote it (UTC)."""
     out = []
     for entry in entries:
         if entry.kind == "meta" and not include_meta:
             continue
-        stamp = f"[{entry.ts[:16].replace('T', ' ')}] " if entry.ts else ""
+        stamp = f"[{_local(entry.ts, zone)}] " if entry.ts else ""
         if entry.kind == "action":
             out.append(f"{stamp}{entry.role} -> {entry.text}")
         else:
             out.append(f"{stamp}{entry.role}: {entry.text}")
     return "\n".join(out)
+
+
+def _local(ts: str, zone: tzinfo | None) -> str:
+    try:
+        moment = datetime.fromisoformat(ts.replace("Z", "+00:00"))
+    except ValueError:
+        return ts[:16].replace("T", " ")
+    if zone is not None and moment.tzinfo is not None:
+        moment = moment.astimezone(zone)
+    return moment.strftime("%Y-%m-%d %H:%M")
 
 
 def parsed_lines(lines: list[str]) -> tuple[list[Line], list[int]]:

@@ -14,7 +14,14 @@ from typing import Any
 from worker.core.messages import message
 from worker.hooks.lines import additional_context
 from worker.hooks.place import HookPlace
-from worker.hooks.reports import Report, strip_analysis, summary_instructions, summary_path, write_report
+from worker.hooks.reports import (
+    Report,
+    TranscriptUnreadable,
+    strip_analysis,
+    summary_instructions,
+    summary_path,
+    write_report,
+)
 
 MEMORY_BUDGET = 6_000
 
@@ -39,7 +46,9 @@ def where_we_are_now(place: HookPlace) -> str:
 def session_start(payload: dict[str, Any], place: HookPlace) -> HookResult:
     if payload.get("source") not in ("startup", "clear"):
         return HookResult()
-    text = "\n\n".join(part for part in (where_we_are_now(place), memory_context(place.memory_dir)) if part)
+    text = "\n\n".join(
+        part for part in (where_we_are_now(place), memory_context(place.memory_dir, place.language)) if part
+    )
     return HookResult(stdout=additional_context("SessionStart", text)) if text else HookResult()
 
 
@@ -53,18 +62,30 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
         return HookResult(stderr=message("hook_no_transcript", place.language))
+    folder = place.data_dir / "rapporten"
     try:
         report = write_report(
-            Path(path_value), place.data_dir / "rapporten", session=payload.get("session_id"), language=place.language
+            Path(path_value), folder, session=payload.get("session_id"), language=place.language, zone=place.zone
         )
-    except (FileNotFoundError, IsADirectoryError, PermissionError) as exc:  # the summariser is steered regardless
-        why = {FileNotFoundError: "file_missing", IsADirectoryError: "file_is_folder"}.get(type(exc), "file_no_access")
-        reason = message(why, place.language)
-        said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
+    except TranscriptUnreadable as exc:  # the summariser is steered regardless
+        said = message("hook_transcript_unreadable", place.language, path=path_value, reason=file_reason(exc, place))
         return HookResult(stdout=summary_instructions(place.language), stderr=said)
+    except OSError as exc:  # the report's own folder (a data folder that cannot be written): that one is named
+        said = message("file_error", place.language, path=exc.filename or folder, reason=file_reason(exc, place))
+        return HookResult(stdout=summary_instructions(place.language), stderr=f"taak hook pre-compact: {said}")
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
     return report
+
+
+def file_reason(exc: OSError, place: HookPlace) -> str:
+    import errno
+
+    from worker.core.messages import os_reason
+
+    said = {errno.ENOENT: "file_missing", errno.EISDIR: "file_is_folder", errno.EACCES: "file_no_access"}
+    key = said.get(exc.errno or 0)
+    return message(key, place.language) if key else os_reason(exc, place.language)
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
@@ -94,20 +115,20 @@ def post_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
 # --- memory at session start --------------------------------------------------------------------
 
 
-def memory_context(folder: Path) -> str:
+def memory_context(folder: Path, language: str = "nl") -> str:
     index = folder / "MEMORY.md"
     if not index.is_file():
         return ""
-    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET)
+    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET, language)
 
 
-def memory_index(text: str, where: str, budget: int) -> str:
+def memory_index(text: str, where: str, budget: int, language: str = "nl") -> str:
     """The index within `budget`, whole lines only: every heading first, then the entries shared out across
     the sections one at a time, so a long first section cannot crowd out the others; ends by saying how
     many lines were left out and where to read them."""
     sections = _sections([line.rstrip() for line in text.splitlines() if index_line(line)])
     total = sum(len(entries) + (heading is not None) for heading, entries in sections)
-    room = budget - len(_left_out(total, where)) - 1
+    room = budget - len(_left_out(total, where, language)) - 1
     headings = _fitting_headings(sections, room)
     room -= sum(len(sections[i][0] or "") + 1 for i in headings)
     shown = dict.fromkeys(headings, 0)
@@ -125,7 +146,7 @@ def memory_index(text: str, where: str, budget: int) -> str:
         heading, entries = sections[i]
         kept += ([heading] if heading is not None else []) + entries[: shown[i]]
     left = total - len(kept)
-    return "\n".join([*kept, _left_out(left, where)] if left else kept)
+    return "\n".join([*kept, _left_out(left, where, language)] if left else kept)
 
 
 def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:
@@ -150,8 +171,8 @@ def _fitting_headings(sections: list[tuple[str | None, list[str]]], room: int) -
     return chosen
 
 
-def _left_out(count: int, where: str) -> str:
-    return f"(nog {count} regels van de index weggelaten; lees ze in {where})"
+def _left_out(count: int, where: str, language: str) -> str:
+    return message("memory_left_out", language, count=count, where=where)
 
 
 def index_line(line: str) -> bool:

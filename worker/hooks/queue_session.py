@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.messages import early_language, message, os_reason
 from worker.core.session_files import SessionFiles
@@ -103,7 +104,11 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
         return steering, message("hook_no_transcript", early_language()), 0
     try:
         report = write_report(
-            Path(path_value), _data_dir() / "rapporten", session=payload.get("session_id"), language=early_language()
+            Path(path_value),
+            _data_dir() / "rapporten",
+            session=payload.get("session_id"),
+            language=early_language(),
+            zone=_zone(),
         )
     except OSError as exc:  # a transcript that is gone or is a folder: said as a file's failure, steered still
         language = early_language()
@@ -123,6 +128,14 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
         except NoAnswer as exc:
             return steering, message("hook_report_not_logged", early_language(), path=report.path, reason=exc), 0
     return steering, "", 0
+
+
+def _zone() -> ZoneInfo | None:
+    """The household's time zone, which the daemon passes its session: report times as recall shows them."""
+    try:
+        return ZoneInfo(os.environ.get("TAAK_TIMEZONE") or "Europe/Amsterdam")
+    except (ValueError, ZoneInfoNotFoundError):
+        return None
 
 
 def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:

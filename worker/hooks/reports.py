@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from worker.core import transcript
@@ -51,6 +51,10 @@ def summary_instructions(language: str, task_id: str | None = None, opdracht: st
     return SUMMARY_INSTRUCTIONS_NO_TASK[words] + (TASK_ID_LINE[words].format(id=task_id) if task_id else "")
 
 
+class TranscriptUnreadable(OSError):
+    """The transcript itself (not the report's folder) could not be read."""
+
+
 @dataclass(frozen=True)
 class Report:
     path: Path | None
@@ -59,15 +63,22 @@ class Report:
     lines: int = 0  # lines in the report file, as the compact row says
 
 
-def write_report(transcript_path: Path, folder: Path, *, session: object = None, language: str = "nl") -> Report:
-    """Everything said since the previous report, verbatim, to a new file; remembers where it stopped."""
-    lines = transcript_path.read_bytes().splitlines()
+def write_report(
+    transcript_path: Path, folder: Path, *, session: object = None, language: str = "nl", zone: tzinfo | None = None
+) -> Report:
+    """Everything said since the previous report, verbatim, to a new file; remembers where it stopped. Times
+    in `zone`, the household's. A transcript that cannot be read raises TranscriptUnreadable; a report that
+    cannot be written, the OSError of its own file."""
+    try:
+        lines = transcript_path.read_bytes().splitlines()
+    except OSError as exc:
+        raise TranscriptUnreadable(exc.errno, exc.strerror, exc.filename) from exc
     state_file = folder / ".voortgang.json"
     state: dict[str, int] = json.loads(state_file.read_text()) if state_file.is_file() else {}
     done = min(state.get(str(transcript_path), 0), len(lines))
     new_lines = lines[done:]
     entries = transcript.parse_lines(new_lines, first_line=done)
-    text = transcript.render(entries)
+    text = transcript.render(entries, zone=zone)
     if not text.strip():
         spoken = transcript.conversation_line_count(new_lines)
         if spoken:
