@@ -167,6 +167,52 @@ async def test_connections_the_server_ended_while_idle_are_replaced_and_the_daem
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
 
 
+async def test_a_reaper_back_from_an_outage_leaves_the_other_daemons_their_grace_first(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """Every daemon lost the database (it refused connections; the server did not restart, so its start time
+    says nothing), and a lease held on another machine ran out meanwhile. The reaper that got back first took
+    it at once, before its holder could extend it or write the `klaar` its journal kept: the work ran twice.
+    Now a reaper back from an outage takes nothing for TAAK_REAPER_GRACE_SECONDS; then it does."""
+    from worker.db.ledger import Ledger
+
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "bezig op een andere machine", toegewezen_aan="paco")
+    admin = await asyncpg.connect(server_url)
+    env = worker_env(db_url, tmp_path, TAAK_BOTS="sjakie", TAAK_REAPER_SECONDS="1", TAAK_REAPER_GRACE_SECONDS="20")
+    reaper = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _said(reaper, "listening"), timeout=30, what="the daemon to listen")
+        claim = await Ledger(conn, lease_seconds=4, machine="elders").claim(["paco"])
+        assert claim is not None
+        assert claim.task.id == task_id
+        await conn.close()
+        await _refusing(admin, name, True)
+        await anyio.sleep(7)  # the lease ran out while nobody could reach the database
+        await _refusing(admin, name, False)
+        back = time.monotonic()
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _status_is_not(conn, task_id, "bezig"), timeout=60, what="the reaper to take it")
+        reaped_after = time.monotonic() - back
+        await conn.close()
+    finally:
+        await _refusing(admin, name, False)
+        await admin.close()
+        reaper.stop()
+    assert reaped_after >= 18, reaped_after  # the grace is counted from when this daemon was back
+    assert _said_now(reaper, "lease_verlopen")
+
+
+def _said_now(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
+
+
+async def _status_is_not(conn: asyncpg.Connection, task_id: str, status: str) -> bool:
+    return bool(await conn.fetchval("select status <> $2 from agent_taken where id = $1", task_id, status))
+
+
 async def test_a_daemon_stopped_during_an_outage_claims_nothing_when_the_database_comes_back(
     db_url: str, server_url: str, tmp_path: Path
 ) -> None:

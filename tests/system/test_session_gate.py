@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import with_database
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
+from worker.core.dsn import parse_database_url
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
 
@@ -131,16 +132,21 @@ async def test_every_step_line_said_through_a_30_second_outage_is_written_once_i
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("outage", ["restart", "refused"])
 async def test_an_outage_longer_than_the_lease_re_runs_nothing(
-    private_server: tuple[str, Path], tmp_path: Path
+    private_server: tuple[str, Path], tmp_path: Path, outage: str
 ) -> None:
+    """`refused`: the server stays up and the database refuses connections (a restore, `ALLOW_CONNECTIONS
+    false`), as a network that is away looks: the server's start time says nothing of it. The other daemon's
+    reaper took the expired lease the moment it was back, and the session's work ran twice."""
     db_url, server = private_server
     conn = await asyncpg.connect(db_url)
     task_id = await new_task(conn, toegewezen_aan="paco")
     await conn.close()
     quick = {"TAAK_LEASE_SECONDS": "10", "TAAK_LEASE_EXTEND_SECONDS": "1", "TAAK_POLL_SECONDS": "1"}
     runner = Daemon(
-        worker_env(db_url, tmp_path / "a", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 30", **quick),
+        # Eight steps, a second each: the session ends during the outage, its `klaar` kept in the journal.
+        worker_env(db_url, tmp_path / "a", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 8", **quick),
         tmp_path / "a.log",
     )
     # A second daemon on another machine, for another bot: it never claims paco's task, but its reaper
@@ -150,9 +156,14 @@ async def test_an_outage_longer_than_the_lease_re_runs_nothing(
     )
     try:
         await wait_for(lambda: _steps_said(tmp_path / "a", 3), timeout=60, what="three steps")
-        await stop(server)
-        await anyio.sleep(15)  # longer than the 10 s lease
-        await start(server)
+        if outage == "restart":
+            await stop(server)
+            await anyio.sleep(15)  # longer than the 10 s lease
+            await start(server)
+        else:
+            await _refusing(db_url, True)
+            await anyio.sleep(15)
+            await _refusing(db_url, False)
         conn = await asyncpg.connect(db_url)
         await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=90, what="klaar")
         kinds = [r["soort"] for r in await conn.fetch("select soort from agent_taak_log where taak_id = $1", task_id)]
@@ -189,6 +200,17 @@ async def test_a_daemon_started_while_the_database_is_down_waits_and_then_works(
     names = [e.get("event") for e in daemon.events()]
     assert names.count("database_unreachable") == 1
     assert "worker_started" in names
+
+
+async def _refusing(db_url: str, refuse: bool) -> None:
+    name = parse_database_url(db_url).database
+    admin = await asyncpg.connect(with_database(db_url, "postgres"))
+    try:
+        await admin.execute(f'alter database "{name}" allow_connections {"false" if refuse else "true"}')
+        if refuse:
+            await admin.execute("select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = $1", name)
+    finally:
+        await admin.close()
 
 
 async def _records(folder: Path, count: int) -> list[dict[str, object]] | None:

@@ -28,6 +28,7 @@ from worker.db.machines import all_machines
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
+REAP_AT_ONCE = 100  # expired leases taken back per reaper turn
 T = TypeVar("T")
 
 
@@ -39,6 +40,7 @@ class Duties:
     db: Callable[[str, Callable[[], Awaitable[Any]]], Awaitable[Any]]
     running: dict[str, Running]
     bots: list[str]
+    just_back: Callable[[], bool] = lambda: False  # the database came back from an outage within the reaper's grace
 
     def all(self) -> tuple[Callable[[], Awaitable[None]], ...]:
         return (self.reaper, self.heartbeat, self.registry_sync, self.outbox, self.intake, self.indexer)
@@ -53,9 +55,15 @@ class Duties:
                 # an outage always asks the database something: extending the leases of sessions that ended
                 # meanwhile is no call at all, and must not pass for "the database is back".
                 await self.extend_own_leases()
+                # Every daemon that lost the database with us could not extend its leases either; they need a
+                # moment to extend them and to write what their sessions said meanwhile (a `klaar` in a
+                # journal). A restart is seen by the server's start time too; a database that refused
+                # connections, or a network that was away, only here. The statement still runs (limit 0):
+                # its answer is what says the database is back.
                 return await self.ledger().verlopen(
                     backoff_base=s.retry_base_seconds,
                     backoff_max=s.retry_max_seconds,
+                    limit=0 if self.just_back() else REAP_AT_ONCE,
                     own=list(self.running),
                     grace_seconds=s.reaper_grace_seconds,
                 )

@@ -4,6 +4,7 @@ and once when it is back."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -52,6 +53,11 @@ class Outages:
     on_back: Callable[[], None] = lambda: None
     language: str = "en"
     ok: bool = field(default=True)
+    back_at: float | None = None  # when the database last came back from an outage (time.monotonic)
+
+    def back_within(self, seconds: float) -> bool:
+        """The database came back from an outage less than `seconds` ago."""
+        return self.back_at is not None and time.monotonic() - self.back_at < seconds
 
     async def run(
         self,
@@ -86,6 +92,7 @@ class Outages:
                 continue
             if not self.ok:
                 self.ok = True
+                self.back_at = time.monotonic()
                 log.info("database_back", during=what)
                 self.on_back()
             return value

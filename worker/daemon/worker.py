@@ -165,6 +165,7 @@ class Worker:
                 continue
             if failures:
                 log.info("database_back", during="start")
+                self.outages.back_at = time.monotonic()  # leases ran out meanwhile: the reaper's grace holds
             return pool
         return None
 
@@ -193,7 +194,17 @@ class Worker:
 
     async def _serve(self, group: anyio.abc.TaskGroup) -> None:
         assert self.pool is not None
-        duties = Duties(self.settings, self.pool, lambda: self.ledger, self.outages.run, self.running, self.bots)
+        grace = self.settings.reaper_grace_seconds
+        duties = Duties(
+            self.settings,
+            self.pool,
+            lambda: self.ledger,
+            self.outages.run,
+            self.running,
+            self.bots,
+            # In an outage still (this call may be the first to get through), or back from one within the grace.
+            just_back=lambda: not self.outages.ok or self.outages.back_within(grace),
+        )
         for duty in duties.all():
             group.start_soon(self._keep_running, duty)
         if not self.once:
