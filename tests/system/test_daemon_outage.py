@@ -114,6 +114,10 @@ async def test_a_database_that_refuses_connections_is_waited_for_like_one_that_i
         refused = run_taak(env, "lijst")
         assert refused.code == 4, refused.err
         assert len(refused.err.strip().splitlines()) == 1
+        assert "(de database neemt nu geen verbindingen aan (onderhoud of een herstel?))" in refused.err  # nl, whole
+        (gone,) = [e for e in daemon.events() if e.get("event") == "database_unreachable"]
+        assert gone["error"].endswith("(de database neemt nu geen verbindingen aan (onderhoud of een herstel?))")
+        assert "DatabaseRefusesConnections" not in gone["error"]
         await _refusing(admin, name, False)
         conn = await asyncpg.connect(db_url)
         await wait_for(lambda: _klaar(conn, task_id), timeout=60, what="klaar once connections are allowed")

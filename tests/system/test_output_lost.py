@@ -71,6 +71,18 @@ async def test_a_closed_stdout_is_refused_before_anything_is_done(
     assert await conn.fetchval("select count(*) from agent_taken") == 0
 
 
+async def test_a_text_read_from_a_closed_stdin_is_refused_before_anything_is_done(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    command = f"{sys.executable} -m worker.cli.taak nieuw - <&-"
+    done = subprocess.run(["bash", "-c", command], env=cli_env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert (
+        said_once(done.stderr) == "taak: the input (stdin) is closed: there is no text to read for -; nothing was done"
+    )
+    assert await conn.fetchval("select count(*) from agent_taken") == 0
+
+
 async def test_queue_worker_refuses_a_closed_stdout_too(cli_env: dict[str, str]) -> None:
     done = taak_into("closed", cli_env, "--once", program="worker.cli.queue_worker")
     assert done.returncode == 2

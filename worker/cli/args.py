@@ -333,6 +333,8 @@ def read_text(value: str) -> str:
     """`-` reads the text from stdin (an opdracht with quotes and newlines needs no shell escaping)."""
     if value != "-":
         return value
+    if sys.stdin is None:  # `<&-`: Python leaves no stdin at all
+        raise InvalidInput("stdin_closed")
     raw = sys.stdin.buffer.read()
     try:
         text = raw.decode("utf-8")

@@ -469,6 +469,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
         "en": "the output could not be written ({reason}); what the command changed stays changed",
     },
+    "stdin_closed": {
+        "nl": "de invoer (stdin) is gesloten: er is geen tekst te lezen voor -; er is niets gedaan",
+        "en": "the input (stdin) is closed: there is no text to read for -; nothing was done",
+    },
     "stdout_closed": {
         "nl": "de uitvoer (stdout) is gesloten; er is niets gedaan",
         "en": "the output (stdout) is closed; nothing was done",
@@ -486,6 +490,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "memory_left_out": {
         "nl": "(nog {count:regel|regels} van de index weggelaten; lees ze in {where})",
         "en": "({count:more line|more lines} of the index left out; read them in {where})",
+    },
+    "reason_database_refuses": {
+        "nl": "de database neemt nu geen verbindingen aan (onderhoud of een herstel?)",
+        "en": "the database takes no connections now (maintenance or a restore?)",
     },
     "reason_no_answer": {"nl": "geen antwoord", "en": "no answer"},
     "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is no SQLite file"},

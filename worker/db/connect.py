@@ -170,8 +170,8 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("reason_no_ssl")
     if isinstance(cause, FileNotFoundError):  # a Unix socket's folder without Postgres's socket in it
         return phrase("reason_no_postgres_socket")
-    if isinstance(cause, DatabaseRefusesConnections):  # the server's own words say why
-        return None
+    if isinstance(cause, DatabaseRefusesConnections):  # ALLOW_CONNECTIONS false, a restore, a drop
+        return phrase("reason_database_refuses")
     if isinstance(cause, ConnectionError | asyncpg.ConnectionDoesNotExistError | asyncpg.InternalClientError) or (
         isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text
     ):  # it went away under a command still using it (`taak tail` while the server stops, a backend killed);
