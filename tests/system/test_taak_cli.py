@@ -7,6 +7,7 @@ import os
 import re
 from pathlib import Path
 
+import anyio
 import asyncpg
 import pytest
 
@@ -565,3 +566,47 @@ async def test_a_new_tasks_option_is_named_as_typed_whatever_is_wrong_with_it(
     assert refused.code == 2
     assert one_line(refused).startswith(f"taak: {said}")
     assert await snapshot(conn) == before
+
+
+async def _blocked_on_a_lock(conn: asyncpg.Connection) -> bool:
+    waiting = "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()"
+    return bool(await conn.fetchval(waiting))
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_made_and_said(
+    cli_env: dict[str, str], conn: asyncpg.Connection, presses: int
+) -> None:
+    """`ID=$(taak nieuw ...) || taak nieuw ...`: a Ctrl-C in the last moment made the task, printed nothing and
+    exited 130, so the script made it again. Once the insert is on its way, one Ctrl-C waits for it (exit 0,
+    the ID printed); a second stops at once (130), and then nothing was made."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.system.harness import wait_for
+
+    holder = await asyncpg.connect(cli_env["TAAK_DATABASE_URL"])
+    locking = holder.transaction()
+    await locking.start()
+    await holder.execute("lock table agent_taken in exclusive mode")  # the insert waits here, as on a slow server
+    command = [sys.executable, "-m", "worker.cli.taak", "nieuw", "Een taak onder Ctrl-C"]
+    env = {**cli_env, "TAAK_LANGUAGE": "nl"}
+    typed = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        await wait_for(lambda: _blocked_on_a_lock(conn), timeout=30, what="the insert to wait")
+        for _ in range(presses):
+            typed.send_signal(signal.SIGINT)
+            await anyio.sleep(0.3)
+    finally:
+        await locking.rollback()
+        await holder.close()
+    out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))
+    made = await conn.fetch("select id from agent_taken where opdracht = 'Een taak onder Ctrl-C'")
+    assert err.startswith("taak: Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld;")
+    if presses == 1:
+        assert typed.returncode == 0, err
+        assert out.strip() == made[0]["id"]
+    else:
+        assert typed.returncode == 130, err
+        assert (out, made) == ("", [])

@@ -8,11 +8,12 @@ task ID, every other word is text. Every refusal is one line and an exit code (c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import re
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +38,34 @@ def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connec
     from worker.cli.common import connection as connect
 
     return connect(settings)
+
+
+@contextlib.contextmanager
+def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
+    """From here the command's change is on its way to the database: a first Ctrl-C is taken once it is done
+    and said (exit 0), and says so on stderr. A Ctrl-C in the last moment made a task and said nothing, with
+    exit 130, and `ID=$(taak nieuw ...) || taak nieuw ...` made it twice. A second Ctrl-C stops at once (130;
+    then the change may have happened all the same). Before this, waiting for the database, Ctrl-C stops at
+    once: nothing was sent."""
+    import signal
+
+    pressed: list[int] = []
+
+    def later(signum: int, _frame: object) -> None:
+        if pressed:
+            raise KeyboardInterrupt
+        pressed.append(signum)
+        print(f"taak: {message('ctrl_c_finishing', settings.language)}", file=sys.stderr, flush=True)
+
+    try:
+        previous = signal.signal(signal.SIGINT, later)
+    except ValueError:  # not the main thread: nothing to defer
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def file_error_line(exc: BaseException, language: str) -> str | None:

@@ -89,11 +89,13 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
     )
-    async with a.connection(settings) as conn, conn.transaction():
-        if aan is not None:
-            await known_bot(conn, aan, new=args.nieuwe_bot)
-        task_id = await Ledger(conn).nieuw(new)
-    print(json.dumps({"id": task_id}) if args.json else task_id)
+    async with a.connection(settings) as conn:
+        with a.ctrl_c_after_it_is_done(settings):
+            async with conn.transaction():
+                if aan is not None:
+                    await known_bot(conn, aan, new=args.nieuwe_bot)
+                task_id = await Ledger(conn).nieuw(new)
+            print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
 
 
@@ -163,8 +165,9 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
     async with a.connection(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         sessie = settings.sessie if token is not None else None
-        await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
-    print(written("log", settings.language, task_id, soort.value))
+        with a.ctrl_c_after_it_is_done(settings):
+            await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+            print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
 

@@ -469,6 +469,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
         "en": "the output could not be written ({reason}); what the command changed stays changed",
     },
+    "ctrl_c_finishing": {
+        "nl": "Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld; nog eens Ctrl-C breekt af "
+        "(dan is het misschien toch gebeurd)",
+        "en": "Ctrl-C: what is already on its way to the database is finished and said; Ctrl-C again stops "
+        "(it may have happened all the same)",
+    },
     "stdin_closed": {
         "nl": "de invoer (stdin) is gesloten: er is geen tekst te lezen voor -; er is niets gedaan",
         "en": "the input (stdin) is closed: there is no text to read for -; nothing was done",
@@ -909,37 +915,35 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the hook input is not a JSON object",
     },
     "hook_no_transcript": {
-        "nl": "taak hook pre-compact: geen transcript_path in de invoer van de hook",
-        "en": "taak hook pre-compact: no transcript_path in the hook input",
+        "nl": "geen transcript_path in de invoer van de hook",
+        "en": "no transcript_path in the hook input",
     },
     "file_missing": {"nl": "bestaat niet", "en": "does not exist"},
     "file_is_folder": {"nl": "is een map", "en": "is a folder"},
     "file_no_access": {"nl": "geen toegang", "en": "no access"},
     "hook_transcript_unreadable": {
-        "nl": "taak hook pre-compact: het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
-        "en": "taak hook pre-compact: cannot read the transcript {path} ({reason}); no report made",
+        "nl": "het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
+        "en": "cannot read the transcript {path} ({reason}); no report made",
     },
     "hook_no_summary": {
-        "nl": "taak hook post-compact: geen compact_summary in de invoer van de hook",
-        "en": "taak hook post-compact: no compact_summary in the hook input",
+        "nl": "geen compact_summary in de invoer van de hook",
+        "en": "no compact_summary in the hook input",
     },
     "hook_report_empty": {
-        "nl": "taak hook pre-compact: {spoken:gespreksregel|gespreksregels} in {path}, maar het verslag zou leeg zijn; "
-        "niets opgeslagen",
-        "en": "taak hook pre-compact: {spoken:conversation line|conversation lines} in {path} but the report would be "
-        "empty; nothing saved",
+        "nl": "{spoken:gespreksregel|gespreksregels} in {path}, maar het verslag zou leeg zijn; niets opgeslagen",
+        "en": "{spoken:conversation line|conversation lines} in {path} but the report would be empty; nothing saved",
     },
     "hook_report_not_logged": {
-        "nl": "taak hook pre-compact: verslag opgeslagen in {path}, niet gelogd: {reason}",
-        "en": "taak hook pre-compact: report saved in {path}, not logged: {reason}",
+        "nl": "verslag opgeslagen in {path}, niet gelogd: {reason}",
+        "en": "report saved in {path}, not logged: {reason}",
     },
     "hook_not_logged": {
-        "nl": "taak hook pre-compact: niet gelogd ({reason})",
-        "en": "taak hook pre-compact: not logged ({reason})",
+        "nl": "niet gelogd ({reason})",
+        "en": "not logged ({reason})",
     },
     "hook_briefing_from_file": {
-        "nl": "taak hook session-start: {reason}; de laatste briefing van de daemon gebruikt",
-        "en": "taak hook session-start: {reason}; used the daemon's last briefing file",
+        "nl": "{reason}; de laatste briefing van de daemon gebruikt",
+        "en": "{reason}; used the daemon's last briefing file",
     },
     "hook_no_briefing": {
         "nl": "{reason}; en er is geen briefingbestand van de daemon",

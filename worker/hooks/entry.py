@@ -142,10 +142,17 @@ def _said(result: HookResult, settings: Settings | HookPlace, name: str, started
         except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
             _record(settings, name, started, error=f"taak hook {name}: stdout: {exc.strerror or exc}")
             raise
-    if result.stderr:
-        print(result.stderr, file=sys.stderr)
-    _record(settings, name, started, error=result.stderr or None, code=result.exit_code)
+    said = hook_line(name, result.stderr)
+    if said:
+        print(said, file=sys.stderr)
+    _record(settings, name, started, error=said or None, code=result.exit_code)
     return result.exit_code
+
+
+def hook_line(name: str, said: str) -> str:
+    """What a hook says on stderr, named by the hook as every hook's line is (`taak hook NAME: ...`)."""
+    prefix = f"taak hook {name}: "
+    return said if not said or said.startswith(prefix) else prefix + said
 
 
 def _unreadable_settings(exc: Exception) -> str:

@@ -72,7 +72,7 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
         return HookResult(stdout=summary_instructions(place.language), stderr=said)
     except OSError as exc:  # the report's own folder (a data folder that cannot be written): that one is named
         said = message("file_error", place.language, path=exc.filename or folder, reason=file_reason(exc, place))
-        return HookResult(stdout=summary_instructions(place.language), stderr=f"taak hook pre-compact: {said}")
+        return HookResult(stdout=summary_instructions(place.language), stderr=said)
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
     return report

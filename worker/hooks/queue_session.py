@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.messages import early_language, message, os_reason
 from worker.core.session_files import SessionFiles
-from worker.hooks.entry import record_hook_run, written_out
+from worker.hooks.entry import hook_line, record_hook_run, written_out
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     briefing_from_file,
@@ -60,6 +60,7 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
         except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
             record(f"taak hook {name}: stdout: {exc.strerror or exc}")
             raise
+    stderr = hook_line(name, stderr)
     if stderr:
         print(stderr, file=sys.stderr)
     record(stderr or None)
@@ -113,11 +114,7 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     except OSError as exc:  # a transcript that is gone or is a folder: said as a file's failure, steered still
         language = early_language()
         said = message("file_error", language, path=exc.filename or path_value, reason=os_reason(exc, language))
-        return (
-            steering,
-            f"taak hook pre-compact: {said}",
-            0,
-        )  # as outside a queue session: said, and the session goes on
+        return steering, said, 0  # as outside a queue session: said, and the session goes on
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
