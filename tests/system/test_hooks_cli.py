@@ -300,3 +300,24 @@ def test_a_hook_given_no_json_is_recorded_in_hooks_log(cli_env: dict[str, str], 
     assert done.code == 0
     (record,) = [json.loads(r) for r in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
     assert (record["hook"], record["error"]) == ("prompt", "taak hook prompt: the hook input is not a JSON object")
+
+
+def test_geheugen_check_of_a_memory_index_that_is_a_folder_says_so(cli_env: dict[str, str], tmp_path: Path) -> None:
+    memory = tmp_path / "geheugen"
+    (memory / "MEMORY.md").mkdir(parents=True)
+    result = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "geheugen", "check", str(memory))
+    assert result.code == 1
+    assert result.err.strip() == f"taak: bestand {memory / 'MEMORY.md'}: is een map"
+
+
+def test_the_prompt_hook_shows_what_is_open_when_the_tasks_database_is_away(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """What is open is a file of this machine: a task whose database is away does not take it from the turn."""
+    owner = {**cli_env, "TAAK_LANGUAGE": "nl"}
+    assert run_taak(owner, "lll", "Verbouwing veranda").code == 0
+    away = {**owner, "TAAK_ID": "HV-20261203-001", "TAAK_DATABASE_URL": "postgresql://bot@127.0.0.1:1/taak"}
+    done = run_taak(away, "hook", "prompt", stdin=b'{"prompt": "ga door"}')
+    assert done.code == 0
+    assert "- Verbouwing veranda (sinds" in json.loads(done.out)["hookSpecificOutput"]["additionalContext"]
+    assert done.err == "taak hook prompt: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)\n"

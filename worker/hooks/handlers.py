@@ -176,12 +176,18 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
     state = owner.where_we_are_now(place_of(settings))
     line, trouble = None, ""  # a TAAK_ID that names no task is said, not silently left out
     if settings.id and not is_task_id(settings.id):
-        trouble = message("bad_id", settings.language, value=settings.id)
-    elif settings.id and (line := await _task_line(settings)) is None:
-        trouble = message("not_found", settings.language, id=settings.id)
+        trouble = "TAAK_ID: " + message("bad_id", settings.language, value=settings.id)
+    elif settings.id:
+        try:
+            if (line := await _task_line(settings)) is None:
+                trouble = "TAAK_ID: " + message("not_found", settings.language, id=settings.id)
+        except Exception as exc:  # the database away: what is open is this machine's own file, shown all the same
+            from worker.cli.common import failure_text
+
+            trouble = failure_text(exc, settings)
     text = "\n".join(part for part in (state, line) if part)
     stdout = additional_context("UserPromptSubmit", text) if text else ""
-    return HookResult(stdout=stdout, stderr=f"taak hook prompt: TAAK_ID: {trouble}" if trouble else "")
+    return HookResult(stdout=stdout, stderr=f"taak hook prompt: {trouble}" if trouble else "")
 
 
 async def _task_line(settings: Settings) -> str | None:

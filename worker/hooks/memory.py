@@ -55,7 +55,8 @@ class MemoryHealth:
 
 def memory_health(folder: Path) -> MemoryHealth:
     index = folder / "MEMORY.md"
-    text = index.read_text(encoding="utf-8", errors="replace") if index.is_file() else ""
+    # One that is there but cannot be read (a folder, no rights) is said by the command, not counted as empty.
+    text = index.read_text(encoding="utf-8", errors="replace") if index.exists() else ""
     injected = memory_index(text, str(index), MEMORY_BUDGET)
     index_lines = sum(1 for line in text.splitlines() if index_line(line))
     injected_lines = sum(1 for line in injected.splitlines() if not line.startswith("(nog "))
