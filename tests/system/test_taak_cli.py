@@ -610,3 +610,22 @@ async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_mad
     else:
         assert typed.returncode == 130, err
         assert (out, made) == ("", [])
+
+
+@pytest.mark.parametrize(
+    ("program", "words", "code"),
+    [("taak", ["lijst"], 130), ("taak", ["tail"], 0), ("queue-worker", [], 130)],
+    ids=["taak", "taak-tail", "queue-worker"],
+)
+def test_a_ctrl_c_while_the_command_still_loads_ends_it_quietly(program: str, words: list[str], code: int) -> None:
+    """The console script imports worker.cli.entry first; a Ctrl-C landing in its imports (or right after,
+    before the command's guard) printed Python's KeyboardInterrupt traceback."""
+    import subprocess
+    import sys
+
+    script = (
+        f"import sys; sys.argv = [{program!r}, *{words!r}]; import os, signal, time; import worker.cli.entry; "
+        "os.kill(os.getpid(), signal.SIGINT); time.sleep(10)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout, done.stderr) == (code, "", "")

@@ -12,14 +12,29 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable
-from typing import Any, TextIO
 
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
+
+
+def _ctrl_c_while_loading(_signum: int, _frame: object) -> None:
+    """Until `guarded` runs: nothing was done yet, and Python's own KeyboardInterrupt would print the traceback
+    of whichever import it landed in. The command ends at once, as one a moment later does."""
+    words = sys.argv[1:2]
+    os._exit(0 if words and words[0] in ENDED_BY_CTRL_C else INTERRUPTED)
+
+
+# First of all, and only in the commands themselves (not in a program that imports this module, a test runner):
+# the imports below take time too.
+if os.path.basename(sys.argv[0]).removesuffix(".py") in ("taak", "queue-worker", "queue_worker"):
+    signal.signal(signal.SIGINT, _ctrl_c_while_loading)
+
+import contextlib  # noqa: E402 (after the Ctrl-C guard, on purpose)
+from collections.abc import Callable  # noqa: E402
+from typing import Any, TextIO  # noqa: E402
 
 
 def program_of(words: list[str]) -> str:
@@ -89,6 +104,7 @@ def discard_output() -> None:
 def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook: bool = False) -> None:
     """Run a command's main (its imports too): a Ctrl-C while it loads ends it with `code` and no traceback, and
     its output is guarded (see the module's docstring)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is a KeyboardInterrupt, caught below
     if sys.stdout is None:
         _stdout_closed(program, hook=hook)
     elif not isinstance(sys.stdout, GuardedOutput):
