@@ -672,3 +672,12 @@ def test_an_index_that_is_no_database_is_said_with_the_command_that_makes_it_aga
     (command,) = re.findall(r"`(taak [^`]*)`", refused.err)
     assert run_taak(env, *command.split()[1:]).code == 0
     assert "de lamp is kapot" in run_taak(env, "recall", "lamp").out
+
+
+def test_recall_on_a_machine_with_nothing_archived_says_how_to_archive(tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}
+    said = run_taak(env, "recall", "budget")
+    assert said.code == 0
+    (hint,) = [line for line in said.out.splitlines() if "het archief is nog leeg" in line]
+    (command,) = re.findall(r"taak archief bijwerken", hint)
+    assert run_taak(env, *command.split()[1:]).code == 0

@@ -321,3 +321,13 @@ def test_the_prompt_hook_shows_what_is_open_when_the_tasks_database_is_away(
     assert done.code == 0
     assert "- Verbouwing veranda (sinds" in json.loads(done.out)["hookSpecificOutput"]["additionalContext"]
     assert done.err == "taak hook prompt: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)\n"
+
+
+def test_geheugen_check_with_every_file_indexed_announces_no_list(cli_env: dict[str, str], tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("# Index\n- [veranda](veranda.md): de machine op de veranda\n")
+    (memory / "veranda.md").write_text("McMini Veranda\n")
+    result = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "geheugen", "check", str(memory))
+    assert result.code == 0
+    assert result.out.splitlines()[-1] == "1 geheugenbestand, geen buiten de index"

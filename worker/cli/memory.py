@@ -97,6 +97,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
             empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
             if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
                 result.notes.append(phrase("recall_index_empty"))
+            elif empty:  # a new machine, or one whose daemon has not run its indexer yet
+                result.notes.append(phrase("recall_archive_empty"))
         finally:
             index.close()
             if vectors is not None:

@@ -338,6 +338,9 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
             chars=f"{health.injected_chars:,}",
         )
     )
+    if not health.unindexed:  # no list follows: no colon that announces one
+        print(a.said(settings, "memory_all_indexed", files=health.files))
+        return ExitCode.OK
     print(a.said(settings, "memory_unindexed", files=health.files, unindexed=len(health.unindexed)))
     for name in health.unindexed:
         print(f"  {name}")

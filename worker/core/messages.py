@@ -1014,6 +1014,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de gedeelde kopie bewaart {days} dagen (TAAK_VLOOT_DAGEN)",
         "en": "the shared copy keeps {days} days (TAAK_VLOOT_DAGEN)",
     },
+    "recall_archive_empty": {
+        "nl": "het archief is nog leeg: `taak archief bijwerken` neemt de transcripts van deze machine op",
+        "en": "the archive is still empty: `taak archief bijwerken` takes in this machine's transcripts",
+    },
     "recall_index_empty": {
         "nl": "de index is leeg maar het archief niet: taak archief bijwerken",
         "en": "the index is empty but the archive is not: taak archief bijwerken",
@@ -1061,6 +1065,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "memory_unindexed": {
         "nl": "{files:geheugenbestand|geheugenbestanden}, {unindexed} in geen index:",
         "en": "{files:memory file|memory files}, {unindexed} in no index:",
+    },
+    "memory_all_indexed": {
+        "nl": "{files:geheugenbestand|geheugenbestanden}, geen buiten de index",
+        "en": "{files:memory file|memory files}, none outside the index",
     },
     "demo_result": {"nl": "{id}: {status} (bewijs: {bewijs})", "en": "{id}: {status} (evidence: {bewijs})"},
     "demo_opdracht": {
