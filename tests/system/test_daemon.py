@@ -689,3 +689,17 @@ def test_a_daemon_set_up_with_a_database_it_can_never_use_says_so_in_one_line_as
     (line,) = daemon.stderr.splitlines()
     assert said in line
     assert line.removeprefix("queue-worker: ") == owner.stderr.strip().removeprefix("taak: ")
+
+
+@pytest.mark.parametrize("bots", ["", " , "])
+def test_a_daemon_with_no_bots_set_is_refused_as_a_setting_with_exit_2(db_url: str, tmp_path: Path, bots: str) -> None:
+    """As TAAK_BOTS=a/b is: a setting to mend, not a refusal of the database (exit 1 said the wrong thing)."""
+    import subprocess
+    import sys
+
+    env = {**worker_env(db_url, tmp_path), "TAAK_BOTS": bots}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr == "queue-worker: TAAK_BOTS is leeg: noem de bots die deze machine bedient (TAAK_BOTS=paco)\n"

@@ -73,8 +73,8 @@ class StartRefused(Exception):
 
 class Worker:
     def __init__(self, settings: Settings, database: DatabaseUrl, *, once: bool = False) -> None:
-        if not settings.bots:
-            raise StartRefused(message("taak_bots_empty", settings.language))
+        if not settings.bots:  # a setting to mend, as `TAAK_BOTS=a/b` is: exit 2
+            raise StartRefused(message("taak_bots_empty", settings.language), ExitCode.USAGE)
         self.settings = settings
         self.database = database
         self.once = once
