@@ -144,3 +144,10 @@ async def test_a_daemon_whose_log_cannot_be_written_says_so_once_on_stderr_and_d
     assert done.returncode == 0, done.stderr
     assert said_once(done.stderr).startswith("queue-worker: the log cannot be written (No space left on device)")
     assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "klaar"
+
+
+@needs_dev_full
+def test_a_refusal_whose_line_cannot_be_written_still_exits_with_its_own_code(cli_env: dict[str, str]) -> None:
+    command = f"{sys.executable} -m worker.cli.taak toon HV-20261203-999 2>/dev/full"
+    done = subprocess.run(["bash", "-c", command], env=cli_env, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (3, "")  # not found, as with a stderr that works

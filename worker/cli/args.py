@@ -80,7 +80,8 @@ def fail(line: str, code: int, program: str = "taak") -> NoReturn:
     if line.startswith("usage: "):  # a verb's own usage line, in the run's language like argparse's
         rest = line.removeprefix("usage: ")
         line = argparse_words("usage: ") + (dutch_placeholders(rest) if early_language() == "nl" else rest)
-    print(f"{program}: {line}", file=sys.stderr)
+    with contextlib.suppress(OSError):  # a stderr that cannot be written (`2>/dev/full`) leaves the exit code to say it
+        print(f"{program}: {line}", file=sys.stderr)
     raise SystemExit(int(code))
 
 
