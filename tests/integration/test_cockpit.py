@@ -4,7 +4,10 @@ a hostile opdracht shown as text, and the owner's actions going through the ledg
 from __future__ import annotations
 
 import re
+import socket
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,6 +40,15 @@ def cockpit(db_url: str, tmp_path: Path, known_bots: None) -> Iterator[tuple[Tes
     token = ensure_token(settings)
     with TestClient(create_app(settings, token), base_url="http://127.0.0.1:8765") as client:
         yield client, token
+
+
+def cockpit_on_a_free_port(env: dict[str, str]) -> tuple[int, subprocess.Popen[str]]:
+    """`taak cockpit` as a process, on a free port (not the default), its output readable."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    command = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)]
+    return port, subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def logged_in(client: TestClient, token: str) -> TestClient:
@@ -337,20 +349,10 @@ def test_a_port_beyond_65535_gets_the_ports_own_message_however_large(port: str)
 def test_the_link_command_printed_while_serving_names_the_port_it_serves_on(cli_env: dict[str, str]) -> None:
     import re
     import signal
-    import socket
     import subprocess
     import sys
 
-    with socket.socket() as probe:  # a free port, not the default
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    serving = subprocess.Popen(
-        [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)],
-        env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    port, serving = cockpit_on_a_free_port(cli_env)
     try:
         assert serving.stdout is not None
         first = serving.stdout.readline()
@@ -528,9 +530,6 @@ async def test_the_serving_cockpits_console_stays_quiet_through_an_outage(
     """The page says the outage; the terminal that runs `taak cockpit` showed asyncpg's English retries and
     Starlette's tracebacks for every request meanwhile."""
     import signal
-    import socket
-    import subprocess
-    import sys
     import urllib.error
     import urllib.request
 
@@ -538,16 +537,7 @@ async def test_the_serving_cockpits_console_stays_quiet_through_an_outage(
 
     from worker.core.dsn import parse_database_url
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    serving = subprocess.Popen(
-        [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)],
-        env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    port, serving = cockpit_on_a_free_port(cli_env)
 
     def status_of_board() -> int:
         token = (tmp_path / "data" / "cockpit.token").read_text().strip()

@@ -158,8 +158,8 @@ async def test_a_pooled_connection_its_server_ended_is_a_lost_connection_the_dae
     import asyncpg
 
     from tests.helpers import SlowClosingProxy
-    from worker.daemon.retry import DB_ERRORS, Outages
-    from worker.db.connect import create_pool
+    from worker.daemon.retry import Outages
+    from worker.db.connect import CONNECTION_ERRORS, create_pool
     from worker.settings import Settings
 
     admin = await asyncpg.connect(server_url)
@@ -169,7 +169,7 @@ async def test_a_pooled_connection_its_server_ended_is_a_lost_connection_the_dae
             ended = await pool.fetchval("select pg_backend_pid()")
             await admin.execute("select pg_terminate_backend($1, 5000)", ended)  # waits until it is gone
             await anyio.sleep(0.2)  # its FATAL has reached the pool; the close is still held back
-            with pytest.raises(DB_ERRORS):  # what the daemon retries
+            with pytest.raises(CONNECTION_ERRORS):  # what the daemon retries
                 await pool.fetchval("select 1")
             outages = Outages(give_up=anyio.Event())
             with anyio.fail_after(20):

@@ -137,8 +137,9 @@ async def test_an_outage_longer_than_the_lease_re_runs_nothing(
     private_server: tuple[str, Path], tmp_path: Path, outage: str
 ) -> None:
     """`refused`: the server stays up and the database refuses connections (a restore, `ALLOW_CONNECTIONS
-    false`), as a network that is away looks: the server's start time says nothing of it. The other daemon's
-    reaper took the expired lease the moment it was back, and the session's work ran twice."""
+    false`), as a network that is away looks: the server's start time says nothing of it. Which daemon gets
+    back first is up to their backoff, so this one passed before the reaper's grace after an outage too;
+    `test_a_reaper_back_from_an_outage_leaves_the_other_daemons_their_grace_first` holds that grace itself."""
     db_url, server = private_server
     conn = await asyncpg.connect(db_url)
     task_id = await new_task(conn, toegewezen_aan="paco")

@@ -11,8 +11,8 @@ import structlog
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.messages import message
-from worker.daemon.retry import DB_ERRORS, backoff, said_error
-from worker.db.connect import connect_one
+from worker.daemon.retry import backoff, said_error
+from worker.db.connect import CONNECTION_ERRORS, connect_one
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
@@ -34,7 +34,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
     while not stopping.is_set():
         try:
             conn = await connect_one(settings, database, application_name="taak-listen")
-        except (TaakError, *DB_ERRORS) as exc:
+        except (TaakError, *CONNECTION_ERRORS) as exc:
             failures += 1
             if failures == 1:
                 log.warning("listen_lost", error=said_error(exc, settings.language))
@@ -55,7 +55,7 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
             if lost.is_set():
                 log.warning("listen_lost", error=message("connection_closed", settings.language))
                 failures = 1
-        except DB_ERRORS as exc:
+        except CONNECTION_ERRORS as exc:
             log.warning("listen_lost", error=said_error(exc, settings.language))
             failures = 1
         finally:

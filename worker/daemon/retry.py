@@ -18,8 +18,6 @@ from worker.db.connect import CONNECTION_ERRORS
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
-DB_ERRORS = CONNECTION_ERRORS  # what an outage looks like: waited out here
-
 
 class DatabaseGone(Exception):
     """The database stayed away while the worker was being stopped."""
@@ -55,9 +53,13 @@ class Outages:
     ok: bool = field(default=True)
     back_at: float | None = None  # when the database last came back from an outage (time.monotonic)
 
-    def back_within(self, seconds: float) -> bool:
-        """The database came back from an outage less than `seconds` ago."""
-        return self.back_at is not None and time.monotonic() - self.back_at < seconds
+    def came_back(self) -> None:
+        self.back_at = time.monotonic()
+
+    def settling(self, seconds: float) -> bool:
+        """Still in an outage (the call now running may be the first to get through), or back from one less than
+        `seconds` ago."""
+        return not self.ok or (self.back_at is not None and time.monotonic() - self.back_at < seconds)
 
     async def run(
         self,
@@ -79,7 +81,7 @@ class Outages:
                 raise DatabaseGone(what)
             try:
                 value = await operation()
-            except DB_ERRORS as exc:
+            except CONNECTION_ERRORS as exc:
                 failures += 1
                 if self.ok:
                     self.ok = False
@@ -92,7 +94,7 @@ class Outages:
                 continue
             if not self.ok:
                 self.ok = True
-                self.back_at = time.monotonic()
+                self.came_back()
                 log.info("database_back", during=what)
                 self.on_back()
             return value

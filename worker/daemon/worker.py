@@ -39,12 +39,12 @@ from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathT
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal
 from worker.daemon.listen import listen
-from worker.daemon.retry import DB_ERRORS, DatabaseGone, Outages, backoff, said_error
+from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
-from worker.db.connect import create_pool
+from worker.db.connect import CONNECTION_ERRORS, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.migrate import SCHEMA_MISSING, migrate, schema_missing_line
 from worker.db.migrate import status as migration_status
@@ -156,7 +156,7 @@ class Worker:
                     return None
             except (InvalidInput, Misconfigured) as exc:  # it can never connect as set up: waiting would not mend it
                 raise StartRefused(exc.render(self.settings.language), exc.exit_code) from None
-            except (TaakError, *DB_ERRORS) as exc:
+            except (TaakError, *CONNECTION_ERRORS) as exc:
                 failures += 1
                 if failures == 1:
                     log.error("database_unreachable", during="start", error=said_error(exc, self.settings.language))
@@ -165,7 +165,7 @@ class Worker:
                 continue
             if failures:
                 log.info("database_back", during="start")
-                self.outages.back_at = time.monotonic()  # leases ran out meanwhile: the reaper's grace holds
+                self.outages.came_back()  # leases ran out meanwhile: the reaper's grace holds
             return pool
         return None
 
@@ -202,8 +202,7 @@ class Worker:
             self.outages.run,
             self.running,
             self.bots,
-            # In an outage still (this call may be the first to get through), or back from one within the grace.
-            just_back=lambda: not self.outages.ok or self.outages.back_within(grace),
+            just_back=lambda: self.outages.settling(grace),
         )
         for duty in duties.all():
             group.start_soon(self._keep_running, duty)
@@ -551,7 +550,7 @@ class Worker:
                     was_active, extended = False, time.monotonic()
                 else:
                     lease = await self.ledger.lease_stand(task_id, token)
-            except DB_ERRORS as exc:
+            except CONNECTION_ERRORS as exc:
                 # An outage is not a lost lease: the session goes on; the token check decides later.
                 if not outage:
                     log.warning("lease_extension_failed", error=said_error(exc, self.settings.language))
