@@ -193,3 +193,31 @@ def test_a_ctrl_c_that_pydantic_reports_as_a_schema_error_ends_quietly_with_130(
     assert ended.value.code == 130
     with pytest.raises(pydantic_core.SchemaError):  # anything else is a bug, and says so
         guarded(a_bug, 130)
+
+
+def taak_with_language(value: str, *words: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TAAK_LANGUAGE": value}
+    return subprocess.run([sys.executable, "-m", "worker.cli.taak", *words], env=env, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("value", ["EN", " en", "En "])
+def test_english_written_in_capitals_or_with_spaces_is_english(value: str) -> None:
+    """`TAAK_LANGUAGE=EN` gave Dutch help, and every verb refused it as a language it does not know."""
+    from worker.settings import Settings
+
+    assert Settings(language=value).language == "en"
+    done = taak_with_language(value, "lijst", "--help")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: taak lijst")
+
+
+@pytest.mark.parametrize("value", ["fr", "", "nederlands"])
+def test_help_under_a_language_taak_does_not_speak_names_the_setting(value: str) -> None:
+    """Help loads no settings: it is shown (in Dutch), and it says which setting to mend, as every verb does."""
+    done = taak_with_language(value, "--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith("gebruik: taak")
+    assert (
+        done.stderr
+        == f"taak: ongeldige instelling: TAAK_LANGUAGE={value!r}: kies nl of en (deze hulp is in het Nederlands)\n"
+    )

@@ -21,6 +21,7 @@ CASES = [
     pytest.param({"TAAK_DATA_DIR": "data/taak", "TAAK_LANGUAGE": "en"}, "", id="relative-folder"),
     pytest.param({"TAAK_DATA_DIR": "~/taak", "TAAK_MEMORY_DIR": "/geheugen"}, "", id="home-folder"),
     pytest.param({"taak_language": "en", "taak_timezone": "Asia/Tokyo"}, "", id="lower-case-names"),
+    pytest.param({"TAAK_LANGUAGE": " EN "}, "", id="language-in-capitals"),
     pytest.param({}, "TAAK_TIMEZONE=America/New_York\nTAAK_DATA_DIR=uit-env\n", id="dotenv-file"),
     pytest.param({"TAAK_DATA_DIR": "/van/de/omgeving"}, "TAAK_DATA_DIR=uit-env\nTAAK_LANGUAGE=en\n", id="env-wins"),
     pytest.param({"TAAK_ID": "HV-20261202-007", "TAAK_BOT": "paco"}, "", id="a-task"),

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.messages import early_language, message, os_reason
+from worker.core.messages import early_language, language_setting_problem, message, os_reason
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
 from worker.core.terminal import is_blank, not_utf8, quoted
 
@@ -163,6 +163,11 @@ class Parser(argparse.ArgumentParser):
         # argparse would swallow a failed write: help into a full disk would end as a success with nothing shown.
         if said:
             (file or sys.stderr).write(said)
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        super().print_help(file)
+        if problem := language_setting_problem():  # help loads no settings, so it says this one itself
+            sys.stderr.write(f"{self.prog.split()[0]}: {problem}\n")
 
     def error(self, said: str) -> NoReturn:
         for stand_in, word in self.stand_ins.items():

@@ -703,6 +703,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de database is niet bijgewerkt ({pending} open): draai `taak db migrate`",
         "en": "the database is not migrated ({pending} pending): run `taak db migrate`",
     },
+    # Help loads no settings: it says a TAAK_LANGUAGE it cannot speak, which every other verb refuses.
+    "bad_language_setting": {
+        "nl": "ongeldige instelling: TAAK_LANGUAGE={value}: kies nl of en (deze hulp is in het Nederlands)",
+        "en": "invalid setting: TAAK_LANGUAGE={value}: choose nl or en (this help is in Dutch)",
+    },
     "bad_settings": {
         "nl": "ongeldige instelling: {detail}",
         "en": "invalid setting: {detail}",
@@ -1193,14 +1198,32 @@ def unreadable_dotenv(path: str) -> str | None:
 def early_language() -> str:
     """The language of help and usage errors, which are shown before the settings are loaded (loading them
     costs more than the whole answer, issue 16). Read as the settings read it: TAAK_LANGUAGE from the
-    environment, else from `.env` in the working folder; only `en` is English (the settings refuse `EN` as
-    they refuse `fr`, and that refusal is said in the default language, Dutch)."""
+    environment, else from `.env` in the working folder, in any case; a language taak does not speak (`fr`) is
+    refused by the settings, and that refusal, as help, is said in the default language, Dutch."""
+    return spoken_language(language_setting()) or "nl"
+
+
+def language_setting() -> str | None:
+    """TAAK_LANGUAGE as set, from the environment or else `.env`; None when it is not set at all."""
     import os
 
     value = os.environ.get("TAAK_LANGUAGE")
-    if value is None:
-        value = dotenv_value(".env", "TAAK_LANGUAGE")
-    return "en" if value == "en" else "nl"
+    return dotenv_value(".env", "TAAK_LANGUAGE") if value is None else value
+
+
+def spoken_language(value: str | None) -> str | None:
+    """`nl` or `en` for a setting that names one (`EN`, ` nl `), None for any other."""
+    said = (value or "").strip().lower()
+    return said if said in ("nl", "en") else None
+
+
+def language_setting_problem() -> str | None:
+    """The line that says TAAK_LANGUAGE names no language taak speaks, for help, which loads no settings; None
+    when it is unset or good."""
+    value = language_setting()
+    if value is None or spoken_language(value) is not None:
+        return None
+    return message("bad_language_setting", "nl", value=repr(value))
 
 
 def dotenv_value(path: str, name: str) -> str | None:

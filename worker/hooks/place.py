@@ -37,7 +37,7 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
     values = _taak_values(os.environ if environ is None else environ, env_file)
     if values is None or any(not_utf8(value) for value in values.values()):
         return None
-    language = values.get("language", "nl")
+    language = values.get("language", "nl").strip().lower()  # `EN` is English to the settings class too
     timezone = values.get("timezone", "Europe/Amsterdam")
     data_dir = folder_setting(values.get("data_dir"), default_data_dir)
     memory_dir = folder_setting(values.get("memory_dir"), default_memory_dir)

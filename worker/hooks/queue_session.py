@@ -73,7 +73,7 @@ def ask(op: str, **fields: Any) -> dict[str, Any]:
     from worker.cli.sessie import exchange, no_daemon
 
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
-    request["taal"] = os.environ.get("TAAK_LANGUAGE", "nl")
+    request["taal"] = early_language()
     socket_path = os.environ.get("TAAK_SOCKET", "")
     try:
         answer = exchange(socket_path, request, timeout=HOOK_ANSWER_SECONDS)
@@ -157,7 +157,7 @@ def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
     stand = read_stand(_data_dir(), task_id) or {}
     if not stand:
         return "", "", 0
-    line = where_we_are(task_id, stand["status"], stand.get("volgende_stap"), os.environ.get("TAAK_LANGUAGE", "nl"))
+    line = where_we_are(task_id, stand["status"], stand.get("volgende_stap"), early_language())
     return additional_context("UserPromptSubmit", line), "", 0
 
 
@@ -193,7 +193,7 @@ def _copy_said_as_such() -> str:
         return text
     copy = files.compact_briefing if files.compact_briefing.is_file() else files.briefing
     minutes = max(0, round((time.time() - copy.stat().st_mtime) / 60))
-    if os.environ.get("TAAK_LANGUAGE") == "en":
+    if early_language() == "en":
         note = f"(the daemon does not answer: this is its last copy of the briefing, {minutes} min old)"
     else:
         note = f"(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, {minutes} min oud)"

@@ -54,8 +54,9 @@ def prompt_from_stand(path: str) -> int | None:
         stand_file = Path(path)
         stand = json.loads(stand_file.read_text(encoding="utf-8"))
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
-        session_language = os.environ.get("TAAK_LANGUAGE")
-        language = session_language if session_language in ("nl", "en") else stand.get("taal", "nl")
+        from worker.core.messages import spoken_language
+
+        language = spoken_language(os.environ.get("TAAK_LANGUAGE")) or stand.get("taal", "nl")
         line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), language)
     except (OSError, ValueError, KeyError, TypeError):
         return None
