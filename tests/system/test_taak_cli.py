@@ -612,6 +612,63 @@ async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_mad
         assert (out, made) == ("", [])
 
 
+async def _a_task_for(verb: str, cli_env: dict[str, str]) -> tuple[dict[str, str], list[str], str]:
+    """A task as the verb needs it, the environment and words to type, and a query that says it was done."""
+    task_id = run_taak(cli_env, "nieuw", f"een taak voor {verb}", "--aan", "paco", "--van", "jamal").out.strip()
+    done_when = f"select status from agent_taken where id = '{task_id}'"
+    if verb == "claim":
+        return cli_env, ["claim", "--bot", "paco"], done_when
+    if verb == "annuleer":
+        return cli_env, ["annuleer", task_id, "--reden", "niet meer nodig"], done_when
+    if verb == "stap":
+        return (
+            cli_env,
+            ["stap", task_id, "eerst koffie"],
+            f"select volgende_stap from agent_taken where id = '{task_id}'",
+        )
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+    if verb == "klaar":
+        return session, ["klaar", "--bewijs", "/tmp/bewijs"], done_when
+    assert run_taak(session, "blokkeer", "welke kleur?").code == 0
+    return cli_env, ["antwoord", task_id, "blauw"], done_when
+
+
+@pytest.mark.parametrize("verb", ["antwoord", "annuleer", "stap", "klaar", "claim"])
+async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_and_said(
+    cli_env: dict[str, str], conn: asyncpg.Connection, verb: str
+) -> None:
+    """As `nieuw` above: an answer whose Ctrl-C made it and said nothing was typed again and stored twice; a claim
+    interrupted so held a task whose token nobody had until its lease ran out."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.system.harness import wait_for
+
+    env, words, done_when = await _a_task_for(verb, cli_env)
+    before = await conn.fetchval(done_when)
+    holder = await asyncpg.connect(cli_env["TAAK_DATABASE_URL"])
+    locking = holder.transaction()
+    await locking.start()
+    await holder.execute("lock table agent_taken in exclusive mode")  # the change waits here
+    command = [sys.executable, "-m", "worker.cli.taak", *words]
+    typed = subprocess.Popen(
+        command, env={**env, "TAAK_LANGUAGE": "nl"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        await wait_for(lambda: _blocked_on_a_lock(conn), timeout=30, what=f"{verb} to wait")
+        typed.send_signal(signal.SIGINT)
+        await anyio.sleep(0.3)
+    finally:
+        await locking.rollback()
+        await holder.close()
+    out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))
+    assert err.startswith("taak: Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld;")
+    assert (typed.returncode, out != "") == (0, True), err
+    assert await conn.fetchval(done_when) != before
+
+
 @pytest.mark.parametrize(
     ("program", "words", "code"),
     [("taak", ["lijst"], 130), ("taak", ["tail"], 0), ("queue-worker", [], 130)],

@@ -122,15 +122,17 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
 
         bots = await known_bots(conn, args.bot, new=args.nieuwe_bot)
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
-        claimed = await ledger.claim(bots)
-        if claimed is None:
-            raise NotFound("nothing_to_claim", bots=", ".join(args.bot))
-        briefing = await briefing_for(ledger, claimed.task.id, settings, Variant.FULL)
-    if args.json:
-        shown = {"id": claimed.task.id, "lease_token": claimed.token, "bot": claimed.bot, "briefing": briefing}
-        print(json.dumps(shown, ensure_ascii=False))
-    else:
-        print(f"TAAK_ID={claimed.task.id}\nTAAK_TOKEN={claimed.token}\nTAAK_BOT={claimed.bot}")
+        # A claim whose token nobody saw holds the task until its lease runs out: once asked, it is said.
+        with a.ctrl_c_after_it_is_done(settings):
+            claimed = await ledger.claim(bots)
+            if claimed is None:
+                raise NotFound("nothing_to_claim", bots=", ".join(args.bot))
+            briefing = await briefing_for(ledger, claimed.task.id, settings, Variant.FULL)
+            if args.json:
+                shown = {"id": claimed.task.id, "lease_token": claimed.token, "bot": claimed.bot, "briefing": briefing}
+                print(json.dumps(shown, ensure_ascii=False))
+            else:
+                print(f"TAAK_ID={claimed.task.id}\nTAAK_TOKEN={claimed.token}\nTAAK_BOT={claimed.bot}")
     return ExitCode.OK
 
 
@@ -194,11 +196,11 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
     async with a.connection(settings) as conn:
-        ledger = Ledger(conn)
-        await ledger.klaar(
-            task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
-        )
-    print(written("klaar", settings.language, task_id))
+        with a.ctrl_c_after_it_is_done(settings):
+            await Ledger(conn).klaar(
+                task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
+            )
+            print(written("klaar", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -217,8 +219,11 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
     async with a.connection(settings) as conn:
-        await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
-    print(written("blokkeer", settings.language, task_id))
+        with a.ctrl_c_after_it_is_done(settings):
+            await Ledger(conn).blokkeer(
+                task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
+            )
+            print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -246,16 +251,18 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
         wie = a.who(settings)
-        async with a.connection(settings) as conn:
-            from worker.owner import take_back_wait
+        from worker.owner import take_back_wait
 
-            wait = take_back_wait(settings)
-            await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
-        print(a.said(settings, "taken_back", id=task_id))
+        wait = take_back_wait(settings)
+        async with a.connection(settings) as conn:
+            with a.ctrl_c_after_it_is_done(settings):
+                await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
+                print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.connection(settings) as conn:
-        await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
-    print(written("vrijgeven", settings.language, task_id))
+        with a.ctrl_c_after_it_is_done(settings):
+            await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
+            print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -282,8 +289,9 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     if is_blank(args.reden):
         raise InvalidInput("empty", what="--reden")
     async with a.connection(settings) as conn:
-        await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
-    print(a.said(settings, "cancelled", id=explicit))
+        with a.ctrl_c_after_it_is_done(settings):
+            await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
+            print(a.said(settings, "cancelled", id=explicit))
     return ExitCode.OK
 
 
@@ -303,9 +311,11 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
     if explicit is None or not rest:
         a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
     check_task_id(explicit)
+    text = a.read_text(a.joined(rest))  # stdin is read first: a Ctrl-C while it is typed stops at once
     async with a.connection(settings) as conn:
-        answer = await Ledger(conn).antwoord(explicit, a.read_text(a.joined(rest)), wie=a.who(settings))
-    print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
+        with a.ctrl_c_after_it_is_done(settings):
+            answer = await Ledger(conn).antwoord(explicit, text, wie=a.who(settings))
+            print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
     return ExitCode.OK
 
 
@@ -323,9 +333,11 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     async with a.connection(settings) as conn:
-        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-        await ledger.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
-    print(a.said(settings, "step_set", id=task_id))
+        with a.ctrl_c_after_it_is_done(settings):
+            await Ledger(conn, lease_seconds=settings.lease_seconds).stap(
+                task_id, a.joined(rest), token=token, bot=a.who(settings)
+            )
+            print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 
 
