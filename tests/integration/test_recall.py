@@ -338,6 +338,21 @@ def _user_line(uuid: str, ts: object, text: str) -> str:
     )
 
 
+def test_importing_named_files_reports_their_unreadable_lines_not_every_earlier_files(tmp_path: Path) -> None:
+    """`taak archief import B` listed A's broken lines from an earlier import as if B had them."""
+    env = env_for(tmp_path)
+    broken, good = tmp_path / "kapot.jsonl", tmp_path / "goed.jsonl"
+    broken.write_text(_user_line("u1", "2026-02-30T10:00:00Z", "een datum die niet bestaat") + "\n")
+    good.write_text(_user_line("u2", "2026-11-28T10:05:00Z", "de lamp is vervangen") + "\n")
+    assert json.loads(run_taak(env, "archief", "import", str(broken), "--json").out)["unreadable"] == [f"{broken}:1"]
+    second = run_taak(env, "archief", "import", str(good))
+    assert second.code == 0, second.err
+    assert "onleesbare" not in second.out
+    assert "kapot.jsonl" not in second.out
+    everything = json.loads(run_taak(env, "archief", "bijwerken", "--json").out)
+    assert everything["unreadable"] == [f"{broken}:1"]  # a run over all files still reminds of every one
+
+
 def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fatal(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     transcript = tmp_path / "kapot.jsonl"

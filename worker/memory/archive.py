@@ -353,7 +353,8 @@ class Update:
     embedded: int = 0
     to_embed: int = 0
     skipped: int = 0  # unreadable lines met by this run
-    unreadable: tuple[str, ...] = ()  # where every unreadable line so far is (file:line), first ones first
+    # Where every unreadable line so far is (file:line), first ones first; of the named files only, when named.
+    unreadable: tuple[str, ...] = ()
     files_skipped: tuple[tuple[str, str], ...] = ()  # found transcripts this run could not read: (path, why)
 
     def as_json(self) -> str:
@@ -440,6 +441,9 @@ def _bring_up_to_date(
         finally:
             index.close()
         skipped, unreadable = archive.skipped, tuple(where for where, _why in archive.unreadable())
+        if sources is not None:  # files the owner named: their own unreadable lines, not every file's so far
+            named = tuple(f"{path}:" for path in [*sources, *simple])
+            unreadable = tuple(where for where in unreadable if where.startswith(named))
     finally:
         archive.close()
     vectors = open_vectors(layout) if semantic_rows else None
