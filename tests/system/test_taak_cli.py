@@ -543,7 +543,7 @@ async def test_a_list_cut_at_its_limit_says_so_and_one_that_is_whole_does_not(cl
 
 
 def test_a_wide_name_keeps_the_columns_after_it_in_line() -> None:
-    from worker.cli.table import columns, table
+    from worker.core.table import columns, table
 
     lines = table(("naam", "alias", "ip"), [("Ω-mac", "ＭＡＣ", "::1"), ("veranda", "ver", "192.168.1.2")]).splitlines()
     assert len({columns(line[: line.index(ip)]) for line, ip in zip(lines, ("ip", "::1", "192"), strict=True)}) == 1

@@ -165,3 +165,14 @@ def test_systemctl_without_a_user_bus_is_said_in_the_runs_language_with_what_to_
     assert said.startswith("systemctl bereikt de systemd van deze gebruiker niet")
     assert "loginctl enable-linger" in said
     assert said_by_manager("● queue-worker@paco.service - taak queue-worker", "nl").startswith("● queue-worker@paco")
+
+
+def test_a_long_session_says_its_duration_as_the_lists_do() -> None:
+    from worker.core.stream import Result
+    from worker.daemon.session import SessionReport
+    from worker.daemon.worker import _result_line
+
+    quick = Result(False, "success", "ok", 2, 1140, 0.1, None)
+    long = Result(False, "success", "ok", 40, 1_234_567, 2.5, None)
+    assert _result_line(SessionReport(exit_code=0, result=quick)) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
+    assert _result_line(SessionReport(exit_code=0, result=long)) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"

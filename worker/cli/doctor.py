@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from worker.core.errors import InvalidInput, Misconfigured, TaakError
+from worker.core.table import age
 from worker.settings import Settings
 
 Level = Literal["ok", "warn", "fail"]
@@ -131,7 +132,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
             Check(
                 level,
                 "clock",
-                f"{skew:.1f} s from the database's clock",
+                f"{age(round(skew, 1), 'en')} from the database's clock",
                 "run time synchronisation (ntp) on this machine",
             )
         )
@@ -356,7 +357,7 @@ def _registry(settings: Settings) -> Check:
     path = settings.registry_path
     if not path.is_file():
         return Check("warn", "registry", f"{path} does not exist", "start the queue-worker: it writes the registry")
-    age = time.time() - path.stat().st_mtime
-    if age > 2 * settings.registry_seconds + 60:
-        return Check("warn", "registry", f"{path} is {age / 60:.0f} minutes old", "is the queue-worker running?")
-    return Check("ok", "registry", f"{path}, {age:.0f} s old")
+    seconds = time.time() - path.stat().st_mtime
+    if seconds > 2 * settings.registry_seconds + 60:
+        return Check("warn", "registry", f"{path} is {age(seconds, 'en')} old", "is the queue-worker running?")
+    return Check("ok", "registry", f"{path}, {age(seconds, 'en')} old")

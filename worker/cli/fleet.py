@@ -11,9 +11,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.table import age
 from worker.core.errors import ExitCode
 from worker.core.messages import message
+from worker.core.table import age
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -73,7 +73,7 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
-    from worker.cli.table import table, when
+    from worker.core.table import table, when
 
     headers = {
         "nl": ("bot", "aan", "machine", "taak", "laatst gezien", "vandaag / rem"),
@@ -185,7 +185,7 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.cli.table import table
+    from worker.core.table import table
 
     headers = {"nl": ("namen", "ip", "bots"), "en": ("names", "ip", "bots")}[settings.language]
     rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
@@ -216,7 +216,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
-    from worker.cli.table import table
+    from worker.core.table import table
 
     headers = {
         "nl": (
@@ -257,7 +257,8 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
     held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
     for h in held:
-        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {age(h['lease_seconden'])}  {h['titel']}")
+        left = age(h["lease_seconden"], settings.language)
+        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
     return ExitCode.OK
 
 
@@ -267,13 +268,14 @@ def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
     worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
-        worker = f"{b['machine']} {age(seen)}" + (f" {message('stale', language)}" if b["worker_verouderd"] else "")
+        stale = f" {message('stale', language)}" if b["worker_verouderd"] else ""
+        worker = f"{b['machine']} {age(seen, language)}{stale}"
     return (
         b["bot"],
         b["bezig"],
         b["wachtend"],
         b["wacht_op_mens"],
-        age(b["oudste_wacht_seconden"]),
+        age(b["oudste_wacht_seconden"], language),
         b["klaar_vandaag"],
         b["mislukt_vandaag"],
         b["sessies_per_klare_taak"],
@@ -365,7 +367,7 @@ def _preview_json(seen: Any) -> dict[str, Any]:
 def _preview_text(seen: Any, settings: Settings) -> str:
     import textwrap
 
-    from worker.cli.table import table, when
+    from worker.core.table import table, when
     from worker.daemon.intake import Decision
 
     order = [d.value for d in Decision]  # the decisions keep their Dutch names in both languages: domain values

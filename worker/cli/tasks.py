@@ -454,7 +454,7 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.cli.table import table
+    from worker.core.table import table
 
     now = datetime.now(settings.zone)
     headers = {
@@ -479,8 +479,8 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _due(task: Any, now: datetime, settings: Settings) -> str | None:
-    from worker.cli.table import when
     from worker.core.model import FINAL
+    from worker.core.table import when
 
     if task.uiterlijk is None:
         return None

@@ -27,11 +27,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from worker.cli.table import age
 from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
 from worker.core.errors import TaakError
 from worker.core.model import FINAL, Soort, Status
+from worker.core.table import age
 from worker.core.terminal import is_blank, printable
 from worker.db.connect import CONNECTION_ERRORS
 from worker.db.sqlfiles import queries
@@ -326,7 +326,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
                 "actief": b.actief,
                 "machine": b.machine,
                 "huidige_taak": current,
-                "lease_left": age(int(lease["lease_seconden"])) if lease else "-",
+                "lease_left": age(int(lease["lease_seconden"]), settings.language) if lease else "-",
                 "seen": _when(seen, settings) if seen else "-",
                 "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
                 "klaar": figures["klaar_vandaag"] if figures else 0,
@@ -343,7 +343,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
                 "id": task.id,
                 "status": task.status.value,
                 "bot": task.toegewezen_aan or "-",
-                "age": age(int((now - task.aangemaakt).total_seconds())),
+                "age": age(int((now - task.aangemaakt).total_seconds()), settings.language),
                 "due": _when(task.uiterlijk, settings)
                 + (" !" if task.uiterlijk < now and task.status not in FINAL else "")
                 if task.uiterlijk
@@ -435,6 +435,6 @@ def _log_json(row: Any, settings: Settings) -> dict[str, Any]:
 
 
 def _when(moment: datetime | None, settings: Settings) -> str:
-    from worker.cli.table import when
+    from worker.core.table import when
 
     return when(moment, settings.zone, settings.language)

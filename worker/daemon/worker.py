@@ -33,6 +33,7 @@ from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
+from worker.core.table import age
 from worker.daemon import outbox
 from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong
@@ -696,7 +697,7 @@ def _result_line(report: SessionReport) -> str:
         )
         return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}{f', {why}' if why else ''})"
     cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
-    seconds = f"{result.duration_ms / 1000:.1f}s" if result.duration_ms is not None else "?"
+    seconds = age(round(result.duration_ms / 1000, 1), "nl") if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
     text = text if len(text) <= 1000 else text[:999] + "…"

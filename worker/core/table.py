@@ -33,15 +33,20 @@ def _cell(value: object) -> str:
     return printable(one_line(text) if "\n" in text else text)
 
 
-def age(seconds: int | None) -> str:
-    """How long ago, short: `45s`, `12m`, `3u`, `2d`."""
+def age(seconds: float | None, language: str) -> str:
+    """How long, short, the one way every list, the cockpit, doctor and the log say it: `45s`, `12m`, `3u` (`3h`
+    in English), `2d`; under ten seconds with its tenth when it has one (`1.1s`, a session's run)."""
     if seconds is None:
         return "-"
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 7200:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}u" if seconds < 172800 else f"{seconds // 86400}d"
+    if seconds < 10 and seconds != int(seconds):
+        return f"{seconds:.1f}s"
+    whole = int(seconds)
+    if whole < 120:
+        return f"{whole}s"
+    if whole < 7200:
+        return f"{whole // 60}m"
+    hours = "u" if language == "nl" else "h"
+    return f"{whole // 3600}{hours}" if whole < 172800 else f"{whole // 86400}d"
 
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:
