@@ -470,3 +470,41 @@ async def test_a_daemon_stopped_during_an_outage_does_not_wait_its_grace_for_a_s
     assert [soort for soort, _ in rows] == ["gestart", "notitie", "vrijgegeven"]
     assert rows[1][1].startswith("sessie-resultaat")
     assert pogingen == 0
+
+
+async def test_a_close_the_database_refuses_after_an_outage_is_not_told_as_the_sessions_own(
+    db_url: str, server_url: str, tmp_path: Path
+) -> None:
+    """The session said `klaar` while the database was away (the journal took it), and meanwhile the owner took
+    the lease back: when the journal wrote the klaar it was refused. The daemon's outcome said "the session
+    closed the task itself" all the same; now it says that the close was refused, and why."""
+    from worker.db.ledger import Ledger
+
+    name = parse_database_url(db_url).database
+    conn = await asyncpg.connect(db_url)  # kept through the outage: the owner's hand on the task
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "klaar in het donker", toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 4", TAAK_POLL_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    admin = await asyncpg.connect(server_url)
+    try:
+        await wait_for(lambda: _said(daemon, "session_start"), timeout=60, what="the session")
+        await admin.execute(f'alter database "{name}" allow_connections false')
+        mine = await conn.fetchval("select pg_backend_pid()")
+        gone = "select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = $1 and pid <> $2"
+        await admin.execute(gone, name, mine)
+        await Ledger(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
+        await wait_for(lambda: _said(daemon, "session_end"), timeout=60, what="the session to end in the outage")
+        await admin.execute(f'alter database "{name}" allow_connections true')
+        await wait_for(lambda: _said(daemon, "outcome"), timeout=90, what="the outcome")
+        status = await conn.fetchval("select status from agent_taken where id = $1", task_id)
+    finally:
+        await admin.execute(f'alter database "{name}" allow_connections true')
+        await admin.close()
+        await conn.close()
+        daemon.stop()
+    (outcome,) = [e for e in daemon.events() if e.get("event") == "outcome"]
+    assert status == "wachtend"
+    assert outcome["reason"].startswith("de sessie sloot de taak af, maar de database weigerde dat later (")
+    assert outcome["reason"].endswith("; de taak is nu wachtend")
+    assert any(e.get("event") == "journal_write_refused" and e.get("op") == "klaar" for e in daemon.events())

@@ -176,3 +176,25 @@ def test_a_long_session_says_its_duration_as_the_lists_do() -> None:
     long = Result(False, "success", "ok", 40, 1_234_567, 2.5, None)
     assert _result_line(SessionReport(exit_code=0, result=quick)) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
     assert _result_line(SessionReport(exit_code=0, result=long)) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"
+
+
+@pytest.mark.parametrize(
+    ("status", "token", "action", "reason"),
+    [
+        ("wachtend", None, Action.NOTHING, "de sessie sloot de taak af, maar de database weigerde dat later"),
+        ("bezig", "ander-token", Action.NOTHING, "de sessie sloot de taak af, maar de database weigerde dat later"),
+        # Still its own: the close never happened, and the session ended without one.
+        ("bezig", "t", Action.RETRY_OR_FAIL, "sessie eindigde zonder taak klaar"),
+    ],
+)
+def test_a_close_the_database_refused_later_is_not_said_as_done(
+    status: str, token: str | None, action: Action, reason: str
+) -> None:
+    from worker.core.errors import Refused
+
+    refused = Refused("not_bezig", id="HV-20261201-001", status=status).as_phrase()
+    outcome = decide(
+        Observed(token="t", exit_code=0, result=None, stop=None, task_after=_task(status, token), close_refused=refused)
+    )
+    assert outcome.action == action
+    assert outcome.reason.startswith(reason)

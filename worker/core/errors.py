@@ -7,7 +7,10 @@ that refuses something does not need to know who reads it.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from worker.core.messages import Phrase
 
 
 class ExitCode(IntEnum):
@@ -31,10 +34,19 @@ class TaakError(Exception):
 
     def render(self, language: str) -> str:
         from worker.core.messages import message
+
+        return message(self.key, language, **self._shown())
+
+    def as_phrase(self) -> Phrase:
+        """The refusal, to be said later in either language (in an outcome that quotes it)."""
+        from worker.core.messages import Phrase
+
+        return Phrase(self.key, tuple(self._shown().items()))
+
+    def _shown(self) -> dict[str, Any]:
         from worker.core.terminal import quoted
 
-        shown = {name: quoted(value) if isinstance(value, str) else value for name, value in self.values.items()}
-        return message(self.key, language, **shown)
+        return {name: quoted(value) if isinstance(value, str) else value for name, value in self.values.items()}
 
 
 class Refused(TaakError):

@@ -42,6 +42,9 @@ class Observed:
     task_after: Task | None
     stderr_tail: str = ""
     spawn_error: str | None = None
+    # The session closed its task (klaar, blokkeer, vrijgeven) while the database was away, and the database
+    # refused that close when the journal wrote it: why.
+    close_refused: Phrase | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,17 @@ def decide(seen: Observed) -> Outcome:
         if task is None or task.status == Status.BEZIG:
             return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))
         return Outcome(Action.NOTHING, phrase("outcome_lease_lost_taken_back", status=task.status.value))
+    if (
+        task is not None
+        and seen.close_refused is not None
+        and (task.status, task.lease_token)
+        != (
+            Status.BEZIG,
+            seen.token,
+        )
+    ):
+        status = task.status.value
+        return Outcome(Action.NOTHING, phrase("outcome_close_refused", why=seen.close_refused, status=status))
     if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
         return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
     if seen.stop == Stop.SHUTDOWN:

@@ -26,7 +26,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
-from worker.core.messages import message, written
+from worker.core.messages import Phrase, message, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
@@ -56,6 +56,7 @@ class Running:
     session_id: str
     briefing_file: Path
     closed: str | None = None  # the verb with which the session closed its own task
+    close_refused: Phrase | None = None  # why the database refused that close, written from the journal later
     wrote: bool = False  # a write since the last lease check: activity, like output
     volgende_stap: str | None = None
 
@@ -256,10 +257,14 @@ class Gate:
                 continue
             entry = pending[0]
             attempts = _attempts(self.ledger, entry, entry.seq in earlier, self.backoff)
-            result, reason = await self.retry("journal", attempts)
+            result, refusal = await self.retry("journal", attempts)
+            reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
             self.journal.settle(entry, result, reason)
-            if result == "geweigerd":
+            if refusal is not None:
                 log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=reason)
+                running = self.running.get(entry.task_id)
+                if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
+                    running.close_refused = refusal.as_phrase()
             waiting = self._settled.get(entry.seq)
             if waiting is not None:
                 waiting[1].append((result, reason))
@@ -302,7 +307,7 @@ def _attempts(
 ) -> Callable[[], Awaitable[Any]]:
     tries = 0
 
-    async def once() -> tuple[Outcome, str | None]:
+    async def once() -> tuple[Outcome, TaakError | None]:
         nonlocal tries
         tries += 1
         # A retry after a lost connection, or an entry of a run that died, may have reached the database.
@@ -311,7 +316,7 @@ def _attempts(
         try:
             await apply(ledger(), entry, backoff)
         except TaakError as exc:
-            return "geweigerd", exc.render("nl")
+            return "geweigerd", exc
         return "geschreven", None
 
     return once

@@ -596,6 +596,7 @@ class Worker:
                     task_after=task_after,
                     stderr_tail=report.stderr_tail,
                     spawn_error=report.spawn_error,
+                    close_refused=running.close_refused if (running := self.running.get(task_id)) else None,
                 )
             )
             await self._apply(claim, session_id, outcome)
