@@ -669,6 +669,37 @@ async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_
     assert await conn.fetchval(done_when) != before
 
 
+@pytest.mark.parametrize("verb", ["nieuw", "log", "claim"])
+async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
+    cli_env: dict[str, str], conn: asyncpg.Connection, verb: str
+) -> None:
+    """Between the printed line and the process's end (closing the connection, the interpreter's exit) a Ctrl-C
+    ended a done command with 130 or by the signal itself: `ID=$(taak nieuw ...) || taak nieuw ...` made the
+    task twice, `eval "$(taak claim ...)" && ...` left the claimed task held."""
+    import signal
+    import subprocess
+    import sys
+
+    codes = []
+    for attempt in range(8):
+        task_id = run_taak(cli_env, "nieuw", f"taak {attempt}", "--aan", "paco", "--van", "jamal").out.strip()
+        words = {
+            "nieuw": ["nieuw", "nog een"],
+            "log": ["log", task_id, "notitie", "regel"],
+            "claim": ["claim", "--bot", "paco"],
+        }
+        command = [sys.executable, "-m", "worker.cli.taak", *words[verb]]
+        typed = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert typed.stdout is not None
+        said = await anyio.to_thread.run_sync(typed.stdout.readline)
+        assert said.strip()
+        await anyio.sleep(0.005 * attempt)
+        typed.send_signal(signal.SIGINT)
+        _out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))  # noqa: B023
+        codes.append((typed.returncode, err))
+    assert codes == [(0, "")] * 8
+
+
 @pytest.mark.parametrize(
     ("program", "words", "code"),
     [("taak", ["lijst"], 130), ("taak", ["tail"], 0), ("queue-worker", [], 130)],

@@ -46,7 +46,9 @@ def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
     and said (exit 0), and says so on stderr. A Ctrl-C in the last moment made a task and said nothing, with
     exit 130, and `ID=$(taak nieuw ...) || taak nieuw ...` made it twice. A second Ctrl-C stops at once (130;
     then the change may have happened all the same). Before this, waiting for the database, Ctrl-C stops at
-    once: nothing was sent."""
+    once: nothing was sent. Once the change is made and said, the command is done: a Ctrl-C in its last moments
+    (closing the connection, the interpreter's exit) is ignored, so it cannot end a done command with 130 or
+    by the signal."""
     import signal
 
     pressed: list[int] = []
@@ -64,8 +66,11 @@ def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
         return
     try:
         yield
-    finally:
+    except BaseException:
         signal.signal(signal.SIGINT, previous)
+        raise
+    # Ignored, not handled: Python puts its own default back at exit for a handler, and leaves an ignored one.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def file_error_line(exc: BaseException, language: str) -> str | None:
