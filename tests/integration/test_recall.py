@@ -13,6 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import asyncpg
+import pytest
 
 from tests.fixtures import FIXTURES
 from tests.helpers import run_taak
@@ -696,3 +697,27 @@ def test_recall_on_a_machine_with_nothing_archived_says_how_to_archive(tmp_path:
     (hint,) = [line for line in said.out.splitlines() if "het archief is nog leeg" in line]
     (command,) = re.findall(r"taak archief bijwerken", hint)
     assert run_taak(env, *command.split()[1:]).code == 0
+
+
+@pytest.mark.parametrize("limit", [None, "100", "2000"])
+def test_an_output_that_must_be_cut_keeps_the_newest_matches_without_a_gap(tmp_path: Path, limit: str | None) -> None:
+    """Over all time the newest lines come first; the 8,000-character cap cut the time order instead, so the
+    newest matches were the ones left out, and a short line from days later slipped in after a gap."""
+    from datetime import timedelta
+
+    env = env_for(tmp_path)
+    start = datetime(2026, 11, 20, tzinfo=UTC)
+    lines = [
+        {"ts": (start + timedelta(minutes=n)).isoformat(), "role": "user", "text": f"de lamp nummer {n} " + "x" * 200}
+        for n in range(2000)
+    ]
+    lines.append({"ts": (start + timedelta(days=5)).isoformat(), "role": "user", "text": "lamp kort"})
+    simple = tmp_path / "lampen.jsonl"
+    simple.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    assert run_taak(env, "archief", "import", "--simple", str(simple)).code == 0
+    shown = run_taak(env, "recall", "lamp", *(["-n", limit] if limit else [])).out
+    numbers = [int(n) for n in re.findall(r"lamp nummer (\d+) ", shown)]
+    assert "lamp kort" in shown  # the newest of all
+    assert numbers  # and more than that one
+    assert numbers == list(range(numbers[0], 2000))  # the newest before it, in time order, none left out between
+    assert "# afgekapt:" in shown

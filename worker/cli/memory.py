@@ -126,7 +126,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
     from worker.core.timephrase import database_bounds, parse_time, search_words
     from worker.db.sqlfiles import queries
-    from worker.memory.recall import COUNT_BOUND, Hit, Recall
+    from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
@@ -145,20 +145,22 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
         if args.bot is not None and not rows and not await conn.fetchval(queries()["log_naam_bekend"], args.bot):
             known = ", ".join(r["bot"] for r in await conn.fetch(queries()["bots_lijst"])) or "-"
             raise Refused("unknown_log_name", value=args.bot, known=known)
-    hits = [
-        Hit(
-            r["id"],
-            int(r["ts"].timestamp() * 1000),
-            r["actor"],
-            "log",
-            r["soort"],
-            r["tekst"],
-            r["sessie"],
-            r["taak_id"],
-            matched=bool(words) and r["treffers"] > 0,
-        )
-        for r in rows
-    ]
+    hits = ranked(
+        [  # found with the matching and newest rows first
+            Hit(
+                r["id"],
+                int(r["ts"].timestamp() * 1000),
+                r["actor"],
+                "log",
+                r["soort"],
+                r["tekst"],
+                r["sessie"],
+                r["taak_id"],
+                matched=bool(words) and r["treffers"] > 0,
+            )
+            for r in rows
+        ]
+    )
     hits.sort(key=lambda h: h.ts)
     per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
     fallback = phrase("recall_task_log", step=phrase("recall_none"))

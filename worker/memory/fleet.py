@@ -249,7 +249,7 @@ async def _recall(
     taak: str | None,
 ) -> Recall:
     from worker.core.timephrase import database_bounds, parse_time
-    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step, query_terms
+    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step, query_terms, ranked
 
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
@@ -262,7 +262,7 @@ async def _recall(
         scope = replace(scope, start=start, end=end)
     wanted = tsquery(words)
     rows, candidates = await matches(db, scope, wanted, limit, bound) if words else ([], 0)
-    found = [_hit(r, matched=True) for r in rows]
+    found = ranked([_hit(r, matched=True) for r in rows])
     per_word = {word: await count(db, scope, tsquery([word]), bound) for word in dict.fromkeys(words)}
     bounded = parsed.range is not None and not range_empty
     step = fallback_step(
@@ -278,6 +278,7 @@ async def _recall(
     if step.extra is Extra.RANGE_IN_ORDER:
         seen = {(h.actor, h.ts, h.text) for h in found}
         rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
+        rest = ranked(rest, after=len(found))
         found, candidates = (found + rest)[:limit], in_range
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
     notes = [phrase("recall_not_with_fleet")] if step.semantic_missed else []

@@ -84,6 +84,14 @@ class Hit:
     by_meaning: bool = False
     matched: bool = False  # one of the query's words is in it: shown first, marked
     machine: str | None = None  # the machine it was said on, for a line of the fleet's copy
+    # Which lines an output that must be cut keeps, lower first: the search's own order (the newest, or the best
+    # ranked), matching lines before the rest of a range and before lines near in meaning. Shown in time order.
+    rank: int = 0
+
+
+def ranked(hits: list[Hit], after: int = 0) -> list[Hit]:
+    """The hits, in the order the search found them, numbered as the output keeps them (see Hit.rank)."""
+    return [replace(hit, rank=after + n) for n, hit in enumerate(hits)]
 
 
 @dataclass
@@ -128,12 +136,12 @@ def recall(
         filters, values = _filters(bounds, taak, actor)
     # Inside a range the words are ranked (bm25); over all time the newest lines come first, so that the search
     # can stop as soon as it has enough instead of ranking every match in the archive.
-    ranked = parsed.range is not None and not range_empty
-    found, candidates = _word_hits(index, words, filters, values, limit, ranked, bound) if words else ([], 0)
+    by_rank = parsed.range is not None and not range_empty
+    found, candidates = _word_hits(index, words, filters, values, limit, by_rank, bound) if words else ([], 0)
     if outputs and words:  # tool results, indexed apart, only when asked
-        more, more_count = _word_hits(index, words, filters, values, limit, ranked, bound, table="uitvoer")
+        more, more_count = _word_hits(index, words, filters, values, limit, by_rank, bound, table="uitvoer")
         found, candidates = (found + more)[:limit], candidates + more_count
-    found = [replace(h, matched=True) for h in found]
+    found = [replace(h, matched=True) for h in ranked(found)]
     tables = ("zoek", "uitvoer") if outputs else ("zoek",)
     per_word = {
         word: min(bound, sum(_word_count(index, word, filters, values, bound, t) for t in tables))
@@ -168,6 +176,7 @@ def recall(
                 found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
         else:
             notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
+            near = ranked(near, after=len(found))
         if coverage is not None and coverage.still_missing:
             notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
         found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
@@ -192,7 +201,8 @@ def _matched_then_range(
         f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
     ).fetchall()
     seen = {h.id for h in found}
-    return (sorted(found, key=lambda h: h.ts) + [h for h in map(_hit, rows) if h.id not in seen])[:limit]
+    rest = ranked([h for h in map(_hit, rows) if h.id not in seen], after=len(found))
+    return (sorted(found, key=lambda h: h.ts) + rest)[:limit]
 
 
 def meaning_skipped(error: BaseException) -> Phrase:
@@ -386,12 +396,15 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
             + (f"; {words['words']}: {counts}" if result.per_word else "")
         )
 
-    body: list[str] = []
+    kept: dict[int, str] = {}  # by the hit's place in time order
     used = len(header(len(result.hits)))  # the header says how many are shown: never more digits than this
-    cut_chars = 0
     # Marks are needed only where matching lines stand beside others: "»" a word matched, "~" near in meaning.
     mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
-    for hit in result.hits:
+    # The lines are taken in the search's order (the newest, or the best ranked, first) until the output is
+    # full, and then shown in time order: cutting the time order itself dropped the newest matches, and
+    # squeezed a short line from days later in after a gap.
+    for place in sorted(range(len(result.hits)), key=lambda n: result.hits[n].rank):
+        hit = result.hits[place]
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
         actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
         prefix = f"[{local(hit.ts)}] {mark}{actor}: "
@@ -400,13 +413,14 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
         if len(line) > room:
             # A line longer than the room left, or than one entry may take, is shown shortened when a useful part
             # of it fits (a line of 9,000 characters was counted as shown and never printed, and one that filled
-            # the output would push every later line out); otherwise it is counted as cut.
+            # the output would push every later line out); otherwise it and every line after it are cut.
             if room < SHORTENED_AT_LEAST:
-                cut_chars += 1
-                continue
+                break
             line = shortened(prefix, hit.text, room, words["shortened"])
-        body.append(line)
+        kept[place] = line
         used += len(line) + 1
+    body = [kept[place] for place in sorted(kept)]
+    cut_chars = len(result.hits) - len(kept)
     if result.cut or cut_chars:
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
