@@ -170,13 +170,13 @@ select id, $3, 'notitie', 'volgende stap: ' || $4, $6::jsonb from gezet
 returning id, ts;
 
 -- name: stap_open
--- The owner sets the next step of a task no session holds.
+-- The owner sets the next step of a task no session holds and that is not finished (nobody would take it).
 -- $1 taak_id, $2 wie, $3 volgende_stap
 with gezet as (
     update agent_taken
     set bijgewerkt = now(),
         volgende_stap = $3
-    where id = $1 and status <> 'bezig'
+    where id = $1 and status not in ('bezig', 'klaar', 'mislukt', 'geannuleerd')
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst)

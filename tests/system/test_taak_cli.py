@@ -717,3 +717,24 @@ def test_a_ctrl_c_while_the_command_still_loads_ends_it_quietly(program: str, wo
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (code, "", "")
+
+
+@pytest.mark.parametrize("end", ["klaar", "annuleer"])
+async def test_a_step_for_a_finished_task_is_refused_and_changes_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection, end: str
+) -> None:
+    """`taak stap` set a next step on a finished or cancelled task that nobody will take up, and said it did;
+    `antwoord` and `annuleer` refuse such a task."""
+    task_id = run_taak(cli_env, "nieuw", "lamp vervangen", "--aan", "paco", "--van", "jamal").out.strip()
+    if end == "klaar":
+        claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+        session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+        assert run_taak(session, "klaar", "--bewijs", "/tmp/foto.jpg").code == 0
+    else:
+        assert run_taak(cli_env, "annuleer", task_id, "--reden", "niet meer nodig").code == 0
+    before = await snapshot(conn)
+    refused = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "stap", task_id, "eerst de trap pakken")
+    assert refused.code == 1
+    status = "klaar" if end == "klaar" else "geannuleerd"
+    assert one_line(refused).startswith(f"taak: {task_id} is {status}: daar zet niemand nog een stap;")
+    assert await snapshot(conn) == before

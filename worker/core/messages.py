@@ -71,6 +71,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id} is {status}: nobody will read an answer there; a note still can be added: "
         '`taak log {id} notitie "..."`',
     },
+    "step_to_finished": {
+        "nl": '{id} is {status}: daar zet niemand nog een stap; een notitie kan wel: `taak log {id} notitie "..."`',
+        "en": "{id} is {status}: nobody will take a step there; a note still can be added: "
+        '`taak log {id} notitie "..."`',
+    },
     "not_bezig": {
         "nl": "{id} is {status}, niet bezig",
         "en": "{id} is {status}, not bezig",

@@ -18,6 +18,7 @@ import asyncpg
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import (
     CONTEXT_MAX_CHARS,
+    FINAL,
     KLAAR_WANNEER_MAX_CHARS,
     NAME_MAX_CHARS,
     OPDRACHT_MAX_CHARS,
@@ -396,7 +397,9 @@ class Ledger:
         if token is None:
             record = await self.db.fetchrow(queries()["stap_open"], task_id, bot or "eigenaar", tekst)
             if record is None:
-                await self.toon(task_id)  # a missing task is NotFound, not "held"
+                task = await self.toon(task_id)  # a missing task is NotFound, not "held"
+                if task.status in FINAL:
+                    raise Refused("step_to_finished", id=task_id, status=task.status)
                 raise Refused("held_by_session", id=task_id)
             return Written(id=record["id"], ts=record["ts"])
         record = await self.db.fetchrow(
