@@ -730,6 +730,10 @@ delete from taak_archief where machine = $1 and bestand = $2;
 -- One machine's whole copy, before it is copied again from its day files. $1 machine
 delete from taak_archief where machine = $1;
 
+-- name: vloot_leeg
+-- No machine has copied a line to the shared archive (none runs with TAAK_VLOOT_ARCHIEF), or all are gone.
+select not exists (select 1 from taak_archief);
+
 -- name: vloot_opruimen
 -- The fleet's copy keeps its retention window only (the machines keep everything). $1 days
 delete from taak_archief where ts < now() - make_interval(days => $1);

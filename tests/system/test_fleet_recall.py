@@ -87,6 +87,27 @@ async def test_the_owner_asks_every_machine_at_once_and_each_line_says_where_it_
         timeout=60,
     ).stdout
     assert "] mac-paco/user: het budget voor de veranda is 4000" in shown
+    assert "de gedeelde kopie is leeg" not in shown
+
+
+async def test_recall_of_an_empty_shared_copy_says_no_machine_copies_to_it(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """`TAAK_VLOOT_ARCHIEF` is off by default: "lamp 0 (found nowhere)" over a copy nobody fills misled."""
+    laptop = worker_env(db_url, tmp_path / "laptop", HOME=str(tmp_path / "laptop-home"))
+    for language, said in (
+        ("nl", "de gedeelde kopie is leeg: een daemon met TAAK_VLOOT_ARCHIEF=true"),
+        ("en", "the shared copy is empty: a daemon with TAAK_VLOOT_ARCHIEF=true"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "worker.cli.taak", "recall", "--vloot", "lamp"],
+            env={**laptop, "TAAK_LANGUAGE": language},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+        assert said in done.stdout.splitlines()[0]
 
 
 async def _indexer_ran_again(daemons: list[Daemon]) -> bool:

@@ -178,6 +178,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
+    from worker.db.sqlfiles import queries
     from worker.memory import fleet
 
     async with a.connection(settings) as conn:
@@ -194,6 +195,8 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
         )
         if args.taak is not None and not found.hits:
             await _known_task(conn, args.taak)
+        if not found.hits and await conn.fetchval(queries()["vloot_leeg"]):  # "found nowhere" searched nothing
+            found.notes.append(phrase("recall_fleet_empty"))
         return found
 
 

@@ -1028,6 +1028,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de gedeelde kopie bewaart {days} dagen (TAAK_VLOOT_DAGEN)",
         "en": "the shared copy keeps {days} days (TAAK_VLOOT_DAGEN)",
     },
+    "recall_fleet_empty": {
+        "nl": "de gedeelde kopie is leeg: een daemon met TAAK_VLOOT_ARCHIEF=true kopieert de archieven van zijn "
+        "machine erheen",
+        "en": "the shared copy is empty: a daemon with TAAK_VLOOT_ARCHIEF=true copies its machine's archive there",
+    },
     "recall_archive_empty": {
         "nl": "het archief is nog leeg: `taak archief bijwerken` neemt de transcripts van deze machine op",
         "en": "the archive is still empty: `taak archief bijwerken` takes in this machine's transcripts",
