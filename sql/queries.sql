@@ -786,9 +786,10 @@ limit $5;
 
 -- name: cockpit_per_dag
 -- The cockpit's pictures: per day (in the household's time zone) and bot, tasks finished, sessions started
--- and their cost, over the last $1 days.
+-- and their cost, over the last $1 days. A task for any bot counts for the bot that claimed it, not for the
+-- writer of a row (the owner, finishing it by hand, is no bot).
 select (l.ts at time zone taak_tijdzone())::date as dag,
-       coalesce(t.toegewezen_aan, nullif(l.bot, ''), '-') as bot,
+       coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), nullif(l.bot, ''), '-') as bot,
        count(*) filter (where l.soort = 'klaar') as klaar,
        count(*) filter (where l.soort = 'gestart') as sessies,
        coalesce(sum((l.meta ->> 'total_cost_usd')::numeric)

@@ -234,6 +234,31 @@ async def test_the_board_shows_bots_tasks_and_pictures(
     assert "@media (max-width: 700px)" in page  # one column on a phone
 
 
+async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists_do(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """A task for any bot, finished by the owner's hand, showed as "jamal done" (the row's writer, no bot), and
+    the days were `03-12`, which an English reader takes for March."""
+    from datetime import UTC, datetime
+
+    from worker.cockpit.pages import WORDS
+    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.db.ledger import Ledger
+
+    client = logged_in(*cockpit)
+    task_id = await conn.fetchval("select taak_nieuw('Zet de foto''s online', 'jamal', null, null, '{}'::jsonb)")
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    claimed = await Ledger(conn, machine="mac").claim(["paco"])
+    assert claimed is not None
+    await Ledger(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
+    page = client.get("/").text
+    done = WORDS["nl"]["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
+    assert f">paco {done}</text>" in page
+    assert f">jamal {done}</text>" not in page
+    today = datetime.now(UTC).date()
+    assert f"<title>paco {done} {today.day} {TIME_WORDS['nl'].months[today.month - 1]}: 1</title>" in page
+
+
 async def test_the_cockpit_speaks_the_runs_language(db_url: str, tmp_path: Path, known_bots: None) -> None:
     for language, own, other in (("en", "done today", "klaar vandaag"), ("nl", "klaar vandaag", "done today")):
         settings = settings_for(db_url, tmp_path / language, language)

@@ -381,10 +381,13 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
     ratio = {
         bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
     }
+    from worker.core.briefing import WORDS as TIME_WORDS
+
+    months = TIME_WORDS[settings.language].months
     return [
-        charts.bars(words["finished_failed"], days, dict(finished)),
-        charts.bars(words["cost_per_day"], days, dict(cost), money=True),
-        charts.bars(words["sessions_per_task"], days, ratio),
+        charts.bars(words["finished_failed"], days, dict(finished), months),
+        charts.bars(words["cost_per_day"], days, dict(cost), months, money=True),
+        charts.bars(words["sessions_per_task"], days, ratio, months),
     ]
 
 

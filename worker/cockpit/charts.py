@@ -10,8 +10,16 @@ COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b03a5b", "#7a5bb0", "#5b9ab0", "#a
 WIDTH, HEIGHT, PAD = 640, 200, 28
 
 
-def bars(title: str, days: Sequence[date], series: Mapping[str, Sequence[float]], *, money: bool = False) -> str:
-    """Stacked bars per day, one colour per series (a bot), with a legend; `series[name][i]` is day i."""
+def bars(
+    title: str,
+    days: Sequence[date],
+    series: Mapping[str, Sequence[float]],
+    months: Sequence[str],
+    *,
+    money: bool = False,
+) -> str:
+    """Stacked bars per day, one colour per series (a bot), with a legend; `series[name][i]` is day i. A day is
+    written as the lists write it (`1 dec`, the month's name in the run's language): `03-12` was March to some."""
     totals = [sum(values[i] for values in series.values()) for i in range(len(days))]
     top = float(max(totals, default=0) or 1)
     slot = (WIDTH - 2 * PAD) / max(len(days), 1)
@@ -29,7 +37,7 @@ def bars(title: str, days: Sequence[date], series: Mapping[str, Sequence[float]]
                 continue
             base -= height
             x = PAD + i * slot + slot * 0.15
-            tip = escape(f"{name} {day:%d-%m}: {_label(values[i], money)}")
+            tip = escape(f"{name} {_day(day, months)}: {_label(values[i], money)}")
             parts.append(
                 f'<rect x="{x:.1f}" y="{base:.1f}" width="{slot * 0.7:.1f}" height="{height:.1f}" '
                 f'fill="{COLOURS[n % len(COLOURS)]}"><title>{tip}</title></rect>'
@@ -37,7 +45,7 @@ def bars(title: str, days: Sequence[date], series: Mapping[str, Sequence[float]]
         if i % max(1, len(days) // 7) == 0:
             parts.append(
                 f'<text x="{PAD + i * slot + slot / 2:.1f}" y="{HEIGHT + 14}" text-anchor="middle" '
-                f'class="chart-axis">{day:%d-%m}</text>'
+                f'class="chart-axis">{_day(day, months)}</text>'
             )
     for n, name in enumerate(series):
         x = PAD + n * 110
@@ -45,6 +53,10 @@ def bars(title: str, days: Sequence[date], series: Mapping[str, Sequence[float]]
         parts.append(f'<text x="{x + 14}" y="{HEIGHT + 33}" class="chart-axis">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _day(day: date, months: Sequence[str]) -> str:
+    return f"{day.day} {months[day.month - 1]}"
 
 
 def _label(value: float, money: bool) -> str:
