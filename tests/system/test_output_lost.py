@@ -151,3 +151,23 @@ def test_a_refusal_whose_line_cannot_be_written_still_exits_with_its_own_code(cl
     command = f"{sys.executable} -m worker.cli.taak toon HV-20261203-999 2>/dev/full"
     done = subprocess.run(["bash", "-c", command], env=cli_env, capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (3, "")  # not found, as with a stderr that works
+
+
+@pytest.mark.parametrize(
+    ("words", "code", "shown"),
+    [
+        (["lijst", "--foo"], 2, ""),
+        (["toon", "HV-20200101-999"], 3, ""),
+        (["nieuw", "de lamp", "--van", "jamal"], 0, "HV-"),
+    ],
+)
+def test_a_closed_stderr_keeps_each_commands_own_exit_code_and_nothing_lands_on_stdout(
+    cli_env: dict[str, str], words: list[str], code: int, shown: str
+) -> None:
+    """`taak ... 2>&-`: the refusal went nowhere and the flush at exit failed, so every command ended with 120;
+    an error line could even reach stdout, which a script reads as the answer."""
+    command = " ".join([sys.executable, "-m", "worker.cli.taak", *(f"'{word}'" for word in words)])
+    done = subprocess.run(["bash", "-c", f"{command} 2>&-"], env=cli_env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == code
+    assert done.stdout.startswith(shown)
+    assert len(done.stdout.splitlines()) == (1 if shown else 0)

@@ -105,6 +105,8 @@ def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook:
     """Run a command's main (its imports too): a Ctrl-C while it loads ends it with `code` and no traceback, and
     its output is guarded (see the module's docstring)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is a KeyboardInterrupt, caught below
+    if sys.stderr is None:
+        _stderr_closed()
     if sys.stdout is None:
         _stdout_closed(program, hook=hook)
     elif not isinstance(sys.stdout, GuardedOutput):
@@ -149,6 +151,18 @@ def _stdout_closed(program: str, *, hook: bool) -> None:
     if sys.stderr is not None:
         print(f"{program}: {message('stdout_closed', early_language())}", file=sys.stderr)
     raise SystemExit(2)
+
+
+def _stderr_closed() -> None:
+    """fd 2 is closed (`2>&-`): it is filled with /dev/null, so that no file or socket opened later becomes the
+    command's stderr, and the error lines go nowhere; the exit code still says what happened. Python's own
+    stand-in, None, sent `print(..., file=sys.stderr)` to stdout, and its flush at exit failed with 120."""
+    if _fd_closed(2):
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 2:
+            os.dup2(null, 2)
+            os.close(null)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
 
 
 def _fd_closed(fd: int) -> bool:
