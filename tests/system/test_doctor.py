@@ -192,3 +192,25 @@ def test_doctors_fix_for_the_database_says_the_url_when_the_url_is_what_is_wrong
     result = run_taak({**cli_env, "TAAK_DATABASE_URL": url, "TAAK_LANGUAGE": "nl"}, "doctor")
     database = check(result.out, "database")
     assert database.endswith(f"-> {fix}"), database
+
+
+@pytest.mark.parametrize(
+    ("language", "fix"),
+    [
+        ("nl", "zet TAAK_BOTS in de omgeving of .env van deze machine, haar bots gescheiden door komma's"),
+        ("en", "set TAAK_BOTS in this machine's environment or .env, its bots separated by commas"),
+    ],
+)
+def test_a_machine_without_bots_is_told_where_to_name_them_in_words_not_a_broken_command(
+    cli_env: dict[str, str], tmp_path: Path, language: str, fix: str
+) -> None:
+    """The fix read `...: TAAK_BOTS=paco (comma-separated) in its environment or .env`: typed after the colon, as
+    a fix is typed, the shell failed on the parenthesis and the quote."""
+    import shlex
+
+    env = {k: v for k, v in healthy(cli_env, tmp_path).items() if k != "TAAK_BOTS"}
+    result = run_taak({**env, "TAAK_LANGUAGE": language}, "doctor")
+    (line,) = [line for line in result.out.splitlines() if "TAAK_BOTS" in line]
+    assert f"-> {fix} (TAAK_BOTS=paco,sjakie)" in line
+    example = line.rsplit("(", 1)[1].rstrip(")")
+    assert shlex.split(example) == ["TAAK_BOTS=paco,sjakie"]  # the one part that looks like typing is typeable

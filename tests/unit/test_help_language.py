@@ -221,3 +221,9 @@ def test_help_under_a_language_taak_does_not_speak_names_the_setting(value: str)
         done.stderr
         == f"taak: ongeldige instelling: TAAK_LANGUAGE={value!r}: kies nl of en (deze hulp is in het Nederlands)\n"
     )
+
+
+def test_help_shows_a_language_setting_that_is_no_utf8_as_every_other_line_shows_bytes() -> None:
+    done = taak_with_language("e\udcffn", "--help")  # the bytes e, 0xff, n
+    assert done.returncode == 0
+    assert "TAAK_LANGUAGE='e\\xffn': kies nl of en" in done.stderr

@@ -145,7 +145,8 @@ async def _database_checks(settings: Settings) -> list[Check]:
                     "warn",
                     "bots",
                     "TAAK_BOTS is empty: this machine serves no bot",
-                    "give this machine its bots: TAAK_BOTS=paco (comma-separated) in its environment or .env",
+                    "set TAAK_BOTS in this machine's environment or .env, its bots separated by commas "
+                    "(TAAK_BOTS=paco,sjakie)",
                 )
             )
         else:

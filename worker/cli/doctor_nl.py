@@ -53,8 +53,8 @@ SAID_NL: list[tuple[str, str]] = [
     (r"^run time synchronisation \(ntp\) on this machine$", "zet tijdsynchronisatie (ntp) aan op deze machine"),
     (r"^TAAK_BOTS is empty: this machine serves no bot$", "TAAK_BOTS is leeg: deze machine bedient geen bot"),
     (
-        r"^give this machine its bots: TAAK_BOTS=paco \(comma-separated\) in its environment or \.env$",
-        "geef deze machine haar bots: TAAK_BOTS=paco (gescheiden door komma's) in haar omgeving of .env",
+        r"^set TAAK_BOTS in this machine's environment or \.env, its bots separated by commas \((.*)\)$",
+        r"zet TAAK_BOTS in de omgeving of .env van deze machine, haar bots gescheiden door komma's (\1)",
     ),
     (r"^on: (.*); off: (.*)$", r"aan: \1; uit: \2"),
     (r"^on: (.*)$", r"aan: \1"),

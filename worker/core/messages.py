@@ -1237,7 +1237,9 @@ def language_setting_problem() -> str | None:
     value = language_setting()
     if value is None or spoken_language(value) is not None:
         return None
-    return message("bad_language_setting", "nl", value=repr(value))
+    # Bytes that are no UTF-8 shown as every other line shows them (`\xff`), not as Python's stand-ins.
+    shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return message("bad_language_setting", "nl", value=f"'{shown}'")
 
 
 def dotenv_value(path: str, name: str) -> str | None:
