@@ -32,6 +32,32 @@ def test_an_unreachable_database_exits_4_naming_host_and_port_but_not_the_passwo
     assert "geheim-wachtwoord" not in result.err + result.out
 
 
+@pytest.mark.parametrize(("mode", "reason"), [("", "geen Postgres-server"), ("?sslmode=require", "spreekt geen SSL")])
+async def test_a_port_where_something_else_answers_is_said_as_no_postgres_server(
+    tmp_path: Path, mode: str, reason: str
+) -> None:
+    """A web server on the port answered the SSL offer with `HTTP/1.1 400`: the line said "the server does not
+    speak SSL", and `sslmode=disable`, which that suggests, only reached "the connection is closed". Where SSL
+    is required, the answer cannot tell a server without SSL from something else, and says the first."""
+    import anyio
+
+    async def answer_as_a_web_server(client: anyio.abc.SocketStream) -> None:
+        async with client:
+            await client.receive()
+            await client.send(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1")
+    port = listener.extra(anyio.abc.SocketAttribute.local_port)
+    async with listener, anyio.create_task_group() as group:
+        group.start_soon(listener.serve, answer_as_a_web_server)
+        env = {**env_with(f"postgresql://bot@127.0.0.1:{port}/taak{mode}", tmp_path), "TAAK_LANGUAGE": "nl"}
+        result = await anyio.to_thread.run_sync(lambda: run_taak(env, "lijst"))
+        group.cancel_scope.cancel()
+    assert result.code == 4
+    assert result.err.strip().endswith(f"{reason})")
+    assert len(result.err.strip().splitlines()) == 1
+
+
 def test_a_malformed_url_exits_2_with_one_line(tmp_path: Path) -> None:
     result = run_taak(env_with("postgresql://bot:geheim@host:poort/taak", tmp_path), "lijst")
     assert result.code == 2

@@ -514,6 +514,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the file cannot be opened or made",
     },
     "reason_no_ssl": {"nl": "de server spreekt geen SSL", "en": "the server does not speak SSL"},
+    "reason_not_postgres": {
+        "nl": "wat daar antwoordt is geen Postgres-server",
+        "en": "what answers there is no Postgres server",
+    },
     "reason_no_socket": {
         "nl": "het socket bestaat niet: draait de daemon nog?",
         "en": "the socket does not exist: is the daemon still running?",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import socket
 from typing import Any
@@ -150,12 +151,22 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
     own words, with the URL (and so its password) replaced by its redacted form."""
     if cause is None:
         return phrase("reason_timeout")
+    if "rejected SSL upgrade" in str(cause) and not _ssl_required(database):
+        # SSL was only offered: a Postgres server's "no" is taken as plain text, so this answer was no Postgres
+        # server's at all (a web server, another service on the port).
+        return phrase("reason_not_postgres")
     if known := known_reason(cause):
         return known
     text = str(cause).strip()
     if not text:
         return type(cause).__name__
     return text.replace(database.url, database.redacted).splitlines()[0]
+
+
+def _ssl_required(database: DatabaseUrl) -> bool:
+    """Whether the connection insists on SSL (asyncpg's modes; its default, and PGSSLMODE's, is prefer)."""
+    mode = url_parameter(database.url, "sslmode") or os.environ.get("PGSSLMODE") or "prefer"
+    return mode not in ("disable", "allow", "prefer")
 
 
 def known_reason(cause: BaseException) -> Phrase | None:
