@@ -238,7 +238,7 @@ TRANSITIONS: dict[str, dict[Status, Status | None]] = {
     "antwoord": {W: W, B: B, M: W, K: REFUSED, F: REFUSED},
     "vrijgeven": {W: REFUSED, B: W, M: REFUSED, K: REFUSED, F: REFUSED},
     "stap met token": {W: REFUSED, B: B, M: REFUSED, K: REFUSED, F: REFUSED},
-    "stap zonder token": {W: W, B: REFUSED, M: M, K: K, F: F},
+    "stap zonder token": {W: W, B: REFUSED, M: M, K: REFUSED, F: REFUSED},  # nobody takes a finished step
 }
 CASES = [(op, before, after) for op, table in TRANSITIONS.items() for before, after in table.items()]
 
