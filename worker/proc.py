@@ -54,6 +54,21 @@ class AlreadyRunning(Exception):
     pass
 
 
+def bot_lock_path(bot: str, machine: str) -> Path:
+    """Where the lock of one bot on this machine lives: one place for this user on this machine, whatever
+    data folder a daemon was given, since a second daemon with another data folder (a `.env` of another folder)
+    gave back the first one's running task as its own leftover and ran it beside it. The system's temporary
+    folder (`$TMPDIR` on macOS, per user there; `/tmp` on Linux), in a folder of this user's only."""
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / f"taak-{os.getuid()}" / "locks"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    owner = folder.parent.stat().st_uid
+    if owner != os.getuid():  # made by someone else, who could then take or hold our locks
+        raise AlreadyRunning(f"{folder.parent} belongs to user {owner}")
+    return folder / f"{bot}@{machine}.lock"
+
+
 class InstanceLock:
     """An exclusive, non-blocking lock on a file; released by the kernel when the process dies."""
 

@@ -375,17 +375,24 @@ async def test_a_daemon_killed_mid_session_releases_at_once_on_restart_and_the_t
     assert [e["released"] for e in second.events() if e.get("event") == "worker_started"] == [[task_id]]
 
 
+@pytest.mark.parametrize("data", ["same", "another"])
 async def test_a_second_daemon_for_the_same_bot_on_the_same_machine_refuses_to_start(
-    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path, data: str
 ) -> None:
-    env = worker_env(db_url, tmp_path)
+    """`another`: a second daemon with its own data folder (a `.env` in another folder) took the first one's
+    running task for a leftover of its own, gave it back, claimed it and ran it beside the first."""
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 20")
+    task_id = await new_task(conn_on, toegewezen_aan="paco")
     first = Daemon(env, tmp_path / "first.log")
     try:
-        await wait_for(lambda: _event(first, "worker_started"), what="the first daemon")
-        second = Daemon(env, tmp_path / "second.log")
+        await wait_for(lambda: _event(first, "session_start"), what="the first daemon's session")
+        elsewhere = {**env, "TAAK_DATA_DIR": str(tmp_path / "elders")} if data == "another" else env
+        second = Daemon(elsewhere, tmp_path / "second.log")
         assert second.wait(timeout=20) == 1
         second.stop()
-        assert "er draait al een queue-worker voor paco" in (tmp_path / "second.log").read_text()
+        assert "er draait al een queue-worker voor paco@testbox" in (tmp_path / "second.log").read_text()
+        seen = await kinds(conn_on, task_id)
+        assert (seen.count("gestart"), "vrijgegeven" in seen) == (1, False)  # still the first one's, and only its
     finally:
         first.stop()
 

@@ -28,7 +28,7 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.messages import dollars, filled, message
+from worker.core.messages import dollars, filled, message, os_reason
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
@@ -54,7 +54,7 @@ from worker.db.sqlfiles import Executor
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
-from worker.proc import AlreadyRunning, InstanceLock, make_undumpable
+from worker.proc import AlreadyRunning, InstanceLock, bot_lock_path, make_undumpable
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -81,7 +81,7 @@ class Worker:
         self.once = once
         self.bots = list(dict.fromkeys(settings.bots))
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
-        self.locks = [InstanceLock(settings.data_dir / "locks" / f"{bot}@{settings.machine}.lock") for bot in self.bots]
+        self.locks: list[InstanceLock] = []  # taken at the start (_lock_instances)
         self.groups = SessionGroups(settings.data_dir / "locks", self.holders)
         label = "+".join(sorted(self.holders))
         self.journal_path = settings.data_dir / "journaal" / f"{label}.jsonl"
@@ -217,13 +217,19 @@ class Worker:
         await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
 
     def _lock_instances(self) -> None:
-        for lock, holder in zip(self.locks, self.holders, strict=True):
+        for bot, holder in zip(self.bots, self.holders, strict=True):
             try:
+                lock = InstanceLock(bot_lock_path(bot, self.settings.machine))
                 lock.acquire()
             except AlreadyRunning as exc:
                 raise StartRefused(
                     message("already_running", self.settings.language, holder=holder, detail=exc)
                 ) from None
+            except OSError as exc:  # the temporary folder cannot hold it (full, read-only, not ours)
+                language = self.settings.language
+                said = message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
+                raise StartRefused(said) from None
+            self.locks.append(lock)
         # Only now, holding the locks, is every recorded session group of these bots an orphan.
         self.groups.sweep_previous_runs()
 
