@@ -4,7 +4,7 @@ Modes: finish (log two steps, then `taak klaar`), klaar (only `taak klaar`; with
 goes on talking for S seconds before its result line, as a real session does), exit0 (end without
 finishing), error (a task failure with is_error), notloggedin (an infrastructure failure), hang
 (silent forever), busy (a line every 0.1 s for --fake-seconds, then exit 0), flood (--fake-mb of
-output, then finish), ignoreterm (ignore SIGTERM and keep talking).
+output, then finish), ignoreterm (ignore SIGTERM and keep talking). --fake-cost TEXT: the result line's cost.
 With FAKE_RECORD_DIR set it records its argv, environment and pid to `<TAAK_ID>-<session>.json` first.
 """
 
@@ -74,19 +74,19 @@ def assistant(session: str, text: str) -> None:
 
 
 def result(session: str, *, is_error: bool = False, text: str = "done", subtype: str = "success") -> None:
-    emit(
-        {
-            "type": "result",
-            "subtype": subtype,
-            "is_error": is_error,
-            "result": text,
-            "session_id": session,
-            "num_turns": 2,
-            "duration_ms": 1234,
-            "total_cost_usd": 0.0123,
-            "terminal_reason": "api_error" if is_error else "completed",
-        }
-    )
+    event = {
+        "type": "result",
+        "subtype": subtype,
+        "is_error": is_error,
+        "result": text,
+        "session_id": session,
+        "num_turns": 2,
+        "duration_ms": 1234,
+        "total_cost_usd": "COST",
+        "terminal_reason": "api_error" if is_error else "completed",
+    }
+    # --fake-cost TEXT writes the cost as given (`1e999`, `NaN`, `-3`): JSON that Python reads, not all of it a cost.
+    write(json.dumps(event).replace('"COST"', option(sys.argv[1:], "--fake-cost", "0.0123")) + "\n")
 
 
 def main() -> int:

@@ -112,6 +112,25 @@ async def test_exit_0_without_klaar_is_a_used_attempt_with_backoff(
     assert log[3]["tekst"] == "Ik heb nagedacht maar niets afgerond."
 
 
+@pytest.mark.parametrize("cost", ["1e999", "NaN", "-3"])
+async def test_a_result_line_whose_cost_is_no_cost_ends_the_attempt_as_any_other(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path, cost: str
+) -> None:
+    """`1e999` and `NaN` are JSON to Python but no number Postgres stores: the result row failed, the attempt was
+    given back uncounted and the task ran again at once, dozens of times, until the bot's brake; `-3` lowered the
+    day's cost."""
+    task_id = await new_task(conn_on, toegewezen_aan="paco", max_pogingen=1)
+    env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS=f"--fake-mode exit0 --fake-cost {cost}")
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    assert daemon.wait() == 0
+    daemon.stop()
+    assert await status_of(conn_on, task_id) == "mislukt"
+    assert (await kinds(conn_on, task_id)).count("gestart") == 1
+    meta = await conn_on.fetchval("select meta from agent_taak_log where taak_id = $1 and meta ? 'resultaat'", task_id)
+    assert json.loads(meta)["total_cost_usd"] is None  # unknown, as when it is left out
+    assert not daemon.has_event("task_runner_failed")
+
+
 async def test_a_task_failure_logs_the_reason_and_stderr_and_fails_at_the_limit(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:

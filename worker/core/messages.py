@@ -572,6 +572,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "lease kwijt: de taak is teruggenomen (nu {status})",
         "en": "lease lost: the task was taken back (now {status})",
     },
+    "outcome_internal": {"nl": "interne fout in de worker", "en": "internal error in the worker"},
     "outcome_close_refused": {
         "nl": "de sessie sloot de taak af, maar de database weigerde dat later ({why}); de taak is nu {status}",
         "en": "the session closed the task, but the database refused that later ({why}); the task is now {status}",

@@ -55,8 +55,10 @@ def parse_line(line: bytes) -> Event:
             version=_str(data.get("claude_code_version")),
         )
     if kind == "result":
+        # What the agent says is checked as any input is: a cost of `1e999` or `NaN` (valid JSON to Python) could not
+        # be stored and failed the task's ending again at every claim; a negative one lowered the day's brake.
         return Result(
-            is_error=bool(data.get("is_error", False)),
+            is_error=data.get("is_error") is True,
             subtype=_str(data.get("subtype")),
             text=_str(data.get("result")),
             num_turns=_int(data.get("num_turns")),
@@ -71,9 +73,20 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+BIGINT_MAX = 2**63 - 1
+
+
 def _int(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """A count or a duration: a whole number from 0 to Postgres's bigint; None for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= BIGINT_MAX:
+        return value
+    return None
 
 
 def _float(value: object) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    """A cost: a finite number from 0; None for anything else (unknown, as when it is left out)."""
+    import math
+
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    return None

@@ -28,7 +28,7 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.messages import dollars, filled, message, os_reason
+from worker.core.messages import dollars, filled, message, os_reason, phrase
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
@@ -461,8 +461,13 @@ class Worker:
             self._ending_to_journal(claim, session_id, None)
         except Exception:
             log.exception("task_runner_failed")
+            # The attempt counts, with the task's backoff: given back at once, a failure that comes again at
+            # every claim ran the task again and again until the bot's brake stopped it for the day.
             with anyio.CancelScope(shield=True):
-                await self._vrijgeven(claim, session_id, "interne fout in de worker")
+                try:
+                    await self._apply(claim, session_id, Outcome(Action.RETRY_OR_FAIL, phrase("outcome_internal")))
+                except Exception:
+                    log.exception("task_runner_failed")  # the lease runs out, and the reaper ends the attempt
         finally:
             self.running.pop(task.id, None)
             structlog.contextvars.unbind_contextvars("task_id", "bot")
