@@ -24,13 +24,13 @@ from worker.db.migrate import migrate
 
 @asynccontextmanager
 async def _busy_session(
-    db_url: str, conn: asyncpg.Connection, tmp_path: Path, opdracht: str = "Schrijf de blog"
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, opdracht: str = "Schrijf de blog", **settings: str
 ) -> AsyncIterator[tuple[str, Daemon, dict[str, str]]]:
     """A daemon running one busy session of a new task for paco: the task, the daemon, the session's own
     environment (what its `taak` and its hooks get); the daemon is stopped on the way out."""
     await switch_on(conn, "paco")
     task_id = await new_task(conn, opdracht, toegewezen_aan="paco")
-    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy", **settings), tmp_path / "worker.log")
     try:
         (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
         yield task_id, daemon, dict(record["env"])
@@ -429,3 +429,25 @@ async def test_pre_compact_steers_the_summary_whatever_transcript_or_input_it_is
     assert "bestaat niet" in answers["gone"].stderr
     assert "is een map" in answers["a folder"].stderr
     assert "geen JSON" in answers["no JSON"].stderr
+
+
+async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """In an English run the session heard `HV-... is wachtend, niet bezig` and the daemon logged it so: the
+    refusal was rendered once, in the ledger's Dutch, for the journal."""
+    from tests.helpers import run_taak
+    from worker.db.ledger import Ledger
+
+    async with _busy_session(db_url, conn, tmp_path, TAAK_LANGUAGE="en") as (task_id, daemon, env):
+        await Ledger(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
+        refused = run_taak(env, "log", "stap_klaar", "nog een stap")
+        await wait_for(lambda: _said(daemon, "journal_write_refused"), timeout=30, what="the refusal logged")
+    assert refused.code == 1
+    assert refused.err == f"taak: {task_id} is wachtend, not bezig\n"
+    (logged,) = [e for e in daemon.events() if e.get("event") == "journal_write_refused"]
+    assert logged["reason"] == f"{task_id} is wachtend, not bezig"
+
+
+async def _said(daemon: Daemon, event: str) -> bool:
+    return daemon.has_event(event)

@@ -91,7 +91,8 @@ class Gate:
     database_up: Callable[[], bool] = lambda: True
     backoff: tuple[float, float] = (60.0, 3600.0)  # a released task waits before it is claimed again
     new_entry: anyio.Event = field(default_factory=anyio.Event)
-    _settled: dict[int, tuple[anyio.Event, list[tuple[Outcome, str | None]]]] = field(default_factory=dict)
+    # A write a session waits for: set when the journal settled it, with the refusal if it was refused.
+    _settled: dict[int, tuple[anyio.Event, list[TaakError | None]]] = field(default_factory=dict)
 
     # --- the socket -------------------------------------------------------------------------------
 
@@ -175,7 +176,7 @@ class Gate:
 
     async def _answer_when_written(self, entry: Entry, language: str) -> Answer:
         done = anyio.Event()
-        outcome: list[tuple[Outcome, str | None]] = []
+        outcome: list[TaakError | None] = []
         self._settled[entry.seq] = (done, outcome)
         self.new_entry.set()
         # While the database is away the journal is the answer at once; else wait briefly for the write.
@@ -184,9 +185,9 @@ class Gate:
         self._settled.pop(entry.seq, None)
         if not outcome:
             return Answer(out=message("kept_in_journal", language, id=entry.task_id))  # done, only later
-        result, reason = outcome[0]
-        if result != "geschreven":
-            return Answer(int(ExitCode.REFUSED), err=reason or "")
+        refusal = outcome[0]
+        if refusal is not None:  # said in the session's language; the journal keeps the ledger's Dutch
+            return Answer(int(refusal.exit_code), err=refusal.render(language))
         return Answer(out=written(entry.op, language, entry.task_id, entry.fields.get("soort")))
 
     async def _read(self, op: str, running: Running, request: dict[str, Any], language: str) -> Answer:
@@ -261,13 +262,14 @@ class Gate:
             reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
             self.journal.settle(entry, result, reason)
             if refusal is not None:
-                log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=reason)
+                said = refusal.render(self.language)  # the log's words are the daemon's language
+                log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=said)
                 running = self.running.get(entry.task_id)
                 if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
                     running.close_refused = refusal.as_phrase()
             waiting = self._settled.get(entry.seq)
             if waiting is not None:
-                waiting[1].append((result, reason))
+                waiting[1].append(refusal)
                 waiting[0].set()
             if result == "geschreven" and not self.pending_for(entry.task_id):
                 await self._refresh_copies(entry.task_id)
