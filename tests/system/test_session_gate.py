@@ -451,3 +451,28 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
 
 async def _said(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
+
+
+@pytest.mark.parametrize("length", [150_000, 5_000_000])
+async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_where_the_whole_is(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, length: int
+) -> None:
+    """150,000 characters: the row was refused (at most 100,000), so the compaction went uncounted; 5 MB: over
+    the socket's limit, and said as "the daemon does not answer"."""
+    import subprocess
+
+    summary = ("De veranda: het budget is 4000 euro. " * (length // 37 + 1))[:length]
+    async with _busy_session(db_url, conn, tmp_path) as (task_id, _daemon, env):
+        command = [sys.executable, "-m", "worker.cli.taak", "hook", "post-compact", "--queue"]
+        payload = json.dumps({"trigger": "auto", "compact_summary": summary, "session_id": "s"})
+        done = subprocess.run(command, env=env, input=payload, capture_output=True, text=True, timeout=60)
+        row = await conn.fetchrow(
+            "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact'", task_id
+        )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert row is not None
+    kept = Path(json.loads(row["meta"])["samenvatting"])
+    assert kept.read_text(encoding="utf-8") == summary.strip() + "\n"
+    assert row["tekst"].startswith("De veranda: het budget is 4000 euro.")
+    assert row["tekst"].endswith(f"\n[…] (de hele samenvatting: {kept})")
+    assert len(row["tekst"]) == 100_000

@@ -22,6 +22,7 @@ from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
     briefing_from_file,
+    summary_for_the_log,
     summary_instructions,
     trigger_of,
 )
@@ -160,7 +161,8 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         conn = await quick_connection(settings)
         try:
             ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-            await _log_compact(ledger, settings, text, {"samenvatting": str(path), "trigger": trigger_of(payload)})
+            meta = {"samenvatting": str(path), "trigger": trigger_of(payload)}
+            await _log_compact(ledger, settings, summary_for_the_log(text, path), meta)
         finally:
             await conn.close()
     return HookResult()

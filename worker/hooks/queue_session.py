@@ -22,6 +22,7 @@ from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     briefing_from_file,
     strip_analysis,
+    summary_for_the_log,
     summary_instructions,
     summary_path,
     trigger_of,
@@ -145,7 +146,8 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
     path = summary_path(folder, session)
     path.write_text(text + "\n", encoding="utf-8")
-    ask("log", soort="compact", tekst=text, meta={"samenvatting": str(path), "trigger": trigger_of(payload)})
+    meta = {"samenvatting": str(path), "trigger": trigger_of(payload)}
+    ask("log", soort="compact", tekst=summary_for_the_log(text, path), meta=meta)
     return "", "", 0
 
 

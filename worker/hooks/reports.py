@@ -102,6 +102,17 @@ def strip_analysis(summary: str) -> str:
     return _ANALYSIS.sub("", summary).strip()
 
 
+def summary_for_the_log(text: str, path: Path) -> str:
+    """The summary as the compaction's row holds it: whole when it fits a log row, else its start and where the
+    whole one is kept. A longer one was refused, and the compaction went uncounted (or, over the socket's
+    limit, was blamed on the daemon)."""
+    from worker.core.model import TEXT_MAX_CHARS
+
+    if len(text) <= TEXT_MAX_CHARS:
+        return text
+    return clip(text, TEXT_MAX_CHARS, f"\n[…] (de hele samenvatting: {path})")
+
+
 def trigger_of(payload: dict[str, object]) -> str:
     """auto or manual, as Claude Code says; stored on the compact row so compactions are counted by kind."""
     trigger = payload.get("trigger")
