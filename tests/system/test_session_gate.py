@@ -330,6 +330,9 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
 
         nested = send(b'{"a":' + b"[" * 2000 + b"]" * 2000 + b"}\n", read=True)
         garbage = send(b"\x00\xff niet json\n", read=True)
+        own = {"id": task_id, "token": env["TAAK_TOKEN"], "taal": "nl"}
+        evidence = send(json.dumps({**own, "op": "klaar", "bewijs": {"a": 1}}).encode() + b"\n", read=True)
+        kind = send(json.dumps({**own, "op": "log", "soort": ["x"], "tekst": "t"}).encode() + b"\n", read=True)
         send(b"", read=False)  # hangs up at once
         kept = {"op": "log", "id": task_id, "token": env["TAAK_TOKEN"], "soort": "notitie", "tekst": "en weg"}
         send(json.dumps(kept).encode() + b"\n", read=False)  # hangs up before the answer
@@ -354,6 +357,10 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     assert b"Traceback" not in piped.stderr  # a reader that stops early ends it quietly
     assert json.loads(nested)["code"] == 2
     assert json.loads(garbage)["code"] == 2
+    assert json.loads(garbage)["err"].startswith("onleesbaar verzoek aan de daemon (")  # the daemon's language
+    # A value that is no text is refused as such, never stored or quoted as its Python form.
+    assert (json.loads(evidence)["code"], json.loads(evidence)["err"]) == (2, "bewijs moet tekst zijn")
+    assert (json.loads(kind)["code"], json.loads(kind)["err"]) == (2, "soort moet tekst zijn")
     assert alive
     assert after.returncode == 0, after.stderr
     assert after.stdout == f"{task_id}: stap_klaar gelogd\n"  # through the daemon, the same success line

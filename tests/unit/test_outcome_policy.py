@@ -198,3 +198,11 @@ def test_a_close_the_database_refused_later_is_not_said_as_done(
     )
     assert outcome.action == action
     assert outcome.reason.startswith(reason)
+
+
+def test_a_session_that_never_started_says_so_not_exit_none() -> None:
+    from worker.daemon.session import SessionReport
+    from worker.daemon.worker import _result_line
+
+    never = SessionReport(exit_code=None, result=None, spawn_error="bestand /nergens: bestaat niet")
+    assert _result_line(never) == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"

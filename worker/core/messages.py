@@ -572,6 +572,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "lease kwijt: de taak is teruggenomen (nu {status})",
         "en": "lease lost: the task was taken back (now {status})",
     },
+    "socket_bad_request": {
+        "nl": "onleesbaar verzoek aan de daemon ({why})",
+        "en": "a request the daemon cannot read ({why})",
+    },
     "outcome_internal": {"nl": "interne fout in de worker", "en": "internal error in the worker"},
     "outcome_close_refused": {
         "nl": "de sessie sloot de taak af, maar de database weigerde dat later ({why}); de taak is nu {status}",

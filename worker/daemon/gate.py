@@ -122,7 +122,9 @@ class Gate:
             if not isinstance(request, dict):
                 raise ValueError("not a JSON object")
         except (anyio.EndOfStream, anyio.IncompleteRead, anyio.DelimiterNotFound, ValueError, RecursionError) as exc:
-            return Answer(int(ExitCode.USAGE), err=f"bad request: {type(exc).__name__}: {str(exc)[:200]}")
+            # Said in the daemon's language: a request that cannot be read names none.
+            why = f"{type(exc).__name__}: {str(exc)[:200]}"
+            return Answer(int(ExitCode.USAGE), err=message("socket_bad_request", self.language, why=why))
         asked = request.get("taal")
         language = asked if asked in ("nl", "en") else self.language  # a client that names none: the daemon's own
         try:
@@ -369,27 +371,36 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         raise InvalidInput("unknown_op", op=entry.op)
 
 
+def _text_field(request: dict[str, Any], name: str, default: str = "") -> str:
+    """A field the session sends as text: a number, a list or an object there is refused, never stored as its
+    Python form (`{'a': 1}` as evidence)."""
+    value = request.get(name)
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str):
+        raise InvalidInput("not_text", what=name)
+    return value
+
+
 def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     """The same rules the ledger applies, checked before the write is accepted into the journal."""
-    text = request.get("tekst") or ""
-    if not isinstance(text, str):
-        raise InvalidInput("not_text", what="tekst")
+    text = _text_field(request, "tekst")
     if op == "log":
-        soort = str(request.get("soort") or "")
+        soort = _text_field(request, "soort")
         if soort not in {s.value for s in SESSION_KINDS}:
             allowed = ", ".join(sorted(SESSION_KINDS))
             raise InvalidInput("unknown_soort", value=soort, allowed=allowed)
         meta = request.get("meta") if isinstance(request.get("meta"), dict) else {}
         return {"soort": soort, "tekst": check_text(text, "tekst"), "meta": meta}
     if op == "klaar":
-        bewijs = str(request.get("bewijs") or "")
+        bewijs = _text_field(request, "bewijs")
         if is_blank(bewijs):
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
     if op == "blokkeer":
         return {"vraag": check_text(text, "vraag")}
     if op == "vrijgeven":
-        return {"reden": check_text(str(request.get("reden") or "vrijgegeven door de sessie"), "reden")}
+        return {"reden": check_text(_text_field(request, "reden", "vrijgegeven door de sessie"), "reden")}
     if op == "stap":
         return {"tekst": check_text(text, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)}
     raise InvalidInput("unknown_op", op=op)

@@ -707,7 +707,8 @@ def _result_line(report: SessionReport) -> str:
         why = (failed.said("nl") if failed else report.spawn_error) or (
             f"gestopt: {STOPPED_NL[report.stop]}" if report.stop else None
         )
-        return f"sessie-resultaat: geen resultaatregel (exit {report.exit_code}{f', {why}' if why else ''})"
+        ended = f"exit {report.exit_code}" if report.exit_code is not None else "niet gestart"
+        return f"sessie-resultaat: geen resultaatregel ({ended}{f', {why}' if why else ''})"
     cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
     seconds = age(round(result.duration_ms / 1000, 1), "nl") if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
