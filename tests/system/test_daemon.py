@@ -7,6 +7,7 @@ import signal
 import time
 from pathlib import Path
 
+import anyio
 import asyncpg
 import pytest
 
@@ -729,3 +730,44 @@ def test_a_daemon_with_no_bots_set_is_refused_as_a_setting_with_exit_2(db_url: s
     )
     assert done.returncode == 2
     assert done.stderr == "queue-worker: TAAK_BOTS is leeg: noem de bots die deze machine bedient (TAAK_BOTS=paco)\n"
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ({"TAAK_WORKDIR": "/nergens/werk"}, "ongeldige instelling: TAAK_WORKDIR: /nergens/werk is geen bestaande map"),
+        ({"TAAK_SOCKET_DIR": "/tmp/" + "d" * 110}, "de sessie-socket /tmp/ddd"),
+    ],
+)
+def test_a_folder_the_daemon_cannot_use_is_refused_at_the_start_with_exit_2(
+    db_url: str, tmp_path: Path, setting: dict[str, str], said: str
+) -> None:
+    """A work folder that does not exist was taken, and every session then failed to start, blamed on the
+    agent (an infrastructure pause, again and again); a socket folder too long exited 1, not as a setting."""
+    import subprocess
+    import sys
+
+    env = {**worker_env(db_url, tmp_path), **setting}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"queue-worker: {said}")
+    assert len(done.stderr.splitlines()) == 1
+
+
+async def test_a_registry_file_that_cannot_be_written_is_one_line_in_the_log_not_a_traceback(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    (tmp_path / "een-bestand").write_text("x")
+    env = worker_env(db_url, tmp_path, TAAK_REGISTRY_FILE=str(tmp_path / "een-bestand" / "machines.json"))
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "duty_failed"), what="the registry duty to fail")
+        await anyio.sleep(6)  # another try, after TAAK_POLL_SECONDS: the same reason is not said again
+    finally:
+        daemon.stop()
+    failed = [e for e in daemon.events() if e.get("event") == "duty_failed"]
+    assert len(failed) == 1
+    assert failed[0]["reason"].startswith(f"bestand {tmp_path / 'een-bestand'}")
+    assert "Traceback" not in (tmp_path / "worker.log").read_text()

@@ -808,6 +808,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "er draait al een queue-worker voor {holder} op deze machine ({detail})",
         "en": "a queue-worker for {holder} already runs on this machine ({detail})",
     },
+    "setting_workdir_missing": {
+        "nl": "TAAK_WORKDIR: {path} is geen bestaande map (de sessies werken daarin)",
+        "en": "TAAK_WORKDIR: {path} is no folder that exists (the sessions work in it)",
+    },
     "socket_too_long": {
         "nl": "de sessie-socket {path} is {length} bytes, meer dan de {limit} die een Unix-socketpad mag hebben "
         "(macOS): zet TAAK_SOCKET_DIR op een kortere map, bijvoorbeeld /tmp/taak",

@@ -86,8 +86,12 @@ class Worker:
         label = "+".join(sorted(self.holders))
         self.journal_path = settings.data_dir / "journaal" / f"{label}.jsonl"
         self.socket_path = settings.sessions_socket_dir / f"{hashlib.sha256(label.encode()).hexdigest()[:10]}.sock"
+        # Settings to mend, refused at the start as every other (exit 2), not at the first session.
         if len(os.fsencode(self.socket_path)) > SOCKET_PATH_MAX_BYTES:
-            raise StartRefused(SocketPathTooLong(self.socket_path).render(settings.language))
+            raise StartRefused(SocketPathTooLong(self.socket_path).render(settings.language), ExitCode.USAGE)
+        if settings.workdir is not None and not settings.workdir.is_dir():
+            said = message("setting_workdir_missing", settings.language, path=settings.workdir)
+            raise StartRefused(message("bad_settings", settings.language, detail=said), ExitCode.USAGE)
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish
         self.force_stop = anyio.Event()  # terminate the sessions now
@@ -289,16 +293,27 @@ class Worker:
             log.warning("no_bot_active", hint=message("hint_bot_on", self.settings.language, bot=self.bots[0]))
 
     async def _keep_running(self, duty: Callable[[], Awaitable[None]]) -> None:
-        """A background duty that fails (a full disk, a bug) is logged and started again, not fatal."""
+        """A background duty that fails (a full disk, a bug) is logged and started again, not fatal. A file that
+        fails (a registry path that cannot be written, a full disk) is one line in the daemon's language, said
+        again only when the reason changes; anything else is a bug, with its traceback."""
+        said_before = None
         while True:
             try:
                 await duty()
                 return
             except DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
                 return
-            except Exception:
-                log.exception("duty_failed", duty=duty.__name__)
+            except Exception as exc:
+                if not (isinstance(exc, OSError) and exc.filename is not None):
+                    log.exception("duty_failed", duty=duty.__name__)
+                elif (said := self._file_failed(exc)) != said_before:
+                    log.error("duty_failed", duty=duty.__name__, reason=said)
+                    said_before = said
                 await anyio.sleep(self.settings.poll_seconds)
+
+    def _file_failed(self, exc: OSError) -> str:
+        language = self.settings.language
+        return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
 
     async def _signals(self, scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
