@@ -214,3 +214,19 @@ def test_a_machine_without_bots_is_told_where_to_name_them_in_words_not_a_broken
     assert f"-> {fix} (TAAK_BOTS=paco,sjakie)" in line
     example = line.rsplit("(", 1)[1].rstrip(")")
     assert shlex.split(example) == ["TAAK_BOTS=paco,sjakie"]  # the one part that looks like typing is typeable
+
+
+@pytest.mark.parametrize(
+    ("agent", "level", "said"),
+    [("/bin/true", "warn", "answers --version with 'true"), ("/bin/false", "fail", "/bin/false --version exited 1")],
+)
+def test_an_agent_command_that_is_not_claude_code_is_not_passed_as_it(
+    cli_env: dict[str, str], tmp_path: Path, agent: str, level: str, said: str
+) -> None:
+    """`TAAK_AGENT_CMD=/bin/true` passed as `ok claude: /bin/true, true (GNU coreutils)`; `/bin/false` failed
+    without saying what to do."""
+    env = {**healthy(cli_env, tmp_path), "TAAK_AGENT_CMD": agent, "TAAK_LANGUAGE": "en"}
+    (line,) = [line for line in run_taak(env, "doctor").out.splitlines() if " claude: " in line]
+    assert line.startswith(f"{level}  claude: ")
+    assert said in line
+    assert line.endswith("-> set TAAK_AGENT_CMD to Claude Code's program (a wrapper passes --version on to it)")

@@ -216,8 +216,11 @@ def _claude(settings: Settings) -> Check:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check("fail", "claude", f"{found} does not answer --version ({type(exc).__name__})")
     version = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    fix = "set TAAK_AGENT_CMD to Claude Code's program (a wrapper passes --version on to it)"
     if done.returncode != 0 or not version:
-        return Check("fail", "claude", f"{found} --version exited {done.returncode}")
+        return Check("fail", "claude", f"{found} --version exited {done.returncode}", fix)
+    if "Claude Code" not in version[0]:  # `/bin/true` answers too: an answer is not yet Claude Code's
+        return Check("warn", "claude", f"{found} answers --version with {version[0]!r}, not as Claude Code", fix)
     return Check("ok", "claude", f"{found}, {version[0]}")
 
 

@@ -97,6 +97,14 @@ SAID_NL: list[tuple[str, str]] = [
     ),
     (r"^(.*) does not answer --version \((.*)\)$", r"\1 antwoordt niet op --version (\2)"),
     (r"^(.*) --version exited (-?\d+)$", r"\1 --version stopte met \2"),
+    (
+        r"^(.*) answers --version with (.*), not as Claude Code$",
+        r"\1 antwoordt op --version met \2, niet als Claude Code",
+    ),
+    (
+        r"^set TAAK_AGENT_CMD to Claude Code's program \(a wrapper passes --version on to it\)$",
+        "zet TAAK_AGENT_CMD op het programma van Claude Code (een wrapper geeft --version door)",
+    ),
     (r"^(.*) is not a valid settings file \((.*)\)$", r"\1 is geen geldig settings-bestand (\2)"),
     (r"^repair (.*)$", r"herstel \1"),
     (r"^not \(all\) installed in (.*)$", r"niet (alle) geïnstalleerd in \1"),
