@@ -314,3 +314,11 @@ def test_without_the_service_manager_status_and_uninstall_say_so_in_the_runs_lan
         assert f"{manager} {said}" in done.stdout, done.stdout
     assert gone.returncode == 0
     assert manager not in gone.stdout.replace(f"{manager} {said}", "")  # no command said to run that cannot run
+
+
+def test_status_that_could_not_ask_systemd_exits_4_not_1(tmp_path: Path) -> None:
+    """No user bus: systemd was not asked, yet status exited 1, which the README gives for "not running"."""
+    assert manage(tmp_path, "install", "--bot", "paco", "--platform", "linux").returncode == 0
+    status = manage(tmp_path, "status", "--bot", "paco", "--platform", "linux", fail=True)
+    assert status.returncode == 4
+    assert "systemctl cannot reach this user's systemd" in status.stdout

@@ -192,6 +192,8 @@ def _service_status(service: object, bot: str, language: str) -> int:
         return int(ExitCode.NOT_FOUND)
     code, said = svc.run_manager(service.status, language)
     print(svc.said_by_manager(said, language))
+    if svc.manager_unreachable(said):  # nothing was learnt: not "not running" (1)
+        return int(ExitCode.UNREACHABLE)
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
 

@@ -1004,9 +1004,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "recall_fleet": {"nl": "{step} (vloot: nieuwste eerst)", "en": "{step} (fleet: newest first)"},
     "no_user_bus": {
         "nl": "systemctl bereikt de systemd van deze gebruiker niet (geen sessie-bus: deze shell is geen "
-        "login-sessie); log in als deze gebruiker, of laat zijn systemd altijd draaien met loginctl enable-linger",
+        "login-sessie); log in als deze gebruiker, of laat zijn systemd altijd draaien met `sudo loginctl "
+        "enable-linger {user}`",
         "en": "systemctl cannot reach this user's systemd (no session bus: this shell is no login session); log in "
-        "as this user, or keep their systemd running with loginctl enable-linger",
+        "as this user, or keep their systemd running with `sudo loginctl enable-linger {user}`",
     },
     "vectors_not_installed": {
         "nl": "semantisch zoeken is niet geïnstalleerd: pip install 'taak-worker[semantic]'",

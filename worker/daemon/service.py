@@ -216,7 +216,17 @@ def said_by_manager(output: str, language: str) -> str:
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
     from worker.core.messages import message
 
-    return message("no_user_bus", language) if "Failed to connect to bus" in output else output
+    if "Failed to connect to bus" not in output:
+        return output
+    import getpass
+
+    return message("no_user_bus", language, user=getpass.getuser())
+
+
+def manager_unreachable(output: str) -> bool:
+    """The service manager is here but could not be asked (no user bus): it said nothing of the service. (One
+    that is not on the machine at all runs nothing: that is an answer.)"""
+    return "Failed to connect to bus" in output
 
 
 def run_manager(words: list[str], language: str = "en") -> tuple[int, str]:
