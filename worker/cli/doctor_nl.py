@@ -136,7 +136,7 @@ SAID_NL: list[tuple[str, str]] = [
         "niet geïnstalleerd: recall valt terug op het hele bereik op tijd",
     ),
     (
-        r"^(pip install 'taak-worker\[semantic\]') \(Linux, macOS on Apple silicon\)$",
+        r"^(.* -m pip install .*) \(Linux, macOS on Apple silicon\)$",
         r"\1 (Linux, macOS op Apple silicon)",
     ),
     (

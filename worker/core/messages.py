@@ -1010,8 +1010,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "as this user, or keep their systemd running with `sudo loginctl enable-linger {user}`",
     },
     "vectors_not_installed": {
-        "nl": "semantisch zoeken is niet geïnstalleerd: pip install 'taak-worker[semantic]'",
-        "en": "semantic search is not installed: pip install 'taak-worker[semantic]'",
+        "nl": "semantisch zoeken is niet geïnstalleerd: `{command}`",
+        "en": "semantic search is not installed: `{command}`",
     },
     "vectors_switched_off": {
         "nl": "semantisch zoeken staat uit (TAAK_SEMANTIC=false): geen vectoren gemaakt",
