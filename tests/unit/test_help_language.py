@@ -227,3 +227,16 @@ def test_help_shows_a_language_setting_that_is_no_utf8_as_every_other_line_shows
     done = taak_with_language("e\udcffn", "--help")  # the bytes e, 0xff, n
     assert done.returncode == 0
     assert "TAAK_LANGUAGE='e\\xffn': kies nl of en" in done.stderr
+
+
+def test_the_daemons_usage_line_shows_its_verb_as_optional() -> None:
+    """`queue-worker [-h] [--once] VERB ...` read as if a verb were needed; without one it is the daemon."""
+    env = {**os.environ, "TAAK_LANGUAGE": "en"}
+    shown = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--help"], env=env, capture_output=True, text=True
+    ).stdout.splitlines()
+    assert shown[0] == "usage: queue-worker [-h] [--once] [VERB ...]"
+    service = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "service", "--help"], env=env, capture_output=True, text=True
+    ).stdout.splitlines()
+    assert service[0] == "usage: queue-worker service [-h] VERB ..."

@@ -28,9 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="queue-worker", description="Claims tasks for this machine's bots and runs them.")
+    parser = Parser(
+        prog="queue-worker",
+        description="Claims tasks for this machine's bots and runs them.",
+        usage="queue-worker [-h] [--once] [VERB ...]",  # without a verb it is the daemon: the verb is optional
+    )
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
-    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB")
+    # The verbs' own usage lines start with the program alone, not with the daemon's usage line above.
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB", prog="queue-worker")
     demo = sub.add_parser(
         "demo",
         help="show the whole flow with a scripted agent (no Claude account needed)",

@@ -49,9 +49,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "not_in_session": {
         "nl": "taak {verb} kan niet in een queue-sessie (die praat alleen met haar daemon): gebruik "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall of lll toon",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon of geheugen",
         "en": "taak {verb} is not available in a queue session (it talks only to its daemon): use "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall or lll toon",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon or geheugen",
     },
     "closed_by_this_session": {
         "nl": "{id}: deze sessie heeft de taak al afgesloten (taak {verb}); er kan niets meer bij",
@@ -1117,8 +1117,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "read the briefing and log your first step",
     },
     "demo_earlier_cancelled": {
-        "nl": "eerdere demo-taak {id} geannuleerd: nooit gedaan, en hij zou voor de nieuwe gaan",
-        "en": "earlier demo task {id} cancelled: never done, and it would go before the new one",
+        "nl": "demo: eerdere demo-taak {id} geannuleerd: nooit gedaan, en hij zou voor de nieuwe gaan",
+        "en": "demo: earlier demo task {id} cancelled: never done, and it would go before the new one",
     },
     # What the demo's stand-in agent (worker/demo_agent.py) says and logs.
     "demo_agent_begin": {
