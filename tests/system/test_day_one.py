@@ -467,7 +467,9 @@ async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_t
         await conn.close()
     assert statuses.count("klaar") == 2
     assert statuses.count("wachtend") == 2
-    assert [e["event"] for e in daemon.events()].count("bot_braked") == 1
+    (braked,) = [e for e in daemon.events() if e["event"] == "bot_braked"]
+    assert braked["cost"].startswith("$")  # cents, as the reason beside it says them (it was 0.617280)
+    assert braked["cost"] in braked["reason"]
     said = sent.read_text().splitlines()
     assert len(said) == 1
     assert said[0].startswith("rem paco staat op de rem tot middernacht: vandaag 2 sessies")

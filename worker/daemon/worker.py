@@ -441,7 +441,9 @@ class Worker:
             limits=brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
             raise_it=raise_brake_option(day),
         )
-        log.warning("bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=str(day.kosten_vandaag), reason=text)
+        log.warning(
+            "bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag), reason=text
+        )
         assert self.pool is not None
         await bot_table.tell_braked(self.pool, day.bot, text)
 
