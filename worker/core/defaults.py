@@ -35,14 +35,12 @@ def install_command(extra: str) -> str:
     from importlib import metadata
     from urllib.parse import unquote, urlsplit
 
-    target = f"taak-worker[{extra}]"
+    pip = f"{shlex.quote(sys.executable)} -m pip install"
     try:
         origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
     except (metadata.PackageNotFoundError, ValueError):
         origin = {}
     url = origin.get("url", "") if isinstance(origin, dict) else ""
     if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
-        return (
-            f"{shlex.quote(sys.executable)} -m pip install -e {shlex.quote(unquote(urlsplit(url).path) + f'[{extra}]')}"
-        )
-    return f"{shlex.quote(sys.executable)} -m pip install {shlex.quote(target)}"
+        return f"{pip} -e {shlex.quote(f'{unquote(urlsplit(url).path)}[{extra}]')}"
+    return f"{pip} {shlex.quote(f'taak-worker[{extra}]')}"
