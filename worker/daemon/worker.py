@@ -230,9 +230,7 @@ class Worker:
                     message("already_running", self.settings.language, holder=holder, detail=exc)
                 ) from None
             except OSError as exc:  # the temporary folder cannot hold it (full, read-only, not ours)
-                language = self.settings.language
-                said = message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
-                raise StartRefused(said) from None
+                raise StartRefused(self._file_failed(exc)) from None
             self.locks.append(lock)
         # Only now, holding the locks, is every recorded session group of these bots an orphan.
         self.groups.sweep_previous_runs()
@@ -483,6 +481,8 @@ class Worker:
             with anyio.CancelScope(shield=True):
                 try:
                     await self._apply(claim, session_id, Outcome(Action.RETRY_OR_FAIL, phrase("outcome_internal")))
+                except TaakError:
+                    pass  # the task is no longer this attempt's: the session closed it, or it was taken back
                 except Exception:
                     log.exception("task_runner_failed")  # the lease runs out, and the reaper ends the attempt
         finally:
