@@ -188,14 +188,19 @@ async def test_a_missing_agent_command_is_an_infrastructure_failure(
 async def test_a_working_folder_that_is_gone_is_named_not_the_program(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:
+    """A folder that is gone after the start (one missing at the start is refused then, with exit 2)."""
     conn = conn_on
-    await new_task(conn, toegewezen_aan="paco")
     gone = tmp_path / "weg"
-    env = worker_env(db_url, tmp_path, TAAK_WORKDIR=str(gone))
-    daemon = Daemon(env, tmp_path / "worker.log", "--once")
-    assert daemon.wait() == 0
-    daemon.stop()
-    reason = await conn.fetchval("select tekst from agent_taak_log where soort = 'vrijgegeven'")
+    gone.mkdir()
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_WORKDIR=str(gone), TAAK_POLL_SECONDS="1"), tmp_path / "w.log")
+    try:
+        await wait_for(lambda: _event(daemon, "worker_started"), what="the daemon")
+        gone.rmdir()
+        await new_task(conn, toegewezen_aan="paco")
+        given_back = "select tekst from agent_taak_log where soort = 'vrijgegeven'"
+        reason = await wait_for(lambda: conn.fetchval(given_back), timeout=60, what="the attempt given back")
+    finally:
+        daemon.stop()
     assert reason == f"infrastructuur: agent start niet (bestand {gone}: bestaat niet)"  # was: python3 'bestaat niet'
 
 

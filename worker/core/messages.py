@@ -49,9 +49,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "not_in_session": {
         "nl": "taak {verb} kan niet in een queue-sessie (die praat alleen met haar daemon): gebruik "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon of geheugen",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon of geheugen check",
         "en": "taak {verb} is not available in a queue session (it talks only to its daemon): use "
-        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon or geheugen",
+        "log, klaar, blokkeer, vrijgeven, stap, toon, brief, recall, lll toon or geheugen check",
     },
     "closed_by_this_session": {
         "nl": "{id}: deze sessie heeft de taak al afgesloten (taak {verb}); er kan niets meer bij",
