@@ -164,7 +164,7 @@ class Settings(BaseSettings):
     @field_validator("language", mode="before")
     @classmethod
     def _language_as_typed(cls, value: object) -> object:
-        # `EN` and ` en` name English as well as `en` does (worker/core/messages.spoken_language, which help reads).
+        # `EN` and ` en` name English as well as `en` does (worker/core/language.spoken_language, which help reads).
         return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("machine")

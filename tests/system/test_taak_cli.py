@@ -573,28 +573,27 @@ async def _blocked_on_a_lock(conn: asyncpg.Connection) -> bool:
     return bool(await conn.fetchval(waiting))
 
 
-@pytest.mark.parametrize("presses", [1, 2])
-async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_made_and_said(
-    cli_env: dict[str, str], conn: asyncpg.Connection, presses: int
-) -> None:
-    """`ID=$(taak nieuw ...) || taak nieuw ...`: a Ctrl-C in the last moment made the task, printed nothing and
-    exited 130, so the script made it again. Once the insert is on its way, one Ctrl-C waits for it (exit 0,
-    the ID printed); a second stops at once (130), and then nothing was made."""
+async def _interrupted_while_the_ledger_waits(
+    conn: asyncpg.Connection, env: dict[str, str], words: list[str], presses: int
+) -> tuple[int, str, str]:
+    """`taak WORDS` in Dutch while the task table is locked (its change waits, as on a slow server), given
+    `presses` Ctrl-Cs once it waits; its exit code, stdout and stderr."""
     import signal
     import subprocess
     import sys
 
     from tests.system.harness import wait_for
 
-    holder = await asyncpg.connect(cli_env["TAAK_DATABASE_URL"])
+    holder = await asyncpg.connect(env["TAAK_DATABASE_URL"])
     locking = holder.transaction()
     await locking.start()
-    await holder.execute("lock table agent_taken in exclusive mode")  # the insert waits here, as on a slow server
-    command = [sys.executable, "-m", "worker.cli.taak", "nieuw", "Een taak onder Ctrl-C"]
-    env = {**cli_env, "TAAK_LANGUAGE": "nl"}
-    typed = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    await holder.execute("lock table agent_taken in exclusive mode")
+    command = [sys.executable, "-m", "worker.cli.taak", *words]
+    typed = subprocess.Popen(
+        command, env={**env, "TAAK_LANGUAGE": "nl"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
-        await wait_for(lambda: _blocked_on_a_lock(conn), timeout=30, what="the insert to wait")
+        await wait_for(lambda: _blocked_on_a_lock(conn), timeout=30, what=f"{words[0]} to wait")
         for _ in range(presses):
             typed.send_signal(signal.SIGINT)
             await anyio.sleep(0.3)
@@ -602,13 +601,26 @@ async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_mad
         await locking.rollback()
         await holder.close()
     out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))
+    return typed.returncode, out, err
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+async def test_a_ctrl_c_once_the_new_task_is_on_its_way_is_taken_after_it_is_made_and_said(
+    cli_env: dict[str, str], conn: asyncpg.Connection, presses: int
+) -> None:
+    """`ID=$(taak nieuw ...) || taak nieuw ...`: a Ctrl-C in the last moment made the task, printed nothing and
+    exited 130, so the script made it again. Once the insert is on its way, one Ctrl-C waits for it (exit 0,
+    the ID printed); a second stops at once (130), and then nothing was made."""
+    code, out, err = await _interrupted_while_the_ledger_waits(
+        conn, cli_env, ["nieuw", "Een taak onder Ctrl-C"], presses
+    )
     made = await conn.fetch("select id from agent_taken where opdracht = 'Een taak onder Ctrl-C'")
     assert err.startswith("taak: Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld;")
     if presses == 1:
-        assert typed.returncode == 0, err
+        assert code == 0, err
         assert out.strip() == made[0]["id"]
     else:
-        assert typed.returncode == 130, err
+        assert code == 130, err
         assert (out, made) == ("", [])
 
 
@@ -640,32 +652,11 @@ async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_
 ) -> None:
     """As `nieuw` above: an answer whose Ctrl-C made it and said nothing was typed again and stored twice; a claim
     interrupted so held a task whose token nobody had until its lease ran out."""
-    import signal
-    import subprocess
-    import sys
-
-    from tests.system.harness import wait_for
-
     env, words, done_when = await _a_task_for(verb, cli_env)
     before = await conn.fetchval(done_when)
-    holder = await asyncpg.connect(cli_env["TAAK_DATABASE_URL"])
-    locking = holder.transaction()
-    await locking.start()
-    await holder.execute("lock table agent_taken in exclusive mode")  # the change waits here
-    command = [sys.executable, "-m", "worker.cli.taak", *words]
-    typed = subprocess.Popen(
-        command, env={**env, "TAAK_LANGUAGE": "nl"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        await wait_for(lambda: _blocked_on_a_lock(conn), timeout=30, what=f"{verb} to wait")
-        typed.send_signal(signal.SIGINT)
-        await anyio.sleep(0.3)
-    finally:
-        await locking.rollback()
-        await holder.close()
-    out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))
+    code, out, err = await _interrupted_while_the_ledger_waits(conn, env, words, presses=1)
     assert err.startswith("taak: Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld;")
-    assert (typed.returncode, out != "") == (0, True), err
+    assert (code, out != "") == (0, True), err
     assert await conn.fetchval(done_when) != before
 
 

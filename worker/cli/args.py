@@ -13,14 +13,14 @@ import getpass
 import re
 import secrets
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.messages import early_language, language_setting_problem, message, os_reason
+from worker.core.messages import early_language, language_setting_problem, message
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
 from worker.core.terminal import is_blank, not_utf8, quoted
 
@@ -38,6 +38,14 @@ def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connec
     from worker.cli.common import connection as connect
 
     return connect(settings)
+
+
+@contextlib.asynccontextmanager
+async def connection_for_a_change(settings: Settings) -> AsyncIterator[asyncpg.Connection]:
+    """The database for a verb that changes something: once connected, its change is on its way (below)."""
+    async with connection(settings) as conn:
+        with ctrl_c_after_it_is_done(settings):
+            yield conn
 
 
 @contextlib.contextmanager
@@ -71,14 +79,6 @@ def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
         raise
     # Ignored, not handled: Python puts its own default back at exit for a handler, and leaves an ignored one.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def file_error_line(exc: BaseException, language: str) -> str | None:
-    """A file of this machine that failed (a folder where a file belongs, no room, no rights), said as that:
-    not the database. None for anything else, a refused connection included."""
-    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
-        return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
-    return None
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:

@@ -9,10 +9,10 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from worker.cli.args import fail, file_error_line
+from worker.cli.args import fail
 from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import MESSAGES, early_language, filled, message, unreadable_dotenv
+from worker.core.messages import MESSAGES, early_language, file_error_line, filled, message, unreadable_dotenv
 from worker.core.terminal import quoted
 from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
 from worker.settings import Settings

@@ -291,7 +291,6 @@ def _transcripts() -> Check:
 
 
 def _semantic(settings: Settings) -> Check:
-    from worker.core.defaults import install_command
     from worker.memory import semantic
 
     if not settings.semantic:
@@ -301,7 +300,7 @@ def _semantic(settings: Settings) -> Check:
             "warn",
             "semantic search",
             "not installed: recall falls back to the whole range in time order",
-            f"{install_command('semantic')} (Linux, macOS on Apple silicon)",
+            f"{semantic.install_command()} (Linux, macOS on Apple silicon)",
         )
     from worker.memory.archive import Layout
 

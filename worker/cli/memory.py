@@ -253,9 +253,7 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
 
         # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
         if not semantic.installed():
-            from worker.core.defaults import install_command
-
-            raise Refused("vectors_not_installed", command=install_command("semantic"))
+            raise Refused("vectors_not_installed", command=semantic.install_command())
         if not settings.semantic:  # the owner's choice: nothing to do, and said so
             print(a.said(settings, "vectors_switched_off"))
             return ExitCode.OK

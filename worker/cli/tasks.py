@@ -89,13 +89,12 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
     )
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            async with conn.transaction():
-                if aan is not None:
-                    await known_bot(conn, aan, new=args.nieuwe_bot)
-                task_id = await Ledger(conn).nieuw(new)
-            print(json.dumps({"id": task_id}) if args.json else task_id)
+    async with a.connection_for_a_change(settings) as conn:
+        async with conn.transaction():
+            if aan is not None:
+                await known_bot(conn, aan, new=args.nieuwe_bot)
+            task_id = await Ledger(conn).nieuw(new)
+        print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
 
 
@@ -164,12 +163,11 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
     soort = a.soort(rest[0])
     tekst = a.read_text(a.joined(rest[1:]))
-    async with a.connection(settings) as conn:
+    sessie = settings.sessie if token is not None else None
+    async with a.connection_for_a_change(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-        sessie = settings.sessie if token is not None else None
-        with a.ctrl_c_after_it_is_done(settings):
-            await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
-            print(written("log", settings.language, task_id, soort.value))
+        await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+        print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
 
@@ -195,12 +193,11 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
     if args.bewijs is None or is_blank(args.bewijs):
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            await Ledger(conn).klaar(
-                task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
-            )
-            print(written("klaar", settings.language, task_id))
+    async with a.connection_for_a_change(settings) as conn:
+        await Ledger(conn).klaar(
+            task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
+        )
+        print(written("klaar", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -218,12 +215,9 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            await Ledger(conn).blokkeer(
-                task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
-            )
-            print(written("blokkeer", settings.language, task_id))
+    async with a.connection_for_a_change(settings) as conn:
+        await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
+        print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -254,15 +248,13 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
         from worker.owner import take_back_wait
 
         wait = take_back_wait(settings)
-        async with a.connection(settings) as conn:
-            with a.ctrl_c_after_it_is_done(settings):
-                await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
-                print(a.said(settings, "taken_back", id=task_id))
+        async with a.connection_for_a_change(settings) as conn:
+            await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
+            print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
-            print(written("vrijgeven", settings.language, task_id))
+    async with a.connection_for_a_change(settings) as conn:
+        await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
+        print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
 
 
@@ -288,10 +280,9 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
         a.fail(a.said(settings, "reason_required", verb="taak annuleer"), ExitCode.USAGE)
     if is_blank(args.reden):
         raise InvalidInput("empty", what="--reden")
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
-            print(a.said(settings, "cancelled", id=explicit))
+    async with a.connection_for_a_change(settings) as conn:
+        await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
+        print(a.said(settings, "cancelled", id=explicit))
     return ExitCode.OK
 
 
@@ -312,10 +303,9 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
     check_task_id(explicit)
     text = a.read_text(a.joined(rest))  # stdin is read first: a Ctrl-C while it is typed stops at once
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            answer = await Ledger(conn).antwoord(explicit, text, wie=a.who(settings))
-            print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
+    async with a.connection_for_a_change(settings) as conn:
+        answer = await Ledger(conn).antwoord(explicit, text, wie=a.who(settings))
+        print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
     return ExitCode.OK
 
 
@@ -332,12 +322,11 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
     if not rest:
         a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
-    async with a.connection(settings) as conn:
-        with a.ctrl_c_after_it_is_done(settings):
-            await Ledger(conn, lease_seconds=settings.lease_seconds).stap(
-                task_id, a.joined(rest), token=token, bot=a.who(settings)
-            )
-            print(a.said(settings, "step_set", id=task_id))
+    async with a.connection_for_a_change(settings) as conn:
+        await Ledger(conn, lease_seconds=settings.lease_seconds).stap(
+            task_id, a.joined(rest), token=token, bot=a.who(settings)
+        )
+        print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 
 

@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
+from worker.core.briefing import WORDS as TIME_WORDS
 from worker.core.errors import TaakError
 from worker.core.model import FINAL, Soort, Status
 from worker.core.table import age
@@ -381,8 +382,6 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
     ratio = {
         bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
     }
-    from worker.core.briefing import WORDS as TIME_WORDS
-
     months = TIME_WORDS[settings.language].months
     return [
         charts.bars(words["finished_failed"], days, dict(finished), months),

@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from html import escape
 
+from worker.core.briefing import day_month
+
 COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b03a5b", "#7a5bb0", "#5b9ab0", "#a0a03a", "#6b6b6b")
 WIDTH, HEIGHT, PAD = 640, 200, 28
 
@@ -37,7 +39,7 @@ def bars(
                 continue
             base -= height
             x = PAD + i * slot + slot * 0.15
-            tip = escape(f"{name} {_day(day, months)}: {_label(values[i], money)}")
+            tip = escape(f"{name} {day_month(day, months)}: {_label(values[i], money)}")
             parts.append(
                 f'<rect x="{x:.1f}" y="{base:.1f}" width="{slot * 0.7:.1f}" height="{height:.1f}" '
                 f'fill="{COLOURS[n % len(COLOURS)]}"><title>{tip}</title></rect>'
@@ -45,7 +47,7 @@ def bars(
         if i % max(1, len(days) // 7) == 0:
             parts.append(
                 f'<text x="{PAD + i * slot + slot / 2:.1f}" y="{HEIGHT + 14}" text-anchor="middle" '
-                f'class="chart-axis">{_day(day, months)}</text>'
+                f'class="chart-axis">{day_month(day, months)}</text>'
             )
     for n, name in enumerate(series):
         x = PAD + n * 110
@@ -53,10 +55,6 @@ def bars(
         parts.append(f'<text x="{x + 14}" y="{HEIGHT + 33}" class="chart-axis">{escape(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
-
-
-def _day(day: date, months: Sequence[str]) -> str:
-    return f"{day.day} {months[day.month - 1]}"
 
 
 def _label(value: float, money: bool) -> str:

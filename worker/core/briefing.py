@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Literal
 from zoneinfo import ZoneInfo
@@ -227,10 +227,15 @@ def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str]
     clock = f"{local.hour:02d}:{local.minute:02d}"
     if not always_date and local.date() == now.astimezone(zone).date():
         return clock
-    date = f"{local.day} {months[local.month - 1]}"
+    date = day_month(local, months)
     if local.year != now.astimezone(zone).year:
         date += f" {local.year}"
     return f"{date} {clock}"
+
+
+def day_month(day: date, months: Sequence[str]) -> str:
+    """`1 dec`: a day as every list, log and picture writes it."""
+    return f"{day.day} {months[day.month - 1]}"
 
 
 def one_line(text: str) -> str:

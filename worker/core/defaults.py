@@ -23,24 +23,3 @@ def file_in_the_way(folder: Path) -> Path | None:
         if place.exists():
             return None if place.is_dir() else place
     return None
-
-
-def install_command(extra: str) -> str:
-    """The command that adds an optional extra to this very installation, to be typed as shown: this interpreter's
-    pip (a bare `pip` may be another environment's), and for a clone installed with `pip install -e .` the clone
-    itself (the package's name is on no index the owner's machine may reach)."""
-    import json
-    import shlex
-    import sys
-    from importlib import metadata
-    from urllib.parse import unquote, urlsplit
-
-    pip = f"{shlex.quote(sys.executable)} -m pip install"
-    try:
-        origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
-    except (metadata.PackageNotFoundError, ValueError):
-        origin = {}
-    url = origin.get("url", "") if isinstance(origin, dict) else ""
-    if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
-        return f"{pip} -e {shlex.quote(f'{unquote(urlsplit(url).path)}[{extra}]')}"
-    return f"{pip} {shlex.quote(f'taak-worker[{extra}]')}"

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from worker.core.language import spoken_language
+
 # A command for someone to type is written in backticks, or after ": " at the end of the line: the contract
 # test (tests/system/test_printed_commands.py) finds every such command here and runs it.
 MESSAGES: dict[str, dict[str, str]] = {
@@ -1239,12 +1241,6 @@ def language_setting() -> str | None:
     return dotenv_value(".env", "TAAK_LANGUAGE") if value is None else value
 
 
-def spoken_language(value: str | None) -> str | None:
-    """`nl` or `en` for a setting that names one (`EN`, ` nl `), None for any other."""
-    said = (value or "").strip().lower()
-    return said if said in ("nl", "en") else None
-
-
 def language_setting_problem() -> str | None:
     """The line that says TAAK_LANGUAGE names no language taak speaks, for help, which loads no settings; None
     when it is unset or good."""
@@ -1254,6 +1250,14 @@ def language_setting_problem() -> str | None:
     # Bytes that are no UTF-8 shown as every other line shows them (`\xff`), not as Python's stand-ins.
     shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return message("bad_language_setting", "nl", value=f"'{shown}'")
+
+
+def file_error_line(exc: BaseException, language: str) -> str | None:
+    """A file of this machine that failed (a folder where a file belongs, no room, no rights), said as that:
+    not the database. None for anything else, a refused connection included."""
+    if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
+        return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
+    return None
 
 
 def dotenv_value(path: str, name: str) -> str | None:

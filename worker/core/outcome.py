@@ -88,18 +88,10 @@ def decide(seen: Observed) -> Outcome:
         if task is None or task.status == Status.BEZIG:
             return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))
         return Outcome(Action.NOTHING, phrase("outcome_lease_lost_taken_back", status=task.status.value))
-    if (
-        task is not None
-        and seen.close_refused is not None
-        and (task.status, task.lease_token)
-        != (
-            Status.BEZIG,
-            seen.token,
-        )
-    ):
-        status = task.status.value
-        return Outcome(Action.NOTHING, phrase("outcome_close_refused", why=seen.close_refused, status=status))
-    if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:
+    if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:  # no longer this attempt's
+        if task is not None and seen.close_refused is not None:
+            refused = phrase("outcome_close_refused", why=seen.close_refused, status=task.status.value)
+            return Outcome(Action.NOTHING, refused)
         return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
     if seen.stop == Stop.SHUTDOWN:
         return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))

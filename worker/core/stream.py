@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,8 +86,6 @@ def _int(value: object) -> int | None:
 
 def _float(value: object) -> float | None:
     """A cost: a finite number from 0; None for anything else (unknown, as when it is left out)."""
-    import math
-
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
         return float(value)
     return None

@@ -216,7 +216,7 @@ def said_by_manager(output: str, language: str) -> str:
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
     from worker.core.messages import message
 
-    if "Failed to connect to bus" not in output:
+    if not manager_unreachable(output):
         return output
     import getpass
 

@@ -28,7 +28,7 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.messages import dollars, filled, message, os_reason, phrase
+from worker.core.messages import dollars, file_error_line, filled, message, phrase
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
@@ -230,7 +230,7 @@ class Worker:
                     message("already_running", self.settings.language, holder=holder, detail=exc)
                 ) from None
             except OSError as exc:  # the temporary folder cannot hold it (full, read-only, not ours)
-                raise StartRefused(self._file_failed(exc)) from None
+                raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
             self.locks.append(lock)
         # Only now, holding the locks, is every recorded session group of these bots an orphan.
         self.groups.sweep_previous_runs()
@@ -302,16 +302,12 @@ class Worker:
             except DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
                 return
             except Exception as exc:
-                if not (isinstance(exc, OSError) and exc.filename is not None):
+                if (said := file_error_line(exc, self.settings.language)) is None:
                     log.exception("duty_failed", duty=duty.__name__)
-                elif (said := self._file_failed(exc)) != said_before:
+                elif said != said_before:
                     log.error("duty_failed", duty=duty.__name__, reason=said)
                     said_before = said
                 await anyio.sleep(self.settings.poll_seconds)
-
-    def _file_failed(self, exc: OSError) -> str:
-        language = self.settings.language
-        return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
 
     async def _signals(self, scope: anyio.CancelScope) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:

@@ -115,7 +115,7 @@ def _unread(name: str, said: str, started: float) -> int:
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
-    from worker.cli.args import file_error_line
+    from worker.core.messages import file_error_line
     from worker.hooks.owner import HookFailed
     from worker.hooks.place import HookPlace
 

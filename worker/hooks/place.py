@@ -17,10 +17,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
+from worker.core.language import spoken_language
 from worker.core.terminal import is_blank, not_utf8
 
 PREFIX = "taak_"
-LANGUAGES = ("nl", "en")
 
 
 @dataclass(frozen=True)
@@ -37,11 +37,11 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
     values = _taak_values(os.environ if environ is None else environ, env_file)
     if values is None or any(not_utf8(value) for value in values.values()):
         return None
-    language = values.get("language", "nl").strip().lower()  # `EN` is English to the settings class too
+    language = spoken_language(values.get("language", "nl"))  # `EN` is English to the settings class too
     timezone = values.get("timezone", "Europe/Amsterdam")
     data_dir = folder_setting(values.get("data_dir"), default_data_dir)
     memory_dir = folder_setting(values.get("memory_dir"), default_memory_dir)
-    if language not in LANGUAGES or not _known_zone(timezone) or data_dir is None or memory_dir is None:
+    if language is None or not _known_zone(timezone) or data_dir is None or memory_dir is None:
         return None
     return HookPlace(
         id=values.get("id") or None,

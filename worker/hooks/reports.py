@@ -108,8 +108,6 @@ def summary_for_the_log(text: str, path: Path) -> str:
     limit, was blamed on the daemon)."""
     from worker.core.model import TEXT_MAX_CHARS
 
-    if len(text) <= TEXT_MAX_CHARS:
-        return text
     return clip(text, TEXT_MAX_CHARS, f"\n[…] (de hele samenvatting: {path})")
 
 

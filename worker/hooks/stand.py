@@ -54,7 +54,7 @@ def prompt_from_stand(path: str) -> int | None:
         stand_file = Path(path)
         stand = json.loads(stand_file.read_text(encoding="utf-8"))
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
-        from worker.core.messages import spoken_language
+        from worker.core.language import spoken_language
 
         language = spoken_language(os.environ.get("TAAK_LANGUAGE")) or stand.get("taal", "nl")
         line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), language)

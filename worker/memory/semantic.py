@@ -77,6 +77,27 @@ def installed() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in _EXTRA_MODULES)
 
 
+def install_command() -> str:
+    """The command that adds this extra to this very installation, to be typed as shown: this interpreter's pip
+    (a bare `pip` may be another environment's), and for a clone installed with `pip install -e .` the clone
+    itself (the package's name is on no index the owner's machine may reach)."""
+    import json
+    import shlex
+    import sys
+    from importlib import metadata
+    from urllib.parse import unquote, urlsplit
+
+    pip = f"{shlex.quote(sys.executable)} -m pip install"
+    try:
+        origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
+        return f"{pip} -e {shlex.quote(f'{unquote(urlsplit(url).path)}[semantic]')}"
+    return f"{pip} 'taak-worker[semantic]'"
+
+
 def text_hash(text: str) -> str:
     return hashlib.blake2b(_embedded_part(text).encode("utf-8"), digest_size=12).hexdigest()
 

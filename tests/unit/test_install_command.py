@@ -1,4 +1,4 @@
-"""Where taak keeps its files, and how an optional part is added to this installation."""
+"""How the optional semantic extra is added to this installation, as doctor and `taak archief vectoren` say it."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ def test_the_command_that_adds_an_extra_names_this_interpreter_and_this_installa
     import shlex
     import sys
 
-    from worker.core.defaults import install_command
+    from worker.memory.semantic import install_command
 
-    words = shlex.split(install_command("semantic"))
+    words = shlex.split(install_command())
     assert words[:4] == [sys.executable, "-m", "pip", "install"]
     if words[4] == "-e":  # this checkout, installed as the README says
         assert (Path(words[5].removesuffix("[semantic]")) / "pyproject.toml").is_file()
