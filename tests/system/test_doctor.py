@@ -230,3 +230,29 @@ def test_an_agent_command_that_is_not_claude_code_is_not_passed_as_it(
     assert line.startswith(f"{level}  claude: ")
     assert said in line
     assert line.endswith("-> set TAAK_AGENT_CMD to Claude Code's program (a wrapper passes --version on to it)")
+
+
+def test_an_agent_command_that_reads_a_prompt_is_asked_its_version_without_the_owners_terminal(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Doctor ran `TAAK_AGENT_CMD --version` on the owner's own stdin: a wrapper that reads a prompt first waited
+    on the owner's keys (here an open pipe) for doctor's 20 seconds, then failed as an agent that does not answer."""
+    import subprocess
+
+    wrapper = tmp_path / "claude-wrapper"
+    wrapper.write_text('#!/bin/sh\nread prompt\necho "2.1.332 (Claude Code)"\n')
+    wrapper.chmod(0o755)
+    env = {**healthy(cli_env, tmp_path), "TAAK_AGENT_CMD": str(wrapper), "TAAK_LANGUAGE": "en"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "doctor"],
+        env=env,
+        stdin=subprocess.PIPE,  # held open and never written, as a terminal nobody types in
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as doctor:
+        doctor.wait(timeout=60)  # not communicate(), which would close the pipe; doctor's output fits in it
+        assert doctor.stdout is not None
+        out = doctor.stdout.read()
+    (line,) = [line for line in out.splitlines() if " claude: " in line]
+    assert line == f"ok    claude: {wrapper}, 2.1.332 (Claude Code)"

@@ -212,7 +212,15 @@ def _claude(settings: Settings) -> Check:
         missing = f"{named} is no program that can be run" if "/" in named else f"{named!r} is not on PATH"
         return Check("fail", "claude", missing, "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD")
     try:
-        done = subprocess.run([found, *words[1:], "--version"], capture_output=True, text=True, timeout=20, check=False)
+        # No terminal to read: a wrapper that ignores --version and reads a prompt gets an end, not the owner's keys.
+        done = subprocess.run(
+            [found, *words[1:], "--version"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Check("fail", "claude", f"{found} does not answer --version ({type(exc).__name__})")
     version = (done.stdout.strip() or done.stderr.strip()).splitlines()
