@@ -449,6 +449,14 @@ select pg_advisory_xact_lock($1);
 -- Does the connection's own search_path see taak's tables?
 select to_regclass('agent_taken') is not null;
 
+-- name: database_klok
+-- The database's clock, beside this machine's (`taak doctor`).
+select now();
+
+-- name: bots_leesbaar
+-- Does the database answer with taak's tables (the cockpit, before it says it serves)?
+select count(*) from agent_bots;
+
 -- name: migraties_bestaan
 -- Has this database ever been migrated?
 select to_regclass('taak_migraties') is not null;

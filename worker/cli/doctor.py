@@ -125,7 +125,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
             await conn.add_listener("taak_nieuw", _ignore)
             checks.append(Check("ok", "wake-up", "LISTEN/NOTIFY available"))
         before = time.time()
-        database_now: datetime = await conn.fetchval("select now()")
+        database_now: datetime = await conn.fetchval(queries()["database_klok"])
         skew = abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds())
         level: Level = "ok" if skew < 2 else "warn" if skew < 30 else "fail"
         checks.append(

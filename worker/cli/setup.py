@@ -77,8 +77,10 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     import uvicorn
 
+    from worker.db.sqlfiles import queries
+
     async with a.connection(settings) as conn:  # the database answers, migrated (the embedded one is made so)
-        await conn.fetchval("select count(*) from agent_bots")
+        await conn.fetchval(queries()["bots_leesbaar"])
     try:  # bound here, so that a port in use or a bad address is one line, before anything says it serves
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         listening = socket.socket(family, socket.SOCK_STREAM)
