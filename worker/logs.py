@@ -38,7 +38,7 @@ def configure_logging(
     )
     # JSON lines for machines (UTC, values as they are); on a terminal a person's: local time, lists as words.
     stamp = structlog.processors.TimeStamper(fmt="iso", utc=True) if as_json else _stamped_in(zone)
-    readable: list[structlog.typing.Processor] = [] if as_json else [_readable_values]
+    readable: list[structlog.typing.Processor] = [_iso_moments] if as_json else [readable_values(zone, language)]
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
@@ -84,14 +84,42 @@ def _not_a_pool_retry(record: logging.LogRecord) -> bool:
     return not str(record.msg).startswith("Failed to restore the pool connection")
 
 
-def _readable_values(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
-    """A list as its items with commas (`bots=paco,sjakie`, not `['paco', 'sjakie']`), a mapping as key=value."""
+def _iso_moments(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
+    """A moment as ISO 8601 with its offset, as JSON's readers parse it (its repr would be Python's)."""
     for key, value in event.items():
-        if isinstance(value, (list, tuple)):
-            event[key] = ",".join(map(str, value)) or "-"
-        elif isinstance(value, dict):
-            event[key] = " ".join(f"{k}={v}" for k, v in value.items()) or "-"
+        if isinstance(value, datetime):
+            event[key] = value.isoformat()
     return event
+
+
+def readable_values(zone: tzinfo | None, language: str) -> structlog.typing.Processor:
+    """A person's values: a list as its items with commas (`bots=paco,sjakie`, not `['paco', 'sjakie']`), a
+    mapping as key=value, nothing as `-`, a yes or no in the run's language, a moment in the household's time as
+    the line's own stamp, a whole number of seconds without its `.0`."""
+    yes, no = ("ja", "nee") if language == "nl" else ("yes", "no")
+
+    def readable(value: object) -> object:
+        if value is None:
+            return "-"
+        if isinstance(value, bool):
+            return yes if value else no
+        if isinstance(value, datetime):
+            return value.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, (list, tuple)):
+            return ",".join(str(readable(item)) for item in value) or "-"
+        if isinstance(value, dict):
+            return " ".join(f"{k}={readable(v)}" for k, v in value.items()) or "-"
+        return value
+
+    def processor(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
+        for key, value in event.items():
+            if key != "event":
+                event[key] = readable(value)
+        return event
+
+    return processor
 
 
 def _exception_in_one_line(

@@ -47,3 +47,43 @@ def test_a_persons_log_lines_are_stamped_in_the_households_time_zone_as_taak_sho
     (line,) = capsys.readouterr().out.splitlines()
     stamped = datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
     assert timedelta(0) <= stamped - before <= timedelta(seconds=5), line
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], fmt: str, language: str, **values: object) -> str:
+    from zoneinfo import ZoneInfo
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    configure_logging(fmt, zone=ZoneInfo("Pacific/Kiritimati"), language=language)  # type: ignore[arg-type]
+    try:
+        structlog.get_logger().info("session_end", **values)
+    finally:
+        root.handlers, root.level = handlers, level
+        structlog.reset_defaults()
+    (line,) = capsys.readouterr().out.splitlines()
+    return line
+
+
+@pytest.mark.parametrize(("language", "yes", "no"), [("nl", "ja", "nee"), ("en", "yes", "no")])
+def test_a_persons_log_line_holds_no_python_values_nothing_and_yes_or_no_in_the_runs_language(
+    capsys: pytest.CaptureFixture[str], language: str, yes: str, no: str
+) -> None:
+    """`session_end ... is_error=False stop=None` and `grace_seconds=30.0` on the console, the Quick start's own
+    screen (found by tester L)."""
+    line = _one_line(capsys, "console", language, is_error=False, reconnected=True, stop=None, grace_seconds=30.0)
+    assert f" is_error={no} " in line
+    assert f" reconnected={yes} " in line
+    assert " stop=-" in line
+    assert " grace_seconds=30 " in line
+    assert not {"None", "False", "True"} & set(line.replace("=", " ").split())
+
+
+def test_a_moment_in_a_persons_log_line_is_in_the_households_time_as_its_stamp_and_iso_in_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The intake's `cutoff=2026-12-03T19:55:18.057605+00:00` stood in UTC beside a line stamped in local time."""
+    from datetime import UTC, datetime
+
+    moment = datetime(2026, 12, 3, 19, 55, 18, 57605, tzinfo=UTC)
+    assert " cutoff='2026-12-04 09:55:18'" in _one_line(capsys, "console", "en", cutoff=moment)  # Kiritimati: UTC+14
+    assert json.loads(_one_line(capsys, "json", "en", cutoff=moment))["cutoff"] == "2026-12-03T19:55:18.057605+00:00"

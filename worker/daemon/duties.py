@@ -104,7 +104,7 @@ class Duties:
         if problem := intake.cutoff_problem(rules, self.settings.language):
             log.warning("intake_off", reason=problem)
             return
-        log.info("intake_on", cutoff=rules.cutoff.isoformat(), open_statuses=sorted(rules.open_statuses or []))
+        log.info("intake_on", cutoff=rules.cutoff, open_statuses=sorted(rules.open_statuses or []))
         while True:
             active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))
             take = partial(intake.take, self.pool, active, columns, found, rules, self.settings.language)
