@@ -660,13 +660,14 @@ async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_
     assert await conn.fetchval(done_when) != before
 
 
-@pytest.mark.parametrize("verb", ["nieuw", "log", "claim"])
+@pytest.mark.parametrize("verb", ["nieuw", "log", "claim", "bot aan", "machine zet", "lll", "archief bijwerken"])
 async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
     cli_env: dict[str, str], conn: asyncpg.Connection, verb: str
 ) -> None:
     """Between the printed line and the process's end (closing the connection, the interpreter's exit) a Ctrl-C
     ended a done command with 130 or by the signal itself: `ID=$(taak nieuw ...) || taak nieuw ...` made the
-    task twice, `eval "$(taak claim ...)" && ...` left the claimed task held."""
+    task twice, `eval "$(taak claim ...)" && ...` left the claimed task held; a script took a bot switched on, a
+    topic opened or an archive brought up to date for a failure (tester L)."""
     import signal
     import subprocess
     import sys
@@ -678,6 +679,10 @@ async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
             "nieuw": ["nieuw", "nog een"],
             "log": ["log", task_id, "notitie", "regel"],
             "claim": ["claim", "--bot", "paco"],
+            "bot aan": ["bot", "aan", "paco"],
+            "machine zet": ["machine", "zet", f"kast-{attempt}", "--bot", "paco"],
+            "lll": ["lll", f"onderwerp {attempt}"],
+            "archief bijwerken": ["archief", "bijwerken"],
         }
         command = [sys.executable, "-m", "worker.cli.taak", *words[verb]]
         typed = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -48,6 +48,17 @@ async def connection_for_a_change(settings: Settings) -> AsyncIterator[asyncpg.C
             yield conn
 
 
+def ignore_ctrl_c_from_now() -> None:
+    """A command whose work is done and said ends with its own code: a Ctrl-C in its last moments (closing the
+    event loop, the interpreter's exit) ended `taak bot aan` or `taak lll` with 130 or by the signal, so a script
+    took a change that was made for one that failed. Ignored, not handled: Python puts its own default back at
+    exit for a handler, and leaves an ignored one."""
+    import signal
+
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to ignore
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 @contextlib.contextmanager
 def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
     """From here the command's change is on its way to the database: a first Ctrl-C is taken once it is done
@@ -77,8 +88,7 @@ def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
     except BaseException:
         signal.signal(signal.SIGINT, previous)
         raise
-    # Ignored, not handled: Python puts its own default back at exit for a handler, and leaves an ignored one.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c_from_now()
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:

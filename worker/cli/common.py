@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from worker.cli.args import fail
+from worker.cli.args import fail, ignore_ctrl_c_from_now
 from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
 from worker.core.messages import MESSAGES, early_language, file_error_line, filled, message, unreadable_dotenv
@@ -103,8 +103,13 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     while it waits for a database that is away: `ID=$(taak nieuw ...) || ...` must not see a success."""
     import anyio
 
+    async def done_when_returned() -> T:
+        result = await work()
+        ignore_ctrl_c_from_now()  # said and done: the event loop's end and the interpreter's exit are no command
+        return result
+
     try:
-        return anyio.run(work)
+        return anyio.run(done_when_returned)
     except KeyboardInterrupt:
         # A connect cut short leaves asyncpg's future unread; asyncio would say so on stderr as the process ends.
         logging.getLogger("asyncio").disabled = True

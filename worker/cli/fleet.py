@@ -57,7 +57,8 @@ def _bot_parser(sub: Sub) -> None:
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots
 
-    async with a.connection(settings) as conn:
+    changes = args.bot_command != "lijst"
+    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(conn, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
             print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
@@ -174,7 +175,8 @@ def _machine_parser(sub: Sub) -> None:
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import machines
 
-    async with a.connection(settings) as conn:
+    changes = args.machine_command == "zet"
+    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
         if args.machine_command == "zet":
             found = [await machines.set_machine(conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
         elif args.machine_command == "wie":
@@ -316,8 +318,9 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
     from worker.daemon import intake as old_queue
     from worker.db.bots import check_bot_name
 
-    async with a.connection(settings) as conn:
-        if args.intake_command == "neem":
+    changes = args.intake_command == "neem"
+    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
+        if changes:
             columns = old_queue.columns_from(settings)
             found = await old_queue.prepare_table(conn, columns, settings.language)
             if isinstance(found, str):

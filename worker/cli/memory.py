@@ -238,9 +238,9 @@ async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory.archive import Layout
     from worker.memory.fleet import forget_machine
 
-    async with a.connection(settings) as conn:
+    async with a.connection_for_a_change(settings) as conn:
         removed = await forget_machine(conn, Layout(settings.data_dir).index, settings.machine)
-    print(a.said(settings, "fleet_again", machine=settings.machine, removed=removed))
+        print(a.said(settings, "fleet_again", machine=settings.machine, removed=removed))
     return ExitCode.OK
 
 
