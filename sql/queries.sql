@@ -793,16 +793,22 @@ order by ts
 limit $5;
 
 -- name: cockpit_per_dag
--- The cockpit's pictures: per day (in the household's time zone) and bot, tasks finished, sessions started
--- and their cost, over the last $1 days. A task for any bot counts for the bot that claimed it, not for the
--- writer of a row (the owner, finishing it by hand, is no bot).
+-- The cockpit's pictures: per day (in the household's time zone) and bot, tasks finished, the sessions those
+-- tasks took in all (whenever they ran: sessions per finished task as `taak overzicht` counts them, for the
+-- tasks finished that day) and the cost of the sessions of that day, over the last $1 days. A task for any bot
+-- counts for the bot that claimed it, not for the writer of a row (the owner, finishing it by hand, is no bot).
 select (l.ts at time zone taak_tijdzone())::date as dag,
        coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), nullif(l.bot, ''), '-') as bot,
        count(*) filter (where l.soort = 'klaar') as klaar,
-       count(*) filter (where l.soort = 'gestart') as sessies,
+       coalesce(sum(genomen.sessies), 0)::bigint as sessies_van_klare,
        coalesce(sum((l.meta ->> 'total_cost_usd')::numeric)
                 filter (where l.soort = 'notitie' and l.meta ? 'resultaat'), 0) as kosten
-from agent_taak_log l join agent_taken t on t.id = l.taak_id
+from agent_taak_log l
+join agent_taken t on t.id = l.taak_id
+left join lateral (
+    select count(*) as sessies from agent_taak_log g
+    where l.soort = 'klaar' and g.taak_id = l.taak_id and g.soort = 'gestart'
+) genomen on true
 where l.ts >= now() - make_interval(days => $1)
 group by 1, 2
 order by 1, 2;

@@ -595,3 +595,38 @@ async def test_the_serving_cockpits_console_stays_quiet_through_an_outage(
         _, console = await anyio.to_thread.run_sync(lambda: serving.communicate(timeout=30))
     assert serving.returncode == 0
     assert console == "", console
+
+
+async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_them(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """The picture divided all of a day's sessions by the day's finished tasks, the overview a finished task's
+    own sessions by the finished tasks: the same bot and day read 2.4 on the board and 1.50 in `taak overzicht`
+    (tester L). A task still running, or started on another day, no longer moves the picture's figure."""
+    from datetime import UTC, datetime
+
+    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.db.ledger import Ledger
+
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    ledger = Ledger(conn, machine="mac")
+    finished = await new_task(conn, "Twee sessies, dan klaar")
+    first = await ledger.claim(["paco"])
+    assert first is not None
+    assert first.task.id == finished
+    assert await ledger.vrijgeven_poging_terug(
+        finished, first.task.lease_token or "", bot="paco", reden="x", sessie=None
+    )
+    second = await ledger.claim(["paco"])
+    assert second is not None
+    assert second.task.id == finished
+    await ledger.klaar(finished, "/tmp/bewijs", "klaar", token=second.task.lease_token or "", bot="paco")
+    await new_task(conn, "Loopt nog")
+    assert await ledger.claim(["paco"]) is not None  # a third session today, of a task not finished
+    overview = await conn.fetchval("select sessies_per_klare_taak from taak_overzicht where bot = 'paco'")
+    today = datetime.now(UTC).date()
+    day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
+    page = client.get("/").text
+    assert float(overview) == 2.0
+    assert f"<title>paco {day}: 2</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)

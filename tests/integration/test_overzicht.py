@@ -93,6 +93,8 @@ async def test_the_overview_gives_the_known_answers(cli_env: dict[str, str], poo
     plain = run_taak(cli_env, "overzicht")
     assert "STALE" in plain.out  # an English run (the Dutch word is VEROUDERD)
     assert f"held: {ids['bezig']} paco" in plain.out  # cli_env speaks English
+    # Today's counts beside every task's figures, said under the table (the board's picture read another figure)
+    assert "(done and failed: today; sess/done to comp/done: every task so far)" in plain.out.splitlines()
 
 
 async def test_compactions_are_counted_per_session_by_trigger(pool: asyncpg.Pool) -> None:

@@ -257,6 +257,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         ),
     }[settings.language]
     print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
+    print(f"({message('overview_windows', settings.language)})")  # one table, two windows: said, not guessed
     held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
     for h in held:
         left = age(h["lease_seconden"], settings.language)

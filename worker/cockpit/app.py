@@ -373,7 +373,7 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
             continue
         finished[f"{row['bot']} {words['done_label']}"][n] += row["klaar"]
         cost[row["bot"]][n] += float(row["kosten"])
-        sessions[row["bot"]][n] += row["sessies"]
+        sessions[row["bot"]][n] += row["sessies_van_klare"]
         done[row["bot"]][n] += row["klaar"]
     for row in failed:
         n = position.get(row["dag"])

@@ -264,6 +264,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "the next indexer run copies everything again",
     },
     "stale": {"nl": "VEROUDERD", "en": "STALE"},
+    "overview_windows": {
+        "nl": "klaar en mislukt: vandaag; sess/klaar tot comp/klaar: alle taken tot nu",
+        "en": "done and failed: today; sess/done to comp/done: every task so far",
+    },
     "lll_empty": {"nl": "(niets open)", "en": "(nothing open)"},
     "lll_closed": {
         "nl": "klaar: {topic}",
