@@ -182,6 +182,7 @@ def cli_env(db_url: str, tmp_path: Path, known_bots: None) -> dict[str, str]:
     env.update(
         TAAK_DATABASE_URL=db_url,
         TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LOCK_DIR=str(tmp_path / "locks"),  # a daemon's bot locks, the test's own (not the user's folder)
         TAAK_CONNECT_ATTEMPTS="2",
         TAAK_LANGUAGE="en",
     )

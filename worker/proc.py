@@ -54,18 +54,25 @@ class AlreadyRunning(Exception):
     pass
 
 
-def bot_lock_path(bot: str, machine: str) -> Path:
-    """Where the lock of one bot on this machine lives: one place for this user on this machine, whatever
-    data folder a daemon was given, since a second daemon with another data folder (a `.env` of another folder)
-    gave back the first one's running task as its own leftover and ran it beside it. The system's temporary
-    folder (`$TMPDIR` on macOS, per user there; `/tmp` on Linux), in a folder of this user's only."""
-    import tempfile
+def default_lock_dir() -> Path:
+    """One folder for every daemon of this user on this machine, whatever its environment: in the home folder the
+    user database names (not `$HOME`), where nothing cleans up. The system's temporary folder followed `$TMPDIR`,
+    so a shell with its own (pam_tmpdir) and a service without one took two locks for one bot and ran one task
+    twice; and `/tmp` is emptied of files untouched for days (systemd-tmpfiles, macOS), lock files included."""
+    import pwd
 
-    folder = Path(tempfile.gettempdir()) / f"taak-{os.getuid()}" / "locks"
+    return Path(pwd.getpwuid(os.getuid()).pw_dir) / ".local" / "state" / "taak" / "locks"
+
+
+def bot_lock_path(bot: str, machine: str, folder: Path | None = None) -> Path:
+    """Where the lock of one bot on this machine lives: one place for this user on this machine, whatever data
+    folder a daemon was given, since a second daemon with another data folder (a `.env` of another folder) gave
+    back the first one's running task as its own leftover and ran it beside it. `folder`: TAAK_LOCK_DIR."""
+    folder = folder or default_lock_dir()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    owner = folder.parent.stat().st_uid
+    owner = folder.stat().st_uid
     if owner != os.getuid():  # made by someone else, who could then take or hold our locks
-        raise AlreadyRunning(f"{folder.parent} belongs to user {owner}")
+        raise AlreadyRunning(f"{folder} belongs to user {owner}")
     return folder / f"{bot}@{machine}.lock"
 
 

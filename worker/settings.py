@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     reaper_grace_seconds: float = Field(default=120.0, ge=0)
     # The sessions' Unix sockets (short: macOS allows 103 bytes in a socket path). Default <data>/run.
     socket_dir: Path | None = None
+    # Where each bot's one-daemon lock lives (worker/proc.default_lock_dir when unset). Every daemon of this
+    # user on this machine must find the same folder, so that only tests set it.
+    lock_dir: Path | None = None
     heartbeat_seconds: float = Field(default=30.0, gt=0)
     shutdown_grace_seconds: float = Field(default=30.0, ge=0)
     retry_base_seconds: float = Field(default=60.0, ge=0)
@@ -241,7 +244,14 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "data_dir", "socket_dir", "registry_file", "workdir", "briefing_file", "memory_dir", "claude_settings"
+        "data_dir",
+        "socket_dir",
+        "lock_dir",
+        "registry_file",
+        "workdir",
+        "briefing_file",
+        "memory_dir",
+        "claude_settings",
     )
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:
@@ -249,7 +259,7 @@ class Settings(BaseSettings):
         # expanded, as in a .env or a unit file) would point somewhere else for each of them.
         return None if value is None else value.expanduser().absolute()
 
-    @field_validator("data_dir", "socket_dir", "memory_dir", "workdir")
+    @field_validator("data_dir", "socket_dir", "lock_dir", "memory_dir", "workdir")
     @classmethod
     def _a_folder(cls, value: Path | None) -> Path | None:
         # A folder that is a file would fail at the first file made in it, as "bestaat al" (EEXIST).
@@ -283,6 +293,7 @@ class Settings(BaseSettings):
         "workdir",
         "registry_file",
         "socket_dir",
+        "lock_dir",
         "notify_cmd",
         "on_klaar_cmd",
         "eigenaar",

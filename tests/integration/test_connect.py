@@ -18,6 +18,7 @@ def env_with(url: str, tmp_path: Path) -> dict[str, str]:
     env.update(
         TAAK_DATABASE_URL=url,
         TAAK_DATA_DIR=str(tmp_path),
+        TAAK_LOCK_DIR=str(tmp_path / "locks"),
         TAAK_CONNECT_ATTEMPTS="2",
         TAAK_CONNECT_TIMEOUT_SECONDS="1",
     )

@@ -22,10 +22,8 @@ FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_claude.py"
 def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: str) -> dict[str, str]:
     records = folder / "records"
     records.mkdir(parents=True, exist_ok=True)
-    # The bots' locks live in the system's temporary folder (worker/proc.bot_lock_path): each test its own, so
-    # that a test run beside another (a CI clone) never finds paco@testbox locked by it.
-    temporary = folder / "tmp"
-    temporary.mkdir(parents=True, exist_ok=True)
+    # The bots' locks live in one folder of the user's (worker/proc.default_lock_dir): each test its own, so that
+    # a test run beside another (a CI clone) never finds paco@testbox locked by it.
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env.update(
         TAAK_DATABASE_URL=db_url,
@@ -46,7 +44,7 @@ def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: 
         # The indexer would embed the real ~/.claude transcripts on every daemon start: CPU the tests don't need.
         TAAK_SEMANTIC="false",
         FAKE_RECORD_DIR=str(records),
-        TMPDIR=str(temporary),
+        TAAK_LOCK_DIR=str(folder / "locks"),
     )
     env.update(overrides)
     return env

@@ -85,6 +85,7 @@ def cli_env(db_url: str, folder: Path, **extra: str) -> dict[str, str]:
     env.update(
         TAAK_DATABASE_URL=db_url,
         TAAK_DATA_DIR=str(folder / "cli-data"),
+        TAAK_LOCK_DIR=str(folder / "locks"),
         TAAK_LANGUAGE="nl",
         TAAK_SEMANTIC="false",
         TAAK_CONNECT_ATTEMPTS="2",

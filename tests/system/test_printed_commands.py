@@ -132,6 +132,7 @@ def world_env(db_url: str, folder: Path, language: str) -> dict[str, str]:
         HOME=str(home),
         TAAK_DATABASE_URL=db_url,
         TAAK_DATA_DIR=str(folder / "data"),
+        TAAK_LOCK_DIR=str(folder / "locks"),
         TAAK_LANGUAGE=language,
         TAAK_CONNECT_ATTEMPTS="2",
         TAAK_SEMANTIC="false",

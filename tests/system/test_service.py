@@ -277,7 +277,11 @@ def test_the_settings_file_is_read_literally_so_a_password_with_shell_characters
     settings.write_text(f"TAAK_DATABASE_URL={url}\nTAAK_LOG_FORMAT=json\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env.update(
-        TAAK_ENV_FILE=str(settings), TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_BOTS="paco", TAAK_SEMANTIC="false"
+        TAAK_ENV_FILE=str(settings),
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LOCK_DIR=str(tmp_path / "locks"),
+        TAAK_BOTS="paco",
+        TAAK_SEMANTIC="false",
     )
     done = subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker", "--once"],

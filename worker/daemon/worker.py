@@ -223,13 +223,13 @@ class Worker:
     def _lock_instances(self) -> None:
         for bot, holder in zip(self.bots, self.holders, strict=True):
             try:
-                lock = InstanceLock(bot_lock_path(bot, self.settings.machine))
+                lock = InstanceLock(bot_lock_path(bot, self.settings.machine, self.settings.lock_dir))
                 lock.acquire()
             except AlreadyRunning as exc:
                 raise StartRefused(
                     message("already_running", self.settings.language, holder=holder, detail=exc)
                 ) from None
-            except OSError as exc:  # the temporary folder cannot hold it (full, read-only, not ours)
+            except OSError as exc:  # the lock folder cannot hold it (full, read-only)
                 raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
             self.locks.append(lock)
         # Only now, holding the locks, is every recorded session group of these bots an orphan.
