@@ -528,6 +528,10 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
         assert name in old_line
     assert "iets-anders.sh" not in old_line
     assert old_line.endswith("-> taak hooks check --fix")
+    # Why each is old, in the run's language too (it was English inside a Dutch line: tester M)
+    assert "(het oude compactieverslag (schreef 'verslag opgeslagen' bij lege bestanden))" in old_line
+    assert "the old" not in old_line
+    assert "(oud: de oude context bij de sessiestart" in taak(env, "hooks", "check").stdout
     ok(env, "hooks", "check", "--fix")
     after = json.loads(settings.read_text())["hooks"]
     commands = [h["command"] for groups in after.values() for g in groups for h in g["hooks"]]

@@ -255,7 +255,7 @@ def _hooks(settings: Settings) -> list[Check]:
         checks.append(Check("ok", "dead hooks", "every hook command points to something that exists"))
     old = settings_file.old_hooks(current)
     if old:
-        shown = "; ".join(f"{h.event}: {h.command} ({h.why})" for h in old)
+        shown = "; ".join(f"{h.event}: {h.command} ({h.reason(settings.language)})" for h in old)
         checks.append(Check("fail", "old hooks", f"beside ours, a second path: {shown}", "taak hooks check --fix"))
     else:
         checks.append(Check("ok", "old hooks", "no old hook does our work a second way"))

@@ -253,7 +253,15 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
             a.said(settings, "hook_dead", event=dead_hook.event, command=dead_hook.command, missing=dead_hook.missing)
         )
     for old_hook in old:
-        print(a.said(settings, "hook_old", event=old_hook.event, command=old_hook.command, why=old_hook.why))
+        print(
+            a.said(
+                settings,
+                "hook_old",
+                event=old_hook.event,
+                command=old_hook.command,
+                why=old_hook.reason(settings.language),
+            )
+        )
     if not dead and not old:
         print(a.said(settings, "hooks_sound", path=path))
     elif args.fix:

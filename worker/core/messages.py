@@ -1073,6 +1073,26 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "hook_dead": {"nl": "{event}: {command}  (ontbreekt: {missing})", "en": "{event}: {command}  (missing: {missing})"},
     "hook_old": {"nl": "{event}: {command}  (oud: {why})", "en": "{event}: {command}  (old: {why})"},
+    "old_hook_compact_report": {
+        "nl": "het oude compactieverslag (schreef 'verslag opgeslagen' bij lege bestanden)",
+        "en": "the old compact report (wrote 'verslag opgeslagen' on empty files)",
+    },
+    "old_hook_session_start": {
+        "nl": "de oude context bij de sessiestart (knipte MEMORY.md af op 3.000 tekens)",
+        "en": "the old session-start context (cut MEMORY.md at 3,000 characters)",
+    },
+    "old_hook_session_size": {
+        "nl": "de oude meter van de sessieomvang (miste automatische compacties)",
+        "en": "the old session-size meter (missed automatic compactions)",
+    },
+    "old_hook_task_claim": {
+        "nl": "de oude taakclaim (dood sinds 9 juni)",
+        "en": "the old task claim (dead since 9 June)",
+    },
+    "old_hook_other_reports": {
+        "nl": "nog een hook die naast de onze compactieverslagen schrijft",
+        "en": "another hook that writes compact reports beside ours",
+    },
     "hooks_sound": {
         "nl": "{path}: elk hookcommando wijst naar iets dat bestaat, "
         "en geen doet ons werk nog eens op een andere manier",

@@ -93,15 +93,20 @@ class OldHook:
 
     event: str
     command: str
-    why: str
+    why: str  # a message key (worker/core/messages.py): said in the run's language
+
+    def reason(self, language: str) -> str:
+        from worker.core.messages import message
+
+        return message(self.why, language)
 
 
-# The seed's scripts, by name, and what is wrong with running them beside ours.
+# The seed's scripts, by name, and what is wrong with running them beside ours (message keys).
 OLD_SCRIPTS = {
-    "session-compact-report.py": "the old compact report (wrote 'verslag opgeslagen' on empty files)",
-    "session-start-context.py": "the old session-start context (cut MEMORY.md at 3,000 characters)",
-    "sessie-omvang.py": "the old session-size meter (missed automatic compactions)",
-    "task-claim.py": "the old task claim (dead since 9 June)",
+    "session-compact-report.py": "old_hook_compact_report",
+    "session-start-context.py": "old_hook_session_start",
+    "sessie-omvang.py": "old_hook_session_size",
+    "task-claim.py": "old_hook_task_claim",
 }
 _OUR_EVENTS_WITH_REPORTS = ("PreCompact", "PostCompact", "SessionStart")
 
@@ -141,7 +146,7 @@ def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHoo
             continue
         scripts = [path for _word, path in _scripts(command, home or Path.home()) if path is not None]
         if event in _OUR_EVENTS_WITH_REPORTS and any(_writes_compact_reports(path) for path in scripts):
-            found.append(OldHook(event, command, "another hook that writes compact reports beside ours"))
+            found.append(OldHook(event, command, "old_hook_other_reports"))
     return found
 
 
