@@ -218,7 +218,12 @@ def test_a_machine_without_bots_is_told_where_to_name_them_in_words_not_a_broken
 
 @pytest.mark.parametrize(
     ("agent", "level", "said"),
-    [("/bin/true", "warn", "answers --version with 'true"), ("/bin/false", "fail", "/bin/false --version exited 1")],
+    [
+        ("/bin/true", "warn", "answers --version with 'true"),
+        ("/bin/false", "fail", "/bin/false --version exited 1"),
+        # It ran `python3 -c pass --version` and said `python3 --version exited 0`: another command, no reason.
+        (f"{sys.executable} -c pass", "fail", f"{sys.executable} -c pass --version printed nothing"),
+    ],
 )
 def test_an_agent_command_that_is_not_claude_code_is_not_passed_as_it(
     cli_env: dict[str, str], tmp_path: Path, agent: str, level: str, said: str

@@ -225,8 +225,11 @@ def _claude(settings: Settings) -> Check:
         return Check("fail", "claude", f"{found} does not answer --version ({type(exc).__name__})")
     version = (done.stdout.strip() or done.stderr.strip()).splitlines()
     fix = "set TAAK_AGENT_CMD to Claude Code's program (a wrapper passes --version on to it)"
-    if done.returncode != 0 or not version:
-        return Check("fail", "claude", f"{found} --version exited {done.returncode}", fix)
+    asked = shlex.join([found, *words[1:], "--version"])  # as it ran: `python3 -c pass --version`, not `python3`
+    if done.returncode != 0:
+        return Check("fail", "claude", f"{asked} exited {done.returncode}", fix)
+    if not version:
+        return Check("fail", "claude", f"{asked} printed nothing", fix)
     if "Claude Code" not in version[0]:  # `/bin/true` answers too: an answer is not yet Claude Code's
         return Check("warn", "claude", f"{found} answers --version with {version[0]!r}, not as Claude Code", fix)
     return Check("ok", "claude", f"{found}, {version[0]}")

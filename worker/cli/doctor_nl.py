@@ -97,6 +97,7 @@ SAID_NL: list[tuple[str, str]] = [
     ),
     (r"^(.*) does not answer --version \((.*)\)$", r"\1 antwoordt niet op --version (\2)"),
     (r"^(.*) --version exited (-?\d+)$", r"\1 --version stopte met \2"),
+    (r"^(.*) --version printed nothing$", r"\1 --version gaf niets terug"),
     (
         r"^(.*) answers --version with (.*), not as Claude Code$",
         r"\1 antwoordt op --version met \2, niet als Claude Code",
