@@ -58,6 +58,17 @@ def test_import_then_recall_a_known_line_verbatim_with_its_time(tmp_path: Path) 
     assert data["van"].startswith("2025-10-10T00:00:00+02:00")
     (line,) = [r for r in data["regels"] if r["text"] == "how are you doing"]
     assert (line["role"], line["type"], line["ts"][:16]) == ("user", "text", "2025-10-10T21:56")
+    # The sentences for a reader in the run's language, as the header says them; keys and domain values stay
+    # (an English run read "te weinig treffers: betekenis in alle tijd": testers L and M).
+    plain = run_taak({**env, "TAAK_LANGUAGE": "en"}, "recall", "2025-10-10 a word said on no day")
+    english = json.loads(
+        run_taak({**env, "TAAK_LANGUAGE": "en"}, "recall", "2025-10-10 a word said on no day", "--json").out
+    )
+    assert english["fallback"] in plain.out
+    assert (
+        english["fallback"]
+        != json.loads(run_taak(env, "recall", "2025-10-10 a word said on no day", "--json").out)["fallback"]
+    )
 
 
 def test_a_second_import_archives_nothing_twice(tmp_path: Path) -> None:

@@ -103,7 +103,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
             index.close()
             if vectors is not None:
                 vectors.close()
-    print(as_json(result, settings.zone) if args.json else render(result, settings.zone, language=settings.language))
+    language = settings.language
+    print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
     return ExitCode.OK
 
 

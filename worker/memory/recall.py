@@ -464,14 +464,16 @@ def word_counts(
     return ", ".join(f"{word} {counted(n)}" + (nothing if n == 0 else "") for word, n in per_word.items())
 
 
-def as_json(result: Recall, zone: ZoneInfo) -> str:
+def as_json(result: Recall, zone: ZoneInfo, language: str = "nl") -> str:
+    """The keys and the values of the domain (`bron`) keep their Dutch names; sentences for a reader are said in
+    the run's language, as the header says them."""
     return json.dumps(
         {
             "nu": result.now.astimezone(zone).isoformat(),
             "van": result.range.start.isoformat() if result.range else None,
             "tot": result.range.end.isoformat() if result.range else None,
-            "fallback": str(result.fallback),
-            "notities": [str(note) for note in result.notes],
+            "fallback": result.fallback.said(language),
+            "notities": [note.said(language) for note in result.notes],
             "woorden": result.per_word,
             "regels": [
                 {
