@@ -93,7 +93,7 @@ async def test_a_broken_machine_fails_and_says_how_to_fix_it(
     ("agent", "said"),
     [
         ("claude-bestaat-niet", "'claude-bestaat-niet' is not on PATH"),
-        ("/nergens/claude", "/nergens/claude is no program"),
+        ("/nergens/claude", "/nergens/claude is not a program"),
     ],
 )
 def test_an_agent_that_cannot_be_found_is_said_as_a_name_not_on_path_or_a_path_with_nothing_to_run(

@@ -20,36 +20,55 @@ from worker.settings import Settings
 T = TypeVar("T")
 
 
-# pydantic's own checks in Dutch, by their error type; an English run keeps pydantic's message.
-PYDANTIC_NL = {
-    "int_parsing": "moet een geheel getal zijn",
-    "int_from_float": "moet een geheel getal zijn",
-    "int_parsing_size": "is te groot voor een geheel getal",
-    "float_parsing": "moet een getal zijn",
-    "finite_number": "moet een eindig getal zijn",
-    "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",
-    "greater_than_equal": "moet minstens {ge} zijn",
-    "greater_than": "moet groter zijn dan {gt}",
-    "less_than_equal": "mag hoogstens {le} zijn",
-    "less_than": "moet kleiner zijn dan {lt}",
-    "literal_error": "moet een van deze zijn: {expected}",
-    "datetime_parsing": "moet een datum of een tijdstip zijn",
-    "datetime_from_date_parsing": "moet een datum of een tijdstip zijn",
+# pydantic's own checks in the project's words, by their error type, in both languages: pydantic's English
+# ("Input should be greater than or equal to 10") read as another program's beside the Dutch.
+PYDANTIC_SAID = {
+    "nl": {
+        "int_parsing": "moet een geheel getal zijn",
+        "int_from_float": "moet een geheel getal zijn",
+        "int_parsing_size": "is te groot voor een geheel getal",
+        "float_parsing": "moet een getal zijn",
+        "finite_number": "moet een eindig getal zijn",
+        "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",
+        "greater_than_equal": "moet minstens {ge} zijn",
+        "greater_than": "moet groter zijn dan {gt}",
+        "less_than_equal": "mag hoogstens {le} zijn",
+        "less_than": "moet kleiner zijn dan {lt}",
+        "literal_error": "moet een van deze zijn: {expected}",
+        "datetime_parsing": "moet een datum of een tijdstip zijn",
+        "datetime_from_date_parsing": "moet een datum of een tijdstip zijn",
+    },
+    "en": {
+        "int_parsing": "must be a whole number",
+        "int_from_float": "must be a whole number",
+        "int_parsing_size": "is too large for a whole number",
+        "float_parsing": "must be a number",
+        "finite_number": "must be a finite number",
+        "bool_parsing": "must be yes or no (true/false, 1/0)",
+        "greater_than_equal": "must be at least {ge}",
+        "greater_than": "must be greater than {gt}",
+        "less_than_equal": "must be at most {le}",
+        "less_than": "must be less than {lt}",
+        "literal_error": "must be one of these: {expected}",
+        "datetime_parsing": "must be a date or a moment",
+        "datetime_from_date_parsing": "must be a date or a moment",
+    },
 }
 
 
 def settings_problem(error: Mapping[str, Any], language: str) -> str:
     """One of pydantic's errors as `TAAK_NAME: what is wrong`, in the run's language: our own rules by their
-    message key (worker/settings._refused), pydantic's checks by their type; a type without a Dutch text keeps
+    message key (worker/settings._refused), pydantic's checks by their type; a type not in the table keeps
     pydantic's words."""
     name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
     values = {key: str(value) for key, value in (error.get("ctx") or {}).items()}
     if error["type"] in MESSAGES:
         return f"{name}: {message(error['type'], language, **values)}"
-    if language == "nl" and error["type"] in PYDANTIC_NL:
-        if "expected" in values:  # pydantic joins the choices with an English word
+    said = PYDANTIC_SAID["en" if language == "en" else "nl"]
+    if error["type"] in said:
+        if "expected" in values and language == "nl":  # pydantic joins the choices with an English word
             values["expected"] = values["expected"].replace(" or ", " of ")
-        return f"{name}: {filled(PYDANTIC_NL[error['type']], **values)}"
+        return f"{name}: {filled(said[error['type']], **values)}"
     return f"{name}: {error['msg']}"
 
 

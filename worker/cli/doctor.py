@@ -209,7 +209,7 @@ def _claude(settings: Settings) -> Check:
     if found is None:
         # A path names one file; only a bare name is looked for on PATH.
         named = words[0] if words else settings.agent_cmd
-        missing = f"{named} is no program that can be run" if "/" in named else f"{named!r} is not on PATH"
+        missing = f"{named} is not a program that can be run" if "/" in named else f"{named!r} is not on PATH"
         return Check("fail", "claude", missing, "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD")
     try:
         # No terminal to read: a wrapper that ignores --version and reads a prompt gets an end, not the owner's keys.

@@ -90,7 +90,7 @@ SAID_NL: list[tuple[str, str]] = [
         r"veranderen met \2)",
     ),
     (r"^(.*) is not on PATH$", r"\1 staat niet op PATH"),
-    (r"^(.*) is no program that can be run$", r"\1 is geen programma dat kan draaien"),
+    (r"^(.*) is not a program that can be run$", r"\1 is geen programma dat kan draaien"),
     (
         r"^npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD$",
         "npm install -g @anthropic-ai/claude-code, of zet TAAK_AGENT_CMD",

@@ -249,7 +249,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_port": {
         "nl": "{value} is geen poort (1 tot 65535)",
-        "en": "{value} is no port (1 to 65535)",
+        "en": "{value} is not a port (1 to 65535)",
     },
     "cockpit_serving": {
         "nl": "cockpit op {address} (open hem één keer met de link van `taak cockpit --link{options}`; het token "
@@ -297,7 +297,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "no_embedded_running": {"nl": "er draait geen ingebouwde server", "en": "no embedded server runs"},
     "archive_done": {
         "nl": "{archived:nieuwe regel|nieuwe regels} gearchiveerd, {indexed:regel|regels} geïndexeerd",
-        "en": "{archived:new record|new records} archived, {indexed:line|lines} indexed",
+        "en": "{archived:new line|new lines} archived, {indexed:line|lines} indexed",
     },
     "archive_embedded": {
         "nl": ", {embedded:regel|regels} met een vector ({to_embed} nog zonder)",
@@ -390,11 +390,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_machine_name": {
         "nl": "{value!r} is geen machinenaam: één regel zonder stuurtekens, hoogstens {limit} tekens",
-        "en": "{value!r} is no machine name: one line without control characters, at most {limit} characters",
+        "en": "{value!r} is not a machine name: one line without control characters, at most {limit} characters",
     },
     "bad_host": {
         "nl": "--host {value!r} is geen adres of hostnaam",
-        "en": "--host {value!r} is no address or host name",
+        "en": "--host {value!r} is not an address or host name",
     },
     "recall_needs_database": {
         "nl": "recall {option} zoekt in de database, en een queue-sessie heeft die niet; zonder {option} zoekt "
@@ -513,7 +513,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the database takes no connections now (maintenance or a restore?)",
     },
     "reason_no_answer": {"nl": "geen antwoord", "en": "no answer"},
-    "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is no SQLite file"},
+    "reason_not_sqlite": {"nl": "het is geen SQLite-bestand", "en": "it is not an SQLite file"},
     "reason_sqlite_damaged": {"nl": "het bestand is beschadigd", "en": "the file is damaged"},
     "reason_sqlite_cannot_open": {
         "nl": "het bestand kan niet worden geopend of gemaakt",
@@ -746,7 +746,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "setting_unbalanced_quote": {
         "nl": "{value} is geen opdrachtregel: een aanhalingsteken zonder zijn tweede",
-        "en": "{value} is no command line: a quote without its closing one",
+        "en": "{value} is not a command line: a quote without its closing one",
     },
     "setting_empty_command": {
         "nl": "is leeg: geef het programma dat de agent is",
@@ -754,7 +754,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "setting_machine_name": {
         "nl": "{value} is geen machinenaam (letters, cijfers, _ . -, niet met een punt vooraan, hoogstens {limit})",
-        "en": "{value} is no machine name (letters, digits, _ . -, not starting with a dot, at most {limit})",
+        "en": "{value} is not a machine name (letters, digits, _ . -, not starting with a dot, at most {limit})",
     },
     "setting_open_status": {
         "nl": "noem minstens één status van een bericht dat de oude worker open liet (bijvoorbeeld pending)",
@@ -784,9 +784,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "setting_dotenv_line": {
         "nl": "regel {line} is geen NAAM=WAARDE (een aanhalingsteken dat niet sluit?)",
-        "en": "line {line} is no NAME=VALUE (a quote that does not close?)",
+        "en": "line {line} is not NAME=VALUE (a quote that does not close?)",
     },
-    "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is no valid UTF-8"},
+    "setting_not_utf8": {"nl": "is geen geldige UTF-8", "en": "is not valid UTF-8"},
     "setting_not_a_folder": {
         "nl": "{path} is een bestand, geen map",
         "en": "{path} is a file, not a folder",
@@ -816,7 +816,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "setting_workdir_missing": {
         "nl": "TAAK_WORKDIR: {path} is geen bestaande map (de sessies werken daarin)",
-        "en": "TAAK_WORKDIR: {path} is no folder that exists (the sessions work in it)",
+        "en": "TAAK_WORKDIR: {path} is not a folder that exists (the sessions work in it)",
     },
     "socket_too_long": {
         "nl": "de sessie-socket {path} is {length} bytes, meer dan de {limit} die een Unix-socketpad mag hebben "
@@ -1012,7 +1012,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "systemctl bereikt de systemd van deze gebruiker niet (geen sessie-bus: deze shell is geen "
         "login-sessie); log in als deze gebruiker, of laat zijn systemd altijd draaien met `sudo loginctl "
         "enable-linger {user}`",
-        "en": "systemctl cannot reach this user's systemd (no session bus: this shell is no login session); log in "
+        "en": "systemctl cannot reach this user's systemd (no session bus: this shell is not a login session); log in "
         "as this user, or keep their systemd running with `sudo loginctl enable-linger {user}`",
     },
     "vectors_not_installed": {
