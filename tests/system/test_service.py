@@ -77,7 +77,9 @@ def test_the_settings_file_speaks_the_owners_language_and_its_path_line_is_read(
     comments = [line for line in env_file.read_text().splitlines() if line.startswith("#")]
     assert comments[0].startswith(f"# {said}")
     assert not any(other in line for line in comments)
-    assert list(dotenv_values(env_file)) == ["PATH"]  # the examples stay comments
+    # The examples stay comments; the installer's language is the daemon's (an English install logged in Dutch)
+    assert dotenv_values(env_file).keys() == {"PATH", "TAAK_LANGUAGE"}
+    assert dotenv_values(env_file)["TAAK_LANGUAGE"] == language
 
 
 def test_the_launchd_agent_is_a_valid_plist_with_keepalive_and_log_files(tmp_path: Path) -> None:

@@ -28,6 +28,8 @@ ENV_TEMPLATE = {
 # TAAK_DATABASE_URL=postgresql://gebruiker:wachtwoord@host:5432/postgres
 # TAAK_CONCURRENCY=1
 # TAAK_WORKDIR={home}
+# De taal van het log van de daemon en van wat het de sessies zegt: die van de installatie.
+TAAK_LANGUAGE={language}
 # Waar de service claude, taak en node vindt (gevonden bij de installatie; het PATH van een servicebeheerder is kaal).
 PATH={path}
 """,
@@ -35,6 +37,8 @@ PATH={path}
 # TAAK_DATABASE_URL=postgresql://user:password@host:5432/postgres
 # TAAK_CONCURRENCY=1
 # TAAK_WORKDIR={home}
+# The language of the daemon's log and of what it tells the sessions: the installer's.
+TAAK_LANGUAGE={language}
 # Where the service finds claude, taak and node (found at install; a service manager's own PATH is bare).
 PATH={path}
 """,
@@ -155,7 +159,9 @@ def install(
     written.append(service.path)
     if not service.env_file.exists():
         service.env_file.parent.mkdir(parents=True, exist_ok=True)
-        service.env_file.write_text(ENV_TEMPLATE[language].format(bot=bot, home=home, path=path), encoding="utf-8")
+        service.env_file.write_text(
+            ENV_TEMPLATE[language].format(bot=bot, home=home, path=path, language=language), encoding="utf-8"
+        )
         os.chmod(service.env_file, 0o600)
         if owner is not None:  # a system unit runs as this user, who must read its own settings
             shutil.chown(service.env_file, user=owner)
