@@ -173,3 +173,13 @@ def _line(process: subprocess.Popen[str], timeout: float) -> str:
     ready, _, _ = select.select([process.stdout], [], [], timeout)
     assert ready, "no line in time"
     return process.stdout.readline()
+
+
+@pytest.mark.parametrize(("verb", "said"), [(["bot", "lijst"], "(no bots)"), (["overzicht"], "(no bots)")])
+async def test_a_fleet_without_bots_says_so_instead_of_a_bare_header(
+    cli_env: dict[str, str], conn: asyncpg.Connection, verb: list[str], said: str
+) -> None:
+    """`lijst` said `(no tasks)`, `machine lijst` `(no machines)`; these two printed a header row and nothing."""
+    await conn.execute("delete from agent_bots")
+    shown = run_taak(cli_env, *verb)
+    assert (shown.code, shown.out) == (0, f"{said}\n")

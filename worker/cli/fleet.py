@@ -91,8 +91,11 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         )
         for b in listed
     ]
-    print(table(headers, rows))
+    print(table(headers, rows) if rows else _NO_BOTS[settings.language])
     return ExitCode.OK
+
+
+_NO_BOTS = {"nl": "(geen bots)", "en": "(no bots)"}  # as `lijst` says `(geen taken)`: not a bare header
 
 
 def _brake(args: argparse.Namespace) -> dict[str, Any]:
@@ -256,6 +259,9 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
             "worker",
         ),
     }[settings.language]
+    if not bots:
+        print(_NO_BOTS[settings.language])
+        return ExitCode.OK
     print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
     print(f"({message('overview_windows', settings.language)})")  # one table, two windows: said, not guessed
     held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
