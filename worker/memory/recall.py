@@ -332,9 +332,10 @@ HEADER = {
         "range": "bereik",
         "to": "tot",
         "all": "alle tijd",
-        "shown": "regels getoond van",
-        "shown_one": "regel getoond van",
-        "in_range": "in het bereik",
+        "shown": "{shown} regels getoond van {n} in het bereik",
+        "shown_one": "{shown} regel getoond van {n} in het bereik",
+        "shown_beside": "{shown} regels getoond, waarvan {n} in het bereik",
+        "shown_one_beside": "{shown} regel getoond, van buiten het bereik",
         "words": "woorden",
         "fallback": "uitwijk",
         "output": "uitvoer",
@@ -350,9 +351,10 @@ HEADER = {
         "range": "range",
         "to": "to",
         "all": "all time",
-        "shown": "lines shown of",
-        "shown_one": "line shown of",
-        "in_range": "in the range",
+        "shown": "{shown} lines shown of {n} in the range",
+        "shown_one": "{shown} line shown of {n} in the range",
+        "shown_beside": "{shown} lines shown, {n} of them in the range",
+        "shown_one_beside": "{shown} line shown, from outside the range",
         "words": "words",
         "fallback": "fallback",
         "output": "output",
@@ -387,10 +389,11 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
     counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
 
     def header(shown: int) -> str:
+        # Lines from beyond the range (a fallback over all time) are not "of" the range: `2 shown of 0` read wrong.
+        template = ("shown_one" if shown == 1 else "shown") + ("_beside" if shown > result.in_range else "")
         return (
             f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
-            f"{shown} {words['shown_one' if shown == 1 else 'shown']} "
-            f"{counted(result.in_range)} {words['in_range']}; "
+            f"{words[template].format(shown=shown, n=counted(result.in_range))}; "
             f"{words['fallback']}: {result.fallback.said(language)}"
             + "".join(f"; {note.said(language)}" for note in result.notes)
             + (f"; {words['words']}: {counts}" if result.per_word else "")
