@@ -454,6 +454,7 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     assert refused.err == f"taak: {task_id} is wachtend, not bezig\n"
     (logged,) = [e for e in daemon.events() if e.get("event") == "journal_write_refused"]
     assert logged["reason"] == f"{task_id} is wachtend, not bezig"
+    assert logged["level"] == "warning"  # the owner's taking back is routine, no error of the daemon's (tester M)
 
 
 async def _said(daemon: Daemon, event: str) -> bool:

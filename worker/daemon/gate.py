@@ -265,7 +265,9 @@ class Gate:
             self.journal.settle(entry, result, reason)
             if refusal is not None:
                 said = refusal.render(self.language)  # the log's words are the daemon's language
-                log.error("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=said)
+                # The owner took the task back, or cancelled it: the ledger's rule at work, which the session was
+                # told, not a failure of the daemon's (an error each time the owner cancels reads as one).
+                log.warning("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=said)
                 running = self.running.get(entry.task_id)
                 if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
                     running.close_refused = refusal.as_phrase()
