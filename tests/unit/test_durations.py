@@ -20,6 +20,9 @@ from worker.settings import Settings
     [
         (None, "nl", "-"),
         (0, "en", "0s"),
+        (0.005, "nl", "<0.1s"),  # a 5 ms session said `0s` (tester M)
+        (0.05, "en", "<0.1s"),
+        (0.1, "en", "0.1s"),
         (1.14, "nl", "1.1s"),
         (7.0, "nl", "7s"),
         (45, "en", "45s"),

@@ -38,6 +38,8 @@ def age(seconds: float | None, language: str) -> str:
     in English), `2d`; under ten seconds with its tenth when it has one (`1.1s`, a session's run)."""
     if seconds is None:
         return "-"
+    if 0 < seconds < 0.1:  # a 5 ms session said `0s`, as one that never ran
+        return "<0.1s"
     if seconds < 10 and seconds != int(seconds):
         return f"{seconds:.1f}s"
     whole = int(seconds)

@@ -723,7 +723,7 @@ def _result_line(report: SessionReport) -> str:
         ended = f"exit {report.exit_code}" if report.exit_code is not None else "niet gestart"
         return f"sessie-resultaat: geen resultaatregel ({ended}{f', {why}' if why else ''})"
     cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
-    seconds = age(round(result.duration_ms / 1000, 1), "nl") if result.duration_ms is not None else "?"
+    seconds = age(result.duration_ms / 1000, "nl") if result.duration_ms is not None else "?"
     head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
     text = (result.text or result.subtype or "").strip()
     text = text if len(text) <= 1000 else text[:999] + "…"
