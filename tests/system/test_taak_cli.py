@@ -735,3 +735,23 @@ async def test_a_step_for_a_finished_task_is_refused_and_changes_nothing(
     status = "klaar" if end == "klaar" else "geannuleerd"
     assert one_line(refused).startswith(f"taak: {task_id} is {status}: daar zet niemand nog een stap;")
     assert await snapshot(conn) == before
+
+
+async def test_a_log_line_without_its_text_is_said_so_with_a_command_that_works(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """`taak log HV-... notitie` answered only with the usage line (tester M)."""
+    import shlex
+
+    task_id = run_taak(cli_env, "nieuw", "lamp vervangen", "--van", "jamal").out.strip()
+    before = await snapshot(conn)
+    refused = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "log", task_id, "notitie")
+    assert refused.code == 2
+    said = one_line(refused)
+    assert said == f'taak: de tekst ontbreekt na notitie: taak log {task_id} notitie "wat er gebeurde"'
+    assert await snapshot(conn) == before
+    typed = shlex.split(said.split(": ", 2)[2])
+    assert run_taak(cli_env, *typed[1:]).code == 0
+    assert await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 order by id desc", task_id) == (
+        "wat er gebeurde"
+    )

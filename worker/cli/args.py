@@ -359,6 +359,18 @@ def need_token(task_id: str, token: str | None, command: str) -> str:
     return token
 
 
+def log_words(explicit: str | None, rest: list[str]) -> tuple[Soort, str]:
+    """`taak log`'s SOORT TEXT after its ID: a kind it writes, then its text; a missing text is said as such, with
+    the command as it was typed (only the usage line answered `taak log HV-... notitie`)."""
+    if not rest:
+        fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
+    kind = soort(rest[0])
+    if len(rest) < 2:
+        command = " ".join(["taak", "log", *([explicit] if explicit else []), kind.value])
+        raise InvalidInput("log_text_missing", soort=kind.value, command=command)
+    return kind, read_text(joined(rest[1:]))
+
+
 def soort(value: str) -> Soort:
     try:
         return Soort(value)

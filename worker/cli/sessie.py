@@ -135,9 +135,8 @@ def _task(explicit: str | None) -> dict[str, Any]:
 
 def _log(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
-    if len(rest) < 2:
-        a.fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
-    return {**_task(explicit), "soort": rest[0], "tekst": a.read_text(a.joined(rest[1:]))}
+    soort, tekst = a.log_words(explicit, rest)
+    return {**_task(explicit), "soort": soort.value, "tekst": tekst}
 
 
 def _klaar(args: argparse.Namespace) -> dict[str, Any]:

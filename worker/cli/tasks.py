@@ -159,10 +159,7 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
-    if len(rest) < 2:
-        a.fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
-    soort = a.soort(rest[0])
-    tekst = a.read_text(a.joined(rest[1:]))
+    soort, tekst = a.log_words(explicit, rest)
     sessie = settings.sessie if token is not None else None
     async with a.connection_for_a_change(settings) as conn:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)

@@ -158,6 +158,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{what} moet minstens {minimum} zijn",
         "en": "{what} must be at least {minimum}",
     },
+    "log_text_missing": {
+        "nl": 'de tekst ontbreekt na {soort}: {command} "wat er gebeurde"',
+        "en": 'the text is missing after {soort}: {command} "what happened"',
+    },
     "unknown_soort": {
         "nl": "onbekende soort {value!r}; kies uit: {allowed}",
         "en": "unknown kind {value!r}; choose from: {allowed}",
