@@ -508,3 +508,65 @@ async def test_a_close_the_database_refuses_after_an_outage_is_not_told_as_the_s
     assert outcome["reason"].startswith("de sessie sloot de taak af, maar de database weigerde dat later (")
     assert outcome["reason"].endswith("; de taak is nu wachtend")
     assert any(e.get("event") == "journal_write_refused" and e.get("op") == "klaar" for e in daemon.events())
+
+
+async def test_tail_waits_through_a_database_restart_and_misses_no_row(tmp_path: Path) -> None:
+    """`taak tail` ended with exit 4 when the database restarted, while the daemons rode through it (tester M):
+    the owner's live view now says the outage once, waits, and shows every row written around it, once."""
+    import os
+    import threading
+
+    server = tmp_path / "pg"
+    url = await anyio.to_thread.run_sync(ensure_embedded, server)
+    try:
+        db_url, conn = await _migrated_database(url, "tail")
+        task_id = await conn.fetchval("select taak_nieuw('volg mij', 'jamal', null, null, '{}'::jsonb)")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+        env.update(TAAK_DATABASE_URL=db_url, TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="nl")
+        env.update(TAAK_CONNECT_ATTEMPTS="1")
+        await conn.close()
+        tail = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "tail", task_id],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(tail.stdout or []), daemon=True)
+        reader.start()
+        try:
+            await wait_for(lambda: _anyio_true(len(lines) >= 1), what="tail's first row")
+            await anyio.to_thread.run_sync(stop_embedded, server)
+            await anyio.sleep(4)  # longer than tail's look every second and its connect attempt
+            restart = (
+                "from pathlib import Path; from worker.db.embedded import ensure_embedded; "
+                f"ensure_embedded(Path({str(server)!r}))"
+            )
+            await anyio.run_process([sys.executable, "-c", restart])
+            conn = await asyncpg.connect(db_url)
+            for n in range(3):
+                await conn.execute(
+                    "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'jamal', 'notitie', $2)",
+                    task_id,
+                    f"na de herstart {n}",
+                )
+            await conn.close()
+            await wait_for(lambda: _anyio_true(len(lines) >= 4), timeout=30, what="the rows after the restart")
+            assert tail.poll() is None  # still following
+        finally:
+            tail.send_signal(signal.SIGINT)
+            _out, err = tail.communicate(timeout=30)
+        assert tail.returncode == 0, err
+        shown = [line for line in lines if "na de herstart" in line]
+        assert len(shown) == 3  # each once, none missed
+        said = err.splitlines()
+        assert said[0].startswith("taak: database niet bereikbaar op ")
+        assert said[0].endswith("; tail wacht en gaat verder zodra de database terug is (Ctrl-C stopt)")
+        assert said[1] == "taak: de database is terug; tail gaat verder waar het was"
+    finally:
+        await anyio.to_thread.run_sync(stop_embedded, server)
+
+
+async def _anyio_true(value: bool) -> bool:
+    return value

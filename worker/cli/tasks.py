@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.messages import written
+from worker.core.messages import message, written
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.terminal import hanging, inline, is_blank, padded
 
@@ -509,13 +509,44 @@ def _tail_parser(sub: Sub) -> None:
 
 
 TAIL_POLL_SECONDS = 1.0
+TAIL_RECONNECT_SECONDS = 2.0
 TAIL_LOOK_BEHIND = 1000  # log ids: how far behind the newest one a late commit is still looked for
+
+
+async def _reconnected(settings: Settings, lost: BaseException) -> Any:
+    """A new connection for `taak tail` once the database answers again; said once on stderr when it went and
+    when it came back. A setting that no waiting mends (a database that is gone) ends tail as any command."""
+    import anyio
+
+    from worker.core.errors import Misconfigured, Unreachable
+    from worker.db.connect import connect_one, known_reason, resolve_database
+
+    database = resolve_database(settings)
+    reason = known_reason(lost)
+    said = message(
+        "unreachable",
+        settings.language,
+        where=database.where,
+        reason=reason.said(settings.language) if reason else type(lost).__name__,
+    )
+    print(f"taak: {message('tail_waits', settings.language, said=said)}", file=sys.stderr, flush=True)
+    while True:
+        await anyio.sleep(TAIL_RECONNECT_SECONDS)
+        try:
+            again = await connect_one(settings, database)
+        except Misconfigured:
+            raise
+        except Unreachable:
+            continue
+        print(f"taak: {message('tail_goes_on', settings.language)}", file=sys.stderr, flush=True)
+        return again
 
 
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
     from worker.core.briefing import WORDS, stamp
+    from worker.db.connect import CONNECTION_ERRORS
     from worker.db.sqlfiles import queries
     from worker.proc import reader_gone
 
@@ -551,15 +582,26 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         for row in reversed(rows):
             show(row)
         shown: set[int] = {int(r["id"]) for r in there}
-        while True:
-            await anyio.sleep(TAIL_POLL_SECONDS)
-            if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
-                discard_output()
-                return ExitCode.OK
-            for row in await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot):
-                if row["id"] in shown:
+        following = conn
+        try:
+            while True:
+                await anyio.sleep(TAIL_POLL_SECONDS)
+                if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
+                    discard_output()
+                    return ExitCode.OK
+                try:
+                    found = await following.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+                except CONNECTION_ERRORS as lost:
+                    # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
+                    following = await _reconnected(settings, lost)
                     continue
-                show(row)
-                shown.add(int(row["id"]))
-                last = max(last, int(row["id"]))
-            shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
+                for row in found:
+                    if row["id"] in shown:
+                        continue
+                    show(row)
+                    shown.add(int(row["id"]))
+                    last = max(last, int(row["id"]))
+                shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
+        finally:
+            if following is not conn:
+                await following.close()

@@ -498,6 +498,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de uitvoer (stdout) is gesloten; er is niets gedaan",
         "en": "the output (stdout) is closed; nothing was done",
     },
+    "tail_waits": {
+        "nl": "{said}; tail wacht en gaat verder zodra de database terug is (Ctrl-C stopt)",
+        "en": "{said}; tail waits and goes on once the database is back (Ctrl-C stops)",
+    },
+    "tail_goes_on": {
+        "nl": "de database is terug; tail gaat verder waar het was",
+        "en": "the database is back; tail goes on where it was",
+    },
     "unreachable": {
         "nl": "database niet bereikbaar op {where} ({reason})",
         "en": "database unreachable at {where} ({reason})",
