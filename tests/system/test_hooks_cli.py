@@ -46,6 +46,24 @@ def test_install_keeps_everything_else_and_twice_changes_nothing(cli_env: dict[s
     assert json.loads(backups[0].read_text()) == UNRELATED
 
 
+def test_a_hook_added_after_ours_leaves_them_installed(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """Doctor said `not (all) installed -> taak hooks install` when the owner had added a hook after ours, and
+    that install moved ours behind it (tester M)."""
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(UNRELATED, indent=2))
+    env = {**cli_env, "TAAK_CLAUDE_SETTINGS": str(settings)}
+    assert run_taak(env, "hooks", "install").code == 0
+    data = json.loads(settings.read_text())
+    data["hooks"]["PreCompact"].append({"hooks": [{"type": "command", "command": "echo na de onze"}]})
+    settings.write_text(json.dumps(data, indent=2))
+    before = settings.read_text()
+    again = run_taak(env, "hooks", "install")
+    assert (again.code, "nothing changed" in again.out) == (0, True)
+    assert settings.read_text() == before
+    (line,) = [line for line in run_taak(env, "doctor").out.splitlines() if line.split()[1:2] == ["hooks:"]]
+    assert line.startswith("ok ")
+
+
 def test_install_dry_run_writes_nothing(cli_env: dict[str, str], tmp_path: Path) -> None:
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps(UNRELATED))

@@ -245,7 +245,7 @@ def _hooks(settings: Settings) -> list[Check]:
         detail = exc.detail.said(settings.language)
         return [Check("fail", "hooks", f"{path} is not a valid settings file ({detail})", f"repair {path}")]
     checks = []
-    if settings_file.merged(current) == current:
+    if settings_file.installed(current):
         checks.append(Check("ok", "hooks", f"installed in {path}"))
     else:
         checks.append(Check("warn", "hooks", f"not (all) installed in {path}", "taak hooks install"))

@@ -239,7 +239,7 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
         wanted = settings_file.merged(current)
         if args.dry_run:
             print(json.dumps(wanted, indent=2, ensure_ascii=False))
-        elif wanted == current:
+        elif settings_file.installed(current):  # ours are there: other hooks after them stay where they are
             print(a.said(settings, "hooks_unchanged", path=path))
         else:
             backup = settings_file.save_with_backup(path, wanted)

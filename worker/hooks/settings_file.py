@@ -80,6 +80,19 @@ def merged(settings: dict[str, Any], command: str | None = None) -> dict[str, An
     return result
 
 
+def installed(settings: dict[str, Any], command: str | None = None) -> bool:
+    """Our hooks are there as `merged` would put them, wherever other hooks stand beside them: a hook the owner
+    added after ours made doctor say "not (all) installed" and `hooks install` move ours behind it."""
+
+    def ours(of: dict[str, Any]) -> dict[str, list[Any]]:
+        return {
+            event: [g for g in (of.get("hooks") or {}).get(event) or [] if any(map(_is_ours, g.get("hooks", [])))]
+            for event in hooks_block(command)
+        }
+
+    return ours(settings) == ours(merged(settings, command))
+
+
 @dataclass(frozen=True)
 class DeadHook:
     event: str
