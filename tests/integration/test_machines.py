@@ -53,6 +53,8 @@ def test_zet_wie_and_lijst_through_the_command(cli_env: dict[str, str]) -> None:
     }
     again = run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "veranda")
     assert again.code == 0
+    # A success line as every changing verb says one (it printed the registry's table: tester L)
+    assert again.out == "keukenhof-veranda: saved (also McMini Veranda, veranda; ip 192.168.1.2; bots coco)\n"
     header, row = run_taak(cli_env, "machine", "lijst").out.splitlines()
     assert header.split() == ["names", "ip", "bots"]  # cli_env speaks English
     assert row.split("  ") == ["keukenhof-veranda = McMini Veranda = veranda", "192.168.1.2", "coco"]

@@ -186,6 +186,17 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
             found = [await machines.who(conn, args.naam)]
         else:
             found = await machines.all_machines(conn)
+    if changes:  # a success line, as every verb that changes something says one
+        (saved,) = found
+        also = {"nl": "ook", "en": "also"}[settings.language]
+        parts = [
+            *([f"{also} {', '.join(saved.aliassen)}"] if saved.aliassen else []),
+            *([f"ip {saved.ip}"] if saved.ip else []),
+            *([f"bots {', '.join(saved.bots)}"] if saved.bots else []),
+        ]
+        details = f" ({'; '.join(parts)})" if parts else ""
+        print(message("machine_saved", settings.language, name=saved.naam, details=details))
+        return ExitCode.OK
     if getattr(args, "json", False):
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))

@@ -267,6 +267,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{removed:line|lines} of {machine} removed from the shared copy; "
         "the next indexer run copies everything again",
     },
+    "machine_saved": {
+        "nl": "{name}: opgeslagen{details}",
+        "en": "{name}: saved{details}",
+    },
     "stale": {"nl": "VEROUDERD", "en": "STALE"},
     "overview_windows": {
         "nl": "klaar en mislukt: vandaag; sess/klaar tot comp/klaar: alle taken tot nu",
