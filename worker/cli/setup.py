@@ -146,7 +146,7 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
     conn = await connect_one(settings, database)
     try:
         if args.db_command == "heartbeats":
-            return await _heartbeats(conn, args.beveilig)
+            return await _heartbeats(conn, args.beveilig, settings.language)
         if args.db_command == "migrate":
             applied = await migrate(conn)
             await set_timezone(conn, settings.timezone)
@@ -169,29 +169,29 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-async def _heartbeats(conn: Any, secure: bool) -> int:
+async def _heartbeats(conn: Any, secure: bool, language: str) -> int:
     from worker.db import heartbeats
 
     current = await heartbeats.state(conn)
     if current is None:
         raise NotFound("no_heartbeats")
-    for line in heartbeats.describe(current):
+    for line in heartbeats.describe(current, language):
         print(line)
     statements = heartbeats.plan(current)
     if not statements:
-        print("nothing to change")
+        print(message("heartbeats_nothing_to_change", language))
         return ExitCode.OK
-    print("--beveilig runs:" if not secure else "running:")
+    print(message("heartbeats_running" if secure else "heartbeats_would_run", language))
     for statement in statements:
         print(f"  {statement};")
     if not secure:
-        print("(nothing changed)")
+        print(message("heartbeats_nothing_changed", language))
         return ExitCode.OK
     async with conn.transaction():
         await heartbeats.secure(conn, current)
     after = await heartbeats.state(conn)
     assert after is not None
-    print("done: " + "; ".join(heartbeats.describe(after)))
+    print(message("heartbeats_done", language, state="; ".join(heartbeats.describe(after, language))))
     return ExitCode.OK
 
 

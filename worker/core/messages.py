@@ -267,6 +267,21 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{removed:line|lines} of {machine} removed from the shared copy; "
         "the next indexer run copies everything again",
     },
+    "heartbeats_rls": {"nl": "row-level security: {state}", "en": "row-level security: {state}"},
+    "heartbeats_on": {"nl": "aan", "en": "on"},
+    "heartbeats_off": {"nl": "uit", "en": "off"},
+    "heartbeats_writers": {"nl": "mag er vandaag in schrijven: {who}", "en": "may write today: {who}"},
+    "heartbeats_deleters": {
+        "nl": "mag er vandaag uit wissen of hem legen: {who}",
+        "en": "may delete or truncate today: {who}",
+    },
+    "heartbeats_owner_only": {"nl": "alleen de eigenaar", "en": "only its owner"},
+    "heartbeats_policies": {"nl": "policies: {names}", "en": "policies: {names}"},
+    "heartbeats_nothing_to_change": {"nl": "niets te veranderen", "en": "nothing to change"},
+    "heartbeats_would_run": {"nl": "--beveilig voert uit:", "en": "--beveilig runs:"},
+    "heartbeats_running": {"nl": "nu uitgevoerd:", "en": "running:"},
+    "heartbeats_nothing_changed": {"nl": "(niets veranderd)", "en": "(nothing changed)"},
+    "heartbeats_done": {"nl": "klaar: {state}", "en": "done: {state}"},
     "machine_saved": {
         "nl": "{name}: opgeslagen{details}",
         "en": "{name}: saved{details}",

@@ -63,14 +63,18 @@ def plan(current: State) -> list[str]:
     return statements
 
 
-def describe(current: State) -> list[str]:
-    lines = [
-        f"row-level security: {'on' if current.rls else 'off'}",
-        f"may write today: {', '.join(current.writers) or 'only its owner'}",
-        f"may delete or truncate today: {', '.join(current.deleters) or 'only its owner'}",
-        f"policies: {', '.join(current.policies) or '-'}",
+def describe(current: State, language: str) -> list[str]:
+    from worker.core.messages import message
+
+    owner = message("heartbeats_owner_only", language)
+    return [
+        message(
+            "heartbeats_rls", language, state=message("heartbeats_on" if current.rls else "heartbeats_off", language)
+        ),
+        message("heartbeats_writers", language, who=", ".join(current.writers) or owner),
+        message("heartbeats_deleters", language, who=", ".join(current.deleters) or owner),
+        message("heartbeats_policies", language, names=", ".join(current.policies) or "-"),
     ]
-    return lines
 
 
 async def secure(db: Executor, current: State) -> None:
