@@ -260,7 +260,8 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.OK
         rows = settings.semantic_rows
         update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
-        print(update.as_json() if args.json else update.summary(settings.language))
+        with a.ctrl_c_after_it_is_done(settings):
+            print(update.as_json() if args.json else update.summary(settings.language))
         return ExitCode.OK
     rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
     paths: list[Path] = getattr(args, "paths", None) or []
@@ -277,7 +278,8 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
         update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
     else:
         update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
-    print(update.as_json() if args.json else update.summary(settings.language))
+    with a.ctrl_c_after_it_is_done(settings):  # done: a Ctrl-C from here finds it done and said (exit 0)
+        print(update.as_json() if args.json else update.summary(settings.language))
     return ExitCode.OK
 
 
@@ -315,17 +317,18 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
     closing = sub_word == "klaar"
     topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()
     opened = where.open_topics(where.load(path, quiet=False))  # by the lower-cased name: `Budget` is `budget`
-    if closing:
-        if topic.lower() not in opened:
-            raise NotFound("no_topic", topic=topic)
-        named = opened[topic.lower()].onderwerp  # as it was opened, however it is typed now
-        where.append(path, "klaar", named, now)
-        print(a.said(settings, "lll_closed", topic=one_line(named)))
-    elif topic.lower() in opened:
-        print(a.said(settings, "lll_already_open", topic=one_line(opened[topic.lower()].onderwerp)))
-    else:
-        where.append(path, "open", topic, now)
-        print(a.said(settings, "lll_opened", topic=one_line(topic)))
+    if closing and topic.lower() not in opened:
+        raise NotFound("no_topic", topic=topic)
+    with a.ctrl_c_after_it_is_done(settings):  # the change and its line, then done (exit 0), as `nieuw`
+        if closing:
+            named = opened[topic.lower()].onderwerp  # as it was opened, however it is typed now
+            where.append(path, "klaar", named, now)
+            print(a.said(settings, "lll_closed", topic=one_line(named)))
+        elif topic.lower() in opened:
+            print(a.said(settings, "lll_already_open", topic=one_line(opened[topic.lower()].onderwerp)))
+        else:
+            where.append(path, "open", topic, now)
+            print(a.said(settings, "lll_opened", topic=one_line(topic)))
     return ExitCode.OK
 
 
