@@ -660,9 +660,11 @@ async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_
     assert await conn.fetchval(done_when) != before
 
 
-@pytest.mark.parametrize("verb", ["nieuw", "log", "claim", "bot aan", "machine zet", "lll", "archief bijwerken"])
+@pytest.mark.parametrize(
+    "verb", ["nieuw", "log", "claim", "bot aan", "machine zet", "lll", "archief bijwerken", "hooks install"]
+)
 async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
-    cli_env: dict[str, str], conn: asyncpg.Connection, verb: str
+    cli_env: dict[str, str], conn: asyncpg.Connection, verb: str, tmp_path: Path
 ) -> None:
     """Between the printed line and the process's end (closing the connection, the interpreter's exit) a Ctrl-C
     ended a done command with 130 or by the signal itself: `ID=$(taak nieuw ...) || taak nieuw ...` made the
@@ -683,6 +685,7 @@ async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
             "machine zet": ["machine", "zet", f"kast-{attempt}", "--bot", "paco"],
             "lll": ["lll", f"onderwerp {attempt}"],
             "archief bijwerken": ["archief", "bijwerken"],
+            "hooks install": ["hooks", "install", "--settings", str(tmp_path / f"settings-{attempt}.json")],
         }
         command = [sys.executable, "-m", "worker.cli.taak", *words[verb]]
         typed = subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -242,8 +242,10 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
         elif settings_file.installed(current):  # ours are there: other hooks after them stay where they are
             print(a.said(settings, "hooks_unchanged", path=path))
         else:
-            backup = settings_file.save_with_backup(path, wanted)
-            print(a.said(settings, "hooks_installed_backup" if backup else "hooks_installed", path=path, backup=backup))
+            with a.ctrl_c_after_it_is_done(settings):  # the file and its line, then done (exit 0)
+                backup = settings_file.save_with_backup(path, wanted)
+                said = "hooks_installed_backup" if backup else "hooks_installed"
+                print(a.said(settings, said, path=path, backup=backup))
         return ExitCode.OK
     dead = settings_file.dead_hooks(current)
     dead_commands = {(d.event, d.command) for d in dead}
@@ -265,8 +267,10 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
     if not dead and not old:
         print(a.said(settings, "hooks_sound", path=path))
     elif args.fix:
-        backup = settings_file.save_with_backup(path, settings_file.without(settings_file.without(current, dead), old))
-        print(a.said(settings, "hooks_removed", path=path, dead=len(dead), old=len(old), backup=backup))
+        with a.ctrl_c_after_it_is_done(settings):
+            mended = settings_file.without(settings_file.without(current, dead), old)
+            backup = settings_file.save_with_backup(path, mended)
+            print(a.said(settings, "hooks_removed", path=path, dead=len(dead), old=len(old), backup=backup))
     else:
         return ExitCode.REFUSED  # something to mend: a script can tell (`taak hooks check --fix` mends it)
     return ExitCode.OK
@@ -295,8 +299,9 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
         print(a.said(settings, "compact_instructions_unchanged", path=path))
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(wanted, encoding="utf-8")
-        print(a.said(settings, "compact_instructions_written", path=path))
+        with a.ctrl_c_after_it_is_done(settings):
+            path.write_text(wanted, encoding="utf-8")
+            print(a.said(settings, "compact_instructions_written", path=path))
     return ExitCode.OK
 
 
