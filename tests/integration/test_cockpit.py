@@ -630,3 +630,51 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     page = client.get("/").text
     assert float(overview) == 2.0
     assert f"<title>paco {day}: 2</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
+
+
+async def test_the_task_page_lists_every_session_from_its_start_with_what_its_result_said(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection, db_url: str, tmp_path: Path
+) -> None:
+    """A session that ended without a result line was left out of the page's sessions, and the result row's time
+    was shown as a session's start (tester N); `taak overzicht` counted both."""
+    from worker.db.ledger import Ledger
+
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    ledger = Ledger(conn, machine="mac")
+    task_id = await new_task(conn, "Twee sessies")
+    first = await ledger.claim(["paco"], sessie="s-een")
+    assert first is not None
+    note = (
+        "insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta) "
+        "values ($1, 'paco', 'notitie', $2, $3, $4)"
+    )
+    await conn.execute(
+        note,
+        task_id,
+        "sessie-resultaat: geen resultaatregel (exit -9)",
+        "s-een",
+        '{"sessie": "s-een", "exit_code": -9, "stop": "lease_lost"}',
+    )
+    assert await ledger.vrijgeven_poging_terug(
+        task_id, first.task.lease_token or "", bot="paco", reden="x", sessie="s-een"
+    )
+    second = await ledger.claim(["paco"], sessie="s-twee")
+    assert second is not None
+    result = '{"sessie": "s-twee", "exit_code": 0, "resultaat": true, "num_turns": 3, "total_cost_usd": 0.25}'
+    await conn.execute(note, task_id, "sessie-resultaat: 3 beurten", "s-twee", result)
+    page = client.get(f"/taak/{task_id}").text
+    table = page.split("<h3>Sessies</h3>", 1)[1].split("</table>", 1)[0]
+    cells = re.findall(
+        r"<tr><td>([^<]*)</td><td>([^<]*)</td><td class=\"num\">([^<]*)</td><td class=\"num\">([^<]*)</td></tr>", table
+    )
+    started = await conn.fetch(
+        "select ts from agent_taak_log where taak_id = $1 and soort = 'gestart' order by id", task_id
+    )
+    from worker.cockpit.app import _when  # the page's own way to write a moment
+
+    settings = settings_for(db_url, tmp_path)  # the fixture's cockpit: Dutch, in UTC
+    assert cells == [
+        (_when(started[0]["ts"], settings), "paco", "-", "-"),
+        (_when(started[1]["ts"], settings), "paco", "3", "$0.25"),
+    ]

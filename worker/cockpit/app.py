@@ -395,6 +395,7 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
 
     from worker.core.briefing import Variant
     from worker.core.machines import expand_facts
+    from worker.core.messages import dollars
     from worker.db.briefing import briefing_for, facts_from_context
     from worker.db.machines import machines_named
 
@@ -402,16 +403,21 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
     rows = await ledger.log_rows(task_id)
     facts = facts_from_context(task.context)
     question = next((r.tekst for r in reversed(rows) if r.soort == Soort.VRAAG), None)
-    sessions = [
-        {
-            "ts": _when(r.ts, settings),
-            "bot": r.bot or "-",
-            "turns": r.meta.get("num_turns") if r.meta.get("num_turns") is not None else "-",
-            "cost": f"${float(r.meta['total_cost_usd']):.2f}" if r.meta.get("total_cost_usd") is not None else "-",
-        }
-        for r in rows
-        if r.soort == Soort.NOTITIE and r.meta.get("resultaat")
-    ]
+    # Every session as `taak overzicht` counts them, from its `gestart` row (its start), with what its result row
+    # says: a session that ended without a result line was left out, and the result's time shown as the start.
+    results = {r.meta["sessie"]: r.meta for r in rows if r.soort == Soort.NOTITIE and "exit_code" in r.meta}
+    sessions = []
+    for started in (r for r in rows if r.soort == Soort.GESTART):
+        result = results.get(started.sessie, {})
+        turns = result.get("num_turns")
+        sessions.append(
+            {
+                "ts": _when(started.ts, settings),
+                "bot": started.bot or "-",
+                "turns": "-" if turns is None else turns,
+                "cost": dollars(result.get("total_cost_usd")),
+            }
+        )
     return {
         "task": {**asdict(task), "status": task.status.value},
         "due": _when(task.uiterlijk, settings) if task.uiterlijk else None,
