@@ -31,6 +31,13 @@ def test_a_session_brake_is_lifted_with_sessies() -> None:
     assert raise_brake_option(day(sessions=50, cost="0.10", max_sessions=50, max_cost="5")) == "--sessies 1000"
 
 
+def test_a_bot_at_both_limits_is_told_to_lift_both() -> None:
+    """The hint named the cost; typed, it left the bot braked by its sessions, and the next hint named those
+    (tester N)."""
+    both = day(sessions=2, cost="0.02", max_sessions=0, max_cost="0")
+    assert raise_brake_option(both) == "--sessies 1000 --kosten 1.00"
+
+
 def test_the_brake_in_each_language() -> None:
     assert brake_limits(50, Decimal("5"), "nl") == "max 50 sessies, max $5.00"
     assert brake_limits(50, None, "en") == "max 50 sessions"

@@ -54,11 +54,15 @@ def brake_limits(sessions: int | None, cost: Decimal | None, language: str) -> s
 
 
 def raise_brake_option(day: BotDay) -> str:
-    """What to type to lift the brake a bot reached: the limit it reached, set higher."""
+    """What to type to lift the brake a bot reached: every limit it reached, set higher (naming one of two left
+    the bot braked after the owner typed it)."""
+    options = []
+    if day.max_sessies is not None and day.sessies_vandaag >= day.max_sessies:
+        options.append(f"--sessies {max(1000, day.sessies_vandaag * 2)}")
     if day.max_kosten is not None and day.kosten_vandaag >= day.max_kosten:
         # Above what was spent already (a session can pass the limit before its cost is known), and a dollar at least.
-        return f"--kosten {max(day.max_kosten * 2, day.kosten_vandaag * 2, Decimal('1')):.2f}"
-    return f"--sessies {max(1000, day.sessies_vandaag * 2)}"
+        options.append(f"--kosten {max(day.max_kosten * 2, day.kosten_vandaag * 2, Decimal('1')):.2f}")
+    return " ".join(options) or f"--sessies {max(1000, day.sessies_vandaag * 2)}"
 
 
 def check_bot_name(name: str) -> str:
