@@ -98,7 +98,7 @@ async def test_a_stale_token_can_do_nothing_after_the_task_is_reclaimed(ledger: 
     assert old is not None
     await pool.execute("update agent_taken set lease_tot = now() - interval '1 second' where id = $1", task_id)
     verlopen_taken = await ledger.verlopen(backoff_base=0, backoff_max=0)
-    assert [r.id for r in verlopen_taken] == [task_id]
+    assert [(r.id, r.bot) for r in verlopen_taken] == [(task_id, "paco")]  # whose it was: the log line names it
     new = await ledger.claim(["coco"])
     assert new is not None
     assert new.token != old.token

@@ -207,6 +207,8 @@ async def test_a_reaper_back_from_an_outage_leaves_the_other_daemons_their_grace
         reaper.stop()
     assert reaped_after >= 18, reaped_after  # the grace is counted from when this daemon was back
     assert _said_now(reaper, "lease_verlopen")
+    # every record about a task carries its bot too (the reaper's said only the task: tester N)
+    assert [e["bot"] for e in reaper.events() if e.get("event") == "lease_verlopen"] == ["paco"]
 
 
 def _said_now(daemon: Daemon, name: str) -> bool:

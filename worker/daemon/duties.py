@@ -70,7 +70,7 @@ class Duties:
 
             verlopen_taken = await self.db("verlopen", extend_then_reap)
             for task in verlopen_taken:
-                log.info("lease_verlopen", task_id=task.id, status=task.status)
+                log.info("lease_verlopen", task_id=task.id, bot=task.bot, status=task.status)
             await anyio.sleep(s.reaper_seconds)
 
     async def extend_own_leases(self) -> None:

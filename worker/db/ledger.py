@@ -81,6 +81,7 @@ class Verlopen:
     id: str
     status: Status
     niet_voor: datetime | None
+    bot: str  # whose lease ran out (of `geclaimd_door`, bot@machine)
 
 
 @dataclass(frozen=True)
@@ -471,7 +472,15 @@ class Ledger:
         """Return expired leases to the queue (or to mislukt); safe with several reapers at once. `own`: the
         tasks the calling daemon runs, never reaped by it; `grace_seconds`: none after the server's start."""
         records = await self.db.fetch(queries()["verlopen"], backoff_base, backoff_max, limit, list(own), grace_seconds)
-        return [Verlopen(id=r["id"], status=Status(r["status"]), niet_voor=r["niet_voor"]) for r in records]
+        return [
+            Verlopen(
+                id=r["id"],
+                status=Status(r["status"]),
+                niet_voor=r["niet_voor"],
+                bot=(r["geclaimd_door"] or "").split("@", 1)[0],
+            )
+            for r in records
+        ]
 
     async def toon(self, task_id: str) -> Task:
         check_task_id(task_id)
