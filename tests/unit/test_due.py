@@ -55,3 +55,19 @@ def test_a_count_of_days_is_typed_in_keyboard_digits() -> None:
     with pytest.raises(InvalidInput) as refused:
         parse_due("+\u0663d", NOW, ZoneInfo("Europe/Amsterdam"))  # Arabic-Indic 3: no date, as --prioriteit ٣
     assert refused.value.key == "bad_due"
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+def test_every_example_a_refusal_gives_is_taken(language: str) -> None:
+    """An English refusal gave the Dutch `morgen` and `12u` as examples (tester N); each example in either
+    language is a due date the parser takes."""
+    import re
+
+    with pytest.raises(InvalidInput) as refused:
+        parse_due("zzz", NOW, ZoneInfo("Europe/Amsterdam"))
+    said = refused.value.render(language)
+    examples = [e.strip().strip('"') for e in re.search(r"\((?:bijvoorbeeld|for example) (.*)\)$", said)[1].split(",")]
+    assert len(examples) == 6
+    for example in examples:
+        parse_due(example, NOW, ZoneInfo("Europe/Amsterdam"))
+    assert ("morgen" in examples) == (language == "nl")

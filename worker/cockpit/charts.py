@@ -58,4 +58,4 @@ def bars(
 
 
 def _label(value: float, money: bool) -> str:
-    return f"${value:.2f}" if money else f"{value:g}"
+    return f"${value:.2f}" if money else f"{round(value, 2):g}"  # 1.33, as `taak overzicht` shows a ratio

@@ -200,8 +200,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "bad_due": {
         "nl": '{value!r} is geen datum voor --uiterlijk (bijvoorbeeld 2026-12-05, "2026-12-05 17:00", morgen, '
         "+3d, 2w, 12u)",
-        "en": '{value!r} is not a date for --uiterlijk (for example 2026-12-05, "2026-12-05 17:00", morgen, '
-        "+3d, 2w, 12u)",
+        "en": '{value!r} is not a date for --uiterlijk (for example 2026-12-05, "2026-12-05 17:00", tomorrow, '
+        "+3d, 2w, 12h)",
     },
     "due_past": {
         "nl": "--uiterlijk {value} ligt in het verleden",
@@ -216,8 +216,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id}: lease taken back; the task waits again and the daemon stops the session that held it",
     },
     "cancelled": {
-        "nl": "{id}: geannuleerd; een sessie die eraan werkte wordt door haar daemon gestopt",
-        "en": "{id}: cancelled; a session that worked on it is stopped by its daemon",
+        "nl": "{id}: geannuleerd; als een sessie hem had, stopt haar daemon die",
+        "en": "{id}: cancelled; if a session held it, its daemon stops that session",
     },
     "lll_owner_only": {
         "nl": '"waar staan we" is van de eigenaar: een Claude Code-sessie kan het alleen lezen (taak lll toon)',
