@@ -758,3 +758,36 @@ async def test_a_log_line_without_its_text_is_said_so_with_a_command_that_works(
     assert await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 order by id desc", task_id) == (
         "wat er gebeurde"
     )
+
+
+async def test_a_ctrl_c_at_any_moment_of_a_file_change_leaves_it_made_and_said_or_neither(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """asyncio holds a Ctrl-C until the command's next wait; `lll` writes its file without one, so a Ctrl-C
+    before its change went on to make it, print it, and end with 130 (tester N: 25 such runs). Whenever it
+    comes, the topic is opened and said with exit 0, or neither with 130."""
+    import signal
+    import subprocess
+    import sys
+
+    env = {**cli_env, "TAAK_DATA_DIR": str(tmp_path / "lll-data")}
+    outcomes = []
+    for attempt in range(14):
+        typed = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "lll", f"onderwerp {attempt}"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        await anyio.sleep(0.05 * attempt)  # from while it loads to after it is done
+        typed.send_signal(signal.SIGINT)
+        out, _err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))  # noqa: B023
+        shown = run_taak(env, "lll", "toon").out
+        outcomes.append((attempt, typed.returncode, out.strip(), f"onderwerp {attempt}" in shown))
+    for attempt, code, out, opened in outcomes:
+        # -2: the interpreter itself was still starting, before taak's first line: nothing done, nothing said
+        assert (code, out, opened) in ((0, f"open: onderwerp {attempt}", True), (130, "", False), (-2, "", False)), (
+            outcomes
+        )
+    assert {code for _, code, _, _ in outcomes} >= {0}  # the moments reached past the change too

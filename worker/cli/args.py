@@ -83,12 +83,27 @@ def ctrl_c_after_it_is_done(settings: Settings) -> Iterator[None]:
     except ValueError:  # not the main thread: nothing to defer
         yield
         return
+    if _ctrl_c_already_pressed():  # before the change began, while asyncio held Ctrl-C: nothing is done yet
+        signal.signal(signal.SIGINT, previous)
+        raise KeyboardInterrupt
     try:
         yield
     except BaseException:
         signal.signal(signal.SIGINT, previous)
         raise
     ignore_ctrl_c_from_now()
+
+
+def _ctrl_c_already_pressed() -> bool:
+    """asyncio takes a Ctrl-C as a cancel of the command, delivered at its next wait: a command that does its
+    change without waiting (a file) would go on to make it, say it, and then end cancelled (130)."""
+    import asyncio
+
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no event loop: Python's own KeyboardInterrupt stops the command where it is
+        return False
+    return task is not None and task.cancelling() > 0
 
 
 def fail(line: str, code: int, program: str = "taak") -> NoReturn:

@@ -122,14 +122,21 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     while it waits for a database that is away: `ID=$(taak nieuw ...) || ...` must not see a success."""
     import anyio
 
+    finished: list[T] = []
+
     async def done_when_returned() -> T:
         result = await work()
+        finished.append(result)
         ignore_ctrl_c_from_now()  # said and done: the event loop's end and the interpreter's exit are no command
         return result
 
     try:
         return anyio.run(done_when_returned)
     except KeyboardInterrupt:
+        if finished:
+            # asyncio takes a Ctrl-C as a cancel at the command's next wait; a command that had none left (`lll`,
+            # a file written) finished, said so, and was then reported cancelled: it is done, with its own code.
+            return finished[0]
         # A connect cut short leaves asyncpg's future unread; asyncio would say so on stderr as the process ends.
         logging.getLogger("asyncio").disabled = True
         raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
