@@ -663,6 +663,8 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
     assert second is not None
     result = '{"sessie": "s-twee", "exit_code": 0, "resultaat": true, "num_turns": 3, "total_cost_usd": 0.25}'
     await conn.execute(note, task_id, "sessie-resultaat: 3 beurten", "s-twee", result)
+    # A result row of an older version, without its session: no session of its own, and no broken page
+    await conn.execute(note, task_id, "sessie-resultaat: ouder", None, '{"exit_code": 1}')
     page = client.get(f"/taak/{task_id}").text
     table = page.split("<h3>Sessies</h3>", 1)[1].split("</table>", 1)[0]
     cells = re.findall(

@@ -405,7 +405,11 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
     question = next((r.tekst for r in reversed(rows) if r.soort == Soort.VRAAG), None)
     # Every session as `taak overzicht` counts them, from its `gestart` row (its start), with what its result row
     # says: a session that ended without a result line was left out, and the result's time shown as the start.
-    results = {r.meta["sessie"]: r.meta for r in rows if r.soort == Soort.NOTITIE and "exit_code" in r.meta}
+    results = {
+        r.meta["sessie"]: r.meta
+        for r in rows
+        if r.soort == Soort.NOTITIE and r.meta.get("sessie") and "exit_code" in r.meta
+    }
     sessions = []
     for started in (r for r in rows if r.soort == Soort.GESTART):
         result = results.get(started.sessie, {})
