@@ -500,8 +500,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the log cannot be written ({reason}); the worker goes on, without a log",
     },
     "output_lost": {
-        "nl": "de uitvoer kon niet worden geschreven ({reason}); wat het commando veranderde, blijft veranderd",
-        "en": "the output could not be written ({reason}); what the command changed stays changed",
+        "nl": "de uitvoer kon niet worden geschreven ({reason}); een verandering die het commando maakte, blijft staan",
+        "en": "the output could not be written ({reason}); any change the command made stands",
     },
     "ctrl_c_finishing": {
         "nl": "Ctrl-C: wat al onderweg is naar de database wordt afgemaakt en gemeld; nog eens Ctrl-C breekt af "
