@@ -188,7 +188,7 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
             found = await machines.all_machines(conn)
     if changes:  # a success line, as every verb that changes something says one
         (saved,) = found
-        also = {"nl": "ook", "en": "also"}[settings.language]
+        also = message("machine_also", settings.language)
         parts = [
             *([f"{also} {', '.join(saved.aliassen)}"] if saved.aliassen else []),
             *([f"ip {saved.ip}"] if saved.ip else []),

@@ -519,16 +519,10 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
     import anyio
 
     from worker.core.errors import Misconfigured, Unreachable
-    from worker.db.connect import connect_one, known_reason, resolve_database
+    from worker.db.connect import connect_one, resolve_database, unreachable
 
     database = resolve_database(settings)
-    reason = known_reason(lost)
-    said = message(
-        "unreachable",
-        settings.language,
-        where=database.where,
-        reason=reason.said(settings.language) if reason else type(lost).__name__,
-    )
+    said = unreachable(database, lost).render(settings.language)
     print(f"taak: {message('tail_waits', settings.language, said=said)}", file=sys.stderr, flush=True)
     while True:
         await anyio.sleep(TAIL_RECONNECT_SECONDS)

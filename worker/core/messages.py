@@ -282,6 +282,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "heartbeats_running": {"nl": "nu uitgevoerd:", "en": "running:"},
     "heartbeats_nothing_changed": {"nl": "(niets veranderd)", "en": "(nothing changed)"},
     "heartbeats_done": {"nl": "klaar: {state}", "en": "done: {state}"},
+    "machine_also": {"nl": "ook", "en": "also"},
     "machine_saved": {
         "nl": "{name}: opgeslagen{details}",
         "en": "{name}: saved{details}",

@@ -131,8 +131,7 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
             with attempt:
                 return await make()
     except RetryError as exc:
-        cause = exc.last_attempt.exception()
-        raise Unreachable("unreachable", where=database.where, reason=_reason(database, cause)) from None
+        raise unreachable(database, exc.last_attempt.exception()) from None
     except asyncpg.InvalidPasswordError:  # before its parent class below
         given = bool(urlsplit(database.url).password) or url_parameter(database.url, "password") is not None
         raise Misconfigured("bad_password" if given else "no_password", where=database.where) from None
@@ -144,6 +143,11 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
 def _client_configuration(exc: Exception) -> str | Phrase:
     missing = re.search(r'root certificate file "([^"]*)" does not exist', str(exc))
     return phrase("reason_no_root_certificate", path=missing[1]) if missing else str(exc).splitlines()[0]
+
+
+def unreachable(database: DatabaseUrl, cause: BaseException | None) -> Unreachable:
+    """The database is away, and why, as every command and the daemon say it."""
+    return Unreachable("unreachable", where=database.where, reason=_reason(database, cause))
 
 
 def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
