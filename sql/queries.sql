@@ -102,7 +102,7 @@ select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
 -- A session gives its held task back, with a reason. The attempt stays used: back in the queue after a
 -- backoff (so the same daemon does not take it again at once), or mislukt when the attempts are used up.
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: the backoff), $6 meta (jsonb),
--- $7 backoff base seconds, $8 backoff max seconds
+-- $7 backoff base seconds, $8 backoff max seconds, $9 reden as the row's phrase names it (jsonb)
 with terug as (
     update agent_taken
     set bijgewerkt = now(),
@@ -116,13 +116,17 @@ with terug as (
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
 select id, $3, 'vrijgegeven', $4 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
-       $6::jsonb || jsonb_build_object('lease_token', $2::text, 'status', status) from terug
+       $6::jsonb || jsonb_build_object('lease_token', $2::text, 'status', status, 'zin',
+           case when status = 'mislukt'
+                then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $9::jsonb))
+                else $9::jsonb end)
+from terug
 returning id, ts;
 
 -- name: annuleren
 -- The owner cancels a task that is not finished. A session that holds it loses its lease, so its daemon
 -- stops it at the next check (the fencing every write already has).
--- $1 taak_id, $2 wie, $3 reden
+-- $1 taak_id, $2 wie, $3 reden, $4 reden as the row's phrase names it (jsonb)
 with weg as (
     update agent_taken
     set bijgewerkt = now(),
@@ -131,7 +135,9 @@ with weg as (
     returning id, geclaimd_door, status
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $2, 'notitie', 'geannuleerd door ' || $2 || ': ' || $3, jsonb_build_object('geannuleerd', true)
+select id, $2, 'notitie', 'geannuleerd door ' || $2 || ': ' || $3,
+       jsonb_build_object('geannuleerd', true, 'zin', jsonb_build_object(
+           'sleutel', 'row_cancelled', 'waarden', jsonb_build_object('who', $2::text, 'reason', $4::jsonb)))
 from weg
 returning id, ts;
 
@@ -139,7 +145,7 @@ returning id, ts;
 -- The owner takes a held lease back by hand (a session that hangs): the attempt is given back and the task is
 -- claimable again after $4 seconds. The session's token is no longer current, so its daemon, which confirms
 -- the token every few seconds (TAAK_TOKEN_CHECK_SECONDS), stops it before anyone can claim the task again.
--- $1 taak_id, $2 wie, $3 reden, $4 seconds before it may be claimed again
+-- $1 taak_id, $2 wie, $3 reden, $4 seconds before it may be claimed again, $5 reden as the row's phrase names it
 with terug as (
     update agent_taken t
     set bijgewerkt = now(),
@@ -151,7 +157,9 @@ with terug as (
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
 select id, $2, 'vrijgegeven', 'lease teruggenomen door ' || $2 || ' (van ' || geclaimd_door || '): ' || $3,
-       jsonb_build_object('door_eigenaar', true, 'van', geclaimd_door)
+       jsonb_build_object('door_eigenaar', true, 'van', geclaimd_door, 'zin', jsonb_build_object(
+           'sleutel', 'row_taken_back',
+           'waarden', jsonb_build_object('who', $2::text, 'holder', geclaimd_door, 'reason', $5::jsonb)))
 from terug
 returning id, ts;
 
@@ -166,7 +174,10 @@ with gezet as (
     returning id
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $3, 'notitie', 'volgende stap: ' || $4, $6::jsonb from gezet
+select id, $3, 'notitie', 'volgende stap: ' || $4,
+       $6::jsonb || jsonb_build_object('zin', jsonb_build_object(
+           'sleutel', 'row_next_step', 'waarden', jsonb_build_object('step', $4::text)))
+from gezet
 returning id, ts;
 
 -- name: stap_open
@@ -179,8 +190,10 @@ with gezet as (
     where id = $1 and status not in ('bezig', 'klaar', 'mislukt', 'geannuleerd')
     returning id
 )
-insert into agent_taak_log (taak_id, bot, soort, tekst)
-select id, $2, 'notitie', 'volgende stap: ' || $3 from gezet
+insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
+select id, $2, 'notitie', 'volgende stap: ' || $3,
+       jsonb_build_object('zin', jsonb_build_object('sleutel', 'row_next_step', 'waarden', jsonb_build_object('step', $3::text)))
+from gezet
 returning id, ts;
 
 -- name: taak
@@ -254,7 +267,9 @@ with verlopen as (
     select id, split_part(geclaimd_door, '@', 1), 'verlopen',
            'lease verlopen na poging ' || pogingen || ' van ' || max_pogingen || ' (' || geclaimd_door || ')'
                || case when status = 'mislukt' then ': mislukt' else '' end,
-           jsonb_build_object('status', status, 'niet_voor', niet_voor)
+           jsonb_build_object('status', status, 'niet_voor', niet_voor, 'zin', jsonb_build_object(
+               'sleutel', case when status = 'mislukt' then 'row_expired_failed' else 'row_expired' end,
+               'waarden', jsonb_build_object('attempt', pogingen, 'of', max_pogingen, 'holder', geclaimd_door)))
     from terug
 )
 select * from terug;
@@ -263,7 +278,7 @@ select * from terug;
 -- A held attempt ended badly: its reasons are logged (a `fout` row, then an optional `notitie`),
 -- and the task goes back to the queue with backoff, or to mislukt when its attempts are used up.
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 notitie (null: none), $6 sessie, $7 meta,
--- $8 backoff base seconds, $9 backoff max seconds
+-- $8 backoff base seconds, $9 backoff max seconds, $10 the fout row's phrase (jsonb; null: $4 is a person's text)
 with afgelopen as (
     update agent_taken t
     set bijgewerkt = now(),
@@ -277,7 +292,9 @@ with afgelopen as (
     returning t.id, t.status
 ), regels as (
     insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-    select afgelopen.id, $3, regel.soort, regel.tekst, $6, $7::jsonb
+    select afgelopen.id, $3, regel.soort, regel.tekst, $6,
+           case when regel.volgorde = 1 and $10::jsonb is not null then $7::jsonb || jsonb_build_object('zin', $10::jsonb)
+                else $7::jsonb end
     from afgelopen
     cross join (values (1, 'fout', $4::text), (2, 'notitie', $5::text)) as regel (volgorde, soort, tekst)
     where regel.tekst is not null
@@ -288,7 +305,7 @@ select status from afgelopen;
 -- name: vrijgeven_poging_terug
 -- A held attempt that was not the task's fault (infrastructure, shutdown, a crashed daemon):
 -- the attempt is given back and the task can be claimed again at once.
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 sessie
+-- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 sessie, $6 the row's phrase (jsonb; null: a person's text)
 with terug as (
     update agent_taken t
     set bijgewerkt = now(),
@@ -300,15 +317,17 @@ with terug as (
     where t.id = $1 and t.status = 'bezig' and t.lease_token = $2::uuid
     returning t.id
 )
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie)
-select id, $3, 'vrijgegeven', $4, $5 from terug
+insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
+select id, $3, 'vrijgegeven', $4, $5,
+       case when $6::jsonb is null then '{}'::jsonb else jsonb_build_object('zin', $6::jsonb) end
+from terug
 returning id, ts;
 
 -- name: eigen_claims_vrijgeven
 -- At start-up a daemon gives back what this bot@machine held in a previous run, at once instead
 -- of after the lease. The attempt stays counted, and a task whose attempts are used up is mislukt:
 -- a task that crashes its worker must not loop.
--- $1 holders (text[], bot@machine), $2 reden
+-- $1 holders (text[], bot@machine), $2 reden, $3 reden as the row's phrase names it (jsonb)
 with terug as (
     update agent_taken t
     set bijgewerkt = now(),
@@ -321,7 +340,10 @@ with terug as (
     insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
     select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven',
            $2 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
-           jsonb_build_object('status', status)
+           jsonb_build_object('status', status, 'zin',
+               case when status = 'mislukt'
+                    then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $3::jsonb))
+                    else $3::jsonb end)
     from terug
 )
 select id from terug;

@@ -259,14 +259,20 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     assert f"<title>paco {done} {today.day} {TIME_WORDS['nl'].months[today.month - 1]}: 1</title>" in page
 
 
-async def test_the_cockpit_speaks_the_runs_language(db_url: str, tmp_path: Path, known_bots: None) -> None:
+async def test_the_cockpit_speaks_the_runs_language(
+    db_url: str, tmp_path: Path, known_bots: None, conn: asyncpg.Connection
+) -> None:
+    task_id = await new_task(conn)
     for language, own, other in (("en", "done today", "klaar vandaag"), ("nl", "klaar vandaag", "done today")):
         settings = settings_for(db_url, tmp_path / language, language)
         token = ensure_token(settings)
         with TestClient(create_app(settings, token), base_url="http://127.0.0.1:8765") as client:
             page = logged_in(client, token).get("/").text
+            rows = client.get(f"/taak/{task_id}/log?na=0").json()
         assert own in page
         assert other not in page
+        # The ledger's own rows too: the task's creation, written in Dutch, said in the page's language.
+        assert [row["tekst"] for row in rows] == [{"en": "created by jamal", "nl": "aangemaakt door jamal"}[language]]
 
 
 async def test_actions_take_text_as_the_cli_does_and_say_what_they_did(

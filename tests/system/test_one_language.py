@@ -136,6 +136,11 @@ async def test_the_daemons_reasons_are_said_in_the_runs_language_and_kept_in_dut
     )
     assert row is not None
     assert "infrastructuur: agent start niet" in row
+    # Shown to an English reader, the ledger's own rows are in English too; the record above stays Dutch.
+    shown = run_taak(env, "toon", task_id).out
+    assert "infrastructure: the agent does not start" in shown, shown
+    assert "session result: no result line (not started, file " in shown, shown
+    assert [w for w in ("infrastructuur", "sessie-resultaat", "aangemaakt door", "poging 1 van") if w in shown] == []
 
 
 async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_daemon(
@@ -172,3 +177,45 @@ async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_
 async def _ran(folder: Path) -> list[dict[str, object]] | None:
     found = list((folder / "records").glob("*.ran"))
     return json.loads(found[0].read_text()) if found else None
+
+
+# The words of the system's own log rows, in each language: a task created, claimed, taken back, given a next
+# step and cancelled, as `taak toon`, `taak brief` and `taak tail` show it.
+ROW_WORDS = {
+    "nl": ["aangemaakt door jamal", "poging 1 van 3 door paco@", "lease teruggenomen door", "met de hand",
+           "volgende stap: bel de elektricien", "geannuleerd door jamal: toch niet"],
+    "en": ["created by jamal", "attempt 1 of 3 by paco@", "lease taken back by", "by hand",
+           "next step: bel de elektricien", "cancelled by jamal: toch niet"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("language", "other"), [("nl", "en"), ("en", "nl")])
+async def test_the_ledgers_own_rows_are_said_in_the_readers_language(
+    cli_env: dict[str, str], language: str, other: str
+) -> None:
+    import subprocess
+    import sys
+
+    writer = {**cli_env, "TAAK_LANGUAGE": other, "TAAK_EIGENAAR": "jamal"}  # written by a run of the other language
+    task_id = run_taak(writer, "nieuw", "Vervang de lamp", "--aan", "paco").out.strip()
+    assert run_taak(writer, "claim", "--bot", "paco").code == 0
+    assert run_taak(writer, "vrijgeven", task_id).code == 0  # the owner takes the lease back, no reason given
+    assert run_taak(writer, "stap", task_id, "bel de elektricien").code == 0
+    assert run_taak(writer, "brief", task_id).code == 0
+    assert run_taak(writer, "annuleer", task_id, "--reden", "toch niet").code == 0
+    env = {**cli_env, "TAAK_LANGUAGE": language}
+    follow = subprocess.Popen(
+        [sys.executable, "-m", "worker.cli.taak", "tail", task_id], env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert follow.stdout is not None
+        tailed = "".join(follow.stdout.readline() for _ in range(5))
+    finally:
+        follow.terminate()
+        follow.wait(timeout=30)
+    shown = run_taak(env, "toon", task_id).out
+    for said in (shown, tailed):
+        assert [w for w in ROW_WORDS[language] if w not in said] == [], said
+        assert [w for w in ROW_WORDS[other] if w in said and w not in ROW_WORDS[language]] == [], said
+    briefing = run_taak(env, "brief", task_id).out
+    assert ROW_WORDS[language][0] in briefing, briefing

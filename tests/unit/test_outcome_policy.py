@@ -122,15 +122,15 @@ def test_a_session_without_a_result_line_is_said_once_in_the_ledgers_language(
     report: dict[str, Any], line: str
 ) -> None:
     from worker.daemon.session import SessionReport
-    from worker.daemon.worker import _result_line
+    from worker.daemon.worker import _result_phrase
 
-    assert _result_line(SessionReport(**report)) == line
+    assert str(_result_phrase(SessionReport(**report))) == line
 
 
 def test_every_way_the_daemon_stops_a_session_has_its_words_in_the_ledger() -> None:
-    from worker.daemon.worker import STOPPED_NL
+    from worker.daemon.worker import STOPPED
 
-    assert set(STOPPED_NL) == set(Stop)
+    assert set(STOPPED) == set(Stop)
 
 
 def test_the_ledger_keeps_the_reason_in_dutch_and_the_log_says_it_in_the_runs_language() -> None:
@@ -152,10 +152,10 @@ def test_the_ledger_keeps_the_reason_in_dutch_and_the_log_says_it_in_the_runs_la
 def test_a_result_line_without_its_figures_says_unknown_not_none() -> None:
     from worker.core.stream import Result
     from worker.daemon.session import SessionReport
-    from worker.daemon.worker import _result_line
+    from worker.daemon.worker import _result_phrase
 
     bare = Result(False, "success", "ok", None, None, None, None)
-    assert _result_line(SessionReport(exit_code=0, result=bare)) == "sessie-resultaat: ? beurten, ?, ?: ok"
+    assert str(_result_phrase(SessionReport(exit_code=0, result=bare))) == "sessie-resultaat: ? beurten, ?, ?: ok"
 
 
 def test_systemctl_without_a_user_bus_is_said_in_the_runs_language_with_what_to_do() -> None:
@@ -172,12 +172,12 @@ def test_systemctl_without_a_user_bus_is_said_in_the_runs_language_with_what_to_
 def test_a_long_session_says_its_duration_as_the_lists_do() -> None:
     from worker.core.stream import Result
     from worker.daemon.session import SessionReport
-    from worker.daemon.worker import _result_line
+    from worker.daemon.worker import _result_phrase
 
     quick = Result(False, "success", "ok", 2, 1140, 0.1, None)
     long = Result(False, "success", "ok", 40, 1_234_567, 2.5, None)
-    assert _result_line(SessionReport(exit_code=0, result=quick)) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
-    assert _result_line(SessionReport(exit_code=0, result=long)) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"
+    assert str(_result_phrase(SessionReport(exit_code=0, result=quick))) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
+    assert str(_result_phrase(SessionReport(exit_code=0, result=long))) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"
 
 
 @pytest.mark.parametrize(
@@ -204,7 +204,7 @@ def test_a_close_the_database_refused_later_is_not_said_as_done(
 
 def test_a_session_that_never_started_says_so_not_exit_none() -> None:
     from worker.daemon.session import SessionReport
-    from worker.daemon.worker import _result_line
+    from worker.daemon.worker import _result_phrase
 
     never = SessionReport(exit_code=None, result=None, spawn_error="bestand /nergens: bestaat niet")
-    assert _result_line(never) == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"
+    assert str(_result_phrase(never)) == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"

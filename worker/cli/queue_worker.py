@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import early_language, message
+from worker.core.messages import early_language, message, phrase
 
 if TYPE_CHECKING:
     from worker.settings import Settings
@@ -292,7 +292,7 @@ def _demo(settings: Settings, agent: str) -> int:
             # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting; the
             # claim takes the oldest first, so every later demo would run the one before it.
             for earlier in await ledger.lijst(status=Status.WACHTEND, toegewezen_aan=bot, limit=1000):
-                await ledger.annuleer(earlier.id, "vervangen door een nieuwe demo", wie="demo")
+                await ledger.annuleer(earlier.id, phrase("row_demo_replaced"), wie="demo")
                 print(message("demo_earlier_cancelled", language, id=earlier.id), file=sys.stderr)
             return await ledger.nieuw(
                 NewTask(
@@ -328,7 +328,8 @@ def _demo(settings: Settings, agent: str) -> int:
 
             now, months = datetime.now(settings.zone), WORDS[settings.language].months
             for row in await ledger.log_rows(task_id):
-                first_line = row.tekst.splitlines()[0] if row.tekst else ""
+                text = row.said(settings.language)
+                first_line = text.splitlines()[0] if text else ""
                 when = stamp(row.ts, now, settings.zone, months, always_date=True)
                 print(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 8)} ", first_line))
             return task.status

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.messages import message, written
+from worker.core.messages import message, phrase, written
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.terminal import hanging, inline, is_blank, padded
 
@@ -246,11 +246,11 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
 
         wait = take_back_wait(settings)
         async with a.connection_for_a_change(settings) as conn:
-            await Ledger(conn).terugnemen(task_id, reden or "met de hand", wie=wie, wait_seconds=wait)
+            await Ledger(conn).terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
             print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn).vrijgeven(task_id, token, reden or "vrijgegeven door de sessie", bot=a.who(settings))
+        await Ledger(conn).vrijgeven(task_id, token, reden or phrase("row_released_by_session"), bot=a.who(settings))
         print(written("vrijgeven", settings.language, task_id))
     return ExitCode.OK
 
@@ -403,7 +403,7 @@ def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     lines.append("log:")
     for row in rows:
         when = stamp(row.ts, now, zone, months, always_date=True)
-        lines.append(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 10)} ", row.tekst))
+        lines.append(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 10)} ", row.said(language)))
     return "\n".join(lines)
 
 
@@ -540,6 +540,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
     from worker.core.briefing import WORDS, stamp
+    from worker.core.messages import said_row
     from worker.db.connect import CONNECTION_ERRORS
     from worker.db.sqlfiles import queries
     from worker.proc import reader_gone
@@ -554,7 +555,8 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
         who = padded(row["bot"] or "-", 10)
-        print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {who} ", row["tekst"]), flush=True)
+        text = said_row(row["tekst"], json.loads(row["meta"] or "{}"), settings.language)
+        print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {who} ", text), flush=True)
 
     async with a.connection(settings) as conn:
         if args.id is not None:  # an ID that is not there would be waited for forever

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import re
 import secrets
@@ -31,6 +32,7 @@ from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
 from worker.core.briefing import WORDS as TIME_WORDS
 from worker.core.errors import TaakError
+from worker.core.messages import phrase, said_row
 from worker.core.model import FINAL, Soort, Status
 from worker.core.table import age
 from worker.core.terminal import is_blank, printable
@@ -302,7 +304,7 @@ async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, actio
     elif action == "annuleer":
         await ledger.annuleer(task_id, text, wie=wie)
     else:
-        await ledger.terugnemen(task_id, text or "met de hand", wie=wie, wait_seconds=take_back_wait(settings))
+        await ledger.terugnemen(task_id, text or phrase("row_by_hand"), wie=wie, wait_seconds=take_back_wait(settings))
     return action
 
 
@@ -430,19 +432,21 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
         "last_id": max((r.id for r in rows), default=0),
         "question": question if task.status == Status.WACHT_OP_MENS else None,
         "sessions": sessions,
-        "compactions": [r.tekst for r in rows if r.soort == Soort.COMPACT],
+        "compactions": [r.said(settings.language) for r in rows if r.soort == Soort.COMPACT],
         "briefing": await briefing_for(ledger, task_id, settings, Variant.FULL),
     }
 
 
 def _log_json(row: Any, settings: Settings) -> dict[str, Any]:
-    soort = row["soort"]
+    """A log row for the page: its text in the page's language (the system's own rows; see said_row)."""
+    soort, meta = row["soort"], row["meta"]
+    text = said_row(row["tekst"], json.loads(meta) if isinstance(meta, str) else meta or {}, settings.language)
     return {
         "id": int(row["id"]),
         "ts": _when(row["ts"], settings),
         "soort": soort.value if hasattr(soort, "value") else str(soort),
         "bot": row["bot"] or "-",
-        "tekst": printable(row["tekst"]),  # for the page, like every value on it: no control characters raw
+        "tekst": printable(text),  # for the page, like every value on it: no control characters raw
     }
 
 

@@ -170,7 +170,9 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
         lines.append(_older_line(older, words, when))
     if not shown and not older.total:
         lines.append(words.nothing_yet)
-    lines.extend(clip(log_line(row, source.now, source.zone, words.months), line_cap, cut) for row in shown)
+    lines.extend(
+        clip(log_line(row, source.now, source.zone, words.months, source.language), line_cap, cut) for row in shown
+    )
     if source.answer is not None:
         lines.append(
             words.answer.format(
@@ -209,9 +211,9 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
     return filled(words.older, n=older.total, since=since, kinds=kinds)
 
 
-def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str]) -> str:
+def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str], language: str = "nl") -> str:
     label = row.soort.value.replace("_", " ")
-    text = one_line(row.tekst)
+    text = one_line(row.said(language))
     by = f" ({one_line(row.bot)})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""
     body = f"{label}{by}, {text}" if text else f"{label}{by}"
     return f"{stamp(row.ts, now, zone, months)} {body}"

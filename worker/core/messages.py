@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -661,6 +662,65 @@ MESSAGES: dict[str, dict[str, str]] = {
     "outcome_no_klaar": {"nl": "sessie eindigde zonder taak klaar", "en": "session ended without taak klaar"},
     "outcome_failed": {"nl": "sessie mislukt (exit {exit}): {what}", "en": "session failed (exit {exit}): {what}"},
     "outcome_no_result": {"nl": "geen resultaat", "en": "no result"},
+    "with_stderr": {"nl": "{reason}\nstderr: {stderr}", "en": "{reason}\nstderr: {stderr}"},
+    # The ledger's own rows. Their text is Dutch, the shared record every machine reads; the row's meta keeps
+    # the same words as a phrase (`zin`), so each reader sees them in the language of the run (`said_row`).
+    # The SQL that writes a row builds its Dutch text and its phrase side by side: the keys it names are these.
+    "row_created": {"nl": "aangemaakt door {who}", "en": "created by {who}"},
+    "row_started": {"nl": "poging {attempt} van {of} door {holder}", "en": "attempt {attempt} of {of} by {holder}"},
+    "row_cancelled": {"nl": "geannuleerd door {who}: {reason}", "en": "cancelled by {who}: {reason}"},
+    "row_taken_back": {
+        "nl": "lease teruggenomen door {who} (van {holder}): {reason}",
+        "en": "lease taken back by {who} (from {holder}): {reason}",
+    },
+    "row_next_step": {"nl": "volgende stap: {step}", "en": "next step: {step}"},
+    "row_expired": {
+        "nl": "lease verlopen na poging {attempt} van {of} ({holder})",
+        "en": "lease expired after attempt {attempt} of {of} ({holder})",
+    },
+    "row_expired_failed": {
+        "nl": "lease verlopen na poging {attempt} van {of} ({holder}): mislukt",
+        "en": "lease expired after attempt {attempt} of {of} ({holder}): failed",
+    },
+    "row_attempts_used_up": {"nl": "{reason}: mislukt (pogingen op)", "en": "{reason}: failed (attempts used up)"},
+    "row_by_hand": {"nl": "met de hand", "en": "by hand"},
+    "row_released_by_session": {"nl": "vrijgegeven door de sessie", "en": "released by the session"},
+    "row_released_at_restart": {
+        "nl": "vrijgegeven bij herstart van de worker op {machine}",
+        "en": "released when the worker restarted on {machine}",
+    },
+    "row_stopped_database_away": {
+        "nl": "de worker stopte terwijl de database weg was; de taak gaat terug in de wachtrij",
+        "en": "the worker stopped while the database was away; the task goes back into the queue",
+    },
+    "row_demo_replaced": {"nl": "vervangen door een nieuwe demo", "en": "replaced by a new demo"},
+    "row_compact_report": {
+        "nl": "verslag voor de compact: {path} ({lines:regel|regels}, {entries:bericht|berichten})",
+        "en": "report before the compaction: {path} ({lines:line|lines}, {entries:message|messages})",
+    },
+    "row_result": {
+        "nl": "sessie-resultaat: {turns:beurt|beurten}, {duration}, {cost}: {text}",
+        "en": "session result: {turns:turn|turns}, {duration}, {cost}: {text}",
+    },
+    "row_result_error": {
+        "nl": "sessie-resultaat (fout): {turns:beurt|beurten}, {duration}, {cost}: {text}",
+        "en": "session result (error): {turns:turn|turns}, {duration}, {cost}: {text}",
+    },
+    "row_result_none": {
+        "nl": "sessie-resultaat: geen resultaatregel ({ended})",
+        "en": "session result: no result line ({ended})",
+    },
+    "row_result_none_why": {
+        "nl": "sessie-resultaat: geen resultaatregel ({ended}, {why})",
+        "en": "session result: no result line ({ended}, {why})",
+    },
+    "row_not_started": {"nl": "niet gestart", "en": "not started"},
+    "row_stopped": {"nl": "gestopt: {how}", "en": "stopped: {how}"},
+    "stop_silence": {"nl": "te lang stil", "en": "silent too long"},
+    "stop_total": {"nl": "te lang bezig", "en": "busy too long"},
+    "stop_lease_lost": {"nl": "lease kwijt", "en": "lease lost"},
+    "stop_shutdown": {"nl": "de worker stopte", "en": "the worker stopped"},
+    "stop_lingered": {"nl": "bleef hangen na het afronden", "en": "lingered after closing"},
     "url_unknown_parameter": {
         "nl": "TAAK_DATABASE_URL noemt een parameter die asyncpg niet kent en Postgres als instelling niet: "
         "{name} ({url})",
@@ -1257,6 +1317,69 @@ def os_reason(exc: OSError, language: str) -> str:
 
 def phrase(key: str, **values: object) -> Phrase:
     return Phrase(key, tuple(values.items()))
+
+
+@dataclass(frozen=True)
+class Duration(Phrase):
+    """How long a session ran, said as every list says it (`3u` in Dutch, `3h` in English)."""
+
+    def said(self, language: str) -> str:
+        from worker.core.table import age
+
+        seconds = dict(self.values)["seconds"]
+        return age(float(seconds) if isinstance(seconds, (int, float)) else None, language)
+
+
+def duration(seconds: float) -> Duration:
+    return Duration("duration", (("seconds", seconds),))
+
+
+# The phrases whose words are not a message of the catalogue.
+PHRASE_KINDS: dict[str, type[Phrase]] = {"os": OsReason, "duration": Duration}
+
+
+def phrase_json(said: Phrase) -> dict[str, object]:
+    """A phrase as a log row's meta keeps it (`zin`), to be said again in the reader's language."""
+    return {
+        "sleutel": said.key,
+        "waarden": {name: phrase_json(v) if isinstance(v, Phrase) else v for name, v in said.values},
+    }
+
+
+def phrase_from_json(value: object) -> Phrase | None:
+    """The phrase a row's `zin` keeps; None for anything else (a plain text, a key this version does not know)."""
+    if not isinstance(value, dict) or not isinstance(value.get("sleutel"), str):
+        return None
+    key, values = value["sleutel"], value.get("waarden", {})
+    kind = PHRASE_KINDS.get(key, Phrase)
+    if not isinstance(values, dict) or (kind is Phrase and key not in MESSAGES):
+        return None
+    kept: list[tuple[str, object]] = []
+    for name, inner in values.items():
+        if isinstance(inner, dict):
+            inner = phrase_from_json(inner)
+            if inner is None:
+                return None
+        kept.append((name, inner))
+    return kind(key, tuple(kept))
+
+
+def kept_phrase(tekst: str, zin: object) -> Phrase | None:
+    """The phrase a row (or a journal entry) keeps beside its Dutch text, when it still says exactly that text;
+    None for a person's text, or a phrase of another version."""
+    kept = phrase_from_json(zin)
+    try:
+        return kept if kept is not None and kept.said("nl") == tekst else None
+    except (KeyError, IndexError, ValueError, TypeError):  # its values are not the ones its words name
+        return None
+
+
+def said_row(tekst: str, meta: Mapping[str, Any], language: str) -> str:
+    """A log row's text in the reader's language. The system's own rows keep their words as a phrase (`zin`),
+    said again in `language`; every other row (a person's, a bot's, one written before rows kept their
+    phrase) reads as it was written, in its writer's words."""
+    kept = kept_phrase(tekst, meta.get("zin")) if language != "nl" else None
+    return kept.said(language) if kept is not None else tekst
 
 
 def dollars(value: Decimal | float | None) -> str:

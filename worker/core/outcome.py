@@ -55,9 +55,14 @@ class Outcome:
     infrastructure: bool = False
     stderr: str = ""  # the session's last stderr, kept with the reason in the ledger
 
+    @property
+    def reason_phrase(self) -> Phrase:
+        """The reason, with the session's last stderr when it left one: the ledger's row and the daemon's log."""
+        return phrase("with_stderr", reason=self.why, stderr=self.stderr) if self.stderr else self.why
+
     def said(self, language: str) -> str:
         """The reason in one language: the run's for the daemon's log, Dutch (the record's) for the ledger."""
-        return self.why.said(language) + (f"\nstderr: {self.stderr}" if self.stderr else "")
+        return self.reason_phrase.said(language)
 
     @property
     def reason(self) -> str:

@@ -26,14 +26,14 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
-from worker.core.messages import Phrase, message, written
+from worker.core.messages import Phrase, kept_phrase, message, phrase, phrase_json, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, Outcome
 from worker.daemon.retry import DatabaseGone
 from worker.db.connect import CONNECTION_ERRORS
-from worker.db.ledger import Claim, Ledger, check_text
+from worker.db.ledger import Claim, Ledger, Reason, check_text
 from worker.hooks.stand import write_stand
 
 log = structlog.get_logger("queue-worker")
@@ -328,6 +328,16 @@ def _attempts(
     return once
 
 
+def reason_fields(reden: Phrase) -> dict[str, Any]:
+    """A reason of the system's own as the journal keeps it: its Dutch text and its phrase."""
+    return {"reden": str(reden), "zin": phrase_json(reden)}
+
+
+def _reason(fields: dict[str, Any]) -> Reason:
+    """The reason a journal entry gives: the system's phrase when it kept one, else the text as typed."""
+    return kept_phrase(fields["reden"], fields.get("zin")) or fields["reden"]
+
+
 async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60.0, 3600.0)) -> None:
     f, meta = entry.fields, entry.meta()
     kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
@@ -342,7 +352,7 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
     elif entry.op == "vrijgeven":
         base, maximum = backoff
         await ledger.vrijgeven(
-            entry.task_id, entry.token, f["reden"], bot=entry.bot, meta=meta, backoff_base=base, backoff_max=maximum
+            entry.task_id, entry.token, _reason(f), bot=entry.bot, meta=meta, backoff_base=base, backoff_max=maximum
         )
     elif entry.op == "stap":
         await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
@@ -354,7 +364,7 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         )
     elif entry.op == "vrijgeven_poging_terug":
         await ledger.vrijgeven_poging_terug(
-            entry.task_id, entry.token, bot=entry.bot, reden=f["reden"], sessie=entry.sessie
+            entry.task_id, entry.token, bot=entry.bot, reden=_reason(f), sessie=entry.sessie
         )
     elif entry.op == "poging_mislukt":
         base, maximum = backoff
@@ -362,7 +372,7 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
             entry.task_id,
             entry.token,
             bot=entry.bot,
-            reden=f["reden"],
+            reden=_reason(f),
             notitie=f["notitie"],
             sessie=entry.sessie,
             meta={"sessie": entry.sessie, **meta},
@@ -402,7 +412,9 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     if op == "blokkeer":
         return {"vraag": check_text(text, "vraag")}
     if op == "vrijgeven":
-        return {"reden": check_text(_text_field(request, "reden", "vrijgegeven door de sessie"), "reden")}
+        if request.get("reden") in (None, ""):
+            return reason_fields(phrase("row_released_by_session"))
+        return {"reden": check_text(_text_field(request, "reden"), "reden")}
     if op == "stap":
         return {"tekst": check_text(text, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)}
     raise InvalidInput("unknown_op", op=op)

@@ -28,15 +28,14 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.messages import dollars, file_error_line, filled, message, phrase
+from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
 from worker.core.model import Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
-from worker.core.table import age
 from worker.daemon import outbox
 from worker.daemon.duties import Duties
-from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong
+from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong, reason_fields
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal
 from worker.daemon.listen import listen
@@ -271,7 +270,7 @@ class Worker:
         # What sessions of an earlier run said lands first, with the tokens it was said with.
         await self.gate.drained()
         released = await self.ledger.eigen_claims_vrijgeven(
-            self.holders, f"vrijgegeven bij herstart van de worker op {self.settings.machine}"
+            self.holders, phrase("row_released_at_restart", machine=self.settings.machine)
         )
         active = await bot_table.active_bots(self.pool, self.bots)
         log.info(
@@ -375,8 +374,7 @@ class Worker:
             if claim is None:
                 return
             if self.stopping.is_set():  # the stop came while the claim was on its way: it goes back unstarted
-                reason = message("outcome_shutdown", "nl")  # the ledger's words are Dutch, as every record's
-                await self._vrijgeven(claim, session_id, reason)
+                await self._vrijgeven(claim, session_id, phrase("outcome_shutdown"))
                 said = message("outcome_shutdown", self.settings.language)
                 log.info("claim_given_back", task_id=claim.task.id, reason=said)
                 return
@@ -633,8 +631,8 @@ class Worker:
         closed itself (klaar, blokkeer) stays closed, as the give-back names a token that is no longer current."""
         if result is not None:
             self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
-        reason = "de worker stopte terwijl de database weg was; de taak gaat terug in de wachtrij"
-        self._journal(claim, session_id, "vrijgeven_poging_terug", {"reden": reason})
+        reason = reason_fields(phrase("row_stopped_database_away"))
+        self._journal(claim, session_id, "vrijgeven_poging_terug", reason)
         log.warning("ending_kept_in_journal", reason=message("ending_kept", self.settings.language))
 
     def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> None:
@@ -654,7 +652,7 @@ class Worker:
             self.paused_until = time.monotonic() + pause
             log.warning("worker_paused", seconds=pause, reason=said, failures=self.infra_failures)
         if outcome.action == Action.VRIJGEVEN:
-            await self._vrijgeven(claim, session_id, outcome.reason)
+            await self._vrijgeven(claim, session_id, outcome.reason_phrase)
         elif outcome.action == Action.RETRY_OR_FAIL:
             try:
                 status = await self.outages.run(
@@ -663,7 +661,7 @@ class Worker:
                         task_id,
                         claim.token,
                         bot=bot,
-                        reden=outcome.reason,
+                        reden=outcome.reason_phrase,
                         notitie=outcome.note,
                         sessie=session_id,
                         meta={"sessie": session_id},
@@ -673,12 +671,13 @@ class Worker:
                     last_try_after=self.stopping,
                 )
             except DatabaseGone:  # judged, not written: the journal keeps the judgement for the next start
-                self._journal(claim, session_id, "poging_mislukt", {"reden": outcome.reason, "notitie": outcome.note})
+                fields = {**reason_fields(outcome.reason_phrase), "notitie": outcome.note}
+                self._journal(claim, session_id, "poging_mislukt", fields)
                 log.warning("ending_kept_in_journal", reason=message("ending_kept", s.language))
                 return
             log.info("task_returned", status=status)
 
-    async def _vrijgeven(self, claim: Claim, session_id: str, reason: str) -> None:
+    async def _vrijgeven(self, claim: Claim, session_id: str, reason: Phrase) -> None:
         """The attempt given back; when the database does not take it soon (or the worker is stopping while it
         is away), the journal keeps it and writes it when the database is back."""
         written = False
@@ -692,40 +691,45 @@ class Worker:
             )
             written = True
         if not written:
-            self._journal(claim, session_id, "vrijgeven_poging_terug", {"reden": reason})
+            self._journal(claim, session_id, "vrijgeven_poging_terug", reason_fields(reason))
 
 
-# Why the daemon stopped a session, as the ledger's rows say it (Dutch in every run: the record's language).
-STOPPED_NL = {
-    Stop.SILENCE: "te lang stil",
-    Stop.TOTAL: "te lang bezig",
-    Stop.LEASE_LOST: "lease kwijt",
-    Stop.SHUTDOWN: "de worker stopte",
-    Stop.LINGERED: "bleef hangen na het afronden",
+# Why the daemon stopped a session, as its result row says it.
+STOPPED = {
+    Stop.SILENCE: "stop_silence",
+    Stop.TOTAL: "stop_total",
+    Stop.LEASE_LOST: "stop_lease_lost",
+    Stop.SHUTDOWN: "stop_shutdown",
+    Stop.LINGERED: "stop_lingered",
 }
 
 
 def _result_row(report: SessionReport, session_id: str) -> tuple[str, dict[str, object]]:
-    """Every session's result row: its text, and the meta the brake and the cockpit count from."""
+    """Every session's result row: its text, and the meta the brake and the cockpit count from (with the
+    row's words as a phrase, said in each reader's language)."""
+    said = _result_phrase(report)
     meta: dict[str, object] = {"sessie": session_id, "exit_code": report.exit_code, "stop": report.stop}
     if report.result is not None:
         meta.update(report.result.as_meta())
-    return _result_line(report), meta
+    return str(said), {**meta, "zin": phrase_json(said)}
 
 
-def _result_line(report: SessionReport) -> str:
+def _result_phrase(report: SessionReport) -> Phrase:
     result = report.result
     if result is None:
         failed = launch_failure(report.spawn_error or "")
-        why = (failed.said("nl") if failed else report.spawn_error) or (
-            f"gestopt: {STOPPED_NL[report.stop]}" if report.stop else None
+        why: Phrase | str | None = (
+            failed
+            or report.spawn_error
+            or (phrase("row_stopped", how=phrase(STOPPED[report.stop])) if report.stop else None)
         )
-        ended = f"exit {report.exit_code}" if report.exit_code is not None else "niet gestart"
-        return f"sessie-resultaat: geen resultaatregel ({ended}{f', {why}' if why else ''})"
-    cost = dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?"
-    seconds = age(result.duration_ms / 1000, "nl") if result.duration_ms is not None else "?"
-    head = "sessie-resultaat (fout)" if result.is_error else "sessie-resultaat"
+        ended: Phrase | str = f"exit {report.exit_code}" if report.exit_code is not None else phrase("row_not_started")
+        return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
     text = (result.text or result.subtype or "").strip()
-    text = text if len(text) <= 1000 else text[:999] + "…"
-    turns = filled("{n:beurt|beurten}", n=result.num_turns) if result.num_turns is not None else "? beurten"
-    return f"{head}: {turns}, {seconds}, {cost}: {text}"
+    return phrase(
+        "row_result_error" if result.is_error else "row_result",
+        turns=result.num_turns if result.num_turns is not None else "?",
+        duration=duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
+        cost=dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
+        text=text if len(text) <= 1000 else text[:999] + "…",
+    )

@@ -16,6 +16,7 @@ from typing import Any
 import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound, Refused
+from worker.core.messages import Phrase, phrase_json
 from worker.core.model import (
     CONTEXT_MAX_CHARS,
     FINAL,
@@ -119,6 +120,21 @@ def _json(value: Any) -> dict[str, Any]:
 
 def _meta_json(meta: dict[str, Any] | None) -> str:
     return json.dumps(meta or {}, ensure_ascii=False)
+
+
+# A reason given to a row the system writes: the system's own words as a phrase (said in each reader's
+# language), or a person's text as typed.
+Reason = str | Phrase
+
+
+def _reason_value(reden: Reason) -> str:
+    """The reason as the JSON value a row's phrase names it by: a phrase, or the person's text itself."""
+    return json.dumps(phrase_json(reden) if isinstance(reden, Phrase) else reden, ensure_ascii=False)
+
+
+def _phrase_or_null(reden: Reason) -> str | None:
+    """The row's phrase when the whole row is the reason; NULL for a person's text, which needs none."""
+    return json.dumps(phrase_json(reden), ensure_ascii=False) if isinstance(reden, Phrase) else None
 
 
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -340,7 +356,7 @@ class Ledger:
         self,
         task_id: str,
         token: str,
-        reden: str,
+        reden: Reason,
         *,
         bot: str | None = None,
         niet_voor: datetime | None = None,
@@ -349,36 +365,39 @@ class Ledger:
         backoff_max: float = 3600,
     ) -> Written:
         check_task_id(task_id)
-        check_text(reden, "reden")
+        check_text(str(reden), "reden")
         record = await self.db.fetchrow(
             queries()["vrijgeven"],
             task_id,
             check_token(token),
             bot,
-            reden,
+            str(reden),
             niet_voor,
             _meta_json(meta),
             backoff_base,
             backoff_max,
+            _reason_value(reden),
         )
         return await self._written_or_why(record, task_id, token)
 
-    async def annuleer(self, task_id: str, reden: str, *, wie: str) -> Written:
+    async def annuleer(self, task_id: str, reden: Reason, *, wie: str) -> Written:
         """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
         check_task_id(task_id)
-        check_text(reden, "reden")
-        record = await self.db.fetchrow(queries()["annuleren"], task_id, wie, reden)
+        check_text(str(reden), "reden")
+        record = await self.db.fetchrow(queries()["annuleren"], task_id, wie, str(reden), _reason_value(reden))
         if record is None:
             task = await self.toon(task_id)
             raise Refused("already_final", id=task_id, status=task.status)
         return Written(id=record["id"], ts=record["ts"])
 
-    async def terugnemen(self, task_id: str, reden: str, *, wie: str, wait_seconds: float = 30) -> Written:
+    async def terugnemen(self, task_id: str, reden: Reason, *, wie: str, wait_seconds: float = 30) -> Written:
         """The owner takes a held lease back by hand: the attempt given back, claimable again after
         `wait_seconds` (by then the daemon that ran it has stopped its session: one task never runs twice)."""
         check_task_id(task_id)
-        check_text(reden, "reden")
-        record = await self.db.fetchrow(queries()["terugnemen"], task_id, wie, reden, wait_seconds)
+        check_text(str(reden), "reden")
+        record = await self.db.fetchrow(
+            queries()["terugnemen"], task_id, wie, str(reden), wait_seconds, _reason_value(reden)
+        )
         if record is None:
             task = await self.toon(task_id)
             raise Refused("not_bezig", id=task_id, status=task.status)
@@ -425,7 +444,7 @@ class Ledger:
         token: str,
         *,
         bot: str,
-        reden: str,
+        reden: Reason,
         notitie: str | None,
         sessie: str | None,
         meta: dict[str, Any],
@@ -438,26 +457,35 @@ class Ledger:
             task_id,
             check_token(token),
             bot,
-            reden,
+            str(reden),
             notitie,
             sessie,
             json.dumps(meta, ensure_ascii=False),
             backoff_base,
             backoff_max,
+            _phrase_or_null(reden),
         )
         return Status(status) if status is not None else None
 
     async def vrijgeven_poging_terug(
-        self, task_id: str, token: str, *, bot: str, reden: str, sessie: str | None
+        self, task_id: str, token: str, *, bot: str, reden: Reason, sessie: str | None
     ) -> bool:
         """Give the attempt back (not the task's fault); False when the task is not ours any more."""
         record = await self.db.fetchrow(
-            queries()["vrijgeven_poging_terug"], task_id, check_token(token), bot, reden, sessie
+            queries()["vrijgeven_poging_terug"],
+            task_id,
+            check_token(token),
+            bot,
+            str(reden),
+            sessie,
+            _phrase_or_null(reden),
         )
         return record is not None
 
-    async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: str) -> list[str]:
-        records = await self.db.fetch(queries()["eigen_claims_vrijgeven"], list(holders), reden)
+    async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: Reason) -> list[str]:
+        records = await self.db.fetch(
+            queries()["eigen_claims_vrijgeven"], list(holders), str(reden), _reason_value(reden)
+        )
         return [r["id"] for r in records]
 
     async def verlopen(

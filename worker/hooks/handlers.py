@@ -123,15 +123,14 @@ async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tup
     try:
         ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
         if report.path is not None:
-            text = f"verslag voor de compact: {report.path} ({report.lines} regels, {report.entries} berichten)"
-            await _log_compact(ledger, settings, text, {"rapport": str(report.path), "trigger": trigger})
+            await _log_compact(ledger, settings, *report.row(trigger))
         task = await ledger.toon(settings.id)
     finally:
         await conn.close()
     return task.opdracht, task.volgende_stap or "-"
 
 
-async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, str]) -> None:
+async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, object]) -> None:
     assert settings.id is not None
     if settings.token is None:  # the owner's own session on a task: the owner holds no lease
         await ledger.compact_by_owner(settings.id, text, bot=settings.bot, sessie=settings.sessie, meta=meta)
@@ -161,7 +160,7 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         conn = await quick_connection(settings)
         try:
             ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-            meta = {"samenvatting": str(path), "trigger": trigger_of(payload)}
+            meta: dict[str, object] = {"samenvatting": str(path), "trigger": trigger_of(payload)}
             await _log_compact(ledger, settings, summary_for_the_log(text, path), meta)
         finally:
             await conn.close()

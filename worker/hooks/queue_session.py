@@ -119,9 +119,8 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
     if report.path is not None:
-        text = f"verslag voor de compact: {report.path} ({report.lines} regels, {report.entries} berichten)"
+        text, meta = report.row(trigger_of(payload))
         try:
-            meta = {"rapport": str(report.path), "trigger": trigger_of(payload)}
             ask("log", soort="compact", tekst=text, meta=meta)
         except NoAnswer as exc:
             return steering, message("hook_report_not_logged", early_language(), path=report.path, reason=exc), 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
-from worker.core.messages import message
+from worker.core.messages import message, phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
 
@@ -61,6 +61,11 @@ class Report:
     entries: int
     error: str | None = None
     lines: int = 0  # lines in the report file, as the compact row says
+
+    def row(self, trigger: str) -> tuple[str, dict[str, object]]:
+        """The compaction's log row: its Dutch text, and its meta with the same words as a phrase."""
+        said = phrase("row_compact_report", path=str(self.path), lines=self.lines, entries=self.entries)
+        return str(said), {"rapport": str(self.path), "trigger": trigger, "zin": phrase_json(said)}
 
 
 def write_report(
