@@ -17,7 +17,7 @@ create or replace function taak_nieuw(
     niet_voor timestamptz default null,
     uiterlijk timestamptz default null
 ) returns text
-language plpgsql volatile as $$
+language plpgsql volatile security definer set search_path = public, pg_temp as $$
 declare
     nieuw_id text;
 begin
