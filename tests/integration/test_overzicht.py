@@ -125,7 +125,7 @@ async def test_tail_shows_a_new_row_as_it_is_written(cli_env: dict[str, str], po
     )
     try:
         first = _line(tail, 15)
-        assert "aangemaakt door jamal" in first
+        assert "created by jamal" in first  # the run's language (cli_env: English), the row's own words Dutch
         written = time.monotonic()
         await ledger.log(task_id, Soort.NOTITIE, "nieuwe regel", bot="jamal")
         line = _line(tail, 15)
