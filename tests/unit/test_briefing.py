@@ -210,7 +210,7 @@ def test_the_newest_row_appears_verbatim_or_cut_with_the_mark(recent: list[LogRo
     )
     from worker.core.briefing import WORDS, clip, log_line
 
-    expected = clip(log_line(ordered[-1], source.now, AMSTERDAM, WORDS["en"].months), source.line_cap, " […cut]")
+    expected = clip(log_line(ordered[-1], source.now, AMSTERDAM, WORDS["en"].months, "en"), source.line_cap, " […cut]")
     text = build_briefing(source, Variant.COMPACT)
     assert expected in text
 

@@ -176,8 +176,12 @@ def test_a_long_session_says_its_duration_as_the_lists_do() -> None:
 
     quick = Result(False, "success", "ok", 2, 1140, 0.1, None)
     long = Result(False, "success", "ok", 40, 1_234_567, 2.5, None)
-    assert str(_result_phrase(SessionReport(exit_code=0, result=quick))) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
-    assert str(_result_phrase(SessionReport(exit_code=0, result=long))) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"
+    assert (
+        str(_result_phrase(SessionReport(exit_code=0, result=quick))) == "sessie-resultaat: 2 beurten, 1.1s, $0.10: ok"
+    )
+    assert (
+        str(_result_phrase(SessionReport(exit_code=0, result=long))) == "sessie-resultaat: 40 beurten, 20m, $2.50: ok"
+    )
 
 
 @pytest.mark.parametrize(
@@ -207,4 +211,7 @@ def test_a_session_that_never_started_says_so_not_exit_none() -> None:
     from worker.daemon.worker import _result_phrase
 
     never = SessionReport(exit_code=None, result=None, spawn_error="bestand /nergens: bestaat niet")
-    assert str(_result_phrase(never)) == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"
+    assert (
+        str(_result_phrase(never))
+        == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"
+    )

@@ -542,6 +542,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import WORDS, stamp
     from worker.core.messages import said_row
     from worker.db.connect import CONNECTION_ERRORS
+    from worker.db.ledger import json_object
     from worker.db.sqlfiles import queries
     from worker.proc import reader_gone
 
@@ -555,7 +556,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)
         who = padded(row["bot"] or "-", 10)
-        text = said_row(row["tekst"], json.loads(row["meta"] or "{}"), settings.language)
+        text = said_row(row["tekst"], json_object(row["meta"]), settings.language)
         print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {who} ", text), flush=True)
 
     async with a.connection(settings) as conn:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import json
 import os
 import re
 import secrets
@@ -439,8 +438,10 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
 
 def _log_json(row: Any, settings: Settings) -> dict[str, Any]:
     """A log row for the page: its text in the page's language (the system's own rows; see said_row)."""
-    soort, meta = row["soort"], row["meta"]
-    text = said_row(row["tekst"], json.loads(meta) if isinstance(meta, str) else meta or {}, settings.language)
+    from worker.db.ledger import json_object
+
+    soort = row["soort"]
+    text = said_row(row["tekst"], json_object(row["meta"]), settings.language)
     return {
         "id": int(row["id"]),
         "ts": _when(row["ts"], settings),

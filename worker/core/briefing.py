@@ -211,7 +211,7 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
     return filled(words.older, n=older.total, since=since, kinds=kinds)
 
 
-def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str], language: str = "nl") -> str:
+def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str], language: str) -> str:
     label = row.soort.value.replace("_", " ")
     text = one_line(row.said(language))
     by = f" ({one_line(row.bot)})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""

@@ -643,7 +643,7 @@ class Worker:
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
         s = self.settings
-        said = outcome.said(s.language)  # the log's words; the ledger keeps outcome.reason, the record's Dutch
+        said = outcome.said(s.language)  # the log's words; the ledger's row keeps the Dutch and the phrase
         log.info("outcome", action=outcome.action, reason=said.splitlines()[0])
         self.infra_failures, pause = infra_pause(
             self.infra_failures, outcome, s.infra_pause_base_seconds, s.infra_pause_max_seconds

@@ -98,7 +98,7 @@ class BriefingState:
 def task_from_record(record: asyncpg.Record) -> Task:
     values = dict(record)
     values["status"] = Status(values["status"])
-    values["context"] = _json(values["context"])
+    values["context"] = json_object(values["context"])
     token = values["lease_token"]
     values["lease_token"] = str(token) if token is not None else None
     return Task(**values)
@@ -107,11 +107,12 @@ def task_from_record(record: asyncpg.Record) -> Task:
 def log_row_from_record(record: asyncpg.Record) -> LogRow:
     values = dict(record)
     values["soort"] = Soort(values["soort"])
-    values["meta"] = _json(values["meta"])
+    values["meta"] = json_object(values["meta"])
     return LogRow(**values)
 
 
-def _json(value: Any) -> dict[str, Any]:
+def json_object(value: Any) -> dict[str, Any]:
+    """A jsonb column as asyncpg gives it (its text) or as a row already read (a dict), as a dict."""
     if isinstance(value, str):
         loaded: dict[str, Any] = json.loads(value)
         return loaded
