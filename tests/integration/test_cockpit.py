@@ -239,8 +239,6 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
 ) -> None:
     """A task for any bot, finished by the owner's hand, showed as "jamal done" (the row's writer, no bot), and
     the days were `03-12`, which an English reader takes for March."""
-    from datetime import UTC, datetime
-
     from worker.cockpit.pages import WORDS
     from worker.core.briefing import WORDS as TIME_WORDS
     from worker.db.ledger import Ledger
@@ -255,7 +253,7 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     done = WORDS["nl"]["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
     assert f">jamal {done}</text>" not in page
-    today = datetime.now(UTC).date()
+    today = await conn.fetchval("select (now() at time zone taak_tijdzone())::date")  # the pictures' day
     assert f"<title>paco {done} {today.day} {TIME_WORDS['nl'].months[today.month - 1]}: 1</title>" in page
 
 
@@ -609,7 +607,6 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     """The picture divided all of a day's sessions by the day's finished tasks, the overview a finished task's
     own sessions by the finished tasks: the same bot and day read 2.4 on the board and 1.50 in `taak overzicht`
     (tester L). A task still running, or started on another day, no longer moves the picture's figure."""
-    from datetime import UTC, datetime
 
     from worker.core.briefing import WORDS as TIME_WORDS
     from worker.db.ledger import Ledger
@@ -631,7 +628,7 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     await new_task(conn, "Loopt nog")
     assert await ledger.claim(["paco"]) is not None  # a third session today, of a task not finished
     overview = await conn.fetchval("select sessies_per_klare_taak from taak_overzicht where bot = 'paco'")
-    today = datetime.now(UTC).date()
+    today = await conn.fetchval("select (now() at time zone taak_tijdzone())::date")  # the pictures' day
     day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
     page = client.get("/").text
     assert float(overview) == 2.0
