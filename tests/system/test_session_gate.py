@@ -18,6 +18,7 @@ import pytest
 from tests.conftest import with_database
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.core.dsn import parse_database_url
+from worker.core.messages import said_row
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
 
@@ -484,3 +485,5 @@ async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_whe
     assert row["tekst"].startswith("De veranda: het budget is 4000 euro.")
     assert row["tekst"].endswith(f"\n[…] (de hele samenvatting: {kept})")
     assert len(row["tekst"]) == 100_000
+    english = said_row(row["tekst"], json.loads(row["meta"]), "en")  # the ending is the system's: said anew
+    assert english.endswith(f"\n[…] (the whole summary: {kept})")

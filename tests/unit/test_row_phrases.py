@@ -97,3 +97,33 @@ def test_every_row_message_has_the_same_values_in_both_languages() -> None:
     for key, texts in MESSAGES.items():
         if key.startswith(("row_", "stop_")) or key == "with_stderr":
             assert placeholders(texts["nl"]) == placeholders(texts["en"]), key
+
+
+def test_a_cut_summary_keeps_its_words_and_says_where_the_whole_is_in_the_readers_language() -> None:
+    """The summary is the session's words, in whatever language it wrote them; only the row's ending is the
+    system's, and an English run read it in Dutch: `[…] (de hele samenvatting: ...)`."""
+    from worker.hooks.reports import summary_for_the_log
+
+    summary = "Het budget is 4000 euro. " * 5000
+    row, said = summary_for_the_log(summary, Path("/data/samenvattingen/s.txt"))
+    stored = json.loads(json.dumps(said))  # as the row's jsonb gives it back
+    assert row.endswith("\n[…] (de hele samenvatting: /data/samenvattingen/s.txt)")
+    assert said_row(row, stored, "nl") == row
+    english = said_row(row, stored, "en")
+    start = row.removesuffix("\n[…] (de hele samenvatting: /data/samenvattingen/s.txt)")
+    assert english == start + "\n[…] (the whole summary: /data/samenvattingen/s.txt)"
+    assert "samenvatting:" not in english
+
+
+def test_a_summary_that_fits_is_its_own_words_with_no_phrase() -> None:
+    from worker.hooks.reports import summary_for_the_log
+
+    assert summary_for_the_log("kort", Path("/s.txt")) == ("kort", {})
+
+
+def test_an_ending_phrase_that_does_not_end_the_row_is_not_put_in() -> None:
+    from worker.core.messages import ending_json
+
+    ending = ending_json(phrase("row_summary_cut", path="/s.txt"))
+    assert said_row("een tekst die zelf anders eindigt", {"zin": ending}, "en") == "een tekst die zelf anders eindigt"
+    assert said_row("x", {"zin": {**ending, "waarden": {}}}, "en") == "x"  # its value is missing

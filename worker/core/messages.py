@@ -694,6 +694,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the worker stopped while the database was away; the task goes back into the queue",
     },
     "row_demo_replaced": {"nl": "vervangen door een nieuwe demo", "en": "replaced by a new demo"},
+    # The end of a compaction summary too long for a row: the summary is the session's words, this ending the
+    # system's. The row keeps the phrase of its ending only (`ending_json`): the summary is not kept twice.
+    "row_summary_cut": {"nl": "\n[…] (de hele samenvatting: {path})", "en": "\n[…] (the whole summary: {path})"},
     "row_compact_report": {
         "nl": "verslag voor de compact: {path} ({lines:regel|regels}, {entries:bericht|berichten})",
         "en": "report before the compaction: {path} ({lines:line|lines}, {entries:message|messages})",
@@ -1346,6 +1349,11 @@ def phrase_json(said: Phrase) -> dict[str, object]:
     }
 
 
+def ending_json(said: Phrase) -> dict[str, object]:
+    """A phrase that says only the end of a row's text (`staart`), the rest being somebody's own words."""
+    return {**phrase_json(said), "staart": True}
+
+
 def phrase_from_json(value: object) -> Phrase | None:
     """The phrase a row's `zin` keeps; None for anything else (a plain text, a key this version does not know)."""
     if not isinstance(value, dict) or not isinstance(value.get("sleutel"), str):
@@ -1378,8 +1386,27 @@ def said_row(tekst: str, meta: Mapping[str, Any], language: str) -> str:
     """A log row's text in the reader's language. The system's own rows keep their words as a phrase (`zin`),
     said again in `language`; every other row (a person's, a bot's, one written before rows kept their
     phrase) reads as it was written, in its writer's words."""
-    kept = kept_phrase(tekst, meta.get("zin")) if language != "nl" else None
+    if language == "nl":
+        return tekst
+    zin = meta.get("zin")
+    if isinstance(zin, dict) and zin.get("staart") is True:
+        return _said_ending(tekst, zin, language)
+    kept = kept_phrase(tekst, zin)
     return kept.said(language) if kept is not None else tekst
+
+
+def _said_ending(tekst: str, zin: dict[str, Any], language: str) -> str:
+    """A row whose phrase says only its ending: somebody's words as written, the ending in `language`."""
+    kept = phrase_from_json(zin)
+    if kept is None:
+        return tekst
+    try:
+        ending = kept.said("nl")
+        if not ending or not tekst.endswith(ending):
+            return tekst
+        return tekst[: len(tekst) - len(ending)] + kept.said(language)
+    except (KeyError, IndexError, ValueError, TypeError):  # its values are not the ones its words name
+        return tekst
 
 
 def dollars(value: Decimal | float | None) -> str:

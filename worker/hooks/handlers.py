@@ -160,8 +160,9 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         conn = await quick_connection(settings)
         try:
             ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
-            meta: dict[str, object] = {"samenvatting": str(path), "trigger": trigger_of(payload)}
-            await _log_compact(ledger, settings, summary_for_the_log(text, path), meta)
+            row, said = summary_for_the_log(text, path)
+            meta: dict[str, object] = {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
+            await _log_compact(ledger, settings, row, meta)
         finally:
             await conn.close()
     return HookResult()

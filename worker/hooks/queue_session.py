@@ -145,8 +145,9 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
     path = summary_path(folder, session)
     path.write_text(text + "\n", encoding="utf-8")
-    meta = {"samenvatting": str(path), "trigger": trigger_of(payload)}
-    ask("log", soort="compact", tekst=summary_for_the_log(text, path), meta=meta)
+    row, said = summary_for_the_log(text, path)
+    meta = {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
+    ask("log", soort="compact", tekst=row, meta=meta)
     return "", "", 0
 
 

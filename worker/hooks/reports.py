@@ -10,7 +10,7 @@ from pathlib import Path
 
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
-from worker.core.messages import message, phrase, phrase_json
+from worker.core.messages import ending_json, message, phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
 
@@ -107,13 +107,17 @@ def strip_analysis(summary: str) -> str:
     return _ANALYSIS.sub("", summary).strip()
 
 
-def summary_for_the_log(text: str, path: Path) -> str:
-    """The summary as the compaction's row holds it: whole when it fits a log row, else its start and where the
-    whole one is kept. A longer one was refused, and the compaction went uncounted (or, over the socket's
-    limit, was blamed on the daemon)."""
+def summary_for_the_log(text: str, path: Path) -> tuple[str, dict[str, object]]:
+    """The summary as the compaction's row holds it, and what its meta adds: whole when it fits a log row, else
+    its start and where the whole one is kept, that ending kept as a phrase for readers of another language. A
+    longer one was refused, and the compaction went uncounted (or, over the socket's limit, was blamed on the
+    daemon)."""
     from worker.core.model import TEXT_MAX_CHARS
 
-    return clip(text, TEXT_MAX_CHARS, f"\n[…] (de hele samenvatting: {path})")
+    if len(text) <= TEXT_MAX_CHARS:
+        return text, {}
+    ending = phrase("row_summary_cut", path=str(path))
+    return clip(text, TEXT_MAX_CHARS, str(ending)), {"zin": ending_json(ending)}
 
 
 def trigger_of(payload: dict[str, object]) -> str:
