@@ -240,3 +240,25 @@ def test_the_daemons_usage_line_shows_its_verb_as_optional() -> None:
         [sys.executable, "-m", "worker.cli.queue_worker", "service", "--help"], env=env, capture_output=True, text=True
     ).stdout.splitlines()
     assert service[0] == "usage: queue-worker service [-h] VERB ..."
+
+
+@pytest.mark.parametrize(
+    ("program", "argv"),
+    [
+        ("worker.cli.taak", ["bot"]),
+        ("worker.cli.taak", ["archief"]),
+        ("worker.cli.taak", ["db"]),
+        ("worker.cli.taak", ["machine"]),
+        ("worker.cli.taak", ["intake"]),
+        ("worker.cli.queue_worker", ["service"]),
+        ("worker.cli.taak", ["lijst", "--x"]),
+    ],
+)
+def test_a_usage_error_of_a_verb_group_names_no_help_option(program: str, argv: list[str]) -> None:
+    """`taak bot` said `(usage: taak bot [-h] VERB ...)` where every verb's usage leaves -h out."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")} | {"TAAK_LANGUAGE": "en"}
+    done = subprocess.run([sys.executable, "-m", program, *argv], env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "(usage: " in line
+    assert "[-h]" not in line

@@ -204,7 +204,8 @@ class Parser(argparse.ArgumentParser):
             said = said.replace(stand_in, word)
         if self._words_went_missing(said) and (typed_again := self._as_text_after_double_dash()):
             said += "; " + message("dash_text_hint", early_language(), word=typed_again[0], retyped=typed_again[1])
-        usage = self.format_usage().strip().split(": ", 1)[-1]
+        # Every command takes -h; the verbs' own usage lines leave it out, and so does a group's made by argparse.
+        usage = self.format_usage().strip().split(": ", 1)[-1].replace(" [-h]", "")
         usage_word = argparse_words("usage: ").rstrip(": ")
         fail(f"{said} ({usage_word}: {usage})", ExitCode.USAGE, program=self.prog.split()[0])
 
