@@ -100,7 +100,8 @@ select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
 
 -- name: vrijgeven
 -- A session gives its held task back, with a reason. The attempt stays used: back in the queue after a
--- backoff (so the same daemon does not take it again at once), or mislukt when the attempts are used up.
+-- backoff (so the same daemon does not take it again at once), or mislukt when the attempts are used up
+-- (`mislukt` says which, for the session's success line).
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: the backoff), $6 meta (jsonb),
 -- $7 backoff base seconds, $8 backoff max seconds, $9 reden as the row's phrase names it (jsonb)
 with terug as (
@@ -121,7 +122,7 @@ select id, $3, 'vrijgegeven', $4 || case when status = 'mislukt' then ': mislukt
                 then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $9::jsonb))
                 else $9::jsonb end)
 from terug
-returning id, ts;
+returning id, ts, meta ->> 'status' = 'mislukt' as mislukt;
 
 -- name: annuleren
 -- The owner cancels a task that is not finished. A session that holds it loses its lease, so its daemon

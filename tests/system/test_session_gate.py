@@ -487,3 +487,24 @@ async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_whe
     assert len(row["tekst"]) == 100_000
     english = said_row(row["tekst"], json.loads(row["meta"]), "en")  # the ending is the system's: said anew
     assert english.endswith(f"\n[…] (the whole summary: {kept})")
+
+
+@pytest.mark.parametrize("language", ["en", "nl"])
+async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, language: str
+) -> None:
+    """It was told "given back to the queue" while the ledger had failed the task: an agent counts on a retry
+    that never comes (tester 20)."""
+    from tests.helpers import run_taak
+    from worker.core.messages import message
+
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, toegewezen_aan="paco", max_pogingen=1)
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
+        given = run_taak({**record["env"], "TAAK_LANGUAGE": language}, "vrijgeven", "--reden", "geen toegang")
+    finally:
+        daemon.stop()
+    assert (given.code, given.out) == (0, message("released_failed", language, id=task_id) + "\n"), given.err
+    assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "mislukt"

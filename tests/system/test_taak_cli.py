@@ -288,6 +288,16 @@ async def test_blokkeer_and_vrijgeven_by_a_session_say_what_they_did(cli_env: di
         assert (done.code, done.out) == (0, f"{task_id}: {said}\n"), done.err
 
 
+async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(cli_env: dict[str, str]) -> None:
+    """ "given back to the queue" while the ledger had failed the task (tester 20): the session's direct path."""
+    task_id = run_taak(cli_env, "nieuw", "laatste poging", "--aan", "paco", "--max-pogingen", "1").out.strip()
+    claimed = json.loads(run_taak(cli_env, "claim", "--bot", "paco", "--json").out)
+    session = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claimed["lease_token"], "TAAK_BOT": "paco"}
+    done = run_taak(session, "vrijgeven", "--reden", "geen toegang")
+    assert (done.code, done.out) == (0, f"{task_id}: given back; its attempts are used up, so the task failed\n")
+    assert json.loads(run_taak(cli_env, "toon", task_id, "--json").out)["status"] == "mislukt"
+
+
 @pytest.mark.parametrize(
     "option",
     [

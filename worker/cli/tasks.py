@@ -250,8 +250,10 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
             print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn).vrijgeven(task_id, token, reden or phrase("row_released_by_session"), bot=a.who(settings))
-        print(written("vrijgeven", settings.language, task_id))
+        given = await Ledger(conn).vrijgeven(
+            task_id, token, reden or phrase("row_released_by_session"), bot=a.who(settings)
+        )
+        print(written("vrijgeven", settings.language, task_id, used_up=given.mislukt))
     return ExitCode.OK
 
 

@@ -389,6 +389,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "finished": {"nl": "{id}: klaar, met bewijs", "en": "{id}: done, with evidence"},
     "blocked": {"nl": "{id}: wacht op het antwoord van de eigenaar", "en": "{id}: waits for the owner's answer"},
     "released": {"nl": "{id}: teruggegeven aan de wachtrij", "en": "{id}: given back to the queue"},
+    "released_failed": {
+        "nl": "{id}: teruggegeven; de pogingen zijn op, dus de taak is mislukt",
+        "en": "{id}: given back; its attempts are used up, so the task failed",
+    },
     "answered_reopened": {
         "nl": "{id}: antwoord opgeslagen, de taak staat weer in de wachtrij",
         "en": "{id}: answer stored, the task is back in the queue",
@@ -1488,10 +1492,13 @@ def dotenv_value(path: str, name: str) -> str | None:
     return found
 
 
-def written(op: str, language: str, task_id: str, soort: str | None = None) -> str:
+def written(op: str, language: str, task_id: str, soort: str | None = None, *, used_up: bool = False) -> str:
     """The success line of a session's write (`taak log`, `klaar`, `blokkeer`, `vrijgeven`, `stap`), the same
-    whether it went straight to the database or through the daemon."""
+    whether it went straight to the database or through the daemon. A task given back with its attempts
+    `used_up` failed: a session told "given back to the queue" would count on another try."""
     key = {"log": "logged", "klaar": "finished", "blokkeer": "blocked", "vrijgeven": "released", "stap": "step_set"}
+    if op == "vrijgeven" and used_up:
+        return message("released_failed", language, id=task_id)
     return message(key[op], language, id=task_id, soort=soort or "")
 
 

@@ -190,7 +190,11 @@ class Gate:
         refusal = outcome[0]
         if refusal is not None:  # said in the session's language; the journal keeps the ledger's Dutch
             return Answer(int(refusal.exit_code), err=refusal.render(language))
-        return Answer(out=written(entry.op, language, entry.task_id, entry.fields.get("soort")))
+        running = self.running.get(entry.task_id)
+        # The ledger fails a task given back on its last attempt; the claim's own counts say so (the owner cannot
+        # change them while a session holds the task).
+        used_up = running is not None and running.claim.task.pogingen >= running.claim.task.max_pogingen
+        return Answer(out=written(entry.op, language, entry.task_id, entry.fields.get("soort"), used_up=used_up))
 
     async def _read(self, op: str, running: Running, request: dict[str, Any], language: str) -> Answer:
         """From the database when it answers quickly, else (brief) the daemon's last copy, said honestly."""

@@ -73,6 +73,11 @@ class Written:
 
 
 @dataclass(frozen=True)
+class Released(Written):
+    mislukt: bool  # the attempts were used up: the task failed instead of going back to the queue
+
+
+@dataclass(frozen=True)
 class Answered(Written):
     heropend: bool  # the task waited for this answer and is back in the queue
 
@@ -364,7 +369,7 @@ class Ledger:
         meta: dict[str, Any] | None = None,
         backoff_base: float = 60,
         backoff_max: float = 3600,
-    ) -> Written:
+    ) -> Released:
         check_task_id(task_id)
         check_text(str(reden), "reden")
         record = await self.db.fetchrow(
@@ -379,7 +384,9 @@ class Ledger:
             backoff_max,
             _reason_value(reden),
         )
-        return await self._written_or_why(record, task_id, token)
+        written = await self._written_or_why(record, task_id, token)
+        assert record is not None  # else the line above raised
+        return Released(id=written.id, ts=written.ts, mislukt=record["mislukt"])
 
     async def annuleer(self, task_id: str, reden: Reason, *, wie: str) -> Written:
         """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
