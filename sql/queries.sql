@@ -816,12 +816,13 @@ order by ts
 limit $5;
 
 -- name: cockpit_per_dag
--- The cockpit's pictures: per day (in the household's time zone) and bot, tasks finished, the sessions those
--- tasks took in all (whenever they ran: sessions per finished task as `taak overzicht` counts them, for the
--- tasks finished that day) and the cost of the sessions of that day, over the last $1 days. A task for any bot
--- counts for the bot that claimed it, not for the writer of a row (the owner, finishing it by hand, is no bot).
-select (l.ts at time zone taak_tijdzone())::date as dag,
-       coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), nullif(l.bot, ''), '-') as bot,
+-- The cockpit's pictures: per day (in the page's time zone, $2, so its days are the page's) and bot, tasks
+-- finished, the sessions those tasks took in all (whenever they ran: sessions per finished task as `taak
+-- overzicht` counts them, for the tasks finished that day) and the cost of the sessions of that day, over the
+-- last $1 days. A task for any bot counts for the bot that claimed it, never for the writer of a row: the
+-- owner, finishing a task by hand or cancelling one nobody ran, is no bot, and such a task is in no bot's bar.
+select (l.ts at time zone $2)::date as dag,
+       coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) as bot,
        count(*) filter (where l.soort = 'klaar') as klaar,
        coalesce(sum(genomen.sessies), 0)::bigint as sessies_van_klare,
        coalesce(sum((l.meta ->> 'total_cost_usd')::numeric)
@@ -833,12 +834,16 @@ left join lateral (
     where l.soort = 'klaar' and g.taak_id = l.taak_id and g.soort = 'gestart'
 ) genomen on true
 where l.ts >= now() - make_interval(days => $1)
+  and (l.soort = 'klaar' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
+  and coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) is not null
 group by 1, 2
 order by 1, 2;
 
 -- name: cockpit_mislukt_per_dag
--- Tasks that ended mislukt, per day and bot, over the last $1 days.
-select (bijgewerkt at time zone taak_tijdzone())::date as dag, coalesce(toegewezen_aan, '-') as bot, count(*) as mislukt
+-- Tasks that ended mislukt, per day (in the page's time zone, $2) and bot (as cockpit_per_dag counts a task),
+-- over the last $1 days.
+select (bijgewerkt at time zone $2)::date as dag,
+       coalesce(toegewezen_aan, nullif(split_part(geclaimd_door, '@', 1), ''), '-') as bot, count(*) as mislukt
 from agent_taken
 where status = 'mislukt' and bijgewerkt >= now() - make_interval(days => $1)
 group by 1, 2

@@ -239,6 +239,8 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
 ) -> None:
     """A task for any bot, finished by the owner's hand, showed as "jamal done" (the row's writer, no bot), and
     the days were `03-12`, which an English reader takes for March."""
+    from datetime import UTC, datetime
+
     from worker.cockpit.pages import WORDS
     from worker.core.briefing import WORDS as TIME_WORDS
     from worker.db.ledger import Ledger
@@ -253,8 +255,72 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     done = WORDS["nl"]["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
     assert f">jamal {done}</text>" not in page
-    today = await conn.fetchval("select (now() at time zone taak_tijdzone())::date")  # the pictures' day
+    today = datetime.now(UTC).date()  # the page's day: the fixture's cockpit is in UTC
     assert f"<title>paco {done} {today.day} {TIME_WORDS['nl'].months[today.month - 1]}: 1</title>" in page
+
+
+async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_keeps(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """The pictures grouped by the database's zone and drew the page's days: where the two disagree (an hour a
+    night for a cockpit in UTC over a household in Amsterdam) the day's finished tasks vanished."""
+    from datetime import UTC, datetime
+
+    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.db.ledger import Ledger
+
+    today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
+    for zone in ("Etc/GMT-14", "Etc/GMT+12"):  # one of the two is on another day than UTC at any hour
+        if await conn.fetchval("select (now() at time zone $1)::date <> $2", zone, today):
+            await conn.execute("update taak_instellingen set waarde = $1 where sleutel = 'tijdzone'", zone)
+            await conn.execute(
+                "insert into taak_instellingen (sleutel, waarde) select 'tijdzone', $1 "
+                "where not exists (select from taak_instellingen where sleutel = 'tijdzone')",
+                zone,
+            )
+            break
+    assert await conn.fetchval("select (now() at time zone taak_tijdzone())::date <> $1", today)
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    ledger = Ledger(conn, machine="mac")
+    task_id = await new_task(conn)
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot="paco")
+    page = client.get("/").text
+    day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
+    assert f"<title>paco klaar {day}: 1</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
+
+
+async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_together(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """Tasks for any bot that the owner cancelled before anyone ran them drew `jamal klaar` and `jamal` in the
+    pictures (the row's writer taken for a bot), and the legend read `jamal klaar, paco klaar, rex klaar, paco
+    mislukt` (tester 20)."""
+    from worker.db.ledger import Ledger
+
+    client, token = logged_in(*cockpit), cockpit[1]
+    for n in range(2):
+        unrun = await conn.fetchval("select taak_nieuw($1, 'jamal', null, null, '{}'::jsonb)", f"niemand {n}")
+        done = client.post(f"/taak/{unrun}/annuleer", data={"reden": "toch niet", "csrf": csrf_value(token)})
+        assert done.status_code == 200
+    await conn.execute("update agent_bots set actief = true where bot in ('paco', 'coco')")
+    ledger = Ledger(conn, machine="mac")
+    for bot, finish in (("coco", True), ("paco", True), ("paco", False)):
+        task_id = await new_task(conn, f"voor {bot}")
+        await conn.execute("update agent_taken set toegewezen_aan = $1, max_pogingen = 1 where id = $2", bot, task_id)
+        claimed = await ledger.claim([bot])
+        assert claimed is not None
+        if finish:
+            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+        else:
+            await ledger.vrijgeven(task_id, claimed.token, "lukt niet", bot=bot)
+    pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
+    assert len(pictures) == 3
+    assert not [p for p in pictures if "jamal" in p]
+    legend = re.findall(r'width="10" height="10"[^>]*/><text [^>]*>([^<]*)</text>', pictures[0])
+    assert legend == ["coco klaar", "paco klaar", "paco mislukt"], legend
 
 
 async def test_the_cockpit_speaks_the_runs_language(
@@ -607,6 +673,7 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     """The picture divided all of a day's sessions by the day's finished tasks, the overview a finished task's
     own sessions by the finished tasks: the same bot and day read 2.4 on the board and 1.50 in `taak overzicht`
     (tester L). A task still running, or started on another day, no longer moves the picture's figure."""
+    from datetime import UTC, datetime
 
     from worker.core.briefing import WORDS as TIME_WORDS
     from worker.db.ledger import Ledger
@@ -628,7 +695,7 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     await new_task(conn, "Loopt nog")
     assert await ledger.claim(["paco"]) is not None  # a third session today, of a task not finished
     overview = await conn.fetchval("select sessies_per_klare_taak from taak_overzicht where bot = 'paco'")
-    today = await conn.fetchval("select (now() at time zone taak_tijdzone())::date")  # the pictures' day
+    today = datetime.now(UTC).date()  # the page's day: the fixture's cockpit is in UTC
     day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
     page = client.get("/").text
     assert float(overview) == 2.0

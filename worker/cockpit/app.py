@@ -361,8 +361,8 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
     words = WORDS[settings.language]
     today = datetime.now(settings.zone).date()
     days = [today - timedelta(days=n) for n in range(CHART_DAYS - 1, -1, -1)]
-    per_day = await conn.fetch(queries()["cockpit_per_dag"], CHART_DAYS)
-    failed = await conn.fetch(queries()["cockpit_mislukt_per_dag"], CHART_DAYS)
+    per_day = await conn.fetch(queries()["cockpit_per_dag"], CHART_DAYS, settings.timezone)
+    failed = await conn.fetch(queries()["cockpit_mislukt_per_dag"], CHART_DAYS, settings.timezone)
     finished: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
     cost: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
     sessions: dict[str, list[float]] = defaultdict(lambda: [0.0] * len(days))
@@ -384,8 +384,9 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
         bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
     }
     months = TIME_WORDS[settings.language].months
+    by_bot = {name: finished[name] for name in sorted(finished)}  # a bot's finished and failed side by side
     return [
-        charts.bars(words["finished_failed"], days, dict(finished), months),
+        charts.bars(words["finished_failed"], days, by_bot, months),
         charts.bars(words["cost_per_day"], days, dict(cost), months, money=True),
         charts.bars(words["sessions_per_task"], days, ratio, months),
     ]
