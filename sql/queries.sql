@@ -708,9 +708,10 @@ update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text =
 select * from agent_taken where id = $1 for update;
 
 -- name: log_zoeken
--- The task log inside a time range, lines with any of the words first-class (recall --taken).
+-- The task log inside a time range, lines with any of the words first-class (recall --taken); `meta` for the
+-- phrase of a system row, said in the reader's language. The words match the row's text as stored.
 -- $1 from, $2 until, $3 patterns ('%word%', text[]; empty: all), $4 bot (null: all), $5 taak_id (null: all), $6 limit
-select l.id, l.ts, coalesce(l.bot, '-') as actor, l.soort, l.tekst, l.sessie, l.taak_id,
+select l.id, l.ts, coalesce(l.bot, '-') as actor, l.soort, l.tekst, l.meta, l.sessie, l.taak_id,
        (select count(*) from unnest($3::text[]) p where l.tekst ilike p) as treffers
 from agent_taak_log l
 where l.ts >= $1 and l.ts < $2

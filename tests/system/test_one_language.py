@@ -219,3 +219,9 @@ async def test_the_ledgers_own_rows_are_said_in_the_readers_language(
         assert [w for w in ROW_WORDS[other] if w in said and w not in ROW_WORDS[language]] == [], said
     briefing = run_taak(env, "brief", task_id).out
     assert ROW_WORDS[language][0] in briefing, briefing
+    # recall over the task log too (tester 20): the words are matched as stored, the rows said as the reader reads
+    recalled = run_taak(env, "recall", "--taken", "--taak", task_id, "jamal").out
+    created, cancelled = ROW_WORDS[language][0], ROW_WORDS[language][-1]
+    assert created in recalled, recalled
+    assert cancelled in recalled, recalled
+    assert ROW_WORDS[other][0] not in recalled, recalled

@@ -125,7 +125,9 @@ def _checked_query(query: str, settings: Settings) -> str:
 
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
+    from worker.core.messages import said_row
     from worker.core.timephrase import database_bounds, parse_time, search_words
+    from worker.db.ledger import json_object
     from worker.db.sqlfiles import queries
     from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked
 
@@ -154,7 +156,8 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
                 r["actor"],
                 "log",
                 r["soort"],
-                r["tekst"],
+                # The system's own rows in the reader's language, as `taak toon` says them; --json as stored.
+                r["tekst"] if args.json else said_row(r["tekst"], json_object(r["meta"]), settings.language),
                 r["sessie"],
                 r["taak_id"],
                 matched=bool(words) and r["treffers"] > 0,
