@@ -131,6 +131,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{what} is één regel tekst",
         "en": "{what} is one line of text",
     },
+    "name_unseen_characters": {
+        "nl": "{what} is een naam zonder stuurtekens of onzichtbare tekens, niet {value}",
+        "en": "{what} is a name without control or invisible characters, not {value}",
+    },
     "nul_byte": {
         "nl": "{what} bevat een NUL-byte",
         "en": "{what} contains a NUL byte",

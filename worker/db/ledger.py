@@ -36,7 +36,7 @@ from worker.core.model import (
     Task,
     is_task_id,
 )
-from worker.core.terminal import is_blank
+from worker.core.terminal import is_blank, printable
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -193,6 +193,8 @@ class Ledger:
         check_text(new.opdrachtgever, "--van")  # named by the option that gives it, as its length is
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="--van")
+        if printable(new.opdrachtgever) != new.opdrachtgever:  # frozen for good: as TAAK_EIGENAAR, which stands for it
+            raise InvalidInput("name_unseen_characters", what="--van", value=printable(new.opdrachtgever))
         # Each option's own limit first: a text past every limit is named by the option that gives it.
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
