@@ -62,6 +62,16 @@ async def test_a_read_or_help_into_a_full_disk_fails_with_one_line(cli_env: dict
     assert "de uitvoer kon niet worden geschreven (de schijf is vol)" in said_once(done.stderr)
 
 
+@needs_dev_full
+async def test_help_into_a_full_disk_does_not_say_a_change_might_stand(cli_env: dict[str, str]) -> None:
+    """Help changes nothing; its failed write said "any change the command made stands" (tester 20)."""
+    for words in (["--help"], ["nieuw", "--help"]):
+        done = taak_into("full", {**cli_env, "TAAK_LANGUAGE": "en"}, *words)
+        assert said_once(done.stderr) == "taak: the output could not be written (No space left on device)"
+    done = taak_into("full", {**cli_env, "TAAK_LANGUAGE": "en"}, "lijst")  # a read: the general line
+    assert said_once(done.stderr).endswith("any change the command made stands")
+
+
 async def test_a_closed_stdout_is_refused_before_anything_is_done(
     cli_env: dict[str, str], conn: asyncpg.Connection
 ) -> None:

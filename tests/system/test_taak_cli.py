@@ -804,3 +804,14 @@ async def test_a_ctrl_c_at_any_moment_of_a_file_change_leaves_it_made_and_said_o
             outcomes
         )
     assert {code for _, code, _, _ in outcomes} >= {0}  # the moments reached past the change too
+
+
+async def test_a_cancel_with_its_reason_typed_without_reden_names_the_words(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """`taak annuleer ID toch niet` said only the usage, where `vrijgeven` names the words it did not expect."""
+    task_id = run_taak(cli_env, "nieuw", "Vervang de lamp", "--aan", "paco").out.strip()
+    before = await snapshot(conn)
+    refused = run_taak(cli_env, "annuleer", task_id, "toch", "niet")
+    assert (refused.code, one_line(refused)) == (2, "taak: usage: taak annuleer ID --reden R (unexpected: toch niet)")
+    assert await snapshot(conn) == before

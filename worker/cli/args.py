@@ -195,6 +195,10 @@ class Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(said)
 
     def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        from worker.cli.entry import GuardedOutput
+
+        if isinstance(sys.stdout, GuardedOutput):  # help changes nothing: a failed write must not say it might have
+            sys.stdout.help_only = True
         super().print_help(file)
         if problem := language_setting_problem():  # help loads no settings, so it says this one itself
             sys.stderr.write(f"{self.prog.split()[0]}: {problem}\n")
@@ -426,8 +430,10 @@ def context_pairs(pairs: list[str]) -> dict[str, str]:
     context: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or is_blank(key) or is_blank(value):  # a name and a value a reader can see
+        if not sep:
             raise InvalidInput("bad_context", value=pair)
+        if is_blank(key) or is_blank(value):  # a name and a value a reader can see
+            raise InvalidInput("blank_context_key" if is_blank(key) else "blank_context_value", value=pair)
         context[key.strip()] = value
     return context
 

@@ -68,6 +68,7 @@ class GuardedOutput:
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.help_only = False  # the output is help, of a command that then changes nothing
 
     def write(self, text: str) -> int:
         try:
@@ -92,7 +93,8 @@ class GuardedOutput:
 def output_lost_line(exc: OSError, language: str) -> str:
     from worker.core.messages import message, os_reason
 
-    return message("output_lost", language, reason=os_reason(exc, language))
+    help_only = isinstance(sys.stdout, GuardedOutput) and sys.stdout.help_only
+    return message("output_lost_help" if help_only else "output_lost", language, reason=os_reason(exc, language))
 
 
 def discard_output() -> None:
@@ -133,8 +135,9 @@ def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook:
 def _said_output_lost(exc: OSError, program: str, *, hook: bool) -> None:
     from worker.core.messages import early_language
 
+    said = output_lost_line(exc, early_language())
     discard_output()
-    print(f"{program}: {output_lost_line(exc, early_language())}", file=sys.stderr)
+    print(f"{program}: {said}", file=sys.stderr)
     raise SystemExit(0 if hook else 1)
 
 

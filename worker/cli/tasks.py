@@ -272,7 +272,9 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.ledger import Ledger, check_task_id
 
     explicit, rest = a.split_id(args.words)
-    if explicit is None or rest:
+    if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
+        a.fail(f"usage: taak annuleer ID --reden R (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    if explicit is None:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
     if args.reden is None:

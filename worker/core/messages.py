@@ -159,6 +159,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "--context verwacht SLEUTEL=WAARDE, niet {value!r}",
         "en": "--context expects KEY=VALUE, not {value!r}",
     },
+    "blank_context_key": {
+        "nl": "--context {value!r}: de sleutel is leeg (tekens die niets tekenen tellen niet)",
+        "en": "--context {value!r}: the key is empty (characters that draw nothing do not count)",
+    },
+    "blank_context_value": {
+        "nl": "--context {value!r}: de waarde is leeg (tekens die niets tekenen tellen niet)",
+        "en": "--context {value!r}: the value is empty (characters that draw nothing do not count)",
+    },
     "bad_number": {
         "nl": "{what} moet minstens {minimum} zijn",
         "en": "{what} must be at least {minimum}",
@@ -376,11 +384,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "bad_limit": {
         "nl": "{what} {value!r}: dollars van 0 tot {ceiling} in hele centen, met een punt (5 of 5.50), of geen",
-        "en": "{what} {value!r}: dollars from 0 to {ceiling} in whole cents, with a point (5 or 5.50), or geen",
+        "en": "{what} {value!r}: dollars from 0 to {ceiling} in whole cents, with a point (5 or 5.50), or none",
     },
     "bad_limit_sessions": {
         "nl": "{what} {value!r}: een geheel aantal sessies van 0 tot {ceiling}, of geen",
-        "en": "{what} {value!r}: a whole number of sessions from 0 to {ceiling}, or geen",
+        "en": "{what} {value!r}: a whole number of sessions from 0 to {ceiling}, or none",
     },
     "message_no_recipient": {
         "nl": "bericht {id} is aan niemand gericht: zeg met --aan BOT voor welke bot het is",
@@ -402,7 +410,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id}: answer stored, the task is back in the queue",
     },
     "answered": {
-        "nl": "{id}: antwoord opgeslagen (de taak wachtte er niet op; zijn briefing toont het)",
+        "nl": "{id}: antwoord opgeslagen (de taak wachtte er niet op; haar briefing toont het)",
         "en": "{id}: answer stored (the task was not waiting for it; its briefing shows it)",
     },
     "step_set": {
@@ -508,6 +516,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "log_lost": {
         "nl": "het log kan niet worden geschreven ({reason}); de worker werkt door, zonder log",
         "en": "the log cannot be written ({reason}); the worker goes on, without a log",
+    },
+    "output_lost_help": {
+        "nl": "de uitvoer kon niet worden geschreven ({reason})",
+        "en": "the output could not be written ({reason})",
     },
     "output_lost": {
         "nl": "de uitvoer kon niet worden geschreven ({reason}); een verandering die het commando maakte, blijft staan",
