@@ -508,3 +508,44 @@ async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
         daemon.stop()
     assert (given.code, given.out) == (0, message("released_failed", language, id=task_id) + "\n"), given.err
     assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "mislukt"
+
+
+@pytest.mark.slow
+async def test_a_sessions_result_row_survives_a_kill_9_of_its_daemon_during_an_outage(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    """The session finished (`taak klaar`, then its result line with turns and cost) while the database was away;
+    the daemon held the result row in memory until the database came back, and a `kill -9` then lost it, and
+    with it the session's cost for the brake and `taak overzicht` (tester 21)."""
+    import signal
+
+    db_url, server = private_server
+    conn = await asyncpg.connect(db_url)
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    await conn.close()
+    go = tmp_path / "ga"
+    run = f"while [ ! -e {go} ]; do sleep 0.1; done; taak klaar --bewijs /tmp/x 'af tijdens de storing'"
+    env = worker_env(db_url, tmp_path, mode="run", FAKE_RUN=run)
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _records(tmp_path, 1), timeout=60, what="the session")
+        await stop(server)
+        go.touch()
+        await wait_for(lambda: _said(daemon, "session_end"), timeout=60, what="the session's end")
+        await anyio.sleep(1)  # the daemon now waits for the database with the session's ending
+        daemon.signal(signal.SIGKILL)
+        daemon.wait()
+    finally:
+        daemon.stop()
+    await start(server)
+    again = Daemon(env, tmp_path / "worker-again.log")
+    try:
+        conn = await asyncpg.connect(db_url)
+        await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=60, what="klaar")
+        await wait_for(lambda: _said(again, "worker_started"), timeout=60, what="the restart")
+        results = await conn.fetch("select meta from agent_taak_log where taak_id = $1 and meta ? 'resultaat'", task_id)
+        await conn.close()
+    finally:
+        again.stop()
+    assert len(results) == 1, results
+    assert json.loads(results[0]["meta"])["subtype"] == "success"

@@ -18,8 +18,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{id}: a queue session can read and write only its own task, with its own token",
     },
     "kept_in_journal": {
-        "nl": "{id}: bewaard in het journaal van de daemon; het komt in de database zodra die terug is",
-        "en": "{id}: kept in the daemon's journal; it is written to the database as soon as that is back",
+        "nl": "{said} (bewaard in het journaal van de daemon; het komt in de database zodra die terug is)",
+        "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
     "briefing_from_copy": {
         "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} min oud), door "

@@ -185,16 +185,17 @@ class Gate:
         with anyio.move_on_after(ANSWER_WAIT_SECONDS if self.database_up() else 0):
             await done.wait()
         self._settled.pop(entry.seq, None)
-        if not outcome:
-            return Answer(out=message("kept_in_journal", language, id=entry.task_id))  # done, only later
-        refusal = outcome[0]
+        refusal = outcome[0] if outcome else None
         if refusal is not None:  # said in the session's language; the journal keeps the ledger's Dutch
             return Answer(int(refusal.exit_code), err=refusal.render(language))
         running = self.running.get(entry.task_id)
         # The ledger fails a task given back on its last attempt; the claim's own counts say so (the owner cannot
         # change them while a session holds the task).
         used_up = running is not None and running.claim.task.pogingen >= running.claim.task.max_pogingen
-        return Answer(out=written(entry.op, language, entry.task_id, entry.fields.get("soort"), used_up=used_up))
+        said = written(entry.op, language, entry.task_id, entry.fields.get("soort"), used_up=used_up)
+        if not outcome:  # done, only later: what it did, and that it waits for the database
+            return Answer(out=message("kept_in_journal", language, said=said))
+        return Answer(out=said)
 
     async def _read(self, op: str, running: Running, request: dict[str, Any], language: str) -> Answer:
         """From the database when it answers quickly, else (brief) the daemon's last copy, said honestly."""

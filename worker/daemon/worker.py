@@ -29,7 +29,7 @@ from worker.core.briefing import BriefingInput, Variant, build_briefing, system_
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
-from worker.core.model import Lease, Soort
+from worker.core.model import Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
@@ -467,7 +467,7 @@ class Worker:
                 shield.deadline = anyio.current_time() + FINISH_DEADLINE_SECONDS
                 await self._finish(claim, session_id, report)
         except DatabaseGone:  # stopped before the session ran, the database away: it goes back, at the next start
-            self._ending_to_journal(claim, session_id, None)
+            self._ending_to_journal(claim, session_id)
         except Exception:
             log.exception("task_runner_failed")
             # The attempt counts, with the task's backoff: given back at once, a failure that comes again at
@@ -589,21 +589,19 @@ class Worker:
         return check
 
     async def _finish(self, claim: Claim, session_id: str, report: SessionReport) -> None:
-        """Every session gets its result row, then the outcome is decided from the task as it stands. When the
-        worker is stopping and the database is away, what is left goes to the journal instead of being waited
-        for: the next start writes it, in order after the session's own writes."""
-        task_id, bot = claim.task.id, claim.bot
+        """Every session gets its result row, then the outcome is decided from the task as it stands. The
+        result row goes into the journal at once, after the session's own writes: held in memory until the
+        database came back, a `kill -9` (or the finish's deadline) during an outage lost it, and with it the
+        session's cost and turns. When the worker is stopping and the database is away, the give-back goes to
+        the journal too instead of being waited for: the next start writes them, in order."""
+        task_id = claim.task.id
         assert self.gate is not None
         result = _result_row(report, session_id)
+        self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
         try:
             await self.gate.drained(task_id, stop_waiting=self.stopping)
-            await self.outages.run(
-                "result_row",
-                lambda: self.ledger.log(task_id, Soort.NOTITIE, result[0], bot=bot, sessie=session_id, meta=result[1]),
-                last_try_after=self.stopping,
-            )
         except DatabaseGone:
-            self._ending_to_journal(claim, session_id, result)
+            self._ending_to_journal(claim, session_id)
             return
         try:
             task_after = await self.outages.run(
@@ -623,14 +621,12 @@ class Worker:
             )
             await self._apply(claim, session_id, outcome)
         except DatabaseGone:
-            self._ending_to_journal(claim, session_id, None)
+            self._ending_to_journal(claim, session_id)
 
-    def _ending_to_journal(self, claim: Claim, session_id: str, result: tuple[str, dict[str, object]] | None) -> None:
-        """The worker stops while the database is away: the result row (when not written yet) and the attempt
-        given back wait in the journal. Unjudged, the attempt is not the task's to pay; a task the session
-        closed itself (klaar, blokkeer) stays closed, as the give-back names a token that is no longer current."""
-        if result is not None:
-            self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
+    def _ending_to_journal(self, claim: Claim, session_id: str) -> None:
+        """The worker stops while the database is away: the attempt given back waits in the journal (after the
+        result row, already there). Unjudged, the attempt is not the task's to pay; a task the session closed
+        itself (klaar, blokkeer) stays closed, as the give-back names a token that is no longer current."""
         reason = reason_fields(phrase("row_stopped_database_away"))
         self._journal(claim, session_id, "vrijgeven_poging_terug", reason)
         log.warning("ending_kept_in_journal", reason=message("ending_kept", self.settings.language))
