@@ -638,6 +638,20 @@ for update skip locked;
 -- Record a sent message. $1 id
 update taak_meldingen set verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null where id = $1;
 
+-- name: melding_stand
+-- What a message about a task is checked against when it is sent: the task as it is now, and whether the
+-- question the message is about (its log row, $2; null: none) was answered since. $1 taak_id (null: a bot's)
+select t.id, t.status, t.titel, t.max_pogingen,
+       exists (select 1 from agent_taak_log a
+               where a.taak_id = t.id and a.soort = 'antwoord' and a.id > $2::bigint) as beantwoord
+from agent_taken t
+where t.id = $1;
+
+-- name: melding_vervallen
+-- A message no longer true (a question answered before any daemon sent it) is settled unsent: `verstuurd`
+-- says it left the outbox, `laatste_fout` why it was not sent. $1 id, $2 why
+update taak_meldingen set verstuurd = now(), laatste_fout = $2 where id = $1;
+
 -- name: melding_mislukt
 -- Record a failed send and when to try again. $1 id, $2 error, $3 backoff base seconds, $4 backoff max seconds
 update taak_meldingen

@@ -128,3 +128,37 @@ async def _sleep(seconds: float) -> None:
     import anyio
 
     await anyio.sleep(seconds)
+
+
+async def test_an_english_daemon_sends_in_english_and_leaves_out_what_is_no_longer_true(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    """Tester 21: the failure went out in Dutch from an English daemon, and a question answered before any
+    daemon ran was sent all the same, for a task already closed."""
+    ledger = Ledger(pool)
+    asked = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.blokkeer(asked, "rood of blauw?", token=claim.token)
+    await ledger.antwoord(asked, "blauw", wie="jamal")  # answered before any daemon sent the question
+    await ledger.annuleer(asked, "toch niet", wie="jamal")
+    failed = await ledger.nieuw(NewTask("Vervang de lamp", "jamal", toegewezen_aan="paco", max_pogingen=1))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    assert claim.task.id == failed
+    await ledger.vrijgeven(failed, claim.token, "geen toegang", bot="paco")
+    env = worker_env(
+        db_url, tmp_path, TAAK_NOTIFY_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2", TAAK_LANGUAGE="en"
+    )
+    await pool.execute("update agent_bots set actief = false where bot = 'paco'")  # the daemon claims nothing
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _has(tmp_path, "mislukt", 1), what="the failure")
+        await wait_for(lambda: _event(daemon, "message_outdated"), what="the question left out")
+    finally:
+        daemon.stop()
+    assert lines(tmp_path, "mislukt") == [f"{failed}|{failed}: failed after 1 of 1 attempts: Vervang de lamp\\n"]
+    assert lines(tmp_path, "vraag") == []
+    left_out = await pool.fetchrow("select verstuurd, laatste_fout from taak_meldingen where soort = 'vraag'")
+    assert left_out["verstuurd"] is not None
+    assert left_out["laatste_fout"].startswith("vervallen:")

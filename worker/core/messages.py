@@ -716,6 +716,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "row_demo_replaced": {"nl": "vervangen door een nieuwe demo", "en": "replaced by a new demo"},
     # The end of a compaction summary too long for a row: the summary is the session's words, this ending the
     # system's. The row keeps the phrase of its ending only (`ending_json`): the summary is not kept twice.
+    # The owner's messages the database writes into the outbox (Dutch, as its rows), said again by the daemon
+    # that sends them, in its own language (worker/daemon/outbox.said_again).
+    "notify_failed": {
+        "nl": "{id}: mislukt na {attempt} van {of} pogingen: {title}",
+        "en": "{id}: failed after {attempt} of {of} attempts: {title}",
+    },
+    "notify_reminder": {"nl": "herinnering: {text}", "en": "reminder: {text}"},
+    "notify_escalation": {
+        "nl": "beslistermijn verstreken ({hours} uur): {text}",
+        "en": "decision deadline passed ({hours} h): {text}",
+    },
+    "notify_due_passed": {
+        "nl": "{id}: over de uiterlijke datum ({when}, {status}): {title}",
+        "en": "{id}: past its due date ({when}, {status}): {title}",
+    },
     "row_summary_cut": {"nl": "\n[…] (de hele samenvatting: {path})", "en": "\n[…] (the whole summary: {path})"},
     "row_compact_report": {
         "nl": "verslag voor de compact: {path} ({lines:regel|regels}, {entries:bericht|berichten})",

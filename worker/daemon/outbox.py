@@ -4,17 +4,21 @@ as sent in the same transaction; a failed command is logged and tried again late
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 import anyio
 import asyncpg
 import structlog
 
+from worker.core.messages import Phrase, phrase
 from worker.core.sink import klaar_summary
 from worker.db.ledger import Ledger
-from worker.db.sqlfiles import queries
+from worker.db.sqlfiles import Executor, queries
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -82,7 +86,10 @@ async def _send_one(pool: asyncpg.Pool, settings: Settings, kinds: list[str]) ->
             text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
             command = settings.on_klaar_cmd
         else:
-            text, command = row["tekst"] + "\n", settings.notify_cmd
+            owner_text = await _owner_text(conn, row, settings.language)
+            if owner_text is None:
+                return 0
+            text, command = owner_text, settings.notify_cmd
         assert command is not None
         error = await _run(command, text, row["taak_id"] or "", row["soort"])
         if error is None:
@@ -94,6 +101,73 @@ async def _send_one(pool: asyncpg.Pool, settings: Settings, kinds: list[str]) ->
             "message_failed", kind=row["soort"], task_id=row["taak_id"], error=error, attempt=row["pogingen"] + 1
         )
         return 0
+
+
+async def _owner_text(conn: Executor, row: asyncpg.Record, language: str) -> str | None:
+    """A message to the owner as it goes out, in the sender's language; None when it is no longer true (it is
+    then settled unsent, and says why)."""
+    found = await conn.fetchrow(queries()["melding_stand"], row["taak_id"], _question_row(row["sleutel"]))
+    facts = dict(found) if found is not None else None
+    why = outdated_why(row["soort"], facts)
+    if why is None and row["soort"] == "rem" and not await _still_braked(conn, row["sleutel"]):
+        why = "vervallen: de rem is eraf"
+    if why is not None:
+        await conn.execute(queries()["melding_vervallen"], row["id"], why)
+        log.info("message_outdated", kind=row["soort"], task_id=row["taak_id"], reason=why)
+        return None
+    said = said_again(row["soort"], row["sleutel"], row["tekst"], facts)
+    return (said.said(language) if said is not None else row["tekst"]) + "\n"
+
+
+QUESTION_KINDS = ("vraag", "herinnering", "escalatie")
+CLOSED = ("klaar", "mislukt", "geannuleerd")
+
+
+def _question_row(sleutel: str) -> int | None:
+    """The log row of the question a message is about: `vraag:123`, `herinnering:vraag:123:2`."""
+    found = re.search(r"(?:^|:)vraag:(\d+)", sleutel)
+    return int(found.group(1)) if found else None
+
+
+def outdated_why(kind: str, facts: Mapping[str, Any] | None) -> str | None:
+    """Why a message made earlier would tell the owner something no longer true (a question answered, or its
+    task closed, before any daemon sent it; a task past its due date finished since); None: it is still news.
+    In Dutch: it is kept in the outbox, as the rest of the ledger's words."""
+    if facts is None:
+        return None
+    if kind in QUESTION_KINDS and (facts["beantwoord"] or facts["status"] != "wacht_op_mens"):
+        return f"vervallen: de vraag is beantwoord of de taak is {facts['status']}"
+    if kind == "uiterlijk" and facts["status"] in CLOSED:
+        return f"vervallen: de taak is {facts['status']}"
+    return None
+
+
+_ESCALATION = re.compile(r"beslistermijn verstreken \((\d+) uur\): (.*)", re.DOTALL)
+_DUE = re.compile(r"(\S+): over de uiterlijke datum \(([^,]+), ([a-z_]+)\): (.*)", re.DOTALL)
+
+
+def said_again(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
+    """The words the database put in a message (Dutch, as every row it writes), as a phrase the sender says in
+    its own language; None when they are not the words this version writes (then they go as they are)."""
+    said: Phrase | None = None
+    if kind == "mislukt" and facts is not None:
+        attempt = sleutel.rsplit(":", 1)[-1]
+        said = phrase("notify_failed", id=facts["id"], attempt=attempt, of=facts["max_pogingen"], title=facts["titel"])
+    elif kind == "herinnering" and tekst.startswith("herinnering: "):
+        said = phrase("notify_reminder", text=tekst.removeprefix("herinnering: "))
+    elif kind == "escalatie" and (found := _ESCALATION.fullmatch(tekst)):
+        said = phrase("notify_escalation", hours=found.group(1), text=found.group(2))
+    elif kind == "uiterlijk" and (found := _DUE.fullmatch(tekst)):
+        task_id, when, status, title = found.groups()
+        said = phrase("notify_due_passed", id=task_id, when=when, status=status, title=title)
+    return said if said is not None and str(said) == tekst else None
+
+
+async def _still_braked(conn: Executor, sleutel: str) -> bool:
+    from worker.db import bots
+
+    bot = sleutel.split(":")[1]
+    return any(day.geremd for day in await bots.days(conn, [bot]))
 
 
 async def _run(command: str, text: str, task_id: str, kind: str) -> str | None:
