@@ -67,12 +67,14 @@ from afgerond
 returning id, ts;
 
 -- name: blokkeer
--- A held task waits for the owner: the lease is given up and the question logged.
+-- A held task waits for the owner: the lease is given up and the question logged. Asking is no failure: the
+-- attempt is given back, so that the session after the answer is not counted past the task's maximum
+-- ("poging 2 van 1", then mislukt for having asked).
 -- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie, $6 meta (jsonb)
 with wacht as (
     update agent_taken
     set bijgewerkt = now(),
-        status = 'wacht_op_mens', lease_tot = null, lease_token = null
+        status = 'wacht_op_mens', lease_tot = null, lease_token = null, pogingen = greatest(pogingen - 1, 0)
     where id = $1 and status = 'bezig' and lease_token = $2::uuid
     returning id
 )

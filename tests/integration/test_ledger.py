@@ -268,7 +268,26 @@ async def test_an_answer_reopens_a_waiting_task_and_clears_its_wait(ledger: Ledg
     assert (task.status, task.niet_voor) == (Status.WACHTEND, None)
     claim = await ledger.claim(["paco"])
     assert claim is not None
-    assert claim.task.pogingen == 2
+    assert claim.task.pogingen == 1  # asking used no attempt: the session after the answer is attempt 1 again
+
+
+async def test_a_task_that_asked_on_its_last_attempt_runs_again_within_its_maximum(ledger: Ledger) -> None:
+    """Asked on attempt 1 of 1, answered, claimed again: "poging 2 van 1", and failed after "2 van 1"
+    (tester 21)."""
+    task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", max_pogingen=1))
+    first = await ledger.claim(["paco"])
+    assert first is not None
+    await ledger.blokkeer(task_id, "rood of blauw?", token=first.token)
+    assert (await ledger.toon(task_id)).pogingen == 0
+    await ledger.antwoord(task_id, "blauw", wie="jamal")
+    again = await ledger.claim(["paco"])
+    assert again is not None
+    assert (again.task.id, again.task.pogingen) == (task_id, 1)
+    started = [row.tekst for row in await ledger.log_rows(task_id) if row.soort == Soort.GESTART]
+    assert started[-1].startswith("poging 1 van 1 door paco@")
+    given = await ledger.vrijgeven(task_id, again.token, "lukt niet", bot="paco")
+    assert given.mislukt
+    assert (await ledger.toon(task_id)).pogingen == 1
 
 
 async def test_operations_on_a_missing_task_say_not_found(ledger: Ledger) -> None:
