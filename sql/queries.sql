@@ -374,8 +374,14 @@ on conflict (bot) do update set actief = excluded.actief, bijgewerkt = now()
 returning *;
 
 -- name: bots_lijst
--- Every known bot with its switch and heartbeat.
-select * from agent_bots order by bot;
+-- Every known bot with its switch and heartbeat. Its current tasks are the ones it holds now, from the ledger
+-- (`taak_bezig`), not the heartbeat's column: that named one task of several, and still named a task for a
+-- while after a clean stop gave it back.
+select b.bot, b.actief, b.machine, b.pid, b.versie,
+       (select string_agg(h.id, ', ' order by h.id) from taak_bezig h where h.bot = b.bot) as huidige_taak,
+       b.laatst_gezien, b.bijgewerkt, b.max_sessies_per_dag, b.max_kosten_per_dag
+from agent_bots b
+order by b.bot;
 
 -- name: bots_actief
 -- Which of these bots may claim now. $1 bots (text[])

@@ -323,6 +323,25 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
     assert legend == ["coco klaar", "paco klaar", "paco mislukt"], legend
 
 
+async def test_the_board_links_every_task_a_bot_holds(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """Two tasks held by one bot (a daemon with TAAK_CONCURRENCY=2) showed as one (tester 21)."""
+    from worker.db.ledger import Ledger
+
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    held = []
+    for n in range(2):
+        await new_task(conn, f"taak {n}")
+        claimed = await Ledger(conn, machine="mac").claim(["paco"])
+        assert claimed is not None
+        held.append(claimed.task.id)
+    row = re.search(r'<tr class="bot" data-bot="paco">.*?</tr>', client.get("/").text, re.DOTALL)
+    assert row is not None
+    assert all(f'href="/taak/{task_id}"' in row.group(0) for task_id in held), row.group(0)
+
+
 async def test_the_cockpit_speaks_the_runs_language(
     db_url: str, tmp_path: Path, known_bots: None, conn: asyncpg.Connection
 ) -> None:

@@ -815,3 +815,24 @@ async def test_a_cancel_with_its_reason_typed_without_reden_names_the_words(
     refused = run_taak(cli_env, "annuleer", task_id, "toch", "niet")
     assert (refused.code, one_line(refused)) == (2, "taak: usage: taak annuleer ID --reden R (unexpected: toch niet)")
     assert await snapshot(conn) == before
+
+
+async def test_bot_lijst_shows_every_task_a_bot_holds_and_none_once_they_are_given_back(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """The heartbeat's column named one of a daemon's two tasks, and still named it after a clean stop gave both
+    back (tester 21): the list reads what the bot holds from the ledger."""
+    first = run_taak(cli_env, "nieuw", "eerste", "--aan", "paco").out.strip()
+    second = run_taak(cli_env, "nieuw", "tweede", "--aan", "paco").out.strip()
+    for _ in range(2):
+        assert run_taak(cli_env, "claim", "--bot", "paco").code == 0
+    await conn.execute("update agent_bots set huidige_taak = $1 where bot = 'paco'", first)  # as a heartbeat left it
+
+    def held() -> object:
+        (paco,) = [b for b in json.loads(run_taak(cli_env, "bot", "lijst", "--json").out) if b["bot"] == "paco"]
+        return paco["huidige_taak"]
+
+    assert held() == f"{first}, {second}"
+    for task_id in (first, second):
+        assert run_taak(cli_env, "vrijgeven", task_id).code == 0  # the owner takes each back
+    assert held() is None

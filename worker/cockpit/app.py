@@ -320,14 +320,14 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
     for b in listed:
         seen = b.laatst_gezien
         figures = overview.get(b.bot)
-        current = b.huidige_taak or next((h["id"] for h in held.values() if h["bot"] == b.bot), None)
-        lease = held.get(current or "")
+        current = [h["id"] for h in held.values() if h["bot"] == b.bot]  # every task it holds, from the ledger
+        lease = held.get(current[0]) if current else None
         shown_bots.append(
             {
                 "bot": b.bot,
                 "actief": b.actief,
                 "machine": b.machine,
-                "huidige_taak": current,
+                "huidige_taken": current,
                 "lease_left": age(int(lease["lease_seconden"]), settings.language) if lease else "-",
                 "seen": _when(seen, settings) if seen else "-",
                 "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
