@@ -103,7 +103,7 @@ async def test_an_english_reader_sees_the_systems_rows_in_english(ledger: Ledger
         "the worker is stopping; the task goes back into the queue",
         "lease expired after attempt 1 of 1 (paco@keuken): failed",
         "released when the worker restarted on keuken: failed (attempts used up)",
-        "session result: no result line (exit -9, stopped: silent too long)",
+        "session result: no result line (signal SIGKILL, stopped: silent too long)",
         "session result: 1 turn, 2h, ?: klaar",
         "report before the compaction: /tmp/report.md (1 line, 3 messages)",
         "lamp gekocht",  # a bot's own words as written

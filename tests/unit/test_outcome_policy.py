@@ -110,11 +110,11 @@ def test_a_session_that_lost_its_task_is_told_why(
         ({"exit_code": 3}, "sessie-resultaat: geen resultaatregel (exit 3)"),
         (
             {"exit_code": -15, "stop": Stop.SHUTDOWN},
-            "sessie-resultaat: geen resultaatregel (exit -15, gestopt: de worker stopte)",
+            "sessie-resultaat: geen resultaatregel (signaal SIGTERM, gestopt: de worker stopte)",
         ),
         (
             {"exit_code": -9, "stop": Stop.SILENCE},
-            "sessie-resultaat: geen resultaatregel (exit -9, gestopt: te lang stil)",
+            "sessie-resultaat: geen resultaatregel (signaal SIGKILL, gestopt: te lang stil)",
         ),
     ],
 )

@@ -753,6 +753,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "session result: no result line ({ended}, {why})",
     },
     "row_not_started": {"nl": "niet gestart", "en": "not started"},
+    "row_signal": {"nl": "signaal {name}", "en": "signal {name}"},
     "row_stopped": {"nl": "gestopt: {how}", "en": "stopped: {how}"},
     "stop_silence": {"nl": "te lang stil", "en": "silent too long"},
     "stop_total": {"nl": "te lang bezig", "en": "busy too long"},

@@ -710,6 +710,18 @@ def _result_row(report: SessionReport, session_id: str) -> tuple[str, dict[str, 
     return str(said), {**meta, "zin": phrase_json(said)}
 
 
+def _ended(exit_code: int | None) -> Phrase | str:
+    """How a session's process ended: its exit code, or the signal that ended it (`-9` was Python's way of
+    saying SIGKILL, shown as such in the owner's log)."""
+    if exit_code is None:
+        return phrase("row_not_started")
+    if exit_code < 0:
+        with contextlib.suppress(ValueError):
+            return phrase("row_signal", name=signal.Signals(-exit_code).name)
+        return phrase("row_signal", name=str(-exit_code))
+    return f"exit {exit_code}"
+
+
 def _result_phrase(report: SessionReport) -> Phrase:
     result = report.result
     if result is None:
@@ -719,7 +731,7 @@ def _result_phrase(report: SessionReport) -> Phrase:
             or report.spawn_error
             or (phrase("row_stopped", how=phrase(STOPPED[report.stop])) if report.stop else None)
         )
-        ended: Phrase | str = f"exit {report.exit_code}" if report.exit_code is not None else phrase("row_not_started")
+        ended = _ended(report.exit_code)
         return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
     text = (result.text or result.subtype or "").strip()
     return phrase(
