@@ -97,6 +97,22 @@ async def test_the_overview_gives_the_known_answers(cli_env: dict[str, str], poo
     assert "(done and failed: today; sess/done to comp/done: every task so far)" in plain.out.splitlines()
 
 
+async def test_the_table_says_a_share_as_a_percentage_and_no_empty_row_for_no_bot(
+    cli_env: dict[str, str], pool: asyncpg.Pool
+) -> None:
+    """`met stap` read 0.25 (a fraction, in a column of counts), and a task for any bot that the owner cancelled
+    before anyone ran it left a `-` row of zeros (tester 21)."""
+    await seed(pool)
+    unrun = run_taak(cli_env, "nieuw", "niemand").out.strip()
+    assert run_taak(cli_env, "annuleer", unrun, "--reden", "toch niet").code == 0
+    rows = {line.split()[0]: line.split() for line in run_taak(cli_env, "overzicht").out.splitlines() if line}
+    assert "25%" in rows["paco"]
+    assert "-" not in rows
+    run_taak(cli_env, "nieuw", "voor wie het eerst kan")  # a task for any bot, waiting: news
+    rows = {line.split()[0]: line.split() for line in run_taak(cli_env, "overzicht").out.splitlines() if line}
+    assert rows["-"][2] == "1"  # the waiting column
+
+
 async def test_compactions_are_counted_per_session_by_trigger(pool: asyncpg.Pool) -> None:
     ids = await seed(pool)
     row = await pool.fetchrow(

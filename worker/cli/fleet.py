@@ -234,6 +234,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     from worker.core.table import table
 
+    bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
     headers = {
         "nl": (
             "bot",
@@ -282,6 +283,13 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
+def _has_news(b: dict[str, Any]) -> bool:
+    """Whether the row of the tasks for no bot in particular (`-`) says anything: a task for any bot, waiting
+    or held or done today, does; one cancelled before anyone ran it left a row of zeros (tester 21)."""
+    counts = ("bezig", "wachtend", "wacht_op_mens", "klaar_vandaag", "mislukt_vandaag", "over_tijd")
+    return any(b.get(name) for name in counts)
+
+
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
     from worker.core.messages import dollars
 
@@ -299,7 +307,7 @@ def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
         b["klaar_vandaag"],
         b["mislukt_vandaag"],
         b["sessies_per_klare_taak"],
-        b["aandeel_sessies_met_stap"],
+        f"{round(b['aandeel_sessies_met_stap'] * 100)}%" if b["aandeel_sessies_met_stap"] is not None else None,
         dollars(b["kosten_usd"]),
         dollars(b["kosten_per_taak_usd"]),
         f"{b['compacties']}/{b['compacties_auto']}",
