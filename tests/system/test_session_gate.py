@@ -549,3 +549,33 @@ async def test_a_sessions_result_row_survives_a_kill_9_of_its_daemon_during_an_o
         again.stop()
     assert len(results) == 1, results
     assert json.loads(results[0]["meta"])["subtype"] == "success"
+
+
+@pytest.mark.slow
+async def test_the_daemons_copy_shows_what_waits_in_the_journal_as_the_briefings_own_lines(
+    private_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    """During an outage the copy listed `05:36 log stap_klaar ...` and `05:36 stap ...`, the journal's
+    operations, under a note with seconds and `(0 min old)` (tester 21)."""
+    import re
+
+    from tests.helpers import run_taak
+
+    db_url, server = private_server
+    conn = await asyncpg.connect(db_url)
+    await new_task(conn, toegewezen_aan="paco")
+    await conn.close()
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
+    try:
+        (record,) = await wait_for(lambda: _records(tmp_path, 1), timeout=60, what="the session")
+        session = {**record["env"], "TAAK_LANGUAGE": "en"}
+        await stop(server)
+        assert run_taak(session, "log", "stap_klaar", "lamp gekocht").code == 0
+        assert run_taak(session, "stap", "de fitting vervangen").code == 0
+        briefed = run_taak(session, "brief").out.splitlines()
+    finally:
+        daemon.stop()
+    assert briefed[0].startswith("(database unreachable: this is the daemon's copy of"), briefed[0]
+    assert re.search(r"from \d\d:\d\d \(\d+(\.\d)?s old\)", briefed[0]), briefed[0]
+    assert re.fullmatch(r"\d\d:\d\d stap klaar, lamp gekocht", briefed[1]), briefed[1]
+    assert re.fullmatch(r"\d\d:\d\d notitie, next step: de fitting vervangen", briefed[2]), briefed[2]

@@ -22,10 +22,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
     "briefing_from_copy": {
-        "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} min oud), door "
+        "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} oud), door "
         "de daemon bijgewerkt na elke geschreven regel; het journaal houdt nog {waiting:regel|regels} van daarna, "
         "hier)",
-        "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made} ({age} min old), "
+        "en": "(database unreachable: this is the daemon's copy of {id}'s briefing from {made} ({age} old), "
         "refreshed after every written line; the journal still holds {waiting:line|lines} from after it, here)",
     },
     "daemon_no_database": {

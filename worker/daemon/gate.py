@@ -235,20 +235,23 @@ class Gate:
         from datetime import datetime
         from zoneinfo import ZoneInfo
 
+        from worker.core.table import age
+
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
         made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
         zone = ZoneInfo(self.timezone)
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
-        lines = [f"{_local_time(e.gezegd, zone)} {e.op} {e.fields.get('soort', '')} {_said(e)}" for e in waiting]
-        age = max(0, round((datetime.now(zone) - made).total_seconds() / 60)) if made else "?"
+        # As the briefing's own log lines read (`10:41 stap klaar, ...`): the rows these will be, not the
+        # journal's operations (`log stap_klaar ...`, `stap ...`).
+        lines = [f"{_local_time(e.gezegd, zone)} {_as_row(e, language)}" for e in waiting]
         note = message(
             "briefing_from_copy",
             language,
             id=running.task_id,
             waiting=len(waiting),
-            made=f"{made:%H:%M:%S}" if made else "?",
-            age=age,
+            made=f"{made:%H:%M}" if made else "?",
+            age=age((datetime.now(zone) - made).total_seconds(), language) if made else "?",
         )
         return "\n".join([note, *[" ".join(line.split()) for line in lines], text])
 
@@ -437,6 +440,22 @@ def _local_time(iso: str, zone: Any) -> str:
 def _said(entry: Entry) -> str:
     f = entry.fields
     return str(f.get("tekst") or f.get("vraag") or f.get("bewijs") or f.get("reden") or "")
+
+
+# The log kind each of a session's writes becomes in the ledger (`log` names its own).
+ROW_OF_OP = {"klaar": "klaar", "blokkeer": "vraag", "vrijgeven": "vrijgegeven", "resultaat": "notitie"}
+
+
+def _as_row(entry: Entry, language: str) -> str:
+    """A journal entry as the briefing shows a log row: its kind in words, then what it says."""
+    if entry.op == "stap":
+        return f"notitie, {phrase('row_next_step', step=entry.fields['tekst']).said(language)}"
+    kind = str(entry.fields.get("soort") or ROW_OF_OP.get(entry.op, entry.op)).replace("_", " ")
+    said = _said(entry)
+    if entry.op in ("vrijgeven", "resultaat"):
+        kept = kept_phrase(said, entry.fields.get("zin") or entry.fields.get("meta", {}).get("zin"))
+        said = kept.said(language) if kept is not None else said
+    return f"{kind}, {said}" if said else kind
 
 
 def _copy_path(briefing_file: Path, variant: Variant) -> Path:
