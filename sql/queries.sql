@@ -357,11 +357,13 @@ select exists (select 1 from agent_taak_log where taak_id = $1 and meta ->> 'sle
 
 -- name: lease_stand
 -- Where a session's lease stands: still current, closed by its holder (klaar, blokkeer and vrijgeven
--- name the token they closed in the row's meta), or neither: lost to the reaper or another claim.
+-- name the token they closed in the row's meta), cancelled by the owner, or else lost to the reaper or
+-- another claim.
 -- $1 taak_id, $2 lease_token
 select exists (
            select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
        ) as geldig,
+       exists (select 1 from agent_taken where id = $1 and status = 'geannuleerd') as geannuleerd,
        exists (
            select 1 from agent_taak_log
            where taak_id = $1 and soort in ('klaar', 'vraag', 'vrijgegeven') and meta ->> 'lease_token' = $2::text

@@ -317,7 +317,18 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
         else:
             said = ok(env, "vrijgeven", task_id, "--reden", "hangt")
             assert "teruggenomen" in said
-        await wait_for(lambda: _has(daemon, "lease_lost"), timeout=30, what="the daemon to stop the session")
+        # A cancel is the owner's word, not a lost lease: the daemon's log and the result row say which.
+        stopped_because = "task_cancelled" if verb == "annuleer" else "lease_lost"
+        await wait_for(lambda: _has(daemon, stopped_because), timeout=30, what="the daemon to stop the session")
+        result = await wait_for(
+            lambda: conn.fetchval(
+                "select tekst from agent_taak_log where taak_id = $1 and tekst like 'sessie-resultaat:%'", task_id
+            ),
+            timeout=30,
+            what="the session's result row",
+        )
+        why = "de eigenaar annuleerde de taak" if verb == "annuleer" else "lease kwijt"
+        assert result == f"sessie-resultaat: geen resultaatregel (signaal SIGKILL, gestopt: {why})"
         row = await conn.fetchrow(
             "select bot, soort, tekst from agent_taak_log where taak_id = $1 and bot = 'jamal' "
             "order by id desc limit 1",

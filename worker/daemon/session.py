@@ -229,12 +229,14 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
             lease = await lease_check(active)
             if lease == Lease.LOST:
                 live.stop = Stop.LEASE_LOST
+            elif lease == Lease.CANCELLED:
+                live.stop = Stop.CANCELLED
             elif lease == Lease.CLOSED_BY_SESSION:
                 log.info("task_closed_by_session", pid=process.pid)
                 live.closed_at = now
     log.info("session_stopping", reason=str(live.stop), pid=process.pid)
-    if live.stop == Stop.LEASE_LOST:
-        # Another worker holds the task now: not one more step may happen here.
+    if live.stop in (Stop.LEASE_LOST, Stop.CANCELLED):
+        # Another worker holds the task now, or the owner wants it stopped: not one more step may happen here.
         signal_group(process.pid, signal.SIGKILL)
         return
     signal_group(process.pid, signal.SIGTERM)

@@ -584,6 +584,8 @@ class Worker:
                 outage = False
             if lease == Lease.LOST:
                 log.error("lease_lost", action=message("lease_lost_stop", self.settings.language))
+            elif lease == Lease.CANCELLED:
+                log.info("task_cancelled", action=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
@@ -695,6 +697,7 @@ STOPPED = {
     Stop.SILENCE: "stop_silence",
     Stop.TOTAL: "stop_total",
     Stop.LEASE_LOST: "stop_lease_lost",
+    Stop.CANCELLED: "stop_cancelled",
     Stop.SHUTDOWN: "stop_shutdown",
     Stop.LINGERED: "stop_lingered",
 }

@@ -446,7 +446,9 @@ class Ledger:
         assert record is not None
         if record["geldig"]:
             return Lease.HELD
-        return Lease.CLOSED_BY_SESSION if record["zelf_afgesloten"] else Lease.LOST
+        if record["zelf_afgesloten"]:
+            return Lease.CLOSED_BY_SESSION
+        return Lease.CANCELLED if record["geannuleerd"] else Lease.LOST
 
     async def poging_mislukt(
         self,
