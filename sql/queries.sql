@@ -279,7 +279,9 @@ select * from terug;
 
 -- name: poging_mislukt
 -- A held attempt ended badly: its reasons are logged (a `fout` row, then an optional `notitie`),
--- and the task goes back to the queue with backoff, or to mislukt when its attempts are used up.
+-- and the task goes back to the queue with backoff, or to mislukt when its attempts are used up (the `fout`
+-- row then says so first, before a reason that may run over several lines: the log is where the owner reads
+-- why a task failed).
 -- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 notitie (null: none), $6 sessie, $7 meta,
 -- $8 backoff base seconds, $9 backoff max seconds, $10 the fout row's phrase (jsonb; null: $4 is a person's text)
 with afgelopen as (
@@ -295,8 +297,14 @@ with afgelopen as (
     returning t.id, t.status
 ), regels as (
     insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-    select afgelopen.id, $3, regel.soort, regel.tekst, $6,
-           case when regel.volgorde = 1 and $10::jsonb is not null then $7::jsonb || jsonb_build_object('zin', $10::jsonb)
+    select afgelopen.id, $3, regel.soort,
+           case when regel.volgorde = 1 and afgelopen.status = 'mislukt' then 'mislukt (pogingen op): ' else '' end
+               || regel.tekst,
+           $6,
+           case when regel.volgorde = 1 and afgelopen.status = 'mislukt'
+                then $7::jsonb || jsonb_build_object('zin', jsonb_build_object('sleutel', 'row_failed_attempts_used_up',
+                         'waarden', jsonb_build_object('reason', coalesce($10::jsonb, to_jsonb($4::text)))))
+                when regel.volgorde = 1 and $10::jsonb is not null then $7::jsonb || jsonb_build_object('zin', $10::jsonb)
                 else $7::jsonb end
     from afgelopen
     cross join (values (1, 'fout', $4::text), (2, 'notitie', $5::text)) as regel (volgorde, soort, tekst)

@@ -99,7 +99,7 @@ async def test_an_english_reader_sees_the_systems_rows_in_english(ledger: Ledger
         "next step: de fitting",
         "lease taken back by jamal (from paco@keuken): by hand",
         "released by the session: failed (attempts used up)",
-        "session stopped: no output for too long\nstderr: Error: ETIMEDOUT",
+        "failed (attempts used up): session stopped: no output for too long\nstderr: Error: ETIMEDOUT",
         "the worker is stopping; the task goes back into the queue",
         "lease expired after attempt 1 of 1 (paco@keuken): failed",
         "released when the worker restarted on keuken: failed (attempts used up)",
@@ -109,6 +109,23 @@ async def test_an_english_reader_sees_the_systems_rows_in_english(ledger: Ledger
         "lamp gekocht",  # a bot's own words as written
     ):
         assert expected in english, (expected, english)
+
+
+async def test_a_failed_attempt_says_the_task_failed_only_when_it_was_the_last(ledger: Ledger) -> None:
+    last = await ledger.nieuw(NewTask("laatste kans", "jamal", toegewezen_aan="paco", max_pogingen=1))
+    spare = await ledger.nieuw(NewTask("nog een kans", "jamal", toegewezen_aan="paco", max_pogingen=2))
+    for task_id in (last, spare):
+        claim = await ledger.claim(["paco"])
+        assert claim is not None
+        assert claim.task.id == task_id
+        await ledger.poging_mislukt(
+            task_id, claim.token, bot="paco", reden="de printer is kapot", notitie=None, sessie=None, meta={},
+            backoff_base=0, backoff_max=0,
+        )  # fmt: skip
+    rows = {task_id: [r for r in await ledger.log_rows(task_id) if r.soort == Soort.FOUT] for task_id in (last, spare)}
+    assert [r.tekst for r in rows[last]] == ["mislukt (pogingen op): de printer is kapot"]
+    assert [r.said("en") for r in rows[last]] == ["failed (attempts used up): de printer is kapot"]
+    assert [r.said("en") for r in rows[spare]] == ["de printer is kapot"]
 
 
 async def test_a_row_whose_words_were_changed_by_hand_is_shown_as_written(ledger: Ledger, pool: asyncpg.Pool) -> None:

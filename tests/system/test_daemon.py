@@ -142,6 +142,7 @@ async def test_a_task_failure_logs_the_reason_and_stderr_and_fails_at_the_limit(
     daemon.stop()
     assert await status_of(conn, task_id) == "mislukt"
     fout = await conn.fetchval("select tekst from agent_taak_log where taak_id = $1 and soort = 'fout'", task_id)
+    assert fout.startswith("mislukt (pogingen op): ")  # the row the owner reads says the task failed
     assert "Kon het bestand niet schrijven" in fout
     assert "permission denied on /srv/blog" in fout
 

@@ -703,6 +703,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "lease expired after attempt {attempt} of {of} ({holder}): failed",
     },
     "row_attempts_used_up": {"nl": "{reason}: mislukt (pogingen op)", "en": "{reason}: failed (attempts used up)"},
+    "row_failed_attempts_used_up": {
+        "nl": "mislukt (pogingen op): {reason}",
+        "en": "failed (attempts used up): {reason}",
+    },
     "row_by_hand": {"nl": "met de hand", "en": "by hand"},
     "row_released_by_session": {"nl": "vrijgegeven door de sessie", "en": "released by the session"},
     "row_released_at_restart": {
