@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from worker.core.folders import make_folder
+
 PR_SET_DUMPABLE = 4
 
 
@@ -69,7 +71,7 @@ def bot_lock_path(bot: str, machine: str, folder: Path | None = None) -> Path:
     folder a daemon was given, since a second daemon with another data folder (a `.env` of another folder) gave
     back the first one's running task as its own leftover and ran it beside it. `folder`: TAAK_LOCK_DIR."""
     folder = folder or default_lock_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_folder(folder, mode=0o700)
     owner = folder.stat().st_uid
     if owner != os.getuid():  # made by someone else, who could then take or hold our locks
         raise AlreadyRunning(f"{folder} belongs to user {owner}")
@@ -84,7 +86,7 @@ class InstanceLock:
         self._handle: IO[str] | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(self.path.parent)
         handle = self.path.open("a+")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -111,7 +113,7 @@ class InstanceLock:
 def exclusive(path: Path) -> Iterator[None]:
     """Wait for an exclusive lock on a file and hold it for the block: one process at a time starts the
     embedded server, or writes the archive."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     with path.open("a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -142,7 +144,7 @@ def process_start_time(pid: int) -> float | None:
 
 
 def write_groups(path: Path, groups: list[Group]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temporary.write_text(json.dumps([{"pgid": g.pgid, "started": g.started} for g in groups]), encoding="utf-8")
     os.replace(temporary, path)

@@ -318,7 +318,7 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
             said = ok(env, "vrijgeven", task_id, "--reden", "hangt")
             assert "teruggenomen" in said
         # A cancel is the owner's word, not a lost lease: the daemon's log and the result row say which.
-        stopped_because = "task_cancelled" if verb == "annuleer" else "lease_lost"
+        stopped_because = "task_geannuleerd" if verb == "annuleer" else "lease_lost"
         await wait_for(lambda: _has(daemon, stopped_because), timeout=30, what="the daemon to stop the session")
         result = await wait_for(
             lambda: conn.fetchval(

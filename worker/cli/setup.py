@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound
+from worker.core.folders import make_folder
 from worker.core.messages import early_language, message, os_reason
 from worker.core.terminal import is_blank, quoted
 from worker.hooks.entry import HOOK_NAMES
@@ -298,7 +299,7 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
     elif wanted == current:
         print(a.said(settings, "compact_instructions_unchanged", path=path))
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         with a.ctrl_c_after_it_is_done(settings):
             path.write_text(wanted, encoding="utf-8")
             print(a.said(settings, "compact_instructions_written", path=path))

@@ -31,6 +31,7 @@ from worker.cockpit import charts
 from worker.cockpit.pages import WORDS, render
 from worker.core.briefing import WORDS as TIME_WORDS
 from worker.core.errors import TaakError
+from worker.core.folders import make_folder
 from worker.core.messages import phrase, said_row
 from worker.core.model import FINAL, Soort, Status
 from worker.core.table import age
@@ -79,7 +80,7 @@ def ensure_token(settings: Settings) -> str:
         if not TOKEN.fullmatch(token):
             raise Refused("cockpit_token_bad", path=str(path), typed=shlex.quote(str(path)))
         return token
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    make_folder(path.parent, mode=0o700)
     token = secrets.token_urlsafe(32)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:

@@ -762,7 +762,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stop_silence": {"nl": "te lang stil", "en": "silent too long"},
     "stop_total": {"nl": "te lang bezig", "en": "busy too long"},
     "stop_lease_lost": {"nl": "lease kwijt", "en": "lease lost"},
-    "stop_cancelled": {"nl": "de eigenaar annuleerde de taak", "en": "the owner cancelled the task"},
+    "stop_geannuleerd": {"nl": "de eigenaar annuleerde de taak", "en": "the owner cancelled the task"},
     "stop_shutdown": {"nl": "de worker stopte", "en": "the worker stopped"},
     "stop_lingered": {"nl": "bleef hangen na het afronden", "en": "lingered after closing"},
     "url_unknown_parameter": {

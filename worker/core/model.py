@@ -39,7 +39,7 @@ class Lease(StrEnum):
     HELD = "held"
     CLOSED_BY_SESSION = "closed_by_session"  # taak klaar / blokkeer / vrijgeven by the session itself
     LOST = "lost"  # the reaper took it back, or another worker holds it now
-    CANCELLED = "cancelled"  # the owner cancelled the task while its session ran
+    GEANNULEERD = "geannuleerd"  # the owner cancelled the task while its session ran
 
 
 # Kinds a session may log with its token. The others are written by the operation that makes

@@ -23,7 +23,7 @@ class Stop(StrEnum):
     SILENCE = "silence"
     TOTAL = "total"
     LEASE_LOST = "lease_lost"
-    CANCELLED = "cancelled"  # the owner cancelled the task
+    GEANNULEERD = "geannuleerd"  # the owner cancelled the task
     SHUTDOWN = "shutdown"
     LINGERED = "lingered"  # the session closed its own task but did not exit within the kill grace
 

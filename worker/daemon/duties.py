@@ -18,6 +18,7 @@ import asyncpg
 import structlog
 
 from worker import __version__
+from worker.core.folders import make_folder
 from worker.core.machines import registry_json
 from worker.core.messages import message
 from worker.daemon import intake, outbox
@@ -176,7 +177,7 @@ class Duties:
         while True:
             found = await self.db("registry", partial(all_machines, self.pool))
             path = self.settings.registry_path
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(path.parent)
             temporary = path.with_name(path.name + ".tmp")
             temporary.write_text(
                 json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"

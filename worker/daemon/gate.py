@@ -26,6 +26,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
+from worker.core.folders import make_folder
 from worker.core.messages import Phrase, kept_phrase, message, phrase, phrase_json, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
@@ -474,7 +475,7 @@ async def open_socket(path: Path) -> Any:
 def _make_room_for(path: Path) -> None:
     if len(os.fsencode(path)) > SOCKET_PATH_MAX_BYTES:
         raise SocketPathTooLong(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     os.chmod(path.parent, stat.S_IRWXU)
     path.unlink(missing_ok=True)
 

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from worker.core.folders import make_folder
+
 Outcome = Literal["geschreven", "geweigerd"]
 
 
@@ -42,7 +44,7 @@ class Entry:
 class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         entries, settled = _read(path)
         self._pending = [e for e in entries if e.seq not in settled]
         self._next = max((e.seq for e in entries), default=0) + 1

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from worker.core.folders import make_folder
 from worker.daemon import service_nl
 from worker.db.sqlfiles import sql_dir
 
@@ -154,11 +155,11 @@ def install(
     service: ServiceFile, bot: str, home: Path, *, path: str, owner: str | None = None, language: str = "en"
 ) -> list[Path]:
     written = []
-    service.path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(service.path.parent)
     service.path.write_text(service.text, encoding="utf-8")
     written.append(service.path)
     if not service.env_file.exists():
-        service.env_file.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(service.env_file.parent)
         service.env_file.write_text(
             ENV_TEMPLATE[language].format(bot=bot, home=home, path=path, language=language), encoding="utf-8"
         )
@@ -167,7 +168,7 @@ def install(
             shutil.chown(service.env_file, user=owner)
         written.append(service.env_file)
     if service.log_file is not None:
-        service.log_file.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(service.log_file.parent)
     return written
 
 

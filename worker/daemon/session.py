@@ -15,6 +15,7 @@ import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
+from worker.core.folders import make_folder
 from worker.core.launch import failed_line
 from worker.core.model import Lease
 from worker.core.outcome import Stop
@@ -76,7 +77,7 @@ async def run_session(
     plan: SessionPlan, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, groups: Groups
 ) -> SessionReport:
     report = SessionReport()
-    plan.raw_path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(plan.raw_path.parent)
     # The session's lifeline: this process alone holds the write end, so its death, however it comes, closes
     # the pipe and the launcher kills the session's group (worker/proc.py).
     lifeline, held = os.pipe()
@@ -229,13 +230,13 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
             lease = await lease_check(active)
             if lease == Lease.LOST:
                 live.stop = Stop.LEASE_LOST
-            elif lease == Lease.CANCELLED:
-                live.stop = Stop.CANCELLED
+            elif lease == Lease.GEANNULEERD:
+                live.stop = Stop.GEANNULEERD
             elif lease == Lease.CLOSED_BY_SESSION:
                 log.info("task_closed_by_session", pid=process.pid)
                 live.closed_at = now
     log.info("session_stopping", reason=str(live.stop), pid=process.pid)
-    if live.stop in (Stop.LEASE_LOST, Stop.CANCELLED):
+    if live.stop in (Stop.LEASE_LOST, Stop.GEANNULEERD):
         # Another worker holds the task now, or the owner wants it stopped: not one more step may happen here.
         signal_group(process.pid, signal.SIGKILL)
         return

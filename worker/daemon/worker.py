@@ -28,6 +28,7 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
+from worker.core.folders import make_folder
 from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
 from worker.core.model import Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
@@ -376,7 +377,7 @@ class Worker:
             if self.stopping.is_set():  # the stop came while the claim was on its way: it goes back unstarted
                 await self._vrijgeven(claim, session_id, phrase("outcome_shutdown"))
                 said = message("outcome_shutdown", self.settings.language)
-                log.info("claim_given_back", task_id=claim.task.id, reason=said)
+                log.info("claim_vrijgegeven", task_id=claim.task.id, reason=said)
                 return
             self.claimed_once = True
             self.running[claim.task.id] = self._running(claim, session_id)
@@ -492,7 +493,7 @@ class Worker:
         )
         briefing = build_briefing(source, Variant.FULL)
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
-        files.folder.mkdir(parents=True, exist_ok=True)
+        make_folder(files.folder)
         write_stand(
             self.settings.data_dir,
             task.id,
@@ -584,8 +585,8 @@ class Worker:
                 outage = False
             if lease == Lease.LOST:
                 log.error("lease_lost", action=message("lease_lost_stop", self.settings.language))
-            elif lease == Lease.CANCELLED:
-                log.info("task_cancelled", action=message("lease_lost_stop", self.settings.language))
+            elif lease == Lease.GEANNULEERD:
+                log.info("task_geannuleerd", action=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
@@ -697,7 +698,7 @@ STOPPED = {
     Stop.SILENCE: "stop_silence",
     Stop.TOTAL: "stop_total",
     Stop.LEASE_LOST: "stop_lease_lost",
-    Stop.CANCELLED: "stop_cancelled",
+    Stop.GEANNULEERD: "stop_geannuleerd",
     Stop.SHUTDOWN: "stop_shutdown",
     Stop.LINGERED: "stop_lingered",
 }

@@ -18,6 +18,7 @@ import warnings
 from pathlib import Path
 
 from worker.core.errors import Unreachable
+from worker.core.folders import make_folder
 from worker.proc import exclusive
 
 DATABASE_NAME = "taak"
@@ -25,7 +26,7 @@ DATABASE_NAME = "taak"
 
 def ensure_embedded(directory: Path) -> str:
     """Start the private server (or attach to the running one) and return a URL to its database."""
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory)
     try:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (services, CI); its fallback is fine.

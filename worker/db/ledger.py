@@ -448,7 +448,7 @@ class Ledger:
             return Lease.HELD
         if record["zelf_afgesloten"]:
             return Lease.CLOSED_BY_SESSION
-        return Lease.CANCELLED if record["geannuleerd"] else Lease.LOST
+        return Lease.GEANNULEERD if record["geannuleerd"] else Lease.LOST
 
     async def poging_mislukt(
         self,

@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from worker.core.folders import make_folder
+
 if TYPE_CHECKING:
     from worker.hooks.owner import HookResult
     from worker.hooks.place import HookPlace
@@ -205,7 +207,7 @@ def record_hook_run(
 ) -> None:
     """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail."""
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(data_dir)
         record = {
             "ts": datetime.now(UTC).isoformat(),
             "hook": name,

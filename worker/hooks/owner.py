@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from worker.core.folders import make_folder
 from worker.core.messages import message
 from worker.hooks.lines import additional_context
 from worker.hooks.place import HookPlace
@@ -100,7 +101,7 @@ def save_summary(payload: dict[str, Any], place: HookPlace) -> tuple[Path, str] 
     if not isinstance(summary, str) or not summary.strip():
         return HookResult(stderr=message("hook_no_summary", place.language))
     folder = place.data_dir / "samenvattingen"
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
     path, text = summary_path(folder, session), strip_analysis(summary)
     path.write_text(text + "\n", encoding="utf-8")

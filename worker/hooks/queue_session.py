@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from worker.core.folders import make_folder
 from worker.core.messages import early_language, message, os_reason
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import hook_line, record_hook_run, written_out
@@ -141,7 +142,7 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
         return "", message("hook_no_summary", early_language()), 0
     text = strip_analysis(summary)
     folder = _data_dir() / "samenvattingen"
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
     path = summary_path(folder, session)
     path.write_text(text + "\n", encoding="utf-8")

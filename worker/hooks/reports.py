@@ -10,6 +10,7 @@ from pathlib import Path
 
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
+from worker.core.folders import make_folder
 from worker.core.messages import ending_json, message, phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
@@ -89,7 +90,7 @@ def write_report(
         if spoken:
             return Report(None, 0, message("hook_report_empty", language, spoken=spoken, path=transcript_path))
         return Report(None, 0)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_folder(folder)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     # The line range makes the name unique: two compactions in one second must not share a file.
     name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{done + 1}-{len(lines)}.txt"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from worker.core.folders import make_folder
 from worker.core.messages import Phrase, phrase
 
 # Claude Code event -> our handler. SessionStart has no matcher: the handler decides by `source`.
@@ -347,7 +348,7 @@ def save_with_backup(path: Path, data: dict[str, Any]) -> Path | None:
     if path.exists():
         backup = path.with_name(f"{path.name}.bak-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%fZ')}")
         shutil.copy2(path, backup)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     os.replace(temporary, path)

@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from worker.core.folders import make_folder
+
 
 def stand_path(data_dir: Path, task_id: str) -> Path:
     return data_dir / "sessies" / task_id / "stand.json"
@@ -27,7 +29,7 @@ def write_stand(
     timezone: str = "Europe/Amsterdam",
 ) -> None:
     path = stand_path(data_dir, task_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     temporary = path.with_name(f"stand.{os.getpid()}.tmp")
     stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language, "tijdzone": timezone}
     temporary.write_text(json.dumps(stand), encoding="utf-8")

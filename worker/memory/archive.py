@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
+from worker.core.folders import make_folder
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ class Archive:
     def __init__(self, folder: Path, zone: ZoneInfo) -> None:
         self.folder = folder
         self.zone = zone
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder)
         self._state = sqlite3.connect(folder / ".import.sqlite")
         self._state.executescript(
             "create table if not exists bronnen (pad text primary key, offset integer not null);"
@@ -304,7 +305,7 @@ class Archive:
         self._state.executemany("insert into bezig (bestand, grootte) values (?, ?)", before)
         self._state.commit()
         for path, lines in batch.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(path.parent)
             with path.open("a", encoding="utf-8") as handle:
                 handle.write("".join(lines))
                 handle.flush()

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from worker.core.folders import make_folder
+
 SOCKET_PATH_MAX_BYTES = 103  # macOS allows 104 bytes with the terminating NUL
 START_TIMEOUT_SECONDS = 30.0
 ANSWER_TIMEOUT_SECONDS = 120.0
@@ -67,7 +69,7 @@ class RemoteEmbedder:
     def _start(self) -> None:
         from worker.proc import exclusive
 
-        self.socket_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folder(self.socket_path.parent, mode=0o700)
         with exclusive(self.socket_path.with_suffix(".lock")):
             if _answers(self.socket_path):
                 return  # another recall started it meanwhile

@@ -13,6 +13,7 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from worker.core.folders import make_folder
 from worker.core.transcript import jsonl_lines
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
@@ -76,7 +77,7 @@ _SQLITE_REASONS = {
 
 class Index:
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         try:
             self.db = sqlite3.connect(path)
             self.db.executescript(SCHEMA)

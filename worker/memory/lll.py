@@ -13,6 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from worker.core.briefing import WORDS, one_line, stamp
+from worker.core.folders import make_folder
 from worker.core.transcript import jsonl_lines
 
 FILE_NAME = "lll.jsonl"
@@ -34,7 +35,7 @@ def lll_path(data_dir: Path) -> Path:
 
 
 def append(path: Path, soort: str, onderwerp: str, now: datetime) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     line = json.dumps({"ts": now.isoformat(), "soort": soort, "onderwerp": onderwerp}, ensure_ascii=False)
     with path.open("a+b") as handle:  # one write per event: appends do not interleave
         # A line cut short (a write that died half-way) would swallow this one: it starts on its own line.

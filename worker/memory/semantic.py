@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from worker.core.folders import make_folder
 from worker.memory.index import ID_PER_MS
 
 if TYPE_CHECKING:
@@ -130,7 +131,7 @@ class Vectors:
             import apsw
             import sqlite_vec
 
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            make_folder(self.path.parent)
             db = apsw.Connection(str(self.path))
             db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
             db.enable_load_extension(True)
