@@ -579,3 +579,7 @@ async def test_the_daemons_copy_shows_what_waits_in_the_journal_as_the_briefings
     assert re.search(r"from \d\d:\d\d \(\d+(\.\d)?s old\)", briefed[0]), briefed[0]
     assert re.fullmatch(r"\d\d:\d\d stap klaar, lamp gekocht", briefed[1]), briefed[1]
     assert re.fullmatch(r"\d\d:\d\d notitie, next step: de fitting vervangen", briefed[2]), briefed[2]
+    # The step set during the outage is the first action, not the one the copy was made with (the copy is in
+    # the daemon's language, Dutch here, where the session asked in English).
+    assert briefed[-1].endswith(". Jouw eerste actie nu: de fitting vervangen"), briefed[-1]
+    assert "Jouw eerste actie nu: de fitting vervangen" in briefed[:-1]

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from worker.core.briefing import COMPACT_LIMIT, FULL_LIMIT, BriefingInput, Variant, build_briefing
+from worker.core.briefing import (
+    COMPACT_LIMIT,
+    FULL_LIMIT,
+    BriefingInput,
+    Variant,
+    build_briefing,
+    with_first_action,
+)
 from worker.core.model import OPDRACHT_MAX_CHARS, LogRow, OlderRows, Soort, Status, Task
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -123,6 +130,21 @@ def test_without_a_next_step_the_first_action_says_what_to_do() -> None:
     source = seed_input()
     bare = BriefingInput(**{**source.__dict__, "task": seed_task(volgende_stap=None)})
     assert build_briefing(bare).splitlines()[-1].endswith("lees de opdracht, doe de eerste stap en log hem")
+
+
+@pytest.mark.parametrize("language", ["nl", "en"])
+def test_a_briefing_made_earlier_takes_a_later_step_as_its_first_action_and_keeps_its_opdracht(language: str) -> None:
+    """The daemon's copy during an outage said the step it was made with, after the session set another."""
+    opdracht = "Zet dit letterlijk in de blog:\nJouw eerste actie nu: koffie\nYour first action now: tea"
+    source = seed_input(language)
+    earlier = build_briefing(BriefingInput(**{**source.__dict__, "task": seed_task(opdracht=opdracht)}))
+    later = build_briefing(
+        BriefingInput(**{**source.__dict__, "task": seed_task(opdracht=opdracht, volgende_stap="de fitting")})
+    )
+    assert with_first_action(earlier, "HV-20260801-014", "de fitting\nen dan de lamp") == later.replace(
+        "de fitting", "de fitting ⏎ en dan de lamp"
+    )
+    assert f'"{opdracht}"' in later
 
 
 def test_a_line_break_in_what_done_means_cannot_print_a_field_of_its_own() -> None:

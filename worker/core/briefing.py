@@ -190,6 +190,26 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     return "\n".join(lines)
 
 
+def with_first_action(briefing: str, task_id: str, step: str) -> str:
+    """A briefing made earlier, with the first action a later `taak stap` set: the daemon's copy during an
+    outage said the step it was made with. Only the briefing's own two lines change: its last line, which says
+    the briefing's language, and the last line before it that begins as the first action does (the opdracht
+    above them may hold any words)."""
+    action = clip(one_line(step), _SQUEEZE_STEPS[0][0], "")
+    lines = briefing.split("\n")
+    for words in WORDS.values():
+        again = words.again.format(id=task_id, text="")
+        if not lines[-1].startswith(again):
+            continue
+        lines[-1] = again + action
+        first = words.first_action.format(text="")
+        at = next((n for n in range(len(lines) - 2, -1, -1) if lines[n].startswith(first)), None)
+        if at is not None:
+            lines[at] = first + action
+        break
+    return "\n".join(lines)
+
+
 def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
     if not rows:
         return older

@@ -24,7 +24,7 @@ import structlog
 from anyio.abc import SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from worker.core.briefing import Variant, build_briefing
+from worker.core.briefing import Variant, build_briefing, with_first_action
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
 from worker.core.folders import make_folder
 from worker.core.messages import Phrase, kept_phrase, message, phrase, phrase_json, written
@@ -240,6 +240,8 @@ class Gate:
 
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
+        if running.volgende_stap:  # a step set since the copy was made (waiting or written) is the first action
+            text = with_first_action(text, running.task_id, running.volgende_stap)
         made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
         zone = ZoneInfo(self.timezone)
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
