@@ -4,6 +4,7 @@ exact, and bad input of the kinds a shell can produce ends in one clear line wit
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -171,6 +172,27 @@ async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing
         assert "…" in long_value.err
     assert "\\xff ⏎ \\xfe" in cases[12].err
     assert await snapshot(conn) == before
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["lijst", "--status", "w" * 500],
+        ["w" * 500],
+        ["db", "w" * 500],
+        ["lijst", "--bogus" + "w" * 500],
+        ["nieuw", "x", "--json=" + "w" * 500],
+    ],
+)
+def test_a_long_word_argparse_quotes_is_cut_as_every_error_line_cuts_it(
+    cli_env: dict[str, str], words: list[str]
+) -> None:
+    """argparse's own messages quoted a pasted value whole (tester 22)."""
+    refused = run_taak(cli_env, *words)
+    assert refused.code == 2, refused
+    assert len(refused.err.strip().splitlines()) == 1
+    assert max(len(run) for run in re.findall("w+", refused.err)) <= 200, refused.err
+    assert "w…" in refused.err
 
 
 async def test_the_smallest_and_largest_postgres_integers_are_a_priority(cli_env: dict[str, str]) -> None:

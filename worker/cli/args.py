@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.messages import early_language, language_setting_problem, message
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
-from worker.core.terminal import is_blank, not_utf8, quoted
+from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
@@ -206,6 +206,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, said: str) -> NoReturn:
         for stand_in, word in self.stand_ins.items():
             said = said.replace(stand_in, word)
+        said = cut_typed_values(said, self.typed)
         if self._words_went_missing(said) and (typed_again := self._as_text_after_double_dash()):
             said += "; " + message("dash_text_hint", early_language(), word=typed_again[0], retyped=typed_again[1])
         # Every command takes -h; the verbs' own usage lines leave it out, and so does a group's made by argparse.
@@ -243,6 +244,15 @@ class Parser(argparse.ArgumentParser):
         return None
 
 
+def cut_typed_values(said: str, typed: Sequence[str]) -> str:
+    """argparse quotes what was typed whole (`invalid choice: 'xxx…'`, `unrecognized arguments: ...`); a long
+    word, or the value after its `=`, is cut as every error line cuts what it quotes."""
+    long_parts = {part for word in typed for part in (word, *word.split("=", 1)) if len(part) > QUOTED_MAX_CHARS}
+    for part in sorted(long_parts, key=len, reverse=True):
+        said = said.replace(part, quoted(part))
+    return said
+
+
 def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
     """Parse with options and positionals intermixed, one level of verbs at a time.
 
@@ -274,6 +284,8 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
         namespace = parse(verbs.choices[words[0]], words[1:])
         setattr(namespace, verbs.dest, words[0])
         return namespace
+    if isinstance(parser, Parser):
+        parser.typed = list(words)
     return parser.parse_args(list(words))  # help, or the error for a missing or unknown verb
 
 

@@ -193,8 +193,9 @@ class Ledger:
         check_text(new.opdrachtgever, "--van")  # named by the option that gives it, as its length is
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="--van")
-        if printable(new.opdrachtgever) != new.opdrachtgever:  # frozen for good: as TAAK_EIGENAAR, which stands for it
-            raise InvalidInput("name_unseen_characters", what="--van", value=printable(new.opdrachtgever))
+        if printable(new.opdrachtgever) != new.opdrachtgever or "\t" in new.opdrachtgever:  # as TAAK_EIGENAAR
+            shown = printable(new.opdrachtgever).replace("\t", "\\t")  # frozen for good, and it stands in columns
+            raise InvalidInput("name_unseen_characters", what="--van", value=shown)
         # Each option's own limit first: a text past every limit is named by the option that gives it.
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
