@@ -75,3 +75,11 @@ def test_words_this_version_does_not_write_go_as_they_are() -> None:
 )
 def test_a_message_no_longer_true_is_not_sent(kind: str, facts: dict[str, object], outdated: bool) -> None:
     assert (outdated_why(kind, facts) is not None) == outdated
+
+
+def test_why_a_message_is_outdated_is_kept_in_dutch_and_logged_in_the_runs_language() -> None:
+    """An English daemon logged `vervallen: de taak is klaar` (tester 22's kind: Dutch in an English log)."""
+    why = outdated_why("uiterlijk", {**TASK, "status": "klaar"})
+    assert why is not None
+    assert str(why) == "vervallen: de taak is klaar"  # the outbox's record, as the ledger's other words
+    assert why.said("en") == "outdated: the task is klaar"

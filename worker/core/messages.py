@@ -722,6 +722,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     # system's. The row keeps the phrase of its ending only (`ending_json`): the summary is not kept twice.
     # The owner's messages the database writes into the outbox (Dutch, as its rows), said again by the daemon
     # that sends them, in its own language (worker/daemon/outbox.said_again).
+    "outdated_question": {
+        "nl": "vervallen: de vraag is beantwoord of de taak is {status}",
+        "en": "outdated: the question was answered or the task is {status}",
+    },
+    "outdated_closed": {"nl": "vervallen: de taak is {status}", "en": "outdated: the task is {status}"},
+    "outdated_brake_off": {"nl": "vervallen: de rem is eraf", "en": "outdated: the brake is off"},
     "notify_failed": {
         "nl": "{id}: mislukt na {attempt} van {of} pogingen: {title}",
         "en": "{id}: failed after {attempt} of {of} attempts: {title}",

@@ -110,10 +110,10 @@ async def _owner_text(conn: Executor, row: asyncpg.Record, language: str) -> str
     facts = dict(found) if found is not None else None
     why = outdated_why(row["soort"], facts)
     if why is None and row["soort"] == "rem" and not await _still_braked(conn, row["sleutel"]):
-        why = "vervallen: de rem is eraf"
-    if why is not None:
-        await conn.execute(queries()["melding_vervallen"], row["id"], why)
-        log.info("message_outdated", kind=row["soort"], task_id=row["taak_id"], reason=why)
+        why = phrase("outdated_brake_off")
+    if why is not None:  # the outbox keeps the Dutch, as the rest of the ledger's words; the log says the run's
+        await conn.execute(queries()["melding_vervallen"], row["id"], str(why))
+        log.info("message_outdated", kind=row["soort"], task_id=row["taak_id"], reason=why.said(language))
         return None
     said = said_again(row["soort"], row["sleutel"], row["tekst"], facts)
     return (said.said(language) if said is not None else row["tekst"]) + "\n"
@@ -129,16 +129,15 @@ def _question_row(sleutel: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def outdated_why(kind: str, facts: Mapping[str, Any] | None) -> str | None:
+def outdated_why(kind: str, facts: Mapping[str, Any] | None) -> Phrase | None:
     """Why a message made earlier would tell the owner something no longer true (a question answered, or its
-    task closed, before any daemon sent it; a task past its due date finished since); None: it is still news.
-    In Dutch: it is kept in the outbox, as the rest of the ledger's words."""
+    task closed, before any daemon sent it; a task past its due date finished since); None: it is still news."""
     if facts is None:
         return None
     if kind in QUESTION_KINDS and (facts["beantwoord"] or facts["status"] != "wacht_op_mens"):
-        return f"vervallen: de vraag is beantwoord of de taak is {facts['status']}"
+        return phrase("outdated_question", status=facts["status"])
     if kind == "uiterlijk" and facts["status"] in CLOSED:
-        return f"vervallen: de taak is {facts['status']}"
+        return phrase("outdated_closed", status=facts["status"])
     return None
 
 

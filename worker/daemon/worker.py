@@ -584,9 +584,9 @@ class Worker:
                 log.info("lease_extension_recovered")
                 outage = False
             if lease == Lease.LOST:
-                log.error("lease_lost", action=message("lease_lost_stop", self.settings.language))
+                log.error("lease_lost", next=message("lease_lost_stop", self.settings.language))
             elif lease == Lease.GEANNULEERD:
-                log.info("task_geannuleerd", action=message("lease_lost_stop", self.settings.language))
+                log.info("task_geannuleerd", next=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
