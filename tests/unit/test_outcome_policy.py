@@ -158,6 +158,19 @@ def test_a_result_line_without_its_figures_says_unknown_not_none() -> None:
     assert str(_result_phrase(SessionReport(exit_code=0, result=bare))) == "sessie-resultaat: ? beurten, ?, ?: ok"
 
 
+@pytest.mark.parametrize(
+    ("is_error", "said"), [(False, "session result: 1 turn, ?, ?"), (True, "session result (error): 1 turn, ?, ?")]
+)
+def test_a_result_line_that_says_nothing_ends_its_row_with_the_figures(is_error: bool, said: str) -> None:
+    """`"result": null` without a subtype read `session result: ? turns, ?, ?: ` (tester 22)."""
+    from worker.core.stream import Result
+    from worker.daemon.session import SessionReport
+    from worker.daemon.worker import _result_phrase
+
+    silent = Result(is_error, "", None, 1, None, None, None)
+    assert _result_phrase(SessionReport(exit_code=0, result=silent)).said("en") == said
+
+
 def test_systemctl_without_a_user_bus_is_said_in_the_runs_language_with_what_to_do() -> None:
     from worker.daemon.service import said_by_manager
 

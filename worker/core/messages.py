@@ -754,6 +754,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "sessie-resultaat (fout): {turns:beurt|beurten}, {duration}, {cost}: {text}",
         "en": "session result (error): {turns:turn|turns}, {duration}, {cost}: {text}",
     },
+    "row_result_no_text": {
+        "nl": "sessie-resultaat: {turns:beurt|beurten}, {duration}, {cost}",
+        "en": "session result: {turns:turn|turns}, {duration}, {cost}",
+    },
+    "row_result_error_no_text": {
+        "nl": "sessie-resultaat (fout): {turns:beurt|beurten}, {duration}, {cost}",
+        "en": "session result (error): {turns:turn|turns}, {duration}, {cost}",
+    },
     "row_result_none": {
         "nl": "sessie-resultaat: geen resultaatregel ({ended})",
         "en": "session result: no result line ({ended})",

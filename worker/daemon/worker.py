@@ -738,10 +738,12 @@ def _result_phrase(report: SessionReport) -> Phrase:
         ended = _ended(report.exit_code)
         return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
     text = (result.text or result.subtype or "").strip()
-    return phrase(
-        "row_result_error" if result.is_error else "row_result",
-        turns=result.num_turns if result.num_turns is not None else "?",
-        duration=duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
-        cost=dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
-        text=text if len(text) <= 1000 else text[:999] + "…",
-    )
+    figures = {
+        "turns": result.num_turns if result.num_turns is not None else "?",
+        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
+        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
+    }
+    key = "row_result_error" if result.is_error else "row_result"
+    if not text:  # a result line that says nothing: no `: ` with nothing after it
+        return phrase(f"{key}_no_text", **figures)
+    return phrase(key, **figures, text=text if len(text) <= 1000 else text[:999] + "…")
