@@ -25,3 +25,11 @@ def test_a_bad_pair_is_refused_with_what_is_wrong_with_it(pair: str, said: str) 
 
 def test_a_pair_with_an_equals_sign_in_its_value_keeps_it() -> None:
     assert context_pairs(["url=a=b", "machine=veranda"]) == {"url": "a=b", "machine": "veranda"}
+
+
+def test_a_key_given_two_values_is_refused_not_one_of_them_dropped() -> None:
+    """`--context a=1 --context a=2` kept `a = 2` without a word (tester 22)."""
+    with pytest.raises(InvalidInput) as refused:
+        context_pairs(["machine=veranda", "ip=192.168.1.2", " machine=keuken"])
+    assert refused.value.render("en") == "--context 'machine' is given twice: give each key one value"
+    assert context_pairs(["machine=veranda", "machine=veranda"]) == {"machine": "veranda"}  # nothing lost

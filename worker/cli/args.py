@@ -446,6 +446,8 @@ def context_pairs(pairs: list[str]) -> dict[str, str]:
             raise InvalidInput("bad_context", value=pair)
         if is_blank(key) or is_blank(value):  # a name and a value a reader can see
             raise InvalidInput("blank_context_key" if is_blank(key) else "blank_context_value", value=pair)
+        if context.get(key.strip(), value) != value:  # frozen facts: one of the two would be lost without a word
+            raise InvalidInput("context_key_twice", name=key.strip())
         context[key.strip()] = value
     return context
 

@@ -159,6 +159,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "--context verwacht SLEUTEL=WAARDE, niet {value!r}",
         "en": "--context expects KEY=VALUE, not {value!r}",
     },
+    "context_key_twice": {
+        "nl": "--context {name!r} staat er twee keer: geef elke sleutel één waarde",
+        "en": "--context {name!r} is given twice: give each key one value",
+    },
     "blank_context_key": {
         "nl": "--context {value!r}: de sleutel is leeg (tekens die niets tekenen tellen niet)",
         "en": "--context {value!r}: the key is empty (characters that draw nothing do not count)",
