@@ -189,6 +189,11 @@ class Parser(argparse.ArgumentParser):
         self.stand_ins: dict[str, str] = {}  # the words after `--`, by what stood in for them while parsing
         self.typed: list[str] = []  # the words this parser was given, for the hint about a text with a dash
 
+    def _get_option_tuples(self, option_string: str) -> list[tuple[argparse.Action, str, str | None]]:
+        # `--lim` matched `--limiet` and `--limit`, two spellings of one option, and was refused as ambiguous.
+        found = super()._get_option_tuples(option_string)
+        return found[:1] if len({match[0].dest for match in found}) == 1 else found
+
     def _print_message(self, said: str, file: SupportsWrite[str] | None = None) -> None:
         # argparse would swallow a failed write: help into a full disk would end as a success with nothing shown.
         if said:
