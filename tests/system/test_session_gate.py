@@ -458,6 +458,43 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     assert logged["level"] == "warning"  # the owner's taking back is routine, no error of the daemon's (tester M)
 
 
+async def test_a_briefing_read_while_the_journal_still_holds_lines_shows_them_and_the_latest_step(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """Just after an outage the database answered reads while the journal still held the session's steps: for
+    seconds `taak brief` said the steps and the first action of before the outage, with no word of the rest
+    (tester 23). Here the log table is locked so that the writes wait as they do then, and reads still work."""
+    from tests.helpers import run_taak
+
+    async with _busy_session(db_url, conn, tmp_path) as (task_id, _daemon, env):
+        locker = await asyncpg.connect(db_url)
+        try:
+            transaction = locker.transaction()
+            await transaction.start()
+            await locker.execute("lock table agent_taak_log in exclusive mode")  # writes wait, reads go on
+            assert "journaal" in run_taak(env, "log", "stap_klaar", "lamp gekocht").out
+            assert "journaal" in run_taak(env, "stap", "de fitting vervangen").out
+            briefed = run_taak(env, "brief")
+            await transaction.rollback()
+        finally:
+            await locker.close()
+        await wait_for(
+            lambda: conn.fetchval(
+                "select volgende_stap = 'de fitting vervangen' from agent_taken where id = $1", task_id
+            ),
+            what="the journal written",
+        )
+        after = run_taak(env, "brief").out.splitlines()
+    lines = briefed.out.splitlines()
+    assert briefed.code == 0
+    assert lines[0] == "(het journaal van de daemon houdt nog 2 regels die de database nog niet heeft, hier)"
+    assert lines[1].endswith(" stap klaar, lamp gekocht")
+    assert lines[2].endswith(" notitie, volgende stap: de fitting vervangen")
+    assert lines[-1].endswith("Jouw eerste actie nu: de fitting vervangen")
+    assert not after[0].startswith("(het journaal")  # written: the database's own briefing again
+    assert after[-1].endswith("Jouw eerste actie nu: de fitting vervangen")
+
+
 async def _said(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
 

@@ -21,6 +21,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{said} (bewaard in het journaal van de daemon; het komt in de database zodra die terug is)",
         "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
+    "journal_waiting": {
+        "nl": "(het journaal van de daemon houdt nog {waiting:regel|regels} die de database nog niet heeft, hier)",
+        "en": "(the daemon's journal still holds {waiting:line|lines} the database does not have yet, here)",
+    },
     "briefing_from_copy": {
         "nl": "(database niet bereikbaar: dit is de kopie van de briefing van {id} van {made} ({age} oud), door "
         "de daemon bijgewerkt na elke geschreven regel; het journaal houdt nog {waiting:regel|regels} van daarna, "

@@ -204,7 +204,9 @@ class Gate:
         try:
             with anyio.fail_after(READ_TIMEOUT_SECONDS):
                 if op == "toon":
-                    return Answer(out=await self._toon(running.task_id, bool(request.get("json")), language))
+                    shown = await self._toon(running.task_id, bool(request.get("json")), language)
+                    waiting = [] if request.get("json") else self._waiting_lines(running, language)
+                    return Answer(out=self._with_waiting(shown, waiting, language))
                 # In the language the session asks in, as everything else it is told (the daemon passes its own).
                 source = replace(await self.briefing_source(running.task_id), language=language)
                 text = build_briefing(source, variant)
@@ -212,9 +214,31 @@ class Gate:
             if op == "toon":
                 raise Unreachable("daemon_no_database", id=running.task_id) from None  # exit 4, as everywhere
             return Answer(out=self._briefing_from_copy(running, variant, language))
+        if waiting := self._waiting_lines(running, language):
+            # The database is back and the journal not yet written to it (a few seconds): the database alone
+            # told the session its steps of before the outage and its old first action. Not kept as the copy,
+            # which would lack these lines once they are written.
+            if running.volgende_stap:
+                text = with_first_action(text, running.task_id, running.volgende_stap)
+            return Answer(out=self._with_waiting(text, waiting, language))
         copy = _copy_path(running.briefing_file, variant)
         copy.write_text(text + "\n", encoding="utf-8")
         return Answer(out=text)
+
+    def _waiting_lines(self, running: Running, language: str) -> list[str]:
+        """The session's writes the journal holds and the database does not have yet, as the briefing's own log
+        lines read (`10:41 stap klaar, ...`): the rows these will be, not the journal's operations."""
+        from zoneinfo import ZoneInfo
+
+        zone = ZoneInfo(self.timezone)
+        waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
+        return [" ".join(f"{_local_time(e.gezegd, zone)} {_as_row(e, language)}".split()) for e in waiting]
+
+    @staticmethod
+    def _with_waiting(text: str, waiting: list[str], language: str) -> str:
+        if not waiting:
+            return text
+        return "\n".join([message("journal_waiting", language, waiting=len(waiting)), *waiting, text])
 
     async def _toon(self, task_id: str, as_json: bool, language: str) -> str:
         from dataclasses import asdict
@@ -244,10 +268,7 @@ class Gate:
             text = with_first_action(text, running.task_id, running.volgende_stap)
         made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
         zone = ZoneInfo(self.timezone)
-        waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
-        # As the briefing's own log lines read (`10:41 stap klaar, ...`): the rows these will be, not the
-        # journal's operations (`log stap_klaar ...`, `stap ...`).
-        lines = [f"{_local_time(e.gezegd, zone)} {_as_row(e, language)}" for e in waiting]
+        waiting = self._waiting_lines(running, language)
         note = message(
             "briefing_from_copy",
             language,
@@ -256,7 +277,7 @@ class Gate:
             made=f"{made:%H:%M}" if made else "?",
             age=age((datetime.now(zone) - made).total_seconds(), language) if made else "?",
         )
-        return "\n".join([note, *[" ".join(line.split()) for line in lines], text])
+        return "\n".join([note, *waiting, text])
 
     # --- the journal to Postgres ------------------------------------------------------------------
 
