@@ -148,19 +148,24 @@ returning id, ts;
 -- The owner takes a held lease back by hand (a session that hangs): the attempt is given back and the task is
 -- claimable again after $4 seconds. The session's token is no longer current, so its daemon, which confirms
 -- the token every few seconds (TAAK_TOKEN_CHECK_SECONDS), stops it before anyone can claim the task again.
+-- The row names the token taken back (`teruggenomen_token`), so that the daemon says why it stops the session.
 -- $1 taak_id, $2 wie, $3 reden, $4 seconds before it may be claimed again, $5 reden as the row's phrase names it
-with terug as (
+with oud as (
+    select id, lease_token from agent_taken where id = $1 and status = 'bezig' for update
+), terug as (
     update agent_taken t
     set bijgewerkt = now(),
         status = 'wachtend', pogingen = greatest(t.pogingen - 1, 0),
         niet_voor = now() + make_interval(secs => $4),
         lease_tot = null, lease_token = null
-    where t.id = $1 and t.status = 'bezig'
-    returning t.id, t.geclaimd_door
+    from oud
+    where t.id = oud.id
+    returning t.id, t.geclaimd_door, oud.lease_token
 )
 insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
 select id, $2, 'vrijgegeven', 'lease teruggenomen door ' || $2 || ' (van ' || geclaimd_door || '): ' || $3,
-       jsonb_build_object('door_eigenaar', true, 'van', geclaimd_door, 'zin', jsonb_build_object(
+       jsonb_build_object('door_eigenaar', true, 'van', geclaimd_door, 'teruggenomen_token', lease_token::text,
+           'zin', jsonb_build_object(
            'sleutel', 'row_taken_back',
            'waarden', jsonb_build_object('who', $2::text, 'holder', geclaimd_door, 'reason', $5::jsonb)))
 from terug
@@ -365,13 +370,17 @@ select exists (select 1 from agent_taak_log where taak_id = $1 and meta ->> 'sle
 
 -- name: lease_stand
 -- Where a session's lease stands: still current, closed by its holder (klaar, blokkeer and vrijgeven
--- name the token they closed in the row's meta), cancelled by the owner, or else lost to the reaper or
--- another claim.
+-- name the token they closed in the row's meta), cancelled or taken back by the owner, or else lost to the
+-- reaper or another claim.
 -- $1 taak_id, $2 lease_token
 select exists (
            select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
        ) as geldig,
        exists (select 1 from agent_taken where id = $1 and status = 'geannuleerd') as geannuleerd,
+       exists (
+           select 1 from agent_taak_log
+           where taak_id = $1 and soort = 'vrijgegeven' and meta ->> 'teruggenomen_token' = $2::text
+       ) as teruggenomen,
        exists (
            select 1 from agent_taak_log
            where taak_id = $1 and soort in ('klaar', 'vraag', 'vrijgegeven') and meta ->> 'lease_token' = $2::text

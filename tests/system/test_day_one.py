@@ -317,8 +317,8 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
         else:
             said = ok(env, "vrijgeven", task_id, "--reden", "hangt")
             assert "teruggenomen" in said
-        # A cancel is the owner's word, not a lost lease: the daemon's log and the result row say which.
-        stopped_because = "task_geannuleerd" if verb == "annuleer" else "lease_lost"
+        # A cancel or a take-back is the owner's doing, not a lost lease: the daemon's log and the result row say which.
+        stopped_because = "task_geannuleerd" if verb == "annuleer" else "lease_teruggenomen"
         await wait_for(lambda: _has(daemon, stopped_because), timeout=30, what="the daemon to stop the session")
         result = await wait_for(
             lambda: conn.fetchval(
@@ -327,8 +327,9 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
             timeout=30,
             what="the session's result row",
         )
-        why = "de eigenaar annuleerde de taak" if verb == "annuleer" else "lease kwijt"
+        why = "de eigenaar annuleerde de taak" if verb == "annuleer" else "de eigenaar nam de taak terug"
         assert result == f"sessie-resultaat: geen resultaatregel (signaal SIGKILL, gestopt: {why})"
+        assert not daemon.has_event("lease_lost")  # the owner's doing is no error of the daemon's (tester 23)
         row = await conn.fetchrow(
             "select bot, soort, tekst from agent_taak_log where taak_id = $1 and bot = 'jamal' "
             "order by id desc limit 1",

@@ -635,6 +635,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "lease kwijt: de taak is elders opnieuw geclaimd",
         "en": "lease lost: the task was claimed again elsewhere",
     },
+    "outcome_taken_back": {
+        "nl": "de eigenaar nam de taak terug (nu {status})",
+        "en": "the owner took the task back (now {status})",
+    },
     "outcome_lease_lost_taken_back": {
         "nl": "lease kwijt: de taak is teruggenomen (nu {status})",
         "en": "lease lost: the task was taken back (now {status})",
@@ -785,6 +789,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stop_total": {"nl": "te lang bezig", "en": "busy too long"},
     "stop_lease_lost": {"nl": "lease kwijt", "en": "lease lost"},
     "stop_geannuleerd": {"nl": "de eigenaar annuleerde de taak", "en": "the owner cancelled the task"},
+    "stop_teruggenomen": {"nl": "de eigenaar nam de taak terug", "en": "the owner took the task back"},
     "stop_shutdown": {"nl": "de worker stopte", "en": "the worker stopped"},
     "stop_lingered": {"nl": "bleef hangen na het afronden", "en": "lingered after closing"},
     "url_unknown_parameter": {

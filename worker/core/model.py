@@ -40,6 +40,7 @@ class Lease(StrEnum):
     CLOSED_BY_SESSION = "closed_by_session"  # taak klaar / blokkeer / vrijgeven by the session itself
     LOST = "lost"  # the reaper took it back, or another worker holds it now
     GEANNULEERD = "geannuleerd"  # the owner cancelled the task while its session ran
+    TERUGGENOMEN = "teruggenomen"  # the owner took the lease back (`taak vrijgeven` without the token)
 
 
 # Kinds a session may log with its token. The others are written by the operation that makes

@@ -24,6 +24,7 @@ class Stop(StrEnum):
     TOTAL = "total"
     LEASE_LOST = "lease_lost"
     GEANNULEERD = "geannuleerd"  # the owner cancelled the task
+    TERUGGENOMEN = "teruggenomen"  # the owner took the lease back
     SHUTDOWN = "shutdown"
     LINGERED = "lingered"  # the session closed its own task but did not exit within the kill grace
 
@@ -90,6 +91,8 @@ def decide(seen: Observed) -> Outcome:
     task = seen.task_after
     if task is not None and task.status == Status.GEANNULEERD:
         return Outcome(Action.NOTHING, phrase("outcome_cancelled"))
+    if seen.stop == Stop.TERUGGENOMEN:
+        return Outcome(Action.NOTHING, phrase("outcome_taken_back", status=task.status.value if task else "?"))
     if seen.stop == Stop.LEASE_LOST:
         if task is None or task.status == Status.BEZIG:
             return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))

@@ -232,11 +232,13 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
                 live.stop = Stop.LEASE_LOST
             elif lease == Lease.GEANNULEERD:
                 live.stop = Stop.GEANNULEERD
+            elif lease == Lease.TERUGGENOMEN:
+                live.stop = Stop.TERUGGENOMEN
             elif lease == Lease.CLOSED_BY_SESSION:
                 log.info("task_closed_by_session", pid=process.pid)
                 live.closed_at = now
     log.info("session_stopping", stop=str(live.stop), pid=process.pid)
-    if live.stop in (Stop.LEASE_LOST, Stop.GEANNULEERD):
+    if live.stop in (Stop.LEASE_LOST, Stop.GEANNULEERD, Stop.TERUGGENOMEN):
         # Another worker holds the task now, or the owner wants it stopped: not one more step may happen here.
         signal_group(process.pid, signal.SIGKILL)
         return

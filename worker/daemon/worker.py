@@ -587,6 +587,8 @@ class Worker:
                 log.error("lease_lost", next=message("lease_lost_stop", self.settings.language))
             elif lease == Lease.GEANNULEERD:
                 log.info("task_geannuleerd", next=message("lease_lost_stop", self.settings.language))
+            elif lease == Lease.TERUGGENOMEN:  # the owner's doing, routine: no error of the daemon's
+                log.info("lease_teruggenomen", next=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
@@ -699,6 +701,7 @@ STOPPED = {
     Stop.TOTAL: "stop_total",
     Stop.LEASE_LOST: "stop_lease_lost",
     Stop.GEANNULEERD: "stop_geannuleerd",
+    Stop.TERUGGENOMEN: "stop_teruggenomen",
     Stop.SHUTDOWN: "stop_shutdown",
     Stop.LINGERED: "stop_lingered",
 }

@@ -449,7 +449,9 @@ class Ledger:
             return Lease.HELD
         if record["zelf_afgesloten"]:
             return Lease.CLOSED_BY_SESSION
-        return Lease.GEANNULEERD if record["geannuleerd"] else Lease.LOST
+        if record["geannuleerd"]:
+            return Lease.GEANNULEERD
+        return Lease.TERUGGENOMEN if record["teruggenomen"] else Lease.LOST
 
     async def poging_mislukt(
         self,
