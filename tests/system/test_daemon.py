@@ -655,6 +655,28 @@ def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(db_url: str, t
     assert done.stderr == f"queue-worker: ongeldige instelling: TAAK_DATA_DIR: {blocked} is een bestand, geen map\n"
 
 
+@pytest.mark.parametrize("folder", ["sessies", "locks"])
+async def test_a_file_where_a_session_folder_belongs_refuses_the_start_and_uses_no_attempt(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path, folder: str
+) -> None:
+    """Found only at the first claim, it was an internal error that used up every task's attempts (tester 23)."""
+    import subprocess
+    import sys
+
+    task_id = await new_task(conn_on, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path)
+    blocked = Path(env["TAAK_DATA_DIR"]) / folder
+    blocked.parent.mkdir(parents=True, exist_ok=True)
+    blocked.write_text("x")
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"queue-worker: bestand {blocked}: een deel van het pad is geen map\n"
+    row = await conn_on.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+    assert (row["status"], row["pogingen"]) == ("wachtend", 0)
+
+
 async def test_a_reader_that_stops_early_does_not_stop_the_daemon_or_its_task(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -760,6 +782,22 @@ def test_a_folder_the_daemon_cannot_use_is_refused_at_the_start_with_exit_2(
     assert done.returncode == 2
     assert done.stderr.startswith(f"queue-worker: {said}")
     assert len(done.stderr.splitlines()) == 1
+
+
+async def test_a_registry_path_that_is_a_folder_is_said_as_that_path_and_leaves_no_file_beside_it(
+    db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """The reason named `machines.json.tmp`, a file the daemon had left beside the folder (tester 23)."""
+    folder = tmp_path / "machines.json"
+    folder.mkdir()
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_REGISTRY_FILE=str(folder)), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _event(daemon, "duty_failed"), what="the registry duty to fail")
+    finally:
+        daemon.stop()
+    (failed,) = [e for e in daemon.events() if e.get("event") == "duty_failed"]
+    assert failed["reason"] == f"bestand {folder}: is een map"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("machines")) == ["machines.json"]
 
 
 async def test_a_registry_file_that_cannot_be_written_is_one_line_in_the_log_not_a_traceback(

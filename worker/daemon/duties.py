@@ -5,6 +5,8 @@ reaches the database only through `Outages.run`, so an outage is waited out and 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import sys
@@ -178,9 +180,16 @@ class Duties:
             found = await self.db("registry", partial(all_machines, self.pool))
             path = self.settings.registry_path
             make_folder(path.parent)
+            if path.is_dir():  # said of the path the owner gave, before a `.tmp` file is left beside it
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
             temporary = path.with_name(path.name + ".tmp")
-            temporary.write_text(
-                json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-            )
-            os.replace(temporary, path)
+            try:
+                temporary.write_text(
+                    json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+                )
+                os.replace(temporary, path)
+            except OSError:
+                with contextlib.suppress(OSError):  # no half-written file left beside the registry
+                    temporary.unlink(missing_ok=True)
+                raise
             await anyio.sleep(self.settings.registry_seconds)

@@ -221,6 +221,13 @@ class Worker:
         await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
 
     def _lock_instances(self) -> None:
+        # The folders every session writes in, made now: a file in the way of one was found only at the first
+        # claim, an internal error that used up every task's attempts one after the other (tester 23).
+        for folder in (self.groups.folder, Layout(self.settings.data_dir).sessions):
+            try:
+                make_folder(folder)
+            except OSError as exc:
+                raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
         for bot, holder in zip(self.bots, self.holders, strict=True):
             try:
                 lock = InstanceLock(bot_lock_path(bot, self.settings.machine, self.settings.lock_dir))
