@@ -21,6 +21,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{said} (bewaard in het journaal van de daemon; het komt in de database zodra die terug is)",
         "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
+    "journal_entry_unusable": {
+        "nl": "journaalregel {seq} ({op}) is onleesbaar en niet geschreven; hij blijft in het journaalbestand",
+        "en": "journal entry {seq} ({op}) cannot be read and was not written; it stays in the journal file",
+    },
     "journal_waiting": {
         "nl": "(het journaal van de daemon houdt nog {waiting:regel|regels} die de database nog niet heeft, hier)",
         "en": "(the daemon's journal still holds {waiting:line|lines} the database does not have yet, here)",

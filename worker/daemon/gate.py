@@ -299,7 +299,14 @@ class Gate:
                 said = refusal.render(self.language)  # the log's words are the daemon's language
                 # The owner took the task back, or cancelled it: the ledger's rule at work, which the session was
                 # told, not a failure of the daemon's (an error each time the owner cancels reads as one).
-                log.warning("journal_write_refused", task_id=entry.task_id, op=entry.op, seq=entry.seq, reason=said)
+                log.warning(
+                    "journal_write_refused",
+                    task_id=entry.task_id,
+                    bot=entry.bot,
+                    op=entry.op,
+                    seq=entry.seq,
+                    reason=said,
+                )
                 running = self.running.get(entry.task_id)
                 if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
                     running.close_refused = refusal.as_phrase()
@@ -355,6 +362,12 @@ def _attempts(
             await apply(ledger(), entry, backoff)
         except TaakError as exc:
             return "geweigerd", exc
+        except (KeyError, TypeError, ValueError):
+            # An entry this version cannot read (damaged by hand, or written by another version): retried, it
+            # held every later line back, and the start waited for it through any SIGTERM (tester 23). It stays
+            # in the journal's file, settled as refused, with the traceback in the log.
+            log.exception("journal_entry_unusable", task_id=entry.task_id, bot=entry.bot, op=entry.op, seq=entry.seq)
+            return "geweigerd", InvalidInput("journal_entry_unusable", op=entry.op, seq=entry.seq)
         return "geschreven", None
 
     return once
