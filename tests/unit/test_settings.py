@@ -273,6 +273,13 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
         ("TAAK_POLL_SECONDS", "inf", "TAAK_POLL_SECONDS: moet een eindig getal zijn", "finite number"),
         ("TAAK_LEASE_SECONDS", "99999999999", "TAAK_LEASE_SECONDS: mag hoogstens 2147483647 zijn", "2147483647"),
         ("TAAK_LEASE_EXTEND_SECONDS", "nan", "moet een eindig getal zijn", "finite number"),
+        # a limit of a seconds setting as it is typed, not as the float it is (tester 23)
+        (
+            "TAAK_TOKEN_CHECK_SECONDS",
+            "11",
+            "TAAK_TOKEN_CHECK_SECONDS: mag hoogstens 10 zijn",
+            "CHECK_SECONDS: must be at most 10",
+        ),
         ("TAAK_DATA_DIR", "", "TAAK_DATA_DIR: is leeg: noem een pad", "TAAK_DATA_DIR: is empty: name a path"),
         ("TAAK_MEMORY_DIR", " ", "TAAK_MEMORY_DIR: is leeg", "TAAK_MEMORY_DIR: is empty"),
     ],

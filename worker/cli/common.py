@@ -61,7 +61,7 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     message key (worker/settings._refused), pydantic's checks by their type; a type not in the table keeps
     pydantic's words."""
     name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
-    values = {key: str(value) for key, value in (error.get("ctx") or {}).items()}
+    values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
     if error["type"] in MESSAGES:
         return f"{name}: {message(error['type'], language, **values)}"
     said = PYDANTIC_SAID["en" if language == "en" else "nl"]
@@ -70,6 +70,11 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
             values["expected"] = values["expected"].replace(" or ", " of ")
         return f"{name}: {filled(said[error['type']], **values)}"
     return f"{name}: {error['msg']}"
+
+
+def _limit_said(value: object) -> str:
+    """A limit as the setting is typed: `10`, not the `10.0` of a float field (tester 23)."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def unreadable_settings(exc: Exception, language: str) -> str | None:
