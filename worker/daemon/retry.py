@@ -12,6 +12,7 @@ from typing import TypeVar
 import anyio
 import structlog
 
+from worker.core.messages import Phrase
 from worker.core.outcome import backoff_seconds, with_jitter
 from worker.db.connect import CONNECTION_ERRORS
 
@@ -40,7 +41,11 @@ def said_error(exc: BaseException, language: str) -> str:
     from worker.db.connect import known_reason
 
     if isinstance(exc, TaakError):
-        return exc.render(language)
+        # `database unreachable at host (why)` from the connect: the why, as every later line of the log says it.
+        reason = exc.values.get("reason") if exc.key == "unreachable" else None
+        if isinstance(reason, Phrase):
+            return reason.said(language)
+        return str(reason) if isinstance(reason, str) else exc.render(language)
     known = known_reason(exc)
     return known.said(language) if known is not None else one_line(exc)
 
