@@ -66,8 +66,9 @@ QUOTED_MAX_CHARS = 200
 
 
 def quoted(text: str) -> str:
-    """A value as an error line quotes it: on one line, and cut with a mark when it is long."""
-    text = inline(text)
+    """A value as an error line quotes it: on one line, a tab shown as `\\t` (raw, it stretched the line to the
+    next tab stop and hid itself), and cut with a mark when it is long."""
+    text = inline(text).replace("\t", "\\t")
     return text if len(text) <= QUOTED_MAX_CHARS else text[:QUOTED_MAX_CHARS] + "…"
 
 
