@@ -183,7 +183,7 @@ async def test_a_missing_agent_command_is_an_infrastructure_failure(
     # The system's reason in the ledger's Dutch, and in the daemon's log in the run's language (English here).
     assert reason == "infrastructuur: agent start niet (bestand /nonexistent/claude: bestaat niet)"
     (said,) = [e["reason"] for e in daemon.events() if e.get("event") == "outcome"]
-    assert said == "infrastructure: the agent does not start (file /nonexistent/claude: No such file or directory)"
+    assert said == "infrastructure: the agent does not start (file /nonexistent/claude: no such file or directory)"
 
 
 async def test_a_working_folder_that_is_gone_is_named_not_the_program(

@@ -38,7 +38,7 @@ MARKERS = {
         "only tasks with this status",
         "options:",
         "given by",
-        "Is a directory",
+        "is a directory",
     ],
 }
 

@@ -67,7 +67,7 @@ async def test_help_into_a_full_disk_does_not_say_a_change_might_stand(cli_env: 
     """Help changes nothing; its failed write said "any change the command made stands" (tester 20)."""
     for words in (["--help"], ["nieuw", "--help"]):
         done = taak_into("full", {**cli_env, "TAAK_LANGUAGE": "en"}, *words)
-        assert said_once(done.stderr) == "taak: the output could not be written (No space left on device)"
+        assert said_once(done.stderr) == "taak: the output could not be written (no space left on device)"
     done = taak_into("full", {**cli_env, "TAAK_LANGUAGE": "en"}, "lijst")  # a read: the general line
     assert said_once(done.stderr).endswith("any change the command made stands")
 
@@ -152,7 +152,7 @@ async def test_a_daemon_whose_log_cannot_be_written_says_so_once_on_stderr_and_d
     env = worker_env(db_url, tmp_path, TAAK_LANGUAGE="en")
     done = taak_into("full", env, "--once", program="worker.cli.queue_worker")
     assert done.returncode == 0, done.stderr
-    assert said_once(done.stderr).startswith("queue-worker: the log cannot be written (No space left on device)")
+    assert said_once(done.stderr).startswith("queue-worker: the log cannot be written (no space left on device)")
     assert await conn.fetchval("select status from agent_taken where id = $1", task_id) == "klaar"
 
 

@@ -17,7 +17,7 @@ def test_a_missing_folder_and_its_parents_are_made_and_an_existing_one_is_left(t
     assert folder.is_dir()
 
 
-@pytest.mark.parametrize(("language", "said"), [("nl", "een deel van het pad is geen map"), ("en", "Not a directory")])
+@pytest.mark.parametrize(("language", "said"), [("nl", "een deel van het pad is geen map"), ("en", "not a directory")])
 def test_a_file_where_the_folder_belongs_is_said_to_be_no_folder(tmp_path: Path, language: str, said: str) -> None:
     (tmp_path / "runs").write_text("")
     for folder in (tmp_path / "runs", tmp_path / "runs" / "today"):  # the folder itself, or a parent of it

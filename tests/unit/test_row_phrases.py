@@ -43,7 +43,7 @@ def test_a_phrase_survives_the_database_with_its_nested_phrases() -> None:
     )
     assert (
         again.said("en")
-        == "session result: no result line (not started, file /nergens/claude: No such file or directory)"
+        == "session result: no result line (not started, file /nergens/claude: no such file or directory)"
     )
 
 

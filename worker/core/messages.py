@@ -1386,7 +1386,8 @@ def os_reason(exc: OSError, language: str) -> str:
 
     code = errno.errorcode.get(exc.errno or 0)
     if language == "en" or code is None:
-        return exc.strerror or str(exc)
+        said = exc.strerror or str(exc)  # the system's `Not a directory`, said after a colon as our words are
+        return said[:1].lower() + said[1:] if said[:2].istitle() else said
     return OS_REASONS_NL.get(code, f"systeemfout {code}")
 
 
