@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from structlog.testing import capture_logs
+
 from worker.daemon.journal import Journal
 
 
@@ -28,7 +30,25 @@ def test_a_line_cut_off_by_a_crash_is_ignored_and_the_rest_is_kept(tmp_path: Pat
     journal.close()
     with path.open("ab") as handle:
         handle.write(b'{"entry": {"seq": 2, "op": "lo')
-    assert [e.seq for e in Journal(path).pending()] == [kept.seq]
+    with capture_logs() as logged:
+        assert [e.seq for e in Journal(path).pending()] == [kept.seq]
+    assert logged == []  # never acknowledged: nothing was lost
+
+
+def test_a_damaged_line_before_the_last_is_said_and_the_rest_is_kept(tmp_path: Path) -> None:
+    """It was skipped without a word (tester 23), where the entry it held may be a write that is now lost."""
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    journal.close()
+    with path.open("ab") as handle:
+        handle.write(b"kapot\n42\n")
+    journal = Journal(path)
+    kept = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
+    journal.close()
+    with capture_logs() as logged:
+        assert [e.seq for e in Journal(path).pending()] == [1, kept.seq]
+    assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 2)]
 
 
 def test_a_journal_with_everything_settled_starts_afresh(tmp_path: Path) -> None:

@@ -19,8 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+import structlog
+
 from worker.core.folders import make_folder
 
+log = structlog.get_logger("queue-worker")
 Outcome = Literal["geschreven", "geweigerd"]
 
 
@@ -84,13 +87,22 @@ def _read(path: Path) -> tuple[list[Entry], set[int]]:
     settled: set[int] = set()
     if not path.exists():
         return entries, settled
-    for line in path.read_bytes().splitlines():
+    lines = path.read_bytes().splitlines()
+    unreadable = 0
+    for number, line in enumerate(lines, 1):
         try:
             record = json.loads(line)
         except ValueError:
-            continue  # a line cut off by a crash mid-write was never acknowledged to anyone
+            record = None
+        if not isinstance(record, dict):
+            # The last line cut off by a crash mid-write was never acknowledged to anyone; any other line is
+            # damage (an editor, a disk), said once, as the entry it held may be a write that is now lost.
+            unreadable += number < len(lines)
+            continue
         if "entry" in record:
             entries.append(Entry(**record["entry"]))
         elif "settled" in record:
             settled.add(int(record["settled"]))
+    if unreadable:
+        log.error("journal_lines_unreadable", path=str(path), lines=unreadable)
     return entries, settled
