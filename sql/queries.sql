@@ -371,20 +371,24 @@ select exists (select 1 from agent_taak_log where taak_id = $1 and meta ->> 'sle
 -- name: lease_stand
 -- Where a session's lease stands: still current, closed by its holder (klaar, blokkeer and vrijgeven
 -- name the token they closed in the row's meta), cancelled or taken back by the owner, or else lost to the
--- reaper or another claim.
+-- reaper or another claim. Asked every few seconds per session: the task's row is read once, and its log only
+-- when the lease is no longer current (CASE evaluates only the branch it takes).
 -- $1 taak_id, $2 lease_token
-select exists (
-           select 1 from agent_taken where id = $1 and status = 'bezig' and lease_token = $2::uuid
-       ) as geldig,
-       exists (select 1 from agent_taken where id = $1 and status = 'geannuleerd') as geannuleerd,
-       exists (
-           select 1 from agent_taak_log
-           where taak_id = $1 and soort = 'vrijgegeven' and meta ->> 'teruggenomen_token' = $2::text
-       ) as teruggenomen,
-       exists (
+with taak as (
+    select coalesce(bool_or(status = 'bezig' and lease_token = $2::uuid), false) as geldig,
+           coalesce(bool_or(status = 'geannuleerd'), false) as geannuleerd
+    from agent_taken where id = $1
+)
+select geldig, geannuleerd,
+       case when geldig then false else exists (
            select 1 from agent_taak_log
            where taak_id = $1 and soort in ('klaar', 'vraag', 'vrijgegeven') and meta ->> 'lease_token' = $2::text
-       ) as zelf_afgesloten;
+       ) end as zelf_afgesloten,
+       case when geldig then false else exists (
+           select 1 from agent_taak_log
+           where taak_id = $1 and soort = 'vrijgegeven' and meta ->> 'teruggenomen_token' = $2::text
+       ) end as teruggenomen
+from taak;
 
 -- name: bot_zet
 -- Switch a bot on or off (created when new). $1 bot, $2 actief

@@ -195,7 +195,7 @@ def with_first_action(briefing: str, task_id: str, step: str) -> str:
     outage said the step it was made with. Only the briefing's own two lines change: its last line, which says
     the briefing's language, and the last line before it that begins as the first action does (the opdracht
     above them may hold any words)."""
-    action = clip(one_line(step), _SQUEEZE_STEPS[0][0], "")
+    action = one_line(step)  # whole, as the briefing says a step (VOLGENDE_STAP_MAX_CHARS)
     lines = briefing.split("\n")
     for words in WORDS.values():
         again = words.again.format(id=task_id, text="")

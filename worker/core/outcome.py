@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from worker.core.launch import failed_start
 from worker.core.messages import OsReason, Phrase, phrase
-from worker.core.model import Status, Task
+from worker.core.model import Lease, Status, Task
 from worker.core.stream import Result
 
 
@@ -27,6 +27,15 @@ class Stop(StrEnum):
     TERUGGENOMEN = "teruggenomen"  # the owner took the lease back
     SHUTDOWN = "shutdown"
     LINGERED = "lingered"  # the session closed its own task but did not exit within the kill grace
+
+
+# A lease that is gone, and the stop it makes: the session is killed at once, as not one more step may happen
+# (another worker holds the task now, or the owner wants it stopped).
+STOP_OF_LEASE_GONE = {
+    Lease.LOST: Stop.LEASE_LOST,
+    Lease.GEANNULEERD: Stop.GEANNULEERD,
+    Lease.TERUGGENOMEN: Stop.TERUGGENOMEN,
+}
 
 
 class Action(StrEnum):

@@ -97,7 +97,8 @@ def _read(path: Path) -> tuple[list[Entry], set[int]]:
         if not isinstance(record, dict):
             # The last line cut off by a crash mid-write was never acknowledged to anyone; any other line is
             # damage (an editor, a disk), said once, as the entry it held may be a write that is now lost.
-            unreadable += number < len(lines)
+            if number < len(lines):
+                unreadable += 1
             continue
         if "entry" in record:
             entries.append(Entry(**record["entry"]))

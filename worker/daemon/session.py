@@ -18,7 +18,7 @@ from anyio.abc import ByteReceiveStream, Process
 from worker.core.folders import make_folder
 from worker.core.launch import failed_line
 from worker.core.model import Lease
-from worker.core.outcome import Stop
+from worker.core.outcome import STOP_OF_LEASE_GONE, Stop
 from worker.core.session_plan import SessionPlan
 from worker.core.stream import Init, Result, parse_line
 from worker.memory.archive import TIMES_DONE, TIMES_OPEN
@@ -228,18 +228,13 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
             active, live.active_since_check = live.active_since_check, False
             next_lease_check = now + limits.lease_check_seconds
             lease = await lease_check(active)
-            if lease == Lease.LOST:
-                live.stop = Stop.LEASE_LOST
-            elif lease == Lease.GEANNULEERD:
-                live.stop = Stop.GEANNULEERD
-            elif lease == Lease.TERUGGENOMEN:
-                live.stop = Stop.TERUGGENOMEN
+            if lease in STOP_OF_LEASE_GONE:
+                live.stop = STOP_OF_LEASE_GONE[lease]
             elif lease == Lease.CLOSED_BY_SESSION:
                 log.info("task_closed_by_session", pid=process.pid)
                 live.closed_at = now
     log.info("session_stopping", stop=str(live.stop), pid=process.pid)
-    if live.stop in (Stop.LEASE_LOST, Stop.GEANNULEERD, Stop.TERUGGENOMEN):
-        # Another worker holds the task now, or the owner wants it stopped: not one more step may happen here.
+    if live.stop in STOP_OF_LEASE_GONE.values():
         signal_group(process.pid, signal.SIGKILL)
         return
     signal_group(process.pid, signal.SIGTERM)

@@ -113,6 +113,7 @@ class Worker:
 
     async def run(self) -> None:
         make_undumpable()
+        self._make_session_folders()
         self._lock_instances()
         journal = Journal(self.journal_path)
         self.journal_replayed = len(journal.pending())  # read now: the forwarder may write some before the start line
@@ -220,14 +221,16 @@ class Worker:
     async def _listen(self) -> None:
         await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
 
-    def _lock_instances(self) -> None:
-        # The folders every session writes in, made now: a file in the way of one was found only at the first
-        # claim, an internal error that used up every task's attempts one after the other (tester 23).
+    def _make_session_folders(self) -> None:
+        """The folders every session writes in, made at start: a file in the way of one was found only at the
+        first claim, an internal error that used up every task's attempts one after the other (tester 23)."""
         for folder in (self.groups.folder, Layout(self.settings.data_dir).sessions):
             try:
                 make_folder(folder)
             except OSError as exc:
                 raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
+
+    def _lock_instances(self) -> None:
         for bot, holder in zip(self.bots, self.holders, strict=True):
             try:
                 lock = InstanceLock(bot_lock_path(bot, self.settings.machine, self.settings.lock_dir))
@@ -590,12 +593,10 @@ class Worker:
             if outage:
                 log.info("lease_extension_recovered")
                 outage = False
-            if lease == Lease.LOST:
-                log.error("lease_lost", next=message("lease_lost_stop", self.settings.language))
-            elif lease == Lease.GEANNULEERD:
-                log.info("task_geannuleerd", next=message("lease_lost_stop", self.settings.language))
-            elif lease == Lease.TERUGGENOMEN:  # the owner's doing, routine: no error of the daemon's
-                log.info("lease_teruggenomen", next=message("lease_lost_stop", self.settings.language))
+            if lease in LEASE_GONE_EVENT:
+                # A lost lease is the daemon's error; the owner's cancel or take-back is routine.
+                said = log.error if lease == Lease.LOST else log.info
+                said(LEASE_GONE_EVENT[lease], next=message("lease_lost_stop", self.settings.language))
             return lease
 
         return check
@@ -701,6 +702,13 @@ class Worker:
         if not written:
             self._journal(claim, session_id, "vrijgeven_poging_terug", reason_fields(reason))
 
+
+# The daemon's log event for a lease that is gone at a token check.
+LEASE_GONE_EVENT = {
+    Lease.LOST: "lease_lost",
+    Lease.GEANNULEERD: "task_geannuleerd",
+    Lease.TERUGGENOMEN: "lease_teruggenomen",
+}
 
 # Why the daemon stopped a session, as its result row says it.
 STOPPED = {

@@ -193,9 +193,10 @@ class Ledger:
         check_text(new.opdrachtgever, "--van")  # named by the option that gives it, as its length is
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="--van")
-        if printable(new.opdrachtgever) != new.opdrachtgever or "\t" in new.opdrachtgever:  # as TAAK_EIGENAAR
-            shown = printable(new.opdrachtgever).replace("\t", "\\t")  # frozen for good, and it stands in columns
-            raise InvalidInput("name_unseen_characters", what="--van", value=shown)
+        # Frozen for good, and it stands in columns: no escapes and no tab, as TAAK_EIGENAAR (an error line shows a
+        # tab as `\t`).
+        if printable(new.opdrachtgever) != new.opdrachtgever or "\t" in new.opdrachtgever:
+            raise InvalidInput("name_unseen_characters", what="--van", value=printable(new.opdrachtgever))
         # Each option's own limit first: a text past every limit is named by the option that gives it.
         _check_length(new.titel, "--titel", TITEL_MAX_CHARS)
         _check_length(new.klaar_wanneer, "--klaar-wanneer", KLAAR_WANNEER_MAX_CHARS)
