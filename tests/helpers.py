@@ -21,6 +21,8 @@ class Result:
 def run_taak(
     env: dict[str, str], *args: str, stdin: bytes | None = None, timeout: float = 60, cwd: Path | None = None
 ) -> Result:
+    if INBOX in env:
+        return in_session(env, [sys.executable, "-m", "worker.cli.taak", *args], stdin=stdin, timeout=timeout)
     done = subprocess.run(
         [sys.executable, "-m", "worker.cli.taak", *args],
         env=env,
@@ -31,6 +33,80 @@ def run_taak(
         check=False,
     )
     return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+# A queue session's environment as a test holds it: the session's own, and where its fake agent takes the commands
+# it runs as tool calls (tests/fakes/fake_claude.py, mode busy). The daemon answers only a session's own tree.
+INBOX = "FAKE_INBOX"
+
+
+def session_run(
+    argv: list[str], *, env: dict[str, str], input: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """subprocess.run as the tests call it, run as a tool call of the fake session when `env` is a session's."""
+    if INBOX not in env:
+        return subprocess.run(argv, env=env, input=input, capture_output=True, text=True, timeout=timeout, check=False)
+    done = in_session(env, argv, stdin=(input or "").encode(), timeout=timeout)
+    return subprocess.CompletedProcess(argv, done.code, done.out, done.err)
+
+
+def session_env(record: dict[str, object]) -> dict[str, str]:
+    """The environment of a running fake session (its record), for commands run as its tool calls."""
+    env = record["env"]
+    assert isinstance(env, dict)
+    return {**env, INBOX: str(record["inbox"])}
+
+
+SEND_RAW = """
+import base64, json, socket, sys
+answers = []
+for raw, read in json.loads(sys.stdin.read()):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(sys.argv[1])
+        client.sendall(base64.b64decode(raw))
+        answers.append(base64.b64encode(client.recv(65536) if read else b"").decode())
+print(json.dumps(answers))
+"""
+
+
+def send_raw(env: dict[str, str], sends: list[tuple[bytes, bool]]) -> list[bytes]:
+    """Raw requests on the session's socket, each on a connection of its own, sent by a process of the session
+    when `env` is a session's (else by this test's own): what each got back (nothing where `read` is False)."""
+    import base64
+    import json
+
+    given = json.dumps([(base64.b64encode(raw).decode(), read) for raw, read in sends])
+    done = session_run([sys.executable, "-c", SEND_RAW, env["TAAK_SOCKET"]], env=env, input=given)
+    assert done.returncode == 0, done.stderr
+    return [base64.b64decode(answer) for answer in json.loads(done.stdout)]
+
+
+def outside(env: dict[str, str]) -> dict[str, str]:
+    """A session's environment used by a process that is no part of the session (or after it ended)."""
+    return {k: v for k, v in env.items() if k != INBOX}
+
+
+def in_session(env: dict[str, str], argv: list[str], *, stdin: bytes | None = None, timeout: float = 60) -> Result:
+    """Run a command as a tool call of the running fake session whose environment (with INBOX) `env` is."""
+    import json
+    import time
+    import uuid
+
+    inbox = Path(env[INBOX])
+    inbox.mkdir(exist_ok=True)
+    name = uuid.uuid4().hex
+    given = stdin.decode() if stdin is not None else ""
+    asked = {"argv": argv, "env": {k: v for k, v in env.items() if k != INBOX}, "input": given}
+    (inbox / f"{name}.tmp").write_text(json.dumps(asked), encoding="utf-8")
+    (inbox / f"{name}.tmp").rename(inbox / f"{name}.json")
+    done = inbox / f"{name}.done"
+    deadline = time.monotonic() + timeout
+    while not done.exists():
+        if time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired(argv, timeout)
+        time.sleep(0.02)
+    answer = json.loads(done.read_text(encoding="utf-8"))
+    return Result(answer["code"], answer["out"], answer["err"])
 
 
 async def snapshot(conn: asyncpg.Connection) -> tuple[list[dict[str, object]], list[dict[str, object]]]:

@@ -12,8 +12,12 @@ import ctypes
 import fcntl
 import json
 import os
+import select
 import signal
+import socket
+import struct
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +26,10 @@ from typing import IO
 from worker.core.folders import make_folder
 
 PR_SET_DUMPABLE = 4
+PEERCRED = getattr(socket, "SO_PEERCRED", 17)  # Linux
+PEERCRED_SIZE = struct.calcsize("3i")
+SOL_LOCAL, LOCAL_PEERPID = 0, 2  # macOS <sys/un.h>
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def reader_gone(stream: IO[str]) -> bool:
@@ -193,6 +201,35 @@ def running_commands() -> list[tuple[int, str]]:
     return found
 
 
+def peer_pid(connection: socket.socket) -> int | None:
+    """The pid of the process at the other end of a Unix socket, as the kernel says it: SO_PEERCRED on Linux,
+    LOCAL_PEERPID on macOS; None elsewhere."""
+    try:
+        if sys.platform.startswith("linux"):
+            pid, _uid, _gid = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, PEERCRED, PEERCRED_SIZE))
+            return int(pid)
+        if sys.platform == "darwin":
+            return int(connection.getsockopt(SOL_LOCAL, LOCAL_PEERPID))
+    except OSError:
+        return None
+    return None
+
+
+def descends_from(pid: int, ancestor: int) -> bool:
+    """`pid` is `ancestor` or runs below it."""
+    import psutil
+
+    try:
+        process: psutil.Process | None = psutil.Process(pid)
+        while process is not None:
+            if process.pid == ancestor:
+                return True
+            process = process.parent()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
+    return False
+
+
 def make_undumpable() -> None:
     """Linux: no other process of this user can read the daemon's memory or /proc/<pid>/environ (which
     holds the database URL it was started with); a session runs as the same user. Root still can."""
@@ -200,15 +237,47 @@ def make_undumpable() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-# --- the launcher: a session dies with its daemon ------------------------------------------------------
+# --- the launcher: a session dies with its daemon, and stops before its lease can end ----------------
 
 
-def supervised_argv(argv: list[str], lifeline: int) -> list[str]:
-    """Start the session through a launcher that stays as the leader of the session's process group and
-    kills the whole group the moment the daemon is gone, even by kill -9: `lifeline` is the read end of a
-    pipe whose write end only the daemon holds, so the kernel closes it when the daemon dies. The same on
-    Linux and macOS; the parent-death signal reached only the agent, never its tool calls."""
-    return [sys.executable, "-m", "worker.proc", str(lifeline), "--", *argv]
+def lease_clock() -> float:
+    """Seconds on a clock every process of this machine shares and that runs on while the machine sleeps (the
+    database's clock does, and a lease ends by that one): CLOCK_BOOTTIME on Linux, CLOCK_MONOTONIC on macOS."""
+    return time.clock_gettime(getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC))
+
+
+def supervised_argv(argv: list[str], lifeline: int, *, stop_by: float, umask: int) -> list[str]:
+    """Start the session through a launcher that stays the leader of the session's process group and kills the
+    session's whole tree the moment the daemon is gone, even by kill -9 (`lifeline` is the read end of a pipe
+    whose write end only the daemon holds, so the kernel closes it when the daemon dies), or when the daemon has
+    not confirmed the lease by `stop_by` (on lease_clock; the daemon sends each new time down the pipe, one per
+    line): a daemon that is frozen (SIGSTOP, a stalled machine) must not leave its session running past its
+    lease, beside the one another daemon starts. `umask`: the user's, for the agent (the daemon's own is 077)."""
+    return [sys.executable, "-m", "worker.proc", str(lifeline), f"{stop_by:.3f}", f"{umask:03o}", "--", *argv]
+
+
+def confirm_lease(held: int, stop_by: float) -> None:
+    """Tell a session's launcher the new time by which it stops the session (see supervised_argv)."""
+    with contextlib.suppress(OSError):  # the launcher is gone: the session has ended
+        os.write(held, f"{stop_by:.3f}\n".encode())
+
+
+def kill_session(leader: int) -> None:
+    """SIGKILL a session's whole tree: its process group, and every process below its leader that left the group
+    (the real Claude Code starts each tool call and hook in a process group of its own)."""
+    for pid in descendants(leader):  # first: the launcher itself may be the one killing, and dies with its group
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    signal_group(leader, signal.SIGKILL)
+
+
+def descendants(pid: int) -> list[int]:
+    import psutil
+
+    try:
+        return [child.pid for child in psutil.Process(pid).children(recursive=True)]
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return []
 
 
 def _ignore(_signum: int, _frame: object) -> None:
@@ -216,29 +285,42 @@ def _ignore(_signum: int, _frame: object) -> None:
     handler, unlike SIG_IGN, is not inherited by the agent."""
 
 
-def _kill_group_when_cut(lifeline: int) -> None:
-    while True:
+def _watch_lifeline(lifeline: int, stop_by: float) -> None:
+    """Until the daemon is gone or late with its confirmation; then the whole session goes, this launcher too."""
+    pending = b""
+    while (left := stop_by - lease_clock()) > 0:
         try:
-            if not os.read(lifeline, 4096):
-                break
+            ready, _, _ = select.select([lifeline], [], [], left)
+            chunk = os.read(lifeline, 4096) if ready else None
         except InterruptedError:
             continue
         except OSError:
             break
-    os.killpg(0, signal.SIGKILL)  # the daemon is gone: the agent, its tool calls and this launcher with them
+        if chunk == b"":
+            break  # the daemon is gone
+        pending += chunk or b""
+        *lines, pending = pending.split(b"\n")
+        for line in lines:
+            with contextlib.suppress(ValueError):
+                stop_by = float(line)
+    else:
+        print("worker.proc: the daemon did not confirm the lease in time; session stopped", file=sys.stderr)
+    kill_session(os.getpid())
 
 
 def _launch(words: list[str]) -> None:
     import subprocess
     import threading
 
-    lifeline, separator, *argv = words if len(words) >= 2 else ("", "")
+    lifeline, stop_by, umask, separator, *argv = words if len(words) >= 4 else ("", "", "", "")
     if separator != "--" or not argv or not lifeline.isdigit():
-        sys.exit("usage: python -m worker.proc LIFELINE_FD -- ARGV...")
+        sys.exit("usage: python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV...")
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _ignore)
+    become_subreaper()
+    os.umask(int(umask, 8))
     # Watched before the agent starts: a daemon that died already is seen at once.
-    threading.Thread(target=_kill_group_when_cut, args=(int(lifeline),), daemon=True).start()
+    threading.Thread(target=_watch_lifeline, args=(int(lifeline), float(stop_by)), daemon=True).start()
     try:
         agent = subprocess.Popen(argv)
     except OSError as exc:
@@ -247,12 +329,22 @@ def _launch(words: list[str]) -> None:
         print(failed_line(exc.errno or 0, argv[0]), file=sys.stderr)  # the daemon says it in the run's language
         sys.exit(127)
     code = agent.wait()
+    for pid in descendants(os.getpid()):  # what the session left running does not outlive it
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
     if code < 0:  # ended by a signal: end the same way, so the daemon reads the agent's own exit status
         with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
             signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
         code = 128 - code  # a signal whose default is to carry on
     sys.exit(code)
+
+
+def become_subreaper() -> None:
+    """Linux: what the session starts and then leaves (a tool call whose shell exited) stays below the launcher,
+    so kill_session still finds it, instead of going to init."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 if __name__ == "__main__":

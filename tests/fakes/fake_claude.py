@@ -54,6 +54,22 @@ def write_whole(path: str, text: str) -> None:
     os.replace(path + ".tmp", path)
 
 
+def run_inbox(inbox: str) -> None:
+    """Each `<n>.json` ({"argv", "env", "input"}) is run as a tool call; its code and output go to `<n>.done`."""
+    if not os.path.isdir(inbox):
+        return
+    for name in sorted(os.listdir(inbox)):
+        if not name.endswith(".json"):
+            continue
+        asked = json.loads(open(os.path.join(inbox, name), encoding="utf-8").read())  # noqa: SIM115
+        os.unlink(os.path.join(inbox, name))
+        done = subprocess.run(
+            asked["argv"], env=asked["env"], input=asked.get("input"), capture_output=True, text=True, check=False
+        )
+        answer = {"code": done.returncode, "out": done.stdout, "err": done.stderr}
+        write_whole(os.path.join(inbox, name[: -len(".json")] + ".done"), json.dumps(answer))
+
+
 def finish() -> None:
     """The finish line exactly as the briefing prints it: ID first, then --bewijs, then the text."""
     taak("klaar", os.environ["TAAK_ID"], "--bewijs", "/tmp/fake-bewijs", "klaar")
@@ -104,6 +120,7 @@ def main() -> int:
         record = {
             "argv": argv,
             "env": dict(os.environ),
+            "inbox": path[: -len(".json")] + ".inbox",
             "pid": os.getpid(),
             "cwd": os.getcwd(),
             "stdin_is_closed": _stdin_closed(),
@@ -187,6 +204,8 @@ def main() -> int:
             with open(timings, "a", encoding="utf-8") as handle:
                 handle.write(f"{time.monotonic() - began:.3f}\n")
             assistant(session, f"stap {number} gelogd")
+            if record_dir:
+                run_inbox(path[: -len(".json")] + ".inbox")
             time.sleep(1)
         finish()
         result(session)
@@ -209,9 +228,14 @@ def main() -> int:
         time.sleep(3600)
         return 0
     if mode == "busy":
+        # Talks every 0.1 s, and runs what a test puts in its inbox as its own tool calls (the daemon answers only
+        # the processes of a session's own tree; tests/system/harness.in_session).
         end = time.monotonic() + float(option(argv, "--fake-seconds", "3600"))
+        inbox = path[: -len(".json")] + ".inbox" if record_dir else None
         while time.monotonic() < end:
             assistant(session, "nog bezig")
+            if inbox:
+                run_inbox(inbox)
             time.sleep(0.1)
         result(session, text="klaar met praten")
         return 0

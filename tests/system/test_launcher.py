@@ -1,5 +1,5 @@
-"""The launcher a session starts through: transparent to the agent's exit, and fatal to the session's whole
-process group once the daemon's end of the lifeline closes."""
+"""The launcher a session starts through: transparent to the agent's exit, and fatal to the session's whole tree
+once the daemon's end of the lifeline closes, or once the daemon is late confirming the lease."""
 
 from __future__ import annotations
 
@@ -13,16 +13,17 @@ from pathlib import Path
 import pytest
 
 from tests.system.harness import pid_alive
-from worker.proc import supervised_argv
+from worker.proc import confirm_lease, lease_clock, supervised_argv
 
 
-def _launch(argv: list[str], stderr: int | None = None) -> tuple[subprocess.Popen[bytes], int]:
+def _launch(
+    argv: list[str], stderr: int | None = None, *, stop_in: float = 3600, umask: int = 0o022
+) -> tuple[subprocess.Popen[bytes], int]:
     """The launcher in a new session, as the daemon starts it; returns it and the lifeline's write end."""
     lifeline, held = os.pipe()
     try:
-        process = subprocess.Popen(
-            supervised_argv(argv, lifeline), pass_fds=(lifeline,), start_new_session=True, stderr=stderr
-        )
+        argv = supervised_argv(argv, lifeline, stop_by=lease_clock() + stop_in, umask=umask)
+        process = subprocess.Popen(argv, pass_fds=(lifeline,), start_new_session=True, stderr=stderr)
     finally:
         os.close(lifeline)
     return process, held
@@ -93,4 +94,69 @@ def test_a_cut_lifeline_kills_the_agent_and_a_child_that_ignores_sigterm(tmp_pat
 def test_the_launcher_refuses_a_command_line_without_its_lifeline() -> None:
     done = subprocess.run([sys.executable, "-m", "worker.proc", "--", "true"], capture_output=True, check=False)
     assert done.returncode != 0
-    assert b"usage: python -m worker.proc LIFELINE_FD -- ARGV..." in done.stderr
+    assert b"usage: python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV..." in done.stderr
+
+
+def _wait_for_pid(path: Path) -> int:
+    deadline = time.monotonic() + 30
+    while not path.exists() or not path.read_text().strip():
+        assert time.monotonic() < deadline, f"no pid in {path}"
+        time.sleep(0.02)
+    return int(path.read_text())
+
+
+def test_a_daemon_that_confirms_nothing_loses_its_session_by_the_time_it_was_given(tmp_path: Path) -> None:
+    """A frozen daemon (SIGSTOP) holds its end of the lifeline open and says nothing: the session must stop
+    before its lease can end at the database, with everything it started, also what left its process group
+    (the real Claude Code runs each tool call with setsid)."""
+    detached = tmp_path / "detached.pid"
+    agent = f"trap '' TERM PIPE; setsid sh -c 'echo $$ > {detached}; exec sleep 3600' & wait"
+    began = time.monotonic()
+    process, held = _launch(["sh", "-c", agent], stderr=subprocess.PIPE, stop_in=2)
+    try:
+        tool_call = _wait_for_pid(detached)
+        _, stderr = process.communicate(timeout=30)
+    finally:
+        os.close(held)
+    assert process.returncode == -signal.SIGKILL
+    assert 1.5 < time.monotonic() - began < 10
+    assert b"did not confirm the lease in time" in stderr
+    assert _gone(tool_call, timeout=5), "a tool call in a session of its own outlived the session"
+
+
+def test_each_confirmation_gives_the_session_the_time_it_names(tmp_path: Path) -> None:
+    process, held = _launch(["sleep", "3600"], stop_in=1.5)
+    try:
+        for _ in range(6):  # three seconds, past the first time given, confirmed each half second
+            confirm_lease(held, lease_clock() + 1.5)
+            time.sleep(0.5)
+        assert process.poll() is None
+        assert process.wait(timeout=10) == -signal.SIGKILL  # confirmed no more: stopped by the last time given
+    finally:
+        os.close(held)
+
+
+def test_the_agent_runs_with_the_users_umask_not_the_daemons(tmp_path: Path) -> None:
+    made = tmp_path / "made"
+    os.umask(old := os.umask(0o077))  # the daemon's own
+    try:
+        os.umask(0o077)
+        process, held = _launch(["sh", "-c", f"touch {made}"], umask=0o002)
+        try:
+            assert process.wait(timeout=30) == 0
+        finally:
+            os.close(held)
+    finally:
+        os.umask(old)
+    assert made.stat().st_mode & 0o777 == 0o664
+
+
+def test_what_a_session_leaves_running_when_its_agent_exits_goes_with_it(tmp_path: Path) -> None:
+    detached = tmp_path / "detached.pid"
+    agent = f"setsid sh -c 'echo $$ > {detached}; exec sleep 3600' & sleep 0.5; exit 0"
+    process, held = _launch(["sh", "-c", agent])
+    try:
+        assert process.wait(timeout=30) == 0
+    finally:
+        os.close(held)
+    assert _gone(_wait_for_pid(detached), timeout=5)

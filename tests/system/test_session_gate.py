@@ -16,6 +16,7 @@ import asyncpg
 import pytest
 
 from tests.conftest import with_database
+from tests.helpers import outside, send_raw, session_env, session_run
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.core.dsn import parse_database_url
 from worker.core.messages import said_row
@@ -34,7 +35,7 @@ async def _busy_session(
     daemon = Daemon(worker_env(db_url, tmp_path, mode="busy", **settings), tmp_path / "worker.log")
     try:
         (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
-        yield task_id, daemon, dict(record["env"])
+        yield task_id, daemon, session_env(record)
     finally:
         daemon.stop()
 
@@ -255,7 +256,7 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
 
         def hook(name: str, payload: dict[str, object], *flags: str) -> subprocess.CompletedProcess[str]:
             command = [sys.executable, "-m", "worker.cli.taak", "hook", name, *flags]
-            return subprocess.run(command, env=env, input=json.dumps(payload), capture_output=True, text=True)
+            return session_run(command, env=env, input=json.dumps(payload))
 
         # The copies installed in ~/.claude stand down: each event is answered once, by the daemon's copy.
         installed = [hook(n, {"source": "compact"}).stdout for n in ("session-start", "prompt", "pre-compact")]
@@ -268,6 +269,7 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
             "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact' order by id", task_id
         )
     # With nobody to ask (the daemon gone, so no database either), the summariser is still steered.
+    env = outside(env)
     with transcript.open("a") as more:
         more.write((FIXTURES / "agentlogs__crud.jsonl").read_text())
     began = time.monotonic()
@@ -317,45 +319,32 @@ async def test_a_klaar_text_that_shows_nothing_is_stored_empty_through_the_daemo
 async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
-    import socket
-    import subprocess
-
     async with _busy_session(db_url, conn, tmp_path) as (task_id, daemon, env):
-        path = env["TAAK_SOCKET"]
-
-        def send(raw: bytes, *, read: bool) -> bytes:
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
-                client.connect(path)
-                client.sendall(raw)
-                return client.recv(65536) if read else b""
-
-        nested = send(b'{"a":' + b"[" * 2000 + b"]" * 2000 + b"}\n", read=True)
-        garbage = send(b"\x00\xff niet json\n", read=True)
         own = {"id": task_id, "token": env["TAAK_TOKEN"], "taal": "nl"}
-        evidence = send(json.dumps({**own, "op": "klaar", "bewijs": {"a": 1}}).encode() + b"\n", read=True)
-        kind = send(json.dumps({**own, "op": "log", "soort": ["x"], "tekst": "t"}).encode() + b"\n", read=True)
-        send(b"", read=False)  # hangs up at once
         kept = {"op": "log", "id": task_id, "token": env["TAAK_TOKEN"], "soort": "notitie", "tekst": "en weg"}
-        send(json.dumps(kept).encode() + b"\n", read=False)  # hangs up before the answer
+        nested, garbage, evidence, kind, _, _ = send_raw(
+            env,
+            [
+                (b'{"a":' + b"[" * 2000 + b"]" * 2000 + b"}\n", True),
+                (b"\x00\xff niet json\n", True),
+                (json.dumps({**own, "op": "klaar", "bewijs": {"a": 1}}).encode() + b"\n", True),
+                (json.dumps({**own, "op": "log", "soort": ["x"], "tekst": "t"}).encode() + b"\n", True),
+                (b"", False),  # hangs up at once
+                (json.dumps(kept).encode() + b"\n", False),  # hangs up before the answer
+            ],
+        )
         await anyio.sleep(1)
         alive = daemon.process.poll() is None
-        after = subprocess.run(
-            [sys.executable, "-m", "worker.cli.taak", "log", "stap_klaar", "nog steeds"],
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        after = session_run([sys.executable, "-m", "worker.cli.taak", "log", "stap_klaar", "nog steeds"], env=env)
         hostile = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\u202eomgekeerd"
         session_says = [sys.executable, "-m", "worker.cli.taak"]
-        subprocess.run([*session_says, "log", "notitie", hostile], env=env, capture_output=True, check=True)
-        toon = subprocess.run([*session_says, "toon"], env=env, capture_output=True, text=True)
-        piped = subprocess.run(
-            f"{sys.executable} -m worker.cli.taak toon --json | head -c 10", shell=True, env=env, capture_output=True
-        )
+        assert session_run([*session_says, "log", "notitie", hostile], env=env).returncode == 0
+        toon = session_run([*session_says, "toon"], env=env)
+        piped = session_run(["bash", "-c", f"{sys.executable} -m worker.cli.taak toon --json | head -c 10"], env=env)
         texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
     assert "gekaapt" in toon.stdout
     assert [ch for ch in ("\x1b", "\x07", "\u202e") if ch in toon.stdout] == []  # escaped, as on the owner's side
-    assert b"Traceback" not in piped.stderr  # a reader that stops early ends it quietly
+    assert "Traceback" not in piped.stderr  # a reader that stops early ends it quietly
     assert json.loads(nested)["code"] == 2
     assert json.loads(garbage)["code"] == 2
     assert json.loads(garbage)["err"].startswith("onleesbaar verzoek aan de daemon (")  # the daemon's language
@@ -372,7 +361,6 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
 async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_the_daemon(
     private_server: tuple[str, Path], tmp_path: Path
 ) -> None:
-    import subprocess
 
     db_url, server = private_server
     conn = await asyncpg.connect(db_url)
@@ -386,17 +374,13 @@ async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_th
         await wait_for(lambda: _steps_said(tmp_path, 7), timeout=30, what="steps during the outage")
         (record,) = records(tmp_path)
         began = time.monotonic()
-        started = subprocess.run(
+        started = session_run(
             [sys.executable, "-m", "worker.cli.taak", "hook", "session-start", "--queue"],
-            env=record["env"],
+            env=session_env(record),
             input=json.dumps({"source": "compact", "session_id": "s"}),
-            capture_output=True,
-            text=True,
         )
         print(f"session-start(compact) with the database down: {time.monotonic() - began:.2f} s")
-        shown = subprocess.run(
-            [sys.executable, "-m", "worker.cli.taak", "toon"], env=record["env"], capture_output=True, text=True
-        )
+        shown = session_run([sys.executable, "-m", "worker.cli.taak", "toon"], env=session_env(record))
         await start(server)
     finally:
         daemon.stop()
@@ -420,7 +404,7 @@ async def test_pre_compact_steers_the_summary_whatever_transcript_or_input_it_is
 
         def pre_compact(given: str) -> subprocess.CompletedProcess[str]:
             command = [sys.executable, "-m", "worker.cli.taak", "hook", "pre-compact", "--queue"]
-            return subprocess.run(command, env=env, input=given, capture_output=True, text=True, timeout=60)
+            return session_run(command, env=env, input=given)
 
         given = {
             "gone": json.dumps({"trigger": "auto", "transcript_path": str(tmp_path / "weg.jsonl")}),
@@ -505,13 +489,12 @@ async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_whe
 ) -> None:
     """150,000 characters: the row was refused (at most 100,000), so the compaction went uncounted; 5 MB: over
     the socket's limit, and said as "the daemon does not answer"."""
-    import subprocess
 
     summary = ("De veranda: het budget is 4000 euro. " * (length // 37 + 1))[:length]
     async with _busy_session(db_url, conn, tmp_path) as (task_id, _daemon, env):
         command = [sys.executable, "-m", "worker.cli.taak", "hook", "post-compact", "--queue"]
         payload = json.dumps({"trigger": "auto", "compact_summary": summary, "session_id": "s"})
-        done = subprocess.run(command, env=env, input=payload, capture_output=True, text=True, timeout=60)
+        done = session_run(command, env=env, input=payload)
         row = await conn.fetchrow(
             "select tekst, meta from agent_taak_log where taak_id = $1 and soort = 'compact'", task_id
         )
@@ -540,7 +523,7 @@ async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
     daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
     try:
         (record,) = await wait_for(lambda: _records(tmp_path, 1), what="the session")
-        given = run_taak({**record["env"], "TAAK_LANGUAGE": language}, "vrijgeven", "--reden", "geen toegang")
+        given = run_taak({**session_env(record), "TAAK_LANGUAGE": language}, "vrijgeven", "--reden", "geen toegang")
     finally:
         daemon.stop()
     assert (given.code, given.out) == (0, message("released_failed", language, id=task_id) + "\n"), given.err
@@ -605,7 +588,7 @@ async def test_the_daemons_copy_shows_what_waits_in_the_journal_as_the_briefings
     daemon = Daemon(worker_env(db_url, tmp_path, mode="busy"), tmp_path / "worker.log")
     try:
         (record,) = await wait_for(lambda: _records(tmp_path, 1), timeout=60, what="the session")
-        session = {**record["env"], "TAAK_LANGUAGE": "en"}
+        session = {**session_env(record), "TAAK_LANGUAGE": "en"}
         await stop(server)
         assert run_taak(session, "log", "stap_klaar", "lamp gekocht").code == 0
         assert run_taak(session, "stap", "de fitting vervangen").code == 0

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import pytest
 from structlog.testing import capture_logs
 
 from worker.daemon.journal import Journal
@@ -73,3 +75,85 @@ def test_the_journal_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
     journal.append("log", "HV-20261201-001", "token", "paco", None, {"soort": "notitie", "tekst": "geheim"})
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+GOOD = {
+    "seq": 7,
+    "op": "log",
+    "task_id": "HV-20261201-001",
+    "token": "t",
+    "bot": "paco",
+    "sessie": None,
+    "fields": {"soort": "notitie", "tekst": "x"},
+    "gezegd": "2026-12-01T10:00:00+00:00",
+    "sleutel": "abc",
+}
+
+
+@pytest.mark.parametrize(
+    "damaged",
+    [
+        {"entry": 5},
+        {"entry": {k: v for k, v in GOOD.items() if k != "sleutel"}},  # a key missing, as an older version's
+        {"entry": {**GOOD, "nieuw": 1}},  # a key more, as a newer version's
+        {"settled": "abc", "uitkomst": "geschreven", "reden": None},
+        [1, 2, 3],
+        {"entry": {**GOOD, "seq": "7"}},
+        {"entry": {**GOOD, "seq": True}},
+        {"entry": {**GOOD, "fields": "x"}},
+    ],
+    ids=["a number", "a key missing", "a key more", "settled abc", "a list", "a string seq", "true", "text fields"],
+)
+def test_each_kind_of_damaged_line_is_passed_over_and_said_once(tmp_path: Path, damaged: object) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    kept = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    journal.close()
+    with path.open("a") as handle:
+        handle.write(json.dumps(damaged) + "\n")
+    journal = Journal(path)
+    after = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
+    journal.close()
+    with capture_logs() as logged:
+        assert [e.seq for e in Journal(path).pending()] == [kept.seq, after.seq]
+    assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 1)]
+
+
+def test_a_fifo_where_the_journal_belongs_is_refused_at_once_not_read(tmp_path: Path) -> None:
+    import os
+
+    from worker.core.folders import NotARegularFile
+
+    path = tmp_path / "j.jsonl"
+    os.mkfifo(path)
+    with pytest.raises(NotARegularFile):
+        Journal(path)  # a read would wait for a writer forever
+
+
+def test_an_append_the_disk_refuses_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
+    """A half-written line stayed in the buffer and went out glued to the next entry, which was then unreadable
+    while its session had heard "kept"; several entries shared one seq."""
+    import resource
+    import signal
+
+    from worker.daemon.journal import NotKept
+
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    first = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "een"})
+    before = path.read_bytes()
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) + 100, limit[1]))  # room for part of a line only
+    try:
+        with pytest.raises(NotKept):
+            journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x" * 500})
+        assert path.read_bytes() == before
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+        signal.signal(signal.SIGXFSZ, previous)
+    second = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "twee"})
+    journal.close()
+    again = Journal(path).pending()
+    assert [(e.seq, e.fields["tekst"]) for e in again] == [(first.seq, "een"), (second.seq, "twee")]
+    assert second.seq == first.seq + 1

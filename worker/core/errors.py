@@ -19,6 +19,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     NOT_FOUND = 3
     UNREACHABLE = 4
+    NOT_KEPT = 5  # a session's write the daemon could not make durable (a full disk): nothing happened, try again
     INTERRUPTED = 130  # Ctrl-C, as the shell says it (128 + SIGINT): never taken for success by a script
 
 

@@ -1,16 +1,96 @@
-"""Folders this program makes for its files."""
+"""Folders and files this program makes: the user's alone (0700, 0600), never written through a symlink, never a
+FIFO or a device where a file is read (a read of either waits forever or never ends)."""
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
+import uuid
 from pathlib import Path
 
+PRIVATE_FILE = 0o600
 
-def make_folder(path: Path, *, mode: int = 0o777) -> None:
+
+def make_folder(path: Path, *, mode: int = 0o700) -> None:
     """Make a folder and its parents when missing. A file where the folder belongs is said as what it is, not a
     folder (ENOTDIR), where Python says `File exists` of a path the owner meant as a folder."""
     try:
         path.mkdir(parents=True, exist_ok=True, mode=mode)
     except FileExistsError as exc:
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path)) from exc
+
+
+class NotARegularFile(OSError):
+    """A FIFO, a device or a folder where a regular file belongs."""
+
+    reason_key = "reason_not_a_regular_file"  # said by worker.core.messages.os_reason
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(errno.EINVAL, "not a regular file", str(path))
+
+
+class NotPrivate(OSError):
+    """A folder another user owns or may write in: that user could swap what the program writes there."""
+
+    reason_key = "reason_not_private"
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(errno.EPERM, "owned or writable by another user", str(path))
+
+
+def open_private(path: Path, flags: int) -> int:
+    """A regular file opened without following a symlink and without waiting on a FIFO; one this user made wider
+    before is narrowed to the user alone."""
+    fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFile(path)
+        if flags & (os.O_WRONLY | os.O_RDWR) and stat.S_IMODE(status.st_mode) & 0o077:
+            os.fchmod(fd, PRIVATE_FILE)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes of a regular file: /dev/zero, a FIFO or a folder is refused, never read."""
+    with os.fdopen(open_private(path, os.O_RDONLY), "rb") as handle:
+        return handle.read(limit)
+
+
+def write_private(path: Path, data: bytes | str) -> None:
+    """The whole file at once: written to a new temporary file beside it (never an existing one, never a link)
+    and renamed over the path, so a reader never sees half of it and a planted symlink is replaced, not
+    followed."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(raw)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def make_private_folder(path: Path) -> None:
+    """Make the folder when missing and refuse one another user could swap things in: it must be this user's, and
+    every folder above it this user's or root's, where no one else may rename it (writable by others only with
+    the sticky bit, as /tmp; by the group only when the folder is this user's own, as a home folder of a user
+    private group). A folder of ours that others may read or write is narrowed to 0700."""
+    make_folder(path)
+    me = os.getuid()
+    if os.stat(path).st_uid != me:
+        raise NotPrivate(path)
+    for above in path.parents:
+        status = os.stat(above)
+        others_may_rename = status.st_mode & stat.S_IWOTH and not status.st_mode & stat.S_ISVTX
+        group_may_rename = status.st_mode & stat.S_IWGRP and status.st_uid != me
+        if status.st_uid not in (me, 0) or others_may_rename or group_may_rename:
+            raise NotPrivate(above)
+    if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
+        os.chmod(path, 0o700)

@@ -21,6 +21,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{said} (bewaard in het journaal van de daemon; het komt in de database zodra die terug is)",
         "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
+    "session_meta_refused": {
+        "nl": "{name}: dat geeft een sessie niet mee; wel: {allowed} (samen hoogstens {limit} bytes)",
+        "en": "{name}: a session cannot send that; it may send: {allowed} (at most {limit} bytes together)",
+    },
+    "journal_not_kept": {
+        "nl": "niet bewaard: de daemon kon dit niet vastleggen in zijn journaal ({reason}); er is niets gelogd, "
+        "probeer het opnieuw als er weer ruimte is",
+        "en": "not kept: the daemon could not record this in its journal ({reason}); nothing was logged, try "
+        "again when there is room",
+    },
+    "reason_not_a_regular_file": {
+        "nl": "geen gewoon bestand (een FIFO, een apparaat of een map)",
+        "en": "not a regular file (a FIFO, a device or a folder)",
+    },
+    "reason_not_private": {
+        "nl": "van een andere gebruiker, of een andere gebruiker mag er schrijven; kies een map van jezelf",
+        "en": "another user owns it or may write in it; choose a folder of your own",
+    },
     "journal_entry_unusable": {
         "nl": "journaalregel {seq} ({op}) is onleesbaar en niet geschreven; hij blijft in het journaalbestand",
         "en": "journal entry {seq} ({op}) cannot be read and was not written; it stays in the journal file",
@@ -681,6 +699,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "(er is niets veranderd; taak: een nieuwe taak, log: een regel bij een bestaande taak)",
         "en": "(nothing was changed; taak: a new task, log: a line in an existing task's log)",
     },
+    "outcome_lease_unconfirmed": {
+        "nl": "de daemon kon de lease niet op tijd bevestigen (de database of de daemon was weg); de sessie is "
+        "gestopt voordat een ander de taak kon krijgen, en de taak gaat terug in de wachtrij",
+        "en": "the daemon could not confirm the lease in time (the database or the daemon was away); the session "
+        "was stopped before anyone else could get the task, and the task goes back into the queue",
+    },
     "outcome_shutdown": {
         "nl": "de worker stopt; de taak gaat terug in de wachtrij",
         "en": "the worker is stopping; the task goes back into the queue",
@@ -796,6 +820,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "stop_teruggenomen": {"nl": "de eigenaar nam de taak terug", "en": "the owner took the task back"},
     "stop_shutdown": {"nl": "de worker stopte", "en": "the worker stopped"},
     "stop_lingered": {"nl": "bleef hangen na het afronden", "en": "lingered after closing"},
+    "stop_unconfirmed": {"nl": "lease niet op tijd bevestigd", "en": "lease not confirmed in time"},
     "url_unknown_parameter": {
         "nl": "TAAK_DATABASE_URL noemt een parameter die asyncpg niet kent en Postgres als instelling niet: "
         "{name} ({url})",
@@ -1384,6 +1409,8 @@ class OsReason(Phrase):
 def os_reason(exc: OSError, language: str) -> str:
     import errno
 
+    if key := getattr(exc, "reason_key", None):  # a reason of our own (worker/core/folders.py)
+        return message(key, language)
     code = errno.errorcode.get(exc.errno or 0)
     if language == "en" or code is None:
         said = exc.strerror or str(exc)  # the system's `Not a directory`, said after a colon as our words are

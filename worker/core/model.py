@@ -43,6 +43,15 @@ class Lease(StrEnum):
     TERUGGENOMEN = "teruggenomen"  # the owner took the lease back (`taak vrijgeven` without the token)
 
 
+# A session stops before its lease can end at the database. Since the last time the daemon confirmed the lease
+# (the claim, an extension; on the lease clock, worker/proc.lease_clock): past EXTEND_SHARE of the lease the daemon
+# extends it for a live session, active or not; past DAEMON_STOP_SHARE the daemon stops the session itself (an
+# outage kept it from confirming); past LAUNCHER_STOP_SHARE the session's launcher, outside the daemon, kills it
+# (a frozen daemon stops nothing). The rest of the lease is the margin for the kill and for clocks.
+EXTEND_SHARE = 0.5
+DAEMON_STOP_SHARE = 0.75
+LAUNCHER_STOP_SHARE = 0.85
+
 # Kinds a session may log with its token. The others are written by the operation that makes
 # the change they record (claim, klaar, vrijgeven, the reaper), so a log row never lies.
 SESSION_KINDS = frozenset(

@@ -27,6 +27,7 @@ class Stop(StrEnum):
     TERUGGENOMEN = "teruggenomen"  # the owner took the lease back
     SHUTDOWN = "shutdown"
     LINGERED = "lingered"  # the session closed its own task but did not exit within the kill grace
+    UNCONFIRMED = "unconfirmed"  # the lease could not be confirmed in time (an outage, a frozen daemon)
 
 
 # A lease that is gone, and the stop it makes: the session is killed at once, as not one more step may happen
@@ -113,6 +114,8 @@ def decide(seen: Observed) -> Outcome:
         return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
     if seen.stop == Stop.SHUTDOWN:
         return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
+    if seen.stop == Stop.UNCONFIRMED:  # the database or the daemon was away, not the task at fault
+        return Outcome(Action.VRIJGEVEN, phrase("outcome_lease_unconfirmed"))
     if seen.spawn_error is not None or seen.exit_code == 127:
         why: Phrase | str = launch_failure(seen.spawn_error or seen.stderr_tail) or (
             seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"

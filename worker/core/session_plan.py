@@ -20,6 +20,7 @@ class SessionPlan:
     raw_path: Path
     stderr_path: Path
     session_id: str
+    umask: int = 0o022  # the user's, for the agent: the daemon's own keeps its files private
 
 
 def build_argv(

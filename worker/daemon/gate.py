@@ -21,13 +21,13 @@ from typing import Any, TypeVar
 
 import anyio
 import structlog
-from anyio.abc import SocketStream
+from anyio.abc import SocketAttribute, SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing, with_first_action
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
-from worker.core.folders import make_folder
-from worker.core.messages import Phrase, kept_phrase, message, phrase, phrase_json, written
+from worker.core.folders import make_folder, write_private
+from worker.core.messages import Phrase, file_error_line, kept_phrase, message, phrase, phrase_json, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
@@ -36,6 +36,7 @@ from worker.daemon.retry import DatabaseGone
 from worker.db.connect import CONNECTION_ERRORS
 from worker.db.ledger import Claim, Ledger, Reason, check_text
 from worker.hooks.stand import write_stand
+from worker.proc import descends_from, peer_pid
 
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
@@ -60,6 +61,7 @@ class Running:
     close_refused: Phrase | None = None  # why the database refused that close, written from the journal later
     wrote: bool = False  # a write since the last lease check: activity, like output
     volgende_stap: str | None = None
+    leader: int | None = None  # the session's launcher, once it runs: its tree is the session
 
     @property
     def task_id(self) -> str:
@@ -108,14 +110,14 @@ class Gate:
         before the answer) may end the daemon: every failure here stays with this connection."""
         async with stream:
             try:
-                answer = await self._answer(stream)
+                answer = await self._answer(stream, peer_pid(stream.extra(SocketAttribute.raw_socket)))
             except Exception as exc:
                 log.warning("gate_request_failed", error=f"{type(exc).__name__}: {exc}"[:300])
                 answer = Answer(int(ExitCode.USAGE), err=f"bad request: {type(exc).__name__}")
             with contextlib.suppress(Exception):  # the client may be gone; what it wrote is kept regardless
                 await stream.send(answer.line())
 
-    async def _answer(self, stream: SocketStream) -> Answer:
+    async def _answer(self, stream: SocketStream, peer: int | None) -> Answer:
         try:
             with anyio.fail_after(REQUEST_READ_SECONDS):
                 raw = await BufferedByteReceiveStream(stream).receive_until(b"\n", REQUEST_MAX_BYTES)
@@ -129,15 +131,15 @@ class Gate:
         asked = request.get("taal")
         language = asked if asked in ("nl", "en") else self.language  # a client that names none: the daemon's own
         try:
-            return await self.handle(request, language)
+            return await self.handle(request, language, peer)
         except TaakError as exc:
             return Answer(int(exc.exit_code), err=exc.render(language))
 
     # --- one request ------------------------------------------------------------------------------
 
-    async def handle(self, request: dict[str, Any], language: str) -> Answer:
+    async def handle(self, request: dict[str, Any], language: str, peer: int | None) -> Answer:
         op = str(request.get("op", ""))
-        running = self._own(request)
+        running = self._own(request, peer)
         if op == "taak":
             task = running.claim.task
             shown = {"id": task.id, "opdracht": task.opdracht, "volgende_stap": running.volgende_stap}
@@ -156,26 +158,33 @@ class Gate:
         self._keep_stand(running, op, fields)
         return await self._answer_when_written(entry, language)
 
-    def _own(self, request: dict[str, Any]) -> Running:
-        """Only the session's own task, with its current token: a session can read or change nothing else."""
+    def _own(self, request: dict[str, Any], peer: int | None) -> Running:
+        """Only the session's own task, with its current token, asked by a process of that session's own tree
+        (the peer's pid, from the kernel): another session of the same user that read the token (in a
+        sibling's environment, in the journal) can read or change nothing of it."""
         task_id = str(request.get("id") or "")
         running = self.running.get(task_id)
-        if running is None or request.get("token") != running.claim.token:
+        if running is None or request.get("token") != running.claim.token or not _of_session(running, peer):
             raise Refused("not_own_task", id=task_id or "-")
         return running
 
     def _keep_stand(self, running: Running, op: str, fields: dict[str, Any]) -> None:
+        """After the write is kept: a stand file that cannot be written (a full disk) is the hooks' loss, said in the
+        log, never a kept write reported as failed."""
         if op == "stap":
             running.volgende_stap = fields["tekst"]
         status = CLOSING_OPS.get(op, Status.BEZIG)
-        write_stand(
-            self.data_dir,
-            running.task_id,
-            status=status,
-            volgende_stap=running.volgende_stap,
-            language=self.language,
-            timezone=self.timezone,
-        )
+        try:
+            write_stand(
+                self.data_dir,
+                running.task_id,
+                status=status,
+                volgende_stap=running.volgende_stap,
+                language=self.language,
+                timezone=self.timezone,
+            )
+        except OSError as exc:
+            log.warning("stand_not_written", task_id=running.task_id, reason=file_error_line(exc, self.language))
 
     async def _answer_when_written(self, entry: Entry, language: str) -> Answer:
         done = anyio.Event()
@@ -221,8 +230,7 @@ class Gate:
             if running.volgende_stap:
                 text = with_first_action(text, running.task_id, running.volgende_stap)
             return Answer(out=self._with_waiting(text, waiting, language))
-        copy = _copy_path(running.briefing_file, variant)
-        copy.write_text(text + "\n", encoding="utf-8")
+        self._keep_copy(_copy_path(running.briefing_file, variant), text)
         return Answer(out=text)
 
     def _waiting_lines(self, running: Running, language: str) -> list[str]:
@@ -329,9 +337,14 @@ class Gate:
         except CONNECTION_ERRORS:
             return  # the copy stays as it was; the next write tries again
         for variant in (Variant.FULL, Variant.COMPACT):
-            _copy_path(running.briefing_file, variant).write_text(
-                build_briefing(source, variant) + "\n", encoding="utf-8"
-            )
+            self._keep_copy(_copy_path(running.briefing_file, variant), build_briefing(source, variant))
+
+    def _keep_copy(self, path: Path, text: str) -> None:
+        """A briefing copy is the hooks' fallback: one that cannot be written leaves the older one, said in the log."""
+        try:
+            write_private(path, text + "\n")
+        except OSError as exc:
+            log.warning("briefing_copy_not_written", path=str(path), reason=file_error_line(exc, self.language))
 
     async def drained(self, task_id: str | None = None, *, stop_waiting: anyio.Event | None = None) -> None:
         """Wait until the accepted writes (of one task, or all: at start, the earlier run's) reached the
@@ -447,8 +460,7 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
         if soort not in {s.value for s in SESSION_KINDS}:
             allowed = ", ".join(sorted(SESSION_KINDS))
             raise InvalidInput("unknown_soort", value=soort, allowed=allowed)
-        meta = request.get("meta") if isinstance(request.get("meta"), dict) else {}
-        return {"soort": soort, "tekst": check_text(text, "tekst"), "meta": meta}
+        return {"soort": soort, "tekst": check_text(text, "tekst"), "meta": _session_meta(soort, request.get("meta"))}
     if op == "klaar":
         bewijs = _text_field(request, "bewijs")
         if is_blank(bewijs):
@@ -463,6 +475,40 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     if op == "stap":
         return {"tekst": check_text(text, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)}
     raise InvalidInput("unknown_op", op=op)
+
+
+# What a session may say beside a row: its compaction's files and trigger, and the phrase of a compaction row (its
+# hooks write those). What the daemon derives (cost, result, times, the system's other phrases) never comes from a
+# session: a cost of -99,999,999 in a session's meta defeated the daily brake.
+SESSION_META_TEXTS = frozenset({"rapport", "samenvatting", "trigger"})
+SESSION_PHRASES = frozenset({"row_compact_report", "row_summary_cut"})
+SESSION_META_MAX_BYTES = 4096
+
+
+def _session_meta(soort: str, meta: object) -> dict[str, Any]:
+    if meta is None:
+        return {}
+    allowed = ", ".join(sorted({*SESSION_META_TEXTS, "zin"}))
+    if not isinstance(meta, dict) or len(json.dumps(meta, ensure_ascii=False)) > SESSION_META_MAX_BYTES:
+        raise InvalidInput("session_meta_refused", name="meta", allowed=allowed, limit=SESSION_META_MAX_BYTES)
+    for key, value in meta.items():
+        text = key in SESSION_META_TEXTS and isinstance(value, str)
+        compaction = key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES
+        if not (text or compaction):
+            raise InvalidInput("session_meta_refused", name=key, allowed=allowed, limit=SESSION_META_MAX_BYTES)
+    return meta
+
+
+def _phrase_key(value: object) -> object:
+    return value.get("sleutel") if isinstance(value, dict) else None
+
+
+def _of_session(running: Running, peer: int | None) -> bool:
+    """The asking process runs below the session's launcher. Where the kernel names no peer (neither Linux nor
+    macOS), the token alone decides, as before."""
+    if peer is None:
+        return True
+    return running.leader is not None and descends_from(peer, running.leader)
 
 
 def _local_time(iso: str, zone: Any) -> str:

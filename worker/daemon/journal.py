@@ -6,31 +6,46 @@ its fields, and when the session said it). When the write reached Postgres, or P
 (its token had gone stale), a second line settles it. A daemon that starts reads the file and
 forwards what is not settled yet, in order; a write it had sent just before it died is recognised by
 its `sleutel` and not written twice. A file with nothing left to settle is started afresh.
+
+An append that cannot be made durable (a full disk, an I/O error) is cut back off the file, so the journal is
+as it was and the next line starts clean; the session hears "not kept" and the write goes nowhere.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
-import stat
 import uuid
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import structlog
 
-from worker.core.folders import make_folder
+from worker.core.errors import ExitCode, TaakError
+from worker.core.folders import make_private_folder, open_private
+from worker.core.messages import OsReason
 
 log = structlog.get_logger("queue-worker")
 Outcome = Literal["geschreven", "geweigerd"]
 
 
+class NotKept(TaakError):
+    """A write the journal could not make durable: nothing of it is kept, and it is never forwarded."""
+
+    exit_code = ExitCode.NOT_KEPT
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__("journal_not_kept", reason=OsReason("os", (("errno", exc.errno), ("strerror", exc.strerror))))
+
+
 @dataclass(frozen=True)
 class Entry:
     seq: int
-    op: str  # log | klaar | blokkeer | vrijgeven | stap
+    op: str  # log | klaar | blokkeer | vrijgeven | stap, or one of the daemon's own endings
     task_id: str
     token: str
     bot: str
@@ -47,22 +62,22 @@ class Entry:
 class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
-        make_folder(path.parent)
+        make_private_folder(path.parent)  # it holds lease tokens and what sessions said
         entries, settled = _read(path)
         self._pending = [e for e in entries if e.seq not in settled]
         self._next = max((e.seq for e in entries), default=0) + 1
         if not self._pending and path.exists():
             path.unlink()  # everything reached the database (or was refused and logged): start afresh
-        # The journal holds lease tokens and what sessions said: the user's alone, like the session socket.
-        os.chmod(path.parent, stat.S_IRWXU)
-        self._handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
-        os.chmod(path, stat.S_IRUSR | stat.S_IWUSR)  # one made by an earlier version may be wider
+        self._fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        self._size = os.fstat(self._fd).st_size  # where the last whole line ends
+        self._torn = False  # a failed append that could not be cut back yet
 
     def pending(self) -> list[Entry]:
         """Accepted, not yet settled, oldest first."""
         return list(self._pending)
 
     def append(self, op: str, task_id: str, token: str, bot: str, sessie: str | None, fields: dict[str, Any]) -> Entry:
+        """The entry, durable; NotKept when it could not be made so (then nothing of it stays)."""
         entry = Entry(self._next, op, task_id, token, bot, sessie, fields)
         self._write({"entry": asdict(entry)})
         self._next += 1
@@ -70,40 +85,108 @@ class Journal:
         return entry
 
     def settle(self, entry: Entry, outcome: Outcome, reason: str | None = None) -> None:
-        self._write({"settled": entry.seq, "uitkomst": outcome, "reden": reason})
+        """Settled in memory whatever the disk says: the row is in the database (or refused) already. A settle line
+        that cannot be written leaves the entry to the next start, which finds its row by its sleutel."""
         self._pending = [e for e in self._pending if e.seq != entry.seq]
+        try:
+            self._write({"settled": entry.seq, "uitkomst": outcome, "reden": reason})
+        except NotKept as exc:
+            log.warning("journal_settle_not_kept", seq=entry.seq, task_id=entry.task_id, reason=exc.render("en"))
 
     def close(self) -> None:
-        self._handle.close()
+        os.close(self._fd)
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+        try:
+            if self._torn:
+                self._cut_back()
+            _write_all(self._fd, line)
+            os.fsync(self._fd)
+        except OSError as exc:
+            self._torn = True
+            with contextlib.suppress(OSError):  # else tried again before the next line
+                self._cut_back()
+            raise NotKept(exc) from exc
+        self._size += len(line)
+
+    def _cut_back(self) -> None:
+        os.ftruncate(self._fd, self._size)
+        os.fsync(self._fd)
+        self._torn = False
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written == 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
 
 
 def _read(path: Path) -> tuple[list[Entry], set[int]]:
+    """The journal's entries and the seqs settled. A line that is no record this version writes (an editor, a
+    disk, another version) is said once, and what it held is left out: never a reason not to start."""
+    try:
+        fd = open_private(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return [], set()
+    with os.fdopen(fd, "rb") as handle:
+        lines = handle.read().splitlines()
     entries: list[Entry] = []
     settled: set[int] = set()
-    if not path.exists():
-        return entries, settled
-    lines = path.read_bytes().splitlines()
     unreadable = 0
     for number, line in enumerate(lines, 1):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            record = None
-        if not isinstance(record, dict):
+        record = _record(line)
+        if isinstance(record, Entry):
+            entries.append(record)
+        elif isinstance(record, int):
+            settled.add(record)
+        elif number < len(lines):
             # The last line cut off by a crash mid-write was never acknowledged to anyone; any other line is
-            # damage (an editor, a disk), said once, as the entry it held may be a write that is now lost.
-            if number < len(lines):
-                unreadable += 1
-            continue
-        if "entry" in record:
-            entries.append(Entry(**record["entry"]))
-        elif "settled" in record:
-            settled.add(int(record["settled"]))
+            # damage, said once, as the entry it held may be a write that is now lost.
+            unreadable += 1
     if unreadable:
         log.error("journal_lines_unreadable", path=str(path), lines=unreadable)
     return entries, settled
+
+
+ENTRY_TYPES: dict[str, tuple[type, ...]] = {
+    "seq": (int,),
+    "op": (str,),
+    "task_id": (str,),
+    "token": (str,),
+    "bot": (str,),
+    "sessie": (str, type(None)),
+    "fields": (dict,),
+    "gezegd": (str,),
+    "sleutel": (str,),
+}
+assert set(ENTRY_TYPES) == {f.name for f in fields(Entry)}
+
+
+def _record(line: bytes) -> Entry | int | None:
+    """An entry, the seq a settle line settles, or None for a line that is neither, exactly as written."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    if set(record) == {"entry"}:
+        raw = record["entry"]
+        if not isinstance(raw, dict) or set(raw) != set(ENTRY_TYPES):
+            return None
+        if any(not _typed(raw[name], types) for name, types in ENTRY_TYPES.items()):
+            return None
+        return Entry(**raw)
+    if set(record) == {"settled", "uitkomst", "reden"}:
+        seq, outcome, reason = record["settled"], record["uitkomst"], record["reden"]
+        if _typed(seq, (int,)) and outcome in get_args(Outcome) and _typed(reason, (str, type(None))):
+            return int(seq)
+    return None
+
+
+def _typed(value: object, types: tuple[type, ...]) -> bool:
+    return isinstance(value, types) and not isinstance(value, bool)  # JSON's true is no seq

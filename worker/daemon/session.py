@@ -9,20 +9,21 @@ import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import IO, Protocol
+from pathlib import Path
+from typing import Protocol
 
 import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
-from worker.core.folders import make_folder
+from worker.core.folders import make_folder, open_private
 from worker.core.launch import failed_line
-from worker.core.model import Lease
+from worker.core.model import DAEMON_STOP_SHARE, LAUNCHER_STOP_SHARE, Lease
 from worker.core.outcome import STOP_OF_LEASE_GONE, Stop
 from worker.core.session_plan import SessionPlan
 from worker.core.stream import Init, Result, parse_line
 from worker.memory.archive import TIMES_DONE, TIMES_OPEN
-from worker.proc import signal_group, supervised_argv
+from worker.proc import confirm_lease, kill_session, lease_clock, signal_group, supervised_argv
 
 log = structlog.get_logger(__name__)
 
@@ -38,6 +39,7 @@ class Limits:
     kill_grace_seconds: float
     lease_check_seconds: float
     max_line_bytes: int
+    lease_seconds: float
 
 
 @dataclass
@@ -51,8 +53,9 @@ class SessionReport:
     lines: int = 0
 
 
-LeaseCheck = Callable[[bool], Awaitable[Lease]]
-"""Called every lease interval with "was there activity since the last call"; says where the lease stands."""
+LeaseCheck = Callable[[bool], Awaitable[tuple[Lease, float | None]]]
+"""Called every lease interval with "was there activity since the last call"; says where the lease stands and,
+when the lease was extended, the lease clock's time from which it was (read before the extension was sent)."""
 
 
 @dataclass
@@ -63,6 +66,10 @@ class _Live:
     closed_at: float | None = None  # when the session was seen to have closed its own task
     stop: Stop | None = None
     stderr: bytearray = field(default_factory=bytearray)
+    confirmed: float = 0.0  # lease clock: the lease runs at least lease_seconds from here
+
+    def unconfirmed_too_long(self, limits: Limits) -> bool:
+        return lease_clock() > self.confirmed + DAEMON_STOP_SHARE * limits.lease_seconds
 
 
 class Groups(Protocol):
@@ -74,17 +81,28 @@ class Groups(Protocol):
 
 
 async def run_session(
-    plan: SessionPlan, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, groups: Groups
+    plan: SessionPlan,
+    limits: Limits,
+    lease_check: LeaseCheck,
+    shutdown: anyio.Event,
+    groups: Groups,
+    *,
+    confirmed: float,
+    started: Callable[[int], None] = lambda _pid: None,
 ) -> SessionReport:
+    """`confirmed`: the lease clock's time from which the claim's lease runs; `started` is told the launcher's pid
+    (the leader of the session's tree) once it runs."""
     report = SessionReport()
     make_folder(plan.raw_path.parent)
     # The session's lifeline: this process alone holds the write end, so its death, however it comes, closes
-    # the pipe and the launcher kills the session's group (worker/proc.py).
+    # the pipe and the launcher kills the session; each confirmed lease goes down it too (worker/proc.py).
     lifeline, held = os.pipe()
+    live = _Live(confirmed=confirmed)
+    stop_by = confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds
     try:
         try:
             process = await anyio.open_process(
-                supervised_argv(plan.argv, lifeline),
+                supervised_argv(plan.argv, lifeline, stop_by=stop_by, umask=plan.umask),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -101,12 +119,13 @@ async def run_session(
         finally:
             os.close(lifeline)
         groups.add(process.pid)
+        started(process.pid)
         try:
-            await _supervise(process, plan, limits, lease_check, shutdown, report)
+            await _supervise(process, plan, limits, lease_check, shutdown, report, live, held)
         finally:
-            # Every way out of here (an error, a cancelled daemon) takes the session's whole group with it.
+            # Every way out of here (an error, a cancelled daemon) takes the session's whole tree with it.
             with anyio.CancelScope(shield=True):
-                signal_group(process.pid, signal.SIGKILL)
+                kill_session(process.pid)
                 with anyio.move_on_after(5):
                     await process.wait()
                 groups.remove(process.pid)
@@ -122,35 +141,65 @@ async def _supervise(
     lease_check: LeaseCheck,
     shutdown: anyio.Event,
     report: SessionReport,
+    live: _Live,
+    held: int,
 ) -> None:
-    live = _Live()
     times_path = plan.raw_path.with_suffix(TIMES_OPEN)
-    with (
-        plan.raw_path.open("ab") as raw,
-        times_path.open("a", encoding="ascii") as times,
-        plan.stderr_path.open("ab") as err_file,
-    ):
+    with Sink(plan.raw_path) as raw, Sink(times_path) as times, Sink(plan.stderr_path) as err_file:
         async with anyio.create_task_group() as watchers:
-            watchers.start_soon(_watch, process, limits, lease_check, shutdown, live)
+            watchers.start_soon(_watch, process, limits, lease_check, shutdown, live, held)
             async with anyio.create_task_group() as readers:
                 assert process.stdout is not None
                 assert process.stderr is not None
                 readers.start_soon(_read_stdout, process.stdout, raw, times, limits.max_line_bytes, live, report)
                 readers.start_soon(_drain_stderr, process.stderr, err_file, live)
                 report.exit_code = await process.wait()
-                # Whatever the session left running in its group goes with it, so the pipes close. A process
-                # that left the group (setsid) may still hold them open: read on briefly, then stop waiting.
-                signal_group(process.pid, signal.SIGKILL)
+                # Whatever the session left running goes with it, so the pipes close. A process that left its
+                # tree (a double fork) may still hold them open: read on briefly, then stop waiting.
+                kill_session(process.pid)
                 readers.cancel_scope.deadline = anyio.current_time() + PIPE_DRAIN_SECONDS
             watchers.cancel_scope.cancel()
     # The capture is complete: the archive may take it (when Claude Code kept no transcript of it).
     times_path.replace(plan.raw_path.with_suffix(TIMES_DONE))
+    if live.stop is None and live.unconfirmed_too_long(limits):
+        live.stop = Stop.UNCONFIRMED  # its launcher stopped it while this daemon was frozen
     report.stop = live.stop
     report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
 
 
+class Sink:
+    """A file of the session's output, appended to as it comes. A write that fails (a full disk) is said once and
+    ends this file's copy, never the session: a copy with a gap in it would read as something else."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+
+    def write(self, data: bytes) -> None:
+        if self._fd is None:
+            return
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            log.error("session_output_not_kept", path=str(self.path), reason=f"{exc.strerror or exc}")
+            self.close()
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> Sink:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
 async def _read_stdout(
-    stream: ByteReceiveStream, raw: IO[bytes], times: IO[str], cap: int, live: _Live, report: SessionReport
+    stream: ByteReceiveStream, raw: Sink, times: Sink, cap: int, live: _Live, report: SessionReport
 ) -> None:
     """Every byte to the raw file as it comes; beside it, when each line arrived (stream-json has no times)."""
     pending = bytearray()
@@ -161,10 +210,8 @@ async def _read_stdout(
         except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
             break
         raw.write(chunk)
-        raw.flush()
         if ends := chunk.count(b"\n"):
-            times.write(f"{time.time_ns() // 1_000_000}\n" * ends)
-            times.flush()
+            times.write(f"{time.time_ns() // 1_000_000}\n".encode() * ends)
         live.last_activity = time.monotonic()
         live.active_since_check = True
         start = 0
@@ -195,19 +242,20 @@ def _take_line(line: bytes, report: SessionReport) -> None:
         report.init = event
 
 
-async def _drain_stderr(stream: ByteReceiveStream, err_file: IO[bytes], live: _Live) -> None:
+async def _drain_stderr(stream: ByteReceiveStream, err_file: Sink, live: _Live) -> None:
     while True:
         try:
             chunk = await stream.receive(READ_CHUNK)
         except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
             return
         err_file.write(chunk)
-        err_file.flush()
         live.stderr += chunk
         del live.stderr[:-STDERR_KEEP]
 
 
-async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live) -> None:
+async def _watch(
+    process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live, held: int
+) -> None:
     tick = max(0.05, min(1.0, limits.silence_seconds / 4, limits.lease_check_seconds / 4))
     next_lease_check = time.monotonic() + limits.lease_check_seconds
     while live.stop is None:
@@ -224,22 +272,27 @@ async def _watch(process: Process, limits: Limits, lease_check: LeaseCheck, shut
             live.stop = Stop.SILENCE
         elif now - live.started > limits.total_seconds:
             live.stop = Stop.TOTAL
+        elif live.unconfirmed_too_long(limits):
+            live.stop = Stop.UNCONFIRMED
         elif now >= next_lease_check:
             active, live.active_since_check = live.active_since_check, False
             next_lease_check = now + limits.lease_check_seconds
-            lease = await lease_check(active)
+            lease, confirmed = await lease_check(active)
+            if confirmed is not None:
+                live.confirmed = confirmed
+                confirm_lease(held, confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds)
             if lease in STOP_OF_LEASE_GONE:
                 live.stop = STOP_OF_LEASE_GONE[lease]
             elif lease == Lease.CLOSED_BY_SESSION:
                 log.info("task_closed_by_session", pid=process.pid)
                 live.closed_at = now
     log.info("session_stopping", stop=str(live.stop), pid=process.pid)
-    if live.stop in STOP_OF_LEASE_GONE.values():
-        signal_group(process.pid, signal.SIGKILL)
+    if live.stop in (*STOP_OF_LEASE_GONE.values(), Stop.UNCONFIRMED):  # not one more step may happen
+        kill_session(process.pid)
         return
     signal_group(process.pid, signal.SIGTERM)
     with anyio.move_on_after(limits.kill_grace_seconds):
         await process.wait()
         return
     log.warning("session_ignored_sigterm", pid=process.pid)
-    signal_group(process.pid, signal.SIGKILL)
+    kill_session(process.pid)

@@ -28,9 +28,9 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.folders import make_folder
+from worker.core.folders import make_folder, make_private_folder, write_private
 from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
-from worker.core.model import Lease
+from worker.core.model import EXTEND_SHARE, Lease, Soort
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
@@ -38,10 +38,10 @@ from worker.daemon import outbox
 from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong, reason_fields
 from worker.daemon.groups import SessionGroups
-from worker.daemon.journal import Journal
+from worker.daemon.journal import Journal, NotKept
 from worker.daemon.listen import listen
 from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
-from worker.daemon.session import Limits, SessionReport, run_session
+from worker.daemon.session import LeaseCheck, Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
@@ -54,7 +54,7 @@ from worker.db.sqlfiles import Executor
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
-from worker.proc import AlreadyRunning, InstanceLock, bot_lock_path, make_undumpable
+from worker.proc import AlreadyRunning, InstanceLock, bot_lock_path, lease_clock, make_undumpable
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -108,14 +108,28 @@ class Worker:
         self.gate: Gate | None = None
         self.journal_replayed = 0
         self.started = False  # worker_started was said
+        self.user_umask = 0o022  # the user's own, read at the start
+        self.suspended = False  # Ctrl-Z: nothing is claimed until the process is continued
 
     # --- life cycle -------------------------------------------------------------------------------
 
     async def run(self) -> None:
         make_undumpable()
+        # What the daemon writes is the user's alone (briefings hold opdrachten verbatim); the agent gets the user's
+        # own umask back from its launcher (worker/proc.py).
+        self.user_umask = os.umask(0o077)
+        try:
+            await self._run()
+        finally:
+            os.umask(self.user_umask)
+
+    async def _run(self) -> None:
         self._make_session_folders()
         self._lock_instances()
-        journal = Journal(self.journal_path)
+        try:
+            journal = Journal(self.journal_path)
+        except OSError as exc:  # a FIFO or a folder where the journal belongs, a journal no one can read
+            raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
         self.journal_replayed = len(journal.pending())  # read now: the forwarder may write some before the start line
         try:
             async with anyio.create_task_group() as group:
@@ -222,13 +236,17 @@ class Worker:
         await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
 
     def _make_session_folders(self) -> None:
-        """The folders every session writes in, made at start: a file in the way of one was found only at the
-        first claim, an internal error that used up every task's attempts one after the other (tester 23)."""
-        for folder in (self.groups.folder, Layout(self.settings.data_dir).sessions):
+        """The folders the daemon writes in, made at start and refused when another user could swap what is in
+        them (a socket folder made beforehand in /tmp by someone else would let that user see every token): a
+        file in the way of one was found only at the first claim, an internal error that used up every task's
+        attempts one after the other (tester 23)."""
+        s = self.settings
+        folders = [s.data_dir, self.groups.folder, Layout(s.data_dir).sessions, self.journal_path.parent]
+        for folder in [*folders, s.sessions_socket_dir]:
             try:
-                make_folder(folder)
+                make_private_folder(folder)
             except OSError as exc:
-                raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
+                raise StartRefused(file_error_line(exc, s.language) or str(exc)) from None
 
     def _lock_instances(self) -> None:
         for bot, holder in zip(self.bots, self.holders, strict=True):
@@ -320,9 +338,11 @@ class Worker:
                 await anyio.sleep(self.settings.poll_seconds)
 
     async def _signals(self, scope: anyio.CancelScope) -> None:
-        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:
+        with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGTSTP) as received:
             async for signum in received:
-                if not self.stopping.is_set():
+                if signum == signal.SIGTSTP:
+                    await self._suspend()
+                elif not self.stopping.is_set():
                     log.info(
                         "shutdown_requested",
                         signal=signal.Signals(signum).name,
@@ -334,6 +354,21 @@ class Worker:
                 else:
                     log.warning("shutdown_now", signal=signal.Signals(signum).name)
                     self.force_stop.set()
+
+    async def _suspend(self) -> None:
+        """Ctrl-Z in a terminal: the sessions stop and their tasks go back to the queue first, then the process
+        stops; `fg` resumes claiming. Stopped as it is, the daemon would confirm no lease, and its sessions would run
+        on unwatched until their launchers killed them with their tasks still claimed."""
+        log.info("suspend_requested", running=list(self.running))
+        self.suspended = True
+        self.force_stop.set()
+        await self._until_idle()
+        self.force_stop = self.outages.give_up = anyio.Event()
+        log.info("suspended")
+        os.kill(os.getpid(), signal.SIGSTOP)
+        self.suspended = False
+        log.info("resumed")
+        self.wake.set()
 
     async def _drain(self) -> None:
         """Let running sessions finish within the grace period, then stop them (their tasks are released)."""
@@ -374,37 +409,42 @@ class Worker:
         while (
             len(self.running) < self.settings.concurrency
             and not self.stopping.is_set()
+            and not self.suspended
             and time.monotonic() >= self.paused_until
             and not (self.once and self.claimed_once)
         ):
             session_id = str(uuid.uuid4())
             try:
-                claim = await self.outages.run("claim", partial(self._claim, session_id), abandon=self.stopping)
+                claimed = await self.outages.run("claim", partial(self._claim, session_id), abandon=self.stopping)
             except DatabaseGone:  # stopped during an outage: nothing is claimed after a stop
                 return
-            if claim is None:
+            if claimed is None:
                 return
-            if self.stopping.is_set():  # the stop came while the claim was on its way: it goes back unstarted
+            claim, confirmed = claimed
+            if self.stopping.is_set() or self.suspended:  # the stop came while the claim was on its way: back unstarted
                 await self._vrijgeven(claim, session_id, phrase("outcome_shutdown"))
                 said = message("outcome_shutdown", self.settings.language)
                 log.info("claim_vrijgegeven", task_id=claim.task.id, reason=said)
                 return
             self.claimed_once = True
             self.running[claim.task.id] = self._running(claim, session_id)
-            group.start_soon(self._run_task, claim, session_id)
+            group.start_soon(self._run_task, claim, session_id, confirmed)
 
     def _running(self, claim: Claim, session_id: str) -> Running:
         task = claim.task
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
         return Running(claim, session_id, files.briefing, volgende_stap=task.volgende_stap)
 
-    async def _claim(self, session_id: str) -> Claim | None:
+    async def _claim(self, session_id: str) -> tuple[Claim, float] | None:
+        """The claim, and the lease clock's time from which its lease runs at least lease_seconds."""
         assert self.pool is not None
         # One borrowed connection for the claim and, when it took nothing, the look at why.
         async with self.pool.acquire() as conn:
             if self.stopping.is_set():  # the stop came while a connection was made (a database just back)
                 return None
-            return await self._claim_on(conn, session_id)
+            confirmed = lease_clock()
+            claim = await self._claim_on(conn, session_id)
+            return None if claim is None else (claim, confirmed)
 
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
         # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
@@ -458,13 +498,21 @@ class Worker:
 
     # --- one task ---------------------------------------------------------------------------------
 
-    async def _run_task(self, claim: Claim, session_id: str) -> None:
+    async def _run_task(self, claim: Claim, session_id: str, confirmed: float) -> None:
         task = claim.task
         structlog.contextvars.bind_contextvars(task_id=task.id, bot=claim.bot)
         try:
             plan = await self._plan(claim, session_id)
             log.info("session_start", session_id=session_id, attempt=task.pogingen, argv0=plan.argv[0])
-            report = await run_session(plan, self._limits(), self._lease_check(claim), self.force_stop, self.groups)
+            report = await run_session(
+                plan,
+                self._limits(),
+                self._lease_check(claim, confirmed),
+                self.force_stop,
+                self.groups,
+                confirmed=confirmed,
+                started=partial(self._session_started, task.id),
+            )
             log.info(
                 "session_end",
                 exit_code=report.exit_code,
@@ -514,11 +562,11 @@ class Worker:
         )
         # Before the session starts: the archive tags the session's transcript lines from this record.
         write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
-        files.briefing.write_text(briefing + "\n", encoding="utf-8")
+        write_private(files.briefing, briefing + "\n")
         card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
-        files.task_card.write_text(json.dumps(card, ensure_ascii=False), encoding="utf-8")
+        write_private(files.task_card, json.dumps(card, ensure_ascii=False))
         # The hooks' fallback when the database is away after a compaction: the variant that fits.
-        files.compact_briefing.write_text(build_briefing(source, Variant.COMPACT) + "\n", encoding="utf-8")
+        write_private(files.compact_briefing, build_briefing(source, Variant.COMPACT) + "\n")
         extra = session_env(
             task_id=task.id,
             token=claim.token,
@@ -546,8 +594,13 @@ class Worker:
             raw_path=files.capture,
             stderr_path=files.stderr,
             session_id=session_id,
+            umask=self.user_umask,
         )
         return plan
+
+    def _session_started(self, task_id: str, leader: int) -> None:
+        if (running := self.running.get(task_id)) is not None:
+            running.leader = leader  # the gate answers only the processes of this session's tree
 
     def _limits(self) -> Limits:
         s = self.settings
@@ -555,41 +608,44 @@ class Worker:
             silence_seconds=s.silence_timeout_seconds,
             total_seconds=s.session_timeout_seconds,
             kill_grace_seconds=s.kill_grace_seconds,
-            lease_check_seconds=min(s.token_check_seconds, s.lease_extend_seconds),
+            # Often enough to extend a lease well before the share at which a session is stopped.
+            lease_check_seconds=min(s.token_check_seconds, s.lease_extend_seconds, s.lease_seconds / 8),
             max_line_bytes=s.max_line_bytes,
+            lease_seconds=s.lease_seconds,
         )
 
-    def _lease_check(self, claim: Claim) -> Callable[[bool], Awaitable[Lease]]:
-        """Extend the lease when the session was active, else only confirm it is still ours; a token that
-        is no longer current was either closed by the session itself (it is finishing) or lost."""
+    def _lease_check(self, claim: Claim, confirmed: float) -> LeaseCheck:
+        """Extend the lease when the session was active (at most once per TAAK_LEASE_EXTEND_SECONDS) or when half
+        of it has passed since it was last confirmed, else only confirm it is still ours (a read); a token that is
+        no longer current was either closed by the session itself (it is finishing) or lost."""
         task_id, token = claim.task.id, claim.token
         outage = False
         was_active = False
-        extended = time.monotonic()
+        extended = confirmed
 
-        async def check(active: bool) -> Lease:
+        async def check(active: bool) -> tuple[Lease, float | None]:
             nonlocal outage, was_active, extended
             running = self.running.get(task_id)
             if running is not None:
                 if running.closed is not None:  # the gate saw the session's own klaar/blokkeer/vrijgeven
-                    return Lease.CLOSED_BY_SESSION
+                    return Lease.CLOSED_BY_SESSION, None
                 active, running.wrote = active or running.wrote, False
-            # The token is confirmed at every check (a read); the lease is extended (a write) at most once per
-            # TAAK_LEASE_EXTEND_SECONDS, and only when the session showed activity since the last extension.
             was_active = was_active or active
-            due = time.monotonic() - extended >= self.settings.lease_extend_seconds
+            now = lease_clock()
+            due = now - extended >= self.settings.lease_extend_seconds
+            halfway = now - extended >= EXTEND_SHARE * self.settings.lease_seconds
             try:
-                if was_active and due and await self.ledger.verleng(task_id, token) is not None:
-                    lease = Lease.HELD
-                    was_active, extended = False, time.monotonic()
+                if ((was_active and due) or halfway) and await self.ledger.verleng(task_id, token) is not None:
+                    lease, confirmed_now = Lease.HELD, now
+                    was_active, extended = False, now
                 else:
-                    lease = await self.ledger.lease_stand(task_id, token)
+                    lease, confirmed_now = await self.ledger.lease_stand(task_id, token), None
             except CONNECTION_ERRORS as exc:
-                # An outage is not a lost lease: the session goes on; the token check decides later.
+                # An outage is not a lost lease: the session goes on until its lease is too long unconfirmed.
                 if not outage:
                     log.warning("lease_extension_failed", error=said_error(exc, self.settings.language))
                 outage = True
-                return Lease.HELD
+                return Lease.HELD, None
             if outage:
                 log.info("lease_extension_recovered")
                 outage = False
@@ -597,7 +653,7 @@ class Worker:
                 # A lost lease is the daemon's error; the owner's cancel or take-back is routine.
                 said = log.error if lease == Lease.LOST else log.info
                 said(LEASE_GONE_EVENT[lease], next=message("lease_lost_stop", self.settings.language))
-            return lease
+            return lease, confirmed_now
 
         return check
 
@@ -610,9 +666,17 @@ class Worker:
         task_id = claim.task.id
         assert self.gate is not None
         result = _result_row(report, session_id)
-        self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
+        kept = self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
         try:
             await self.gate.drained(task_id, stop_waiting=self.stopping)
+            if not kept:  # the journal's disk is full: straight to the database, after the session's own rows
+                await self.outages.run(
+                    "resultaat",
+                    lambda: self.ledger.log(
+                        task_id, Soort.NOTITIE, result[0], bot=claim.bot, sessie=session_id, meta=result[1]
+                    ),
+                    last_try_after=self.stopping,
+                )
         except DatabaseGone:
             self._ending_to_journal(claim, session_id)
             return
@@ -644,10 +708,16 @@ class Worker:
         self._journal(claim, session_id, "vrijgeven_poging_terug", reason)
         log.warning("ending_kept_in_journal", reason=message("ending_kept", self.settings.language))
 
-    def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> None:
+    def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> bool:
+        """One of the daemon's own endings into the journal; False (said in the log) when it could not be kept."""
         assert self.gate is not None
-        self.gate.journal.append(op, claim.task.id, claim.token, claim.bot, session_id, fields)
+        try:
+            self.gate.journal.append(op, claim.task.id, claim.token, claim.bot, session_id, fields)
+        except NotKept as exc:
+            log.error("journal_not_kept", op=op, reason=exc.render(self.settings.language))
+            return False
         self.gate.new_entry.set()
+        return True
 
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
         task_id, bot = claim.task.id, claim.bot
@@ -719,6 +789,7 @@ STOPPED = {
     Stop.TERUGGENOMEN: "stop_teruggenomen",
     Stop.SHUTDOWN: "stop_shutdown",
     Stop.LINGERED: "stop_lingered",
+    Stop.UNCONFIRMED: "stop_unconfirmed",
 }
 
 

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from worker.core.folders import make_folder
+from worker.core.folders import make_folder, write_private
 
 
 def stand_path(data_dir: Path, task_id: str) -> Path:
@@ -30,10 +30,8 @@ def write_stand(
 ) -> None:
     path = stand_path(data_dir, task_id)
     make_folder(path.parent)
-    temporary = path.with_name(f"stand.{os.getpid()}.tmp")
     stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language, "tijdzone": timezone}
-    temporary.write_text(json.dumps(stand), encoding="utf-8")
-    os.replace(temporary, path)
+    write_private(path, json.dumps(stand))
 
 
 def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
