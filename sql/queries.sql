@@ -272,6 +272,10 @@ insert into taak_meldingen (taak_id, soort, sleutel, tekst)
 values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2)
 on conflict (sleutel) do nothing;
 
+-- name: bot_vergeten
+-- A bot's row gone: its switch, brake and heartbeat (`queue-worker demo` after it ran). Its tasks stay. $1 bot
+delete from agent_bots where bot = $1;
+
 -- name: bots_aanmelden
 -- Make sure the daemon's bots exist (switched off unless the owner turned them on). $1 bots (text[])
 insert into agent_bots (bot) select unnest($1::text[]) on conflict (bot) do nothing;

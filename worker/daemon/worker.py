@@ -73,12 +73,15 @@ class StartRefused(Exception):
 
 
 class Worker:
-    def __init__(self, settings: Settings, database: DatabaseUrl, *, once: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, database: DatabaseUrl, *, once: bool = False, only_task: str | None = None
+    ) -> None:
         if not settings.bots:  # a setting to mend, as `TAAK_BOTS=a/b` is: exit 2
             raise StartRefused(message("taak_bots_empty", settings.language), ExitCode.USAGE)
         self.settings = settings
         self.database = database
         self.once = once
+        self.only_task = only_task  # `queue-worker demo`: the task it made, for its one bot, and no other
         self.bots = list(dict.fromkeys(settings.bots))
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
         self.locks: list[InstanceLock] = []  # taken at the start (_lock_instances)
@@ -407,6 +410,8 @@ class Worker:
             return await self._claim_on(conn, session_id)
 
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
+        if self.only_task is not None:
+            return await self._ledger_on(conn).claim_id(self.only_task, self.bots[0], sessie=session_id)
         # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
         # takes nothing new, and a notification becomes a claimed task in one round trip.
         claim = await self._ledger_on(conn).claim(
