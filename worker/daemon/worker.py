@@ -109,6 +109,7 @@ class Worker:
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
+        self.duties: Duties | None = None
         self.journal_replayed = 0
         self.started = False  # worker_started was said
 
@@ -213,6 +214,8 @@ class Worker:
             self.bots,
             just_back=lambda: self.outages.settling(grace),
         )
+        self.duties = duties
+        await duties.check_schema()  # before the first claim
         for duty in duties.all():
             group.start_soon(self._keep_running, duty)
         if not self.once:
@@ -372,6 +375,8 @@ class Worker:
         return max(pause, 0.0) if pause > 0 else self.settings.poll_seconds
 
     async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
+        if self.duties is not None and self.duties.newer_schema:  # said by the duty that found it
+            return
         if time.monotonic() < self.paused_until:
             self._skipping(message("claim_paused", self.settings.language))
         while (
