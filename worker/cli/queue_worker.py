@@ -290,7 +290,7 @@ def _demo(settings: Settings, agent: str) -> int:
             await bots.set_active(conn, bot, True, new=True)
             ledger = Ledger(conn)
             # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting for a
-            # bot that is switched off again: cancelled, so that nothing is left waiting for it.
+            # bot that is gone again: cancelled, so that nothing is left waiting for it.
             for earlier in await ledger.lijst(status=Status.WACHTEND, toegewezen_aan=bot, limit=1000):
                 await ledger.annuleer(earlier.id, phrase("row_demo_replaced"), wie="demo")
                 print(message("demo_earlier_cancelled", language, id=earlier.id), file=sys.stderr)
@@ -318,9 +318,9 @@ def _demo(settings: Settings, agent: str) -> int:
         async with connection(demo_settings) as conn:
             await bots.forget(conn, bot)
 
-    try:  # its own task by ID: a task of the owner's for any bot was claimed as the oldest one waiting
+    try:  # by its ID: the queue's claim took the oldest task waiting for any bot, the owner's own too
         code = _serve(demo_settings, once=True, only_task=task_id)
-    finally:  # not left switched on, with a heartbeat that goes stale, in `taak bot lijst` and the cockpit
+    finally:  # else left switched on, its heartbeat going stale, in `taak bot lijst`, the overview and the cockpit
         anyio.run(forget_bot)
 
     async def show() -> Status:
