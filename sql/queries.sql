@@ -10,121 +10,62 @@ select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease and its `gestart` row in
--- one go (migration 018: a function, so that its plan is made once per connection).
+-- one go (migration 018: a function, so that its plan is made once per connection; 026: with its owner's rights).
 -- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started),
 -- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting),
 -- $6 only bots that are switched on and not at their brake (boolean)
 select * from taak_claim($1::text[], $2::integer, $3::text, $4::text, $5::text[], $6::boolean);
 
+-- name: claim_id
+-- One named task, claimed as `claim` claims (a new token, its `gestart` row, SKIP LOCKED), and no other: only
+-- when it waits for this bot or for anyone and the bot is switched on and not at its brake (migration 026).
+-- $1 taak_id, $2 bot, $3 lease seconds, $4 machine, $5 session id
+select * from taak_claim_id($1::text, $2::text, $3::integer, $4::text, $5::text);
+
 -- name: log_fenced
--- A session's log row; the current token is required. The row holds the task FOR SHARE, so that no reaper or
--- claim can move the task until the row is in; the lease is extended only when less than half of it is left,
--- which spares a new version of the task row for most rows (the daemon extends it while the session lives).
--- $1 taak_id, $2 lease_token, $3 bot, $4 soort, $5 tekst, $6 sessie, $7 meta, $8 lease seconds
-with houder as (
-    select id, lease_tot from agent_taken
-    where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    for share
-), verlengd as (
-    update agent_taken t
-    set bijgewerkt = now(), lease_tot = now() + make_interval(secs => $8)
-    from houder
-    where t.id = houder.id and houder.lease_tot < now() + make_interval(secs => $8::float8 / 2)
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, $4, $5, $6, $7::jsonb from houder
-returning id, ts;
+-- A session's log row; the current token is required, and the row is the holder's (migration 026,
+-- taak_log_met_token: the task held FOR SHARE until the row is in, the lease extended only when less than half
+-- of it is left, which spares a new version of the task row for most rows).
+-- $1 taak_id, $2 lease_token, $3 soort, $4 tekst, $5 sessie, $6 meta, $7 lease seconds
+select * from taak_log_met_token($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::jsonb, $7::float8);
 
 -- name: log_open
--- A row anyone may add without a token (the owner's note).
+-- A row anyone may add without a token: a `notitie` (the owner's note, the intake's message, a session's result
+-- row) or a `compact` of the owner's own session (migration 026, taak_log_zonder_token). No row: no such task.
 -- $1 taak_id, $2 bot, $3 soort, $4 tekst, $5 sessie, $6 meta
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $2, $3, $4, $5, $6::jsonb from agent_taken where id = $1
-returning id, ts;
+select * from taak_log_zonder_token($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb);
 
 -- name: verleng
--- Extend a held lease; no row back means the lease is lost.
+-- Extend a held lease; null back means the lease is lost (migration 026, taak_verleng).
 -- $1 taak_id, $2 lease_token, $3 lease seconds
-update agent_taken
-set bijgewerkt = now(),
-    lease_tot = greatest(lease_tot, now() + make_interval(secs => $3))
-where id = $1 and status = 'bezig' and lease_token = $2::uuid
-returning lease_tot;
+select taak_verleng($1::text, $2::uuid, $3::float8);
 
 -- name: klaar
--- Finish a held task with its evidence.
--- $1 taak_id, $2 lease_token, $3 bot, $4 bewijs, $5 tekst, $6 sessie, $7 meta (jsonb: the journal's sleutel)
-with afgerond as (
-    update agent_taken
-    set bijgewerkt = now(),
-        status = 'klaar', bewijs = $4, afgerond = now(), lease_tot = null, lease_token = null
-    where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'klaar', $5, $6, $7::jsonb || jsonb_build_object('bewijs', $4::text, 'lease_token', $2::text)
-from afgerond
-returning id, ts;
+-- Finish a held task with its evidence (migration 026, taak_klaar); no row: the token is not current.
+-- $1 taak_id, $2 lease_token, $3 bewijs, $4 tekst, $5 sessie, $6 meta (jsonb: the journal's sleutel)
+select * from taak_klaar($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::jsonb);
 
 -- name: blokkeer
 -- A held task waits for the owner: the lease is given up and the question logged. Asking is no failure: the
 -- attempt is given back, so that the session after the answer is not counted past the task's maximum
--- ("poging 2 van 1", then mislukt for having asked).
--- $1 taak_id, $2 lease_token, $3 bot, $4 vraag, $5 sessie, $6 meta (jsonb)
-with wacht as (
-    update agent_taken
-    set bijgewerkt = now(),
-        status = 'wacht_op_mens', lease_tot = null, lease_token = null, pogingen = greatest(pogingen - 1, 0)
-    where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'vraag', $4, $5, $6::jsonb || jsonb_build_object('lease_token', $2::text) from wacht
-returning id, ts;
+-- ("poging 2 van 1", then mislukt for having asked). Migration 026, taak_blokkeer.
+-- $1 taak_id, $2 lease_token, $3 vraag, $4 sessie, $5 meta (jsonb)
+select * from taak_blokkeer($1::text, $2::uuid, $3::text, $4::text, $5::jsonb);
 
 -- name: antwoord
--- The owner's answer; a task waiting for it goes back in the queue at once. A finished task takes none
--- (nobody would read it): no row, and the caller says why.
+-- The owner's answer (or a message the intake takes in); a task waiting for it goes back in the queue at once.
+-- A finished task takes none (nobody would read it): no row, and the caller says why. Migration 026.
 -- $1 taak_id, $2 wie, $3 tekst
-with terug as (
-    update agent_taken
-    set bijgewerkt = now(),
-        status = 'wachtend', niet_voor = null
-    where id = $1 and status = 'wacht_op_mens'
-    returning id
-), regel as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst)
-    select id, $2, 'antwoord', $3 from agent_taken
-    where id = $1 and status not in ('klaar', 'mislukt', 'geannuleerd')
-    returning id, ts
-)
-select regel.id, regel.ts, exists (select 1 from terug) as heropend from regel;
+select * from taak_antwoord($1::text, $2::text, $3::text);
 
 -- name: vrijgeven
 -- A session gives its held task back, with a reason. The attempt stays used: back in the queue after a
 -- backoff (so the same daemon does not take it again at once), or mislukt when the attempts are used up
--- (`mislukt` says which, for the session's success line).
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 niet_voor (null: the backoff), $6 meta (jsonb),
--- $7 backoff base seconds, $8 backoff max seconds, $9 reden as the row's phrase names it (jsonb)
-with terug as (
-    update agent_taken
-    set bijgewerkt = now(),
-        status = case when pogingen >= max_pogingen then 'mislukt' else 'wachtend' end,
-        niet_voor = case when pogingen >= max_pogingen then null
-                         else coalesce($5, now() + taak_backoff(pogingen, $7, $8)) end,
-        afgerond = case when pogingen >= max_pogingen then now() end,
-        lease_tot = null, lease_token = null
-    where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id, status
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $3, 'vrijgegeven', $4 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
-       $6::jsonb || jsonb_build_object('lease_token', $2::text, 'status', status, 'zin',
-           case when status = 'mislukt'
-                then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $9::jsonb))
-                else $9::jsonb end)
-from terug
-returning id, ts, meta ->> 'status' = 'mislukt' as mislukt;
+-- (`mislukt` says which, for the session's success line). Migration 026, taak_vrijgeven.
+-- $1 taak_id, $2 lease_token, $3 reden, $4 niet_voor (null: the backoff), $5 meta (jsonb),
+-- $6 backoff base seconds, $7 backoff max seconds, $8 reden as the row's phrase names it (jsonb)
+select id, ts, mislukt
+from taak_vrijgeven($1::text, $2::uuid, $3::text, $4::timestamptz, $5::jsonb, $6::float8, $7::float8, $8::jsonb);
 
 -- name: annuleren
 -- The owner cancels a task that is not finished. A session that holds it loses its lease, so its daemon
@@ -172,21 +113,9 @@ from terug
 returning id, ts;
 
 -- name: stap_fenced
--- A session sets the next step of its task; the change is noted in the log.
--- $1 taak_id, $2 lease_token, $3 bot, $4 volgende_stap, $5 lease seconds, $6 meta (jsonb)
-with gezet as (
-    update agent_taken
-    set bijgewerkt = now(),
-        volgende_stap = $4, lease_tot = greatest(lease_tot, now() + make_interval(secs => $5))
-    where id = $1 and status = 'bezig' and lease_token = $2::uuid
-    returning id
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-select id, $3, 'notitie', 'volgende stap: ' || $4,
-       $6::jsonb || jsonb_build_object('zin', jsonb_build_object(
-           'sleutel', 'row_next_step', 'waarden', jsonb_build_object('step', $4::text)))
-from gezet
-returning id, ts;
+-- A session sets the next step of its task; the change is noted in the log (migration 026, taak_stap_met_token).
+-- $1 taak_id, $2 lease_token, $3 volgende_stap, $4 lease seconds, $5 meta (jsonb)
+select * from taak_stap_met_token($1::text, $2::uuid, $3::text, $4::float8, $5::jsonb);
 
 -- name: stap_open
 -- The owner sets the next step of a task no session holds and that is not finished (nobody would take it).
@@ -248,121 +177,33 @@ limit $3;
 -- machines run together without waiting on each other or taking the same row twice. A reaper never
 -- takes the tasks its own daemon is running, and for a while after the server (re)started it takes
 -- nothing: leases ran out while nobody could extend them, and their daemons need a moment to come back.
+-- Migration 026, taak_verlopen.
 -- $1 backoff base seconds, $2 backoff max seconds, $3 at most this many rows,
 -- $4 the tasks this daemon runs (text[]), $5 seconds after the server's start before anything is reaped
-with verlopen as (
-    select id from agent_taken
-    where status = 'bezig' and lease_tot < now()
-      and not (id = any($4::text[]))
-      and now() > pg_postmaster_start_time() + make_interval(secs => $5)
-    order by lease_tot
-    limit $3
-    for update skip locked
-), terug as (
-    update agent_taken t
-    set bijgewerkt = now(),
-        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
-        niet_voor = case when t.pogingen >= t.max_pogingen then null
-                         else now() + taak_backoff(t.pogingen, $1, $2) end,
-        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
-        lease_tot = null,
-        lease_token = null
-    from verlopen
-    where t.id = verlopen.id
-    returning t.id, t.status, t.pogingen, t.max_pogingen, t.geclaimd_door, t.niet_voor
-), regels as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-    select id, split_part(geclaimd_door, '@', 1), 'verlopen',
-           'lease verlopen na poging ' || pogingen || ' van ' || max_pogingen || ' (' || geclaimd_door || ')'
-               || case when status = 'mislukt' then ': mislukt' else '' end,
-           jsonb_build_object('status', status, 'niet_voor', niet_voor, 'zin', jsonb_build_object(
-               'sleutel', case when status = 'mislukt' then 'row_expired_failed' else 'row_expired' end,
-               'waarden', jsonb_build_object('attempt', pogingen, 'of', max_pogingen, 'holder', geclaimd_door)))
-    from terug
-)
-select * from terug;
+select * from taak_verlopen($1::float8, $2::float8, $3::integer, $4::text[], $5::float8);
 
 -- name: poging_mislukt
 -- A held attempt ended badly: its reasons are logged (a `fout` row, then an optional `notitie`),
 -- and the task goes back to the queue with backoff, or to mislukt when its attempts are used up (the `fout`
 -- row then says so first, before a reason that may run over several lines: the log is where the owner reads
--- why a task failed).
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 notitie (null: none), $6 sessie, $7 meta,
--- $8 backoff base seconds, $9 backoff max seconds, $10 the fout row's phrase (jsonb; null: $4 is a person's text)
-with afgelopen as (
-    update agent_taken t
-    set bijgewerkt = now(),
-        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
-        niet_voor = case when t.pogingen >= t.max_pogingen then null
-                         else now() + taak_backoff(t.pogingen, $8, $9) end,
-        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
-        lease_tot = null,
-        lease_token = null
-    where t.id = $1 and t.status = 'bezig' and t.lease_token = $2::uuid
-    returning t.id, t.status
-), regels as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-    select afgelopen.id, $3, regel.soort,
-           case when regel.volgorde = 1 and afgelopen.status = 'mislukt' then 'mislukt (pogingen op): ' else '' end
-               || regel.tekst,
-           $6,
-           case when regel.volgorde = 1 and afgelopen.status = 'mislukt'
-                then $7::jsonb || jsonb_build_object('zin', jsonb_build_object('sleutel', 'row_failed_attempts_used_up',
-                         'waarden', jsonb_build_object('reason', coalesce($10::jsonb, to_jsonb($4::text)))))
-                when regel.volgorde = 1 and $10::jsonb is not null then $7::jsonb || jsonb_build_object('zin', $10::jsonb)
-                else $7::jsonb end
-    from afgelopen
-    cross join (values (1, 'fout', $4::text), (2, 'notitie', $5::text)) as regel (volgorde, soort, tekst)
-    where regel.tekst is not null
-    order by regel.volgorde
-)
-select status from afgelopen;
+-- why a task failed). The new status; null: the token is not current. Migration 026, taak_poging_mislukt.
+-- $1 taak_id, $2 lease_token, $3 reden, $4 notitie (null: none), $5 sessie, $6 meta,
+-- $7 backoff base seconds, $8 backoff max seconds, $9 the fout row's phrase (jsonb; null: $3 is a person's text)
+select taak_poging_mislukt($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::jsonb, $7::float8, $8::float8,
+                           $9::jsonb);
 
 -- name: vrijgeven_poging_terug
 -- A held attempt that was not the task's fault (infrastructure, shutdown, a crashed daemon):
--- the attempt is given back and the task can be claimed again at once.
--- $1 taak_id, $2 lease_token, $3 bot, $4 reden, $5 sessie, $6 the row's phrase (jsonb; null: a person's text)
-with terug as (
-    update agent_taken t
-    set bijgewerkt = now(),
-        status = 'wachtend',
-        pogingen = greatest(t.pogingen - 1, 0),
-        niet_voor = null,
-        lease_tot = null,
-        lease_token = null
-    where t.id = $1 and t.status = 'bezig' and t.lease_token = $2::uuid
-    returning t.id
-)
-insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
-select id, $3, 'vrijgegeven', $4, $5,
-       case when $6::jsonb is null then '{}'::jsonb else jsonb_build_object('zin', $6::jsonb) end
-from terug
-returning id, ts;
+-- the attempt is given back and the task can be claimed again at once. Migration 026, taak_poging_terug.
+-- $1 taak_id, $2 lease_token, $3 reden, $4 sessie, $5 the row's phrase (jsonb; null: a person's text)
+select * from taak_poging_terug($1::text, $2::uuid, $3::text, $4::text, $5::jsonb);
 
 -- name: eigen_claims_vrijgeven
 -- At start-up a daemon gives back what this bot@machine held in a previous run, at once instead
 -- of after the lease. The attempt stays counted, and a task whose attempts are used up is mislukt:
--- a task that crashes its worker must not loop.
+-- a task that crashes its worker must not loop. Migration 026, taak_eigen_claims_vrijgeven.
 -- $1 holders (text[], bot@machine), $2 reden, $3 reden as the row's phrase names it (jsonb)
-with terug as (
-    update agent_taken t
-    set bijgewerkt = now(),
-        status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
-        afgerond = case when t.pogingen >= t.max_pogingen then now() end,
-        niet_voor = null, lease_tot = null, lease_token = null
-    where t.status = 'bezig' and t.geclaimd_door = any($1::text[])
-    returning t.id, t.geclaimd_door, t.status
-), regels as (
-    insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
-    select id, split_part(geclaimd_door, '@', 1), 'vrijgegeven',
-           $2 || case when status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
-           jsonb_build_object('status', status, 'zin',
-               case when status = 'mislukt'
-                    then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $3::jsonb))
-                    else $3::jsonb end)
-    from terug
-)
-select id from terug;
+select id from taak_eigen_claims_vrijgeven($1::text[], $2::text, $3::jsonb) as id;
 
 -- name: journaal_bekend
 -- Did a journalled write reach the database before the daemon could settle it? $1 taak_id, $2 sleutel
@@ -430,6 +271,10 @@ returning *;
 insert into taak_meldingen (taak_id, soort, sleutel, tekst)
 values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2)
 on conflict (sleutel) do nothing;
+
+-- name: bot_vergeten
+-- A bot's row gone: its switch, brake and heartbeat (`queue-worker demo` after it ran). Its tasks stay. $1 bot
+delete from agent_bots where bot = $1;
 
 -- name: bots_aanmelden
 -- Make sure the daemon's bots exist (switched off unless the owner turned them on). $1 bots (text[])
@@ -749,8 +594,9 @@ where $1::text is null or taak_botnaam({recipient}::text) = $1;
 update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text = $1;
 
 -- name: taak_vergrendeld
--- One task, locked until the transaction ends: decisions on its status wait for whoever changes it. $1 taak_id
-select * from agent_taken where id = $1 for update;
+-- One task, locked until the transaction ends: decisions on its status wait for whoever changes it
+-- (migration 026: FOR UPDATE in a function, as a daemon may not update the table itself). $1 taak_id
+select * from taak_vergrendeld($1::text);
 
 -- name: log_zoeken
 -- The task log inside a time range, lines with any of the words first-class (recall --taken); `meta` for the

@@ -177,7 +177,7 @@ async def test_a_question_tells_the_owner_only_when_the_task_waits_for_him(conn:
             token,
         )
     # `blokkeer` changes the task and logs the question in one statement: the message sees the new status.
-    await conn.fetchrow(queries()["blokkeer"], waiting, token, "paco", "welk tarief?", None, "{}")
+    await conn.fetchrow(queries()["blokkeer"], waiting, token, "welk tarief?", None, "{}")
     await conn.execute("insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'vraag', 'en nu?')", running)
     said = await conn.fetch("select taak_id, tekst from taak_meldingen where soort = 'vraag'")
     assert [(r["taak_id"], r["tekst"]) for r in said] == [(waiting, f"{waiting}: welk tarief?")]

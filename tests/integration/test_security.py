@@ -15,12 +15,19 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from worker.core.errors import Refused
 from worker.core.model import Soort
 from worker.db.ledger import Ledger, NewTask
 from worker.db.migrate import migrate
 
-# What each test login is a member of: the product's two roles (migration 010 makes them) and Supabase's anon.
-MEMBER_OF = {"daemon": "taak_daemon", "sessie": "taak_sessie", "anon": "anon", "authenticated": "authenticated"}
+# What each test login is a member of: the product's three roles (migrations 010 and 026 make them) and Supabase's.
+MEMBER_OF = {
+    "daemon": "taak_daemon",
+    "eigenaar": "taak_eigenaar",
+    "sessie": "taak_sessie",
+    "anon": "anon",
+    "authenticated": "authenticated",
+}
 SUPABASE_ROLES = ("anon", "authenticated", "service_role")
 # What Supabase's own set-up does to every new object in `public` (its default privileges).
 SUPABASE_DEFAULT_PRIVILEGES = [
@@ -180,6 +187,49 @@ async def test_the_daemon_role_runs_the_whole_ledger(connect_as: dict[str, async
     assert await daemon.fetchval("select count(*) from taak_overzicht") >= 1
 
 
+async def test_a_daemon_member_cannot_finish_a_task_write_as_another_bot_or_overwrite_a_lease_token(
+    conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
+) -> None:
+    """The daemon's role reads the tables and writes them only through the functions that check the lease token
+    (migration 026); before, it could update any task row and insert any log row."""
+    task_id, token = await held_task(conn)
+    daemon = connect_as["daemon"]
+    for statement in (
+        f"update agent_taken set status = 'klaar', bewijs = 'vals', lease_token = null, lease_tot = null "
+        f"where id = '{task_id}'",
+        f"insert into agent_taak_log (taak_id, bot, soort, tekst) values ('{task_id}', 'coco', 'stap_klaar', 'vals')",
+        f"update agent_taken set lease_token = gen_random_uuid() where id = '{task_id}'",
+        f"delete from agent_taken where id = '{task_id}'",
+    ):
+        with pytest.raises(asyncpg.InsufficientPrivilegeError):
+            await daemon.execute(statement)
+    ledger = Ledger(daemon)
+    with pytest.raises(Refused, match="lease"):  # a token that is not the task's finishes nothing
+        await ledger.klaar(task_id, "/tmp/vals", "vals", token=str(uuid.uuid4()))
+    with pytest.raises(asyncpg.InsufficientPrivilegeError, match="lease token"):  # without a token: no klaar row
+        await daemon.execute("select * from taak_log_zonder_token($1, 'coco', 'klaar', 'vals', null, '{}')", task_id)
+    await ledger.log(task_id, Soort.STAP_KLAAR, "echt", token=token, bot="coco")  # the row is the holder's
+    row = await conn.fetchrow("select bot, tekst from agent_taak_log where taak_id = $1 order by id desc", task_id)
+    assert tuple(row) == ("paco", "echt")
+    task = await Ledger(conn).toon(task_id)
+    assert (task.status, task.lease_token) == ("bezig", token)
+
+
+async def test_the_owners_role_still_cancels_and_takes_back_what_the_daemons_role_may_not(
+    conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
+) -> None:
+    held, _token = await held_task(conn)
+    waiting = await Ledger(conn).nieuw(NewTask("Wacht", "jamal", toegewezen_aan="paco"))
+    with pytest.raises(asyncpg.InsufficientPrivilegeError):
+        await Ledger(connect_as["daemon"]).terugnemen(held, "hangt", wie="jamal")
+    with pytest.raises(asyncpg.InsufficientPrivilegeError):
+        await Ledger(connect_as["daemon"]).annuleer(waiting, "niet meer nodig", wie="jamal")
+    owner = Ledger(connect_as["eigenaar"])
+    await owner.terugnemen(held, "hangt", wie="jamal")
+    await owner.annuleer(waiting, "niet meer nodig", wie="jamal")
+    assert [(await owner.toon(t)).status for t in (held, waiting)] == ["wachtend", "geannuleerd"]
+
+
 async def test_a_session_can_only_use_the_fenced_functions_with_its_token(
     conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
 ) -> None:
@@ -299,7 +349,7 @@ async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the
         with pytest.raises(asyncpg.InsufficientPrivilegeError):
             await daemon.execute(statement)
     assert await daemon.fetchval("select count(*) from taak_migraties") > 0  # it may read them
-    forged = await daemon.fetchrow(
+    forged = await connect_as["eigenaar"].fetchrow(  # the owner's role still appends to the log itself
         "insert into agent_taak_log (taak_id, soort, tekst, ts) values ($1, 'notitie', 'vals', '2001-01-01') "
         "returning ts, ts > now() - interval '1 minute' as nu",
         first,

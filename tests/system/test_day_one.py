@@ -641,6 +641,38 @@ def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_la
     assert second[1] in shown.stdout
 
 
+def test_the_demo_runs_only_the_task_it_made_and_leaves_no_bot_switched_on_behind(tmp_path: Path) -> None:
+    """Tried as a new user would (twice): the owner's task for any bot, made before the demo, was claimed by the
+    demo, logged with its scripted steps and finished with its evidence, while the demo's own task stayed waiting;
+    and the bot `demo` stayed switched on, its heartbeat going stale, in `taak bot lijst` and the overview."""
+    from worker.db.embedded import stop_embedded
+
+    data = Path(tempfile.mkdtemp(prefix="taak-demo-"))
+    env = cli_env("", tmp_path, TAAK_DATA_DIR=str(data))
+    del env["TAAK_DATABASE_URL"]
+    try:
+        owners = ok(env, "nieuw", "--van", "jamal", "Bestel nieuwe filters voor de afzuigkap").strip()
+        done = subprocess.run(["queue-worker", "demo"], env=env, capture_output=True, text=True, timeout=300)
+        demo = re.search(r"taak (HV-\d{8}-\d{3}) gemaakt", done.stderr)
+        owners_task = json.loads(ok(env, "toon", owners, "--json"))
+        demos_task = json.loads(ok(env, "toon", demo[1], "--json")) if demo else {}
+        bots = json.loads(ok(env, "bot", "lijst", "--json"))
+        overview = json.loads(ok(env, "overzicht", "--json"))
+    finally:
+        stop_embedded(data / "postgres")
+        shutil.rmtree(data, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    assert demo, done.stderr
+    assert owners_task["status"] == "wachtend"
+    assert [row["soort"] for row in owners_task["log"]] == ["notitie"]  # its creation note, and nothing else
+    assert (demos_task["status"], Path(demos_task["bewijs"]).name) == ("klaar", f"demo-{demo[1]}.txt")
+    assert [b["bot"] for b in bots] == []
+    assert [(b["bot"], b["actief"], b["worker_verouderd"]) for b in overview["bots"]] == [
+        ("-", None, False),
+        ("demo", None, False),
+    ]
+
+
 async def snapshot_of_queue(conn: asyncpg.Connection) -> tuple[int, int, int]:
     return (
         await conn.fetchval("select count(*) from agent_taken"),

@@ -93,6 +93,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
     checks = []
     try:
         migrations = await status(conn)
+        checks += _newer_schema(migrations.newer, settings.language)
         if migrations.pending:
             checks.append(
                 Check(
@@ -197,6 +198,13 @@ async def _owner_tables(conn: object) -> list[Check]:
             "with `taak db heartbeats`)",
         ),
     ]
+
+
+def _newer_schema(newer: list[str], language: str) -> list[Check]:
+    """A newer version of taak migrated the database: this machine's daemon claims nothing until it is upgraded."""
+    from worker.db.migrate import schema_newer_said, upgrade_command
+
+    return [Check("fail", "schema", schema_newer_said(newer, language), upgrade_command())] if newer else []
 
 
 def _ignore(*_args: object) -> None:

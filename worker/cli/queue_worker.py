@@ -237,7 +237,7 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
     return 0
 
 
-def _serve(settings: Settings, *, once: bool) -> int:
+def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> int:
     import anyio
 
     from worker.cli.common import failure_line
@@ -246,7 +246,7 @@ def _serve(settings: Settings, *, once: bool) -> int:
 
     try:
         database = resolve_database(settings)
-        worker = Worker(settings, database, once=once)
+        worker = Worker(settings, database, once=once, only_task=only_task)
         anyio.run(worker.run)
     except KeyboardInterrupt:
         return 0
@@ -289,8 +289,8 @@ def _demo(settings: Settings, agent: str) -> int:
         async with connection(demo_settings) as conn:
             await bots.set_active(conn, bot, True, new=True)
             ledger = Ledger(conn)
-            # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting; the
-            # claim takes the oldest first, so every later demo would run the one before it.
+            # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting for a
+            # bot that is gone again: cancelled, so that nothing is left waiting for it.
             for earlier in await ledger.lijst(status=Status.WACHTEND, toegewezen_aan=bot, limit=1000):
                 await ledger.annuleer(earlier.id, phrase("row_demo_replaced"), wie="demo")
                 print(message("demo_earlier_cancelled", language, id=earlier.id), file=sys.stderr)
@@ -310,7 +310,18 @@ def _demo(settings: Settings, agent: str) -> int:
     except TaakError as exc:
         _fail(exc.render(settings.language), exc.exit_code)
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
-    code = _serve(demo_settings, once=True)
+
+    async def forget_bot() -> None:
+        from worker.cli.common import connection
+        from worker.db import bots
+
+        async with connection(demo_settings) as conn:
+            await bots.forget(conn, bot)
+
+    try:  # by its ID: the queue's claim took the oldest task waiting for any bot, the owner's own too
+        code = _serve(demo_settings, once=True, only_task=task_id)
+    finally:  # else left switched on, its heartbeat going stale, in `taak bot lijst`, the overview and the cockpit
+        anyio.run(forget_bot)
 
     async def show() -> Status:
         from worker.cli.common import connection

@@ -915,6 +915,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de database mist tabellen of functies van taak: draai `taak db migrate`",
         "en": "the database lacks taak's tables or functions: run `taak db migrate`",
     },
+    "schema_newer": {
+        "nl": "de database heeft migraties die deze versie van taak niet kent ({names}): een nieuwere versie heeft hem "
+        "bijgewerkt, en de daemon van deze installatie claimt niets tot je haar bijwerkt",
+        "en": "the database has migrations this version of taak does not know ({names}): a newer version migrated it, "
+        "and this installation's daemon claims nothing until you upgrade it",
+    },
     "not_migrated": {
         "nl": "de database is niet bijgewerkt ({pending} open): draai `taak db migrate`",
         "en": "the database is not migrated ({pending} pending): run `taak db migrate`",

@@ -1,4 +1,4 @@
-"""The daemon's background duties: reaper, heartbeat, intake, outbox, indexer and registry.
+"""The daemon's background duties: reaper, heartbeat, schema watch, intake, outbox, indexer and registry.
 
 Each runs forever under the worker's supervisor (a failing duty is logged and started again) and
 reaches the database only through `Outages.run`, so an outage is waited out and said once."""
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -28,6 +28,7 @@ from worker.daemon.gate import Running
 from worker.db import bots as bot_table
 from worker.db.ledger import Ledger, Verlopen
 from worker.db.machines import all_machines
+from worker.db.migrate import newer_migrations, schema_newer_line
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -44,9 +45,32 @@ class Duties:
     running: dict[str, Running]
     bots: list[str]
     just_back: Callable[[], bool] = lambda: False  # the database came back from an outage within the reaper's grace
+    # Migrations a newer version of taak applied: while there are any, the worker claims nothing.
+    newer_schema: list[str] = field(default_factory=list)
 
     def all(self) -> tuple[Callable[[], Awaitable[None]], ...]:
-        return (self.reaper, self.heartbeat, self.registry_sync, self.outbox, self.intake, self.indexer)
+        return (
+            self.reaper,
+            self.heartbeat,
+            self.schema_watch,
+            self.registry_sync,
+            self.outbox,
+            self.intake,
+            self.indexer,
+        )
+
+    async def check_schema(self) -> None:
+        """A newer version may migrate the database under a running daemon, which would then write what the newer
+        schema no longer means: said once, with the upgrade, and no more claims (running sessions go on)."""
+        newer = await self.db("schema", partial(newer_migrations, self.pool))
+        if newer and newer != self.newer_schema:
+            log.error("schema_newer", reason=schema_newer_line(newer, self.settings.language))
+        self.newer_schema = newer
+
+    async def schema_watch(self) -> None:
+        while True:  # the worker checked once before its first claim
+            await anyio.sleep(self.settings.heartbeat_seconds)
+            await self.check_schema()
 
     async def reaper(self) -> None:
         s = self.settings

@@ -73,12 +73,15 @@ class StartRefused(Exception):
 
 
 class Worker:
-    def __init__(self, settings: Settings, database: DatabaseUrl, *, once: bool = False) -> None:
+    def __init__(
+        self, settings: Settings, database: DatabaseUrl, *, once: bool = False, only_task: str | None = None
+    ) -> None:
         if not settings.bots:  # a setting to mend, as `TAAK_BOTS=a/b` is: exit 2
             raise StartRefused(message("taak_bots_empty", settings.language), ExitCode.USAGE)
         self.settings = settings
         self.database = database
         self.once = once
+        self.only_task = only_task  # `queue-worker demo`: the task it made, for its one bot, and no other
         self.bots = list(dict.fromkeys(settings.bots))
         self.holders = [f"{bot}@{settings.machine}" for bot in self.bots]
         self.locks: list[InstanceLock] = []  # taken at the start (_lock_instances)
@@ -106,6 +109,7 @@ class Worker:
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
         self.gate: Gate | None = None
+        self.duties: Duties | None = None
         self.journal_replayed = 0
         self.started = False  # worker_started was said
         self.user_umask = 0o022  # the user's own, read at the start
@@ -224,6 +228,8 @@ class Worker:
             self.bots,
             just_back=lambda: self.outages.settling(grace),
         )
+        self.duties = duties
+        await duties.check_schema()  # before the first claim
         for duty in duties.all():
             group.start_soon(self._keep_running, duty)
         if not self.once:
@@ -404,6 +410,8 @@ class Worker:
         return max(pause, 0.0) if pause > 0 else self.settings.poll_seconds
 
     async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
+        if self.duties is not None and self.duties.newer_schema:  # said by the duty that found it
+            return
         if time.monotonic() < self.paused_until:
             self._skipping(message("claim_paused", self.settings.language))
         while (
@@ -447,6 +455,8 @@ class Worker:
             return None if claim is None else (claim, confirmed)
 
     async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
+        if self.only_task is not None:
+            return await self._ledger_on(conn).claim_id(self.only_task, self.bots[0], sessie=session_id)
         # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
         # takes nothing new, and a notification becomes a claimed task in one round trip.
         claim = await self._ledger_on(conn).claim(

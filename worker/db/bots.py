@@ -111,6 +111,11 @@ async def active_bots(db: Executor, bots: Sequence[str]) -> list[str]:
     return [r["bot"] for r in await db.fetch(queries()["bots_actief"], list(bots))]
 
 
+async def forget(db: Executor, bot: str) -> None:
+    """A bot's switch, brake and heartbeat gone (the demo's, after it ran); its tasks and rows stay."""
+    await db.execute(queries()["bot_vergeten"], bot)
+
+
 async def register(db: Executor, bots: Sequence[str]) -> None:
     await db.execute(queries()["bots_aanmelden"], list(bots))
 

@@ -2,7 +2,9 @@
 
 Each state change and its log row are one statement from `sql/queries.sql`. A write that names a
 task by its lease token is fenced: when the token is no longer current nothing changes, and the
-caller is told why (the task is gone, has another status, or was claimed again).
+caller is told why (the task is gone, has another status, or was claimed again). A fenced write goes through a
+function of migration 026 (a daemon's role may not write the tables itself), and its row is the holder's: the
+bot of `geclaimd_door`, whatever `bot` a caller names; `bot` names the writer only of a row without a token.
 """
 
 from __future__ import annotations
@@ -258,6 +260,14 @@ class Ledger:
         bot = (task.geclaimd_door or "").split("@", 1)[0]
         return Claim(task=task, bot=bot)
 
+    async def claim_id(self, task_id: str, bot: str, *, sessie: str | None = None) -> Claim | None:
+        """This one task, claimed for `bot` as `claim` claims, or nothing: taken, not waiting, not for this bot,
+        or the bot is off or at its brake."""
+        record = await self.db.fetchrow(
+            queries()["claim_id"], check_task_id(task_id), bot, self.lease_seconds, self.machine, sessie
+        )
+        return Claim(task=task_from_record(record), bot=bot) if record is not None else None
+
     async def log(
         self,
         task_id: str,
@@ -285,7 +295,6 @@ class Ledger:
                 queries()["log_fenced"],
                 task_id,
                 check_token(token),
-                bot,
                 soort.value,
                 tekst,
                 sessie,
@@ -332,7 +341,7 @@ class Ledger:
         check_text(bewijs, "bewijs")
         tekst = check_text(tekst, "tekst", required=False)
         record = await self.db.fetchrow(
-            queries()["klaar"], task_id, check_token(token), bot, bewijs, tekst, sessie, _meta_json(meta)
+            queries()["klaar"], task_id, check_token(token), bewijs, tekst, sessie, _meta_json(meta)
         )
         return await self._written_or_why(record, task_id, token)
 
@@ -349,7 +358,7 @@ class Ledger:
         check_task_id(task_id)
         check_text(vraag, "vraag")
         record = await self.db.fetchrow(
-            queries()["blokkeer"], task_id, check_token(token), bot, vraag, sessie, _meta_json(meta)
+            queries()["blokkeer"], task_id, check_token(token), vraag, sessie, _meta_json(meta)
         )
         return await self._written_or_why(record, task_id, token)
 
@@ -380,7 +389,6 @@ class Ledger:
             queries()["vrijgeven"],
             task_id,
             check_token(token),
-            bot,
             str(reden),
             niet_voor,
             _meta_json(meta),
@@ -435,7 +443,7 @@ class Ledger:
                 raise Refused("held_by_session", id=task_id)
             return Written(id=record["id"], ts=record["ts"])
         record = await self.db.fetchrow(
-            queries()["stap_fenced"], task_id, check_token(token), bot, tekst, self.lease_seconds, _meta_json(meta)
+            queries()["stap_fenced"], task_id, check_token(token), tekst, self.lease_seconds, _meta_json(meta)
         )
         return await self._written_or_why(record, task_id, token)
 
@@ -472,7 +480,6 @@ class Ledger:
             queries()["poging_mislukt"],
             task_id,
             check_token(token),
-            bot,
             str(reden),
             notitie,
             sessie,
@@ -491,7 +498,6 @@ class Ledger:
             queries()["vrijgeven_poging_terug"],
             task_id,
             check_token(token),
-            bot,
             str(reden),
             sessie,
             _phrase_or_null(reden),

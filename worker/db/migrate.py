@@ -16,7 +16,7 @@ import asyncpg
 import asyncpg.pool
 
 from worker.core.errors import Refused
-from worker.db.sqlfiles import queries, sql_dir
+from worker.db.sqlfiles import Executor, queries, sql_dir
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _LOCK_KEY = 0x7461616B  # "taak"
@@ -43,6 +43,7 @@ class Migration:
 class MigrationStatus:
     applied: list[str]
     pending: list[str]
+    newer: list[str]  # applied, but shipped only by a newer version of taak than this one
 
 
 def load_migrations(directory: Path | None = None) -> list[Migration]:
@@ -51,7 +52,7 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
 
 
-async def _applied(connection: Connection) -> dict[str, str]:
+async def _applied(connection: Executor) -> dict[str, str]:
     rows = await connection.fetch(queries()["migraties_toegepast"])
     return {row["naam"]: row["checksum"] for row in rows}
 
@@ -132,7 +133,52 @@ async def status(connection: Connection, migrations: list[Migration] | None = No
     return MigrationStatus(
         applied=[m.name for m in migrations if m.name in applied],
         pending=[m.name for m in migrations if m.name not in applied],
+        newer=_newer(migrations, applied),
     )
+
+
+def _newer(migrations: list[Migration], applied: dict[str, str]) -> list[str]:
+    known = {m.name for m in migrations}
+    return sorted(name for name in applied if name not in known)
+
+
+async def newer_migrations(connection: Executor) -> list[str]:
+    """The migrations a newer version of taak applied to this database (the daemon asks it now and then, on the
+    connection's own search_path, where it finds the rest of taak's tables too)."""
+    return _newer(load_migrations(), await _applied(connection))
+
+
+def schema_newer_line(newer: list[str], language: str) -> str:
+    """What a daemon says of a newer schema, with the command that upgrades this installation."""
+    return f"{schema_newer_said(newer, language)}: {upgrade_command()}"
+
+
+def schema_newer_said(newer: list[str], language: str) -> str:
+    from worker.core.messages import message
+
+    return message("schema_newer", language, names=", ".join(newer))
+
+
+def upgrade_command() -> str:
+    """What brings this installation to the newest version, to be typed as shown: this interpreter's pip (a bare
+    `pip` may be another environment's); a clone installed with `pip install -e .`, as the README installs it, is
+    pulled and installed again (the package's name is on no index the owner's machine may reach)."""
+    import json
+    import shlex
+    import sys
+    from importlib import metadata
+    from urllib.parse import unquote, urlsplit
+
+    pip = f"{shlex.quote(sys.executable)} -m pip install"
+    try:
+        origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
+        clone = shlex.quote(unquote(urlsplit(url).path))
+        return f"git -C {clone} pull && {pip} -e {clone}"
+    return f"{pip} -U taak-worker"
 
 
 async def set_timezone(connection: Connection, timezone: str) -> None:
