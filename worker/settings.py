@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import socket
+import unicodedata
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -222,6 +223,19 @@ class Settings(BaseSettings):
         if value is not None and len(value.strip()) > NAME_MAX_CHARS:  # it stands where `--van` would
             raise _refused("setting_owner_long", limit=NAME_MAX_CHARS)
         return value.strip() if value is not None else None
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _one_line_url(cls, value: object) -> object:
+        # The URL parser drops a line break or tab unseen (`post\ngres` reached the server as `postgres`): the
+        # database used would not be the one written. Only the character and where it stands are said: what
+        # surrounds it may be the password.
+        if isinstance(value, str):
+            inside = value.strip()
+            at = next((n for n, ch in enumerate(inside) if unicodedata.category(ch) == "Cc"), None)
+            if at is not None:
+                raise _refused("setting_url_control", character=repr(inside[at]), position=at + 1)
+        return value
 
     @field_validator("*", mode="before")
     @classmethod

@@ -939,6 +939,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de naam van de eigenaar is één regel tekst, zonder stuurtekens",
         "en": "the owner's name is one line of text, without control characters",
     },
+    "setting_url_control": {
+        "nl": "bevat een stuurteken ({character}, teken {position}): een URL is één regel zonder stuurtekens",
+        "en": "holds a control character ({character}, character {position}): a URL is one line without them",
+    },
     "setting_owner_long": {
         "nl": "de naam van de eigenaar heeft hoogstens {limit} tekens",
         "en": "the owner's name has at most {limit} characters",
