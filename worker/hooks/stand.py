@@ -37,8 +37,10 @@ def write_stand(
 
 
 def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
+    from worker.hooks.files import read_small_text
+
     try:
-        data = json.loads(stand_path(data_dir, task_id).read_text(encoding="utf-8"))
+        data = json.loads(read_small_text(stand_path(data_dir, task_id)))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None
@@ -49,12 +51,13 @@ def prompt_from_stand(path: str) -> int | None:
     nothing else (no settings, no database) is loaded. None when the file cannot be used."""
     import sys
 
+    from worker.hooks.files import read_small_text
     from worker.hooks.lines import additional_context, where_we_are
 
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
         stand_file = Path(path)
-        stand = json.loads(stand_file.read_text(encoding="utf-8"))
+        stand = json.loads(read_small_text(stand_file))  # a FIFO put in its place would hang the turn
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
         from worker.core.language import spoken_language
 
