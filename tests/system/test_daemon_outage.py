@@ -595,3 +595,22 @@ async def test_tail_waits_through_a_database_restart_and_misses_no_row(tmp_path:
 
 async def _anyio_true(value: bool) -> bool:
     return value
+
+
+def test_queue_worker_once_with_the_database_down_gives_up_after_its_connect_attempts_with_exit_4(
+    tmp_path: Path,
+) -> None:
+    """A run from cron or a test must end: the daemon waits for its database for ever, --once for as long as
+    TAAK_CONNECT_ATTEMPTS (each TAAK_CONNECT_TIMEOUT_SECONDS at most) take, and then says why in one line."""
+    url = "postgresql://bot:geheim@127.0.0.1:1/taak"
+    env = worker_env(url, tmp_path, TAAK_CONNECT_ATTEMPTS="2", TAAK_CONNECT_TIMEOUT_SECONDS="1")
+    started = time.monotonic()
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    try:
+        code = daemon.wait(timeout=30)
+    finally:
+        daemon.stop()
+    assert code == 4
+    assert time.monotonic() - started < 20
+    (line,) = (tmp_path / "worker.log").read_text().strip().splitlines()
+    assert line == "queue-worker: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)"
