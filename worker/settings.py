@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     pooler: Literal["auto", "session", "transaction"] = "auto"
     connect_attempts: int = Field(default=5, ge=1)
     connect_timeout_seconds: float = Field(default=5.0, gt=0)
+    # How long one statement may wait for its answer. A server that hangs (a stopped host, a stalled disk) closes
+    # nothing: without this the daemon's claim waited for ever and said nothing.
+    statement_timeout_seconds: float = Field(default=10.0, gt=0)
 
     lease_seconds: int = Field(default=1200, ge=10, le=INT_MAX)  # a Postgres integer in the claim
     briefing_rows: int = Field(default=8, ge=5, le=10)
