@@ -362,3 +362,25 @@ async def test_a_taak_id_that_names_no_task_is_said_by_the_prompt_hook(
     assert code == 0  # a hook never breaks a session
     assert task_id not in out
     assert err.strip().startswith(f"taak hook prompt: TAAK_ID: {said}"), err
+
+
+async def test_the_briefing_counts_compactions_not_the_two_rows_each_writes(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Each compaction writes a report row before it and a summary row after it. After two, `taak brief` said
+    "4x compact", and the block put back during the second said "3x"; `taak overzicht` said 2."""
+    transcript = tmp_path / "sessie.jsonl"
+    lines = (FIXTURES / "agentlogs__crud.jsonl").read_text().splitlines(keepends=True)
+    for done, upto in enumerate((10, len(lines)), start=1):
+        transcript.write_text("".join(lines[:upto]))
+        assert hook(session_env, "pre-compact", {"transcript_path": str(transcript), "trigger": "auto"})[0] == 0
+        code, out, err = hook(session_env, "session-start", {"source": "compact"})
+        assert code == 0, err
+        assert f": {done}x compact)" in context_of(out, "SessionStart")  # this compaction counted once already
+        summary = f"<summary>samenvatting {done}</summary>"
+        assert hook(session_env, "post-compact", {"compact_summary": summary, "trigger": "auto"})[0] == 0
+    brief = run_taak(session_env, "brief", session_env["TAAK_ID"])
+    assert brief.code == 0, brief.err
+    (older,) = [line for line in brief.out.splitlines() if "eerdere regel" in line]
+    assert older.startswith("(2 eerdere regels sinds ")
+    assert older.endswith(": 2x compact)")
