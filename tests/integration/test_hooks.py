@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -384,3 +385,26 @@ async def test_the_briefing_counts_compactions_not_the_two_rows_each_writes(
     (older,) = [line for line in brief.out.splitlines() if "eerdere regel" in line]
     assert older.startswith("(2 eerdere regels sinds ")
     assert older.endswith(": 2x compact)")
+
+
+MESSAGE_START = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d\] (user|assistant)(: | -> )")
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    ["agentlogs__compact.jsonl", "generated-2.1.332__manual-compact__trimmed.jsonl"],  # the two with a compaction
+)
+async def test_the_report_row_counts_the_lines_and_messages_the_report_holds(
+    session_env: dict[str, str], tmp_path: Path, conn: asyncpg.Connection, fixture: str
+) -> None:
+    """The row said "(2 regels, 10 berichten)" of a report of two lines: the compaction's boundary, its summary
+    and the command noise, left out of the report, were counted as messages."""
+    transcript = tmp_path / "sessie.jsonl"
+    shutil.copy(FIXTURES / fixture, transcript)
+    code, _, err = hook(session_env, "pre-compact", {"transcript_path": str(transcript), "trigger": "manual"})
+    assert code == 0, err
+    (report,) = (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt")
+    held = report.read_text().splitlines()
+    messages = sum(1 for line in held if MESSAGE_START.match(line))
+    row = await conn.fetchval("select tekst from agent_taak_log where soort = 'compact'")
+    assert row == f"verslag voor de compact: {report} ({len(held)} regels, {messages} berichten)"

@@ -86,7 +86,8 @@ def write_report(
     except OSError as exc:
         raise TranscriptUnreadable(exc.errno, exc.strerror, exc.filename) from exc
     new_lines = part.data.splitlines()
-    entries = transcript.parse_lines(new_lines)
+    # What the report holds, and what its row counts: a compaction's boundary and summary are no messages.
+    entries = [entry for entry in transcript.parse_lines(new_lines) if entry.kind != "meta"]
     text = transcript.render(entries, zone=zone)
     if not text.strip():
         spoken = transcript.conversation_line_count(new_lines)
