@@ -408,3 +408,56 @@ async def test_the_report_row_counts_the_lines_and_messages_the_report_holds(
     messages = sum(1 for line in held if MESSAGE_START.match(line))
     row = await conn.fetchval("select tekst from agent_taak_log where soort = 'compact'")
     assert row == f"verslag voor de compact: {report} ({len(held)} regels, {messages} berichten)"
+
+
+def queue_session_env(tmp_path: Path, claude_pid: str) -> dict[str, str]:
+    """Inside a queue session (its daemon away: these hooks need none) and one Claude Code process of it, as
+    Claude Code names that process to every hook it runs (CLAUDE_PID)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "CLAUDECODE"}
+    env.update(
+        TAAK_SOCKET=str(tmp_path / "geen.sock"),
+        TAAK_ID="HV-20261129-004",
+        TAAK_BOT="paco",
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LANGUAGE="nl",
+        CLAUDE_PID=claude_pid,
+    )
+    return env
+
+
+def test_an_installed_hook_in_a_queue_session_stands_down_only_where_the_daemons_copy_runs(tmp_path: Path) -> None:
+    """A session the agent resumed itself, without the daemon's --settings, had no hooks at all: the copies in
+    ~/.claude stood down because TAAK_SOCKET was set, though the daemon's were not loaded. They stand down
+    only in the process where the daemon's copy said at its SessionStart that it runs."""
+    from worker.hooks.stand import write_stand
+
+    write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
+    line = "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
+    daemons = queue_session_env(tmp_path, "4100")
+    started = run_taak(daemons, "hook", "session-start", "--queue", stdin=b'{"source": "startup"}')
+    assert (started.code, started.err) == (0, "")
+    assert run_taak(daemons, "hook", "prompt", stdin=b"{}").out == ""  # the daemon's copy answers this turn
+    resumed = queue_session_env(tmp_path, "4200")  # `claude --resume` by the agent: only ~/.claude's hooks
+    assert run_taak(resumed, "hook", "session-start", stdin=b'{"source": "resume"}').code == 0
+    acted = run_taak(resumed, "hook", "prompt", stdin=b"{}")
+    assert (acted.code, acted.err) == (0, "")
+    assert context_of(acted.out, "UserPromptSubmit") == line
+
+
+def test_hooks_log_has_a_row_for_the_queue_prompt_hook_and_for_an_installed_copy_that_stood_down(
+    tmp_path: Path,
+) -> None:
+    from worker.hooks.stand import stand_path, write_stand
+
+    write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
+    env = queue_session_env(tmp_path, "4100")
+    assert run_taak(env, "hook", "session-start", "--queue", stdin=b'{"source": "startup"}').code == 0
+    stand = str(stand_path(tmp_path / "data", "HV-20261129-004"))
+    assert run_taak(env, "hook", "prompt", "--stand", stand, stdin=b"{}").out  # the daemon's copy: its line
+    assert run_taak(env, "hook", "prompt", stdin=b"{}").out == ""  # the installed copy: stands down
+    rows = [json.loads(line) for line in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
+    assert [(r["hook"], r["task_id"], r["bot"], r["error"], r["stood_down"]) for r in rows] == [
+        ("session-start", "HV-20261129-004", "paco", None, False),
+        ("prompt", "HV-20261129-004", "paco", None, False),
+        ("prompt", "HV-20261129-004", "paco", None, True),
+    ]

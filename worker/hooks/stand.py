@@ -50,10 +50,13 @@ def prompt_from_stand(path: str) -> int | None:
     """The prompt hook's fast path in a queue session: the daemon named the file on the command line, so
     nothing else (no settings, no database) is loaded. None when the file cannot be used."""
     import sys
+    import time
 
+    from worker.hooks.entry import record_hook_run
     from worker.hooks.files import read_small_text
     from worker.hooks.lines import additional_context, where_we_are
 
+    started = time.monotonic()
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
         stand_file = Path(path)
@@ -74,4 +77,5 @@ def prompt_from_stand(path: str) -> int | None:
     zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
     state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, language)
     print(additional_context("UserPromptSubmit", f"{state}\n{line}" if state else line))
+    record_hook_run(data_dir, "prompt", stand["id"], os.environ.get("TAAK_BOT") or None, started)
     return 0
