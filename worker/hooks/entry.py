@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.core.folders import make_folder
+from worker.hooks.stand import STAND_FILE, stand_path
 
 if TYPE_CHECKING:
     from worker.hooks.owner import HookResult
@@ -39,8 +40,8 @@ def run_hook_command(words: list[str]) -> int | None:
             record_hook_run(_data_dir(), words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
             return 0
         # The daemon's copies are not loaded here (`claude --resume` by the agent itself): this one does their work.
-        if words[0] == "prompt" and (stand := _own_stand()) is not None:
-            words = ["prompt", "--stand", str(stand)]
+        if words[0] == "prompt" and marker is not None:
+            words = ["prompt", "--stand", str(marker.with_name(STAND_FILE))]  # the daemon's copy's own file
     if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
         from worker.hooks.stand import prompt_from_stand
 
@@ -70,7 +71,7 @@ def daemon_copies_marker() -> Path | None:
     data_dir, task_id = _env("TAAK_DATA_DIR"), _env("TAAK_ID")
     if data_dir is None or task_id is None or not _env("TAAK_SOCKET"):
         return None
-    return Path(data_dir) / "sessies" / task_id / f"daemon-hooks.{_env('CLAUDE_PID') or 'onbekend'}"
+    return stand_path(Path(data_dir), task_id).with_name(f"daemon-hooks.{_env('CLAUDE_PID') or 'onbekend'}")
 
 
 def _say_daemon_copies_run(marker: Path) -> None:
@@ -80,11 +81,6 @@ def _say_daemon_copies_run(marker: Path) -> None:
         marker.touch()
     except OSError:
         pass  # then both copies act: a line twice, never none
-
-
-def _own_stand() -> Path | None:
-    data_dir, task_id = _env("TAAK_DATA_DIR"), _env("TAAK_ID")
-    return Path(data_dir) / "sessies" / task_id / "stand.json" if data_dir and task_id else None
 
 
 def _env(name: str) -> str | None:

@@ -14,9 +14,11 @@ from typing import Any
 
 from worker.core.folders import make_folder
 
+STAND_FILE = "stand.json"
+
 
 def stand_path(data_dir: Path, task_id: str) -> Path:
-    return data_dir / "sessies" / task_id / "stand.json"
+    return data_dir / "sessies" / task_id / STAND_FILE
 
 
 def write_stand(
