@@ -1,6 +1,6 @@
 """The files a hook reads: regular files only, and never more of one than it can use. A hook runs inside a
 session and must never hang or break it: a FIFO named as the transcript (or as the stand file) waited for a
-writer for ever, and `/dev/zero` grew the hook to 4 GB in 15 seconds. Standard library only."""
+writer for ever, and `/dev/zero` grew the hook to 4 GB in 15 seconds. Reading needs the standard library only."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import errno
 import os
 import stat
 from pathlib import Path
-
-from worker.core.messages import message, os_reason
 
 CHUNK = 1 << 20
 
@@ -47,6 +45,8 @@ def read_small_text(path: Path, limit: int = 1 << 20) -> str:
 
 def file_reason(exc: OSError, language: str) -> str:
     """Why a file could not be read, in the run's language, as every hook line says it."""
+    from worker.core.messages import message, os_reason  # not on the prompt hook's fast path, which reads only
+
     if isinstance(exc.__cause__, OSError):  # said as what it was, not as what it was turned into
         exc = exc.__cause__
     if isinstance(exc, NotARegularFile):
