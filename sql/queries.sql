@@ -164,6 +164,15 @@ with per_soort as (
 select soort, aantal, (select ts from agent_taak_log where taak_id = $1 order by id limit 1) as eerste
 from per_soort;
 
+-- name: compacties
+-- How many compactions a task went through, for the briefing's summary line: each writes a report row before
+-- it (meta.rapport) and a summary row after it (meta.samenvatting), and either may be missing (nothing new to
+-- report, a summary not stored), so the larger count is the number; a compact row that is neither (logged by
+-- hand) counts once. $1 taak_id
+select greatest(count(*) filter (where meta ? 'rapport'), count(*) filter (where meta ? 'samenvatting'))
+       + count(*) filter (where not meta ?| array['rapport', 'samenvatting'])
+from agent_taak_log where taak_id = $1 and soort = 'compact';
+
 -- name: lijst
 -- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit
 select * from agent_taken

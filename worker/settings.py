@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import socket
+import unicodedata
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
@@ -58,6 +59,9 @@ class Settings(BaseSettings):
     pooler: Literal["auto", "session", "transaction"] = "auto"
     connect_attempts: int = Field(default=5, ge=1)
     connect_timeout_seconds: float = Field(default=5.0, gt=0)
+    # How long one statement may wait for its answer. A server that hangs (a stopped host, a stalled disk) closes
+    # nothing: without this the daemon's claim waited for ever and said nothing.
+    statement_timeout_seconds: float = Field(default=10.0, gt=0)
 
     lease_seconds: int = Field(default=1200, ge=10, le=INT_MAX)  # a Postgres integer in the claim
     briefing_rows: int = Field(default=8, ge=5, le=10)
@@ -222,6 +226,19 @@ class Settings(BaseSettings):
         if value is not None and len(value.strip()) > NAME_MAX_CHARS:  # it stands where `--van` would
             raise _refused("setting_owner_long", limit=NAME_MAX_CHARS)
         return value.strip() if value is not None else None
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _one_line_url(cls, value: object) -> object:
+        # The URL parser drops a line break or tab unseen (`post\ngres` reached the server as `postgres`): the
+        # database used would not be the one written. Only the character and where it stands are said: what
+        # surrounds it may be the password.
+        if isinstance(value, str):
+            inside = value.strip()
+            at = next((n for n, ch in enumerate(inside) if unicodedata.category(ch) == "Cc"), None)
+            if at is not None:
+                raise _refused("setting_url_control", character=repr(inside[at]), position=at + 1)
+        return value
 
     @field_validator("*", mode="before")
     @classmethod

@@ -13,13 +13,14 @@ def main() -> int:
     claude = os.environ["CLAUDE_BIN"]
     argv = sys.argv[1:]
     session = argv[argv.index("--session-id") + 1]
+    # CLAUDE_RESUME_BARE=1: the resumes leave out the daemon's --settings, as an agent that resumes itself does.
+    settings = [] if os.environ.get("CLAUDE_RESUME_BARE") == "1" else ["--settings", argv[argv.index("--settings") + 1]]
     shared = [
         "-p",
         "--output-format",
         "stream-json",
         "--verbose",
-        "--settings",
-        argv[argv.index("--settings") + 1],
+        *settings,
         "--append-system-prompt",
         argv[argv.index("--append-system-prompt") + 1],
         "--allowedTools",

@@ -66,6 +66,20 @@ def test_a_malformed_url_exits_2_with_one_line(tmp_path: Path) -> None:
     assert "geheim" not in result.err
 
 
+@pytest.mark.parametrize("control", ["\n", "\r", "\t", "\x1b", "\x7f", "\x85"])
+def test_a_control_character_inside_the_url_is_refused_naming_the_setting_not_the_password(
+    tmp_path: Path, control: str
+) -> None:
+    """`post\\ngres` reached the server as `postgres` (the URL parser drops line breaks and tabs unseen): the
+    database a person wrote was not the one used."""
+    result = run_taak(env_with(f"postgresql://postgres:geheim@127.0.0.1:5432/post{control}gres", tmp_path), "lijst")
+    assert result.code == 2, result.err
+    (line,) = result.err.strip().splitlines()
+    assert line.startswith("taak: ongeldige instelling: TAAK_DATABASE_URL: ")
+    assert "stuurteken" in line
+    assert "geheim" not in result.err + result.out
+
+
 def test_an_invalid_setting_exits_2_with_one_line(tmp_path: Path) -> None:
     env = env_with("postgresql://postgres@127.0.0.1:5432/postgres", tmp_path)
     env["TAAK_LANGUAGE"] = "fr"

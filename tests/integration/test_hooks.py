@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -362,3 +363,101 @@ async def test_a_taak_id_that_names_no_task_is_said_by_the_prompt_hook(
     assert code == 0  # a hook never breaks a session
     assert task_id not in out
     assert err.strip().startswith(f"taak hook prompt: TAAK_ID: {said}"), err
+
+
+async def test_the_briefing_counts_compactions_not_the_two_rows_each_writes(
+    session_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Each compaction writes a report row before it and a summary row after it. After two, `taak brief` said
+    "4x compact", and the block put back during the second said "3x"; `taak overzicht` said 2."""
+    transcript = tmp_path / "sessie.jsonl"
+    lines = (FIXTURES / "agentlogs__crud.jsonl").read_text().splitlines(keepends=True)
+    for done, upto in enumerate((10, len(lines)), start=1):
+        transcript.write_text("".join(lines[:upto]))
+        assert hook(session_env, "pre-compact", {"transcript_path": str(transcript), "trigger": "auto"})[0] == 0
+        code, out, err = hook(session_env, "session-start", {"source": "compact"})
+        assert code == 0, err
+        assert f": {done}x compact)" in context_of(out, "SessionStart")  # this compaction counted once already
+        summary = f"<summary>samenvatting {done}</summary>"
+        assert hook(session_env, "post-compact", {"compact_summary": summary, "trigger": "auto"})[0] == 0
+    brief = run_taak(session_env, "brief", session_env["TAAK_ID"])
+    assert brief.code == 0, brief.err
+    (older,) = [line for line in brief.out.splitlines() if "eerdere regel" in line]
+    assert older.startswith("(2 eerdere regels sinds ")
+    assert older.endswith(": 2x compact)")
+
+
+MESSAGE_START = re.compile(r"\[\d{4}-\d\d-\d\d \d\d:\d\d\] (user|assistant)(: | -> )")
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    ["agentlogs__compact.jsonl", "generated-2.1.332__manual-compact__trimmed.jsonl"],  # the two with a compaction
+)
+async def test_the_report_row_counts_the_lines_and_messages_the_report_holds(
+    session_env: dict[str, str], tmp_path: Path, conn: asyncpg.Connection, fixture: str
+) -> None:
+    """The row said "(2 regels, 10 berichten)" of a report of two lines: the compaction's boundary, its summary
+    and the command noise, left out of the report, were counted as messages."""
+    transcript = tmp_path / "sessie.jsonl"
+    shutil.copy(FIXTURES / fixture, transcript)
+    code, _, err = hook(session_env, "pre-compact", {"transcript_path": str(transcript), "trigger": "manual"})
+    assert code == 0, err
+    (report,) = (Path(session_env["TAAK_DATA_DIR"]) / "rapporten").glob("*.txt")
+    held = report.read_text().splitlines()
+    messages = sum(1 for line in held if MESSAGE_START.match(line))
+    row = await conn.fetchval("select tekst from agent_taak_log where soort = 'compact'")
+    assert row == f"verslag voor de compact: {report} ({len(held)} regels, {messages} berichten)"
+
+
+def queue_session_env(tmp_path: Path, claude_pid: str) -> dict[str, str]:
+    """Inside a queue session (its daemon away: these hooks need none) and one Claude Code process of it, as
+    Claude Code names that process to every hook it runs (CLAUDE_PID)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "CLAUDECODE"}
+    env.update(
+        TAAK_SOCKET=str(tmp_path / "geen.sock"),
+        TAAK_ID="HV-20261129-004",
+        TAAK_BOT="paco",
+        TAAK_DATA_DIR=str(tmp_path / "data"),
+        TAAK_LANGUAGE="nl",
+        CLAUDE_PID=claude_pid,
+    )
+    return env
+
+
+def test_an_installed_hook_in_a_queue_session_stands_down_only_where_the_daemons_copy_runs(tmp_path: Path) -> None:
+    """A session the agent resumed itself, without the daemon's --settings, had no hooks at all: the copies in
+    ~/.claude stood down because TAAK_SOCKET was set, though the daemon's were not loaded. They stand down
+    only in the process where the daemon's copy said at its SessionStart that it runs."""
+    from worker.hooks.stand import write_stand
+
+    write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
+    line = "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
+    daemons = queue_session_env(tmp_path, "4100")
+    started = run_taak(daemons, "hook", "session-start", "--queue", stdin=b'{"source": "startup"}')
+    assert (started.code, started.err) == (0, "")
+    assert run_taak(daemons, "hook", "prompt", stdin=b"{}").out == ""  # the daemon's copy answers this turn
+    resumed = queue_session_env(tmp_path, "4200")  # `claude --resume` by the agent: only ~/.claude's hooks
+    assert run_taak(resumed, "hook", "session-start", stdin=b'{"source": "resume"}').code == 0
+    acted = run_taak(resumed, "hook", "prompt", stdin=b"{}")
+    assert (acted.code, acted.err) == (0, "")
+    assert context_of(acted.out, "UserPromptSubmit") == line
+
+
+def test_hooks_log_has_a_row_for_the_queue_prompt_hook_and_for_an_installed_copy_that_stood_down(
+    tmp_path: Path,
+) -> None:
+    from worker.hooks.stand import stand_path, write_stand
+
+    write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
+    env = queue_session_env(tmp_path, "4100")
+    assert run_taak(env, "hook", "session-start", "--queue", stdin=b'{"source": "startup"}').code == 0
+    stand = str(stand_path(tmp_path / "data", "HV-20261129-004"))
+    assert run_taak(env, "hook", "prompt", "--stand", stand, stdin=b"{}").out  # the daemon's copy: its line
+    assert run_taak(env, "hook", "prompt", stdin=b"{}").out == ""  # the installed copy: stands down
+    rows = [json.loads(line) for line in (tmp_path / "data" / "hooks.log").read_text().splitlines()]
+    assert [(r["hook"], r["task_id"], r["bot"], r["error"], r["stood_down"]) for r in rows] == [
+        ("session-start", "HV-20261129-004", "paco", None, False),
+        ("prompt", "HV-20261129-004", "paco", None, False),
+        ("prompt", "HV-20261129-004", "paco", None, True),
+    ]

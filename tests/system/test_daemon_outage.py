@@ -595,3 +595,99 @@ async def test_tail_waits_through_a_database_restart_and_misses_no_row(tmp_path:
 
 async def _anyio_true(value: bool) -> bool:
     return value
+
+
+def test_queue_worker_once_with_the_database_down_gives_up_after_its_connect_attempts_with_exit_4(
+    tmp_path: Path,
+) -> None:
+    """A run from cron or a test must end: the daemon waits for its database for ever, --once for as long as
+    TAAK_CONNECT_ATTEMPTS (each TAAK_CONNECT_TIMEOUT_SECONDS at most) take, and then says why in one line."""
+    url = "postgresql://bot:geheim@127.0.0.1:1/taak"
+    env = worker_env(url, tmp_path, TAAK_CONNECT_ATTEMPTS="2", TAAK_CONNECT_TIMEOUT_SECONDS="1")
+    started = time.monotonic()
+    daemon = Daemon(env, tmp_path / "worker.log", "--once")
+    try:
+        code = daemon.wait(timeout=30)
+    finally:
+        daemon.stop()
+    assert code == 4
+    assert time.monotonic() - started < 20
+    (line,) = (tmp_path / "worker.log").read_text().strip().splitlines()
+    assert line == "queue-worker: database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd)"
+
+
+def _freeze(server: Path, sig: signal.Signals) -> None:
+    """SIGSTOP or SIGCONT to the server's postmaster and every process under it (its backends, its writers):
+    a server that answers nothing and closes nothing, as a hung host or a stalled disk leaves it."""
+    import psutil
+
+    postmaster = psutil.Process(int((server / "data" / "postmaster.pid").read_text().splitlines()[0]))
+    for process in [postmaster, *postmaster.children(recursive=True)]:
+        process.send_signal(sig)
+
+
+async def test_a_frozen_database_is_said_by_the_daemon_and_by_tail_within_the_statement_timeout(
+    tmp_path: Path,
+) -> None:
+    """The server stopped with SIGSTOP for 12 seconds: with no timeout on a statement the daemon's claim hung
+    and it said nothing (30 s seen), and `taak tail` stood still. Now a statement gives up after
+    TAAK_STATEMENT_TIMEOUT_SECONDS: the daemon says database_unreachable, tail says it waits, both say when the
+    server is back, and the daemon runs the next task."""
+    server = tmp_path / "pg"
+    url = await anyio.to_thread.run_sync(ensure_embedded, server)  # a server this test owns, and freezes
+    frozen = False
+    try:
+        db_url, conn = await _migrated_database(url, "bevroren")
+        await switch_on(conn, "paco")
+        await conn.close()
+        env = worker_env(
+            db_url,
+            tmp_path,
+            mode="klaar",
+            TAAK_POLL_SECONDS="1",
+            TAAK_STATEMENT_TIMEOUT_SECONDS="2",
+            TAAK_CONNECT_TIMEOUT_SECONDS="1",
+            TAAK_CONNECT_ATTEMPTS="1",
+        )
+        daemon = Daemon(env, tmp_path / "worker.log")
+        tail = subprocess.Popen(
+            [sys.executable, "-m", "worker.cli.taak", "tail", "-n", "0"],
+            env={**env, "TAAK_DATA_DIR": str(tmp_path / "owner")},
+            stdout=subprocess.DEVNULL,
+            stderr=(tmp_path / "tail.err").open("wb"),
+            stdin=subprocess.DEVNULL,
+        )
+        try:
+            await wait_for(lambda: _said(daemon, "listening"), timeout=30, what="the daemon to listen")
+            await anyio.sleep(2)  # tail is following
+            _freeze(server, signal.SIGSTOP)
+            frozen, since = True, time.monotonic()
+            await wait_for(lambda: _said(daemon, "database_unreachable"), timeout=15, what="the daemon to say so")
+            said_after = time.monotonic() - since
+            await wait_for(lambda: _err_has(tmp_path / "tail.err", "tail wacht"), timeout=15, what="tail to say so")
+            await anyio.sleep(max(0.0, 12 - (time.monotonic() - since)))
+            _freeze(server, signal.SIGCONT)
+            frozen = False
+            await wait_for(lambda: _said(daemon, "database_back"), timeout=30, what="the daemon to say it is back")
+            await wait_for(lambda: _err_has(tmp_path / "tail.err", "de database is terug"), timeout=30, what="tail")
+            conn = await asyncpg.connect(db_url)
+            task_id = await new_task(conn, "na de bevriezing", toegewezen_aan="paco")
+            await wait_for(lambda: _klaar(conn, task_id), timeout=60, what="the next task after the freeze")
+            await conn.close()
+            assert tail.poll() is None  # still following
+        finally:
+            if frozen:
+                _freeze(server, signal.SIGCONT)
+            tail.terminate()
+            tail.wait(timeout=30)
+            await anyio.to_thread.run_sync(daemon.stop)
+        assert said_after < 10, said_after
+        gone = [e for e in daemon.events() if e.get("event") == "database_unreachable"]
+        assert gone[0]["error"] == "geen antwoord binnen de tijd"
+        assert "Traceback" not in (tmp_path / "worker.log").read_text()
+    finally:
+        await anyio.to_thread.run_sync(stop_embedded, server)
+
+
+async def _err_has(path: Path, text: str) -> bool:
+    return text in path.read_text(encoding="utf-8", errors="replace")

@@ -261,3 +261,23 @@ def test_an_agent_command_that_reads_a_prompt_is_asked_its_version_without_the_o
         out = doctor.stdout.read()
     (line,) = [line for line in out.splitlines() if " claude: " in line]
     assert line == f"ok    claude: {wrapper}, 2.1.332 (Claude Code)"
+
+
+def test_doctor_in_a_project_folder_checks_the_claude_md_files_claude_code_reads_there(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """Most dead paths live in a project's CLAUDE.md, which doctor never read: Claude Code reads the one in the
+    folder it starts in and those of the folders above it, up to the home folder."""
+    env = healthy(cli_env, tmp_path)
+    home = Path(env["HOME"])
+    project = home / "werk" / "veranda"
+    (project / "notities").mkdir(parents=True)
+    (project / "notities" / "album.md").write_text("het album heet Zomer\n")
+    (project / "CLAUDE.md").write_text("Lees [album](notities/album.md) en [tarieven](notities/tarieven.md).\n")
+    (home / "werk" / "CLAUDE.md").write_text("Taken staan in ~/.context/todos.md\n")
+    (tmp_path / "CLAUDE.md").write_text("Buiten het thuismap: /nergens/te/vinden.md\n")  # above home: not read
+    result = run_taak({**env, "TAAK_LANGUAGE": "en"}, "doctor", cwd=project / "notities")
+    named = [line for line in result.out.splitlines() if line.split()[1] == "named" and str(home) in line]
+    assert f"warn  named paths: {project / 'CLAUDE.md'} names missing notities/tarieven.md" in named[0]
+    assert any(f"{home / 'werk' / 'CLAUDE.md'} names missing ~/.context/todos.md" in line for line in named)
+    assert "/nergens/te/vinden.md" not in result.out

@@ -228,6 +228,55 @@ async def test_three_resumes_and_a_compaction_leave_one_task_block_in_the_contex
     assert where[-1] == 4  # the daemon's turn and three resumes, one line each
 
 
+async def test_a_session_the_agent_resumes_without_the_daemons_settings_still_gets_its_hooks(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """The agent resumes its own session with `claude --resume` and no `--settings`: the hooks in ~/.claude stood
+    down because TAAK_SOCKET was set, though the daemon's copies were not loaded, and the resumed turns had no
+    "where are we" line, no report and no task block after their compaction. Now they do the daemon's work."""
+    claude = claude_binary()
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, OPDRACHT, toegewezen_aan="paco", volgende_stap="zoek de map")
+    script = Script(
+        log_command=f'taak log stap_klaar "map gevonden voor {task_id}"',
+        klaar_command=f'taak klaar {task_id} --bewijs /srv/foto/zomer "album staat online"',
+    )
+    home = tmp_path / "home"
+    home.mkdir()
+    installed = run_taak({**os.environ, "HOME": str(home), "TAAK_DATA_DIR": str(tmp_path / "data")}, "hooks", "install")
+    assert installed.code == 0, installed.err
+    with serve(script) as url:
+        env = worker_env(
+            db_url,
+            tmp_path,
+            TAAK_AGENT_CMD=f"{shlex.quote(sys.executable)} {shlex.quote(str(THREE_TURNS))}",
+            TAAK_AGENT_ARGS="--allowedTools Bash --model claude-sonnet-4-5",
+            TAAK_SILENCE_TIMEOUT_SECONDS="120",
+        )
+        env.update(
+            CLAUDE_BIN=str(claude),
+            CLAUDE_TURNS=json.dumps(["ga verder", "nog even", "/compact", "rond af"]),
+            CLAUDE_RESUME_BARE="1",
+            ANTHROPIC_BASE_URL=url,
+            ANTHROPIC_API_KEY="sk-ant-test-dummy",
+            HOME=str(home),
+        )
+        daemon = Daemon(env, tmp_path / "worker.log", "--once")
+        try:
+            assert daemon.wait(timeout=300) == 0
+        finally:
+            daemon.stop()
+    assert await status_of(conn, task_id) == "klaar", (tmp_path / "worker.log").read_text()[-3000:]
+    requests = [json.dumps(r, ensure_ascii=False) for r in script.requests if r.get("tools")]
+    before = [r for r in requests if "This session is being continued" not in r]
+    after = [r for r in requests if "This session is being continued" in r]
+    # One "where are we" line per turn: the daemon's copy in its own turn, the installed copy in each resume.
+    assert before[-1].count(f"Taak {task_id} (") == 3
+    assert after
+    assert all(r.count(f"=== TAAK {task_id}") == 1 for r in after)  # the installed copy put the task back
+    assert "compact" in await kinds(conn, task_id)  # and the report before it was logged
+
+
 async def test_a_compaction_while_the_database_is_down_is_steered_and_nothing_is_lost(tmp_path: Path) -> None:
     """The real CLI compacts by itself while the task database is stopped: the summary is steered from the
     session's own files, the task comes back from the daemon's copy, and every row lands once it is back."""

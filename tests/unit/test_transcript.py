@@ -69,7 +69,7 @@ def test_the_compact_fixture_report_is_the_conversation_and_nothing_else() -> No
     assert "This session is being continued" not in report  # the compaction summary is meta
 
 
-def test_tool_calls_are_one_line_with_their_first_input_and_results_are_left_out() -> None:
+def test_tool_calls_show_their_first_input_and_results_are_left_out() -> None:
     path = FIXTURES / "agentlogs__crud.jsonl"
     report = render(parse_lines(path.read_text().splitlines()))
     assert "assistant -> Write: /Users/philipp/dev/vibeinsights/fixtures/claudecode/JOKE.md" in report
@@ -84,6 +84,26 @@ def test_tool_calls_are_one_line_with_their_first_input_and_results_are_left_out
         body = block["content"] if isinstance(block["content"], str) else json.dumps(block["content"])
         if len(body) > 40:
             assert body[:40] not in report
+
+
+def test_a_tool_call_reaches_the_report_whole_with_its_own_spacing_and_lines() -> None:
+    """The report is verbatim: a 302-character command was cut at 200 with "…" and its spaces and line breaks
+    run together."""
+    command = "cd /srv/foto  &&  python3 - <<'EOF'\n" + "print('veranda')\n" * 15 + "EOF\n\tls -la"
+    assert len(command) == 302
+    line = json.dumps(
+        {
+            "type": "assistant",
+            "uuid": "a",
+            "timestamp": "2026-11-29T10:00:00Z",
+            "message": {
+                "id": "msg_1",
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": command}}],
+            },
+        }
+    )
+    assert render(parse_lines([line])) == f"[2026-11-29 10:00] assistant -> Bash: {command}"
 
 
 def test_lines_of_one_message_are_merged_by_message_id() -> None:

@@ -56,7 +56,17 @@ def _named_paths(settings: Settings) -> list[Check]:
     from worker.hooks.memory import dead_paths
 
     checks = []
-    for document in (Path.home() / ".claude" / "CLAUDE.md", settings.memory_dir / "MEMORY.md"):
+    home = Path.home()
+    try:
+        here = project_instructions(Path.cwd(), home)
+    except OSError:  # the folder doctor runs in was removed under it: there is nothing there to read
+        here = []
+    documents = [
+        *here,
+        home / ".claude" / "CLAUDE.md",
+        settings.memory_dir / "MEMORY.md",
+    ]
+    for document in documents:
         if not document.is_file():
             continue
         missing = dead_paths(document.read_text(encoding="utf-8", errors="replace"), document.parent, Path.home())
@@ -66,6 +76,17 @@ def _named_paths(settings: Settings) -> list[Check]:
         else:
             checks.append(Check("ok", "named paths", f"every path {document} names exists"))
     return checks
+
+
+def project_instructions(folder: Path, home: Path) -> list[Path]:
+    """The CLAUDE.md files Claude Code reads when it starts in `folder`: the folder's own and those of the folders
+    above it, up to the home folder (or, outside it, up to the root, which it leaves out). Most paths written
+    down for a session are in these, not in ~/.claude/CLAUDE.md."""
+    folder = folder.absolute()
+    above = [folder, *folder.parents]
+    if folder.is_relative_to(home):
+        above = above[: above.index(home) + 1]
+    return [place / "CLAUDE.md" for place in above if place != Path(place.anchor)]
 
 
 async def _database_checks(settings: Settings) -> list[Check]:

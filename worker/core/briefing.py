@@ -210,6 +210,15 @@ def with_first_action(briefing: str, task_id: str, step: str) -> str:
     return "\n".join(lines)
 
 
+def counted_by_compaction(older: OlderRows, compactions: int) -> OlderRows:
+    """The summary line counts compactions, not their rows: each writes two (the report before it, the summary
+    after it), and "4x compact" after two was read as four. Compaction rows are never among the rows shown."""
+    per_soort: dict[Soort, int] = {soort: n for soort, n in older.per_soort.items() if soort != Soort.COMPACT}
+    if compactions:
+        per_soort[Soort.COMPACT] = compactions
+    return OlderRows(per_soort=per_soort, since=older.since if per_soort else None)
+
+
 def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
     if not rows:
         return older

@@ -970,6 +970,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "de naam van de eigenaar is één regel tekst, zonder stuurtekens",
         "en": "the owner's name is one line of text, without control characters",
     },
+    "setting_url_control": {
+        "nl": "bevat een stuurteken ({character}, teken {position}): een URL is één regel zonder stuurtekens",
+        "en": "holds a control character ({character}, character {position}): a URL is one line without them",
+    },
     "setting_owner_long": {
         "nl": "de naam van de eigenaar heeft hoogstens {limit} tekens",
         "en": "the owner's name has at most {limit} characters",
@@ -1152,6 +1156,16 @@ MESSAGES: dict[str, dict[str, str]] = {
     "file_missing": {"nl": "bestaat niet", "en": "does not exist"},
     "file_is_folder": {"nl": "is een map", "en": "is a folder"},
     "file_no_access": {"nl": "geen toegang", "en": "no access"},
+    "file_not_regular": {
+        "nl": "is geen gewoon bestand (een apparaat, een pipe of een socket): niet gelezen",
+        "en": "is not a regular file (a device, a pipe or a socket): not read",
+    },
+    "report_start_not_read": {
+        "nl": "[de eerste {size:byte|bytes} sinds het vorige verslag zijn niet gelezen (een verslag leest er "
+        "hoogstens 64 MB): ze staan in {path} vanaf byte {at}]",
+        "en": "[the first {size:byte|bytes} since the previous report were not read (a report reads at most 64 "
+        "MB): they are in {path} from byte {at}]",
+    },
     "hook_transcript_unreadable": {
         "nl": "het transcript {path} is niet te lezen ({reason}); geen verslag gemaakt",
         "en": "cannot read the transcript {path} ({reason}); no report made",

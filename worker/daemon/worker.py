@@ -181,6 +181,8 @@ class Worker:
             except (InvalidInput, Misconfigured) as exc:  # it can never connect as set up: waiting would not mend it
                 raise StartRefused(exc.render(self.settings.language), exc.exit_code) from None
             except (TaakError, *CONNECTION_ERRORS) as exc:
+                if self.once:  # a run that must end (cron, a test): one round of TAAK_CONNECT_ATTEMPTS, then exit 4
+                    raise
                 failures += 1
                 if failures == 1:
                     log.error("database_unreachable", during="start", error=said_error(exc, self.settings.language))

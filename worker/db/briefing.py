@@ -6,10 +6,12 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from worker.core.briefing import BriefingInput, Variant, build_briefing
+from worker.core.briefing import BriefingInput, Variant, build_briefing, counted_by_compaction
 from worker.core.machines import expand_facts
+from worker.core.model import Soort
 from worker.db.ledger import Ledger
 from worker.db.machines import machines_named
+from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
 
@@ -33,10 +35,13 @@ async def briefing_source(
     state = await ledger.briefing_state(task_id, settings.briefing_rows)
     facts = facts_from_context(state.task.context)
     named = await machines_named(ledger.db, list(facts.values()))
+    older = state.older
+    if Soort.COMPACT in older.per_soort:  # most tasks never compact: no read for them
+        older = counted_by_compaction(older, await ledger.db.fetchval(queries()["compacties"], task_id))
     return BriefingInput(
         task=state.task,
         recent=state.recent,
-        older=state.older,
+        older=older,
         facts=expand_facts(facts, named),
         now=now or datetime.now(UTC),
         zone=settings.zone,

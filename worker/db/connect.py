@@ -114,6 +114,9 @@ def connection_options(settings: Settings, database: DatabaseUrl) -> dict[str, A
     options: dict[str, Any] = {
         "dsn": database.url,
         "timeout": settings.connect_timeout_seconds,
+        # Measured on the client: a frozen server cannot enforce a timeout of its own. A statement past it raises
+        # TimeoutError, a lost connection to every waiter (CONNECTION_ERRORS), and asyncpg cancels it.
+        "command_timeout": settings.statement_timeout_seconds,
         "server_settings": {"application_name": "taak"},
     }
     if database.is_transaction_pooler:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.core.folders import make_folder
+from worker.hooks.stand import STAND_FILE, stand_path
 
 if TYPE_CHECKING:
     from worker.hooks.owner import HookResult
@@ -28,11 +29,19 @@ def run_hook_command(words: list[str]) -> int | None:
     started = time.monotonic()
     stdin_read = False
     in_queue_session = bool(os.environ.get("TAAK_SOCKET"))
+    marker = daemon_copies_marker()
     if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:
         words = words[:1]  # the daemon's copy of the hook
+        if words[0] == "session-start" and marker is not None:
+            _say_daemon_copies_run(marker)
     elif in_queue_session and len(words) == 1 and words[0] in HOOK_NAMES:
-        sys.stdin.read()
-        return 0  # the copy installed in ~/.claude stands down: the daemon passed its own for this session
+        if marker is not None and marker.exists():
+            sys.stdin.read()  # the copy installed in ~/.claude stands down: the daemon's runs in this process
+            record_hook_run(_data_dir(), words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
+            return 0
+        # The daemon's copies are not loaded here (`claude --resume` by the agent itself): this one does their work.
+        if words[0] == "prompt" and marker is not None:
+            words = ["prompt", "--stand", str(marker.with_name(STAND_FILE))]  # the daemon's copy's own file
     if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
         from worker.hooks.stand import prompt_from_stand
 
@@ -53,6 +62,33 @@ def run_hook_command(words: list[str]) -> int | None:
             return run(words[0], payload)
         return main(words[0], stdin_read=stdin_read)
     return None
+
+
+def daemon_copies_marker() -> Path | None:
+    """The file by which the daemon's copies of the hooks say that they run in this Claude Code process
+    (CLAUDE_PID, which Claude Code gives each hook it runs), in the queue session's task folder. Per process, not
+    per session: a session the agent resumes itself keeps its session id, but not the daemon's --settings."""
+    data_dir, task_id = _env("TAAK_DATA_DIR"), _env("TAAK_ID")
+    if data_dir is None or task_id is None or not _env("TAAK_SOCKET"):
+        return None
+    return stand_path(Path(data_dir), task_id).with_name(f"daemon-hooks.{_env('CLAUDE_PID') or 'onbekend'}")
+
+
+def _say_daemon_copies_run(marker: Path) -> None:
+    """Before anything else at SessionStart: every later event of this process finds it there."""
+    try:
+        make_folder(marker.parent)
+        marker.touch()
+    except OSError:
+        pass  # then both copies act: a line twice, never none
+
+
+def _env(name: str) -> str | None:
+    return os.environ.get(name) or None
+
+
+def _data_dir() -> Path:
+    return Path(_env("TAAK_DATA_DIR") or ".")
 
 
 def main(name: str, *, stdin_read: bool = False) -> int:
@@ -203,9 +239,18 @@ def _record(
 
 
 def record_hook_run(
-    data_dir: Path, name: str, task_id: str | None, bot: str | None, started: float, *, error: str | None, code: int
+    data_dir: Path,
+    name: str,
+    task_id: str | None,
+    bot: str | None,
+    started: float,
+    *,
+    error: str | None = None,
+    code: int = 0,
+    stood_down: bool = False,
 ) -> None:
-    """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail."""
+    """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail. `stood_down`: a copy
+    from ~/.claude in a queue session whose daemon's copy runs, which left the work to it."""
     try:
         make_folder(data_dir)
         record = {
@@ -216,6 +261,7 @@ def record_hook_run(
             "ms": round((time.monotonic() - started) * 1000, 1),
             "exit_code": code,
             "error": error,
+            "stood_down": stood_down,
         }
         with (data_dir / "hooks.log").open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -110,9 +110,9 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
             reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
             return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
     if task is None:
-        return HookResult(stdout=summary_instructions(settings.language))
+        return HookResult(stdout=summary_instructions(settings.language), stderr=report.note)
     opdracht, stap = task
-    return HookResult(stdout=summary_instructions(settings.language, settings.id, opdracht, stap))
+    return HookResult(stdout=summary_instructions(settings.language, settings.id, opdracht, stap), stderr=report.note)
 
 
 async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:

@@ -80,18 +80,16 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
 
 
 def file_reason(exc: OSError, place: HookPlace) -> str:
-    import errno
+    from worker.hooks.files import file_reason as said
 
-    from worker.core.messages import os_reason
-
-    said = {errno.ENOENT: "file_missing", errno.EISDIR: "file_is_folder", errno.EACCES: "file_no_access"}
-    key = said.get(exc.errno or 0)
-    return message(key, place.language) if key else os_reason(exc, place.language)
+    return said(exc, place.language)
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
     report = report_before_compaction(payload, place)
-    return report if isinstance(report, HookResult) else HookResult(stdout=summary_instructions(place.language))
+    if isinstance(report, HookResult):
+        return report
+    return HookResult(stdout=summary_instructions(place.language), stderr=report.note)
 
 
 def save_summary(payload: dict[str, Any], place: HookPlace) -> tuple[Path, str] | HookResult:

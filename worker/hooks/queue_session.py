@@ -16,9 +16,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.folders import make_folder
-from worker.core.messages import early_language, message, os_reason
+from worker.core.messages import early_language, message
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import hook_line, record_hook_run, written_out
+from worker.hooks.files import file_reason, read_small_text
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     briefing_from_file,
@@ -113,9 +114,9 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
             language=early_language(),
             zone=_zone(),
         )
-    except OSError as exc:  # a transcript that is gone or is a folder: said as a file's failure, steered still
+    except OSError as exc:  # a transcript that is gone, a folder or a FIFO: said as a file's failure, steered still
         language = early_language()
-        said = message("file_error", language, path=exc.filename or path_value, reason=os_reason(exc, language))
+        said = message("file_error", language, path=exc.filename or path_value, reason=file_reason(exc, language))
         return steering, said, 0  # as outside a queue session: said, and the session goes on
     if report.error:
         return steering, report.error, 1  # never 2: that would block the compaction
@@ -125,7 +126,7 @@ def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
             ask("log", soort="compact", tekst=text, meta=meta)
         except NoAnswer as exc:
             return steering, message("hook_report_not_logged", early_language(), path=report.path, reason=exc), 0
-    return steering, "", 0
+    return steering, report.note, 0
 
 
 def _zone() -> ZoneInfo | None:
@@ -170,7 +171,7 @@ def _steering(task_id: str) -> str:
 
     files = _files()
     try:
-        card = json.loads(files.task_card.read_text(encoding="utf-8")) if files else {}
+        card = json.loads(read_small_text(files.task_card)) if files else {}
         opdracht = card["opdracht"]
     except (OSError, ValueError, KeyError, TypeError):
         return summary_instructions(early_language(), task_id or None)

@@ -14,6 +14,9 @@ from worker.core.folders import make_folder
 from worker.core.messages import ending_json, message, phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
+from worker.hooks.files import CHUNK, read_regular, read_small_text
+
+TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
 
 SUMMARY_INSTRUCTIONS = {
     "nl": (
@@ -62,6 +65,7 @@ class Report:
     entries: int
     error: str | None = None
     lines: int = 0  # lines in the report file, as the compact row says
+    note: str = ""  # what the report could not hold, said on stderr too
 
     def row(self, trigger: str) -> tuple[str, dict[str, object]]:
         """The compaction's log row: its Dutch text, and its meta with the same words as a phrase."""
@@ -75,30 +79,78 @@ def write_report(
     """Everything said since the previous report, verbatim, to a new file; remembers where it stopped. Times
     in `zone`, the household's. A transcript that cannot be read raises TranscriptUnreadable; a report that
     cannot be written, the OSError of its own file."""
+    state_file = folder / ".voortgang.json"
+    state: dict[str, object] = json.loads(state_file.read_text()) if state_file.is_file() else {}
     try:
-        lines = transcript_path.read_bytes().splitlines()
+        part = new_part(transcript_path, state.get(str(transcript_path)))
     except OSError as exc:
         raise TranscriptUnreadable(exc.errno, exc.strerror, exc.filename) from exc
-    state_file = folder / ".voortgang.json"
-    state: dict[str, int] = json.loads(state_file.read_text()) if state_file.is_file() else {}
-    done = min(state.get(str(transcript_path), 0), len(lines))
-    new_lines = lines[done:]
-    entries = transcript.parse_lines(new_lines, first_line=done)
+    new_lines = part.data.splitlines()
+    # What the report holds, and what its row counts: a compaction's boundary and summary are no messages.
+    entries = [entry for entry in transcript.parse_lines(new_lines) if entry.kind != "meta"]
     text = transcript.render(entries, zone=zone)
     if not text.strip():
         spoken = transcript.conversation_line_count(new_lines)
         if spoken:
             return Report(None, 0, message("hook_report_empty", language, spoken=spoken, path=transcript_path))
         return Report(None, 0)
+    note = ""
+    if part.skipped:
+        note = message("report_start_not_read", language, size=part.skipped, path=transcript_path, at=part.since)
+        text = f"{note}\n{text}"
     make_folder(folder)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    # The line range makes the name unique: two compactions in one second must not share a file.
-    name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{done + 1}-{len(lines)}.txt"
+    # The byte range makes the name unique: two compactions in one second must not share a file.
+    name = f"{stamp}-{session if isinstance(session, str) else transcript_path.stem}-{part.start}-{part.end}.txt"
     report_path = folder / name
     report_path.write_text(text + "\n", encoding="utf-8")
-    state[str(transcript_path)] = len(lines)
+    state[str(transcript_path)] = {"bytes": part.end}
     state_file.write_text(json.dumps(state, indent=1))
-    return Report(report_path, len(entries), lines=len(text.splitlines()))
+    return Report(report_path, len(entries), lines=len(text.splitlines()), note=note)
+
+
+@dataclass(frozen=True)
+class NewPart:
+    data: bytes  # the transcript's lines after the previous report, the newest TRANSCRIPT_READ_LIMIT bytes of them
+    since: int  # where the previous report ended
+    start: int  # where `data` begins: later than `since` when there was more than the limit
+    end: int
+
+    @property
+    def skipped(self) -> int:
+        return self.start - self.since
+
+
+def new_part(path: Path, previous: object) -> NewPart:
+    """What the transcript holds after the previous report (`previous`: its end as stored), read as a regular
+    file and never more than TRANSCRIPT_READ_LIMIT bytes: when there is more, the newest whole lines."""
+    size = read_regular(path, 0)[1]
+    since = _previous_end(path, previous)
+    since = since if since <= size else 0  # a transcript that shrank was written anew: read it again
+    start = max(since, size - TRANSCRIPT_READ_LIMIT)
+    data = read_regular(path, TRANSCRIPT_READ_LIMIT, start=start)[0]
+    if start > since:  # begun inside a line: from the next whole one
+        cut = data.find(b"\n") + 1
+        data, start = data[cut:], start + cut
+    return NewPart(data, since, start, start + len(data))
+
+
+def _previous_end(path: Path, previous: object) -> int:
+    """Where the previous report ended: a byte offset, or (as reports before issue 38 kept it) a line count."""
+    if isinstance(previous, dict) and isinstance(previous.get("bytes"), int):
+        return int(previous["bytes"])
+    if not isinstance(previous, int) or previous <= 0:
+        return 0
+    offset, lines = 0, 0
+    while chunk := read_regular(path, CHUNK, start=offset)[0]:
+        if lines + chunk.count(b"\n") < previous:
+            lines, offset = lines + chunk.count(b"\n"), offset + len(chunk)
+            continue
+        at = -1
+        for _ in range(previous - lines):
+            at = chunk.index(b"\n", at + 1)
+        return offset + at + 1
+    return offset
 
 
 _ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
@@ -140,6 +192,8 @@ def briefing_from_file(path: Path | None) -> str | None:
     if path is None:
         return None
     for candidate in (SessionFiles.from_briefing(path).compact_briefing, path):
-        if candidate.is_file():
-            return clip(candidate.read_text(encoding="utf-8").rstrip("\n"), COMPACT_LIMIT, " […]")
+        try:
+            return clip(read_small_text(candidate).rstrip("\n"), COMPACT_LIMIT, " […]")
+        except (OSError, ValueError):
+            continue
     return None

@@ -14,9 +14,11 @@ from typing import Any
 
 from worker.core.folders import make_folder, write_private
 
+STAND_FILE = "stand.json"
+
 
 def stand_path(data_dir: Path, task_id: str) -> Path:
-    return data_dir / "sessies" / task_id / "stand.json"
+    return data_dir / "sessies" / task_id / STAND_FILE
 
 
 def write_stand(
@@ -35,8 +37,10 @@ def write_stand(
 
 
 def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
+    from worker.hooks.files import read_small_text
+
     try:
-        data = json.loads(stand_path(data_dir, task_id).read_text(encoding="utf-8"))
+        data = json.loads(read_small_text(stand_path(data_dir, task_id)))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None
@@ -46,13 +50,17 @@ def prompt_from_stand(path: str) -> int | None:
     """The prompt hook's fast path in a queue session: the daemon named the file on the command line, so
     nothing else (no settings, no database) is loaded. None when the file cannot be used."""
     import sys
+    import time
 
+    from worker.hooks.entry import record_hook_run
+    from worker.hooks.files import read_small_text
     from worker.hooks.lines import additional_context, where_we_are
 
+    started = time.monotonic()
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
         stand_file = Path(path)
-        stand = json.loads(stand_file.read_text(encoding="utf-8"))
+        stand = json.loads(read_small_text(stand_file))  # a FIFO put in its place would hang the turn
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
         from worker.core.language import spoken_language
 
@@ -69,4 +77,5 @@ def prompt_from_stand(path: str) -> int | None:
     zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
     state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, language)
     print(additional_context("UserPromptSubmit", f"{state}\n{line}" if state else line))
+    record_hook_run(data_dir, "prompt", stand["id"], os.environ.get("TAAK_BOT") or None, started)
     return 0
