@@ -35,6 +35,12 @@ select * from taak_log_met_token($1::text, $2::uuid, $3::text, $4::text, $5::tex
 -- $1 taak_id, $2 bot, $3 soort, $4 tekst, $5 sessie, $6 meta
 select * from taak_log_zonder_token($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb);
 
+-- name: resultaat
+-- A session's result row, for the claim that had this token and session only (migration 027): a journal entry made
+-- by hand with another token writes nothing. No row back: no such claim.
+-- $1 taak_id, $2 lease_token of the claim, $3 tekst, $4 sessie, $5 meta
+select * from taak_resultaat($1::text, $2::uuid, $3::text, $4::text, $5::jsonb);
+
 -- name: verleng
 -- Extend a held lease; null back means the lease is lost (migration 026, taak_verleng).
 -- $1 taak_id, $2 lease_token, $3 lease seconds

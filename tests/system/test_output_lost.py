@@ -11,7 +11,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.helpers import run_taak
+from tests.helpers import run_taak, session_run
 from tests.system.test_session_gate import _busy_session
 
 FULL = Path("/dev/full")  # every write fails with ENOSPC (Linux; macOS has none)
@@ -26,9 +26,7 @@ def taak_into(
     redirect = {"full": f"{command} > /dev/full", "closed": f"{command} >&-", "gone": f"{command} | true"}[stdout]
     if stdout == "gone":  # the reader exits before the command writes: wait for it, then report the command's code
         redirect = f"set -o pipefail; {{ sleep 0.3; {command}; }} | true"
-    return subprocess.run(
-        ["bash", "-c", redirect], env=env, input=stdin, capture_output=True, text=True, timeout=60, check=False
-    )
+    return session_run(["bash", "-c", redirect], env=env, input=stdin)  # as a session's tool call, where env is one
 
 
 def said_once(stderr: str) -> str:

@@ -75,3 +75,51 @@ async def test_a_session_cannot_send_what_the_daemon_derives(
     assert said["code"] == 2, said
     assert said["err"].startswith(f"{refused_key}: dat geeft een sessie niet mee"), said["err"]
     assert rows == []
+
+
+async def test_a_forged_journal_entry_writes_nothing_at_the_next_start(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """The journal is a file the sessions' OS user can write: a result row made there by hand, for a task with no
+    claim at all, was written at the next start (and its cost counted against the brake)."""
+    import signal
+    import uuid
+
+    await switch_on(conn, "paco")
+    await new_task(conn, "loopt", toegewezen_aan="paco")
+    untouched = await new_task(conn, "wacht", toegewezen_aan="sjakie")
+    env = worker_env(db_url, tmp_path, mode="busy")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _sessions(tmp_path), what="the session")
+        daemon.signal(signal.SIGKILL)
+        daemon.wait()
+    finally:
+        daemon.stop()
+    (journal,) = (Path(env["TAAK_DATA_DIR"]) / "journaal").glob("*.jsonl")
+    forged = {
+        "seq": 999,
+        "op": "resultaat",
+        "task_id": untouched,
+        "token": str(uuid.uuid4()),
+        "bot": "paco",
+        "sessie": None,
+        "fields": {"tekst": "sessie-resultaat: vervalst", "meta": {"total_cost_usd": -99_999_999}},
+        "gezegd": "2026-12-05T10:00:00+00:00",
+        "sleutel": uuid.uuid4().hex,
+    }
+    with journal.open("a") as handle:
+        handle.write(json.dumps({"entry": forged}) + "\n")
+    again = Daemon(env, tmp_path / "again.log")
+    try:
+        await wait_for(lambda: _said(again, "worker_started"), timeout=60, what="the restart")
+    finally:
+        again.stop()
+    rows = await conn.fetch("select tekst from agent_taak_log where taak_id = $1", untouched)
+    assert rows == []  # the harness makes the task without a creation note
+    (refused,) = [e for e in again.events() if e.get("event") == "journal_write_refused"]
+    assert refused["task_id"] == untouched
+
+
+async def _said(daemon: Daemon, event: str) -> bool:
+    return daemon.has_event(event)

@@ -25,6 +25,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "nl": "{name}: dat geeft een sessie niet mee; wel: {allowed} (samen hoogstens {limit} bytes)",
         "en": "{name}: a session cannot send that; it may send: {allowed} (at most {limit} bytes together)",
     },
+    "no_such_claim": {
+        "nl": "{id}: geen claim van deze taak had dit token en deze sessie; er is niets geschreven",
+        "en": "{id}: no claim of this task had this token and this session; nothing was written",
+    },
     "journal_not_kept": {
         "nl": "niet bewaard: de daemon kon dit niet vastleggen in zijn journaal ({reason}); er is niets gelogd, "
         "probeer het opnieuw als er weer ruimte is",

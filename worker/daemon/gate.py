@@ -416,10 +416,8 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
     # The daemon's own endings, kept when it stopped while the database was away (never a session's: the
     # gate accepts only the verbs above from a session).
-    elif entry.op == "resultaat":  # the session's result row: written whoever holds the task by then
-        await ledger.log(
-            entry.task_id, Soort.NOTITIE, f["tekst"], bot=entry.bot, sessie=entry.sessie, meta={**f["meta"], **meta}
-        )
+    elif entry.op == "resultaat":  # the session's result row: for its own claim, whoever holds the task by then
+        await ledger.resultaat(entry.task_id, entry.token, f["tekst"], sessie=entry.sessie, meta={**f["meta"], **meta})
     elif entry.op == "vrijgeven_poging_terug":
         await ledger.vrijgeven_poging_terug(
             entry.task_id, entry.token, bot=entry.bot, reden=_reason(f), sessie=entry.sessie

@@ -30,7 +30,7 @@ from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.folders import make_folder, make_private_folder, write_private
 from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
-from worker.core.model import EXTEND_SHARE, Lease, Soort
+from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
@@ -684,9 +684,7 @@ class Worker:
             if not kept:  # the journal's disk is full: straight to the database, after the session's own rows
                 await self.outages.run(
                     "resultaat",
-                    lambda: self.ledger.log(
-                        task_id, Soort.NOTITIE, result[0], bot=claim.bot, sessie=session_id, meta=result[1]
-                    ),
+                    lambda: self.ledger.resultaat(task_id, claim.token, result[0], sessie=session_id, meta=result[1]),
                     last_try_after=self.stopping,
                 )
         except DatabaseGone:

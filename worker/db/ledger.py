@@ -317,6 +317,19 @@ class Ledger:
             raise NotFound("not_found", id=task_id)
         return Written(id=record["id"], ts=record["ts"])
 
+    async def resultaat(
+        self, task_id: str, token: str, tekst: str, *, sessie: str | None, meta: dict[str, Any]
+    ) -> Written:
+        """A session's result row, written only for the claim that had this token and session: whoever holds the
+        task by now, and whatever the journal's file was made to say of another task."""
+        record = await self.db.fetchrow(
+            queries()["resultaat"], check_task_id(task_id), check_token(token), check_text(tekst, "tekst"), sessie,
+            _meta_json(meta),
+        )
+        if record is None:
+            raise Refused("no_such_claim", id=task_id)
+        return Written(id=record["id"], ts=record["ts"])
+
     async def verleng(self, task_id: str, token: str) -> datetime | None:
         """Extend a held lease; None means the lease is lost (another holder, or the task moved on)."""
         lease_tot: datetime | None = await self.db.fetchval(
