@@ -258,9 +258,9 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
             command = [sys.executable, "-m", "worker.cli.taak", "hook", name, *flags]
             return session_run(command, env=env, input=json.dumps(payload))
 
-        # The copies installed in ~/.claude stand down: each event is answered once, by the daemon's copy.
-        installed = [hook(n, {"source": "compact"}).stdout for n in ("session-start", "prompt", "pre-compact")]
         started = hook("session-start", {"source": "compact", "session_id": "s"}, "--queue")
+        # Where the daemon's copies run, the copies installed in ~/.claude stand down: each event is answered once.
+        installed = [hook(n, {"source": "compact"}).stdout for n in ("session-start", "prompt", "pre-compact")]
         payload = {"trigger": "auto", "transcript_path": str(transcript), "session_id": "s"}
         steered = hook("pre-compact", payload, "--queue")
         summary = {"trigger": "manual", "compact_summary": "<analysis>x</analysis>Samenvatting"}
@@ -504,7 +504,7 @@ async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_whe
     assert kept.read_text(encoding="utf-8") == summary.strip() + "\n"
     assert row["tekst"].startswith("De veranda: het budget is 4000 euro.")
     assert row["tekst"].endswith(f"\n[…] (de hele samenvatting: {kept})")
-    assert len(row["tekst"]) == 100_000
+    assert 100_000 - 1 <= len(row["tekst"]) <= 100_000  # one less when the cut falls on a space, which goes
     english = said_row(row["tekst"], json.loads(row["meta"]), "en")  # the ending is the system's: said anew
     assert english.endswith(f"\n[…] (the whole summary: {kept})")
 
