@@ -285,6 +285,7 @@ SCRIPTS = [(page, script) for page, text in PAGES.items() for script in shell_sc
 
 def test_the_readme_and_the_docs_have_shell_blocks_with_commands() -> None:
     assert any("queue-worker demo" in script for page, script in SCRIPTS if page == "README.md")
+    assert {page for page, _ in SCRIPTS} >= {"README.md", "docs/taak.md", "docs/fleet.md"}
     assert any("taak klaar" in script for _, script in SCRIPTS)
 
 
