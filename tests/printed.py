@@ -2,13 +2,15 @@
 
 A command is a `taak VERB ...` or `queue-worker ...` that stands in backticks, at the start of a line, or
 after ": ", "? " or doctor's "-> " (`Klaar? taak klaar ...`, `switch a bot on with: taak bot aan paco`).
-The README's shell blocks are read as scripts: the lines that run `taak` or `queue-worker`, as typed.
+The shell blocks of the README and of every page in docs/ are read as scripts: the lines that run `taak` or
+`queue-worker`, as typed.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 
 def _verbs() -> str:
@@ -46,14 +48,20 @@ def fill(command: str, task_id: str) -> str:
     return ANGLE_PLACEHOLDER.sub("ingevuld", command)
 
 
-def readme_scripts(readme: str) -> list[str]:
-    """Each shell block of the README as a script of its `taak` and `queue-worker` lines, as typed.
+def documentation(repo: Path) -> dict[str, str]:
+    """The README and every page of the docs site, by path: a shell block is a contract wherever it stands."""
+    pages = [repo / "README.md", *sorted((repo / "docs").rglob("*.md"))]
+    return {page.relative_to(repo).as_posix(): page.read_text(encoding="utf-8") for page in pages}
+
+
+def shell_scripts(markdown: str) -> list[str]:
+    """Each shell block of a page as a script of its `taak` and `queue-worker` lines, as typed.
 
     A line that sets TAAK_DATABASE_URL is the reader's own value (the test's database stands in), and
     steps before the first `taak`/`queue-worker` of a chained line (`python3 -m venv ... && queue-worker
     demo`) install what the test already has."""
     scripts = []
-    for block in SHELL_BLOCK.findall(readme):
+    for block in SHELL_BLOCK.findall(markdown):
         lines = []
         for line in re.sub(r"\s*\\\n\s*", " ", block).splitlines():
             line = COMMENT.sub("", line).strip()
@@ -69,5 +77,5 @@ def readme_scripts(readme: str) -> list[str]:
 
 
 def todays_ids(script: str, today: date) -> str:
-    """The README's example IDs, moved to today: on a fresh database the first task of today is -001."""
+    """The pages' example IDs, moved to today: on a fresh database the first task of today is -001."""
     return TASK_ID.sub(lambda m: f"HV-{today:%Y%m%d}-{m.group(1)}", script)

@@ -1,7 +1,7 @@
 """The printed word is a contract: every command the system shows a bot or a person runs as shown.
 
 Each test takes the commands from the real output (the briefings, the system prompt, the hooks, the
-message catalogue, doctor, the daemon's log, the README's shell blocks), fills their placeholders,
+message catalogue, doctor, the daemon's log, the shell blocks of the README and the docs), fills their placeholders,
 puts the database in a state where the command should work, runs it as a user types it (through
 bash, with the installed `taak` on PATH) and expects exit 0. New text in those places is covered by
 these tests without anyone adding a case.
@@ -26,7 +26,7 @@ import asyncpg
 import pytest
 
 from tests.fixtures import FIXTURES
-from tests.printed import commands_in, fill, readme_scripts, todays_ids
+from tests.printed import commands_in, documentation, fill, shell_scripts, todays_ids
 from tests.system.harness import FAKE
 from worker.core.briefing import system_prompt
 from worker.core.messages import MESSAGES, filled
@@ -35,7 +35,6 @@ from worker.db.embedded import stop_embedded
 from worker.db.ledger import Ledger, NewTask
 
 REPO = Path(__file__).resolve().parents[2]
-README = (REPO / "README.md").read_text(encoding="utf-8")
 SESSION_VERBS = {"log", "klaar", "blokkeer", "vrijgeven", "stap"}
 
 
@@ -278,18 +277,22 @@ async def test_every_command_in_the_daemons_log_runs(world: World) -> None:
     assert_all_ran(world, 1)
 
 
-# --- the README --------------------------------------------------------------------------------------
+# --- the README and the docs ------------------------------------------------------------------------
 
-SCRIPTS = readme_scripts(README)
-
-
-def test_the_readme_has_shell_blocks_with_commands() -> None:
-    assert len(SCRIPTS) >= 5
-    assert any("taak klaar" in script for script in SCRIPTS)
+PAGES = documentation(REPO)
+SCRIPTS = [(page, script) for page, text in PAGES.items() for script in shell_scripts(text)]
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=[s.splitlines()[0][:40] for s in SCRIPTS])
-async def test_every_readme_block_runs_as_written_on_a_fresh_database(db_url: str, tmp_path: Path, script: str) -> None:
+def test_the_readme_and_the_docs_have_shell_blocks_with_commands() -> None:
+    assert any("queue-worker demo" in script for page, script in SCRIPTS if page == "README.md")
+    assert {page for page, _ in SCRIPTS} >= {"README.md", "docs/taak.md", "docs/fleet.md"}
+    assert any("taak klaar" in script for _, script in SCRIPTS)
+
+
+@pytest.mark.parametrize(("page", "script"), SCRIPTS, ids=[f"{p}: {s.splitlines()[0][:40]}" for p, s in SCRIPTS])
+async def test_every_shell_block_of_the_readme_and_the_docs_runs_as_written_on_a_fresh_database(
+    db_url: str, tmp_path: Path, page: str, script: str
+) -> None:
     world = await make_world(db_url, tmp_path, "nl")
     try:
         today = datetime.now(ZoneInfo("Europe/Amsterdam")).date()

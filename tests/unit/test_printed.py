@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
-from tests.printed import commands_in, fill, readme_scripts, todays_ids
+from tests.printed import commands_in, documentation, fill, shell_scripts, todays_ids
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,7 @@ def test_placeholders_are_filled_with_a_task_id_and_a_word() -> None:
     )
 
 
-def test_readme_blocks_become_scripts_of_their_commands_as_typed() -> None:
+def test_shell_blocks_become_scripts_of_their_commands_as_typed() -> None:
     readme = (
         "```sh\npython3 -m venv .venv && . .venv/bin/activate && queue-worker demo\n```\n"
         "```sh\nexport TAAK_DATABASE_URL='postgresql://...'   # yours\n"
@@ -47,10 +48,17 @@ def test_readme_blocks_become_scripts_of_their_commands_as_typed() -> None:
         'eval "$(taak claim --bot paco)" && export TAAK_ID\nsystemctl --user start x\n```\n'
         "```sql\nselect 1;\n```\n"
     )
-    assert readme_scripts(readme) == [
+    assert shell_scripts(readme) == [
         "queue-worker demo",
         'taak nieuw "x" --aan paco\neval "$(taak claim --bot paco)" && export TAAK_ID',
     ]
+
+
+def test_every_page_of_the_docs_is_read_beside_the_readme(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    for name in ("README.md", "docs/taak.md", "docs/deep/fleet.md", "docs/notes.txt", "mkdocs.yml"):
+        (tmp_path / name).write_text(f"```sh\ntaak lijst  # {name}\n```\n", encoding="utf-8")
+    assert list(documentation(tmp_path)) == ["README.md", "docs/deep/fleet.md", "docs/taak.md"]
 
 
 def test_the_readmes_example_ids_move_to_today() -> None:
