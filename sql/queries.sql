@@ -3,14 +3,14 @@
 -- A state change and its log row are one statement (data-modifying CTEs), so they commit together.
 
 -- name: nieuw
--- Create a task and its creation note, through the one way in (sql/migrations/005 and 013).
+-- Create a task and its creation note, through the one way in (sql/functions/40_taak_nieuw.sql).
 -- $1 opdracht, $2 opdrachtgever, $3 toegewezen_aan, $4 klaar_wanneer, $5 context (jsonb),
 -- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 uiterlijk
 select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease and its `gestart` row in
--- one go (migration 018: a function, so that its plan is made once per connection; 026: with its owner's rights).
+-- one go (taak_claim: a function, so that its plan is made once per connection, with its owner's rights).
 -- $1 bots (text[]), $2 lease seconds, $3 machine, $4 session id (null when none is started),
 -- $5 tasks the claiming daemon still runs (text[]: a session that released its task may still be exiting),
 -- $6 only bots that are switched on and not at their brake (boolean)
@@ -18,36 +18,36 @@ select * from taak_claim($1::text[], $2::integer, $3::text, $4::text, $5::text[]
 
 -- name: claim_id
 -- One named task, claimed as `claim` claims (a new token, its `gestart` row, SKIP LOCKED), and no other: only
--- when it waits for this bot or for anyone and the bot is switched on and not at its brake (migration 026).
+-- when it waits for this bot or for anyone and the bot is switched on and not at its brake (taak_claim_id).
 -- $1 taak_id, $2 bot, $3 lease seconds, $4 machine, $5 session id
 select * from taak_claim_id($1::text, $2::text, $3::integer, $4::text, $5::text);
 
 -- name: log_fenced
--- A session's log row; the current token is required, and the row is the holder's (migration 026,
--- taak_log_met_token: the task held FOR SHARE until the row is in, the lease extended only when less than half
--- of it is left, which spares a new version of the task row for most rows).
+-- A session's log row; the current token is required, and the row is the holder's (taak_log_met_token: the task
+-- held FOR SHARE until the row is in, the lease extended only when less than half of it is left, which spares a new
+-- version of the task row for most rows).
 -- $1 taak_id, $2 lease_token, $3 soort, $4 tekst, $5 sessie, $6 meta, $7 lease seconds
 select * from taak_log_met_token($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::jsonb, $7::float8);
 
 -- name: log_open
 -- A row anyone may add without a token: a `notitie` (the owner's note, the intake's message, a session's result
--- row) or a `compact` of the owner's own session (migration 026, taak_log_zonder_token). No row: no such task.
+-- row) or a `compact` of the owner's own session (taak_log_zonder_token). No row: no such task.
 -- $1 taak_id, $2 bot, $3 soort, $4 tekst, $5 sessie, $6 meta
 select * from taak_log_zonder_token($1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb);
 
 -- name: resultaat
--- A session's result row, for the claim that had this token and session only (migration 027): a journal entry made
+-- A session's result row, for the claim that had this token and session only (taak_resultaat): a journal entry made
 -- by hand with another token writes nothing. No row back: no such claim.
 -- $1 taak_id, $2 lease_token of the claim, $3 tekst, $4 sessie, $5 meta
 select * from taak_resultaat($1::text, $2::uuid, $3::text, $4::text, $5::jsonb);
 
 -- name: verleng
--- Extend a held lease; null back means the lease is lost (migration 026, taak_verleng).
+-- Extend a held lease; null back means the lease is lost (taak_verleng).
 -- $1 taak_id, $2 lease_token, $3 lease seconds
 select taak_verleng($1::text, $2::uuid, $3::float8);
 
 -- name: klaar
--- Finish a held task with its evidence (migration 026, taak_klaar); no row: the token is not current.
+-- Finish a held task with its evidence (taak_klaar); no row: the token is not current.
 -- $1 taak_id, $2 lease_token, $3 bewijs, $4 tekst, $5 sessie, $6 meta (jsonb: the journal's sleutel)
 select * from taak_klaar($1::text, $2::uuid, $3::text, $4::text, $5::text, $6::jsonb);
 
@@ -119,7 +119,7 @@ from terug
 returning id, ts;
 
 -- name: stap_fenced
--- A session sets the next step of its task; the change is noted in the log (migration 026, taak_stap_met_token).
+-- A session sets the next step of its task; the change is noted in the log (taak_stap_met_token).
 -- $1 taak_id, $2 lease_token, $3 volgende_stap, $4 lease seconds, $5 meta (jsonb)
 select * from taak_stap_met_token($1::text, $2::uuid, $3::text, $4::float8, $5::jsonb);
 
@@ -161,7 +161,7 @@ select * from agent_taak_log where taak_id = $1 order by id;
 
 -- name: telling
 -- Rows per kind and the time of the log's first row. Most kinds are counted by the log's insert trigger;
--- `gestart` and `klaar` (a few per task) are counted from their own index (migration 018). $1 taak_id
+-- `gestart` and `klaar` (a few per task) are counted from their own index (agent_taak_log_beurten). $1 taak_id
 with per_soort as (
     select soort, aantal from agent_taak_telling where taak_id = $1
     union all
@@ -267,7 +267,7 @@ order by b.bot;
 select bot from agent_bots where actief and bot = any($1::text[]) order by bot;
 
 -- name: bots_vandaag
--- Per bot its switch and its day against its brake (migration 018, `taak_bots_vandaag`).
+-- Per bot its switch and its day against its brake (`taak_bots_vandaag`).
 -- $1 bots (text[]; null: every bot), $2 usage counted for every bot (false: only for bots with a brake)
 select * from taak_bots_vandaag($1::text[], $2::boolean) order by bot;
 
@@ -340,11 +340,13 @@ from tabel;
 select 1;
 
 -- name: migraties_tabel
--- Where applied migrations are recorded (made before the first migration runs).
+-- Where applied migrations are recorded (made before the first migration runs), each with its kind: `versie` (a
+-- versioned migration), `herhaalbaar` (a file of sql/functions), `opgevouwen` (folded into the baseline).
 create table if not exists taak_migraties (
     naam      text primary key,
     checksum  text not null,
-    toegepast timestamptz not null default now()
+    toegepast timestamptz not null default now(),
+    soort     text not null default 'versie'
 );
 
 -- name: zoekpad_lezen
@@ -376,24 +378,22 @@ select count(*) from agent_bots;
 select to_regclass('taak_migraties') is not null;
 
 -- name: migraties_toegepast
--- The applied migrations and their checksums.
-select naam, checksum from taak_migraties;
+-- The applied migrations, their checksums and kinds. A record of before the first release has no kind: all versioned.
+select naam, checksum, coalesce(to_jsonb(m) ->> 'soort', 'versie') as soort from taak_migraties m;
 
 -- name: migratie_vastleggen
--- Record an applied migration. $1 file name, $2 checksum
-insert into taak_migraties (naam, checksum) values ($1, $2);
+-- Record an applied migration, or a function file applied again. $1 name, $2 checksum, $3 kind
+insert into taak_migraties (naam, checksum, soort) values ($1, $2, $3)
+on conflict (naam) do update set checksum = excluded.checksum, soort = excluded.soort, toegepast = now();
 
--- name: migratie_herzien
--- A revised migration (worker/db/migrate.py REVISED) is recorded with its current checksum. $1 name, $2 checksum
-update taak_migraties set checksum = $2 where naam = $1;
-
--- name: rechten_bestaan
--- Can this user set our privileges (migration 013 made the function, and only the tables' owner may)?
-select to_regprocedure('taak_rechten()') is not null
-       and pg_has_role(current_user, (select relowner from pg_class where oid = 'agent_taken'::regclass), 'USAGE');
+-- name: migraties_opvouwen
+-- A record of the 27 migrations of before the first release, which were folded into the baseline: they are kept, as
+-- `opgevouwen`, and the baseline is recorded beside them (worker/db/migrate.py LAST_FOLDED).
+alter table taak_migraties add column if not exists soort text not null default 'versie';
+update taak_migraties set soort = 'opgevouwen' where soort = 'versie';
 
 -- name: rechten_zetten
--- Every privilege of ours as it should be, whatever default privileges granted (migration 013).
+-- Every privilege of ours as it should be, whatever default privileges granted.
 select taak_rechten();
 
 -- name: tijdzone_zetten
@@ -445,7 +445,7 @@ join machines m on lower(m.naam) = lower(n.naam)
 select * from taak_overzicht;
 
 -- name: over_tijd
--- Per bot: open tasks past their due date (migration 013's view).
+-- Per bot: open tasks past their due date (the view taak_over_tijd).
 select * from taak_over_tijd order by bot;
 
 -- name: overzicht_bezig
@@ -509,7 +509,7 @@ on conflict (sleutel) do nothing;
 
 -- name: bezorgers_zetten
 -- What a starting daemon delivers for the bots it runs (a finished task is put in the outbox only when some
--- daemon delivers it, migration 018). $1 holders (text[], bot@machine), $2 kinds it delivers (text[])
+-- daemon delivers it). $1 holders (text[], bot@machine), $2 kinds it delivers (text[])
 with vergeten as (
     delete from taak_bezorgers where houder = any($1::text[]) and not (soort = any($2::text[]))
 )
@@ -557,12 +557,12 @@ select (select array_agg(column_name::text) from information_schema.columns
 where to_regclass('public.agent_messages') is not null;
 
 -- name: intake_kolommen
--- The same columns migration 009 adds, for a table that appeared later.
+-- The same columns the baseline migration adds, for a table that appeared later.
 alter table public.agent_messages add column if not exists task_id text,
                                   add column if not exists parent_id text;
 
 -- name: intake_vanaf
--- The intake's default cut-off, stored by migration 013 when it was applied.
+-- The intake's default cut-off, stored by the baseline migration when it was applied.
 select waarde from taak_instellingen where sleutel = 'intake_vanaf';
 
 -- name: intake_berichten
@@ -610,7 +610,7 @@ update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text =
 
 -- name: taak_vergrendeld
 -- One task, locked until the transaction ends: decisions on its status wait for whoever changes it
--- (migration 026: FOR UPDATE in a function, as a daemon may not update the table itself). $1 taak_id
+-- (taak_vergrendeld: FOR UPDATE in a function, as a daemon may not update the table itself). $1 taak_id
 select * from taak_vergrendeld($1::text);
 
 -- name: log_zoeken

@@ -1,4 +1,5 @@
-"""Migrations: in order, once, from several processes at once, and never over a changed file."""
+"""Migrations: in order, once, from several processes at once, and never over a changed file; a function file
+whenever its text changed."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ import pytest
 
 from tests.helpers import run_taak
 from worker.core.errors import Refused
-from worker.db.migrate import Migration, load_migrations, migrate, status
+from worker.db.migrate import Migration, load_migrations, load_repeatables, migrate, status
+
+
+def every_file() -> list[str]:
+    return [m.name for m in [*load_migrations(), *load_repeatables()]]
 
 
 async def tables(conn: asyncpg.Connection) -> set[str]:
@@ -25,7 +30,7 @@ async def test_migrate_creates_the_schema_on_an_empty_database(empty_db_url: str
     conn = await asyncpg.connect(empty_db_url)
     try:
         applied = await migrate(conn)
-        assert applied == [m.name for m in load_migrations()]
+        assert applied == every_file()
         assert {"agent_taken", "agent_taak_log", "taak_migraties"} <= await tables(conn)
     finally:
         await conn.close()
@@ -48,11 +53,12 @@ async def test_the_command_migrates_and_then_says_up_to_date(empty_db_url: str, 
     first = run_taak(cli_env, "db", "migrate")
     second = run_taak(cli_env, "db", "migrate")
     assert first.code == 0, first.err
-    assert "applied 001_taken.sql" in first.out
+    assert "applied 001_basis.sql" in first.out
+    assert "applied functions/40_taak_claim.sql" in first.out
     assert second.code == 0
     assert second.out.strip() == "up to date"
     listing = run_taak(cli_env, "db", "status")
-    assert "applied  001_taken.sql" in listing.out
+    assert "applied  001_basis.sql" in listing.out
     assert "pending" not in listing.out
 
 
@@ -65,10 +71,10 @@ async def test_two_processes_migrating_at_once_apply_each_file_once(empty_db_url
     outputs = [p.communicate(timeout=60) for p in processes]
     assert [p.returncode for p in processes] == [0, 0], outputs
     applied_lines = [line for out, _ in outputs for line in out.decode().splitlines() if line.startswith("applied")]
-    assert sorted(applied_lines) == sorted(f"applied {m.name}" for m in load_migrations())
+    assert sorted(applied_lines) == sorted(f"applied {name}" for name in every_file())
     conn = await asyncpg.connect(empty_db_url)
     try:
-        assert await conn.fetchval("select count(*) from taak_migraties") == len(load_migrations())
+        assert await conn.fetchval("select count(*) from taak_migraties") == len(every_file())
     finally:
         await conn.close()
 
@@ -78,46 +84,65 @@ async def test_a_changed_migration_is_refused_by_name_and_nothing_is_applied(emp
     try:
         originals = load_migrations()
         await migrate(conn, originals[:1])
+        recorded = await conn.fetch("select * from taak_migraties order by naam")
         tampered = [Migration(originals[0].name, originals[0].sql + "\n-- changed"), *originals[1:]]
         with pytest.raises(Refused) as refused:
-            await migrate(conn, tampered)
+            await migrate(conn, [*tampered, Migration("999_later.sql", "create table later (id int)")])
         assert originals[0].name in refused.value.render("en")
-        assert await conn.fetchval("select count(*) from taak_migraties") == 1
+        assert await conn.fetch("select * from taak_migraties order by naam") == recorded
+        assert "later" not in await tables(conn)
     finally:
         await conn.close()
 
 
-async def test_a_database_that_applied_the_revised_010_migrates_on_and_keeps_what_it_did(empty_db_url: str) -> None:
-    from worker.db.migrate import REVISED
-
+async def test_a_migration_that_fails_leaves_nothing_of_the_run_behind(empty_db_url: str) -> None:
     conn = await asyncpg.connect(empty_db_url)
     try:
-        await migrate(conn)
-        (earlier,) = REVISED["010_beveiliging.sql"]
-        await conn.execute("update taak_migraties set checksum = $1 where naam = '010_beveiliging.sql'", earlier)
-        await status(conn)  # not refused as changed
-        await migrate(conn)
-        current = next(m for m in load_migrations() if m.name == "010_beveiliging.sql").checksum
-        assert await conn.fetchval("select checksum from taak_migraties where naam = '010_beveiliging.sql'") == current
-        await conn.execute("update taak_migraties set checksum = 'iets anders' where naam = '010_beveiliging.sql'")
-        with pytest.raises(Refused):
-            await migrate(conn)  # only the recorded earlier version is accepted
+        broken = Migration("999_kapot.sql", "alter table bestaat_niet add column x int")
+        with pytest.raises(asyncpg.UndefinedTableError):
+            await migrate(conn, [*load_migrations(), broken])
+        assert await tables(conn) == set()
     finally:
         await conn.close()
+
+
+async def test_a_function_whose_file_changed_since_it_was_applied_is_pending_and_applied_again(
+    conn: asyncpg.Connection,
+) -> None:
+    name = "functions/10_taak_botnaam.sql"
+    await conn.execute("create or replace function taak_botnaam(naam text) returns text language sql as 'select naam'")
+    await conn.execute("update taak_migraties set checksum = 'an earlier text' where naam = $1", name)
+    others = await conn.fetch("select * from taak_migraties where naam <> $1 order by naam", name)
+    assert (await status(conn)).pending == [name]
+    assert await migrate(conn) == [name]
+    assert await conn.fetchval("select taak_botnaam(' Paco ')") == "paco"
+    assert await conn.fetch("select * from taak_migraties where naam <> $1 order by naam", name) == others
+    assert (await status(conn)).pending == []
+
+
+async def test_no_function_is_applied_on_a_schema_a_newer_version_migrated(conn: asyncpg.Connection) -> None:
+    """Its functions may rest on what this version does not know: an older text put back would break them."""
+    name = "functions/10_taak_botnaam.sql"
+    await conn.execute("create or replace function taak_botnaam(naam text) returns text language sql as 'select naam'")
+    await conn.execute("update taak_migraties set checksum = 'a newer text' where naam = $1", name)
+    await conn.execute("insert into taak_migraties (naam, checksum) values ('999_later.sql', 'later')")
+    assert await migrate(conn) == []
+    assert await conn.fetchval("select taak_botnaam(' Paco ')") == " Paco "
+    assert (await status(conn)).pending == []
 
 
 async def test_the_command_exits_1_naming_a_tampered_file(db_url: str, cli_env: dict[str, str]) -> None:
     conn = await asyncpg.connect(db_url)
     try:
         # A recorded checksum that no longer matches the file is what an edited file looks like.
-        await conn.execute("update taak_migraties set checksum = 'edited' where naam = '001_taken.sql'")
-        await conn.execute("delete from taak_migraties where naam = '002_archiveer_agent_tasks.sql'")
+        await conn.execute("update taak_migraties set checksum = 'edited' where naam = '001_basis.sql'")
+        await conn.execute("delete from taak_migraties where naam = 'functions/10_taak_backoff.sql'")
         result = run_taak(cli_env, "db", "migrate")
         assert result.code == 1
-        assert "001_taken.sql" in result.err
+        assert "001_basis.sql" in result.err
         assert len(result.err.strip().splitlines()) == 1
         assert (
-            await conn.fetchval("select count(*) from taak_migraties where naam = '002_archiveer_agent_tasks.sql'") == 0
+            await conn.fetchval("select count(*) from taak_migraties where naam = 'functions/10_taak_backoff.sql'") == 0
         )
     finally:
         await conn.close()
@@ -164,7 +189,8 @@ async def test_migrations_ship_inside_the_built_wheel(tmp_path: Path) -> None:
     import zipfile
 
     zipfile.ZipFile(wheel).extractall(unpacked)
-    assert (unpacked / "worker" / "sql" / "migrations" / "001_taken.sql").is_file()
+    assert (unpacked / "worker" / "sql" / "migrations" / "001_basis.sql").is_file()
+    assert (unpacked / "worker" / "sql" / "functions" / "40_taak_claim.sql").is_file()
     assert (unpacked / "worker" / "deploy" / "systemd" / "queue-worker@.service").is_file()
     # The installed package finds its own copy, not the checkout's.
     probe = subprocess.run(

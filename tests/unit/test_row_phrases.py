@@ -85,7 +85,7 @@ def test_a_phrase_that_says_another_text_than_the_row_leaves_the_row_as_written(
 
 def test_every_phrase_the_sql_names_is_in_the_catalogue_with_the_same_values_in_both_languages() -> None:
     named = set()
-    for path in [SQL / "queries.sql", *sorted((SQL / "migrations").glob("*.sql"))]:
+    for path in sorted(SQL.rglob("*.sql")):
         named |= set(re.findall(r"'(row_[a-z_]+)'", path.read_text()))
     assert {"row_created", "row_started", "row_expired", "row_cancelled", "row_taken_back"} <= named
     for key in sorted(named):

@@ -1,7 +1,11 @@
-"""Numbered `.sql` migrations: applied in order, each in its own transaction, recorded with a checksum.
+"""The schema in two kinds of files, as Flyway's versioned and repeatable migrations.
 
-Safe when several processes migrate at once: every transaction takes the same advisory lock and
-re-reads what is applied under it. Transaction-scoped locks work through Supabase's pooler too.
+`sql/migrations/NNN_*.sql` (tables, columns, indexes, constraints, data, grants) are applied once each, in order,
+and recorded with a checksum: a changed one is refused. `sql/functions/*.sql` (one function or view each; a trigger
+function's file makes its triggers too) are applied after them, in name order, whenever their text differs from the
+one recorded. Then `taak_rechten()` sets every right. One transaction under an advisory lock does it all, so several
+processes may migrate at once and nothing new is used before its functions and rights are right; the lock is
+transaction-scoped, which works through Supabase's pooler too.
 """
 
 from __future__ import annotations
@@ -20,13 +24,10 @@ from worker.db.sqlfiles import Executor, queries, sql_dir
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 _LOCK_KEY = 0x7461616B  # "taak"
-
-# Migrations revised after release, with the checksums they had before. A database that applied an earlier
-# version keeps what that version did; its record is brought up to the current checksum, and nothing else
-# counts as unchanged. 010 stopped switching on row-level security on the owner's bot_heartbeats (issue 14).
-REVISED = {
-    "010_beveiliging.sql": frozenset({"05c6239ff257fb89be936ab77113871211e586ad80c9319843b2b601a1d63eb5"}),
-}
+VERSIONED, REPEATABLE = "versie", "herhaalbaar"  # the record's kinds; "opgevouwen" marks the folded migrations
+# The 27 migrations of before the first release were folded into the baseline (the first versioned migration): a
+# record that holds the last of them, and not the baseline, is of a database that has the baseline's schema.
+LAST_FOLDED = "027_resultaat_met_token.sql"
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Migration:
 @dataclass(frozen=True)
 class MigrationStatus:
     applied: list[str]
-    pending: list[str]
+    pending: list[str]  # versioned migrations not applied, and functions whose text changed
     newer: list[str]  # applied, but shipped only by a newer version of taak than this one
 
 
@@ -52,28 +53,46 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
 
 
-async def _applied(connection: Executor) -> dict[str, str]:
+def load_repeatables() -> list[Migration]:
+    files = sorted((sql_dir() / "functions").glob("*.sql"))
+    return [Migration(f"functions/{path.name}", path.read_text(encoding="utf-8")) for path in files]
+
+
+Record = dict[str, tuple[str, str]]  # name: (checksum, kind)
+
+
+async def _record(connection: Executor) -> Record:
     rows = await connection.fetch(queries()["migraties_toegepast"])
-    return {row["naam"]: row["checksum"] for row in rows}
+    return {row["naam"]: (row["checksum"], row["soort"]) for row in rows}
+
+
+def _unfolded(record: Record, migrations: list[Migration]) -> bool:
+    return record.get(LAST_FOLDED, ("", ""))[1] == VERSIONED and migrations[0].name not in record
+
+
+def _versioned(record: Record, migrations: list[Migration]) -> dict[str, str]:
+    """The versioned migrations a database has, by name and checksum; a record of the folded migrations that this
+    code has not migrated yet has the baseline."""
+    if _unfolded(record, migrations):
+        return {migrations[0].name: migrations[0].checksum}
+    return {name: checksum for name, (checksum, kind) in record.items() if kind == VERSIONED}
+
+
+def _changed(repeatables: list[Migration], record: Record, newer: list[str]) -> list[Migration]:
+    """The functions whose text differs from the one applied; none on a schema a newer version migrated, whose
+    functions may rest on what this version does not know."""
+    return [] if newer else [r for r in repeatables if record.get(r.name, ("", ""))[0] != r.checksum]
 
 
 def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> None:
     for migration in migrations:
-        recorded = applied.get(migration.name)
-        if recorded is not None and recorded != migration.checksum and recorded not in REVISED.get(migration.name, ()):
+        if applied.get(migration.name, migration.checksum) != migration.checksum:
             raise Refused("tampered_migration", name=migration.name)
 
 
-async def _record_revisions(connection: Connection, migrations: list[Migration], applied: dict[str, str]) -> None:
-    for migration in migrations:
-        if applied.get(migration.name, migration.checksum) != migration.checksum:
-            await connection.execute(queries()["migratie_herzien"], migration.name, migration.checksum)
-
-
-async def _ensure_table(connection: Connection) -> None:
-    async with connection.transaction():
-        await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
-        await connection.execute(queries()["migraties_tabel"])
+def _newer(migrations: list[Migration], applied: dict[str, str]) -> list[str]:
+    known = {m.name for m in migrations}
+    return sorted(name for name in applied if name not in known)
 
 
 @asynccontextmanager
@@ -91,61 +110,55 @@ async def in_public(connection: Connection) -> AsyncIterator[None]:
 
 
 async def migrate(connection: Connection, migrations: list[Migration] | None = None) -> list[str]:
-    """Apply every pending migration, in the schema public; return the names applied by this call."""
-    async with in_public(connection):
-        return await _migrate(connection, migrations)
+    """Apply every pending migration and changed function, in the schema public; return the names applied."""
+    async with in_public(connection), connection.transaction():
+        return await _migrate(connection, migrations or load_migrations())
 
 
-async def _migrate(connection: Connection, migrations: list[Migration] | None) -> list[str]:
-    migrations = load_migrations() if migrations is None else migrations
-    await _ensure_table(connection)
-    _check_unchanged(migrations, await _applied(connection))
-    done: list[str] = []
-    for migration in migrations:
-        async with connection.transaction():
-            await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
-            applied = await _applied(connection)
-            _check_unchanged(migrations, applied)
-            await _record_revisions(connection, migrations, applied)
-            if migration.name in applied:
-                continue
-            await connection.execute(migration.sql)
-            await _lock_down(connection)
-            await connection.execute(queries()["migratie_vastleggen"], migration.name, migration.checksum)
-        done.append(migration.name)
-    return done
-
-
-async def _lock_down(connection: Connection) -> None:
-    """Take back what default privileges (Supabase grants everything to anon and authenticated) gave the
-    objects a migration just made: `taak_rechten()` (migration 013) sets every right of ours. In the
-    migration's own transaction, so nobody uses the new objects before their rights are right."""
-    if await connection.fetchval(queries()["rechten_bestaan"]):
+async def _migrate(connection: Connection, migrations: list[Migration]) -> list[str]:
+    await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
+    await connection.execute(queries()["migraties_tabel"])
+    record = await _record(connection)
+    applied = _versioned(record, migrations)
+    _check_unchanged(migrations, applied)
+    if _unfolded(record, migrations):
+        await connection.execute(queries()["migraties_opvouwen"])
+        await _note(connection, migrations[0], VERSIONED)
+    pending = [m for m in migrations if m.name not in applied]
+    changed = _changed(load_repeatables(), record, _newer(migrations, applied))
+    for migration in pending + changed:
+        await connection.execute(migration.sql)
+        await _note(connection, migration, VERSIONED if migration in pending else REPEATABLE)
+    if pending or changed:  # what default privileges gave the new objects (Supabase's: all to anon) is taken back
         await connection.execute(queries()["rechten_zetten"])
+    return [m.name for m in pending + changed]
+
+
+async def _note(connection: Connection, migration: Migration, kind: str) -> None:
+    await connection.execute(queries()["migratie_vastleggen"], migration.name, migration.checksum, kind)
 
 
 async def status(connection: Connection, migrations: list[Migration] | None = None) -> MigrationStatus:
-    migrations = load_migrations() if migrations is None else migrations
+    migrations = migrations or load_migrations()
     async with in_public(connection):
         exists = await connection.fetchval(queries()["migraties_bestaan"])
-        applied = await _applied(connection) if exists else {}
+        record = await _record(connection) if exists else {}
+    applied = _versioned(record, migrations)
     _check_unchanged(migrations, applied)
+    newer = _newer(migrations, applied)
     return MigrationStatus(
         applied=[m.name for m in migrations if m.name in applied],
-        pending=[m.name for m in migrations if m.name not in applied],
-        newer=_newer(migrations, applied),
+        pending=[m.name for m in migrations if m.name not in applied]
+        + [r.name for r in _changed(load_repeatables(), record, newer)],
+        newer=newer,
     )
-
-
-def _newer(migrations: list[Migration], applied: dict[str, str]) -> list[str]:
-    known = {m.name for m in migrations}
-    return sorted(name for name in applied if name not in known)
 
 
 async def newer_migrations(connection: Executor) -> list[str]:
     """The migrations a newer version of taak applied to this database (the daemon asks it now and then, on the
     connection's own search_path, where it finds the rest of taak's tables too)."""
-    return _newer(load_migrations(), await _applied(connection))
+    migrations = load_migrations()
+    return _newer(migrations, _versioned(await _record(connection), migrations))
 
 
 def schema_newer_line(newer: list[str], language: str) -> str:

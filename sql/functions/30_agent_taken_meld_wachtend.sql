@@ -1,0 +1,13 @@
+-- Wake the daemons when a new task can be claimed: after the insert, which then surely happened (an insert can
+-- still turn into nothing, ON CONFLICT DO NOTHING). A task put back in the queue: agent_taken_nakijken.
+create or replace function agent_taken_meld_wachtend() returns trigger
+language plpgsql as $$
+begin
+    perform pg_notify('taak_nieuw', json_build_object(
+        'id', new.id, 'toegewezen_aan', new.toegewezen_aan, 'niet_voor', new.niet_voor)::text);
+    return null;
+end
+$$;
+create or replace trigger agent_taken_meld_nieuw after insert on agent_taken
+    for each row when (new.status = 'wachtend')
+    execute function agent_taken_meld_wachtend();
