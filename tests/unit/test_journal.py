@@ -11,24 +11,24 @@ from structlog.testing import capture_logs
 from worker.daemon.journal import Journal
 
 
-def test_an_unsettled_entry_is_pending_again_after_a_restart_in_order(tmp_path: Path) -> None:
+async def test_an_unsettled_entry_is_pending_again_after_a_restart_in_order(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    first = journal.append("log", "HV-20261201-001", "t", "paco", "s", {"soort": "stap_klaar", "tekst": "een"})
-    second = journal.append("log", "HV-20261201-001", "t", "paco", "s", {"soort": "stap_klaar", "tekst": "twee"})
-    third = journal.append("klaar", "HV-20261201-001", "t", "paco", "s", {"bewijs": "/x", "tekst": ""})
-    journal.settle(first, "geschreven")
+    first = await journal.append("log", "HV-20261201-001", "t", "paco", "s", {"soort": "stap_klaar", "tekst": "een"})
+    second = await journal.append("log", "HV-20261201-001", "t", "paco", "s", {"soort": "stap_klaar", "tekst": "twee"})
+    third = await journal.append("klaar", "HV-20261201-001", "t", "paco", "s", {"bewijs": "/x", "tekst": ""})
+    await journal.settle(first, "geschreven")
     journal.close()  # the daemon dies here
     again = Journal(path)
     assert [e.seq for e in again.pending()] == [second.seq, third.seq]
     assert again.pending()[0].sleutel == second.sleutel  # the key the database row carries survives
-    assert again.append("log", "HV-20261201-001", "t", "paco", "s", {}).seq == third.seq + 1
+    assert (await again.append("log", "HV-20261201-001", "t", "paco", "s", {})).seq == third.seq + 1
 
 
-def test_a_line_cut_off_by_a_crash_is_ignored_and_the_rest_is_kept(tmp_path: Path) -> None:
+async def test_a_line_cut_off_by_a_crash_is_ignored_and_the_rest_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    kept = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    kept = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
     journal.close()
     with path.open("ab") as handle:
         handle.write(b'{"entry": {"seq": 2, "op": "lo')
@@ -37,33 +37,33 @@ def test_a_line_cut_off_by_a_crash_is_ignored_and_the_rest_is_kept(tmp_path: Pat
     assert logged == []  # never acknowledged: nothing was lost
 
 
-def test_a_damaged_line_before_the_last_is_said_and_the_rest_is_kept(tmp_path: Path) -> None:
+async def test_a_damaged_line_before_the_last_is_said_and_the_rest_is_kept(tmp_path: Path) -> None:
     """It was skipped without a word (tester 23), where the entry it held may be a write that is now lost."""
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
     journal.close()
     with path.open("ab") as handle:
         handle.write(b"kapot\n42\n")
     journal = Journal(path)
-    kept = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
+    kept = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
     journal.close()
     with capture_logs() as logged:
         assert [e.seq for e in Journal(path).pending()] == [1, kept.seq]
     assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 2)]
 
 
-def test_a_journal_with_everything_settled_starts_afresh(tmp_path: Path) -> None:
+async def test_a_journal_with_everything_settled_starts_afresh(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    entry = journal.append("stap", "HV-20261201-001", "t", "paco", None, {"tekst": "verder"})
-    journal.settle(entry, "geweigerd", "stale")
+    entry = await journal.append("stap", "HV-20261201-001", "t", "paco", None, {"tekst": "verder"})
+    await journal.settle(entry, "geweigerd", "stale")
     journal.close()
     assert Journal(path).pending() == []
     assert path.read_bytes() == b""
 
 
-def test_the_journal_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
+async def test_the_journal_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
     import stat
 
     folder = tmp_path / "journaal"
@@ -72,7 +72,7 @@ def test_the_journal_and_its_folder_are_the_users_alone(tmp_path: Path) -> None:
     path.write_text("")  # left by an earlier version, readable by all
     path.chmod(0o644)
     journal = Journal(path)
-    journal.append("log", "HV-20261201-001", "token", "paco", None, {"soort": "notitie", "tekst": "geheim"})
+    await journal.append("log", "HV-20261201-001", "token", "paco", None, {"soort": "notitie", "tekst": "geheim"})
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
@@ -104,22 +104,22 @@ GOOD = {
     ],
     ids=["a number", "a key missing", "a key more", "settled abc", "a list", "a string seq", "true", "text fields"],
 )
-def test_each_kind_of_damaged_line_is_passed_over_and_said_once(tmp_path: Path, damaged: object) -> None:
+async def test_each_kind_of_damaged_line_is_passed_over_and_said_once(tmp_path: Path, damaged: object) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    kept = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    kept = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
     journal.close()
     with path.open("a") as handle:
         handle.write(json.dumps(damaged) + "\n")
     journal = Journal(path)
-    after = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
+    after = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
     journal.close()
     with capture_logs() as logged:
         assert [e.seq for e in Journal(path).pending()] == [kept.seq, after.seq]
     assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 1)]
 
 
-def test_a_fifo_where_the_journal_belongs_is_refused_at_once_not_read(tmp_path: Path) -> None:
+async def test_a_fifo_where_the_journal_belongs_is_refused_at_once_not_read(tmp_path: Path) -> None:
     import os
 
     from worker.core.folders import NotARegularFile
@@ -130,7 +130,7 @@ def test_a_fifo_where_the_journal_belongs_is_refused_at_once_not_read(tmp_path: 
         Journal(path)  # a read would wait for a writer forever
 
 
-def test_an_append_the_disk_refuses_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
+async def test_an_append_the_disk_refuses_leaves_the_journal_as_it_was(tmp_path: Path) -> None:
     """A half-written line stayed in the buffer and went out glued to the next entry, which was then unreadable
     while its session had heard "kept"; several entries shared one seq."""
     import resource
@@ -140,20 +140,41 @@ def test_an_append_the_disk_refuses_leaves_the_journal_as_it_was(tmp_path: Path)
 
     path = tmp_path / "j.jsonl"
     journal = Journal(path)
-    first = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "een"})
+    first = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "een"})
     before = path.read_bytes()
     limit = resource.getrlimit(resource.RLIMIT_FSIZE)
     previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) + 100, limit[1]))  # room for part of a line only
     try:
         with pytest.raises(NotKept):
-            journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x" * 500})
+            await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x" * 500})
         assert path.read_bytes() == before
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, limit)
         signal.signal(signal.SIGXFSZ, previous)
-    second = journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "twee"})
+    second = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "twee"})
     journal.close()
     again = Journal(path).pending()
     assert [(e.seq, e.fields["tekst"]) for e in again] == [(first.seq, "een"), (second.seq, "twee")]
-    assert second.seq == first.seq + 1
+    assert second.seq > first.seq  # a seq is never given twice (a refused one is skipped)
+
+
+async def test_writes_that_arrive_together_are_all_kept_in_the_order_they_were_asked_for(tmp_path: Path) -> None:
+    import anyio
+
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    kept: list[int] = []
+
+    async def say(n: int) -> None:
+        entry = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": str(n)})
+        kept.append(entry.seq)
+
+    async with anyio.create_task_group() as group:
+        for n in range(50):
+            group.start_soon(say, n)
+    journal.close()
+    again = Journal(path).pending()
+    assert sorted(kept) == list(range(1, 51))
+    assert [e.seq for e in again] == list(range(1, 51))
+    assert [e.fields["tekst"] for e in again] == [str(n) for n in range(50)]

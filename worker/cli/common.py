@@ -109,7 +109,7 @@ async def connection(settings: Settings) -> AsyncIterator[asyncpg.Connection]:
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import migrate, set_timezone
 
-    database = resolve_database(settings)
+    database = await resolve_database(settings)
     conn = await connect_one(settings, database)
     try:
         if settings.database is None:

@@ -103,7 +103,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
     fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
     fix_url = "correct TAAK_DATABASE_URL"  # the URL itself, or what it says, is wrong: no network will mend it
     try:
-        database = resolve_database(settings)
+        database = await resolve_database(settings)
         conn = await connect_one(settings, database)
     except TaakError as exc:
         wrong_url = isinstance(exc, InvalidInput | Misconfigured)

@@ -242,10 +242,10 @@ def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> i
 
     from worker.cli.common import failure_line
     from worker.daemon.worker import StartRefused, Worker
-    from worker.db.connect import resolve_database
+    from worker.db.connect import embedded_or_configured
 
     try:
-        database = resolve_database(settings)
+        database = embedded_or_configured(settings)
         worker = Worker(settings, database, once=once, only_task=only_task)
         anyio.run(worker.run)
     except KeyboardInterrupt:

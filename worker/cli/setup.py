@@ -143,7 +143,7 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
             else message("no_embedded_running", language)
         )
         return ExitCode.OK
-    database = resolve_database(settings)
+    database = await resolve_database(settings)
     conn = await connect_one(settings, database)
     try:
         if args.db_command == "heartbeats":

@@ -525,7 +525,7 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
     from worker.core.errors import Misconfigured, Unreachable
     from worker.db.connect import connect_one, resolve_database, unreachable
 
-    database = resolve_database(settings)
+    database = await resolve_database(settings)
     said = unreachable(database, lost).render(settings.language)
     print(f"taak: {message('tail_waits', settings.language, said=said)}", file=sys.stderr, flush=True)
     while True:

@@ -102,7 +102,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         from worker.db.migrate import migrate, set_timezone
         from worker.logs import quiet_pool_retries
 
-        database = resolve_database(settings)
+        database = await resolve_database(settings)
         if settings.database is None:  # the embedded database is this machine's own: kept migrated
             from worker.db.connect import connect_one
 

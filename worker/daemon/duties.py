@@ -5,7 +5,6 @@ reaches the database only through `Outages.run`, so an outage is waited out and 
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
@@ -13,6 +12,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
@@ -20,7 +20,7 @@ import asyncpg
 import structlog
 
 from worker import __version__
-from worker.core.folders import make_folder
+from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
 from worker.core.messages import message
 from worker.daemon import intake, outbox
@@ -202,18 +202,13 @@ class Duties:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
         while True:
             found = await self.db("registry", partial(all_machines, self.pool))
-            path = self.settings.registry_path
-            make_folder(path.parent)
-            if path.is_dir():  # said of the path the owner gave, before a `.tmp` file is left beside it
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-            temporary = path.with_name(path.name + ".tmp")
-            try:
-                temporary.write_text(
-                    json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-                )
-                os.replace(temporary, path)
-            except OSError:
-                with contextlib.suppress(OSError):  # no half-written file left beside the registry
-                    temporary.unlink(missing_ok=True)
-                raise
+            text = json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n"
+            await anyio.to_thread.run_sync(_write_registry, self.settings.registry_path, text)
             await anyio.sleep(self.settings.registry_seconds)
+
+
+def _write_registry(path: Path, text: str) -> None:
+    make_folder(path.parent)
+    if path.is_dir():  # said of the path the owner gave, not of a temporary file beside it
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    write_private(path, text)  # a new temporary file renamed over it: a planted symlink is replaced, not followed

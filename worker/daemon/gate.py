@@ -16,6 +16,7 @@ import os
 import stat
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,7 +32,7 @@ from worker.core.messages import Phrase, file_error_line, kept_phrase, message, 
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import is_blank
-from worker.daemon.journal import Entry, Journal, Outcome
+from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
 from worker.db.connect import CONNECTION_ERRORS
 from worker.db.ledger import Claim, Ledger, Reason, check_text
@@ -149,14 +150,19 @@ class Gate:
         if running.closed is not None:
             raise Refused("closed_by_this_session", id=running.task_id, verb=running.closed)
         fields = _checked_fields(op, request)
-        entry = self.journal.append(
-            op, running.task_id, running.claim.token, running.claim.bot, running.session_id, fields
-        )
-        running.wrote = True
-        if op in CLOSING_OPS:
+        if op in CLOSING_OPS:  # at once: a write that comes while this one is made durable is refused
             running.closed = op
-        self._keep_stand(running, op, fields)
-        return await self._answer_when_written(entry, language)
+        try:
+            entry = await self.journal.append(
+                op, running.task_id, running.claim.token, running.claim.bot, running.session_id, fields
+            )
+        except NotKept:
+            running.closed = None if op in CLOSING_OPS else running.closed
+            raise
+        running.wrote = True
+        waiting = self._expect(entry)  # before anything else can let the forwarder settle it
+        await self._keep_stand(running, op, fields)
+        return await self._answer_when_written(entry, waiting, language)
 
     def _own(self, request: dict[str, Any], peer: int | None) -> Running:
         """Only the session's own task, with its current token, asked by a process of that session's own tree
@@ -168,29 +174,36 @@ class Gate:
             raise Refused("not_own_task", id=task_id or "-")
         return running
 
-    def _keep_stand(self, running: Running, op: str, fields: dict[str, Any]) -> None:
+    async def _keep_stand(self, running: Running, op: str, fields: dict[str, Any]) -> None:
         """After the write is kept: a stand file that cannot be written (a full disk) is the hooks' loss, said in the
         log, never a kept write reported as failed."""
         if op == "stap":
             running.volgende_stap = fields["tekst"]
         status = CLOSING_OPS.get(op, Status.BEZIG)
+        stand = partial(
+            write_stand,
+            self.data_dir,
+            running.task_id,
+            status=status,
+            volgende_stap=running.volgende_stap,
+            language=self.language,
+            timezone=self.timezone,
+        )
         try:
-            write_stand(
-                self.data_dir,
-                running.task_id,
-                status=status,
-                volgende_stap=running.volgende_stap,
-                language=self.language,
-                timezone=self.timezone,
-            )
+            await anyio.to_thread.run_sync(stand)
         except OSError as exc:
             log.warning("stand_not_written", task_id=running.task_id, reason=file_error_line(exc, self.language))
 
-    async def _answer_when_written(self, entry: Entry, language: str) -> Answer:
-        done = anyio.Event()
-        outcome: list[TaakError | None] = []
-        self._settled[entry.seq] = (done, outcome)
+    def _expect(self, entry: Entry) -> tuple[anyio.Event, list[TaakError | None]]:
+        waiting: tuple[anyio.Event, list[TaakError | None]] = (anyio.Event(), [])
+        self._settled[entry.seq] = waiting
         self.new_entry.set()
+        return waiting
+
+    async def _answer_when_written(
+        self, entry: Entry, waiting: tuple[anyio.Event, list[TaakError | None]], language: str
+    ) -> Answer:
+        done, outcome = waiting
         # While the database is away the journal is the answer at once; else wait briefly for the write.
         with anyio.move_on_after(ANSWER_WAIT_SECONDS if self.database_up() else 0):
             await done.wait()
@@ -230,7 +243,7 @@ class Gate:
             if running.volgende_stap:
                 text = with_first_action(text, running.task_id, running.volgende_stap)
             return Answer(out=self._with_waiting(text, waiting, language))
-        self._keep_copy(_copy_path(running.briefing_file, variant), text)
+        await self._keep_copy(_copy_path(running.briefing_file, variant), text)
         return Answer(out=text)
 
     def _waiting_lines(self, running: Running, language: str) -> list[str]:
@@ -302,7 +315,7 @@ class Gate:
             attempts = _attempts(self.ledger, entry, entry.seq in earlier, self.backoff)
             result, refusal = await self.retry("journal", attempts)
             reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
-            self.journal.settle(entry, result, reason)
+            await self.journal.settle(entry, result, reason)
             if refusal is not None:
                 said = refusal.render(self.language)  # the log's words are the daemon's language
                 # The owner took the task back, or cancelled it: the ledger's rule at work, which the session was
@@ -337,12 +350,12 @@ class Gate:
         except CONNECTION_ERRORS:
             return  # the copy stays as it was; the next write tries again
         for variant in (Variant.FULL, Variant.COMPACT):
-            self._keep_copy(_copy_path(running.briefing_file, variant), build_briefing(source, variant))
+            await self._keep_copy(_copy_path(running.briefing_file, variant), build_briefing(source, variant))
 
-    def _keep_copy(self, path: Path, text: str) -> None:
+    async def _keep_copy(self, path: Path, text: str) -> None:
         """A briefing copy is the hooks' fallback: one that cannot be written leaves the older one, said in the log."""
         try:
-            write_private(path, text + "\n")
+            await anyio.to_thread.run_sync(write_private, path, text + "\n")
         except OSError as exc:
             log.warning("briefing_copy_not_written", path=str(path), reason=file_error_line(exc, self.language))
 

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+import anyio
 import structlog
 
 from worker.core.errors import ExitCode, TaakError
@@ -60,6 +61,9 @@ class Entry:
 
 
 class Journal:
+    """Built at the start (it reads the file: build it off the event loop). Appends that arrive together are written
+    with one write and one fsync, in a worker thread: the event loop never waits for the disk."""
+
     def __init__(self, path: Path) -> None:
         self.path = path
         make_private_folder(path.parent)  # it holds lease tokens and what sessions said
@@ -70,45 +74,73 @@ class Journal:
             path.unlink()  # everything reached the database (or was refused and logged): start afresh
         self._fd = open_private(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         self._size = os.fstat(self._fd).st_size  # where the last whole line ends
-        self._torn = False  # a failed append that could not be cut back yet
+        self._torn = False  # a failed write that could not be cut back yet
+        self._waiting: list[tuple[bytes, anyio.Event, list[OSError | None]]] = []
+        self._writing = False
 
     def pending(self) -> list[Entry]:
         """Accepted, not yet settled, oldest first."""
         return list(self._pending)
 
-    def append(self, op: str, task_id: str, token: str, bot: str, sessie: str | None, fields: dict[str, Any]) -> Entry:
-        """The entry, durable; NotKept when it could not be made so (then nothing of it stays)."""
+    async def append(
+        self, op: str, task_id: str, token: str, bot: str, sessie: str | None, fields: dict[str, Any]
+    ) -> Entry:
+        """The entry, durable; NotKept when it could not be made so (then nothing of it stays). Entries are numbered
+        in the order they are asked for, and kept in that order."""
         entry = Entry(self._next, op, task_id, token, bot, sessie, fields)
-        self._write({"entry": asdict(entry)})
         self._next += 1
+        await self._durable({"entry": asdict(entry)})
         self._pending.append(entry)
         return entry
 
-    def settle(self, entry: Entry, outcome: Outcome, reason: str | None = None) -> None:
+    async def settle(self, entry: Entry, outcome: Outcome, reason: str | None = None) -> None:
         """Settled in memory whatever the disk says: the row is in the database (or refused) already. A settle line
         that cannot be written leaves the entry to the next start, which finds its row by its sleutel."""
         self._pending = [e for e in self._pending if e.seq != entry.seq]
         try:
-            self._write({"settled": entry.seq, "uitkomst": outcome, "reden": reason})
+            await self._durable({"settled": entry.seq, "uitkomst": outcome, "reden": reason})
         except NotKept as exc:
             log.warning("journal_settle_not_kept", seq=entry.seq, task_id=entry.task_id, reason=exc.render("en"))
 
     def close(self) -> None:
         os.close(self._fd)
 
-    def _write(self, record: dict[str, Any]) -> None:
+    async def _durable(self, record: dict[str, Any]) -> None:
+        """Written and fsynced together with whatever else waits: the first caller writes, in a worker thread, batch
+        after batch until nobody waits; the others wait for the batch that holds theirs."""
         line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+        done = anyio.Event()
+        failed: list[OSError | None] = []
+        self._waiting.append((line, done, failed))
+        if not self._writing:
+            self._writing = True
+            with anyio.CancelScope(shield=True):  # the others wait on this caller: it finishes what it began
+                try:
+                    while self._waiting:
+                        batch, self._waiting = self._waiting, []
+                        error = await anyio.to_thread.run_sync(self._write, b"".join(item[0] for item in batch))
+                        for _line, event, outcome in batch:
+                            outcome.append(error)
+                            event.set()
+                finally:
+                    self._writing = False
+        await done.wait()
+        if failed[0] is not None:
+            raise NotKept(failed[0])
+
+    def _write(self, data: bytes) -> OSError | None:
         try:
             if self._torn:
                 self._cut_back()
-            _write_all(self._fd, line)
+            _write_all(self._fd, data)
             os.fsync(self._fd)
         except OSError as exc:
             self._torn = True
-            with contextlib.suppress(OSError):  # else tried again before the next line
+            with contextlib.suppress(OSError):  # else tried again before the next write
                 self._cut_back()
-            raise NotKept(exc) from exc
-        self._size += len(line)
+            return exc
+        self._size += len(data)
+        return None
 
     def _cut_back(self) -> None:
         os.ftruncate(self._fd, self._size)

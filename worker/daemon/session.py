@@ -145,7 +145,9 @@ async def _supervise(
     held: int,
 ) -> None:
     times_path = plan.raw_path.with_suffix(TIMES_OPEN)
-    with Sink(plan.raw_path) as raw, Sink(times_path) as times, Sink(plan.stderr_path) as err_file:
+    sinks = await anyio.to_thread.run_sync(lambda: [Sink(p) for p in (plan.raw_path, times_path, plan.stderr_path)])
+    raw, times, err_file = sinks
+    with raw, times, err_file:
         async with anyio.create_task_group() as watchers:
             watchers.start_soon(_watch, process, limits, lease_check, shutdown, live, held)
             async with anyio.create_task_group() as readers:
@@ -169,7 +171,9 @@ async def _supervise(
 
 class Sink:
     """A file of the session's output, appended to as it comes. A write that fails (a full disk) is said once and
-    ends this file's copy, never the session: a copy with a gap in it would read as something else."""
+    ends this file's copy, never the session: a copy with a gap in it would read as something else. The writes go to
+    the page cache and are never fsynced (the archive reads the file when the session is over), so they stay on the
+    event loop; opening the files is done in a worker thread."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -131,7 +131,7 @@ class Worker:
         self._make_session_folders()
         self._lock_instances()
         try:
-            journal = Journal(self.journal_path)
+            journal = await anyio.to_thread.run_sync(Journal, self.journal_path)
         except OSError as exc:  # a FIFO or a folder where the journal belongs, a journal no one can read
             raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
         self.journal_replayed = len(journal.pending())  # read now: the forwarder may write some before the start line
@@ -538,7 +538,7 @@ class Worker:
                 shield.deadline = anyio.current_time() + FINISH_DEADLINE_SECONDS
                 await self._finish(claim, session_id, report)
         except DatabaseGone:  # stopped before the session ran, the database away: it goes back, at the next start
-            self._ending_to_journal(claim, session_id)
+            await self._ending_to_journal(claim, session_id)
         except Exception:
             log.exception("task_runner_failed")
             # The attempt counts, with the task's backoff: given back at once, a failure that comes again at
@@ -563,22 +563,7 @@ class Worker:
         )
         briefing = build_briefing(source, Variant.FULL)
         files = SessionFiles.of(Layout(self.settings.data_dir).sessions, task.id, task.pogingen, session_id)
-        make_folder(files.folder)
-        write_stand(
-            self.settings.data_dir,
-            task.id,
-            status=task.status,
-            volgende_stap=task.volgende_stap,
-            language=self.settings.language,
-            timezone=self.settings.timezone,
-        )
-        # Before the session starts: the archive tags the session's transcript lines from this record.
-        write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
-        write_private(files.briefing, briefing + "\n")
-        card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
-        write_private(files.task_card, json.dumps(card, ensure_ascii=False))
-        # The hooks' fallback when the database is away after a compaction: the variant that fits.
-        write_private(files.compact_briefing, build_briefing(source, Variant.COMPACT) + "\n")
+        await anyio.to_thread.run_sync(partial(self._write_session_files, claim, session_id, files, source))
         extra = session_env(
             task_id=task.id,
             token=claim.token,
@@ -613,6 +598,24 @@ class Worker:
     def _session_started(self, task_id: str, leader: int) -> None:
         if (running := self.running.get(task_id)) is not None:
             running.leader = leader  # the gate answers only the processes of this session's tree
+
+    def _write_session_files(
+        self, claim: Claim, session_id: str, files: SessionFiles, source: BriefingInput
+    ) -> None:
+        """What a session's hooks and the archive read, written before it starts (in a worker thread: the disk)."""
+        task, s = claim.task, self.settings
+        make_folder(files.folder)
+        write_stand(
+            s.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap, language=s.language,
+            timezone=s.timezone,
+        )
+        # The archive tags the session's transcript lines from this record.
+        write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
+        write_private(files.briefing, build_briefing(source, Variant.FULL) + "\n")
+        card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
+        write_private(files.task_card, json.dumps(card, ensure_ascii=False))
+        # The hooks' fallback when the database is away after a compaction: the variant that fits.
+        write_private(files.compact_briefing, build_briefing(source, Variant.COMPACT) + "\n")
 
     def _limits(self) -> Limits:
         s = self.settings
@@ -678,7 +681,7 @@ class Worker:
         task_id = claim.task.id
         assert self.gate is not None
         result = _result_row(report, session_id)
-        kept = self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
+        kept = await self._journal(claim, session_id, "resultaat", {"tekst": result[0], "meta": result[1]})
         try:
             await self.gate.drained(task_id, stop_waiting=self.stopping)
             if not kept:  # the journal's disk is full: straight to the database, after the session's own rows
@@ -688,7 +691,7 @@ class Worker:
                     last_try_after=self.stopping,
                 )
         except DatabaseGone:
-            self._ending_to_journal(claim, session_id)
+            await self._ending_to_journal(claim, session_id)
             return
         try:
             task_after = await self.outages.run(
@@ -708,21 +711,21 @@ class Worker:
             )
             await self._apply(claim, session_id, outcome)
         except DatabaseGone:
-            self._ending_to_journal(claim, session_id)
+            await self._ending_to_journal(claim, session_id)
 
-    def _ending_to_journal(self, claim: Claim, session_id: str) -> None:
+    async def _ending_to_journal(self, claim: Claim, session_id: str) -> None:
         """The worker stops while the database is away: the attempt given back waits in the journal (after the
         result row, already there). Unjudged, the attempt is not the task's to pay; a task the session closed
         itself (klaar, blokkeer) stays closed, as the give-back names a token that is no longer current."""
         reason = reason_fields(phrase("row_stopped_database_away"))
-        self._journal(claim, session_id, "vrijgeven_poging_terug", reason)
+        await self._journal(claim, session_id, "vrijgeven_poging_terug", reason)
         log.warning("ending_kept_in_journal", reason=message("ending_kept", self.settings.language))
 
-    def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> bool:
+    async def _journal(self, claim: Claim, session_id: str, op: str, fields: dict[str, object]) -> bool:
         """One of the daemon's own endings into the journal; False (said in the log) when it could not be kept."""
         assert self.gate is not None
         try:
-            self.gate.journal.append(op, claim.task.id, claim.token, claim.bot, session_id, fields)
+            await self.gate.journal.append(op, claim.task.id, claim.token, claim.bot, session_id, fields)
         except NotKept as exc:
             log.error("journal_not_kept", op=op, reason=exc.render(self.settings.language))
             return False
@@ -761,7 +764,7 @@ class Worker:
                 )
             except DatabaseGone:  # judged, not written: the journal keeps the judgement for the next start
                 fields = {**reason_fields(outcome.reason_phrase), "notitie": outcome.note}
-                self._journal(claim, session_id, "poging_mislukt", fields)
+                await self._journal(claim, session_id, "poging_mislukt", fields)
                 log.warning("ending_kept_in_journal", reason=message("ending_kept", s.language))
                 return
             log.info("task_returned", status=status)
@@ -780,7 +783,7 @@ class Worker:
             )
             written = True
         if not written:
-            self._journal(claim, session_id, "vrijgeven_poging_terug", reason_fields(reason))
+            await self._journal(claim, session_id, "vrijgeven_poging_terug", reason_fields(reason))
 
 
 # The daemon's log event for a lease that is gone at a token check.

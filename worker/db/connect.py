@@ -9,6 +9,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
+import anyio
 import asyncpg
 from tenacity import (
     AsyncRetrying,
@@ -101,13 +102,21 @@ def missing_certificate(url: str) -> tuple[str, str] | None:
     return None
 
 
-def resolve_database(settings: Settings) -> DatabaseUrl:
-    """The configured database, or the embedded one under the data folder."""
+def embedded_or_configured(settings: Settings) -> DatabaseUrl:
+    """The configured database, or the embedded one under the data folder (started when it is not running: this
+    blocks; an event loop calls resolve_database)."""
     if settings.database is not None:
         return settings.database
     from worker.db.embedded import ensure_embedded
 
     return parse_database_url(ensure_embedded(settings.embedded_dir))
+
+
+async def resolve_database(settings: Settings) -> DatabaseUrl:
+    """The configured database, or the embedded one, started in a worker thread when it must be."""
+    if settings.database is not None:
+        return settings.database
+    return await anyio.to_thread.run_sync(embedded_or_configured, settings)
 
 
 def connection_options(settings: Settings, database: DatabaseUrl) -> dict[str, Any]:
@@ -208,7 +217,7 @@ def known_reason(cause: BaseException) -> Phrase | None:
 async def connect_one(
     settings: Settings, database: DatabaseUrl | None = None, *, application_name: str = "taak"
 ) -> asyncpg.Connection:
-    database = database or resolve_database(settings)
+    database = database or await resolve_database(settings)
     options = connection_options(settings, database)
     options["server_settings"] = {**options["server_settings"], "application_name": application_name}
     # One connection for one command: a statement cache buys nothing there, and a transaction pooler on a
@@ -229,7 +238,7 @@ async def _nothing_left_to_reset(_connection: asyncpg.Connection) -> None:
 async def create_pool(
     settings: Settings, database: DatabaseUrl | None = None, *, min_size: int = 1, max_size: int = 10
 ) -> asyncpg.Pool:
-    database = database or resolve_database(settings)
+    database = database or await resolve_database(settings)
     options = connection_options(settings, database)
     pool: asyncpg.Pool = await _retrying(
         settings,
