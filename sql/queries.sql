@@ -214,11 +214,11 @@ select taak_poging_mislukt($1::text, $2::uuid, $3::text, $4::text, $5::text, $6:
 select * from taak_poging_terug($1::text, $2::uuid, $3::text, $4::text, $5::jsonb);
 
 -- name: eigen_claims_vrijgeven
--- At start-up a daemon gives back what this bot@machine held in a previous run, at once instead
--- of after the lease. The attempt stays counted, and a task whose attempts are used up is mislukt:
--- a task that crashes its worker must not loop. Migration 026, taak_eigen_claims_vrijgeven.
--- $1 holders (text[], bot@machine), $2 reden, $3 reden as the row's phrase names it (jsonb)
-select id from taak_eigen_claims_vrijgeven($1::text[], $2::text, $3::jsonb) as id;
+-- At start-up a daemon gives back what this machine's bots held in a previous run (its record names each claim
+-- with its token), at once instead of after the lease. The attempt stays counted, and a task whose attempts are
+-- used up is mislukt: a task that crashes its worker must not loop (sql/functions/40_taak_eigen_claims_vrijgeven).
+-- $1 task ids (text[]), $2 their lease tokens (uuid[], in the same order), $3 reden, $4 reden as a phrase (jsonb)
+select id from taak_eigen_claims_vrijgeven($1::text[], $2::uuid[], $3::text, $4::jsonb) as id;
 
 -- name: journaal_bekend
 -- Did a journalled write reach the database before the daemon could settle it? $1 taak_id, $2 sleutel

@@ -621,10 +621,10 @@ $_$;
 
 
 --
--- Name: taak_eigen_claims_vrijgeven(text[], text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+-- Name: taak_eigen_claims_vrijgeven(text[], uuid[], text, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.taak_eigen_claims_vrijgeven(houders text[], reden text, zin jsonb) RETURNS SETOF text
+CREATE FUNCTION public.taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb) RETURNS SETOF text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $_$
@@ -637,16 +637,17 @@ begin
             status = case when t.pogingen >= t.max_pogingen then 'mislukt' else 'wachtend' end,
             afgerond = case when t.pogingen >= t.max_pogingen then now() end,
             niet_voor = null, lease_tot = null, lease_token = null
-        where t.status = 'bezig' and t.geclaimd_door = any($1)
+        from unnest($1, $2) as claim (id, token)
+        where t.id = claim.id and t.lease_token = claim.token and t.status = 'bezig'
         returning t.id, t.geclaimd_door, t.status
     ), regels as (
         insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
         select terug.id, split_part(terug.geclaimd_door, '@', 1), 'vrijgegeven',
-               $2 || case when terug.status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
+               $3 || case when terug.status = 'mislukt' then ': mislukt (pogingen op)' else '' end,
                jsonb_build_object('status', terug.status, 'zin',
                    case when terug.status = 'mislukt'
-                        then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $3))
-                        else $3 end)
+                        then jsonb_build_object('sleutel', 'row_attempts_used_up', 'waarden', jsonb_build_object('reason', $4))
+                        else $4 end)
         from terug
     )
     select terug.id from terug;
@@ -980,6 +981,10 @@ begin
         select l.taak_id, l.bot from agent_taak_log l
         where l.taak_id = $1 and l.soort = 'gestart' and l.meta ->> 'lease_token' = $2::text
           and l.sessie is not distinct from $4
+          and not exists (
+              select 1 from agent_taak_log r
+              where r.taak_id = $1 and r.sessie is not distinct from $4 and r.meta ? 'resultaat'
+          )
         limit 1
     ), regel as (
         insert into agent_taak_log (taak_id, bot, soort, tekst, sessie, meta)
@@ -2293,12 +2298,12 @@ GRANT ALL ON FUNCTION public.taak_claim_id(taak text, bot text, lease_seconds in
 
 
 --
--- Name: FUNCTION taak_eigen_claims_vrijgeven(houders text[], reden text, zin jsonb); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(houders text[], reden text, zin jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(houders text[], reden text, zin jsonb) TO taak_daemon;
-GRANT ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(houders text[], reden text, zin jsonb) TO taak_eigenaar;
+REVOKE ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb) TO taak_eigenaar;
 
 
 --

@@ -19,11 +19,11 @@ import struct
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder, read_regular, write_private
 
 PR_SET_DUMPABLE = 4
 PEERCRED = getattr(socket, "SO_PEERCRED", 17)  # Linux
@@ -135,10 +135,13 @@ def exclusive(path: Path) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Group:
-    """A session's process group: its leader's pid (= the group id) and when the leader started."""
+    """A claim a daemon holds and its session's process group: the task and the lease token it was claimed with,
+    the group's leader (= the group id; 0 before the session starts) and when the leader started."""
 
-    pgid: int
-    started: float
+    task: str
+    token: str
+    pgid: int = 0
+    started: float = 0.0
 
 
 def process_start_time(pid: int) -> float | None:
@@ -153,17 +156,16 @@ def process_start_time(pid: int) -> float | None:
 
 def write_groups(path: Path, groups: list[Group]) -> None:
     make_folder(path.parent)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps([{"pgid": g.pgid, "started": g.started} for g in groups]), encoding="utf-8")
-    os.replace(temporary, path)
+    write_private(path, json.dumps([asdict(g) for g in groups]))
 
 
 def read_groups(path: Path) -> list[Group]:
+    """The record as written; ValueError for one that is not (damaged, another version's, a FIFO in its place)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return [Group(int(g["pgid"]), float(g["started"])) for g in raw]
-    except (OSError, ValueError, KeyError, TypeError):
-        return []
+        raw = loads(read_regular(path, 1 << 20)[0])
+        return [Group(str(g["task"]), str(g["token"]), int(g["pgid"]), float(g["started"])) for g in raw]
+    except (OSError, KeyError, TypeError) as exc:
+        raise ValueError(str(exc)) from exc
 
 
 def kill_group_of_a_previous_run(group: Group) -> int:

@@ -399,9 +399,23 @@ async def test_the_context_is_limited_as_the_json_it_is_stored_as(ledger: Ledger
 
 async def test_a_task_held_by_a_crashed_worker_fails_at_restart_when_its_attempts_are_used(ledger: Ledger) -> None:
     task_id = await ledger.nieuw(NewTask("Laat de worker crashen", "jamal", toegewezen_aan="paco", max_pogingen=1))
-    assert await ledger.claim(["paco"]) is not None
-    assert await ledger.eigen_claims_vrijgeven(["paco@testmachine"], "herstart") == [task_id]
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    assert await ledger.eigen_claims_vrijgeven([(task_id, claim.token)], "herstart") == [task_id]
     assert (await ledger.toon(task_id)).status == Status.MISLUKT
+
+
+async def test_a_restart_gives_back_only_the_claims_it_names_with_their_tokens(ledger: Ledger) -> None:
+    """By holder alone, a daemon's role could give back a task another machine was running, and a third daemon
+    claimed it while the first session still ran (tester of issue 38)."""
+    ours = await ledger.nieuw(NewTask("Onze", "jamal", toegewezen_aan="paco"))
+    theirs = await ledger.nieuw(NewTask("Hun", "jamal", toegewezen_aan="paco"))
+    ours_claim, theirs_claim = await ledger.claim(["paco"]), await ledger.claim(["paco"])
+    assert ours_claim is not None
+    assert theirs_claim is not None
+    named = [(ours, ours_claim.token), (theirs, "00000000-0000-0000-0000-000000000000")]
+    assert await ledger.eigen_claims_vrijgeven(named, "herstart") == [ours]
+    assert (await ledger.toon(theirs)).status == Status.BEZIG
 
 
 async def test_compaction_rows_are_counted_in_the_briefing_never_shown_in_a_steps_place(ledger: Ledger) -> None:

@@ -69,7 +69,7 @@ async def every_row(ledger: Ledger, pool: asyncpg.Pool) -> list[LogRow]:
     await ledger.vrijgeven_poging_terug(f, claims[f].token, bot="paco", reden=shutdown.reason_phrase, sessie=None)
     await expire(pool, g)
     assert [v.id for v in await ledger.verlopen(backoff_base=0, backoff_max=0)] == [g]  # expired, attempts used up
-    await ledger.eigen_claims_vrijgeven(["paco@keuken"], phrase("row_released_at_restart", machine="keuken"))
+    await ledger.eigen_claims_vrijgeven([(h, claims[h].token)], phrase("row_released_at_restart", machine="keuken"))
     assert (await ledger.toon(h)).status.value == "mislukt"
     rows = [row for task_id in ids for row in await ledger.log_rows(task_id)]
     return rows

@@ -665,6 +665,13 @@ async def test_a_frozen_database_is_said_by_the_daemon_and_by_tail_within_the_st
             await wait_for(lambda: _said(daemon, "database_unreachable"), timeout=15, what="the daemon to say so")
             said_after = time.monotonic() - since
             await wait_for(lambda: _err_has(tmp_path / "tail.err", "tail wacht"), timeout=15, what="tail to say so")
+            # The owner's command with the default connect settings: it waited 28.7 s, five connects of 5 s each.
+            owner = {k: v for k, v in env.items() if not k.startswith("TAAK_CONNECT_")}
+            asked = time.monotonic()
+            shown = await anyio.run_process(
+                [sys.executable, "-m", "worker.cli.taak", "toon", "HV-20261205-001"], env=owner, check=False
+            )
+            toon_took = time.monotonic() - asked
             await anyio.sleep(max(0.0, 12 - (time.monotonic() - since)))
             _freeze(server, signal.SIGCONT)
             frozen = False
@@ -682,6 +689,9 @@ async def test_a_frozen_database_is_said_by_the_daemon_and_by_tail_within_the_st
             tail.wait(timeout=30)
             await anyio.to_thread.run_sync(daemon.stop)
         assert said_after < 10, said_after
+        assert shown.returncode == 4, shown.stderr
+        assert toon_took < 12, toon_took  # one connect timeout (5 s), not a retry of each
+        assert shown.stderr.decode().count("\n") == 1
         gone = [e for e in daemon.events() if e.get("event") == "database_unreachable"]
         assert gone[0]["error"] == "geen antwoord binnen de tijd"
         assert "Traceback" not in (tmp_path / "worker.log").read_text()

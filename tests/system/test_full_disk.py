@@ -136,3 +136,26 @@ def test_the_small_disk_is_really_full(small_disk: Path) -> None:
     fill(small_disk)
     with pytest.raises(OSError, match="No space left"):
         (small_disk / "nog een").write_bytes(os.urandom(8192))
+
+
+async def test_a_full_disk_at_the_claim_gives_the_task_back_without_using_an_attempt(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path, small_disk: Path
+) -> None:
+    """Its session's files could not be written: the task used up its attempts on an internal error, one after the
+    other (tester of issue 38)."""
+    await switch_on(conn, "paco")
+    env = worker_env(db_url, tmp_path, mode="finish", TAAK_DATA_DIR=str(small_disk / "data"), TAAK_POLL_SECONDS="1")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _said(daemon, "worker_started"), timeout=60, what="the start")
+        filler = fill(small_disk)
+        task_id = await new_task(conn, toegewezen_aan="paco")
+        await wait_for(lambda: _said(daemon, "worker_paused"), timeout=60, what="the pause")
+        row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+        filler.unlink()
+    finally:
+        daemon.stop()
+    assert (row["status"], row["pogingen"]) == ("wachtend", 0)
+    (outcome,) = [e for e in daemon.events() if e.get("event") == "outcome"]
+    assert "de schijf is vol" in outcome["reason"], outcome
+    assert not [e for e in daemon.events() if e.get("event") == "task_runner_failed"]

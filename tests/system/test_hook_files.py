@@ -121,3 +121,32 @@ def test_a_report_after_an_upgrade_goes_on_where_the_line_counted_progress_stopp
     assert done.returncode == 0, done.stderr
     (report,) = folder.glob("*.txt")
     assert report.read_text() == render(parse_lines(lines[10:]), zone=ZoneInfo("Europe/Amsterdam")) + "\n"
+
+
+NESTED = '{"a":' * 3000 + "1" + "}" * 3000
+
+
+@pytest.mark.parametrize("name", ["session-start", "pre-compact", "post-compact", "prompt"])
+def test_a_queue_hook_given_input_nested_too_deep_says_so_in_one_line_and_exits_0(tmp_path: Path, name: str) -> None:
+    """A 36-line RecursionError traceback and exit 1 (tester of issue 38)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "hook", name, "--queue"],
+        env=environment(tmp_path, "queue"),
+        cwd=tmp_path,
+        input=NESTED,
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) <= 1, done.stderr
+
+
+def test_the_prompt_hook_given_a_stand_file_nested_too_deep_answers_without_a_traceback(tmp_path: Path) -> None:
+    stand = tmp_path / "stand.json"
+    stand.write_text(NESTED)
+    done = hook(environment(tmp_path, "queue"), tmp_path, "prompt", "--stand", str(stand), payload={"prompt": "x"})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr

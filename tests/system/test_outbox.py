@@ -162,3 +162,30 @@ async def test_an_english_daemon_sends_in_english_and_leaves_out_what_is_no_long
     left_out = await pool.fetchrow("select verstuurd, laatste_fout from taak_meldingen where soort = 'vraag'")
     assert left_out["verstuurd"] is not None
     assert left_out["laatste_fout"].startswith("vervallen:")
+
+
+async def test_a_notify_command_that_never_reads_its_message_is_sent_to_without_a_traceback(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    """It broke the pipe its message came on, and every try ended in an ExceptionGroup traceback (tester of issue
+    38). A command that sends a fixed text need not read the message: its exit code says it was sent."""
+    ledger = Ledger(pool)
+    task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    await ledger.blokkeer(task_id, "rood of blauw? " * 6_000, token=claim.token)  # more than a pipe holds (64 KiB)
+    sent = tmp_path / "verstuurd"
+    command = f"sh -c {shlex.quote(f'echo $TAAK_ID >> {sent}')}"
+    env = worker_env(db_url, tmp_path, TAAK_NOTIFY_CMD=command, TAAK_OUTBOX_SECONDS="0.2")
+    daemon = Daemon(env, tmp_path / "w.log")
+    try:
+        await wait_for(lambda: _exists(sent), what="the message sent")
+        await _sleep(1)
+    finally:
+        daemon.stop()
+    assert sent.read_text().splitlines() == [task_id]  # once
+    assert "Traceback" not in (tmp_path / "w.log").read_text()
+
+
+async def _exists(path: Path) -> bool:
+    return path.exists()

@@ -4,6 +4,7 @@ there; files are written without following a planted symlink; the journal is a r
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -69,7 +70,8 @@ def test_a_fifo_where_the_journal_belongs_stops_the_start_with_one_line(db_url: 
     done = _start(env)
     assert done.returncode == 1, done.stderr
     (line,) = done.stderr.splitlines()
-    assert line.endswith(f"bestand {journal}: geen gewoon bestand (een FIFO, een apparaat of een map)"), line
+    said = "is geen gewoon bestand (een apparaat, een pipe of een socket): niet gelezen"
+    assert line.endswith(f"bestand {journal}: {said}"), line
 
 
 async def test_what_the_daemon_keeps_in_its_data_folder_is_the_users_alone(
@@ -105,3 +107,48 @@ def test_a_planted_symlink_is_replaced_not_followed(tmp_path: Path) -> None:
     assert not planted.is_symlink()
     assert planted.read_text() == "briefing\n"
     assert stat.S_IMODE(planted.stat().st_mode) == 0o600
+
+
+def test_what_the_hooks_and_the_owners_commands_write_in_the_data_folder_is_the_users_alone(tmp_path: Path) -> None:
+    """Reports, summaries, the archive, its index and hooks.log were 0644, and a data folder a hook made first was
+    0755 (tester of issue 38): a folder made with its parents gets the umask, not the mode asked."""
+    from tests.fixtures import FIXTURES
+
+    data = tmp_path / "nieuw" / "data"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_DATA_DIR=str(data), HOME=str(tmp_path / "thuis"), TAAK_LANGUAGE="nl")
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_bytes((FIXTURES / "agentlogs__compact.jsonl").read_bytes())
+    taak = [sys.executable, "-m", "worker.cli.taak"]
+    old = os.umask(0o022)
+    try:
+        payload = json.dumps({"trigger": "auto", "transcript_path": str(transcript), "session_id": "s"})
+        subprocess.run([*taak, "hook", "pre-compact"], env=env, input=payload, text=True, check=True, timeout=60)
+        summary = '{"trigger": "manual", "compact_summary": "Samenvatting", "session_id": "s"}'
+        subprocess.run([*taak, "hook", "post-compact"], env=env, input=summary, text=True, check=True, timeout=60)
+        subprocess.run([*taak, "recall", "budget"], env=env, capture_output=True, check=False, timeout=120)
+    finally:
+        os.umask(old)
+    written = [path for path in data.rglob("*") if path.is_file()]
+    assert any(path.name == "hooks.log" for path in written), "no hook ran: nothing was checked"
+    wider = [
+        f"{path.relative_to(tmp_path)} {stat.S_IMODE(path.lstat().st_mode):o}"
+        for path in [data, data.parent, *data.rglob("*")]
+        if stat.S_IMODE(path.lstat().st_mode) & 0o077
+    ]
+    assert wider == []
+
+
+def test_a_registry_file_in_a_folder_another_user_may_write_in_is_refused_at_the_start(
+    db_url: str, tmp_path: Path
+) -> None:
+    """That user planted a symlink at the registry's temporary file and the daemon, as root, overwrote the file it
+    pointed at (tester of issue 38)."""
+    theirs = _another_users_folder(tmp_path / "gedeeld", 0o777)
+    victim = tmp_path / "slachtoffer"
+    victim.write_text("origineel\n")
+    (theirs / "machines.json.tmp").symlink_to(victim)
+    done = _start(worker_env(db_url, tmp_path, TAAK_REGISTRY_FILE=str(theirs / "machines.json")))
+    assert done.returncode == 1, done.stderr
+    assert str(theirs) in done.stderr
+    assert victim.read_text() == "origineel\n"

@@ -54,8 +54,9 @@ async def test_a_session_that_stole_a_siblings_token_cannot_write_on_its_task(
         ({"kosten": -99_999_999, "total_cost_usd": -99_999_999}, "kosten"),  # past the daily cost brake
         ({"zin": {"sleutel": "row_started", "waarden": {"attempt": 1, "of": 3, "holder": "paco@x"}}}, "zin"),
         ({"rapport": "x" * 3_000_000}, "meta"),
+        ({"trigger": "evil"}, "trigger"),
     ],
-    ids=["a cost", "a system phrase", "3 MB"],
+    ids=["a cost", "a system phrase", "3 MB", "a trigger Claude Code never names"],
 )
 async def test_a_session_cannot_send_what_the_daemon_derives(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path, meta: dict[str, object], refused_key: str
@@ -123,3 +124,49 @@ async def test_a_forged_journal_entry_writes_nothing_at_the_next_start(
 
 async def _said(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
+
+
+async def test_a_copy_of_a_real_result_row_made_in_the_journal_writes_nothing_at_the_next_start(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """The copy kept the real claim's token and session (both readable in the journal) with a cost of
+    -99,999,999: it was written as a second result row, and the bot's day cost went below zero (tester of
+    issue 38). A session has one result row, and its figures are checked as a result line's are."""
+    import signal
+    import uuid
+
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, toegewezen_aan="paco")
+    env = worker_env(db_url, tmp_path, mode="klaar")
+    daemon = Daemon(env, tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _result_rows(conn, task_id), timeout=60, what="the real result row")
+        daemon.signal(signal.SIGKILL)
+        daemon.wait()
+    finally:
+        daemon.stop()
+    (journal,) = (Path(env["TAAK_DATA_DIR"]) / "journaal").glob("*.jsonl")
+    real = next(
+        json.loads(line)["entry"] for line in journal.read_text().splitlines() if '"op": "resultaat"' in line
+    )
+    forged = {**real, "seq": 999, "sleutel": uuid.uuid4().hex}
+    forged["fields"] = {**real["fields"], "meta": {**real["fields"]["meta"], "total_cost_usd": -99_999_999}}
+    with journal.open("a") as handle:
+        handle.write(json.dumps({"entry": forged}) + "\n")
+    again = Daemon(env, tmp_path / "again.log")
+    try:
+        await wait_for(lambda: _said(again, "worker_started"), timeout=60, what="the restart")
+    finally:
+        again.stop()
+    costs = await conn.fetch(
+        "select (meta ->> 'total_cost_usd')::numeric as cost from agent_taak_log"
+        " where taak_id = $1 and meta ? 'resultaat'",
+        task_id,
+    )
+    assert len(costs) == 1
+    assert costs[0]["cost"] >= 0
+
+
+async def _result_rows(conn: asyncpg.Connection, task_id: str) -> bool:
+    rows = "select count(*) from agent_taak_log where taak_id = $1 and meta ? 'resultaat'"
+    return bool(await conn.fetchval(rows, task_id))

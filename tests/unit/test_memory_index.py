@@ -70,3 +70,22 @@ def test_what_was_left_out_is_said_in_the_runs_language() -> None:
     dutch = memory_index(source, "/m/MEMORY.md", 2500, "nl").splitlines()[-1]
     assert english.endswith("more lines of the index left out; read them in /m/MEMORY.md)")
     assert dutch.endswith("regels van de index weggelaten; lees ze in /m/MEMORY.md)")
+
+
+def test_a_path_relative_to_the_text_is_checked_from_the_texts_own_folder(tmp_path: Path) -> None:
+    from worker.hooks.memory import dead_paths
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "er.md").write_text("x")
+    text = "Lees ./docs/er.md en ./docs/weg.md, en ../ook-weg.md."
+    assert dead_paths(text, tmp_path, tmp_path) == ["./docs/weg.md", "../ook-weg.md"]
+
+
+def test_doctor_reads_every_instruction_file_claude_code_reads_in_a_folder_and_above_it(tmp_path: Path) -> None:
+    from worker.cli.doctor import project_instructions
+
+    home = tmp_path / "thuis"
+    project = home / "code" / "veranda"
+    names = [str(path.relative_to(home)) for path in project_instructions(project, home)]
+    assert names[:3] == ["code/veranda/CLAUDE.md", "code/veranda/.claude/CLAUDE.md", "code/veranda/CLAUDE.local.md"]
+    assert names[-3:] == ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]

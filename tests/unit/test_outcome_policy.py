@@ -94,6 +94,13 @@ def _task(status: str, token: str | None) -> Task:
         (Stop.LEASE_LOST, "geannuleerd", None, "de eigenaar heeft de taak geannuleerd"),
         (Stop.SHUTDOWN, "geannuleerd", None, "de eigenaar heeft de taak geannuleerd"),
         (None, "klaar", None, "de sessie heeft de taak zelf afgesloten"),
+        (  # its daemon was frozen, and another daemon took the task over meanwhile: not the session's own close
+            Stop.UNCONFIRMED,
+            "bezig",
+            "andere-token",
+            "de daemon kon de lease niet op tijd bevestigen (de database of de daemon was weg); de sessie is "
+            "gestopt, en de taak ging intussen verder zonder haar (nu bezig)",
+        ),
     ],
 )
 def test_a_session_that_lost_its_task_is_told_why(
@@ -228,3 +235,10 @@ def test_a_session_that_never_started_says_so_not_exit_none() -> None:
         str(_result_phrase(never))
         == "sessie-resultaat: geen resultaatregel (niet gestart, bestand /nergens: bestaat niet)"
     )
+
+
+def test_a_session_stopped_because_its_lease_went_unconfirmed_gives_the_attempt_back() -> None:
+    seen = Observed(
+        token="mijn-token", exit_code=-9, result=None, stop=Stop.UNCONFIRMED, task_after=_task("bezig", "mijn-token")
+    )
+    assert decide(seen).action == Action.VRIJGEVEN

@@ -61,11 +61,7 @@ def _named_paths(settings: Settings) -> list[Check]:
         here = project_instructions(Path.cwd(), home)
     except OSError:  # the folder doctor runs in was removed under it: there is nothing there to read
         here = []
-    documents = [
-        *here,
-        home / ".claude" / "CLAUDE.md",
-        settings.memory_dir / "MEMORY.md",
-    ]
+    documents = dict.fromkeys([*here, home / ".claude" / "CLAUDE.md", settings.memory_dir / "MEMORY.md"])
     for document in documents:
         if not document.is_file():
             continue
@@ -79,14 +75,16 @@ def _named_paths(settings: Settings) -> list[Check]:
 
 
 def project_instructions(folder: Path, home: Path) -> list[Path]:
-    """The CLAUDE.md files Claude Code reads when it starts in `folder`: the folder's own and those of the folders
-    above it, up to the home folder (or, outside it, up to the root, which it leaves out). Most paths written
-    down for a session are in these, not in ~/.claude/CLAUDE.md."""
+    """The instruction files Claude Code reads when it starts in `folder` (CLAUDE.md, .claude/CLAUDE.md and
+    CLAUDE.local.md): the folder's own and those of the folders above it, up to the home folder (or, outside it,
+    up to the root, which it leaves out). Most paths written down for a session are in these, not in
+    ~/.claude/CLAUDE.md."""
     folder = folder.absolute()
     above = [folder, *folder.parents]
     if folder.is_relative_to(home):
         above = above[: above.index(home) + 1]
-    return [place / "CLAUDE.md" for place in above if place != Path(place.anchor)]
+    names = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+    return [place / name for place in above if place != Path(place.anchor) for name in names]
 
 
 async def _database_checks(settings: Settings) -> list[Check]:
@@ -130,7 +128,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
             said = message("schema_missing_search_path", settings.language, path=path)
             checks.append(Check("fail", "database", said, "put public in search_path, or leave search_path out"))
             return checks
-        else:
+        elif not migrations.newer:  # beside the schema check's failure it read as "all is well"
             checks.append(Check("ok", "database", f"{database.redacted}, {len(migrations.applied)} migrations applied"))
         database = await resolve_pooler(settings, database)
         if database.is_transaction_pooler or not settings.listen:

@@ -107,6 +107,10 @@ def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook:
     """Run a command's main (its imports too): a Ctrl-C while it loads ends it with `code` and no traceback, and
     its output is guarded (see the module's docstring)."""
     signal.signal(signal.SIGINT, signal.default_int_handler)  # from here a Ctrl-C is a KeyboardInterrupt, caught below
+    # What taak and queue-worker write is the user's alone: the data folder holds opdrachten verbatim (reports,
+    # summaries, the archive, hooks.log), and a folder made with its parents gets the umask, not the mode asked.
+    # An agent the daemon starts gets the user's own umask back (worker/proc.py).
+    os.umask(os.umask(0o077) | 0o077)
     if sys.stderr is None:
         _stderr_closed()
     if sys.stdout is None:

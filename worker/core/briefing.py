@@ -216,7 +216,7 @@ def counted_by_compaction(older: OlderRows, compactions: int) -> OlderRows:
     per_soort: dict[Soort, int] = {soort: n for soort, n in older.per_soort.items() if soort != Soort.COMPACT}
     if compactions:
         per_soort[Soort.COMPACT] = compactions
-    return OlderRows(per_soort=per_soort, since=older.since if per_soort else None)
+    return OlderRows(per_soort=per_soort, since=older.since if per_soort else None, rows=older.total)
 
 
 def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
@@ -227,7 +227,7 @@ def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
         per_soort[row.soort] = per_soort.get(row.soort, 0) + 1
     first = min(row.ts for row in rows)
     since = first if older.since is None else min(first, older.since)
-    return OlderRows(per_soort=per_soort, since=since)
+    return OlderRows(per_soort=per_soort, since=since, rows=older.total + len(rows))
 
 
 def _older_line(older: OlderRows, words: Words, when: object) -> str:

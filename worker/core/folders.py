@@ -3,11 +3,15 @@ FIFO or a device where a file is read (a read of either waits forever or never e
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import json
 import os
 import stat
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 PRIVATE_FILE = 0o600
 
@@ -24,7 +28,7 @@ def make_folder(path: Path, *, mode: int = 0o700) -> None:
 class NotARegularFile(OSError):
     """A FIFO, a device or a folder where a regular file belongs."""
 
-    reason_key = "reason_not_a_regular_file"  # said by worker.core.messages.os_reason
+    reason_key = "file_not_regular"  # said by worker.core.messages.os_reason
 
     def __init__(self, path: Path | str) -> None:
         super().__init__(errno.EINVAL, "not a regular file", str(path))
@@ -45,6 +49,8 @@ def open_private(path: Path, flags: int) -> int:
     fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, PRIVATE_FILE)
     try:
         status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(status.st_mode):
             raise NotARegularFile(path)
         if flags & (os.O_WRONLY | os.O_RDWR) and stat.S_IMODE(status.st_mode) & 0o077:
@@ -55,10 +61,56 @@ def open_private(path: Path, flags: int) -> int:
     return fd
 
 
-def read_regular(path: Path, limit: int) -> bytes:
-    """At most `limit` bytes of a regular file: /dev/zero, a FIFO or a folder is refused, never read."""
-    with os.fdopen(open_private(path, os.O_RDONLY), "rb") as handle:
-        return handle.read(limit)
+CHUNK = 1 << 20
+
+
+def read_regular(path: Path, limit: int, *, start: int = 0) -> tuple[bytes, int]:
+    """At most `limit` bytes of the regular file at `path` from byte `start`, and the file's size. Opened without
+    waiting (a FIFO with no writer would block the open itself), then refused unless it is a regular file: a FIFO
+    waited for a writer for ever, and `/dev/zero` grew a hook to 4 GB in 15 seconds."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0)
+    descriptor = os.open(path, flags)
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(info.st_mode):
+            raise NotARegularFile(path)
+        os.lseek(descriptor, start, os.SEEK_SET)
+        chunks: list[bytes] = []
+        left = limit
+        while left > 0 and (chunk := os.read(descriptor, min(left, CHUNK))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks), info.st_size
+    finally:
+        os.close(descriptor)
+
+
+def read_small_text(path: Path, limit: int = 1 << 20) -> str:
+    """A small file this program wrote (a stand file, a task card, a briefing copy), as text."""
+    return read_regular(path, limit)[0].decode("utf-8")
+
+
+def loads(text: str | bytes) -> Any:
+    """json.loads, with a text nested too deep for the parser said as what it is, JSON that cannot be read (a
+    ValueError), not a RecursionError that ended whoever read it."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+@contextlib.contextmanager
+def said_of(path: Path) -> Iterator[None]:
+    """An OSError that names no file (a write or an fsync on a full disk) named as one of `path`'s, so that it is
+    said as the file it is (`bestand ...: de schijf is vol`), not as an internal error."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def write_private(path: Path, data: bytes | str) -> None:
@@ -67,24 +119,27 @@ def write_private(path: Path, data: bytes | str) -> None:
     followed."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(raw)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    with said_of(path):
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(raw)
+            os.replace(temporary, path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
 
 
-def make_private_folder(path: Path) -> None:
+def make_private_folder(path: Path, *, narrow: bool = True) -> None:
     """Make the folder when missing and refuse one another user could swap things in: it must be this user's, and
     every folder above it this user's or root's, where no one else may rename it (writable by others only with
     the sticky bit, as /tmp; by the group only when the folder is this user's own, as a home folder of a user
-    private group). A folder of ours that others may read or write is narrowed to 0700."""
+    private group). A folder of ours that others may read or write is narrowed to 0700; one the user chose for a
+    file of theirs (`narrow=False`: the registry's) is left as it is, unless others may write in it."""
     make_folder(path)
     me = os.getuid()
-    if os.stat(path).st_uid != me:
+    status = os.stat(path)
+    if status.st_uid != me or (not narrow and status.st_mode & stat.S_IWOTH):
         raise NotPrivate(path)
     for above in path.parents:
         status = os.stat(above)
@@ -92,5 +147,5 @@ def make_private_folder(path: Path) -> None:
         group_may_rename = status.st_mode & stat.S_IWGRP and status.st_uid != me
         if status.st_uid not in (me, 0) or others_may_rename or group_may_rename:
             raise NotPrivate(above)
-    if stat.S_IMODE(os.stat(path).st_mode) & 0o077:
+    if narrow and stat.S_IMODE(status.st_mode) & 0o077:
         os.chmod(path, 0o700)

@@ -22,8 +22,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{said} (kept in the daemon's journal; it is written to the database as soon as that is back)",
     },
     "session_meta_refused": {
-        "nl": "{name}: dat geeft een sessie niet mee; wel: {allowed} (samen hoogstens {limit} bytes)",
-        "en": "{name}: a session cannot send that; it may send: {allowed} (at most {limit} bytes together)",
+        "nl": "{name}: dat geeft een sessie niet mee; wel: {allowed} (trigger: auto of manual) en, bij een "
+        "compact-regel, haar eigen zin (samen hoogstens {limit} bytes)",
+        "en": "{name}: a session cannot send that; it may send: {allowed} (trigger: auto or manual) and, with a "
+        "compact row, its own phrase (at most {limit} bytes together)",
     },
     "no_such_claim": {
         "nl": "{id}: geen claim van deze taak had dit token en deze sessie; er is niets geschreven",
@@ -34,10 +36,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "probeer het opnieuw als er weer ruimte is",
         "en": "not kept: the daemon could not record this in its journal ({reason}); nothing was logged, try "
         "again when there is room",
-    },
-    "reason_not_a_regular_file": {
-        "nl": "geen gewoon bestand (een FIFO, een apparaat of een map)",
-        "en": "not a regular file (a FIFO, a device or a folder)",
     },
     "reason_not_private": {
         "nl": "van een andere gebruiker, of een andere gebruiker mag er schrijven; kies een map van jezelf",
@@ -709,9 +707,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "the daemon could not confirm the lease in time (the database or the daemon was away); the session "
         "was stopped before anyone else could get the task, and the task goes back into the queue",
     },
+    "outcome_lease_unconfirmed_gone": {
+        "nl": "de daemon kon de lease niet op tijd bevestigen (de database of de daemon was weg); de sessie is "
+        "gestopt, en de taak ging intussen verder zonder haar (nu {status})",
+        "en": "the daemon could not confirm the lease in time (the database or the daemon was away); the session "
+        "was stopped, and the task went on without it meanwhile (now {status})",
+    },
     "outcome_shutdown": {
         "nl": "de worker stopt; de taak gaat terug in de wachtrij",
         "en": "the worker is stopping; the task goes back into the queue",
+    },
+    "outcome_session_files": {
+        "nl": "infrastructuur: de bestanden van de sessie konden niet worden geschreven ({why})",
+        "en": "infrastructure: the session's files could not be written ({why})",
     },
     "outcome_agent_wont_start": {
         "nl": "infrastructuur: agent start niet ({why})",
@@ -1428,6 +1436,11 @@ class OsReason(Phrase):
     def said(self, language: str) -> str:
         values = dict(self.values)
         return os_reason(OSError(values["errno"], values["strerror"]), language)
+
+
+def os_phrase(exc: OSError) -> OsReason:
+    """The operating system's reason for `exc`, to be said later in either language."""
+    return OsReason("os", (("errno", exc.errno), ("strerror", exc.strerror or str(exc))))
 
 
 def os_reason(exc: OSError, language: str) -> str:

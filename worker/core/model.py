@@ -154,11 +154,13 @@ class LogRow:
 
 @dataclass(frozen=True)
 class OlderRows:
-    """What the briefing says in one line about the rows it does not show."""
+    """What the briefing says in one line about the rows it does not show. `rows`: how many rows there are, where
+    the kinds count a compaction once for its two rows (None: the kinds' sum)."""
 
     per_soort: dict[Soort, int]
     since: datetime | None
+    rows: int | None = None
 
     @property
     def total(self) -> int:
-        return sum(self.per_soort.values())
+        return self.rows if self.rows is not None else sum(self.per_soort.values())

@@ -107,6 +107,11 @@ def decide(seen: Observed) -> Outcome:
         if task is None or task.status == Status.BEZIG:
             return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))
         return Outcome(Action.NOTHING, phrase("outcome_lease_lost_taken_back", status=task.status.value))
+    if seen.stop == Stop.UNCONFIRMED:  # the database or this daemon was away, not the task at fault
+        if task is not None and task.status == Status.BEZIG and task.lease_token == seen.token:
+            return Outcome(Action.VRIJGEVEN, phrase("outcome_lease_unconfirmed"))
+        status = task.status.value if task else "?"
+        return Outcome(Action.NOTHING, phrase("outcome_lease_unconfirmed_gone", status=status))
     if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:  # no longer this attempt's
         if task is not None and seen.close_refused is not None:
             refused = phrase("outcome_close_refused", why=seen.close_refused, status=task.status.value)
@@ -114,8 +119,6 @@ def decide(seen: Observed) -> Outcome:
         return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
     if seen.stop == Stop.SHUTDOWN:
         return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
-    if seen.stop == Stop.UNCONFIRMED:  # the database or the daemon was away, not the task at fault
-        return Outcome(Action.VRIJGEVEN, phrase("outcome_lease_unconfirmed"))
     if seen.spawn_error is not None or seen.exit_code == 127:
         why: Phrase | str = launch_failure(seen.spawn_error or seen.stderr_tail) or (
             seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"

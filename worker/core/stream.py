@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from worker.core.folders import loads
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,8 @@ Event = Init | Result | None
 def parse_line(line: bytes) -> Event:
     """The event a stream line carries; None for any other line, including lines that are not JSON."""
     try:
-        data = json.loads(line)
-    except ValueError:
+        data = loads(line)
+    except ValueError:  # not JSON, or nested too deep to read
         return None
     if not isinstance(data, dict):
         return None
@@ -89,3 +91,32 @@ def _float(value: object) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
         return float(value)
     return None
+
+
+RESULT_PHRASES = frozenset(
+    {"row_result", "row_result_error", "row_result_no_text", "row_result_error_no_text", "row_result_none",
+     "row_result_none_why"}
+)
+RESULT_FIGURES: dict[str, Callable[[object], object]] = {
+    "num_turns": _int,
+    "duration_ms": _int,
+    "total_cost_usd": _float,
+    "subtype": _str,
+    "terminal_reason": _str,
+    "stop": _str,
+    "sessie": _str,
+    "is_error": lambda v: v is True,
+    "resultaat": lambda v: v is True,
+    "exit_code": lambda v: v if isinstance(v, int) and not isinstance(v, bool) and abs(v) < 1 << 31 else None,
+}
+
+
+def result_meta(meta: dict[str, Any]) -> dict[str, Any]:
+    """A session's result row's meta as a journal entry holds it, checked again before it is written: only what the
+    daemon writes there, each figure as a result line's is checked, and the phrase only if it is a result's. The
+    journal is a file the session's user can write: a cost of -99,999,999 made there passed the daily brake."""
+    kept = {name: check(meta[name]) for name, check in RESULT_FIGURES.items() if name in meta}
+    zin = meta.get("zin")
+    if isinstance(zin, dict) and zin.get("sleutel") in RESULT_PHRASES:
+        kept["zin"] = zin
+    return kept

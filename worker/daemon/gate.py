@@ -31,6 +31,7 @@ from worker.core.folders import make_folder, write_private
 from worker.core.messages import Phrase, file_error_line, kept_phrase, message, phrase, phrase_json, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.session_files import SessionFiles
+from worker.core.stream import result_meta
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
@@ -430,7 +431,8 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
     # The daemon's own endings, kept when it stopped while the database was away (never a session's: the
     # gate accepts only the verbs above from a session).
     elif entry.op == "resultaat":  # the session's result row: for its own claim, whoever holds the task by then
-        await ledger.resultaat(entry.task_id, entry.token, f["tekst"], sessie=entry.sessie, meta={**f["meta"], **meta})
+        checked = result_meta(f["meta"])  # the journal is a file the session's user can write
+        await ledger.resultaat(entry.task_id, entry.token, f["tekst"], sessie=entry.sessie, meta={**checked, **meta})
     elif entry.op == "vrijgeven_poging_terug":
         await ledger.vrijgeven_poging_terug(
             entry.task_id, entry.token, bot=entry.bot, reden=_reason(f), sessie=entry.sessie
@@ -494,16 +496,17 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
 SESSION_META_TEXTS = frozenset({"rapport", "samenvatting", "trigger"})
 SESSION_PHRASES = frozenset({"row_compact_report", "row_summary_cut"})
 SESSION_META_MAX_BYTES = 4096
+TRIGGERS = frozenset({"auto", "manual", "onbekend"})  # as Claude Code names a compaction's (hooks/reports.trigger_of)
 
 
 def _session_meta(soort: str, meta: object) -> dict[str, Any]:
     if meta is None:
         return {}
-    allowed = ", ".join(sorted({*SESSION_META_TEXTS, "zin"}))
+    allowed = ", ".join(sorted(SESSION_META_TEXTS))
     if not isinstance(meta, dict) or len(json.dumps(meta, ensure_ascii=False)) > SESSION_META_MAX_BYTES:
         raise InvalidInput("session_meta_refused", name="meta", allowed=allowed, limit=SESSION_META_MAX_BYTES)
     for key, value in meta.items():
-        text = key in SESSION_META_TEXTS and isinstance(value, str)
+        text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
         compaction = key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES
         if not (text or compaction):
             raise InvalidInput("session_meta_refused", name=key, allowed=allowed, limit=SESSION_META_MAX_BYTES)

@@ -27,7 +27,7 @@ import anyio
 import structlog
 
 from worker.core.errors import ExitCode, TaakError
-from worker.core.folders import make_private_folder, open_private
+from worker.core.folders import loads, make_private_folder, open_private
 from worker.core.messages import OsReason
 
 log = structlog.get_logger("queue-worker")
@@ -201,7 +201,7 @@ assert set(ENTRY_TYPES) == {f.name for f in fields(Entry)}
 def _record(line: bytes) -> Entry | int | None:
     """An entry, the seq a settle line settles, or None for a line that is neither, exactly as written."""
     try:
-        record = json.loads(line)
+        record = loads(line)
     except ValueError:
         return None
     if not isinstance(record, dict):

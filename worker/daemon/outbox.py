@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
+import tempfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -174,20 +175,25 @@ async def _run(command: str, text: str, task_id: str, kind: str) -> str | None:
     import os
 
     env = {**os.environ, "TAAK_ID": task_id, "TAAK_MELDING": kind}
-    try:
-        with anyio.fail_after(COMMAND_TIMEOUT_SECONDS):
-            done = await anyio.run_process(
-                shlex.split(command),
-                input=text.encode(),
-                env=env,
-                check=False,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-            )
-    except TimeoutError:
-        return f"no answer within {COMMAND_TIMEOUT_SECONDS} s"
-    except OSError as exc:
-        return f"{command.split()[0]}: {exc.strerror or exc}"
+    # The message on stdin from a file, not a pipe: a command that exits without reading it (it sends a fixed text)
+    # broke the pipe, and every try ended in a traceback.
+    with tempfile.TemporaryFile() as message_file:
+        message_file.write(text.encode())
+        message_file.seek(0)
+        try:
+            with anyio.fail_after(COMMAND_TIMEOUT_SECONDS):
+                done = await anyio.run_process(
+                    shlex.split(command),
+                    stdin=message_file,
+                    env=env,
+                    check=False,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                )
+        except TimeoutError:
+            return f"no answer within {COMMAND_TIMEOUT_SECONDS} s"
+        except OSError as exc:
+            return f"{command.split()[0]}: {exc.strerror or exc}"
     if done.returncode != 0:
         tail = done.stderr.decode(errors="replace").strip().splitlines()
         return f"exit {done.returncode}" + (f": {tail[-1]}" if tail else "")

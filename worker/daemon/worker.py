@@ -28,8 +28,17 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.folders import make_folder, make_private_folder, write_private
-from worker.core.messages import Phrase, dollars, duration, file_error_line, message, phrase, phrase_json
+from worker.core.folders import make_folder, make_private_folder, said_of, write_private
+from worker.core.messages import (
+    Phrase,
+    dollars,
+    duration,
+    file_error_line,
+    message,
+    os_phrase,
+    phrase,
+    phrase_json,
+)
 from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.session_files import SessionFiles
@@ -54,7 +63,7 @@ from worker.db.sqlfiles import Executor
 from worker.hooks.settings_file import settings_json as hook_settings_json
 from worker.hooks.stand import stand_path, write_stand
 from worker.memory.archive import Layout, write_session_record
-from worker.proc import AlreadyRunning, InstanceLock, bot_lock_path, lease_clock, make_undumpable
+from worker.proc import AlreadyRunning, Group, InstanceLock, bot_lock_path, lease_clock, make_undumpable
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -112,6 +121,7 @@ class Worker:
         self.duties: Duties | None = None
         self.journal_replayed = 0
         self.started = False  # worker_started was said
+        self.previous_claims: list[Group] = []  # what a run before this one held, given back at the start
         self.user_umask = 0o022  # the user's own, read at the start
         self.suspended = False  # Ctrl-Z: nothing is claimed until the process is continued
 
@@ -247,14 +257,16 @@ class Worker:
         """The folders the daemon writes in, made at start and refused when another user could swap what is in
         them (a socket folder made beforehand in /tmp by someone else would let that user see every token): a
         file in the way of one was found only at the first claim, an internal error that used up every task's
-        attempts one after the other (tester 23)."""
+        attempts one after the other (tester 23). The registry's folder is the owner's choice: checked, not
+        narrowed."""
         s = self.settings
-        folders = [s.data_dir, self.groups.folder, Layout(s.data_dir).sessions, self.journal_path.parent]
-        for folder in [*folders, s.sessions_socket_dir]:
-            try:
+        ours = [s.data_dir, self.groups.folder, Layout(s.data_dir).sessions, self.journal_path.parent]
+        try:
+            for folder in [*ours, s.sessions_socket_dir]:
                 make_private_folder(folder)
-            except OSError as exc:
-                raise StartRefused(file_error_line(exc, s.language) or str(exc)) from None
+            make_private_folder(s.registry_path.parent, narrow=False)
+        except OSError as exc:
+            raise StartRefused(file_error_line(exc, s.language) or str(exc)) from None
 
     def _lock_instances(self) -> None:
         for bot, holder in zip(self.bots, self.holders, strict=True):
@@ -268,8 +280,9 @@ class Worker:
             except OSError as exc:  # the lock folder cannot hold it (full, read-only)
                 raise StartRefused(file_error_line(exc, self.settings.language) or str(exc)) from None
             self.locks.append(lock)
-        # Only now, holding the locks, is every recorded session group of these bots an orphan.
-        self.groups.sweep_previous_runs()
+        # Only now, holding the locks, is every recorded session group of these bots an orphan, and every recorded
+        # claim one to give back.
+        self.previous_claims = self.groups.sweep_previous_runs()
 
     @property
     def ledger(self) -> Ledger:
@@ -307,7 +320,8 @@ class Worker:
         # What sessions of an earlier run said lands first, with the tokens it was said with.
         await self.gate.drained()
         released = await self.ledger.eigen_claims_vrijgeven(
-            self.holders, phrase("row_released_at_restart", machine=self.settings.machine)
+            [(claim.task, claim.token) for claim in self.previous_claims],
+            phrase("row_released_at_restart", machine=self.settings.machine),
         )
         active = await bot_table.active_bots(self.pool, self.bots)
         log.info(
@@ -437,6 +451,7 @@ class Worker:
                 log.info("claim_vrijgegeven", task_id=claim.task.id, reason=said)
                 return
             self.claimed_once = True
+            self.groups.claimed(claim.task.id, claim.token)
             self.running[claim.task.id] = self._running(claim, session_id)
             group.start_soon(self._run_task, claim, session_id, confirmed)
 
@@ -514,14 +529,22 @@ class Worker:
         task = claim.task
         structlog.contextvars.bind_contextvars(task_id=task.id, bot=claim.bot)
         try:
-            plan = await self._plan(claim, session_id)
+            try:
+                plan = await self._plan(claim, session_id)
+            except OSError as exc:  # this machine's files (a full disk): not the task's fault, nor an attempt
+                if exc.filename is None:
+                    raise
+                failed = phrase("file_error", path=exc.filename, reason=os_phrase(exc))
+                why = phrase("outcome_session_files", why=failed)
+                await self._apply(claim, session_id, Outcome(Action.VRIJGEVEN, why, infrastructure=True))
+                return
             log.info("session_start", session_id=session_id, attempt=task.pogingen, argv0=plan.argv[0])
             report = await run_session(
                 plan,
                 self._limits(),
                 self._lease_check(claim, confirmed),
                 self.force_stop,
-                self.groups,
+                self.groups.of(task.id),
                 confirmed=confirmed,
                 started=partial(self._session_started, task.id),
             )
@@ -552,6 +575,7 @@ class Worker:
                     log.exception("task_runner_failed")  # the lease runs out, and the reaper ends the attempt
         finally:
             self.running.pop(task.id, None)
+            self.groups.ended(task.id)
             structlog.contextvars.unbind_contextvars("task_id", "bot")
             self.session_ended.set()
             self.wake.set()
@@ -604,18 +628,19 @@ class Worker:
     ) -> None:
         """What a session's hooks and the archive read, written before it starts (in a worker thread: the disk)."""
         task, s = claim.task, self.settings
-        make_folder(files.folder)
-        write_stand(
-            s.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap, language=s.language,
-            timezone=s.timezone,
-        )
-        # The archive tags the session's transcript lines from this record.
-        write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
-        write_private(files.briefing, build_briefing(source, Variant.FULL) + "\n")
         card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
-        write_private(files.task_card, json.dumps(card, ensure_ascii=False))
-        # The hooks' fallback when the database is away after a compaction: the variant that fits.
-        write_private(files.compact_briefing, build_briefing(source, Variant.COMPACT) + "\n")
+        with said_of(files.folder):
+            make_folder(files.folder)
+            write_stand(
+                s.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap, language=s.language,
+                timezone=s.timezone,
+            )
+            # The archive tags the session's transcript lines from this record.
+            write_session_record(files.folder, files.stem, session=session_id, task=task.id, bot=claim.bot)
+            write_private(files.briefing, build_briefing(source, Variant.FULL) + "\n")
+            write_private(files.task_card, json.dumps(card, ensure_ascii=False))
+            # The hooks' fallback when the database is away after a compaction: the variant that fits.
+            write_private(files.compact_briefing, build_briefing(source, Variant.COMPACT) + "\n")
 
     def _limits(self) -> Limits:
         s = self.settings

@@ -16,6 +16,7 @@ from tenacity import (
     RetryError,
     retry_if_exception_type,
     stop_after_attempt,
+    stop_after_delay,
     wait_exponential,
 )
 
@@ -136,7 +137,9 @@ def connection_options(settings: Settings, database: DatabaseUrl) -> dict[str, A
 async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any:
     try:
         async for attempt in AsyncRetrying(
-            stop=stop_after_attempt(settings.connect_attempts),
+            # A server that refuses (a restart) is asked again at once; one that accepts and never answers (frozen)
+            # cost a whole connect timeout per attempt: 28 s before a command said so. The attempts end with it.
+            stop=stop_after_attempt(settings.connect_attempts) | stop_after_delay(settings.connect_timeout_seconds),
             wait=wait_exponential(multiplier=0.2, max=3),
             retry=retry_if_exception_type(_TRANSIENT),
         ):

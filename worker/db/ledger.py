@@ -517,9 +517,12 @@ class Ledger:
         )
         return record is not None
 
-    async def eigen_claims_vrijgeven(self, holders: Sequence[str], reden: Reason) -> list[str]:
+    async def eigen_claims_vrijgeven(self, claims: Sequence[tuple[str, str]], reden: Reason) -> list[str]:
+        """Give back what a run before this one held on this machine, each claim named by its task and its token."""
+        tasks = [task for task, _token in claims]
+        tokens = [check_token(token) for _task, token in claims]
         records = await self.db.fetch(
-            queries()["eigen_claims_vrijgeven"], list(holders), str(reden), _reason_value(reden)
+            queries()["eigen_claims_vrijgeven"], tasks, tokens, str(reden), _reason_value(reden)
         )
         return [r["id"] for r in records]
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder, open_private
 from worker.hooks.stand import STAND_FILE, stand_path
 
 if TYPE_CHECKING:
@@ -218,7 +218,7 @@ def _read_payload() -> dict[str, Any]:
 
     raw = sys.stdin.read()
     try:
-        payload = json.loads(raw) if raw.strip() else {}
+        payload = loads(raw) if raw.strip() else {}
     except ValueError:
         payload = None
     if not isinstance(payload, dict):
@@ -263,8 +263,12 @@ def record_hook_run(
             "error": error,
             "stood_down": stood_down,
         }
-        with (data_dir / "hooks.log").open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        descriptor = open_private(data_dir / "hooks.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # no symlink
+        try:
+            os.write(descriptor, line)
+        finally:
+            os.close(descriptor)
     except OSError:
         pass
 

@@ -72,14 +72,16 @@ def _mentioned(path: Path, folder: Path, index_text: str) -> bool:
     return relative in index_text or path.name in index_text or f"[[{path.stem}]]" in index_text
 
 
-# A path someone wrote down: absolute, from the home folder, or a markdown link to a file beside the text.
-_PATH = re.compile(r"(?<![\w.:/])(~/[^\s`'\"()<>\]\[,;]+|/(?:[\w.-]+/)+[\w.-]+)")
+# A path someone wrote down: absolute, from the home folder, relative to the text's own folder (`./docs/x.md`,
+# `../notes.md`), or a markdown link to a file beside the text.
+_PATH = re.compile(r"(?<![\w.:/])(~/[^\s`'\"()<>\]\[,;]+|\.{1,2}/[^\s`'\"()<>\]\[,;]+|/(?:[\w.-]+/)+[\w.-]+)")
 _LINK = re.compile(r"\]\(([^()\s]+?\.md)\)")
 
 
 def dead_paths(text: str, base: Path, home: Path) -> list[str]:
     """The paths a CLAUDE.md or MEMORY.md names that do not exist (the seed's `~/.context/todos.md`): absolute
-    and `~/` paths as written, markdown links to `.md` files relative to the file's own folder."""
+    and `~/` paths as written, `./` and `../` paths and markdown links to `.md` files relative to the file's own
+    folder."""
     named = [m.rstrip(".") for m in _PATH.findall(text)] + [m for m in _LINK.findall(text) if "://" not in m]
     missing = []
     for name in dict.fromkeys(named):

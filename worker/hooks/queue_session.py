@@ -7,7 +7,6 @@ failure in hooks.log, and exits 0.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -15,11 +14,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder, read_small_text
 from worker.core.messages import early_language, message
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import hook_line, record_hook_run, written_out
-from worker.hooks.files import file_reason, read_small_text
+from worker.hooks.files import file_reason
 from worker.hooks.lines import additional_context
 from worker.hooks.reports import (
     briefing_from_file,
@@ -171,7 +170,7 @@ def _steering(task_id: str) -> str:
 
     files = _files()
     try:
-        card = json.loads(read_small_text(files.task_card)) if files else {}
+        card = loads(read_small_text(files.task_card)) if files else {}
         opdracht = card["opdracht"]
     except (OSError, ValueError, KeyError, TypeError):
         return summary_instructions(early_language(), task_id or None)

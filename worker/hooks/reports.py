@@ -10,11 +10,10 @@ from pathlib import Path
 
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
-from worker.core.folders import make_folder
+from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
 from worker.core.messages import ending_json, message, phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
-from worker.hooks.files import CHUNK, read_regular, read_small_text
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
 

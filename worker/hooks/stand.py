@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from worker.core.folders import make_folder, write_private
+from worker.core.folders import loads, make_folder, write_private
 
 STAND_FILE = "stand.json"
 
@@ -37,10 +37,10 @@ def write_stand(
 
 
 def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
-    from worker.hooks.files import read_small_text
+    from worker.core.folders import read_small_text
 
     try:
-        data = json.loads(read_small_text(stand_path(data_dir, task_id)))
+        data = loads(read_small_text(stand_path(data_dir, task_id)))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None
@@ -52,15 +52,15 @@ def prompt_from_stand(path: str) -> int | None:
     import sys
     import time
 
+    from worker.core.folders import read_small_text
     from worker.hooks.entry import record_hook_run
-    from worker.hooks.files import read_small_text
     from worker.hooks.lines import additional_context, where_we_are
 
     started = time.monotonic()
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
         stand_file = Path(path)
-        stand = json.loads(read_small_text(stand_file))  # a FIFO put in its place would hang the turn
+        stand = loads(read_small_text(stand_file))  # a FIFO put in its place would hang the turn
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
         from worker.core.language import spoken_language
 
