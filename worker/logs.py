@@ -163,7 +163,7 @@ class NeverFails:
             os.dup2(devnull, self._stream.fileno())
             os.close(devnull)
         elif not self._said:  # once, where ops will look: a daemon whose log is lost must not seem silent and well
-            from worker.core.messages import message, os_reason
+            from worker.core.phrases import message, os_reason
 
             self._said = True
             said = message("log_lost", self._language, reason=os_reason(exc, self._language))

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.messages import early_language, language_setting_problem, message
+from worker.core.language import early_language, language_setting_problem
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
+from worker.core.phrases import from_english, message
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -165,11 +166,10 @@ def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentPa
 
 def dutch_placeholders(text: str) -> str:
     """A usage line or an argument's placeholder with its English words in Dutch (`TEXT` becomes `TEKST`)."""
-    from worker.cli.help_nl import PLACEHOLDERS_NL
-
+    dutch = from_english("placeholder", "nl")
     return re.sub(
-        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in PLACEHOLDERS_NL),
-        lambda found: PLACEHOLDERS_NL[found.group(0)],
+        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in dutch),
+        lambda found: dutch[found.group(0)],
         text,
     )
 
@@ -423,7 +423,7 @@ def who(settings: Settings) -> str:
 
 def said(settings: Settings, key: str, **values: Any) -> str:
     """A success line from the message catalogue, in TAAK_LANGUAGE."""
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     return message(key, settings.language, **values)
 

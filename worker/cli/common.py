@@ -12,7 +12,8 @@ import asyncpg
 from worker.cli.args import fail, ignore_ctrl_c_from_now
 from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import MESSAGES, early_language, file_error_line, filled, message, unreadable_dotenv
+from worker.core.language import early_language, unreadable_dotenv
+from worker.core.phrases import catalogue, file_error_line, filled, message
 from worker.core.terminal import quoted
 from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
 from worker.settings import Settings
@@ -62,7 +63,7 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     pydantic's words."""
     name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
     values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
-    if error["type"] in MESSAGES:
+    if error["type"] in catalogue():
         return f"{name}: {message(error['type'], language, **values)}"
     said = PYDANTIC_SAID["en" if language == "en" else "nl"]
     if error["type"] in said:

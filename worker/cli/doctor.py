@@ -93,7 +93,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
     import asyncpg
 
     from worker.core.dsn import url_search_path
-    from worker.core.messages import message
+    from worker.core.phrases import message
     from worker.db import bots
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import status

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode
-from worker.core.messages import message
+from worker.core.phrases import message
 from worker.core.table import age
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -141,7 +141,7 @@ def _day(day: Any, language: str) -> str:
 
     if day is None:
         return "-"
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
 
     used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
     limit = brake_limits(day.max_sessies, day.max_kosten, language)
@@ -291,7 +291,7 @@ def _has_news(b: dict[str, Any]) -> bool:
 
 
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
 
     worker = None
     if b["laatst_gezien"] is not None:

@@ -240,25 +240,3 @@ HELP_NL = {
     "the system unit (Linux) instead of the user unit": "de systeemunit (Linux) in plaats van de gebruikersunit",
     "say what would be done, do nothing": "zeg wat er zou gebeuren, doe niets",
 }
-
-# The placeholders of usage lines and arguments (`taak log [ID] SOORT TEXT`), written in English in the parsers.
-# The seed's domain words (ID, BOT, SOORT, OPDRACHT) are the same in both languages.
-PLACEHOLDERS_NL = {
-    "TEXT": "TEKST",
-    "QUESTION": "VRAAG",
-    "NAME": "NAAM",
-    "PATH": "PAD",
-    "TOPIC": "ONDERWERP",
-    "ADDRESS": "ADRES",
-    "FOLDER": "MAP",
-    "FILE": "BESTAND",
-    "WHO": "WIE",
-    "WHEN": "WANNEER",
-    "MESSAGE_ID": "BERICHT_ID",
-    "QUERY": "ZOEKVRAAG",
-    "KEY": "SLEUTEL",
-    "VALUE": "WAARDE",
-    "VERB": "WERKWOORD",
-    '"what you did"': '"wat je deed"',
-    "unexpected": "onverwacht",
-}

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import early_language, message, phrase
+from worker.core.language import early_language
+from worker.core.phrases import message, phrase
 
 if TYPE_CHECKING:
     from worker.settings import Settings

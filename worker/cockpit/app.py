@@ -32,8 +32,9 @@ from worker.cockpit.pages import WORDS, render
 from worker.core.briefing import WORDS as TIME_WORDS
 from worker.core.errors import TaakError
 from worker.core.folders import make_folder
-from worker.core.messages import phrase, said_row
 from worker.core.model import FINAL, Soort, Status
+from worker.core.phrases import phrase
+from worker.core.row_phrases import said_row
 from worker.core.table import age
 from worker.core.terminal import is_blank, printable
 from worker.db.connect import CONNECTION_ERRORS
@@ -160,7 +161,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         """The posted form, as the CLI takes text: UTF-8 or refused, and of a bounded size."""
         from urllib.parse import parse_qsl
 
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         body = await request.body()
         if len(body) > FORM_MAX_BYTES:
@@ -189,7 +190,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
                 page = await _task(conn, Ledger(conn), task_id, settings)
         except TaakError as error:
             return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         # Only the CLI's own line, and only after an action here did it: the mark is signed with the token.
         action, _, _signed = request.query_params.get("gedaan", "").partition(".")
@@ -398,7 +399,7 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
 
     from worker.core.briefing import Variant
     from worker.core.machines import expand_facts
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
     from worker.db.briefing import briefing_for, facts_from_context
     from worker.db.machines import machines_named
 

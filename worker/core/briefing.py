@@ -235,7 +235,7 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
     ranked = sorted(older.per_soort.items(), key=lambda item: (-item[1], item[0].value))
     kinds = ", ".join(f"{count}x {soort.value}" for soort, count in ranked)
     since = when(older.since) if older.since is not None else "?"
-    from worker.core.messages import filled
+    from worker.core.phrases import filled
 
     return filled(words.older, n=older.total, since=since, kinds=kinds)
 

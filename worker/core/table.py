@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from worker.core.terminal import columns
@@ -49,6 +50,11 @@ def age(seconds: float | None, language: str) -> str:
         return f"{whole // 60}m"
     hours = "u" if language == "nl" else "h"
     return f"{whole // 3600}{hours}" if whole < 172800 else f"{whole // 86400}d"
+
+
+def dollars(value: Decimal | float | None) -> str:
+    """Money with one precision everywhere (lists, the brake, the ledger's result rows): cents."""
+    return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:

@@ -221,7 +221,7 @@ NO_MANAGER = 127  # the service manager is not on this machine: nothing of it ca
 def said_by_manager(output: str, language: str) -> str:
     """systemctl's output as shown to the owner; its one common failure, no user bus to reach (a shell that is
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     if not manager_unreachable(output):
         return output
@@ -239,7 +239,7 @@ def manager_unreachable(output: str) -> bool:
 def run_manager(words: list[str], language: str = "en") -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         return NO_MANAGER, message("manager_missing", language, program=words[0])
     try:

@@ -16,7 +16,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.folders import make_folder
-from worker.core.messages import early_language, message
+from worker.core.language import early_language
+from worker.core.phrases import message
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import hook_line, record_hook_run, written_out
 from worker.hooks.files import file_reason, read_small_text

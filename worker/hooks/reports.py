@@ -11,7 +11,8 @@ from pathlib import Path
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
 from worker.core.folders import make_folder
-from worker.core.messages import ending_json, message, phrase, phrase_json
+from worker.core.phrases import message, phrase
+from worker.core.row_phrases import ending_json, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
 from worker.hooks.files import CHUNK, read_regular, read_small_text

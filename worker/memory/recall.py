@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from worker.core.messages import Phrase, phrase
+from worker.core.phrases import Phrase, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
