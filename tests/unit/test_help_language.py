@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.cli.help_nl import HELP_NL
-from worker.core.phrases import message
+from worker.core.phrases import from_english, message
+
+HELP_NL = from_english("help", "nl")
 
 
 def help_texts(parser: argparse.ArgumentParser) -> list[str]:
