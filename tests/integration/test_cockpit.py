@@ -241,8 +241,8 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     the days were `03-12`, which an English reader takes for March."""
     from datetime import UTC, datetime
 
-    from worker.cockpit.pages import WORDS
     from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.core.phrases import area_words
     from worker.db.ledger import Ledger
 
     client = logged_in(*cockpit)
@@ -252,7 +252,7 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     assert claimed is not None
     await Ledger(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
     page = client.get("/").text
-    done = WORDS["nl"]["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
+    done = area_words("cockpit", "nl")["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
     assert f">jamal {done}</text>" not in page
     today = datetime.now(UTC).date()  # the page's day: the fixture's cockpit is in UTC

@@ -28,12 +28,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from worker.cockpit import charts
-from worker.cockpit.pages import WORDS, render
+from worker.cockpit.pages import render
 from worker.core.briefing import WORDS as TIME_WORDS
 from worker.core.errors import TaakError
 from worker.core.folders import make_folder
 from worker.core.model import FINAL, Soort, Status
-from worker.core.phrases import phrase
+from worker.core.phrases import area_words, phrase
 from worker.core.row_phrases import said_row
 from worker.core.table import age
 from worker.core.terminal import is_blank, printable
@@ -121,7 +121,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
             await state["pool"].close()
 
     language = settings.language
-    words = WORDS[language]
+    words = area_words("cockpit", language)
     login = words["login"].format(options=link_options)
     csrf = csrf_value(token)
 
@@ -360,7 +360,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
 
 
 async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
-    words = WORDS[settings.language]
+    words = area_words("cockpit", settings.language)
     today = datetime.now(settings.zone).date()
     days = [today - timedelta(days=n) for n in range(CHART_DAYS - 1, -1, -1)]
     per_day = await conn.fetch(queries()["cockpit_per_dag"], CHART_DAYS, settings.timezone)

@@ -36,6 +36,14 @@ def message(key: str, language: str, **values: Any) -> str:
 
 
 @cache
+def area_words(area: str, language: str) -> dict[str, str]:
+    """An area's lines in `language`, by their name within it (`cockpit.board` is `board`); templates, with
+    their `{names}` still to fill."""
+    start = f"{area}."
+    return {key.removeprefix(start): texts[language] for key, texts in catalogue().items() if key.startswith(start)}
+
+
+@cache
 def from_english(area: str, language: str) -> dict[str, str]:
     """An area whose lines the code writes in English (help, argparse's own words, placeholders): each English
     line to its form in `language`."""

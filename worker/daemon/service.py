@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from worker.core.folders import make_folder
-from worker.daemon import service_nl
+from worker.core.phrases import from_english, message
 from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]
@@ -90,7 +90,8 @@ def service_path(platform: Platform, agent: str = "claude") -> str:
 
 
 def render(template: str, values: dict[str, str], comments: Mapping[str, str] | None = None) -> str:
-    """The template with its @KEY@ filled in and, for a Dutch run, its comments said in Dutch."""
+    """The template with its @KEY@ filled in and, for a Dutch run, its comments said in Dutch (the catalogue's
+    `service.` keys: the templates are written in English for the engineer who opens the repository)."""
     for english, said in (comments or {}).items():
         template = template.replace(english, said)
     for key, value in values.items():
@@ -109,7 +110,7 @@ def service_file(
         text = render(
             (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
             {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
-            service_nl.LAUNCHD if language == "nl" else None,
+            from_english("service.launchd", "nl") if language == "nl" else None,
         )
         path = home / "Library" / "LaunchAgents" / f"{label}.plist"
         return ServiceFile(
@@ -133,9 +134,9 @@ def service_file(
             "README": str(deploy_dir().parent / "README.md"),
             "USER_LINE": f"User={user}\n" if system and user else "",
             # What `systemctl status` shows, in the owner's language (%i: the bot, filled in by systemd).
-            "DESCRIPTION": "taak queue-worker voor bot %i" if language == "nl" else "taak queue-worker for bot %i",
+            "DESCRIPTION": message("service.description", language),
         },
-        service_nl.SYSTEMD if language == "nl" else None,
+        from_english("service.systemd", "nl") if language == "nl" else None,
     )
     scope = [] if system else ["--user"]
     shown = "" if system else " --user"
@@ -221,8 +222,6 @@ NO_MANAGER = 127  # the service manager is not on this machine: nothing of it ca
 def said_by_manager(output: str, language: str) -> str:
     """systemctl's output as shown to the owner; its one common failure, no user bus to reach (a shell that is
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
-    from worker.core.phrases import message
-
     if not manager_unreachable(output):
         return output
     import getpass
@@ -239,8 +238,6 @@ def manager_unreachable(output: str) -> bool:
 def run_manager(words: list[str], language: str = "en") -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
-        from worker.core.phrases import message
-
         return NO_MANAGER, message("manager_missing", language, program=words[0])
     try:
         done = subprocess.run(words, capture_output=True, text=True, timeout=60, check=False)
