@@ -335,10 +335,10 @@ def _demo(settings: Settings, agent: str) -> int:
             print("\n" + said)
             from datetime import datetime
 
-            from worker.core.briefing import WORDS, stamp
+            from worker.core.briefing import month_names, stamp
             from worker.core.terminal import hanging, padded
 
-            now, months = datetime.now(settings.zone), WORDS[settings.language].months
+            now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
                 text = row.said(settings.language)
                 first_line = text.splitlines()[0] if text else ""

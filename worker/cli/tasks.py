@@ -360,10 +360,10 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
 
 def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     """`taak toon` as text: every field that has a value, then the whole log with dates."""
-    from worker.core.briefing import WORDS, stamp
+    from worker.core.briefing import month_names, stamp
     from worker.db.briefing import facts_from_context
 
-    months = WORDS[language].months
+    months = month_names(language)
     now = datetime.now(zone)
     lines = []
     for column, value in asdict(task).items():
@@ -422,13 +422,10 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import table
+    from worker.core.table import header_row, table
 
     now = datetime.now(settings.zone)
-    headers = {
-        "nl": ("id", "status", "aan", "pogingen", "uiterlijk", "titel"),
-        "en": ("id", "status", "assigned", "attempts", "due", "title"),
-    }[settings.language]
+    headers = header_row("list.tasks", ("id", "status", "assigned", "attempts", "due", "title"), settings.language)
     rows = [
         (
             task.id,
@@ -440,7 +437,7 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
         )
         for task in tasks
     ]
-    print(table(headers, rows) if rows else {"nl": "(geen taken)", "en": "(no tasks)"}[settings.language])
+    print(table(headers, rows) if rows else message("list.no_tasks", settings.language))
     if more:
         print(a.said(settings, "list_cut", limit=limit))
     return ExitCode.OK
@@ -521,7 +518,7 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
-    from worker.core.briefing import WORDS, stamp
+    from worker.core.briefing import month_names, stamp
     from worker.core.row_phrases import said_row
     from worker.db.connect import CONNECTION_ERRORS
     from worker.db.ledger import json_object
@@ -533,7 +530,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         from worker.db.ledger import check_task_id
 
         check_task_id(args.id)
-    months = WORDS[settings.language].months
+    months = month_names(settings.language)
 
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)

@@ -29,7 +29,7 @@ from starlette.routing import Route
 
 from worker.cockpit import charts
 from worker.cockpit.pages import render
-from worker.core.briefing import WORDS as TIME_WORDS
+from worker.core.briefing import month_names
 from worker.core.errors import TaakError
 from worker.core.folders import make_folder
 from worker.core.model import FINAL, Soort, Status
@@ -385,7 +385,7 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
     ratio = {
         bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
     }
-    months = TIME_WORDS[settings.language].months
+    months = month_names(settings.language)
     by_bot = {name: finished[name] for name in sorted(finished)}  # a bot's finished and failed side by side
     return [
         charts.bars(words["finished_failed"], days, by_bot, months),

@@ -7,7 +7,13 @@ from datetime import datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+from worker.core.phrases import message
 from worker.core.terminal import columns
+
+
+def header_row(area: str, names: Sequence[str], language: str) -> tuple[str, ...]:
+    """A table's header row in `language`: the catalogue's `<area>.<name>` for each column."""
+    return tuple(message(f"{area}.{name}", language) for name in names)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
@@ -59,8 +65,8 @@ def dollars(value: Decimal | float | None) -> str:
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:
     """A moment in a list or a log, in the household's time zone: `1 dec 07:31` (the year when not this one)."""
-    from worker.core.briefing import WORDS, stamp
+    from worker.core.briefing import month_names, stamp
 
     if moment is None:
         return "-"
-    return stamp(moment, datetime.now(zone), zone, WORDS[language].months, always_date=True)
+    return stamp(moment, datetime.now(zone), zone, month_names(language), always_date=True)

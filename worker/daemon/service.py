@@ -23,27 +23,6 @@ from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]
 
-# The settings file the owner fills in, its comments in the run's language.
-ENV_TEMPLATE = {
-    "nl": """# Instellingen van de taak queue-worker voor bot {bot} (zie de tabel met instellingen in de README).
-# TAAK_DATABASE_URL=postgresql://gebruiker:wachtwoord@host:5432/postgres
-# TAAK_CONCURRENCY=1
-# TAAK_WORKDIR={home}
-# De taal van het log van de daemon en van wat het de sessies zegt: die van de installatie.
-TAAK_LANGUAGE={language}
-# Waar de service claude, taak en node vindt (gevonden bij de installatie; het PATH van een servicebeheerder is kaal).
-PATH={path}
-""",
-    "en": """# Settings of the taak queue-worker for bot {bot} (see the README's settings table).
-# TAAK_DATABASE_URL=postgresql://user:password@host:5432/postgres
-# TAAK_CONCURRENCY=1
-# TAAK_WORKDIR={home}
-# The language of the daemon's log and of what it tells the sessions: the installer's.
-TAAK_LANGUAGE={language}
-# Where the service finds claude, taak and node (found at install; a service manager's own PATH is bare).
-PATH={path}
-""",
-}
 # What every PATH of a service gets after the folders found at install.
 BASE_PATH = {
     "linux": ["/usr/local/bin", "/usr/bin", "/bin"],
@@ -162,7 +141,9 @@ def install(
     if not service.env_file.exists():
         make_folder(service.env_file.parent)
         service.env_file.write_text(
-            ENV_TEMPLATE[language].format(bot=bot, home=home, path=path, language=language), encoding="utf-8"
+            # The settings file the owner fills in, its comments in the run's language.
+            message("service.env_file", language, bot=bot, home=home, path=path, run_language=language),
+            encoding="utf-8",
         )
         os.chmod(service.env_file, 0o600)
         if owner is not None:  # a system unit runs as this user, who must read its own settings

@@ -198,11 +198,7 @@ def _copy_said_as_such() -> str:
         return text
     copy = files.compact_briefing if files.compact_briefing.is_file() else files.briefing
     minutes = max(0, round((time.time() - copy.stat().st_mtime) / 60))
-    if early_language() == "en":
-        note = f"(the daemon does not answer: this is its last copy of the briefing, {minutes} min old)"
-    else:
-        note = f"(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, {minutes} min oud)"
-    return f"{note}\n{text}"
+    return f"{message('hook.last_briefing_copy', early_language(), minutes=minutes)}\n{text}"
 
 
 def _data_dir() -> Path:
