@@ -230,11 +230,14 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.table import header_row, table
 
     bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
-    names = (
-        *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step", "cost"),
-        *("per_task", "compactions_auto", "compactions_done", "late", "worker"),
+    headers = header_row(
+        "list.overview",
+        (
+            *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
+            *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
+        ),
+        settings.language,
     )
-    headers = header_row("list.overview", names, settings.language)
     if not bots:
         print(message("list.no_bots", settings.language))
         return ExitCode.OK

@@ -1,10 +1,13 @@
-"""Saying a line of the catalogue (`catalogue.json`, every line a user can be shown, in Dutch and English).
+"""Saying a line of the catalogue (`catalogue.json`: every line a user can be shown, in Dutch and English).
 
 A key says one line; its values fill `{name}`, and `{n:regel|regels}` says a count with its noun. The keys
 without a dot are the general messages: the ledger's rows and the daemon's journal keep them as phrases (the
-SQL names the row keys), so a key once written is never renamed. The keys with a dot belong to one area
-(`help.`, `doctor.`, `cockpit.`, ...). A command for someone to type is written in backticks, or after ": "
-at the end of a line: the contract test (tests/system/test_printed_commands.py) runs every such command.
+SQL names the row keys), so a key once written is never renamed. The keys with a dot belong to one area:
+`help.` (the parsers' texts, written in English in the code: a Dutch run shows the `nl` of the key whose `en`
+is the text), `placeholder.`, `field.`, `doctor.`, `cockpit.`, `briefing.`, `month.`, `hook.`, `list.`,
+`recall.`, `service.`, `pydantic.`, `os.`, ... tests/unit/test_catalogue.py holds the catalogue whole. A command
+for someone to type is written in backticks, or after ": " at the end of a line: the contract test
+(tests/system/test_printed_commands.py) runs every such command.
 """
 
 from __future__ import annotations

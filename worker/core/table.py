@@ -54,8 +54,7 @@ def age(seconds: float | None, language: str) -> str:
         return f"{whole}s"
     if whole < 7200:
         return f"{whole // 60}m"
-    hours = "u" if language == "nl" else "h"
-    return f"{whole // 3600}{hours}" if whole < 172800 else f"{whole // 86400}d"
+    return f"{whole // 3600}{message('unit.hours', language)}" if whole < 172800 else f"{whole // 86400}d"
 
 
 def dollars(value: Decimal | float | None) -> str:

@@ -846,5 +846,5 @@ def _result_phrase(report: SessionReport) -> Phrase:
     }
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
-        return phrase(f"{key}_no_text", **figures)
+        return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)
     return phrase(key, **figures, text=text if len(text) <= 1000 else text[:999] + "…")

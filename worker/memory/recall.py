@@ -348,7 +348,9 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
 
     def header(shown: int) -> str:
         # Lines from beyond the range (a fallback over all time) are not "of" the range: `2 shown of 0` read wrong.
-        template = ("shown_one" if shown == 1 else "shown") + ("_beside" if shown > result.in_range else "")
+        beside = shown > result.in_range
+        one = shown == 1
+        template = ("shown_one_beside" if one else "shown_beside") if beside else ("shown_one" if one else "shown")
         return (
             f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
             f"{words[template].format(shown=shown, n=counted(result.in_range))}; "
