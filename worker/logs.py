@@ -13,6 +13,8 @@ from typing import Literal, TextIO, cast
 
 import structlog
 
+from worker.core.phrases import message, os_reason
+
 
 def _stamped_in(zone: tzinfo | None) -> structlog.typing.Processor:
     def stamp(_logger: object, _name: str, event: structlog.typing.EventDict) -> structlog.typing.EventDict:
@@ -96,7 +98,7 @@ def readable_values(zone: tzinfo | None, language: str) -> structlog.typing.Proc
     """A person's values: a list as its items with commas (`bots=paco,sjakie`, not `['paco', 'sjakie']`), a
     mapping as key=value, nothing as `-`, a yes or no in the run's language, a moment in the household's time as
     the line's own stamp, a whole number of seconds without its `.0`."""
-    yes, no = ("ja", "nee") if language == "nl" else ("yes", "no")
+    yes, no = message("log.yes", language), message("log.no", language)
 
     def readable(value: object) -> object:
         if value is None:
@@ -163,8 +165,6 @@ class NeverFails:
             os.dup2(devnull, self._stream.fileno())
             os.close(devnull)
         elif not self._said:  # once, where ops will look: a daemon whose log is lost must not seem silent and well
-            from worker.core.messages import message, os_reason
-
             self._said = True
             said = message("log_lost", self._language, reason=os_reason(exc, self._language))
             with contextlib.suppress(OSError, ValueError):

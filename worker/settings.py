@@ -26,9 +26,9 @@ Language = Literal["nl", "en"]
 def _refused(key: str, **values: object) -> PydanticCustomError:
     """A setting our own rule refuses: its message key is the error's type, so that the line is said in the
     run's language (worker/cli/common.settings_problem); the English text is pydantic's own message."""
-    from worker.core.messages import MESSAGES
+    from worker.core.phrases import catalogue
 
-    return PydanticCustomError(key, MESSAGES[key]["en"], values)
+    return PydanticCustomError(key, catalogue()[key]["en"], values)
 
 
 # A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.

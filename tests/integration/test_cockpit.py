@@ -241,8 +241,8 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     the days were `03-12`, which an English reader takes for March."""
     from datetime import UTC, datetime
 
-    from worker.cockpit.pages import WORDS
-    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.core.briefing import month_names
+    from worker.core.phrases import area_words
     from worker.db.ledger import Ledger
 
     client = logged_in(*cockpit)
@@ -252,11 +252,11 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     assert claimed is not None
     await Ledger(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
     page = client.get("/").text
-    done = WORDS["nl"]["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
+    done = area_words("cockpit", "nl")["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
     assert f">jamal {done}</text>" not in page
     today = datetime.now(UTC).date()  # the page's day: the fixture's cockpit is in UTC
-    assert f"<title>paco {done} {today.day} {TIME_WORDS['nl'].months[today.month - 1]}: 1</title>" in page
+    assert f"<title>paco {done} {today.day} {month_names('nl')[today.month - 1]}: 1</title>" in page
 
 
 async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_keeps(
@@ -266,7 +266,7 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     night for a cockpit in UTC over a household in Amsterdam) the day's finished tasks vanished."""
     from datetime import UTC, datetime
 
-    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.core.briefing import month_names
     from worker.db.ledger import Ledger
 
     today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
@@ -288,7 +288,7 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     assert claimed is not None
     await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot="paco")
     page = client.get("/").text
-    day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
+    day = f"{today.day} {month_names('nl')[today.month - 1]}"
     assert f"<title>paco klaar {day}: 1</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
 
 
@@ -694,7 +694,7 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     (tester L). A task still running, or started on another day, no longer moves the picture's figure."""
     from datetime import UTC, datetime
 
-    from worker.core.briefing import WORDS as TIME_WORDS
+    from worker.core.briefing import month_names
     from worker.db.ledger import Ledger
 
     client = logged_in(*cockpit)
@@ -715,7 +715,7 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     assert await ledger.claim(["paco"]) is not None  # a third session today, of a task not finished
     overview = await conn.fetchval("select sessies_per_klare_taak from taak_overzicht where bot = 'paco'")
     today = datetime.now(UTC).date()  # the page's day: the fixture's cockpit is in UTC
-    day = f"{today.day} {TIME_WORDS['nl'].months[today.month - 1]}"
+    day = f"{today.day} {month_names('nl')[today.month - 1]}"
     page = client.get("/").text
     assert float(overview) == 2.0
     assert f"<title>paco {day}: 2</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)

@@ -10,9 +10,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from worker.core.messages import kept_phrase, phrase, said_row
 from worker.core.model import LogRow, Soort
 from worker.core.outcome import Action, Outcome, Stop
+from worker.core.phrases import phrase
+from worker.core.row_phrases import kept_phrase, said_row
 from worker.core.stream import Result
 from worker.daemon.session import SessionReport
 from worker.daemon.worker import _result_row

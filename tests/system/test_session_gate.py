@@ -19,7 +19,7 @@ from tests.conftest import with_database
 from tests.helpers import outside, send_raw, session_env, session_run
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.core.dsn import parse_database_url
-from worker.core.messages import said_row
+from worker.core.row_phrases import said_row
 from worker.db.embedded import ensure_embedded, stop_embedded
 from worker.db.migrate import migrate
 
@@ -516,7 +516,7 @@ async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
     """It was told "given back to the queue" while the ledger had failed the task: an agent counts on a retry
     that never comes (tester 20)."""
     from tests.helpers import run_taak
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     await switch_on(conn, "paco")
     task_id = await new_task(conn, toegewezen_aan="paco", max_pogingen=1)

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.cli.doctor import _registry
-from worker.cli.doctor_nl import in_dutch
+from worker.cli.doctor import _registry, clock_check
 from worker.core.table import age
 from worker.settings import Settings
 
@@ -43,8 +42,8 @@ def test_doctor_says_the_registrys_age_as_the_lists_do_in_both_languages(tmp_pat
     moment = time.time() - seconds_old
     os.utime(registry, (moment, moment))
     check = _registry(Settings(registry_file=registry, registry_seconds=300, database_url=None))
-    assert check.detail.endswith((f"{age(seconds_old, 'en')} old", f"{age(seconds_old + 1, 'en')} old"))
-    dutch = in_dutch(check.detail)
+    english, dutch = check.line("en").split("  -> ")[0], check.line("nl").split("  -> ")[0]
+    assert english.endswith((f"{age(seconds_old, 'en')} old", f"{age(seconds_old + 1, 'en')} old"))
     assert dutch.endswith(" oud")
     assert "old" not in dutch
     assert age(seconds_old, "nl") in dutch or age(seconds_old + 1, "nl") in dutch
@@ -52,5 +51,6 @@ def test_doctor_says_the_registrys_age_as_the_lists_do_in_both_languages(tmp_pat
 
 @pytest.mark.parametrize("skew", [0.3, 4.0, 45.0, 600.0, 7300.0])
 def test_doctors_clock_line_reads_in_dutch_whatever_the_skew(skew: float) -> None:
-    said = f"{age(round(skew, 1), 'en')} from the database's clock"
-    assert in_dutch(said) == f"{age(round(skew, 1), 'nl')} naast de klok van de database"
+    dutch, english = (clock_check(skew).line(language).split("  -> ")[0] for language in ("nl", "en"))
+    assert dutch.endswith(f"klok: {age(round(skew, 1), 'nl')} naast de klok van de database")
+    assert english.endswith(f"clock: {age(round(skew, 1), 'en')} from the database's clock")

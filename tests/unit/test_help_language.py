@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.cli.help_nl import HELP_NL
-from worker.core.messages import message
+from worker.core.phrases import from_english, message
+
+HELP_NL = from_english("help", "nl")
 
 
 def help_texts(parser: argparse.ArgumentParser) -> list[str]:
@@ -75,15 +76,17 @@ def placeholders(parser: argparse.ArgumentParser) -> list[str]:
 def test_usage_lines_and_placeholders_are_in_the_runs_language(monkeypatch: pytest.MonkeyPatch, program: str) -> None:
     import re
 
-    from worker.cli.help_nl import PLACEHOLDERS_NL
+    from worker.core.phrases import from_english
+
+    placeholders_nl = from_english("placeholder", "nl")
 
     def words(language: str, vocabulary: list[str]) -> set[str]:
         shown = " ".join(placeholders(built(monkeypatch, language, program)))
         return {w for w in vocabulary if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)}
 
-    assert words("en", list(PLACEHOLDERS_NL.values())) == set()
-    assert words("nl", list(PLACEHOLDERS_NL)) == set()
-    assert words("en", list(PLACEHOLDERS_NL))  # the English ones are there to be translated
+    assert words("en", list(placeholders_nl.values())) == set()
+    assert words("nl", list(placeholders_nl)) == set()
+    assert words("en", list(placeholders_nl))  # the English ones are there to be translated
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
@@ -91,12 +94,14 @@ def test_every_placeholder_of_a_dutch_run_is_dutch_or_no_word(monkeypatch: pytes
     """Not only the known English words: a new placeholder in English (`KEY=VALUE` was one) fails here."""
     import re
 
-    from worker.cli.help_nl import PLACEHOLDERS_NL
+    from worker.core.phrases import from_english
+
+    placeholders_nl = from_english("placeholder", "nl")
 
     shown = " ".join(placeholders(built(monkeypatch, "nl", program)))
     capitals = set(re.findall(r"(?<![\w-])[A-Z][A-Z_]+(?![\w-])", shown))
     neither = {"ID", "BOT", "IP", "USD", "SOORT", "OPDRACHT"}  # names, units and the ledger's own Dutch words
-    assert capitals - set(PLACEHOLDERS_NL.values()) - neither == set()
+    assert capitals - set(placeholders_nl.values()) - neither == set()
 
 
 def test_every_verbs_help_starts_with_a_whole_usage_line_in_a_dutch_run() -> None:
@@ -152,7 +157,7 @@ ENV_LINES = [
 def test_the_early_reader_reads_a_dotenv_file_as_python_dotenv_does(tmp_path: Path, text: str) -> None:
     from dotenv import dotenv_values
 
-    from worker.core.messages import dotenv_value
+    from worker.core.language import dotenv_value
 
     (tmp_path / ".env").write_text(text + "\n", encoding="utf-8")
     assert dotenv_value(str(tmp_path / ".env"), "TAAK_LANGUAGE") == dotenv_values(tmp_path / ".env").get(

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from worker.core.messages import phrase
 from worker.core.model import Status, Task
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, with_jitter
+from worker.core.phrases import phrase
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import build_env, session_env
 

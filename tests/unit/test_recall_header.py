@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from worker.core.messages import phrase
+from worker.core.phrases import phrase
 from worker.core.timephrase import TimeRange
 from worker.memory.recall import Hit, Recall, render
 

@@ -11,16 +11,9 @@ from pathlib import Path
 import pytest
 
 from worker.core.launch import failed_line
-from worker.core.messages import (
-    MESSAGES,
-    duration,
-    kept_phrase,
-    phrase,
-    phrase_from_json,
-    phrase_json,
-    said_row,
-)
 from worker.core.outcome import launch_failure
+from worker.core.phrases import catalogue, phrase
+from worker.core.row_phrases import duration, kept_phrase, phrase_from_json, phrase_json, said_row
 
 SQL = Path(__file__).resolve().parents[2] / "sql"
 
@@ -89,12 +82,12 @@ def test_every_phrase_the_sql_names_is_in_the_catalogue_with_the_same_values_in_
         named |= set(re.findall(r"'(row_[a-z_]+)'", path.read_text()))
     assert {"row_created", "row_started", "row_expired", "row_cancelled", "row_taken_back"} <= named
     for key in sorted(named):
-        assert key in MESSAGES, key
-        assert placeholders(MESSAGES[key]["nl"]) == placeholders(MESSAGES[key]["en"]), key
+        assert key in catalogue(), key
+        assert placeholders(catalogue()[key]["nl"]) == placeholders(catalogue()[key]["en"]), key
 
 
 def test_every_row_message_has_the_same_values_in_both_languages() -> None:
-    for key, texts in MESSAGES.items():
+    for key, texts in catalogue().items():
         if key.startswith(("row_", "stop_")) or key == "with_stderr":
             assert placeholders(texts["nl"]) == placeholders(texts["en"]), key
 
@@ -122,7 +115,7 @@ def test_a_summary_that_fits_is_its_own_words_with_no_phrase() -> None:
 
 
 def test_an_ending_phrase_that_does_not_end_the_row_is_not_put_in() -> None:
-    from worker.core.messages import ending_json
+    from worker.core.row_phrases import ending_json
 
     ending = ending_json(phrase("row_summary_cut", path="/s.txt"))
     assert said_row("een tekst die zelf anders eindigt", {"zin": ending}, "en") == "een tekst die zelf anders eindigt"

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.messages import early_language, language_setting_problem, message
+from worker.core.language import early_language, language_setting_problem
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
+from worker.core.phrases import from_english, message
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -115,47 +116,28 @@ def fail(line: str, code: int, program: str = "taak") -> NoReturn:
     raise SystemExit(int(code))
 
 
-# argparse's own words (its messages go through gettext's `_`), in Dutch when the run is Dutch.
-ARGPARSE_NL = {
-    "usage: ": "gebruik: ",
-    "positional arguments": "argumenten",
-    "options": "opties",
-    "show this help message and exit": "toon deze hulp en stop",
-    "the following arguments are required: %s": "deze argumenten ontbreken: %s",
-    "invalid choice: %(value)r (choose from %(choices)s)": "ongeldige keuze: %(value)r (kies uit %(choices)s)",
-    "unrecognized arguments: %s": "onbekende argumenten: %s",
-    "expected one argument": "verwacht één waarde",
-    "expected at least one argument": "verwacht minstens één waarde",
-    "expected at most one argument": "verwacht hoogstens één waarde",
-    "argument %(argument_name)s: %(message)s": "argument %(argument_name)s: %(message)s",
-    "invalid %(type)s value: %(value)r": "ongeldige waarde (%(type)s): %(value)r",
-    "not allowed with argument %s": "gaat niet samen met %s",
-    "one of the arguments %s is required": "een van deze argumenten is nodig: %s",
-    "ambiguous option: %(option)s could match %(matches)s": "dubbelzinnige optie: %(option)s kan zijn: %(matches)s",
-    "ignored explicit argument %r": "argument %r genegeerd",
-}
-
-
 def argparse_words(text: str) -> str:
-    return ARGPARSE_NL.get(text, text) if early_language() == "nl" else text
+    """argparse's own words (its messages go through gettext's `_`), in Dutch when the run is Dutch."""
+    return from_english("help.argparse", "nl").get(text, text) if early_language() == "nl" else text
 
 
 def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """The parsers' help texts in Dutch in a Dutch run (worker/cli/help_nl.py); they are written in English."""
+    """The parsers' help texts in Dutch in a Dutch run (the catalogue's `help.` keys); they are written in
+    English."""
     if early_language() != "nl":
         return parser
-    from worker.cli.help_nl import HELP_NL
+    help_nl = from_english("help", "nl")
 
     def walk(current: argparse.ArgumentParser) -> None:
-        current.description = HELP_NL.get(current.description or "", current.description)
+        current.description = help_nl.get(current.description or "", current.description)
         current.usage = dutch_placeholders(current.usage) if current.usage else current.usage
         for action in current._actions:
-            action.help = HELP_NL.get(action.help or "", action.help)
+            action.help = help_nl.get(action.help or "", action.help)
             if isinstance(action.metavar, str):
                 action.metavar = dutch_placeholders(action.metavar)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
-                    choice.help = HELP_NL.get(choice.help or "", choice.help)
+                    choice.help = help_nl.get(choice.help or "", choice.help)
                 for child in dict.fromkeys(action.choices.values()):
                     walk(child)
 
@@ -165,11 +147,10 @@ def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentPa
 
 def dutch_placeholders(text: str) -> str:
     """A usage line or an argument's placeholder with its English words in Dutch (`TEXT` becomes `TEKST`)."""
-    from worker.cli.help_nl import PLACEHOLDERS_NL
-
+    dutch = from_english("placeholder", "nl")
     return re.sub(
-        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in PLACEHOLDERS_NL),
-        lambda found: PLACEHOLDERS_NL[found.group(0)],
+        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in dutch),
+        lambda found: dutch[found.group(0)],
         text,
     )
 
@@ -423,7 +404,7 @@ def who(settings: Settings) -> str:
 
 def said(settings: Settings, key: str, **values: Any) -> str:
     """A success line from the message catalogue, in TAAK_LANGUAGE."""
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     return message(key, settings.language, **values)
 

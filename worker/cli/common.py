@@ -12,48 +12,13 @@ import asyncpg
 from worker.cli.args import fail, ignore_ctrl_c_from_now
 from worker.cli.entry import OutputLost, output_lost_line
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import MESSAGES, early_language, file_error_line, filled, message, unreadable_dotenv
+from worker.core.language import early_language, unreadable_dotenv
+from worker.core.phrases import area_words, catalogue, file_error_line, filled, message
 from worker.core.terminal import quoted
 from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
 from worker.settings import Settings
 
 T = TypeVar("T")
-
-
-# pydantic's own checks in the project's words, by their error type, in both languages: pydantic's English
-# ("Input should be greater than or equal to 10") read as another program's beside the Dutch.
-PYDANTIC_SAID = {
-    "nl": {
-        "int_parsing": "moet een geheel getal zijn",
-        "int_from_float": "moet een geheel getal zijn",
-        "int_parsing_size": "is te groot voor een geheel getal",
-        "float_parsing": "moet een getal zijn",
-        "finite_number": "moet een eindig getal zijn",
-        "bool_parsing": "moet ja of nee zijn (true/false, 1/0)",
-        "greater_than_equal": "moet minstens {ge} zijn",
-        "greater_than": "moet groter zijn dan {gt}",
-        "less_than_equal": "mag hoogstens {le} zijn",
-        "less_than": "moet kleiner zijn dan {lt}",
-        "literal_error": "moet een van deze zijn: {expected}",
-        "datetime_parsing": "moet een datum of een tijdstip zijn",
-        "datetime_from_date_parsing": "moet een datum of een tijdstip zijn",
-    },
-    "en": {
-        "int_parsing": "must be a whole number",
-        "int_from_float": "must be a whole number",
-        "int_parsing_size": "is too large for a whole number",
-        "float_parsing": "must be a number",
-        "finite_number": "must be a finite number",
-        "bool_parsing": "must be yes or no (true/false, 1/0)",
-        "greater_than_equal": "must be at least {ge}",
-        "greater_than": "must be greater than {gt}",
-        "less_than_equal": "must be at most {le}",
-        "less_than": "must be less than {lt}",
-        "literal_error": "must be one of these: {expected}",
-        "datetime_parsing": "must be a date or a moment",
-        "datetime_from_date_parsing": "must be a date or a moment",
-    },
-}
 
 
 def settings_problem(error: Mapping[str, Any], language: str) -> str:
@@ -62,9 +27,11 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     pydantic's words."""
     name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
     values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
-    if error["type"] in MESSAGES:
+    if error["type"] in catalogue():
         return f"{name}: {message(error['type'], language, **values)}"
-    said = PYDANTIC_SAID["en" if language == "en" else "nl"]
+    # pydantic's own checks in the project's words, by their error type: pydantic's English ("Input should be
+    # greater than or equal to 10") read as another program's beside the Dutch.
+    said = area_words("pydantic", "en" if language == "en" else "nl")
     if error["type"] in said:
         if "expected" in values and language == "nl":  # pydantic joins the choices with an English word
             values["expected"] = values["expected"].replace(" or ", " of ")

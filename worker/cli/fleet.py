@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode
-from worker.core.messages import message
+from worker.core.phrases import message
 from worker.core.table import age
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -74,12 +74,9 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
-    from worker.core.table import table, when
+    from worker.core.table import header_row, table, when
 
-    headers = {
-        "nl": ("bot", "aan", "machine", "taak", "laatst gezien", "vandaag / rem"),
-        "en": ("bot", "on", "machine", "task", "last seen", "today / brake"),
-    }[settings.language]
+    headers = header_row("list.bots", ("bot", "on", "machine", "task", "last_seen", "today"), settings.language)
     rows = [
         (
             b.bot,
@@ -91,11 +88,9 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         )
         for b in listed
     ]
-    print(table(headers, rows) if rows else _NO_BOTS[settings.language])
+    # As `lijst` says `(geen taken)`: not a bare header.
+    print(table(headers, rows) if rows else message("list.no_bots", settings.language))
     return ExitCode.OK
-
-
-_NO_BOTS = {"nl": "(geen bots)", "en": "(no bots)"}  # as `lijst` says `(geen taken)`: not a bare header
 
 
 def _brake(args: argparse.Namespace) -> dict[str, Any]:
@@ -141,7 +136,7 @@ def _day(day: Any, language: str) -> str:
 
     if day is None:
         return "-"
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
 
     used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
     limit = brake_limits(day.max_sessies, day.max_kosten, language)
@@ -201,11 +196,11 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import table
+    from worker.core.table import header_row, table
 
-    headers = {"nl": ("namen", "ip", "bots"), "en": ("names", "ip", "bots")}[settings.language]
+    headers = header_row("list.machines", ("names", "ip", "bots"), settings.language)
     rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
-    print(table(headers, rows) if rows else {"nl": "(geen machines)", "en": "(no machines)"}[settings.language])
+    print(table(headers, rows) if rows else message("list.no_machines", settings.language))
     return ExitCode.OK
 
 
@@ -232,51 +227,23 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
         return ExitCode.OK
-    from worker.core.table import table
+    from worker.core.table import header_row, table
 
     bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
-    headers = {
-        "nl": (
-            "bot",
-            "bezig",
-            "wacht",
-            "mens",
-            "oudste",
-            "klaar",
-            "mislukt",
-            "sess/klaar",
-            "met stap",
-            "kosten",
-            "per taak",
-            "comp/auto",
-            "comp/klaar",
-            "te laat",
-            "worker",
+    headers = header_row(
+        "list.overview",
+        (
+            *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
+            *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
         ),
-        "en": (
-            "bot",
-            "held",
-            "waiting",
-            "owner",
-            "oldest",
-            "done",
-            "failed",
-            "sess/done",
-            "with step",
-            "cost",
-            "per task",
-            "comp/auto",
-            "comp/done",
-            "late",
-            "worker",
-        ),
-    }[settings.language]
+        settings.language,
+    )
     if not bots:
-        print(_NO_BOTS[settings.language])
+        print(message("list.no_bots", settings.language))
         return ExitCode.OK
     print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
     print(f"({message('overview_windows', settings.language)})")  # one table, two windows: said, not guessed
-    held_label, lease_left = {"nl": ("bezig", "lease nog"), "en": ("held", "lease left")}[settings.language]
+    held_label, lease_left = message("list.held", settings.language), message("list.lease_left", settings.language)
     for h in held:
         left = age(h["lease_seconden"], settings.language)
         print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
@@ -291,7 +258,7 @@ def _has_news(b: dict[str, Any]) -> bool:
 
 
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
 
     worker = None
     if b["laatst_gezien"] is not None:

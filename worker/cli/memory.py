@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.messages import OsReason, phrase
+from worker.core.phrases import OsReason, phrase
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -116,7 +116,7 @@ def _checked_query(query: str, settings: Settings) -> str:
     from worker.core.timephrase import parse_time, search_words
     from worker.db.ledger import check_text
 
-    check_text(query, "ZOEKVRAAG", max_chars=QUERY_MAX_CHARS)
+    check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
     if parsed.range is None and not search_words(parsed.words):
         raise InvalidInput("nothing_to_search", query=query)
@@ -125,7 +125,7 @@ def _checked_query(query: str, settings: Settings) -> str:
 
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
-    from worker.core.messages import said_row
+    from worker.core.row_phrases import said_row
     from worker.core.timephrase import database_bounds, parse_time, search_words
     from worker.db.ledger import json_object
     from worker.db.sqlfiles import queries

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
 from worker.core.errors import ExitCode, TaakError
-from worker.core.messages import early_language, message, phrase
+from worker.core.language import early_language
+from worker.core.phrases import message, phrase
 
 if TYPE_CHECKING:
     from worker.settings import Settings
@@ -334,10 +335,10 @@ def _demo(settings: Settings, agent: str) -> int:
             print("\n" + said)
             from datetime import datetime
 
-            from worker.core.briefing import WORDS, stamp
+            from worker.core.briefing import month_names, stamp
             from worker.core.terminal import hanging, padded
 
-            now, months = datetime.now(settings.zone), WORDS[settings.language].months
+            now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
                 text = row.said(settings.language)
                 first_line = text.splitlines()[0] if text else ""

@@ -18,8 +18,9 @@ from typing import Any
 from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, TaakError
-from worker.core.messages import early_language, message, os_reason
+from worker.core.language import early_language
 from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
+from worker.core.phrases import message, os_reason
 from worker.core.terminal import json_safe, printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.messages import message, phrase, written
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
+from worker.core.phrases import field_name, message, phrase, written
 from worker.core.terminal import hanging, inline, is_blank, padded
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -358,42 +358,20 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# `taak toon`'s field names in an English run. A Dutch run shows the column names, as the owner's SQL and
-# `--json` have them; the values (a status, a log kind) are domain words in both.
-FIELDS_EN = {
-    "titel": "title",
-    "opdracht": "instruction",
-    "opdrachtgever": "given by",
-    "toegewezen_aan": "assigned to",
-    "klaar_wanneer": "done when",
-    "volgende_stap": "next step",
-    "pogingen": "attempts",
-    "max_pogingen": "max attempts",
-    "lease_tot": "lease until",
-    "lease_token": "lease token",
-    "geclaimd_door": "claimed by",
-    "bewijs": "evidence",
-    "prioriteit": "priority",
-    "niet_voor": "not before",
-    "aangemaakt": "created",
-    "bijgewerkt": "updated",
-    "afgerond": "finished",
-    "uiterlijk": "due",
-}
-
-
 def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
     """`taak toon` as text: every field that has a value, then the whole log with dates."""
-    from worker.core.briefing import WORDS, stamp
+    from worker.core.briefing import month_names, stamp
     from worker.db.briefing import facts_from_context
 
-    months = WORDS[language].months
+    months = month_names(language)
     now = datetime.now(zone)
     lines = []
     for column, value in asdict(task).items():
         if value in (None, {}, ""):
             continue
-        key = FIELDS_EN.get(column, column) if language == "en" else column
+        # A Dutch run shows the column names, as the owner's SQL and `--json` have them; the values (a status, a
+        # log kind) are domain words in both.
+        key = field_name(column, "en") if language == "en" else column
         if isinstance(value, datetime):
             value = stamp(value, now, zone, months, always_date=True)
         elif isinstance(value, dict):  # the context: one `key = value` line each, below its name, as the briefing
@@ -444,13 +422,10 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import table
+    from worker.core.table import header_row, table
 
     now = datetime.now(settings.zone)
-    headers = {
-        "nl": ("id", "status", "aan", "pogingen", "uiterlijk", "titel"),
-        "en": ("id", "status", "assigned", "attempts", "due", "title"),
-    }[settings.language]
+    headers = header_row("list.tasks", ("id", "status", "assigned", "attempts", "due", "title"), settings.language)
     rows = [
         (
             task.id,
@@ -462,7 +437,7 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
         )
         for task in tasks
     ]
-    print(table(headers, rows) if rows else {"nl": "(geen taken)", "en": "(no tasks)"}[settings.language])
+    print(table(headers, rows) if rows else message("list.no_tasks", settings.language))
     if more:
         print(a.said(settings, "list_cut", limit=limit))
     return ExitCode.OK
@@ -543,8 +518,8 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
-    from worker.core.briefing import WORDS, stamp
-    from worker.core.messages import said_row
+    from worker.core.briefing import month_names, stamp
+    from worker.core.row_phrases import said_row
     from worker.db.connect import CONNECTION_ERRORS
     from worker.db.ledger import json_object
     from worker.db.sqlfiles import queries
@@ -555,7 +530,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         from worker.db.ledger import check_task_id
 
         check_task_id(args.id)
-    months = WORDS[settings.language].months
+    months = month_names(settings.language)
 
     def show(row: Any) -> None:
         when = stamp(row["ts"], datetime.now(settings.zone), settings.zone, months, always_date=True)

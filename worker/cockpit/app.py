@@ -28,12 +28,13 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from worker.cockpit import charts
-from worker.cockpit.pages import WORDS, render
-from worker.core.briefing import WORDS as TIME_WORDS
+from worker.cockpit.pages import render
+from worker.core.briefing import month_names
 from worker.core.errors import TaakError
 from worker.core.folders import make_folder
-from worker.core.messages import phrase, said_row
 from worker.core.model import FINAL, Soort, Status
+from worker.core.phrases import area_words, phrase
+from worker.core.row_phrases import said_row
 from worker.core.table import age
 from worker.core.terminal import is_blank, printable
 from worker.db.connect import CONNECTION_ERRORS
@@ -120,7 +121,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
             await state["pool"].close()
 
     language = settings.language
-    words = WORDS[language]
+    words = area_words("cockpit", language)
     login = words["login"].format(options=link_options)
     csrf = csrf_value(token)
 
@@ -160,7 +161,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         """The posted form, as the CLI takes text: UTF-8 or refused, and of a bounded size."""
         from urllib.parse import parse_qsl
 
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         body = await request.body()
         if len(body) > FORM_MAX_BYTES:
@@ -189,7 +190,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
                 page = await _task(conn, Ledger(conn), task_id, settings)
         except TaakError as error:
             return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         # Only the CLI's own line, and only after an action here did it: the mark is signed with the token.
         action, _, _signed = request.query_params.get("gedaan", "").partition(".")
@@ -359,7 +360,7 @@ async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]
 
 
 async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
-    words = WORDS[settings.language]
+    words = area_words("cockpit", settings.language)
     today = datetime.now(settings.zone).date()
     days = [today - timedelta(days=n) for n in range(CHART_DAYS - 1, -1, -1)]
     per_day = await conn.fetch(queries()["cockpit_per_dag"], CHART_DAYS, settings.timezone)
@@ -384,7 +385,7 @@ async def _charts(conn: asyncpg.Connection, settings: Settings) -> list[str]:
     ratio = {
         bot: [sessions[bot][n] / done[bot][n] if done[bot][n] else 0.0 for n in range(len(days))] for bot in sessions
     }
-    months = TIME_WORDS[settings.language].months
+    months = month_names(settings.language)
     by_bot = {name: finished[name] for name in sorted(finished)}  # a bot's finished and failed side by side
     return [
         charts.bars(words["finished_failed"], days, by_bot, months),
@@ -398,7 +399,7 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
 
     from worker.core.briefing import Variant
     from worker.core.machines import expand_facts
-    from worker.core.messages import dollars
+    from worker.core.table import dollars
     from worker.db.briefing import briefing_for, facts_from_context
     from worker.db.machines import machines_named
 

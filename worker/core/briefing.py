@@ -13,10 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from enum import StrEnum
+from functools import cache
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from worker.core.language import LANGUAGES
 from worker.core.model import FINAL, LogRow, OlderRows, Soort, Status, Task
+from worker.core.phrases import area_words, filled, message
 
 COMPACT_LIMIT = 9_500
 FULL_LIMIT = 16_000
@@ -34,7 +37,7 @@ class Words:
     header: str
     compacted: str
     attempt: str
-    from_: str
+    asked_by: str
     opdracht: str
     done_when: str
     due: str
@@ -54,54 +57,17 @@ class Words:
     months: tuple[str, ...]
 
 
-WORDS: dict[str, Words] = {
-    "nl": Words(
-        header="TAAK",
-        compacted="(Je gesprek is zojuist samengevat. Dit is je taak, letterlijk uit het taakregister.)",
-        attempt="poging {p} van {m}",
-        from_="Van: {who}, {when}",
-        opdracht="Oorspronkelijke opdracht, letterlijk:",
-        done_when="Klaar is het pas als: {text}",
-        due="Uiterlijk: {when}{late}",
-        late=" (de datum is voorbij: meld het in de log)",
-        facts="Vaste feiten: {text}",
-        history="Wat er al gebeurd is:",
-        nothing_yet="(nog niets gelogd)",
-        older="({n:eerdere regel|eerdere regels} sinds {since}: {kinds})",
-        answer="NIEUWSTE ANTWOORD VAN {who} ({when}): {text}",
-        first_action="Jouw eerste actie nu: {text}",
-        default_action="lees de opdracht, doe de eerste stap en log hem",
-        how_to_log='Log elke afgeronde stap met:\ntaak log {id} stap_klaar "..."',
-        how_to_finish='Klaar? taak klaar {id} --bewijs "<link, pad of testuitkomst>" "wat je deed"',
-        how_to_block='Vast? taak blokkeer {id} "<je vraag aan de eigenaar>"',
-        again="Nogmaals: je werkt aan taak {id}. Jouw eerste actie nu: {text}",
-        cut=" […afgekapt]",
-        months=("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"),
-    ),
-    "en": Words(
-        header="TASK",
-        compacted="(Your conversation was just summarised. This is your task, verbatim from the ledger.)",
-        attempt="attempt {p} of {m}",
-        from_="From: {who}, {when}",
-        opdracht="Original instruction, verbatim:",
-        done_when="Done only when: {text}",
-        due="Due by: {when}{late}",
-        late=" (that date has passed: say so in the log)",
-        facts="Fixed facts: {text}",
-        history="What has happened so far:",
-        nothing_yet="(nothing logged yet)",
-        older="({n:earlier row|earlier rows} since {since}: {kinds})",
-        answer="NEWEST ANSWER FROM {who} ({when}): {text}",
-        first_action="Your first action now: {text}",
-        default_action="read the instruction, do the first step and log it",
-        how_to_log='Log every finished step with:\ntaak log {id} stap_klaar "..."',
-        how_to_finish='Done? taak klaar {id} --bewijs "<link, path or test result>" "what you did"',
-        how_to_block='Stuck? taak blokkeer {id} "<your question for the owner>"',
-        again="Once more: you are working on task {id}. Your first action now: {text}",
-        cut=" […cut]",
-        months=("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    ),
-}
+@cache
+def briefing_words(language: str) -> Words:
+    """The briefing's words in `language` (the catalogue's `briefing.` keys)."""
+    return Words(**area_words("briefing", language), months=month_names(language))
+
+
+def month_names(language: str) -> tuple[str, ...]:
+    """The months as every list, log and picture writes a day (`1 dec`), in `language`."""
+    said = area_words("month", language)
+    return tuple(said[str(n)] for n in range(1, 13))
+
 
 # Tried in order until the text fits: (cap per cut field or log line, log rows shown at most).
 _SQUEEZE_STEPS: tuple[tuple[int, int], ...] = (
@@ -138,7 +104,7 @@ def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> st
 
 
 def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: int, max_rows: int) -> str:
-    words = WORDS[source.language]
+    words = briefing_words(source.language)
     task = source.task
     cut = words.cut
 
@@ -150,7 +116,7 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     lines = [
         f"=== {words.header} {task.id} ({words.attempt.format(p=max(attempt, 1), m=task.max_pogingen)}) ===",
         *([words.compacted] if variant == Variant.COMPACT else []),
-        words.from_.format(who=clip(one_line(task.opdrachtgever), 80, cut), when=when(task.aangemaakt)),
+        words.asked_by.format(who=clip(one_line(task.opdrachtgever), 80, cut), when=when(task.aangemaakt)),
         words.opdracht,
         f'"{task.opdracht}"',
     ]
@@ -197,7 +163,8 @@ def with_first_action(briefing: str, task_id: str, step: str) -> str:
     above them may hold any words)."""
     action = one_line(step)  # whole, as the briefing says a step (VOLGENDE_STAP_MAX_CHARS)
     lines = briefing.split("\n")
-    for words in WORDS.values():
+    for language in LANGUAGES:
+        words = briefing_words(language)
         again = words.again.format(id=task_id, text="")
         if not lines[-1].startswith(again):
             continue
@@ -235,8 +202,6 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
     ranked = sorted(older.per_soort.items(), key=lambda item: (-item[1], item[0].value))
     kinds = ", ".join(f"{count}x {soort.value}" for soort, count in ranked)
     since = when(older.since) if older.since is not None else "?"
-    from worker.core.messages import filled
-
     return filled(words.older, n=older.total, since=since, kinds=kinds)
 
 
@@ -282,16 +247,4 @@ def clip(text: str, cap: int, mark: str) -> str:
 
 def system_prompt(task: Task, language: Language = "nl") -> str:
     """Re-sent with every request and kept through compaction: the task ID and the opdracht verbatim."""
-    if language == "en":
-        return (
-            f"You are working on task {task.id} from the task ledger. The original instruction, verbatim:\n"
-            f'"{task.opdracht}"\n'
-            f'Log every finished step with `taak log {task.id} stap_klaar "..."`, finish with '
-            f'`taak klaar {task.id} --bewijs "..."`, and ask the owner with `taak blokkeer {task.id} "..."`.'
-        )
-    return (
-        f"Je werkt aan taak {task.id} uit het taakregister. De oorspronkelijke opdracht, letterlijk:\n"
-        f'"{task.opdracht}"\n'
-        f'Log elke afgeronde stap met `taak log {task.id} stap_klaar "..."`, sluit af met '
-        f'`taak klaar {task.id} --bewijs "..."` en vraag de eigenaar met `taak blokkeer {task.id} "..."`.'
-    )
+    return message("system_prompt", language, id=task.id, opdracht=task.opdracht)

@@ -1,6 +1,6 @@
 """Failures that reach a user: a message key, its values, and the exit code the commands document.
 
-The text is looked up in `messages.py` in the configured language when it is shown, so the code
+The text is looked up in the catalogue (`catalogue.json`) in the configured language when it is shown, so the code
 that refuses something does not need to know who reads it.
 """
 
@@ -10,7 +10,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from worker.core.messages import Phrase
+    from worker.core.phrases import Phrase
 
 
 class ExitCode(IntEnum):
@@ -34,13 +34,13 @@ class TaakError(Exception):
         super().__init__(self.render("en"))
 
     def render(self, language: str) -> str:
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         return message(self.key, language, **self._shown())
 
     def as_phrase(self) -> Phrase:
         """The refusal, to be said later in either language (in an outcome that quotes it)."""
-        from worker.core.messages import Phrase
+        from worker.core.phrases import Phrase
 
         return Phrase(self.key, tuple(self._shown().items()))
 

@@ -1,7 +1,10 @@
-"""The languages taak speaks, and how a setting names one: loaded by the hooks that run on every prompt, so it
-imports nothing (the message catalogue costs those hooks more than their whole answer)."""
+"""The languages taak speaks, and how a setting names one, read before the settings are (help and usage errors
+are shown first: loading the settings costs more than the whole answer, issue 16). Loaded by the hooks that
+run on every prompt, so it imports nothing until it has something to say."""
 
 from __future__ import annotations
+
+import os
 
 LANGUAGES = ("nl", "en")
 
@@ -10,3 +13,71 @@ def spoken_language(value: str | None) -> str | None:
     """`nl` or `en` for a setting that names one (`EN`, ` nl `), None for any other."""
     said = (value or "").strip().lower()
     return said if said in LANGUAGES else None
+
+
+def early_language() -> str:
+    """The language of help and usage errors, which are shown before the settings are loaded. Read as the
+    settings read it: TAAK_LANGUAGE from the environment, else from `.env` in the working folder, in any case;
+    a language taak does not speak (`fr`) is refused by the settings, and that refusal, as help, is said in the
+    default language, Dutch."""
+    return spoken_language(language_setting()) or "nl"
+
+
+def language_setting() -> str | None:
+    """TAAK_LANGUAGE as set, from the environment or else `.env`; None when it is not set at all."""
+    value = os.environ.get("TAAK_LANGUAGE")
+    return dotenv_value(".env", "TAAK_LANGUAGE") if value is None else value
+
+
+def language_setting_problem() -> str | None:
+    """The line that says TAAK_LANGUAGE names no language taak speaks, for help, which loads no settings; None
+    when it is unset or good."""
+    value = language_setting()
+    if value is None or spoken_language(value) is not None:
+        return None
+    from worker.core.phrases import message  # only when there is something to say (see the module's doc)
+
+    # Bytes that are no UTF-8 shown as every other line shows them (`\xff`), not as Python's stand-ins.
+    shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return message("bad_language_setting", "nl", value=f"'{shown}'")
+
+
+def dotenv_value(path: str, name: str) -> str | None:
+    """One variable from a dotenv file as pydantic-settings (python-dotenv) reads it: `[export] NAME=value`,
+    the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
+    itself takes 50 ms to import, half of what help may take."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            lines = file.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = None
+    for line in lines:
+        key, equals, value = line.strip().removeprefix("export ").partition("=")
+        if not equals or key.strip().upper() != name.upper():
+            continue
+        value = value.strip()
+        if value[:1] in ("'", '"') and value[1:].find(value[0]) >= 0:
+            found = value[1 : 1 + value[1:].find(value[0])]
+        else:
+            found = value.split(" #", 1)[0].strip()
+    return found
+
+
+def unreadable_dotenv(path: str) -> str | None:
+    """What is wrong with a dotenv file python-dotenv cannot read a line of (it warns in English through
+    logging and leaves the line out, so a setting there was silently not taken), in the early language; None
+    when every line reads (the usual case: then the language is not looked up, which reads the file again)."""
+    from dotenv.parser import parse_stream  # python-dotenv: 50 ms, for the commands that load the settings only
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            line = next((b.original.line for b in parse_stream(file) if b.error), None)
+    except (OSError, UnicodeDecodeError):  # none, or not UTF-8: the settings say so themselves
+        return None
+    if line is None:
+        return None
+    from worker.core.phrases import message
+
+    language = early_language()
+    return message("bad_settings", language, detail=f".env: {message('setting_dotenv_line', language, line=line)}")

@@ -147,7 +147,7 @@ class LogRow:
 
     def said(self, language: str) -> str:
         """The row's text for a reader in `language` (the system's own rows in that language; see said_row)."""
-        from worker.core.messages import said_row
+        from worker.core.row_phrases import said_row
 
         return said_row(self.tekst, self.meta, language)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from worker.core.launch import failed_start
-from worker.core.messages import OsReason, Phrase, phrase
 from worker.core.model import Lease, Status, Task
+from worker.core.phrases import OsReason, Phrase, phrase
 from worker.core.stream import Result
 
 

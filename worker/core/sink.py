@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from worker.core.briefing import WORDS, one_line, stamp
+from worker.core.briefing import month_names, one_line, stamp
 from worker.core.model import LogRow, Soort, Task
 
 MAX_STEPS = 50
 
 
 def klaar_summary(task: Task, rows: Sequence[LogRow], zone: ZoneInfo, now: datetime) -> str:
-    months = WORDS["nl"].months
+    months = month_names("nl")
     steps = [row for row in rows if row.soort == Soort.STAP_KLAAR]
     lines = [
         f"Taak {task.id} is klaar ({stamp(task.afgerond or now, now, zone, months, always_date=True)})",

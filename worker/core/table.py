@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
+from worker.core.phrases import message
 from worker.core.terminal import columns
+
+
+def header_row(area: str, names: Sequence[str], language: str) -> tuple[str, ...]:
+    """A table's header row in `language`: the catalogue's `<area>.<name>` for each column."""
+    return tuple(message(f"{area}.{name}", language) for name in names)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Sequence[int] = ()) -> str:
@@ -47,14 +54,18 @@ def age(seconds: float | None, language: str) -> str:
         return f"{whole}s"
     if whole < 7200:
         return f"{whole // 60}m"
-    hours = "u" if language == "nl" else "h"
-    return f"{whole // 3600}{hours}" if whole < 172800 else f"{whole // 86400}d"
+    return f"{whole // 3600}{message('unit.hours', language)}" if whole < 172800 else f"{whole // 86400}d"
+
+
+def dollars(value: Decimal | float | None) -> str:
+    """Money with one precision everywhere (lists, the brake, the ledger's result rows): cents."""
+    return "-" if value is None else f"${Decimal(str(value)):.2f}"
 
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:
     """A moment in a list or a log, in the household's time zone: `1 dec 07:31` (the year when not this one)."""
-    from worker.core.briefing import WORDS, stamp
+    from worker.core.briefing import month_names, stamp
 
     if moment is None:
         return "-"
-    return stamp(moment, datetime.now(zone), zone, WORDS[language].months, always_date=True)
+    return stamp(moment, datetime.now(zone), zone, month_names(language), always_date=True)

@@ -22,7 +22,7 @@ import structlog
 from worker import __version__
 from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
-from worker.core.messages import message
+from worker.core.phrases import message
 from worker.daemon import intake, outbox
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table

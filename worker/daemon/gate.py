@@ -28,8 +28,9 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from worker.core.briefing import Variant, build_briefing, with_first_action
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
 from worker.core.folders import make_folder, write_private
-from worker.core.messages import Phrase, file_error_line, kept_phrase, message, phrase, phrase_json, written
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
+from worker.core.phrases import Phrase, file_error_line, message, phrase, written
+from worker.core.row_phrases import kept_phrase, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.stream import result_meta
 from worker.core.terminal import is_blank

@@ -23,8 +23,8 @@ import asyncpg.pool
 import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
-from worker.core.messages import Phrase, message, phrase
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
+from worker.core.phrases import Phrase, message, phrase
 from worker.core.terminal import is_blank
 from worker.db.ledger import Ledger, NewTask
 from worker.db.sqlfiles import Executor, queries

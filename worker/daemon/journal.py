@@ -28,7 +28,7 @@ import structlog
 
 from worker.core.errors import ExitCode, TaakError
 from worker.core.folders import loads, make_private_folder, open_private
-from worker.core.messages import OsReason
+from worker.core.phrases import OsReason
 
 log = structlog.get_logger("queue-worker")
 Outcome = Literal["geschreven", "geweigerd"]

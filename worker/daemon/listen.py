@@ -10,7 +10,7 @@ import structlog
 
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
-from worker.core.messages import message
+from worker.core.phrases import message
 from worker.daemon.retry import backoff, said_error
 from worker.db.connect import CONNECTION_ERRORS, connect_one
 from worker.db.sqlfiles import queries

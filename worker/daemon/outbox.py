@@ -16,7 +16,7 @@ import anyio
 import asyncpg
 import structlog
 
-from worker.core.messages import Phrase, phrase
+from worker.core.phrases import Phrase, phrase
 from worker.core.sink import klaar_summary
 from worker.db.ledger import Ledger
 from worker.db.sqlfiles import Executor, queries

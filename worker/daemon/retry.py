@@ -12,8 +12,8 @@ from typing import TypeVar
 import anyio
 import structlog
 
-from worker.core.messages import Phrase
 from worker.core.outcome import backoff_seconds, with_jitter
+from worker.core.phrases import Phrase
 from worker.db.connect import CONNECTION_ERRORS
 
 log = structlog.get_logger("queue-worker")

@@ -18,32 +18,11 @@ from pathlib import Path
 from typing import Literal
 
 from worker.core.folders import make_folder
-from worker.daemon import service_nl
+from worker.core.phrases import from_english, message
 from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]
 
-# The settings file the owner fills in, its comments in the run's language.
-ENV_TEMPLATE = {
-    "nl": """# Instellingen van de taak queue-worker voor bot {bot} (zie de tabel met instellingen in de README).
-# TAAK_DATABASE_URL=postgresql://gebruiker:wachtwoord@host:5432/postgres
-# TAAK_CONCURRENCY=1
-# TAAK_WORKDIR={home}
-# De taal van het log van de daemon en van wat het de sessies zegt: die van de installatie.
-TAAK_LANGUAGE={language}
-# Waar de service claude, taak en node vindt (gevonden bij de installatie; het PATH van een servicebeheerder is kaal).
-PATH={path}
-""",
-    "en": """# Settings of the taak queue-worker for bot {bot} (see the README's settings table).
-# TAAK_DATABASE_URL=postgresql://user:password@host:5432/postgres
-# TAAK_CONCURRENCY=1
-# TAAK_WORKDIR={home}
-# The language of the daemon's log and of what it tells the sessions: the installer's.
-TAAK_LANGUAGE={language}
-# Where the service finds claude, taak and node (found at install; a service manager's own PATH is bare).
-PATH={path}
-""",
-}
 # What every PATH of a service gets after the folders found at install.
 BASE_PATH = {
     "linux": ["/usr/local/bin", "/usr/bin", "/bin"],
@@ -90,7 +69,8 @@ def service_path(platform: Platform, agent: str = "claude") -> str:
 
 
 def render(template: str, values: dict[str, str], comments: Mapping[str, str] | None = None) -> str:
-    """The template with its @KEY@ filled in and, for a Dutch run, its comments said in Dutch."""
+    """The template with its @KEY@ filled in and, for a Dutch run, its comments said in Dutch (the catalogue's
+    `service.` keys: the templates are written in English for the engineer who opens the repository)."""
     for english, said in (comments or {}).items():
         template = template.replace(english, said)
     for key, value in values.items():
@@ -109,7 +89,7 @@ def service_file(
         text = render(
             (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
             {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
-            service_nl.LAUNCHD if language == "nl" else None,
+            from_english("service.launchd", "nl") if language == "nl" else None,
         )
         path = home / "Library" / "LaunchAgents" / f"{label}.plist"
         return ServiceFile(
@@ -133,9 +113,9 @@ def service_file(
             "README": str(deploy_dir().parent / "README.md"),
             "USER_LINE": f"User={user}\n" if system and user else "",
             # What `systemctl status` shows, in the owner's language (%i: the bot, filled in by systemd).
-            "DESCRIPTION": "taak queue-worker voor bot %i" if language == "nl" else "taak queue-worker for bot %i",
+            "DESCRIPTION": message("service.description", language),
         },
-        service_nl.SYSTEMD if language == "nl" else None,
+        from_english("service.systemd", "nl") if language == "nl" else None,
     )
     scope = [] if system else ["--user"]
     shown = "" if system else " --user"
@@ -161,7 +141,9 @@ def install(
     if not service.env_file.exists():
         make_folder(service.env_file.parent)
         service.env_file.write_text(
-            ENV_TEMPLATE[language].format(bot=bot, home=home, path=path, language=language), encoding="utf-8"
+            # The settings file the owner fills in, its comments in the run's language.
+            message("service.env_file", language, bot=bot, home=home, path=path, run_language=language),
+            encoding="utf-8",
         )
         os.chmod(service.env_file, 0o600)
         if owner is not None:  # a system unit runs as this user, who must read its own settings
@@ -221,8 +203,6 @@ NO_MANAGER = 127  # the service manager is not on this machine: nothing of it ca
 def said_by_manager(output: str, language: str) -> str:
     """systemctl's output as shown to the owner; its one common failure, no user bus to reach (a shell that is
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
-    from worker.core.messages import message
-
     if not manager_unreachable(output):
         return output
     import getpass
@@ -239,8 +219,6 @@ def manager_unreachable(output: str) -> bool:
 def run_manager(words: list[str], language: str = "en") -> tuple[int, str]:
     """Run a service-manager command; its exit code and its output (or why it could not run)."""
     if shutil.which(words[0]) is None:
-        from worker.core.messages import message
-
         return NO_MANAGER, message("manager_missing", language, program=words[0])
     try:
         done = subprocess.run(words, capture_output=True, text=True, timeout=60, check=False)

@@ -29,20 +29,13 @@ from worker.core.briefing import BriefingInput, Variant, build_briefing, system_
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.folders import make_folder, make_private_folder, said_of, write_private
-from worker.core.messages import (
-    Phrase,
-    dollars,
-    duration,
-    file_error_line,
-    message,
-    os_phrase,
-    phrase,
-    phrase_json,
-)
 from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
+from worker.core.phrases import Phrase, file_error_line, message, os_phrase, phrase
+from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
+from worker.core.table import dollars
 from worker.daemon import outbox
 from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong, reason_fields
@@ -872,5 +865,5 @@ def _result_phrase(report: SessionReport) -> Phrase:
     }
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
-        return phrase(f"{key}_no_text", **figures)
+        return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)
     return phrase(key, **figures, text=text if len(text) <= 1000 else text[:999] + "…")

@@ -9,8 +9,8 @@ from decimal import Decimal
 from types import EllipsisType
 
 from worker.core.errors import InvalidInput, Refused
-from worker.core.messages import message
 from worker.core.model import NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
+from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
 

@@ -22,7 +22,7 @@ from tenacity import (
 
 from worker.core.dsn import DatabaseUrl, parse_database_url, redact, url_parameter
 from worker.core.errors import InvalidInput, Misconfigured, Unreachable
-from worker.core.messages import OsReason, Phrase, phrase
+from worker.core.phrases import OsReason, Phrase, phrase
 from worker.settings import Settings
 
 # Failures worth another try: the server is starting, restarting or briefly unreachable.

@@ -64,7 +64,7 @@ def plan(current: State) -> list[str]:
 
 
 def describe(current: State, language: str) -> list[str]:
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     owner = message("heartbeats_owner_only", language)
     return [

@@ -18,7 +18,6 @@ from typing import Any
 import asyncpg
 
 from worker.core.errors import InvalidInput, NotFound, Refused
-from worker.core.messages import Phrase, phrase_json
 from worker.core.model import (
     CONTEXT_MAX_CHARS,
     FINAL,
@@ -38,6 +37,8 @@ from worker.core.model import (
     Task,
     is_task_id,
 )
+from worker.core.phrases import Phrase
+from worker.core.row_phrases import phrase_json
 from worker.core.terminal import is_blank, printable
 from worker.db.sqlfiles import Executor, queries
 

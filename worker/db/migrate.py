@@ -167,7 +167,7 @@ def schema_newer_line(newer: list[str], language: str) -> str:
 
 
 def schema_newer_said(newer: list[str], language: str) -> str:
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     return message("schema_newer", language, names=", ".join(newer))
 
@@ -207,7 +207,7 @@ def schema_missing_line(url: str | None, language: str) -> str:
     """What to say when taak's tables or functions are not found: a database never migrated, or a URL whose
     search_path looks elsewhere (migrate makes them in public, not where such a session looks)."""
     from worker.core.dsn import url_search_path
-    from worker.core.messages import message
+    from worker.core.phrases import message
 
     path = url_search_path(url) if url else None
     if path is not None:

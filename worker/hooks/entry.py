@@ -95,7 +95,7 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
-        from worker.core.messages import unreadable_dotenv
+        from worker.core.language import unreadable_dotenv
 
         if (said := unreadable_dotenv(".env")) is not None:  # as taak refuses it, in one line
             return _unread(name, said, started)
@@ -153,7 +153,7 @@ def _unread(name: str, said: str, started: float) -> int:
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
-    from worker.core.messages import file_error_line
+    from worker.core.phrases import file_error_line
     from worker.hooks.owner import HookFailed
     from worker.hooks.place import HookPlace
 
@@ -196,7 +196,7 @@ def hook_line(name: str, said: str) -> str:
 def _unreadable_settings(exc: Exception) -> str:
     """Which setting, and why, in the run's language, as the commands say it."""
     from worker.cli.common import unreadable_settings
-    from worker.core.messages import early_language
+    from worker.core.language import early_language
 
     return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {_first_line(exc)}"
 
@@ -214,7 +214,8 @@ class BadPayload(ValueError):
 
 
 def _read_payload() -> dict[str, Any]:
-    from worker.core.messages import early_language, message
+    from worker.core.language import early_language
+    from worker.core.phrases import message
 
     raw = sys.stdin.read()
     try:

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
-from worker.core.messages import message
 from worker.core.model import Soort
+from worker.core.phrases import message
 from worker.hooks import owner
 from worker.hooks.lines import additional_context, where_we_are
 from worker.hooks.owner import HookFailed, HookResult
@@ -172,8 +172,8 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
-    from worker.core.messages import message
     from worker.core.model import is_task_id
+    from worker.core.phrases import message
 
     state = owner.where_we_are_now(place_of(settings))
     line, trouble = None, ""  # a TAAK_ID that names no task is said, not silently left out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from worker.core.briefing import clip
+from worker.core.phrases import message
 from worker.core.terminal import json_safe
 
 
@@ -17,6 +18,4 @@ def additional_context(event: str, text: str) -> str:
 
 def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
     step = clip(" ".join((next_step or "-").split()), 300, " […]")
-    if language == "en":
-        return f"Task {task_id} ({status}). Next step: {step}"
-    return f"Taak {task_id} ({status}). Volgende stap: {step}"
+    return message("hook.where_we_are", "en" if language == "en" else "nl", id=task_id, status=status, step=step)

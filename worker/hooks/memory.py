@@ -6,28 +6,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from worker.core.phrases import message
 from worker.hooks.owner import MEMORY_BUDGET, index_line, memory_index
 
 START = "<!-- taak:compact-instructions:start -->"
 END = "<!-- taak:compact-instructions:end -->"
-# In the run's language, as the pre-compact hook's own instruction is (worker/hooks/reports.py).
-SECTIONS = {
-    "nl": f"""{START}
-# Compact instructions
-Bewaar bij het samenvatten altijd letterlijk: het taak-ID (HV-JJJJMMDD-NNN), de oorspronkelijke opdracht
-woord voor woord, wat al af is met het bewijs erbij, en wat de volgende stap is.
-{END}""",
-    "en": f"""{START}
-# Compact instructions
-When you summarise, always keep verbatim: the task ID (HV-YYYYMMDD-NNN), the original instruction
-word for word, what is done with its evidence, and what the next step is.
-{END}""",
-}
-
-
 def with_compact_instructions(text: str, language: str = "nl") -> str:
     """The CLAUDE.md text with our section added at the end, or refreshed in place between the markers."""
-    section = SECTIONS["en" if language == "en" else "nl"]
+    # In the run's language, as the pre-compact hook's own instruction is (worker/hooks/reports.py).
+    said = message("hook.compact_instructions", "en" if language == "en" else "nl")
+    section = f"{START}\n{said}\n{END}"
     pattern = re.compile(re.escape(START) + r".*?" + re.escape(END), re.DOTALL)
     if pattern.search(text):
         return pattern.sub(lambda _m: section, text, count=1)

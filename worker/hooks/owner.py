@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
-from worker.core.messages import message
+from worker.core.phrases import message
 from worker.hooks.lines import additional_context
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (

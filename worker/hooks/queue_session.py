@@ -15,7 +15,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.folders import loads, make_folder, read_small_text
-from worker.core.messages import early_language, message
+from worker.core.language import early_language
+from worker.core.phrases import message
 from worker.core.session_files import SessionFiles
 from worker.hooks.entry import hook_line, record_hook_run, written_out
 from worker.hooks.files import file_reason
@@ -196,11 +197,7 @@ def _copy_said_as_such() -> str:
         return text
     copy = files.compact_briefing if files.compact_briefing.is_file() else files.briefing
     minutes = max(0, round((time.time() - copy.stat().st_mtime) / 60))
-    if early_language() == "en":
-        note = f"(the daemon does not answer: this is its last copy of the briefing, {minutes} min old)"
-    else:
-        note = f"(de daemon antwoordt niet: dit is zijn laatste kopie van de briefing, {minutes} min oud)"
-    return f"{note}\n{text}"
+    return f"{message('hook.last_briefing_copy', early_language(), minutes=minutes)}\n{text}"
 
 
 def _data_dir() -> Path:

@@ -11,38 +11,12 @@ from pathlib import Path
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT, clip
 from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
-from worker.core.messages import ending_json, message, phrase, phrase_json
+from worker.core.phrases import message, phrase
+from worker.core.row_phrases import ending_json, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import printable
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
-
-SUMMARY_INSTRUCTIONS = {
-    "nl": (
-        "Bewaar bij het samenvatten altijd letterlijk: het taak-ID {id}, de oorspronkelijke opdracht woord voor "
-        "woord (hieronder), wat al af is met het bewijs erbij, en wat de volgende stap is.\n"
-        'Oorspronkelijke opdracht, letterlijk:\n"{opdracht}"\n'
-        "Volgende stap volgens het taakregister: {stap}"
-    ),
-    "en": (
-        "When you summarise, always keep verbatim: the task ID {id}, the original instruction word for word "
-        "(below), what is already done with its evidence, and what the next step is.\n"
-        'Original instruction, verbatim:\n"{opdracht}"\n'
-        "Next step according to the ledger: {stap}"
-    ),
-}
-SUMMARY_INSTRUCTIONS_NO_TASK = {
-    "nl": (
-        "Bewaar bij het samenvatten altijd letterlijk: de oorspronkelijke opdracht van de gebruiker woord voor "
-        "woord, wat al af is met het bewijs erbij, en wat de volgende stap is."
-    ),
-    "en": (
-        "When you summarise, always keep verbatim: the user's original instruction word for word, what is "
-        "already done with its evidence, and what the next step is."
-    ),
-}
-TASK_ID_LINE = {"nl": "\nHet taak-ID is {id}.", "en": "\nThe task ID is {id}."}
-
 
 def summary_instructions(language: str, task_id: str | None = None, opdracht: str | None = None, stap: str = "") -> str:
     """What the summariser is told to keep, in the run's language. The opdracht and the next step are the
@@ -50,8 +24,10 @@ def summary_instructions(language: str, task_id: str | None = None, opdracht: st
     in Claude Code's window)."""
     words = "en" if language == "en" else "nl"
     if task_id and opdracht is not None:
-        return SUMMARY_INSTRUCTIONS[words].format(id=task_id, opdracht=printable(opdracht), stap=printable(stap))
-    return SUMMARY_INSTRUCTIONS_NO_TASK[words] + (TASK_ID_LINE[words].format(id=task_id) if task_id else "")
+        shown = {"opdracht": printable(opdracht), "stap": printable(stap)}
+        return message("hook.summary_instructions", words, id=task_id, **shown)
+    task_line = message("hook.task_id_line", words, id=task_id) if task_id else ""
+    return message("hook.summary_instructions_no_task", words) + task_line
 
 
 class TranscriptUnreadable(OSError):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
-from worker.core.messages import Phrase, phrase
+from worker.core.phrases import Phrase, phrase
 
 # Claude Code event -> our handler. SessionStart has no matcher: the handler decides by `source`.
 EVENTS = {
@@ -107,10 +107,10 @@ class OldHook:
 
     event: str
     command: str
-    why: str  # a message key (worker/core/messages.py): said in the run's language
+    why: str  # a key of the catalogue (worker/core/catalogue.json): said in the run's language
 
     def reason(self, language: str) -> str:
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         return message(self.why, language)
 

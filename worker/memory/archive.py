@@ -362,7 +362,7 @@ class Update:
         return json.dumps(asdict(self))
 
     def summary(self, language: str) -> str:
-        from worker.core.messages import message
+        from worker.core.phrases import message
 
         text = message("archive_done", language, archived=self.archived, indexed=self.indexed)
         if self.embedded or self.to_embed:
@@ -523,7 +523,7 @@ def iso_utc(ms: int) -> str:
 def unreadable_reason(stored: str, language: str) -> str:
     """Why a line was skipped, as a person reads it: the archive keeps the exception's name and first line
     (`JSONDecodeError: Expecting value: ...`), which says little to the owner and nothing in Dutch."""
-    from worker.core.messages import message, os_reason
+    from worker.core.phrases import message, os_reason
 
     kind, _, detail = stored.partition(": ")
     if errno_said := re.match(r"\[Errno (\d+)\] (.*)", detail):  # a file that could not be read

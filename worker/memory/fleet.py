@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
-from worker.core.messages import phrase
+from worker.core.phrases import phrase
 from worker.db.sqlfiles import Executor, queries
 from worker.memory.index import terms
 

@@ -84,7 +84,7 @@ class Index:
             self.version = int(self.db.execute("pragma user_version").fetchone()[0])
         except sqlite3.DatabaseError as exc:  # overwritten, damaged, or in a folder it cannot be written in
             from worker.core.errors import Refused
-            from worker.core.messages import phrase
+            from worker.core.phrases import phrase
 
             text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             known = _SQLITE_REASONS.get(text)

@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from worker.core.briefing import WORDS, one_line, stamp
+from worker.core.briefing import month_names, one_line, stamp
 from worker.core.folders import make_folder
+from worker.core.phrases import message
 from worker.core.transcript import jsonl_lines
 
 FILE_NAME = "lll.jsonl"
@@ -88,20 +89,20 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     closed = [e for e in events if e.soort == "klaar" and now - e.ts <= RECENTLY_CLOSED]
     if not topics and not closed:
         return ""
-    en = language == "en"
-    lines = ["Where we are now (kept by the owner):" if en else "Waar we nu zijn (bijgehouden door de eigenaar):"]
+    language = "en" if language == "en" else "nl"
+    lines = [message("lll.header", language)]
     for event in topics[-MAX_OPEN:]:
         topic = one_line(event.onderwerp)  # one topic, one line: a line break must not print another topic
-        lines.append(f"- {topic} ({'since' if en else 'sinds'} {_when(event.ts, now, zone, language)})")
+        lines.append(message("lll.open", language, topic=topic, when=_when(event.ts, now, zone, language)))
     if len(topics) > MAX_OPEN:
-        lines.append(f"- (+{len(topics) - MAX_OPEN} {'older' if en else 'oudere'})")
+        lines.append(message("lll.more", language, n=len(topics) - MAX_OPEN))
     for event in closed[-5:]:
         done = one_line(event.onderwerp)
-        lines.append(f"- {'done' if en else 'afgerond'}: {done} ({_when(event.ts, now, zone, language)})")
+        lines.append(message("lll.closed", language, topic=done, when=_when(event.ts, now, zone, language)))
     text = "\n".join(lines)
     return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
 
 
 def _when(moment: datetime, now: datetime, zone: ZoneInfo, language: str) -> str:
     """The one local time format of lists and logs (`29 nov 15:00`)."""
-    return stamp(moment, now, zone, WORDS["en" if language == "en" else "nl"].months, always_date=True)
+    return stamp(moment, now, zone, month_names("en" if language == "en" else "nl"), always_date=True)

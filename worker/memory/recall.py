@@ -11,7 +11,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from worker.core.messages import Phrase, phrase
+from worker.core.phrases import Phrase, area_words, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.archive import iso_utc
@@ -326,50 +326,8 @@ def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 
 
-HEADER = {
-    "nl": {
-        "now": "nu",
-        "range": "bereik",
-        "to": "tot",
-        "all": "alle tijd",
-        "shown": "{shown} regels getoond van {n} in het bereik",
-        "shown_one": "{shown} regel getoond van {n} in het bereik",
-        "shown_beside": "{shown} regels getoond, waarvan {n} in het bereik",
-        "shown_one_beside": "{shown} regel getoond, van buiten het bereik",
-        "words": "woorden",
-        "fallback": "uitwijk",
-        "output": "uitvoer",
-        "more": "meer dan",
-        "cut": "# afgekapt: {n} regels niet getoond (--limiet, of meer dan {chars} tekens)",
-        "cut_one": "# afgekapt: {n} regel niet getoond (--limiet, of meer dan {chars} tekens)",
-        "shortened": "… (+{n} tekens; --json geeft de hele regel)",
-        "none_in_range": "niet in het bereik",
-        "nowhere": "nergens gevonden",
-    },
-    "en": {
-        "now": "now",
-        "range": "range",
-        "to": "to",
-        "all": "all time",
-        "shown": "{shown} lines shown of {n} in the range",
-        "shown_one": "{shown} line shown of {n} in the range",
-        "shown_beside": "{shown} lines shown, {n} of them in the range",
-        "shown_one_beside": "{shown} line shown, from outside the range",
-        "words": "words",
-        "fallback": "fallback",
-        "output": "output",
-        "more": "more than",
-        "cut": "# cut: {n} lines not shown (--limiet, or more than {chars} characters)",
-        "cut_one": "# cut: {n} line not shown (--limiet, or more than {chars} characters)",
-        "shortened": "… (+{n} characters; --json gives the whole line)",
-        "none_in_range": "not in the range",
-        "nowhere": "found nowhere",
-    },
-}
-
-
 def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
-    words = HEADER["en" if language == "en" else "nl"]
+    words = area_words("recall", "en" if language == "en" else "nl")
 
     def local(ms: int) -> str:
         return f"{datetime.fromtimestamp(ms / 1000, UTC).astimezone(zone):%Y-%m-%d %H:%M}"
@@ -390,7 +348,9 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
 
     def header(shown: int) -> str:
         # Lines from beyond the range (a fallback over all time) are not "of" the range: `2 shown of 0` read wrong.
-        template = ("shown_one" if shown == 1 else "shown") + ("_beside" if shown > result.in_range else "")
+        beside = shown > result.in_range
+        one = shown == 1
+        template = ("shown_one_beside" if one else "shown_beside") if beside else ("shown_one" if one else "shown")
         return (
             f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
             f"{words[template].format(shown=shown, n=counted(result.in_range))}; "
@@ -462,7 +422,7 @@ def word_counts(
 ) -> str:
     """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly; inside a time
     range, `(niet in het bereik)`, because it may well be on another day."""
-    words = HEADER["en" if language == "en" else "nl"]
+    words = area_words("recall", "en" if language == "en" else "nl")
     nothing = f" ({words['none_in_range']})" if ranged else f" ({words['nowhere']})"
     return ", ".join(f"{word} {counted(n)}" + (nothing if n == 0 else "") for word, n in per_word.items())
 
