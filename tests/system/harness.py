@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -17,6 +20,13 @@ import anyio
 import asyncpg
 
 FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_claude.py"
+
+
+def short_folder() -> str:
+    """A folder with a short path, removed when the test run ends."""
+    folder = tempfile.mkdtemp(prefix="taak-s-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: str) -> dict[str, str]:
@@ -45,6 +55,9 @@ def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: 
         TAAK_SEMANTIC="false",
         FAKE_RECORD_DIR=str(records),
         TAAK_LOCK_DIR=str(folder / "locks"),
+        # A socket path may have 103 bytes: pytest's own folders (pytest-163/test_..._0/<machine>-daemon/data/run)
+        # went past it now and then, and the daemon refused to start.
+        TAAK_SOCKET_DIR=short_folder(),
     )
     env.update(overrides)
     return env

@@ -130,16 +130,21 @@ def write_private(path: Path, data: bytes | str) -> None:
             raise
 
 
-def make_private_folder(path: Path, *, narrow: bool = True) -> None:
-    """Make the folder when missing and refuse one another user could swap things in: it must be this user's, and
-    every folder above it this user's or root's, where no one else may rename it (writable by others only with
-    the sticky bit, as /tmp; by the group only when the folder is this user's own, as a home folder of a user
-    private group). A folder of ours that others may read or write is narrowed to 0700; one the user chose for a
-    file of theirs (`narrow=False`: the registry's) is left as it is, unless others may write in it."""
+def make_private_folder(path: Path) -> None:
+    """Make the folder when missing, and check it as check_private does (narrowed to 0700)."""
     make_folder(path)
+    check_private(path)
+
+
+def check_private(path: Path, *, narrow: bool = True) -> None:
+    """Refuse a folder another user could swap things in: it must be this user's, and every folder above it this
+    user's or root's, where no one else may rename it (writable by others only with the sticky bit, as /tmp; by
+    the group only when the folder is this user's own, as a home folder of a user private group). A folder of ours
+    that others may read or write is narrowed to 0700; one the user chose for a file of theirs (`narrow=False`:
+    the registry's) is left as it is, unless others may write in it."""
     me = os.getuid()
-    status = os.stat(path)
-    if status.st_uid != me or (not narrow and status.st_mode & stat.S_IWOTH):
+    own = os.stat(path)
+    if own.st_uid != me or (not narrow and own.st_mode & stat.S_IWOTH):
         raise NotPrivate(path)
     for above in path.parents:
         status = os.stat(above)
@@ -147,5 +152,5 @@ def make_private_folder(path: Path, *, narrow: bool = True) -> None:
         group_may_rename = status.st_mode & stat.S_IWGRP and status.st_uid != me
         if status.st_uid not in (me, 0) or others_may_rename or group_may_rename:
             raise NotPrivate(above)
-    if narrow and stat.S_IMODE(status.st_mode) & 0o077:
+    if narrow and stat.S_IMODE(own.st_mode) & 0o077:
         os.chmod(path, 0o700)

@@ -28,7 +28,7 @@ from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
-from worker.core.folders import make_folder, make_private_folder, said_of, write_private
+from worker.core.folders import check_private, make_folder, make_private_folder, said_of, write_private
 from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.phrases import Phrase, file_error_line, message, os_phrase, phrase
@@ -257,7 +257,8 @@ class Worker:
         try:
             for folder in [*ours, s.sessions_socket_dir]:
                 make_private_folder(folder)
-            make_private_folder(s.registry_path.parent, narrow=False)
+            if s.registry_path.parent.is_dir():  # else its duty makes it, or says in one line why it cannot
+                check_private(s.registry_path.parent, narrow=False)
         except OSError as exc:
             raise StartRefused(file_error_line(exc, s.language) or str(exc)) from None
 
