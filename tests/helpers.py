@@ -7,8 +7,11 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncpg
+
+from worker.db.ledger import Ledger
 
 
 @dataclass(frozen=True)
@@ -175,3 +178,8 @@ class SlowClosingProxy:
             await asyncio.sleep(hold)
         finally:
             sink.close()
+
+
+def ledger_on(db: Any, *, lease_seconds: int = 1200, machine: str = "testmachine") -> Ledger:
+    """The ledger on a test's database, with the test's lease and machine named here once."""
+    return Ledger(db, lease_seconds=lease_seconds, machine=machine)

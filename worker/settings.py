@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 import socket
 import unicodedata
+from collections.abc import Mapping
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
@@ -359,3 +360,44 @@ class Settings(BaseSettings):
 
 def load_settings() -> Settings:
     return Settings()
+
+
+def settings_problem(error: Mapping[str, Any], language: str) -> str:
+    """One of pydantic's errors as `TAAK_NAME: what is wrong`, in the run's language: our own rules by their
+    message key (worker/settings._refused), pydantic's checks by their type; a type not in the table keeps
+    pydantic's words."""
+    from worker.core.phrases import area_words, catalogue, filled, message  # the error path only: start-up
+
+    name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
+    values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
+    if error["type"] in catalogue():
+        return f"{name}: {message(error['type'], language, **values)}"
+    # pydantic's own checks in the project's words, by their error type: pydantic's English ("Input should be
+    # greater than or equal to 10") read as another program's beside the Dutch.
+    said = area_words("pydantic", "en" if language == "en" else "nl")
+    if error["type"] in said:
+        if "expected" in values and language == "nl":  # pydantic joins the choices with an English word
+            values["expected"] = values["expected"].replace(" or ", " of ")
+        return f"{name}: {filled(said[error['type']], **values)}"
+    return f"{name}: {error['msg']}"
+
+
+def _limit_said(value: object) -> str:
+    """A limit as the setting is typed: `10`, not the `10.0` of a float field (tester 23)."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def unreadable_settings(exc: Exception, language: str) -> str | None:
+    """`ongeldige instelling: TAAK_NAME: what is wrong` for a setting or a `.env` file that cannot be read; None
+    for any other failure. The commands and the hooks say it alike."""
+    from pydantic import ValidationError
+
+    from worker.core.phrases import message  # the error path only: start-up
+
+    if isinstance(exc, ValidationError):
+        detail = "; ".join(settings_problem(e, language) for e in exc.errors())
+    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder, read by pydantic-settings
+        detail = f".env: {message('setting_not_utf8', language)}"
+    else:
+        return None
+    return message("bad_settings", language, detail=detail)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import asyncpg
 
-from tests.helpers import INBOX, outside, session_env, session_run
-from worker.db.ledger import Ledger, NewTask
-from worker.hooks.stand import stand_path, write_stand
+from tests.helpers import INBOX, ledger_on, outside, session_env, session_run
+from worker.core.session_files import stand_path, write_stand
+from worker.db.ledger import NewTask
 
 
 def _time(command: list[str], env: dict[str, str], stdin: bytes, repeats: int) -> float:
@@ -47,7 +47,7 @@ print(statistics.median(timings) * 1000)
 async def hooks_table(url: str, *, repeats: int) -> str:
     conn = await asyncpg.connect(url)
     try:
-        ledger = Ledger(conn)
+        ledger = ledger_on(conn)
         task_id = await ledger.nieuw(NewTask("Meet de hooks", "bench", toegewezen_aan="bench", volgende_stap="meten"))
         claim = await ledger.claim(["bench"])
         assert claim is not None
@@ -101,7 +101,7 @@ async def session_table(url: str, *, repeats: int) -> str:
     conn = await asyncpg.connect(url)
     try:
         await switch_on(conn, "paco")
-        await Ledger(conn).nieuw(NewTask("Meet de sessie", "bench", toegewezen_aan="paco"))
+        await ledger_on(conn).nieuw(NewTask("Meet de sessie", "bench", toegewezen_aan="paco"))
     finally:
         await conn.close()
     with tempfile.TemporaryDirectory() as folder:
@@ -149,7 +149,7 @@ async def startup_table(url: str, *, repeats: int) -> str:
     database driver; a read pays for them and one connection."""
     conn = await asyncpg.connect(url)
     try:
-        await Ledger(conn).nieuw(NewTask("Meet het opstarten", "bench", toegewezen_aan="bench"))
+        await ledger_on(conn).nieuw(NewTask("Meet het opstarten", "bench", toegewezen_aan="bench"))
     finally:
         await conn.close()
     with tempfile.TemporaryDirectory() as folder:

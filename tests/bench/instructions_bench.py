@@ -27,9 +27,9 @@ from pathlib import Path
 import asyncpg
 
 from tests.bench.ledger_bench import RAW_CLAIM, RAW_COMPLETE, RAW_LOG, RAW_SETUP, TABLE_CLAIM, TABLE_COMPLETE
+from tests.helpers import ledger_on
 from worker.core.model import Soort
 from worker.db.embedded import server_binary
-from worker.db.ledger import Ledger
 from worker.db.migrate import migrate
 
 Step = Callable[[], Awaitable[None]]
@@ -205,7 +205,7 @@ def _raw(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
 
 def _ledger(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
     def make(conn: asyncpg.Connection) -> Step:
-        ledger = Ledger(conn, machine="bench")
+        ledger = ledger_on(conn, machine="bench")
 
         async def step() -> None:
             claim = await ledger.claim(["paco"])

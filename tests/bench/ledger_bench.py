@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable
 
 import asyncpg
 
+from tests.helpers import ledger_on
 from worker.core.briefing import Variant
 from worker.core.model import Soort
 from worker.db.briefing import briefing_for
-from worker.db.ledger import Ledger
 from worker.settings import Settings
 
 # Made once and kept, like the ledger's tables: both sides carry what earlier runs left (deeper indexes), so
@@ -91,7 +91,7 @@ async def _table_step(pool: asyncpg.Pool) -> bool:
 def _ledger_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
     async def step(pool: asyncpg.Pool) -> bool:
         async with pool.acquire() as conn:
-            ledger = Ledger(conn, machine="bench")
+            ledger = ledger_on(conn, machine="bench")
             claim = await ledger.claim(["paco"])
             if claim is None:
                 return False
@@ -192,7 +192,7 @@ async def briefing_table(url: str, *, log_sizes: tuple[int, ...], repeats: int =
                 size - 1,
             )
             await conn.execute("analyze agent_taak_log")
-            ledger = Ledger(conn)
+            ledger = ledger_on(conn)
             text = await briefing_for(ledger, task_id, settings, Variant.FULL)
             timings = []
             for _ in range(repeats):

@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 from starlette.testclient import TestClient
 
+from tests.helpers import ledger_on
 from worker.cockpit.app import create_app, csrf_value, ensure_token, token_path
 from worker.settings import Settings
 
@@ -241,16 +242,15 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     the days were `03-12`, which an English reader takes for March."""
     from datetime import UTC, datetime
 
-    from worker.core.briefing import month_names
     from worker.core.phrases import area_words
-    from worker.db.ledger import Ledger
+    from worker.core.table import month_names
 
     client = logged_in(*cockpit)
     task_id = await conn.fetchval("select taak_nieuw('Zet de foto''s online', 'jamal', null, null, '{}'::jsonb)")
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
-    claimed = await Ledger(conn, machine="mac").claim(["paco"])
+    claimed = await ledger_on(conn, machine="mac").claim(["paco"])
     assert claimed is not None
-    await Ledger(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
+    await ledger_on(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
     page = client.get("/").text
     done = area_words("cockpit", "nl")["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
@@ -266,8 +266,7 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     night for a cockpit in UTC over a household in Amsterdam) the day's finished tasks vanished."""
     from datetime import UTC, datetime
 
-    from worker.core.briefing import month_names
-    from worker.db.ledger import Ledger
+    from worker.core.table import month_names
 
     today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
     for zone in ("Etc/GMT-14", "Etc/GMT+12"):  # one of the two is on another day than UTC at any hour
@@ -282,7 +281,7 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     assert await conn.fetchval("select (now() at time zone taak_tijdzone())::date <> $1", today)
     client = logged_in(*cockpit)
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
-    ledger = Ledger(conn, machine="mac")
+    ledger = ledger_on(conn, machine="mac")
     task_id = await new_task(conn)
     claimed = await ledger.claim(["paco"])
     assert claimed is not None
@@ -298,7 +297,6 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
     """Tasks for any bot that the owner cancelled before anyone ran them drew `jamal klaar` and `jamal` in the
     pictures (the row's writer taken for a bot), and the legend read `jamal klaar, paco klaar, rex klaar, paco
     mislukt` (tester 20)."""
-    from worker.db.ledger import Ledger
 
     client, token = logged_in(*cockpit), cockpit[1]
     for n in range(2):
@@ -306,7 +304,7 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
         done = client.post(f"/taak/{unrun}/annuleer", data={"reden": "toch niet", "csrf": csrf_value(token)})
         assert done.status_code == 200
     await conn.execute("update agent_bots set actief = true where bot in ('paco', 'coco')")
-    ledger = Ledger(conn, machine="mac")
+    ledger = ledger_on(conn, machine="mac")
     for bot, finish in (("coco", True), ("paco", True), ("paco", False)):
         task_id = await new_task(conn, f"voor {bot}")
         await conn.execute("update agent_taken set toegewezen_aan = $1, max_pogingen = 1 where id = $2", bot, task_id)
@@ -327,14 +325,13 @@ async def test_the_board_links_every_task_a_bot_holds(
     cockpit: tuple[TestClient, str], conn: asyncpg.Connection
 ) -> None:
     """Two tasks held by one bot (a daemon with TAAK_CONCURRENCY=2) showed as one (tester 21)."""
-    from worker.db.ledger import Ledger
 
     client = logged_in(*cockpit)
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
     held = []
     for n in range(2):
         await new_task(conn, f"taak {n}")
-        claimed = await Ledger(conn, machine="mac").claim(["paco"])
+        claimed = await ledger_on(conn, machine="mac").claim(["paco"])
         assert claimed is not None
         held.append(claimed.task.id)
     row = re.search(r'<tr class="bot" data-bot="paco">.*?</tr>', client.get("/").text, re.DOTALL)
@@ -694,12 +691,11 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     (tester L). A task still running, or started on another day, no longer moves the picture's figure."""
     from datetime import UTC, datetime
 
-    from worker.core.briefing import month_names
-    from worker.db.ledger import Ledger
+    from worker.core.table import month_names
 
     client = logged_in(*cockpit)
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
-    ledger = Ledger(conn, machine="mac")
+    ledger = ledger_on(conn, machine="mac")
     finished = await new_task(conn, "Twee sessies, dan klaar")
     first = await ledger.claim(["paco"])
     assert first is not None
@@ -726,11 +722,10 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
 ) -> None:
     """A session that ended without a result line was left out of the page's sessions, and the result row's time
     was shown as a session's start (tester N); `taak overzicht` counted both."""
-    from worker.db.ledger import Ledger
 
     client = logged_in(*cockpit)
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
-    ledger = Ledger(conn, machine="mac")
+    ledger = ledger_on(conn, machine="mac")
     task_id = await new_task(conn, "Twee sessies")
     first = await ledger.claim(["paco"], sessie="s-een")
     assert first is not None

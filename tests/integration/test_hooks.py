@@ -15,10 +15,10 @@ import asyncpg
 import pytest
 
 from tests.fixtures import FIXTURES
-from tests.helpers import Result, run_taak
+from tests.helpers import Result, ledger_on, run_taak
 from worker.core.model import Soort
 from worker.core.transcript import parse_lines, render
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 OPDRACHT = 'Zet de foto\'s van de veranda online, in album "Zomer".\nLet op: niet de privé-map.'
 
@@ -26,7 +26,7 @@ OPDRACHT = 'Zet de foto\'s van de veranda online, in album "Zomer".\nLet op: nie
 @pytest.fixture
 async def session_env(cli_env: dict[str, str], pool: asyncpg.Pool, tmp_path: Path) -> dict[str, str]:
     """The environment of a queue session: a claimed task, its token, its briefing files."""
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask(OPDRACHT, "jamal", toegewezen_aan="paco", volgende_stap="zoek de map"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -214,7 +214,7 @@ async def test_outside_a_queue_the_prompt_hook_asks_the_database_so_a_change_mad
 
 
 def test_the_daemons_prompt_hook_reads_the_file_it_is_given_and_nothing_else(tmp_path: Path) -> None:
-    from worker.hooks.stand import stand_path, write_stand
+    from worker.core.session_files import stand_path, write_stand
 
     write_stand(tmp_path, "HV-20261129-004", status="bezig", volgende_stap="test het album", language="nl")
     bare = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
@@ -429,7 +429,7 @@ def test_an_installed_hook_in_a_queue_session_stands_down_only_where_the_daemons
     """A session the agent resumed itself, without the daemon's --settings, had no hooks at all: the copies in
     ~/.claude stood down because TAAK_SOCKET was set, though the daemon's were not loaded. They stand down
     only in the process where the daemon's copy said at its SessionStart that it runs."""
-    from worker.hooks.stand import write_stand
+    from worker.core.session_files import write_stand
 
     write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
     line = "Taak HV-20261129-004 (bezig). Volgende stap: test het album"
@@ -447,7 +447,7 @@ def test_an_installed_hook_in_a_queue_session_stands_down_only_where_the_daemons
 def test_hooks_log_has_a_row_for_the_queue_prompt_hook_and_for_an_installed_copy_that_stood_down(
     tmp_path: Path,
 ) -> None:
-    from worker.hooks.stand import stand_path, write_stand
+    from worker.core.session_files import stand_path, write_stand
 
     write_stand(tmp_path / "data", "HV-20261129-004", status="bezig", volgende_stap="test het album")
     env = queue_session_env(tmp_path, "4100")

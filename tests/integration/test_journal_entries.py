@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncpg
 
+from tests.helpers import ledger_on
 from worker.daemon.gate import _attempts
 from worker.daemon.journal import Entry
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 
 async def test_an_entry_without_its_fields_is_refused_and_the_next_one_is_written(pool: asyncpg.Pool) -> None:
-    ledger = Ledger(pool, machine="keuken")
+    ledger = ledger_on(pool, machine="keuken")
     task_id = await ledger.nieuw(NewTask("taak", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 import pytest
 
-from tests.helpers import snapshot
+from tests.helpers import ledger_on, snapshot
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import Soort, Status
 from worker.db.ledger import Ledger, NewTask
@@ -17,7 +17,7 @@ from worker.db.ledger import Ledger, NewTask
 
 @pytest.fixture
 def ledger(pool: asyncpg.Pool) -> Ledger:
-    return Ledger(pool, lease_seconds=1200, machine="testmachine")
+    return ledger_on(pool, lease_seconds=1200, machine="testmachine")
 
 
 async def kinds(ledger: Ledger, task_id: str) -> list[str]:
@@ -466,7 +466,7 @@ async def test_a_log_row_holds_the_task_until_it_is_in(ledger: Ledger, pool: asy
     async with pool.acquire() as writer, pool.acquire() as other:
         transaction = writer.transaction()
         await transaction.start()
-        await Ledger(writer, lease_seconds=1200).log(task_id, Soort.NOTITIE, "bezig", token=claim.token, bot="paco")
+        await ledger_on(writer, lease_seconds=1200).log(task_id, Soort.NOTITIE, "bezig", token=claim.token, bot="paco")
         await other.execute("set lock_timeout = '300ms'")
         with pytest.raises(asyncpg.LockNotAvailableError):
             await other.execute(

@@ -10,6 +10,7 @@ from pathlib import Path
 import asyncpg
 
 from worker.daemon.outbox import send_due
+from worker.db.store import Store
 from worker.db.bots import set_brake, tell_braked
 from worker.settings import Settings
 
@@ -33,7 +34,8 @@ async def test_a_brake_message_goes_out_only_while_the_bot_is_braked(
     await set_brake(pool, "coco", sessions=0)
     await tell_braked(pool, "coco", "coco staat op de rem")
     await set_brake(pool, "coco", sessions=None)  # the owner lifts coco's before any daemon sent it
-    await send_due(pool, settings_for(db_url, tmp_path))
+    settings = settings_for(db_url, tmp_path)
+    await send_due(Store(pool, settings), settings)
     assert (tmp_path / "sent.txt").read_text() == "paco staat op de rem\n"
     coco = await pool.fetchrow("select verstuurd, laatste_fout from taak_meldingen where sleutel like 'rem:coco:%'")
     assert coco["verstuurd"] is not None

@@ -16,15 +16,15 @@ from datetime import UTC, datetime
 import asyncpg
 import pytest
 
-from tests.helpers import run_taak
+from tests.helpers import ledger_on, run_taak
 from worker.core.model import Soort
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 
 async def seed(pool: asyncpg.Pool) -> dict[str, str]:
     """paco: one done today in two sessions (one logged a step), one held, one waiting for the owner,
     one waiting; sjakie: one failed today; coco: a worker not seen for ten minutes."""
-    ledger = Ledger(pool, machine="mac")
+    ledger = ledger_on(pool, machine="mac")
     ids = {}
     ids["klaar"] = await ledger.nieuw(NewTask("af", "jamal", toegewezen_aan="paco"))
     first = await ledger.claim(["paco"], sessie="s1")
@@ -130,7 +130,7 @@ async def test_the_views_answer_the_owners_own_sql(conn: asyncpg.Connection, poo
 
 
 async def test_tail_shows_a_new_row_as_it_is_written(cli_env: dict[str, str], pool: asyncpg.Pool) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("volg mij", "jamal"))
     tail = subprocess.Popen(
         [sys.executable, "-m", "worker.cli.taak", "tail", task_id],
@@ -157,7 +157,7 @@ async def test_tail_shows_a_new_row_as_it_is_written(cli_env: dict[str, str], po
 async def test_tail_shows_only_the_rows_asked_for_first_and_then_only_new_ones(
     cli_env: dict[str, str], pool: asyncpg.Pool, first: int
 ) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("volg mij", "jamal"))
     for n in range(30):
         await ledger.log(task_id, Soort.NOTITIE, f"oude regel {n}", bot="jamal")

@@ -16,9 +16,9 @@ import asyncpg
 import pytest
 
 from tests.fixtures import FIXTURES
-from tests.helpers import run_taak
+from tests.helpers import ledger_on, run_taak
 from worker.core.model import Soort
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 from worker.memory.archive import Archive
 from worker.memory.index import Index, terms
 from worker.memory.recall import recall, render
@@ -232,7 +232,7 @@ def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_p
 
 
 async def test_recall_over_the_task_log_is_time_first_too(cli_env: dict[str, str], pool: asyncpg.Pool) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Plan de veranda", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -604,7 +604,7 @@ def test_a_line_holding_a_unicode_line_separator_is_archived_indexed_and_recalle
 async def test_recall_over_the_task_log_counts_each_word_in_its_header(
     cli_env: dict[str, str], pool: asyncpg.Pool
 ) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Plan de veranda", "jamal", toegewezen_aan="paco"))
     for text in ("budget voor de veranda: 4000", "het budget is rond", "iets over de tuin"):
         await ledger.log(task_id, Soort.NOTITIE, text, bot="jamal")

@@ -15,9 +15,10 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from tests.helpers import ledger_on
 from worker.core.errors import Refused
 from worker.core.model import Soort
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 from worker.db.migrate import migrate
 
 # What each test login is a member of: the product's three roles (migrations 010 and 026 make them) and Supabase's.
@@ -159,7 +160,7 @@ async def test_each_login_is_the_tests_own_and_a_member_of_its_role(
 
 
 async def held_task(conn: asyncpg.Connection) -> tuple[str, str]:
-    ledger = Ledger(conn)
+    ledger = ledger_on(conn)
     task_id = await ledger.nieuw(NewTask("Doe het", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -177,7 +178,7 @@ async def test_row_level_security_is_on_for_every_table_of_ours(conn: asyncpg.Co
 
 async def test_the_daemon_role_runs_the_whole_ledger(connect_as: dict[str, asyncpg.Connection]) -> None:
     daemon = connect_as["daemon"]
-    ledger = Ledger(daemon)
+    ledger = ledger_on(daemon)
     task_id = await ledger.nieuw(NewTask("Doe het", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -203,7 +204,7 @@ async def test_a_daemon_member_cannot_finish_a_task_write_as_another_bot_or_over
     ):
         with pytest.raises(asyncpg.InsufficientPrivilegeError):
             await daemon.execute(statement)
-    ledger = Ledger(daemon)
+    ledger = ledger_on(daemon)
     with pytest.raises(Refused, match="lease"):  # a token that is not the task's finishes nothing
         await ledger.klaar(task_id, "/tmp/vals", "vals", token=str(uuid.uuid4()))
     with pytest.raises(asyncpg.InsufficientPrivilegeError, match="lease token"):  # without a token: no klaar row
@@ -211,7 +212,7 @@ async def test_a_daemon_member_cannot_finish_a_task_write_as_another_bot_or_over
     await ledger.log(task_id, Soort.STAP_KLAAR, "echt", token=token, bot="coco")  # the row is the holder's
     row = await conn.fetchrow("select bot, tekst from agent_taak_log where taak_id = $1 order by id desc", task_id)
     assert tuple(row) == ("paco", "echt")
-    task = await Ledger(conn).toon(task_id)
+    task = await ledger_on(conn).toon(task_id)
     assert (task.status, task.lease_token) == ("bezig", token)
 
 
@@ -219,12 +220,12 @@ async def test_the_owners_role_still_cancels_and_takes_back_what_the_daemons_rol
     conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection]
 ) -> None:
     held, _token = await held_task(conn)
-    waiting = await Ledger(conn).nieuw(NewTask("Wacht", "jamal", toegewezen_aan="paco"))
+    waiting = await ledger_on(conn).nieuw(NewTask("Wacht", "jamal", toegewezen_aan="paco"))
     with pytest.raises(asyncpg.InsufficientPrivilegeError):
-        await Ledger(connect_as["daemon"]).terugnemen(held, "hangt", wie="jamal")
+        await ledger_on(connect_as["daemon"]).terugnemen(held, "hangt", wie="jamal")
     with pytest.raises(asyncpg.InsufficientPrivilegeError):
-        await Ledger(connect_as["daemon"]).annuleer(waiting, "niet meer nodig", wie="jamal")
-    owner = Ledger(connect_as["eigenaar"])
+        await ledger_on(connect_as["daemon"]).annuleer(waiting, "niet meer nodig", wie="jamal")
+    owner = ledger_on(connect_as["eigenaar"])
     await owner.terugnemen(held, "hangt", wie="jamal")
     await owner.annuleer(waiting, "niet meer nodig", wie="jamal")
     assert [(await owner.toon(t)).status for t in (held, waiting)] == ["wachtend", "geannuleerd"]
@@ -313,7 +314,7 @@ async def test_anon_cannot_stall_the_log_nor_authenticated_empty_a_table(
         for statement in statements:
             with pytest.raises(asyncpg.InsufficientPrivilegeError):
                 await connect_as[kind].execute(statement)
-    await Ledger(conn).log(task_id, Soort.NOTITIE, "de log schrijft nog")
+    await ledger_on(conn).log(task_id, Soort.NOTITIE, "de log schrijft nog")
 
 
 async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the_migrations(
@@ -321,7 +322,7 @@ async def test_a_daemon_member_cannot_stall_the_counter_forge_times_or_touch_the
 ) -> None:
     """Also: no burning of task numbers, no task without its creation note, no moving the intake's cut-off."""
     daemon = connect_as["daemon"]
-    ledger = Ledger(daemon)
+    ledger = ledger_on(daemon)
     first = await ledger.nieuw(NewTask("Eerste", "jamal"))
     day, number = first.rsplit("-", 1)
     planted = f"{day}-{int(number) + 1:03d}"

@@ -11,6 +11,7 @@ import anyio
 import asyncpg
 import pytest
 
+from tests.helpers import ledger_on
 from tests.system.harness import (
     Daemon,
     kinds,
@@ -23,7 +24,6 @@ from tests.system.harness import (
     worker_env,
 )
 from worker.core.briefing import system_prompt
-from worker.db.ledger import Ledger
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
     assert picked_up < 1.0
     assert await kinds(conn, task_id) == ["gestart", "stap_klaar", "stap_klaar", "klaar", "notitie"]
     (record,) = records(tmp_path)
-    task = await Ledger(conn).toon(task_id)
+    task = await ledger_on(conn).toon(task_id)
     session_id = record["argv"][record["argv"].index("--session-id") + 1]
     briefing_file = Path(record["env"]["TAAK_BRIEFING_FILE"])
     # The briefing file began as the prompt; the daemon refreshed it after the session's steps for the hooks.

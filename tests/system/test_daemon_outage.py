@@ -17,6 +17,7 @@ import asyncpg
 import pytest
 
 from tests.conftest import with_database
+from tests.helpers import ledger_on
 from tests.system.harness import Daemon, kinds, new_task, records, status_of, switch_on, wait_for, worker_env
 from worker.core.dsn import parse_database_url
 from worker.db.embedded import ensure_embedded, stop_embedded
@@ -179,7 +180,6 @@ async def test_a_reaper_back_from_an_outage_leaves_the_other_daemons_their_grace
     says nothing), and a lease held on another machine ran out meanwhile. The reaper that got back first took
     it at once, before its holder could extend it or write the `klaar` its journal kept: the work ran twice.
     Now a reaper back from an outage takes nothing for TAAK_REAPER_GRACE_SECONDS; then it does."""
-    from worker.db.ledger import Ledger
 
     name = parse_database_url(db_url).database
     conn = await asyncpg.connect(db_url)
@@ -190,7 +190,7 @@ async def test_a_reaper_back_from_an_outage_leaves_the_other_daemons_their_grace
     reaper = Daemon(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _said(reaper, "listening"), timeout=30, what="the daemon to listen")
-        claim = await Ledger(conn, lease_seconds=4, machine="elders").claim(["paco"])
+        claim = await ledger_on(conn, lease_seconds=4, machine="elders").claim(["paco"])
         assert claim is not None
         assert claim.task.id == task_id
         await conn.close()
@@ -503,7 +503,6 @@ async def test_a_close_the_database_refuses_after_an_outage_is_not_told_as_the_s
     """The session said `klaar` while the database was away (the journal took it), and meanwhile the owner took
     the lease back: when the journal wrote the klaar it was refused. The daemon's outcome said "the session
     closed the task itself" all the same; now it says that the close was refused, and why."""
-    from worker.db.ledger import Ledger
 
     name = parse_database_url(db_url).database
     conn = await asyncpg.connect(db_url)  # kept through the outage: the owner's hand on the task
@@ -518,7 +517,7 @@ async def test_a_close_the_database_refuses_after_an_outage_is_not_told_as_the_s
         mine = await conn.fetchval("select pg_backend_pid()")
         gone = "select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = $1 and pid <> $2"
         await admin.execute(gone, name, mine)
-        await Ledger(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
+        await ledger_on(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
         await wait_for(lambda: _said(daemon, "session_end"), timeout=60, what="the session to end in the outage")
         await admin.execute(f'alter database "{name}" allow_connections true')
         await wait_for(lambda: _said(daemon, "outcome"), timeout=90, what="the outcome")

@@ -7,8 +7,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from tests.helpers import ledger_on
 from tests.system.harness import Daemon, wait_for, worker_env
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 OLD_TABLE = """
 create table agent_messages (
@@ -21,7 +22,7 @@ create table agent_messages (
 async def test_two_daemons_take_each_of_1000_messages_exactly_once(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path
 ) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     waiting = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="sjakie"))
     claim = await ledger.claim(["sjakie"])
     assert claim is not None

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.helpers import run_taak
+from tests.helpers import ledger_on, run_taak
 
 MARKERS = {
     "nl": [
@@ -147,10 +147,10 @@ async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_
     db_url: str, tmp_path: Path, conn: asyncpg.Connection
 ) -> None:
     from tests.system.harness import Daemon, switch_on, wait_for, worker_env
-    from worker.db.ledger import Ledger, NewTask
+    from worker.db.ledger import NewTask
 
     await switch_on(conn, "paco")
-    await Ledger(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
+    await ledger_on(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
     stand = tmp_path / "data" / "sessies" / "{id}" / "stand.json"
     asked = [
         "TAAK_LANGUAGE=en taak toon",

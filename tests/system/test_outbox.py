@@ -8,8 +8,9 @@ from pathlib import Path
 
 import asyncpg
 
+from tests.helpers import ledger_on
 from tests.system.harness import Daemon, new_task, switch_on, wait_for, worker_env
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 RECEIVER = """
 import os, sys
@@ -37,7 +38,7 @@ def lines(tmp_path: Path, kind: str) -> list[str]:
 
 
 async def test_a_question_is_sent_once_and_reminded_once(db_url: str, pool: asyncpg.Pool, tmp_path: Path) -> None:
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -64,7 +65,7 @@ async def test_a_question_is_sent_once_and_reminded_once(db_url: str, pool: asyn
 
 async def test_a_failed_send_is_logged_and_retried_not_lost(db_url: str, pool: asyncpg.Pool, tmp_path: Path) -> None:
     (tmp_path / "flaky").touch()
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Kies", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -135,7 +136,7 @@ async def test_an_english_daemon_sends_in_english_and_leaves_out_what_is_no_long
 ) -> None:
     """Tester 21: the failure went out in Dutch from an English daemon, and a question answered before any
     daemon ran was sent all the same, for a task already closed."""
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     asked = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None
@@ -169,7 +170,7 @@ async def test_a_notify_command_that_never_reads_its_message_is_sent_to_without_
 ) -> None:
     """It broke the pipe its message came on, and every try ended in an ExceptionGroup traceback (tester of issue
     38). A command that sends a fixed text need not read the message: its exit code says it was sent."""
-    ledger = Ledger(pool)
+    ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))
     claim = await ledger.claim(["paco"])
     assert claim is not None

@@ -20,8 +20,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from tests.helpers import ledger_on
 from tests.system.harness import Daemon, switch_on, wait_for, worker_env
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 PGBOUNCER = shutil.which("pgbouncer") or ("/usr/sbin/pgbouncer" if Path("/usr/sbin/pgbouncer").exists() else None)
 
@@ -96,7 +97,7 @@ async def test_a_task_runs_end_to_end_through_a_transaction_pgbouncer_on_its_own
 ) -> None:
     await switch_on(conn, "paco")
     task_ids = [
-        await Ledger(conn).nieuw(NewTask(f"Achter de pooler {n}", "jamal", toegewezen_aan="paco")) for n in range(3)
+        await ledger_on(conn).nieuw(NewTask(f"Achter de pooler {n}", "jamal", toegewezen_aan="paco")) for n in range(3)
     ]
     daemon = Daemon(
         worker_env(transaction_pooler, tmp_path, TAAK_CONCURRENCY="3", TAAK_POLL_SECONDS="0.5"), tmp_path / "d.log"

@@ -26,13 +26,14 @@ import asyncpg
 import pytest
 
 from tests.fixtures import FIXTURES
+from tests.helpers import ledger_on
 from tests.printed import commands_in, documentation, fill, shell_scripts, todays_ids
 from tests.system.harness import FAKE
 from worker.core.briefing import system_prompt
 from worker.core.phrases import catalogue, filled
 from worker.db import bots
 from worker.db.embedded import stop_embedded
-from worker.db.ledger import Ledger, NewTask
+from worker.db.ledger import NewTask
 
 REPO = Path(__file__).resolve().parents[2]
 SESSION_VERBS = {"log", "klaar", "blokkeer", "vrijgeven", "stap"}
@@ -61,12 +62,12 @@ class World:
             context={"machine": "McMini Veranda"},
             volgende_stap="zoek de map",
         )
-        return await Ledger(self.conn).nieuw(new)
+        return await ledger_on(self.conn).nieuw(new)
 
     async def held(self) -> tuple[str, dict[str, str]]:
         bot = f"bot{self.made + 1}"
         task_id = await self.task(bot)
-        claim = await Ledger(self.conn).claim([bot], sessie=None)
+        claim = await ledger_on(self.conn).claim([bot], sessie=None)
         assert claim is not None
         assert claim.task.id == task_id
         return task_id, {"TAAK_ID": task_id, "TAAK_TOKEN": claim.token, "TAAK_BOT": bot}
@@ -80,7 +81,7 @@ class World:
             return fill(command, task_id), {**self.env, **session}
         if verb == "antwoord":
             task_id, session = await self.held()
-            await Ledger(self.conn).blokkeer(task_id, "welk album?", token=session["TAAK_TOKEN"])
+            await ledger_on(self.conn).blokkeer(task_id, "welk album?", token=session["TAAK_TOKEN"])
             return fill(command, task_id), self.env
         task_id = await self.task("paco")  # `taak claim --bot paco`, `taak toon ID`, `taak brief ID`, ...
         return fill(command, task_id), self.env
@@ -185,7 +186,7 @@ async def test_every_command_in_a_briefing_runs(world: World, variant: list[str]
 
 async def test_every_command_in_the_system_prompt_runs(world: World) -> None:
     task_id, _session = await world.held()
-    task = await Ledger(world.conn).toon(task_id)
+    task = await ledger_on(world.conn).toon(task_id)
     commands = commands_in(system_prompt(task, world.env["TAAK_LANGUAGE"]))
     await world.run_each(commands)
     assert_all_ran(world, 3)
@@ -319,7 +320,7 @@ async def test_a_queue_session_that_types_its_briefings_commands_succeeds_with_e
     from tests.system.harness import Daemon, switch_on, wait_for, worker_env
 
     await switch_on(conn, "paco")
-    task_id = await Ledger(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
+    task_id = await ledger_on(conn).nieuw(NewTask("Zet de foto's online", "jamal", toegewezen_aan="paco"))
     env = worker_env(db_url, tmp_path, TAAK_LANGUAGE=language, TAAK_AGENT_ARGS=f"--fake-mode obey --fake-close {close}")
     daemon = Daemon(env, tmp_path / "worker.log")
     try:

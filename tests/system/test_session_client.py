@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_taak
-from worker.cli.sessie import Unanswered, exchange
+from worker.client import Unanswered, exchange
 
 
 def silent_daemon(path: Path) -> tuple[socket.socket, list[bytes]]:

@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from tests.conftest import with_database
-from tests.helpers import outside, send_raw, session_env, session_run
+from tests.helpers import ledger_on, outside, send_raw, session_env, session_run
 from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.core.dsn import parse_database_url
 from worker.core.row_phrases import said_row
@@ -429,10 +429,9 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     """In an English run the session heard `HV-... is wachtend, niet bezig` and the daemon logged it so: the
     refusal was rendered once, in the ledger's Dutch, for the journal."""
     from tests.helpers import run_taak
-    from worker.db.ledger import Ledger
 
     async with _busy_session(db_url, conn, tmp_path, TAAK_LANGUAGE="en") as (task_id, daemon, env):
-        await Ledger(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
+        await ledger_on(conn).terugnemen(task_id, "hangt", wie="jamal", wait_seconds=600)
         refused = run_taak(env, "log", "stap_klaar", "nog een stap")
         await wait_for(lambda: _said(daemon, "journal_write_refused"), timeout=30, what="the refusal logged")
     assert refused.code == 1

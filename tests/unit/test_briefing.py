@@ -230,7 +230,9 @@ def test_the_newest_row_appears_verbatim_or_cut_with_the_mark(recent: list[LogRo
         zone=AMSTERDAM,
         language="en",
     )
-    from worker.core.briefing import clip, log_line, month_names
+    from worker.core.briefing import log_line
+    from worker.core.table import month_names
+    from worker.core.terminal import clip
 
     expected = clip(log_line(ordered[-1], source.now, AMSTERDAM, month_names("en"), "en"), source.line_cap, " […cut]")
     text = build_briefing(source, Variant.COMPACT)

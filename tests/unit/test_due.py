@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from worker.core.briefing import stamp
 from worker.core.due import parse_due
 from worker.core.errors import InvalidInput
+from worker.core.table import stamp
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
 MONTHS = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec")

@@ -287,7 +287,7 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
 def test_a_bad_setting_is_said_in_the_runs_language(
     monkeypatch: pytest.MonkeyPatch, variable: str, value: str, nl: str, en: str
 ) -> None:
-    from worker.cli.common import settings_problem
+    from worker.settings import settings_problem
 
     monkeypatch.setenv(variable, value)
     with pytest.raises(ValidationError) as refused:

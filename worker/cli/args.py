@@ -14,39 +14,38 @@ import re
 import secrets
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import asdict
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.language import early_language, language_setting_problem
-from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, Task, is_task_id, shown_name
+from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
 from worker.core.phrases import from_english, message
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
     from contextlib import AbstractAsyncContextManager
 
-    import asyncpg
     from _typeshed import SupportsWrite
 
+    from worker.db.store import Store
     from worker.settings import Settings
 
 
-def connection(settings: Settings) -> AbstractAsyncContextManager[asyncpg.Connection]:
-    """The database, imported only when a command uses it (worker/cli/common.py)."""
-    from worker.cli.common import connection as connect
+def store(settings: Settings) -> AbstractAsyncContextManager[Store]:
+    """The command's one way to the database, on one connection; imported only when a command uses it
+    (worker/cli/common.py)."""
+    from worker.cli.common import store as connect
 
     return connect(settings)
 
 
 @contextlib.asynccontextmanager
-async def connection_for_a_change(settings: Settings) -> AsyncIterator[asyncpg.Connection]:
+async def store_for_a_change(settings: Settings) -> AsyncIterator[Store]:
     """The database for a verb that changes something: once connected, its change is on its way (below)."""
-    async with connection(settings) as conn:
+    async with store(settings) as opened:
         with ctrl_c_after_it_is_done(settings):
-            yield conn
+            yield opened
 
 
 def ignore_ctrl_c_from_now() -> None:
@@ -436,22 +435,3 @@ def context_pairs(pairs: list[str]) -> dict[str, str]:
             raise InvalidInput("context_key_twice", name=key.strip())
         context[key.strip()] = value
     return context
-
-
-# --- output -------------------------------------------------------------------------------------
-
-
-def task_json(task: Task) -> dict[str, Any]:
-    return plain(asdict(task))
-
-
-def json_value(value: object) -> object:
-    """What json.dumps cannot write itself: an amount (Decimal, from numeric columns) as the number it is, not as
-    text in whatever precision its column had ("0.12" beside "0.0120"); anything else as its text."""
-    from decimal import Decimal
-
-    return float(value) if isinstance(value, Decimal) else str(value)
-
-
-def plain(values: dict[str, Any]) -> dict[str, Any]:
-    return {key: value.isoformat() if isinstance(value, datetime) else value for key, value in values.items()}

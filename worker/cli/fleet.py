@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode
 from worker.core.phrases import message
+from worker.core.show import json_value, plain
 from worker.core.table import age
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -58,21 +59,21 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots
 
     changes = args.bot_command != "lijst"
-    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
+    async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.bot_command in ("aan", "uit"):
-            changed = await bots.set_active(conn, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
+            changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
             print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
             return ExitCode.OK
         if args.bot_command == "rem":
-            changed = await bots.set_brake(conn, args.naam, **_brake(args))
+            changed = await bots.set_brake(store.db, args.naam, **_brake(args))
             limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, settings.language)
             print(message("brake_set", settings.language, bot=changed.bot, limits=limits))
             return ExitCode.OK
-        listed = await bots.all_bots(conn)
-        today = {d.bot: d for d in await bots.days(conn, None)}
+        listed = await bots.all_bots(store.db)
+        today = {d.bot: d for d in await bots.days(store.db, None)}
     if args.json:
-        shown = [{**a.plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
+        shown = [{**plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
+        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
     from worker.core.table import header_row, table, when
 
@@ -174,13 +175,13 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import machines
 
     changes = args.machine_command == "zet"
-    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
+    async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.machine_command == "zet":
-            found = [await machines.set_machine(conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
+            found = [await machines.set_machine(store.conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
         elif args.machine_command == "wie":
-            found = [await machines.who(conn, args.naam)]
+            found = [await machines.who(store.db, args.naam)]
         else:
-            found = await machines.all_machines(conn)
+            found = await machines.all_machines(store.db)
     if changes:  # a success line, as every verb that changes something says one
         (saved,) = found
         also = message("machine_also", settings.language)
@@ -217,15 +218,15 @@ def _overzicht_parser(sub: Sub) -> None:
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.sqlfiles import queries
 
-    async with a.connection(settings) as conn:
-        bots = [dict(r) for r in await conn.fetch(queries()["overzicht"])]
-        held = [dict(r) for r in await conn.fetch(queries()["overzicht_bezig"])]
-        late = {r["bot"]: int(r["over_tijd"]) for r in await conn.fetch(queries()["over_tijd"])}
+    async with a.store(settings) as store:
+        bots = [dict(r) for r in await store.db.fetch(queries()["overzicht"])]
+        held = [dict(r) for r in await store.db.fetch(queries()["overzicht_bezig"])]
+        late = {r["bot"]: int(r["over_tijd"]) for r in await store.db.fetch(queries()["over_tijd"])}
     for b in bots:
         b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:
-        shown = {"bots": [a.plain(b) for b in bots], "bezig": [a.plain(h) for h in held]}
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=a.json_value))
+        shown = {"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]}
+        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
     from worker.core.table import header_row, table
 
@@ -312,21 +313,21 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.bots import check_bot_name
 
     changes = args.intake_command == "neem"
-    async with a.connection_for_a_change(settings) if changes else a.connection(settings) as conn:
+    async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if changes:
             columns = old_queue.columns_from(settings)
-            found = await old_queue.prepare_table(conn, columns, settings.language)
+            found = await old_queue.prepare_table(store.db, columns, settings.language)
             if isinstance(found, str):
                 raise Refused("intake_off", reason=found)
             if args.aan is not None:
                 check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
             task_id = await old_queue.take_one(
-                conn, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot
+                store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot
             )
             print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
             return ExitCode.OK
         bot = check_bot_name(args.bot) if args.bot is not None else None
-        seen = await old_queue.preview(conn, settings, bot)
+        seen = await old_queue.preview(store.conn, settings, bot)
         if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
             seen = problem
     if isinstance(seen, str):  # nothing would become a task: a fact, not a failure

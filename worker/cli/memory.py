@@ -137,16 +137,16 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     words = list(dict.fromkeys(w.lower() for w in search_words(parsed.words)))  # ilike folds case: one count a word
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in words]
     bound = limit + COUNT_BOUND
-    async with a.connection(settings) as conn:
-        rows = await conn.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
+    async with a.store(settings) as store:
+        rows = await store.db.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
         # '%' first: the lines in the range, counted by the same statement as the words.
-        in_range, *counts = await conn.fetch(
+        in_range, *counts = await store.db.fetch(
             queries()["log_woorden"], start, end, ["%", *patterns], args.bot, args.taak, bound
         )
         if args.taak is not None and not rows:
-            await _known_task(conn, args.taak)
-        if args.bot is not None and not rows and not await conn.fetchval(queries()["log_naam_bekend"], args.bot):
-            known = ", ".join(r["bot"] for r in await conn.fetch(queries()["bots_lijst"])) or "-"
+            await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
+        if args.bot is not None and not rows and not await store.db.fetchval(queries()["log_naam_bekend"], args.bot):
+            known = ", ".join(r["bot"] for r in await store.db.fetch(queries()["bots_lijst"])) or "-"
             raise Refused("unknown_log_name", value=args.bot, known=known)
     hits = ranked(
         [  # found with the matching and newest rows first
@@ -185,9 +185,9 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
     from worker.db.sqlfiles import queries
     from worker.memory import fleet
 
-    async with a.connection(settings) as conn:
+    async with a.store(settings) as store:
         found = await fleet.recall(
-            conn,
+            store.conn,
             query,
             datetime.now(UTC),
             settings.zone,
@@ -198,17 +198,10 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
             keep_days=settings.vloot_dagen,
         )
         if args.taak is not None and not found.hits:
-            await _known_task(conn, args.taak)
-        if not found.hits and await conn.fetchval(queries()["vloot_leeg"]):  # "found nowhere" searched nothing
+            await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
+        if not found.hits and await store.db.fetchval(queries()["vloot_leeg"]):  # "found nowhere" searched nothing
             found.notes.append(phrase("recall_fleet_empty"))
         return found
-
-
-async def _known_task(conn: Any, task_id: str) -> None:
-    """Nothing found for a task the ledger does not have says so (exit 3), as `taak toon` of it does."""
-    from worker.db.ledger import Ledger
-
-    await Ledger(conn).toon(task_id)
 
 
 def _archief_parser(sub: Sub) -> None:
@@ -242,8 +235,8 @@ async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory.archive import Layout
     from worker.memory.fleet import forget_machine
 
-    async with a.connection_for_a_change(settings) as conn:
-        removed = await forget_machine(conn, Layout(settings.data_dir).index, settings.machine)
+    async with a.store_for_a_change(settings) as store:
+        removed = await forget_machine(store.db, Layout(settings.data_dir).index, settings.machine)
         print(a.said(settings, "fleet_again", machine=settings.machine, removed=removed))
     return ExitCode.OK
 
@@ -315,7 +308,7 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
-    from worker.core.briefing import one_line
+    from worker.core.terminal import one_line
 
     closing = sub_word == "klaar"
     topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()

@@ -19,6 +19,7 @@ from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argpa
 from worker.core.errors import ExitCode, TaakError
 from worker.core.language import early_language
 from worker.core.phrases import message, phrase
+from worker.core.row_phrases import said_row
 
 if TYPE_CHECKING:
     from worker.settings import Settings
@@ -241,9 +242,9 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
 def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> int:
     import anyio
 
-    from worker.cli.common import failure_line
     from worker.daemon.worker import StartRefused, Worker
     from worker.db.connect import embedded_or_configured
+    from worker.db.failures import failure_line
 
     try:
         database = embedded_or_configured(settings)
@@ -282,14 +283,14 @@ def _demo(settings: Settings, agent: str) -> int:
         print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
-        from worker.cli.common import connection
+        from worker.cli.common import store as opened
         from worker.db import bots
-        from worker.db.ledger import Ledger, NewTask
+        from worker.db.ledger import NewTask
 
         language = settings.language
-        async with connection(demo_settings) as conn:
-            await bots.set_active(conn, bot, True, new=True)
-            ledger = Ledger(conn)
+        async with opened(demo_settings) as store:
+            await bots.set_active(store.db, bot, True, new=True)
+            ledger = store.tasks
             # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting for a
             # bot that is gone again: cancelled, so that nothing is left waiting for it.
             for earlier in await ledger.lijst(status=Status.WACHTEND, toegewezen_aan=bot, limit=1000):
@@ -313,11 +314,11 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        from worker.cli.common import connection
+        from worker.cli.common import store as opened
         from worker.db import bots
 
-        async with connection(demo_settings) as conn:
-            await bots.forget(conn, bot)
+        async with opened(demo_settings) as store:
+            await bots.forget(store.db, bot)
 
     try:  # by its ID: the queue's claim took the oldest task waiting for any bot, the owner's own too
         code = _serve(demo_settings, once=True, only_task=task_id)
@@ -325,22 +326,21 @@ def _demo(settings: Settings, agent: str) -> int:
         anyio.run(forget_bot)
 
     async def show() -> Status:
-        from worker.cli.common import connection
-        from worker.db.ledger import Ledger
+        from worker.cli.common import store as opened
 
-        async with connection(demo_settings) as conn:
-            ledger = Ledger(conn)
+        async with opened(demo_settings) as store:
+            ledger = store.tasks
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
             print("\n" + said)
             from datetime import datetime
 
-            from worker.core.briefing import month_names, stamp
+            from worker.core.table import month_names, stamp
             from worker.core.terminal import hanging, padded
 
             now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
-                text = row.said(settings.language)
+                text = said_row(row.tekst, row.meta, settings.language)
                 first_line = text.splitlines()[0] if text else ""
                 when = stamp(row.ts, now, settings.zone, months, always_date=True)
                 print(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 8)} ", first_line))

@@ -11,22 +11,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 from typing import Any
 
 from worker.cli import args as a
 from worker.cli.entry import discard_output
+from worker.client import ANSWER_TIMEOUT_SECONDS, Unanswered, exchange, no_daemon
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
 from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
-from worker.core.phrases import message, os_reason
+from worker.core.phrases import message
 from worker.core.terminal import json_safe, printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
 # Verbs that need no database: the local archive, "where are we now", the memory folder, help.
 LOCAL_VERBS = frozenset({"recall", "lll", "geheugen", "claude-md", "hook", "-h", "--help"})
-ANSWER_TIMEOUT_SECONDS = 15
 
 
 def main(words: list[str]) -> int:
@@ -68,29 +67,6 @@ def refuse_outside_the_daemon(verb: str) -> None:
     a.fail(message("not_in_session", early_language(), verb=verb), ExitCode.REFUSED)
 
 
-class Unanswered(TimeoutError):
-    """The daemon has the request but gave no answer in time: it may still carry it out (a daemon that was
-    paused, or stalled), and a write it takes is kept, so the caller cannot know whether it happened."""
-
-
-def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIMEOUT_SECONDS) -> Any:
-    """One JSON line to the daemon and one back; OSError or ValueError when that cannot be had."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
-        connection.settimeout(timeout)
-        connection.connect(path)
-        connection.sendall(json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n")
-        raw = b""
-        while not raw.endswith(b"\n"):
-            try:
-                chunk = connection.recv(65536)
-            except TimeoutError as exc:
-                raise Unanswered(str(exc) or "timed out") from exc
-            if not chunk:
-                break
-            raw += chunk
-    return json.loads(raw)
-
-
 def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     try:
         answer = exchange(path, request)
@@ -103,22 +79,6 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
         said = no_daemon(path, ValueError(), early_language())
         a.fail(said, ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}
-
-
-def no_daemon(path: str, exc: Exception, language: str) -> str:
-    """The daemon could not be asked, as every command and hook of a queue session says it."""
-    reason = _socket_reason(exc, language) if isinstance(exc, OSError) else message("reason_no_answer", language)
-    return message("no_daemon", language, path=path, reason=reason)
-
-
-def _socket_reason(exc: OSError, language: str) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return message("reason_no_socket", language)
-    if isinstance(exc, ConnectionRefusedError):
-        return message("reason_no_listener", language)
-    if isinstance(exc, TimeoutError):
-        return message("reason_timeout", language)
-    return os_reason(exc, language)
 
 
 # --- one request per verb, from the same parsed arguments as the database path -----------------------

@@ -81,8 +81,8 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
 
     from worker.db.sqlfiles import queries
 
-    async with a.connection(settings) as conn:  # the database answers, migrated (the embedded one is made so)
-        await conn.fetchval(queries()["bots_leesbaar"])
+    async with a.store(settings) as store:  # the database answers, migrated (the embedded one is made so)
+        await store.db.fetchval(queries()["bots_leesbaar"])
     try:  # bound here, so that a port in use or a bad address is one line, before anything says it serves
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         listening = socket.socket(family, socket.SOCK_STREAM)

@@ -13,8 +13,9 @@ from worker.cli import args as a
 from worker.cli.entry import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
-from worker.core.phrases import field_name, message, phrase, written
-from worker.core.terminal import hanging, inline, is_blank, padded
+from worker.core.phrases import message, phrase, written
+from worker.core.show import plain, show_task, task_json
+from worker.core.terminal import hanging, is_blank, padded
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -72,7 +73,7 @@ def _nieuw_parser(sub: Sub) -> None:
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.due import parse_due
     from worker.db.bots import check_bot_name, known_bot
-    from worker.db.ledger import Ledger, NewTask
+    from worker.db.ledger import NewTask
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
     now = datetime.now(settings.zone)
@@ -89,11 +90,11 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
     )
-    async with a.connection_for_a_change(settings) as conn:
-        async with conn.transaction():
+    async with a.store_for_a_change(settings) as store:
+        async with store.conn.transaction():
             if aan is not None:
-                await known_bot(conn, aan, new=args.nieuwe_bot)
-            task_id = await Ledger(conn).nieuw(new)
+                await known_bot(store.db, aan, new=args.nieuwe_bot)
+            task_id = await store.tasks.nieuw(new)
         print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
 
@@ -114,13 +115,12 @@ def _claim_parser(sub: Sub) -> None:
 async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant
     from worker.db.briefing import briefing_for
-    from worker.db.ledger import Ledger
 
-    async with a.connection(settings) as conn:
+    async with a.store(settings) as store:
         from worker.db.bots import known_bots
 
-        bots = await known_bots(conn, args.bot, new=args.nieuwe_bot)
-        ledger = Ledger(conn, lease_seconds=settings.lease_seconds, machine=settings.machine)
+        bots = await known_bots(store.db, args.bot, new=args.nieuwe_bot)
+        ledger = store.tasks
         # A claim whose token nobody saw holds the task until its lease runs out: once asked, it is said.
         with a.ctrl_c_after_it_is_done(settings):
             claimed = await ledger.claim(bots)
@@ -155,14 +155,13 @@ def _log_parser(sub: Sub) -> None:
 
 
 async def log(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     soort, tekst = a.log_words(explicit, rest)
     sessie = settings.sessie if token is not None else None
-    async with a.connection_for_a_change(settings) as conn:
-        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+    async with a.store_for_a_change(settings) as store:
+        ledger = store.tasks
         await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
@@ -183,15 +182,14 @@ def _klaar_parser(sub: Sub) -> None:
 
 
 async def klaar(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     if args.bewijs is None or is_blank(args.bewijs):
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
-    async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn).klaar(
+    async with a.store_for_a_change(settings) as store:
+        await store.tasks.klaar(
             task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
         )
         print(written("klaar", settings.language, task_id))
@@ -205,15 +203,14 @@ def _blokkeer_parser(sub: Sub) -> None:
 
 
 async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
     if not rest:
         a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
-    async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn).blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
+    async with a.store_for_a_change(settings) as store:
+        await store.tasks.blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
         print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
@@ -233,7 +230,6 @@ def _vrijgeven_parser(sub: Sub) -> None:
 
 
 async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
     if rest:
@@ -245,12 +241,12 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
         from worker.owner import take_back_wait
 
         wait = take_back_wait(settings)
-        async with a.connection_for_a_change(settings) as conn:
-            await Ledger(conn).terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
+        async with a.store_for_a_change(settings) as store:
+            await store.tasks.terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
             print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
-    async with a.connection_for_a_change(settings) as conn:
-        given = await Ledger(conn).vrijgeven(
+    async with a.store_for_a_change(settings) as store:
+        given = await store.tasks.vrijgeven(
             task_id, token, reden or phrase("row_released_by_session"), bot=a.who(settings)
         )
         print(written("vrijgeven", settings.language, task_id, used_up=given.mislukt))
@@ -269,7 +265,7 @@ def _annuleer_parser(sub: Sub) -> None:
 
 
 async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger, check_task_id
+    from worker.db.ledger import check_task_id
 
     explicit, rest = a.split_id(args.words)
     if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
@@ -281,8 +277,8 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
         a.fail(a.said(settings, "reason_required", verb="taak annuleer"), ExitCode.USAGE)
     if is_blank(args.reden):
         raise InvalidInput("empty", what="--reden")
-    async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn).annuleer(explicit, args.reden, wie=a.who(settings))
+    async with a.store_for_a_change(settings) as store:
+        await store.tasks.annuleer(explicit, args.reden, wie=a.who(settings))
         print(a.said(settings, "cancelled", id=explicit))
     return ExitCode.OK
 
@@ -297,15 +293,15 @@ def _antwoord_parser(sub: Sub) -> None:
 
 
 async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger, check_task_id
+    from worker.db.ledger import check_task_id
 
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
         a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
     check_task_id(explicit)
     text = a.read_text(a.joined(rest))  # stdin is read first: a Ctrl-C while it is typed stops at once
-    async with a.connection_for_a_change(settings) as conn:
-        answer = await Ledger(conn).antwoord(explicit, text, wie=a.who(settings))
+    async with a.store_for_a_change(settings) as store:
+        answer = await store.tasks.antwoord(explicit, text, wie=a.who(settings))
         print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
     return ExitCode.OK
 
@@ -317,14 +313,13 @@ def _stap_parser(sub: Sub) -> None:
 
 
 async def stap(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     explicit, rest = a.split_id(args.words)
     if not rest:
         a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
-    async with a.connection_for_a_change(settings) as conn:
-        await Ledger(conn, lease_seconds=settings.lease_seconds).stap(
+    async with a.store_for_a_change(settings) as store:
+        await store.tasks.stap(
             task_id, a.joined(rest), token=token, bot=a.who(settings)
         )
         print(a.said(settings, "step_set", id=task_id))
@@ -342,51 +337,19 @@ def _toon_parser(sub: Sub) -> None:
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     args.id, _token = a.session_task(settings, args.id)
-    async with a.connection(settings) as conn:
-        ledger = Ledger(conn)
+    async with a.store(settings) as store:
+        ledger = store.tasks
         task = await ledger.toon(args.id)
         rows = await ledger.log_rows(args.id)
     if args.json:
-        shown = a.task_json(task)
-        shown["log"] = [a.plain(asdict(row)) for row in rows]
+        shown = task_json(task)
+        shown["log"] = [plain(asdict(row)) for row in rows]
         print(json.dumps(shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
     print(show_task(task, rows, settings.zone, settings.language))
     return ExitCode.OK
-
-
-def show_task(task: Any, rows: Any, zone: Any, language: str) -> str:
-    """`taak toon` as text: every field that has a value, then the whole log with dates."""
-    from worker.core.briefing import month_names, stamp
-    from worker.db.briefing import facts_from_context
-
-    months = month_names(language)
-    now = datetime.now(zone)
-    lines = []
-    for column, value in asdict(task).items():
-        if value in (None, {}, ""):
-            continue
-        # A Dutch run shows the column names, as the owner's SQL and `--json` have them; the values (a status, a
-        # log kind) are domain words in both.
-        key = field_name(column, "en") if language == "en" else column
-        if isinstance(value, datetime):
-            value = stamp(value, now, zone, months, always_date=True)
-        elif isinstance(value, dict):  # the context: one `key = value` line each, below its name, as the briefing
-            lines.append(key)
-            lines += [f"  {inline(k)} = {inline(v)}" for k, v in facts_from_context(value).items()]
-            continue
-        elif hasattr(value, "value"):
-            value = value.value
-        # A text of several lines keeps them, indented under its first: whitespace is the owner's.
-        lines.append(hanging(f"{key:15} ", str(value)))  # further lines behind a bar: never a field of their own
-    lines.append("log:")
-    for row in rows:
-        when = stamp(row.ts, now, zone, months, always_date=True)
-        lines.append(hanging(f"  {when}  {row.soort.value:12} {padded(row.bot or '-', 10)} ", row.said(language)))
-    return "\n".join(lines)
 
 
 def _lijst_parser(sub: Sub) -> None:
@@ -401,26 +364,25 @@ def _lijst_parser(sub: Sub) -> None:
 
 
 async def lijst(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import Ledger
 
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
     from worker.db.bots import check_bot_name
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
-    async with a.connection(settings) as conn:
+    async with a.store(settings) as store:
         # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
-        tasks = await Ledger(conn).lijst(status=status, toegewezen_aan=aan, limit=min(limit + 1, INT_MAX))
+        tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
             from worker.db.bots import known_bot
 
             # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
             # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
-            await known_bot(conn, aan, may_be_new=False)
+            await known_bot(store.db, aan, may_be_new=False)
     more = len(tasks) > limit
     tasks = tasks[:limit]
     if args.json:
-        print(json.dumps([a.task_json(t) for t in tasks], ensure_ascii=False, indent=2))
+        print(json.dumps([task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
     from worker.core.table import header_row, table
 
@@ -466,12 +428,11 @@ def _brief_parser(sub: Sub) -> None:
 async def brief(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant
     from worker.db.briefing import briefing_for
-    from worker.db.ledger import Ledger
 
     args.id, _token = a.session_task(settings, args.id)
     variant = Variant.COMPACT if args.compact else Variant.FULL
-    async with a.connection(settings) as conn:
-        text = await briefing_for(Ledger(conn), args.id, settings, variant)
+    async with a.store(settings) as store:
+        text = await briefing_for(store.tasks, args.id, settings, variant)
     print(json.dumps({"id": args.id, "briefing": text}, ensure_ascii=False) if args.json else text)
     return ExitCode.OK
 
@@ -518,8 +479,8 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
-    from worker.core.briefing import month_names, stamp
     from worker.core.row_phrases import said_row
+    from worker.core.table import month_names, stamp
     from worker.db.connect import CONNECTION_ERRORS
     from worker.db.ledger import json_object
     from worker.db.sqlfiles import queries
@@ -538,27 +499,26 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         text = said_row(row["tekst"], json_object(row["meta"]), settings.language)
         print(hanging(f"{when}  {row['taak_id']}  {row['soort']:12} {who} ", text), flush=True)
 
-    async with a.connection(settings) as conn:
+    async with a.store(settings) as store:
         if args.id is not None:  # an ID that is not there would be waited for forever
-            from worker.db.ledger import Ledger
 
-            await Ledger(conn).toon(args.id)
+            await store.tasks.toon(args.id)
         if args.bot is not None:  # a bot nobody knows would be followed forever too
             from worker.db.bots import known_bot
 
-            args.bot = await known_bot(conn, args.bot, may_be_new=False)
+            args.bot = await known_bot(store.db, args.bot, may_be_new=False)
         # No notification per log row (they serialised every writer at commit, issue 16): a look every second
         # by id. A row whose transaction took its id earlier but committed later is caught by looking a little
         # behind the newest id, and shown once. What was already there when tail started counts as seen, shown
         # or not (`-n 0` shows nothing old): one snapshot for the first rows and that window.
-        async with conn.transaction(isolation="repeatable_read", readonly=True):
-            rows = await conn.fetch(queries()["tail_start"], args.id, args.bot, args.limiet)
-            last = await conn.fetchval(queries()["log_laatste_id"]) or 0
-            there = await conn.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+        async with store.conn.transaction(isolation="repeatable_read", readonly=True):
+            rows = await store.db.fetch(queries()["tail_start"], args.id, args.bot, args.limiet)
+            last = await store.db.fetchval(queries()["log_laatste_id"]) or 0
+            there = await store.db.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
         for row in reversed(rows):
             show(row)
         shown: set[int] = {int(r["id"]) for r in there}
-        following = conn
+        following = store.db
         try:
             while True:
                 await anyio.sleep(TAIL_POLL_SECONDS)
@@ -579,5 +539,5 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
                     last = max(last, int(row["id"]))
                 shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
         finally:
-            if following is not conn:
+            if following is not store.db:
                 await following.close()

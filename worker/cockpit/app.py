@@ -29,13 +29,12 @@ from starlette.routing import Route
 
 from worker.cockpit import charts
 from worker.cockpit.pages import render
-from worker.core.briefing import month_names
 from worker.core.errors import TaakError
 from worker.core.folders import make_folder
 from worker.core.model import FINAL, Soort, Status
 from worker.core.phrases import area_words, phrase
 from worker.core.row_phrases import said_row
-from worker.core.table import age
+from worker.core.table import age, month_names
 from worker.core.terminal import is_blank, printable
 from worker.db.connect import CONNECTION_ERRORS
 from worker.db.sqlfiles import queries
@@ -182,12 +181,12 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
     async def task_page(request: Request) -> Response:
         if (refused := await guarded(request)) is not None:
             return refused
-        from worker.db.ledger import Ledger
+        from worker.db.store import Store
 
         task_id = request.path_params["id"]
         try:
             async with state["pool"].acquire() as conn:
-                page = await _task(conn, Ledger(conn), task_id, settings)
+                page = await _task(conn, Store(conn, settings).tasks, task_id, settings)
         except TaakError as error:
             return _message(language, task_id, error.render(language), (error.exit_code == 3 and 404) or 400)
         from worker.core.phrases import message
@@ -271,7 +270,7 @@ def create_app(settings: Settings, token: str, link_options: str = "") -> Starle
         on the console. The pool connects again by itself; an action is not retried (it may have been done)."""
         if not authorised(request):
             return _message(language, words["bad_request"], login, 401)
-        from worker.cli.common import failure_text
+        from worker.db.failures import failure_text
 
         return _message(language, words["database_away"], f"{failure_text(error, settings)}. {words['try_again']}", 503)
 
@@ -290,10 +289,10 @@ def _message(language: str, title: str, text: str, status: int) -> HTMLResponse:
 async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, action: str, text: str) -> str:
     """One of the owner's verbs, through the ledger as the CLI does it; returns the mark of what was done (DONE)."""
     from worker.core.errors import InvalidInput
-    from worker.db.ledger import Ledger
+    from worker.db.store import Store
     from worker.owner import owner_name, take_back_wait
 
-    ledger = Ledger(conn)
+    ledger = Store(conn, settings).tasks
     wie = owner_name(settings)
     if action != "terugnemen" and is_blank(text):
         raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
@@ -399,8 +398,9 @@ async def _task(conn: asyncpg.Connection, ledger: Any, task_id: str, settings: S
 
     from worker.core.briefing import Variant
     from worker.core.machines import expand_facts
+    from worker.core.show import facts_from_context
     from worker.core.table import dollars
-    from worker.db.briefing import briefing_for, facts_from_context
+    from worker.db.briefing import briefing_for
     from worker.db.machines import machines_named
 
     task = await ledger.toon(task_id)

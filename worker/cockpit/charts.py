@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from html import escape
 
-from worker.core.briefing import day_month
+from worker.core.table import day_month
 
 COLOURS = ("#2f6fb0", "#d9822b", "#3a9a5b", "#b03a5b", "#7a5bb0", "#5b9ab0", "#a0a03a", "#6b6b6b")
 WIDTH, HEIGHT, PAD = 640, 200, 28

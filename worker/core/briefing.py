@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from enum import StrEnum
 from functools import cache
 from typing import Literal
@@ -20,6 +20,9 @@ from zoneinfo import ZoneInfo
 from worker.core.language import LANGUAGES
 from worker.core.model import FINAL, LogRow, OlderRows, Soort, Status, Task
 from worker.core.phrases import area_words, filled, message
+from worker.core.row_phrases import said_row
+from worker.core.table import month_names, stamp
+from worker.core.terminal import clip, one_line
 
 COMPACT_LIMIT = 9_500
 FULL_LIMIT = 16_000
@@ -61,12 +64,6 @@ class Words:
 def briefing_words(language: str) -> Words:
     """The briefing's words in `language` (the catalogue's `briefing.` keys)."""
     return Words(**area_words("briefing", language), months=month_names(language))
-
-
-def month_names(language: str) -> tuple[str, ...]:
-    """The months as every list, log and picture writes a day (`1 dec`), in `language`."""
-    said = area_words("month", language)
-    return tuple(said[str(n)] for n in range(1, 13))
 
 
 # Tried in order until the text fits: (cap per cut field or log line, log rows shown at most).
@@ -207,42 +204,10 @@ def _older_line(older: OlderRows, words: Words, when: object) -> str:
 
 def log_line(row: LogRow, now: datetime, zone: ZoneInfo, months: Sequence[str], language: str) -> str:
     label = row.soort.value.replace("_", " ")
-    text = one_line(row.said(language))
+    text = one_line(said_row(row.tekst, row.meta, language))
     by = f" ({one_line(row.bot)})" if row.bot and row.soort in (Soort.ANTWOORD, Soort.NOTITIE) else ""
     body = f"{label}{by}, {text}" if text else f"{label}{by}"
     return f"{stamp(row.ts, now, zone, months)} {body}"
-
-
-def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False) -> str:
-    """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone (a moment that zone
-    cannot show, near the end of year 9999 as the owner's SQL may store it, as it is)."""
-    try:
-        local = moment.astimezone(zone)
-    except OverflowError:
-        local = moment
-    clock = f"{local.hour:02d}:{local.minute:02d}"
-    if not always_date and local.date() == now.astimezone(zone).date():
-        return clock
-    date = day_month(local, months)
-    if local.year != now.astimezone(zone).year:
-        date += f" {local.year}"
-    return f"{date} {clock}"
-
-
-def day_month(day: date, months: Sequence[str]) -> str:
-    """`1 dec`: a day as every list, log and picture writes it."""
-    return f"{day.day} {months[day.month - 1]}"
-
-
-def one_line(text: str) -> str:
-    return " ⏎ ".join(part.strip() for part in text.strip().splitlines() if part.strip())
-
-
-def clip(text: str, cap: int, mark: str) -> str:
-    """The text itself when it fits, else its start and a visible mark, `cap` characters in all."""
-    if len(text) <= cap:
-        return text
-    return text[: max(cap - len(mark), 0)].rstrip() + mark
 
 
 def system_prompt(task: Task, language: Language = "nl") -> str:

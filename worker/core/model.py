@@ -145,12 +145,6 @@ class LogRow:
     sessie: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def said(self, language: str) -> str:
-        """The row's text for a reader in `language` (the system's own rows in that language; see said_row)."""
-        from worker.core.row_phrases import said_row
-
-        return said_row(self.tekst, self.meta, language)
-
 
 @dataclass(frozen=True)
 class OlderRows:

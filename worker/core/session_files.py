@@ -1,9 +1,19 @@
-"""The files of one session under the data folder, named in one place (daemon, gate, hooks, archive)."""
+"""The files of one session under the data folder, named in one place (daemon, gate, hooks, archive), and the stand
+file: where a queue session stands (status and next step).
+
+While a session holds its lease nobody else can change its task's status or next step (the owner's cancel ends
+the session), so the stand file, written by the daemon at the claim and after each change the session makes
+through it, is exact. It lets the queue session's prompt hook, which runs on every turn, answer without a
+database connection. Outside a queue session nothing holds the task still, and the hook asks the database."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from worker.core.folders import loads, make_folder, read_small_text, write_private
 
 BRIEFING = ".briefing.txt"
 COMPACT_BRIEFING = ".briefing.compact.txt"
@@ -43,3 +53,33 @@ class SessionFiles:
     @property
     def stderr(self) -> Path:
         return self.folder / f"{self.stem}.stderr"
+
+
+STAND_FILE = "stand.json"
+
+
+def stand_path(data_dir: Path, task_id: str) -> Path:
+    return data_dir / "sessies" / task_id / STAND_FILE
+
+
+def write_stand(
+    data_dir: Path,
+    task_id: str,
+    *,
+    status: str,
+    volgende_stap: str | None,
+    language: str = "nl",
+    timezone: str = "Europe/Amsterdam",
+) -> None:
+    path = stand_path(data_dir, task_id)
+    make_folder(path.parent)
+    stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language, "tijdzone": timezone}
+    write_private(path, json.dumps(stand))
+
+
+def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
+    try:
+        data = loads(read_small_text(stand_path(data_dir, task_id)))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None

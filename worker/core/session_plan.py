@@ -3,11 +3,15 @@ goes. Pure: values in, values out (the daemon does the I/O)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import shutil
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from worker.core.session_files import SessionFiles
 
@@ -94,3 +98,46 @@ def session_env(
         "TAAK_LANGUAGE": language,
         "TAAK_MACHINE": machine,
     }
+
+
+# Claude Code event -> our handler. SessionStart has no matcher: the handler decides by `source`.
+EVENTS = {
+    "SessionStart": "session-start",
+    "PreCompact": "pre-compact",
+    "PostCompact": "post-compact",
+    "UserPromptSubmit": "prompt",
+}
+HOOK_TIMEOUT_SECONDS = 30
+QUEUE_MARK = "--queue"
+
+
+def taak_command() -> str:
+    """How a hook calls this installation's `taak`: its own script, so the right environment is used."""
+    script = Path(sys.executable).parent / "taak"
+    if script.is_file():
+        return shlex.quote(str(script))
+    found = shutil.which("taak")
+    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m worker.cli.taak"
+
+
+def hooks_block(command: str | None = None, *, stand: Path | None = None) -> dict[str, Any]:
+    """Our hooks; with `stand`, the prompt hook reads that session file instead of loading settings."""
+    base = command or taak_command()
+
+    def line(name: str) -> str:
+        if stand is None:
+            return f"{base} hook {name}"
+        # The daemon's own copy is marked, so the same hook installed in ~/.claude stands down in a queue
+        # session and each event runs once (Claude Code merges only identical commands).
+        extra = f" --stand {shlex.quote(str(stand))}" if name == "prompt" else f" {QUEUE_MARK}"
+        return f"{base} hook {name}{extra}"
+
+    return {
+        event: [{"hooks": [{"type": "command", "command": line(name), "timeout": HOOK_TIMEOUT_SECONDS}]}]
+        for event, name in EVENTS.items()
+    }
+
+
+def settings_json(command: str | None = None, *, stand: Path | None = None) -> str:
+    """The `--settings` value the daemon passes: these hooks for this run only."""
+    return json.dumps({"hooks": hooks_block(command, stand=stand)})

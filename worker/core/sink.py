@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from worker.core.briefing import month_names, one_line, stamp
 from worker.core.model import LogRow, Soort, Task
+from worker.core.table import month_names, stamp
+from worker.core.terminal import one_line
 
 MAX_STEPS = 50
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from worker.core.phrases import message
-from worker.core.terminal import columns
+from worker.core.phrases import area_words, message
+from worker.core.terminal import columns, one_line, printable
 
 
 def header_row(area: str, names: Sequence[str], language: str) -> tuple[str, ...]:
@@ -32,9 +32,6 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, right: Se
 
 
 def _cell(value: object) -> str:
-    from worker.core.briefing import one_line
-    from worker.core.terminal import printable
-
     text = ("-" if value is None else str(value)).replace("\t", " ")  # a tab would move every column after it
     # Escaped here, as the terminal will show it (`\x1b` is four columns), so that the widths are what is seen.
     return printable(one_line(text) if "\n" in text else text)
@@ -64,8 +61,33 @@ def dollars(value: Decimal | float | None) -> str:
 
 def when(moment: datetime | None, zone: ZoneInfo, language: str) -> str:
     """A moment in a list or a log, in the household's time zone: `1 dec 07:31` (the year when not this one)."""
-    from worker.core.briefing import month_names, stamp
-
     if moment is None:
         return "-"
     return stamp(moment, datetime.now(zone), zone, month_names(language), always_date=True)
+
+
+def month_names(language: str) -> tuple[str, ...]:
+    """The months as every list, log and picture writes a day (`1 dec`), in `language`."""
+    said = area_words("month", language)
+    return tuple(said[str(n)] for n in range(1, 13))
+
+
+def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str], *, always_date: bool = False) -> str:
+    """`10:41` for today, `1 aug 10:41` for any other day, in the household's time zone (a moment that zone
+    cannot show, near the end of year 9999 as the owner's SQL may store it, as it is)."""
+    try:
+        local = moment.astimezone(zone)
+    except OverflowError:
+        local = moment
+    clock = f"{local.hour:02d}:{local.minute:02d}"
+    if not always_date and local.date() == now.astimezone(zone).date():
+        return clock
+    date = day_month(local, months)
+    if local.year != now.astimezone(zone).year:
+        date += f" {local.year}"
+    return f"{date} {clock}"
+
+
+def day_month(day: date, months: Sequence[str]) -> str:
+    """`1 dec`: a day as every list, log and picture writes it."""
+    return f"{day.day} {months[day.month - 1]}"

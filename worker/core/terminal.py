@@ -131,3 +131,14 @@ class Escaping:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def one_line(text: str) -> str:
+    return " ⏎ ".join(part.strip() for part in text.strip().splitlines() if part.strip())
+
+
+def clip(text: str, cap: int, mark: str) -> str:
+    """The text itself when it fits, else its start and a visible mark, `cap` characters in all."""
+    if len(text) <= cap:
+        return text
+    return text[: max(cap - len(mark), 0)].rstrip() + mark

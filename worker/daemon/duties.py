@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
-import asyncpg
 import structlog
 
 from worker import __version__
@@ -26,10 +25,10 @@ from worker.core.phrases import message
 from worker.daemon import intake, outbox
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table
-from worker.db.ledger import Ledger, Verlopen
+from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, schema_newer_line
-from worker.settings import Settings
+from worker.db.store import Store
 
 log = structlog.get_logger("queue-worker")
 REAP_AT_ONCE = 100  # expired leases taken back per reaper turn
@@ -38,9 +37,7 @@ T = TypeVar("T")
 
 @dataclass
 class Duties:
-    settings: Settings
-    pool: asyncpg.Pool
-    ledger: Callable[[], Ledger]
+    store: Store
     db: Callable[[str, Callable[[], Awaitable[Any]]], Awaitable[Any]]
     running: dict[str, Running]
     bots: list[str]
@@ -62,18 +59,18 @@ class Duties:
     async def check_schema(self) -> None:
         """A newer version may migrate the database under a running daemon, which would then write what the newer
         schema no longer means: said once, with the upgrade, and no more claims (running sessions go on)."""
-        newer = await self.db("schema", partial(newer_migrations, self.pool))
+        newer = await self.db("schema", partial(newer_migrations, self.store.db))
         if newer and newer != self.newer_schema:
-            log.error("schema_newer", reason=schema_newer_line(newer, self.settings.language))
+            log.error("schema_newer", reason=schema_newer_line(newer, self.store.settings.language))
         self.newer_schema = newer
 
     async def schema_watch(self) -> None:
         while True:  # the worker checked once before its first claim
-            await anyio.sleep(self.settings.heartbeat_seconds)
+            await anyio.sleep(self.store.settings.heartbeat_seconds)
             await self.check_schema()
 
     async def reaper(self) -> None:
-        s = self.settings
+        s = self.store.settings
         while True:
 
             async def extend_then_reap() -> list[Verlopen]:
@@ -87,7 +84,7 @@ class Duties:
                 # journal). A restart is seen by the server's start time too; a database that refused
                 # connections, or a network that was away, only here. The statement still runs (limit 0):
                 # its answer is what says the database is back.
-                return await self.ledger().verlopen(
+                return await self.store.tasks.verlopen(
                     backoff_base=s.retry_base_seconds,
                     backoff_max=s.retry_max_seconds,
                     limit=0 if self.just_back() else REAP_AT_ONCE,
@@ -103,51 +100,52 @@ class Duties:
     async def extend_own_leases(self) -> None:
         for running in list(self.running.values()):
             if running.closed is None:
-                await self.ledger().verleng(running.task_id, running.claim.token)
+                await self.store.tasks.verleng(running.task_id, running.claim.token)
 
     async def heartbeat(self) -> None:
         while True:
             current = {r.claim.bot: task_id for task_id, r in self.running.items()}
             beat = partial(
                 bot_table.heartbeat,
-                self.pool,
+                self.store.db,
                 self.bots,
                 [current.get(bot) for bot in self.bots],
-                machine=self.settings.machine,
+                machine=self.store.settings.machine,
                 pid=os.getpid(),
                 version=__version__,
             )
             await self.db("heartbeat", beat)
-            await anyio.sleep(self.settings.heartbeat_seconds)
+            await anyio.sleep(self.store.settings.heartbeat_seconds)
 
     async def intake(self) -> None:
         """Messages from the old queue table become tasks or log rows; off, said once, when it cannot run."""
-        columns = intake.columns_from(self.settings)
-        found = await self.db("intake", partial(intake.prepare_table, self.pool, columns, self.settings.language))
+        settings = self.store.settings
+        columns = intake.columns_from(settings)
+        found = await self.db("intake", partial(intake.prepare_table, self.store.db, columns, settings.language))
         if isinstance(found, str):
             log.info("intake_off", reason=found)
             return
-        rules = await self.db("intake", partial(intake.rules_from, self.pool, self.settings, found))
-        if problem := intake.cutoff_problem(rules, self.settings.language):
+        rules = await self.db("intake", partial(intake.rules_from, self.store.db, self.store.settings, found))
+        if problem := intake.cutoff_problem(rules, self.store.settings.language):
             log.warning("intake_off", reason=problem)
             return
         log.info("intake_on", cutoff=rules.cutoff, open_statuses=sorted(rules.open_statuses or []))
         while True:
-            active = await self.db("intake", partial(bot_table.active_bots, self.pool, self.bots))
-            take = partial(intake.take, self.pool, active, columns, found, rules, self.settings.language)
+            active = await self.db("intake", partial(bot_table.active_bots, self.store.db, self.bots))
+            take = partial(intake.take, self.store, active, columns, found, rules, self.store.settings.language)
             while await self.db("intake", take) == intake.BATCH:
                 pass
-            await anyio.sleep(self.settings.poll_seconds)
+            await anyio.sleep(self.store.settings.poll_seconds)
 
     async def outbox(self) -> None:
         """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
-        if not outbox.kinds_to_send(self.settings):
-            log.info("outbox_off", reason=message("outbox_off", self.settings.language))
+        if not outbox.kinds_to_send(self.store.settings):
+            log.info("outbox_off", reason=message("outbox_off", self.store.settings.language))
             return
         while True:
-            await self.db("reminders", partial(outbox.make_reminders, self.pool, self.settings))
-            await self.db("outbox", partial(outbox.send_due, self.pool, self.settings))
-            await anyio.sleep(self.settings.outbox_seconds)
+            await self.db("reminders", partial(outbox.make_reminders, self.store.db, self.store.settings))
+            await self.db("outbox", partial(outbox.send_due, self.store, self.store.settings))
+            await anyio.sleep(self.store.settings.outbox_seconds)
 
     async def indexer(self) -> None:
         """Every few minutes: new lines into the lossless archive and its indexes, by `taak archief bijwerken`
@@ -155,7 +153,7 @@ class Duties:
         run's memory is given back when it ends."""
         command = [sys.executable, "-m", "worker.cli.taak", "archief", "bijwerken", "--json"]
         embed = [sys.executable, "-m", "worker.cli.taak", "archief", "vectoren", "--json"]
-        s = self.settings
+        s = self.store.settings
         env = {
             **os.environ,
             "TAAK_DATA_DIR": str(s.data_dir),
@@ -193,18 +191,18 @@ class Duties:
         from worker.memory.archive import Layout
         from worker.memory.fleet import copy_new
 
-        s = self.settings
-        copied = await copy_new(self.pool, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
+        s = self.store.settings
+        copied = await copy_new(self.store.db, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
         if copied.lines or copied.removed:
             log.info("fleet_archive_copied", lines=copied.lines, removed=copied.removed)
 
     async def registry_sync(self) -> None:
         """The registry as JSON in a local file, at start and every few minutes: the sync to every bot."""
         while True:
-            found = await self.db("registry", partial(all_machines, self.pool))
+            found = await self.db("registry", partial(all_machines, self.store.db))
             text = json.dumps(registry_json(found), ensure_ascii=False, indent=2) + "\n"
-            await anyio.to_thread.run_sync(_write_registry, self.settings.registry_path, text)
-            await anyio.sleep(self.settings.registry_seconds)
+            await anyio.to_thread.run_sync(_write_registry, self.store.settings.registry_path, text)
+            await anyio.sleep(self.store.settings.registry_seconds)
 
 
 def _write_registry(path: Path, text: str) -> None:

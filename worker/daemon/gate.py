@@ -31,14 +31,14 @@ from worker.core.folders import make_folder, write_private
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
 from worker.core.phrases import Phrase, file_error_line, message, phrase, written
 from worker.core.row_phrases import kept_phrase, phrase_json
-from worker.core.session_files import SessionFiles
+from worker.core.session_files import SessionFiles, write_stand
+from worker.core.show import plain, show_task, task_json
 from worker.core.stream import result_meta
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
 from worker.db.connect import CONNECTION_ERRORS
 from worker.db.ledger import Claim, Ledger, Reason, check_text
-from worker.hooks.stand import write_stand
 from worker.proc import descends_from, peer_pid
 
 log = structlog.get_logger("queue-worker")
@@ -267,8 +267,6 @@ class Gate:
         from dataclasses import asdict
         from zoneinfo import ZoneInfo
 
-        from worker.cli.args import plain, task_json
-        from worker.cli.tasks import show_task
 
         ledger = self.ledger()
         task = await ledger.toon(task_id)

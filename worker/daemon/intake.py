@@ -28,6 +28,7 @@ from worker.core.phrases import Phrase, message, phrase
 from worker.core.terminal import is_blank
 from worker.db.ledger import Ledger, NewTask
 from worker.db.sqlfiles import Executor, queries
+from worker.db.store import Store
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -197,13 +198,13 @@ def message_from(record: asyncpg.Record) -> Message:
 
 
 async def take(
-    pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str = "en"
+    store: Store, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str = "en"
 ) -> int:
     """Convert or skip one batch of messages; returns how many were looked at. `language`: the log's."""
     if not bots:
         return 0
     try:
-        return await _take(pool, bots, columns, found, rules, language)
+        return await _take(store, bots, columns, found, rules, language)
     except asyncpg.DeadlockDetectedError:
         # Two daemons locked the same tasks in another order; Postgres undid one batch: take it again later.
         log.info("intake_deadlock_retry")
@@ -211,12 +212,12 @@ async def take(
 
 
 async def _take(
-    pool: asyncpg.Pool, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str
+    store: Store, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str
 ) -> int:
     decided: Counter[str] = Counter()
-    async with pool.acquire() as conn, conn.transaction():
+    async with store.transaction() as held:
+        conn, ledger = held.conn, held.tasks
         records = await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH)
-        ledger = Ledger(conn)
         for record in records:
             decision = decide(message_from(record), rules)
             decided[decision.value] += 1
@@ -235,7 +236,7 @@ async def _take(
 
 
 async def take_one(
-    conn: Conn, message_id: str, columns: Columns, found: Table, *, aan: str | None = None, new_bot: bool = False
+    store: Store, message_id: str, columns: Columns, found: Table, *, aan: str | None = None, new_bot: bool = False
 ) -> str:
     """The owner pulls in one message by its ID, whatever its age or status; returns the task it became or joined.
     Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
@@ -244,7 +245,8 @@ async def take_one(
     message_id = message_id.strip()
     if not message_id:
         raise InvalidInput("empty", what="BERICHT_ID")
-    async with conn.transaction():
+    async with store.transaction() as held:
+        conn = held.conn
         found_record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
         if found_record is None:
             raise NotFound("no_message", id=message_id)
@@ -255,7 +257,7 @@ async def take_one(
             raise Refused("message_no_recipient", id=message_id)
         record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
         try:
-            task_id, parent = await _convert(conn, Ledger(conn), record)
+            task_id, parent = await _convert(conn, held.tasks, record)
         except Unusable as unusable:
             raise Refused("message_unusable", id=message_id, reason=unusable.reason) from None
         await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)

@@ -18,8 +18,8 @@ import structlog
 
 from worker.core.phrases import Phrase, phrase
 from worker.core.sink import klaar_summary
-from worker.db.ledger import Ledger
 from worker.db.sqlfiles import Executor, queries
+from worker.db.store import Store
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -46,7 +46,7 @@ async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: lis
     await db.execute(queries()["bezorgers_zetten"], holders, kinds)
 
 
-async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
+async def make_reminders(pool: Executor, settings: Settings) -> None:
     if settings.notify_cmd:
         await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
         await pool.execute(queries()["escalaties_maken"], settings.beslis_uren * 3600)
@@ -56,7 +56,7 @@ async def make_reminders(pool: asyncpg.Pool, settings: Settings) -> None:
 SEND_DEADLINE_SECONDS = 120
 
 
-async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
+async def send_due(store: Store, settings: Settings) -> int:
     """Send every due message this worker is configured for; returns how many went out."""
     kinds = kinds_to_send(settings)
     sent = 0
@@ -66,7 +66,7 @@ async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
         # database that went away mid-send (the transaction then rolls back and the message stays due).
         with anyio.CancelScope(shield=True) as shield:
             shield.deadline = anyio.current_time() + SEND_DEADLINE_SECONDS
-            done = await _send_one(pool, settings, kinds)
+            done = await _send_one(store, settings, kinds)
         if shield.cancelled_caught:
             return sent
         if done is None:
@@ -75,14 +75,15 @@ async def send_due(pool: asyncpg.Pool, settings: Settings) -> int:
     return sent
 
 
-async def _send_one(pool: asyncpg.Pool, settings: Settings, kinds: list[str]) -> int | None:
+async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int | None:
     """Send the oldest due message: 1 when it went out, 0 when it failed, None when there was none."""
-    async with pool.acquire() as conn, conn.transaction():
+    async with store.transaction() as held:
+        conn = held.conn
         row = await conn.fetchrow(queries()["melding_pakken"], kinds)
         if row is None:
             return None
         if row["soort"] == "klaar":
-            ledger = Ledger(conn)
+            ledger = held.tasks
             task = await ledger.toon(row["taak_id"])
             text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
             command = settings.on_klaar_cmd

@@ -33,8 +33,9 @@ from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.phrases import Phrase, file_error_line, message, os_phrase, phrase
 from worker.core.row_phrases import duration, phrase_json
-from worker.core.session_files import SessionFiles
+from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
+from worker.core.session_plan import settings_json as hook_settings_json
 from worker.core.table import dollars
 from worker.daemon import outbox
 from worker.daemon.duties import Duties
@@ -53,8 +54,7 @@ from worker.db.migrate import SCHEMA_MISSING, migrate, schema_missing_line
 from worker.db.migrate import status as migration_status
 from worker.db.pooler import resolve_pooler
 from worker.db.sqlfiles import Executor
-from worker.hooks.settings_file import settings_json as hook_settings_json
-from worker.hooks.stand import stand_path, write_stand
+from worker.db.store import Store
 from worker.memory.archive import Layout, write_session_record
 from worker.proc import AlreadyRunning, Group, InstanceLock, bot_lock_path, lease_clock, make_undumpable
 from worker.settings import Settings
@@ -110,6 +110,7 @@ class Worker:
         self.claimed_once = False
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
         self.pool: asyncpg.Pool | None = None
+        self._store: Store | None = None
         self.gate: Gate | None = None
         self.duties: Duties | None = None
         self.journal_replayed = 0
@@ -145,6 +146,7 @@ class Worker:
                 if self.pool is None:  # stopped before the database came
                     group.cancel_scope.cancel()
                     return
+                self._store = Store(self.pool, self.settings)
                 self.gate = Gate(
                     self.running,
                     journal,
@@ -225,9 +227,7 @@ class Worker:
         assert self.pool is not None
         grace = self.settings.reaper_grace_seconds
         duties = Duties(
-            self.settings,
-            self.pool,
-            lambda: self.ledger,
+            self.store,
             self.outages.run,
             self.running,
             self.bots,
@@ -279,19 +279,23 @@ class Worker:
         self.previous_claims = self.groups.sweep_previous_runs()
 
     @property
+    def store(self) -> Store:
+        """The daemon's one way to the database, made once the pool is there."""
+        assert self._store is not None
+        return self._store
+
+    @property
     def ledger(self) -> Ledger:
-        assert self.pool is not None
-        return self._ledger_on(self.pool)
+        return self.store.tasks
 
     async def _briefing_source(self, task_id: str) -> BriefingInput:
-        assert self.pool is not None
         # Its five reads (the task, its last rows, the counts, the newest answer, the machines named) on one
         # borrowed connection, not one borrow each.
-        async with self.pool.acquire() as conn:
-            return await briefing_source(self._ledger_on(conn), task_id, self.settings)
+        async with self.store.connection() as store:
+            return await briefing_source(store.tasks, task_id, self.settings)
 
     def _ledger_on(self, db: Executor) -> Ledger:
-        return Ledger(db, lease_seconds=self.settings.lease_seconds, machine=self.settings.machine)
+        return self.store.on(db).tasks
 
     async def _start_up(self) -> None:
         try:

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from typing import Any
 
 from worker.core.briefing import BriefingInput, Variant, build_briefing, counted_by_compaction
 from worker.core.machines import expand_facts
 from worker.core.model import Soort
+from worker.core.show import facts_from_context
 from worker.db.ledger import Ledger
 from worker.db.machines import machines_named
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
-
-
-def facts_from_context(context: dict[str, Any]) -> dict[str, str]:
-    return {
-        key: value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        for key, value in context.items()
-    }
 
 
 async def briefing_for(

@@ -185,7 +185,10 @@ def check_token(token: str) -> str:
 
 
 class Ledger:
-    def __init__(self, db: Executor, *, lease_seconds: int = 1200, machine: str = "onbekend") -> None:
+    """The task ledger's statements. Built by the process's store (worker/db/store.py) from the settings: no
+    default of its own for the lease or the machine."""
+
+    def __init__(self, db: Executor, *, lease_seconds: int, machine: str) -> None:
         self.db = db
         self.lease_seconds = lease_seconds
         self.machine = machine

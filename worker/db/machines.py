@@ -11,7 +11,7 @@ from worker.core.machines import Machine
 from worker.core.model import NAME_MAX_CHARS, shown_name
 from worker.core.terminal import is_blank, printable
 from worker.db.bots import known_bot
-from worker.db.sqlfiles import Executor, queries
+from worker.db.sqlfiles import Connected, Executor, queries
 
 
 def check_name(name: str, what: str) -> None:
@@ -31,7 +31,7 @@ def _machine(record: asyncpg.Record) -> Machine:
 
 
 async def set_machine(
-    conn: asyncpg.Connection, naam: str, *, ip: str | None, aliassen: Sequence[str], bots: Sequence[str]
+    conn: Connected, naam: str, *, ip: str | None, aliassen: Sequence[str], bots: Sequence[str]
 ) -> Machine:
     check_name(naam, "naam")
     for alias in aliassen:

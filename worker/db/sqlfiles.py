@@ -11,6 +11,8 @@ import asyncpg.pool
 
 # Where a statement can be sent: a pool, a connection, or a connection borrowed from a pool.
 Executor = asyncpg.Pool | asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+# One connection (a transaction, a row lock): its own, or one borrowed from a pool.
+Connected = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 

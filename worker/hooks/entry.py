@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.core.folders import loads, make_folder, open_private
-from worker.hooks.stand import STAND_FILE, stand_path
+from worker.core.session_files import STAND_FILE, stand_path
 
 if TYPE_CHECKING:
     from worker.hooks.owner import HookResult
@@ -160,7 +160,7 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: 
     if isinstance(exc, HookFailed):
         said = str(exc)
     elif not isinstance(settings, HookPlace):
-        from worker.cli.common import failure_text
+        from worker.db.failures import failure_text
 
         said = failure_text(exc, settings)  # a database away, a URL that is no URL, a file: as `taak lijst` says it
     elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
@@ -195,8 +195,8 @@ def hook_line(name: str, said: str) -> str:
 
 def _unreadable_settings(exc: Exception) -> str:
     """Which setting, and why, in the run's language, as the commands say it."""
-    from worker.cli.common import unreadable_settings
     from worker.core.language import early_language
+    from worker.settings import unreadable_settings
 
     return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {_first_line(exc)}"
 

@@ -74,17 +74,17 @@ async def _compact_briefing(settings: Settings) -> str:
     assert settings.id is not None
     try:
         from worker.db.briefing import briefing_for
-        from worker.db.ledger import Ledger
+        from worker.db.store import Store
 
         conn = await quick_connection(settings)
         try:
-            text = await briefing_for(Ledger(conn), settings.id, settings, Variant.COMPACT)
+            text = await briefing_for(Store(conn, settings).tasks, settings.id, settings, Variant.COMPACT)
         finally:
             await conn.close()
     except Exception as exc:  # any failure: fall back to the file the daemon wrote
         from_file = briefing_from_file(settings.briefing_file)
         if from_file is None:
-            from worker.cli.common import failure_text
+            from worker.db.failures import failure_text
 
             reason = failure_text(exc, settings)
             raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
@@ -104,7 +104,7 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         try:
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
-            from worker.cli.common import failure_text
+            from worker.db.failures import failure_text
 
             steering = summary_instructions(settings.language, settings.id)
             reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
@@ -116,12 +116,12 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
 
 
 async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:
-    from worker.db.ledger import Ledger
+    from worker.db.store import Store
 
     assert settings.id is not None
     conn = await quick_connection(settings)
     try:
-        ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+        ledger = Store(conn, settings).tasks
         if report.path is not None:
             await _log_compact(ledger, settings, *report.row(trigger))
         task = await ledger.toon(settings.id)
@@ -155,11 +155,11 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         return saved
     path, text = saved
     if settings.id:
-        from worker.db.ledger import Ledger
+        from worker.db.store import Store
 
         conn = await quick_connection(settings)
         try:
-            ledger = Ledger(conn, lease_seconds=settings.lease_seconds)
+            ledger = Store(conn, settings).tasks
             row, said = summary_for_the_log(text, path)
             meta: dict[str, object] = {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
             await _log_compact(ledger, settings, row, meta)
@@ -184,7 +184,7 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
             if (line := await _task_line(settings)) is None:
                 trouble = "TAAK_ID: " + message("not_found", settings.language, id=settings.id)
         except Exception as exc:  # the database away: what is open is this machine's own file, shown all the same
-            from worker.cli.common import failure_text
+            from worker.db.failures import failure_text
 
             trouble = failure_text(exc, settings)
     text = "\n".join(part for part in (state, line) if part)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from worker.core.briefing import clip
 from worker.core.phrases import message
-from worker.core.terminal import json_safe
+from worker.core.terminal import clip, json_safe
 
 
 def additional_context(event: str, text: str) -> str:

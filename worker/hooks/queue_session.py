@@ -73,7 +73,7 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
 def ask(op: str, **fields: Any) -> dict[str, Any]:
     """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
 
-    from worker.cli.sessie import exchange, no_daemon
+    from worker.client import exchange, no_daemon
 
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = early_language()
@@ -154,8 +154,8 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
 
 
 def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
+    from worker.core.session_files import read_stand
     from worker.hooks.lines import where_we_are
-    from worker.hooks.stand import read_stand
 
     task_id = os.environ.get("TAAK_ID", "")
     stand = read_stand(_data_dir(), task_id) or {}
@@ -167,7 +167,7 @@ def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
 
 def _steering(task_id: str) -> str:
     """From the session's own files (the task card and stand the daemon wrote): no socket, no database."""
-    from worker.hooks.stand import read_stand
+    from worker.core.session_files import read_stand
 
     files = _files()
     try:

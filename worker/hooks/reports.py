@@ -9,12 +9,12 @@ from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
 from worker.core import transcript
-from worker.core.briefing import COMPACT_LIMIT, clip
+from worker.core.briefing import COMPACT_LIMIT
 from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
 from worker.core.phrases import message, phrase
 from worker.core.row_phrases import ending_json, phrase_json
 from worker.core.session_files import SessionFiles
-from worker.core.terminal import printable
+from worker.core.terminal import clip, printable
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
 

@@ -1,49 +1,12 @@
-"""Where a queue session stands (status and next step), kept in a small file beside its session files.
-
-While a session holds its lease nobody else can change its task's status or next step (the owner's cancel
-ends the session), so this file, written by the daemon at the claim and after each change the session makes
-through it, is exact. It lets the queue session's prompt hook, which runs on every turn, answer without a
-database connection. Outside a queue session nothing holds the task still, and the hook asks the database."""
+"""The queue session's prompt hook on its fast path: where the session stands, from the stand file the daemon
+keeps (worker/core/session_files.py), with no settings and no database loaded."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
-from typing import Any
 
-from worker.core.folders import loads, make_folder, write_private
-
-STAND_FILE = "stand.json"
-
-
-def stand_path(data_dir: Path, task_id: str) -> Path:
-    return data_dir / "sessies" / task_id / STAND_FILE
-
-
-def write_stand(
-    data_dir: Path,
-    task_id: str,
-    *,
-    status: str,
-    volgende_stap: str | None,
-    language: str = "nl",
-    timezone: str = "Europe/Amsterdam",
-) -> None:
-    path = stand_path(data_dir, task_id)
-    make_folder(path.parent)
-    stand = {"id": task_id, "status": status, "volgende_stap": volgende_stap, "taal": language, "tijdzone": timezone}
-    write_private(path, json.dumps(stand))
-
-
-def read_stand(data_dir: Path, task_id: str) -> dict[str, Any] | None:
-    from worker.core.folders import read_small_text
-
-    try:
-        data = loads(read_small_text(stand_path(data_dir, task_id)))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) and isinstance(data.get("status"), str) else None
+from worker.core.folders import loads
 
 
 def prompt_from_stand(path: str) -> int | None:

@@ -16,10 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-import asyncpg
-
 from worker.core.phrases import phrase
-from worker.db.sqlfiles import Executor, queries
+from worker.db.sqlfiles import Connected, Executor, queries
 from worker.memory.index import terms
 
 if TYPE_CHECKING:
@@ -214,7 +212,7 @@ def tsquery(words: list[str]) -> str:
 
 
 async def recall(
-    conn: asyncpg.Connection,
+    conn: Connected,
     query: str,
     now: datetime,
     zone: ZoneInfo,

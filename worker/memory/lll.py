@@ -12,9 +12,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from worker.core.briefing import month_names, one_line, stamp
 from worker.core.folders import make_folder
 from worker.core.phrases import message
+from worker.core.table import month_names, stamp
+from worker.core.terminal import one_line
 from worker.core.transcript import jsonl_lines
 
 FILE_NAME = "lll.jsonl"

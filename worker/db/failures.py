@@ -1,0 +1,70 @@
+"""A failure as the owner, the daemon and the hooks say it: one line in the run's language and the exit code the
+commands document; None for anything else (a bug)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+
+from worker.core.errors import ExitCode, TaakError
+from worker.core.phrases import file_error_line, message
+from worker.core.terminal import quoted
+from worker.db.connect import known_reason
+from worker.db.migrate import SCHEMA_MISSING, schema_missing_line
+from worker.settings import Settings
+
+
+def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode] | None:
+    """An expected failure as one line in the run's language and its exit code; None for anything else (a bug).
+    The owner's commands and the daemon's start say the same things the same way."""
+    language = settings.language
+    if isinstance(exc, TaakError):
+        return exc.render(language), exc.exit_code
+    if isinstance(exc, SCHEMA_MISSING):  # a database taak never migrated, or a URL that looks elsewhere for it
+        return schema_missing_line(settings.database.url if settings.database else None, language), ExitCode.REFUSED
+    rules = (
+        asyncpg.IntegrityConstraintViolationError,
+        asyncpg.RaiseError,
+        asyncpg.CheckViolationError,
+        asyncpg.DataError,
+    )
+    if isinstance(exc, rules):
+        return message("database_rule", language, detail=quoted(str(exc).splitlines()[0])), ExitCode.REFUSED
+    if isinstance(exc, OSError):
+        if line := file_error_line(exc, language):
+            return line, ExitCode.REFUSED
+        return _unreachable_line(settings, exc)
+    if isinstance(exc, asyncpg.PostgresConnectionError):
+        return _unreachable_line(settings, exc)
+    if isinstance(exc, asyncpg.PostgresError):
+        return message("database_rule", language, detail=quoted(first_line(exc))), ExitCode.REFUSED
+    if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
+        return _unreachable_line(settings, exc)  # it closed under a command still using it (`taak tail`)
+    if isinstance(exc, asyncpg.InternalClientError):
+        return _unreachable_line(settings, exc)  # the server ended it between two statements (see known_reason)
+    return None
+
+
+def failure_text(exc: BaseException, settings: Settings) -> str:
+    """failure_line's words; for anything else (a bug) the exception's class and first line."""
+    said = failure_line(exc, settings)
+    return said[0] if said is not None else f"{type(exc).__name__}: {first_line(exc)}"
+
+
+def _unreachable_line(settings: Settings, exc: BaseException) -> tuple[str, ExitCode]:
+    reason = _said_reason(exc)
+    if settings.database is None:
+        return message("unreachable_embedded", settings.language, reason=reason), ExitCode.UNREACHABLE
+    where = settings.database.where
+    return message("unreachable", settings.language, where=where, reason=reason), ExitCode.UNREACHABLE
+
+
+def first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _said_reason(exc: BaseException) -> Any:
+    """A common cause in the run's language (worker/db/connect.known_reason), else its own first line."""
+    return known_reason(exc) or first_line(exc)
