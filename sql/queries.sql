@@ -171,13 +171,9 @@ select soort, aantal, (select ts from agent_taak_log where taak_id = $1 order by
 from per_soort;
 
 -- name: compacties
--- How many compactions a task went through, for the briefing's summary line: each writes a report row before
--- it (meta.rapport) and a summary row after it (meta.samenvatting), and either may be missing (nothing new to
--- report, a summary not stored), so the larger count is the number; a compact row that is neither (logged by
--- hand) counts once. $1 taak_id
-select greatest(count(*) filter (where meta ? 'rapport'), count(*) filter (where meta ? 'samenvatting'))
-       + count(*) filter (where not meta ?| array['rapport', 'samenvatting'])
-from agent_taak_log where taak_id = $1 and soort = 'compact';
+-- How many compactions a task went through, for the briefing's summary line, counted as taak_overzicht counts
+-- them (the view taak_compacties). $1 taak_id
+select coalesce(sum(compacties), 0)::bigint from taak_compacties where taak_id = $1;
 
 -- name: lijst
 -- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit

@@ -1392,13 +1392,13 @@ CREATE TABLE public.taak_bezorgers (
 CREATE VIEW public.taak_compacties AS
  SELECT l.taak_id,
     l.sessie,
-    count(*) AS compacties,
-    count(*) FILTER (WHERE ((l.meta ->> 'trigger'::text) = 'auto'::text)) AS automatisch,
-    count(*) FILTER (WHERE ((l.meta ->> 'trigger'::text) = 'manual'::text)) AS handmatig,
+    (GREATEST(count(*) FILTER (WHERE (l.meta ? 'rapport'::text)), count(*) FILTER (WHERE (l.meta ? 'samenvatting'::text))) + count(*) FILTER (WHERE (NOT (l.meta ?| ARRAY['rapport'::text, 'samenvatting'::text])))) AS compacties,
+    GREATEST(count(*) FILTER (WHERE ((l.meta ? 'rapport'::text) AND ((l.meta ->> 'trigger'::text) = 'auto'::text))), count(*) FILTER (WHERE ((l.meta ? 'samenvatting'::text) AND ((l.meta ->> 'trigger'::text) = 'auto'::text)))) AS automatisch,
+    GREATEST(count(*) FILTER (WHERE ((l.meta ? 'rapport'::text) AND ((l.meta ->> 'trigger'::text) = 'manual'::text))), count(*) FILTER (WHERE ((l.meta ? 'samenvatting'::text) AND ((l.meta ->> 'trigger'::text) = 'manual'::text)))) AS handmatig,
     min(l.ts) AS eerste,
     max(l.ts) AS laatste
    FROM public.agent_taak_log l
-  WHERE ((l.soort = 'compact'::text) AND (l.meta ? 'rapport'::text))
+  WHERE (l.soort = 'compact'::text)
   GROUP BY l.taak_id, l.sessie;
 
 
@@ -1551,12 +1551,11 @@ CREATE VIEW public.taak_overzicht AS
           GROUP BY t.bot
         ), compacties AS (
          SELECT t.bot,
-            count(*) AS compacties,
-            count(*) FILTER (WHERE ((l.meta ->> 'trigger'::text) = 'auto'::text)) AS compacties_auto,
-            count(*) FILTER (WHERE (t.status = 'klaar'::text)) AS compacties_van_klare_taken
-           FROM (public.agent_taak_log l
-             JOIN taak t ON ((t.id = l.taak_id)))
-          WHERE ((l.soort = 'compact'::text) AND (l.meta ? 'rapport'::text))
+            (sum(c_1.compacties))::bigint AS compacties,
+            (sum(c_1.automatisch))::bigint AS compacties_auto,
+            (sum(c_1.compacties) FILTER (WHERE (t.status = 'klaar'::text)))::bigint AS compacties_van_klare_taken
+           FROM (public.taak_compacties c_1
+             JOIN taak t ON ((t.id = c_1.taak_id)))
           GROUP BY t.bot
         ), alle_bots AS (
          SELECT per_bot.bot

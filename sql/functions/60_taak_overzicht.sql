@@ -29,11 +29,9 @@ with taak as (
     where l.soort = 'notitie' and l.meta ? 'resultaat' and l.meta ->> 'total_cost_usd' is not null
     group by t.bot
 ), compacties as (
-    select t.bot, count(*) as compacties,
-           count(*) filter (where l.meta ->> 'trigger' = 'auto') as compacties_auto,
-           count(*) filter (where t.status = 'klaar') as compacties_van_klare_taken
-    from agent_taak_log l join taak t on t.id = l.taak_id
-    where l.soort = 'compact' and l.meta ? 'rapport'
+    select t.bot, sum(c.compacties)::bigint as compacties, sum(c.automatisch)::bigint as compacties_auto,
+           (sum(c.compacties) filter (where t.status = 'klaar'))::bigint as compacties_van_klare_taken
+    from taak_compacties c join taak t on t.id = c.taak_id
     group by t.bot
 ), alle_bots as (
     select bot from per_bot union select bot from agent_bots

@@ -10,8 +10,8 @@ from pathlib import Path
 import asyncpg
 
 from worker.daemon.outbox import send_due
-from worker.db.store import Store
 from worker.db.bots import set_brake, tell_braked
+from worker.db.store import Store
 from worker.settings import Settings
 
 

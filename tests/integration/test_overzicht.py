@@ -38,7 +38,8 @@ async def seed(pool: asyncpg.Pool) -> dict[str, str]:
     for trigger in ("auto", "auto", "manual"):  # three compactions of the finished task, by their reports
         meta = {"rapport": "/r.txt", "trigger": trigger}
         await ledger.log(ids["klaar"], Soort.COMPACT, "verslag", token=second.token, sessie="s2", meta=meta)
-    await ledger.log(ids["klaar"], Soort.COMPACT, "samenvatting", token=second.token, meta={"samenvatting": "/s"})
+    summary = {"samenvatting": "/s"}  # the summary of one of those, in its session as the hooks write it
+    await ledger.log(ids["klaar"], Soort.COMPACT, "samenvatting", token=second.token, sessie="s2", meta=summary)
     await ledger.klaar(ids["klaar"], "/tmp/bewijs", "af", token=second.token)
     ids["bezig"] = await ledger.nieuw(NewTask("bezig", "jamal", toegewezen_aan="paco"))
     await ledger.claim(["paco"], sessie="s3")
@@ -120,6 +121,29 @@ async def test_compactions_are_counted_per_session_by_trigger(pool: asyncpg.Pool
         ids["klaar"],
     )
     assert tuple(row) == (3, 2, 1)
+
+
+async def test_a_compaction_with_nothing_new_to_report_is_counted_once_everywhere(pool: asyncpg.Pool) -> None:
+    """/compact twice in a row: the second finds nothing new to report and writes only its summary. The briefing
+    said 3x compact where the overview said 2 (tester of issue 38)."""
+    from worker.core.briefing import Variant, build_briefing
+    from worker.db.briefing import briefing_source
+    from worker.settings import Settings
+
+    ledger = ledger_on(pool, machine="mac")
+    await pool.execute("insert into agent_bots (bot, actief) values ('coco', true) on conflict (bot) do nothing")
+    task_id = await ledger.nieuw(NewTask("twee keer samengevat", "jamal", toegewezen_aan="coco"))
+    held = await ledger.claim(["coco"], sessie="s")
+    assert held is not None
+    for meta in ({"rapport": "/r", "trigger": "manual"}, {"samenvatting": "/a", "trigger": "manual"},
+                 {"samenvatting": "/b", "trigger": "manual"}):  # fmt: skip
+        await ledger.log(task_id, Soort.COMPACT, "compact", token=held.token, sessie="s", meta=meta)
+    counted = await pool.fetchval("select sum(compacties) from taak_compacties where taak_id = $1", task_id)
+    per_bot = await pool.fetchval("select compacties from taak_overzicht where bot = 'coco'")
+    source = await briefing_source(ledger, task_id, Settings(database_url=None, briefing_rows=5))
+    assert (counted, per_bot) == (2, 2)
+    said = build_briefing(source, Variant.FULL)
+    assert "2x compact" in said, said
 
 
 async def test_the_views_answer_the_owners_own_sql(conn: asyncpg.Connection, pool: asyncpg.Pool) -> None:

@@ -150,3 +150,31 @@ def test_the_prompt_hook_given_a_stand_file_nested_too_deep_answers_without_a_tr
     done = hook(environment(tmp_path, "queue"), tmp_path, "prompt", "--stand", str(stand), payload={"prompt": "x"})
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("where", ["owner", "queue"])
+def test_a_transcript_line_nested_too_deep_is_passed_over_and_the_summary_is_still_steered(
+    tmp_path: Path, where: str
+) -> None:
+    """It ended pre-compact with no steering text at all, and stopped the machine's archive for good (tester of
+    issue 38)."""
+    transcript = tmp_path / "t.jsonl"
+    fixture = (FIXTURES / "agentlogs__crud.jsonl").read_text()
+    transcript.write_text(NESTED + "\n" + fixture)
+    words = ["pre-compact", "--queue"] if where == "queue" else ["pre-compact"]
+    done = hook(environment(tmp_path, where), tmp_path, *words, payload={"transcript_path": str(transcript)})
+    assert done.returncode == 0, done.stderr
+    assert "Bewaar bij het samenvatten altijd letterlijk" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_the_archive_takes_a_transcript_with_a_line_nested_too_deep(tmp_path: Path) -> None:
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(NESTED + "\n" + (FIXTURES / "agentlogs__crud.jsonl").read_text())
+    env = environment(tmp_path, "owner")
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "archief", "import", str(transcript)],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "RecursionError" not in done.stderr + done.stdout

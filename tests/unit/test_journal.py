@@ -182,3 +182,17 @@ async def test_writes_that_arrive_together_are_all_kept_in_the_order_they_were_a
     assert sorted(kept) == list(range(1, 51))
     assert [e.seq for e in again] == list(range(1, 51))
     assert [e.fields["tekst"] for e in again] == [str(n) for n in range(50)]
+
+
+async def test_a_whole_last_line_that_is_no_record_is_said_too(tmp_path: Path) -> None:
+    """Only a last line cut off by a crash (no line end) is passed over without a word: a whole one that is no
+    record (another version's entry) was dropped silently (tester of issue 38)."""
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    journal.close()
+    with path.open("a") as handle:
+        handle.write(json.dumps({"entry": {**GOOD, "nieuw": 1}}) + "\n")
+    with capture_logs() as logged:
+        Journal(path)
+    assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 1)]

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any, Literal
 
+from worker.core.folders import loads
+
 Role = Literal["user", "assistant", "system"]
 Kind = Literal["text", "action", "meta", "tool_result"]
 Line = str | bytes | dict[str, Any]  # a transcript line as read, or already parsed
@@ -132,7 +134,7 @@ def _glued_line(line: str) -> dict[str, Any] | None:
             return None
         try:
             value, end = decoder.raw_decode(line, start)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the parser goes is no line to salvage either
             pass
         else:
             if end == end_of_line and isinstance(value, dict):
@@ -145,7 +147,7 @@ def _load(raw: Line) -> dict[str, Any] | None:
     if isinstance(raw, dict):
         return raw
     try:
-        record = json.loads(raw)
+        record = loads(raw)
     except ValueError:
         return None
     return record if isinstance(record, dict) else None

@@ -165,7 +165,9 @@ def _read(path: Path) -> tuple[list[Entry], set[int]]:
     except FileNotFoundError:
         return [], set()
     with os.fdopen(fd, "rb") as handle:
-        lines = handle.read().splitlines()
+        raw = handle.read()
+    lines = raw.splitlines()
+    cut_off = not raw.endswith(b"\n")  # a crash mid-write leaves a last line without its end
     entries: list[Entry] = []
     settled: set[int] = set()
     unreadable = 0
@@ -175,9 +177,9 @@ def _read(path: Path) -> tuple[list[Entry], set[int]]:
             entries.append(record)
         elif isinstance(record, int):
             settled.add(record)
-        elif number < len(lines):
+        elif number < len(lines) or not cut_off:
             # The last line cut off by a crash mid-write was never acknowledged to anyone; any other line is
-            # damage, said once, as the entry it held may be a write that is now lost.
+            # damage (or another version's record), said once, as the entry it held may be a write now lost.
             unreadable += 1
     if unreadable:
         log.error("journal_lines_unreadable", path=str(path), lines=unreadable)

@@ -275,6 +275,8 @@ def load(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise BadSettingsFile(phrase("settings_not_json", line=exc.lineno, column=exc.colno)) from None
+    except RecursionError:  # nested deeper than the parser goes: no JSON this can read, said as such
+        raise BadSettingsFile(phrase("settings_not_json", line=1, column=1)) from None
     except UnicodeDecodeError:
         raise BadSettingsFile(phrase("settings_not_utf8")) from None
     if not isinstance(data, dict):

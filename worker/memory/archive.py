@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def queue_sessions(sessions_dir: Path) -> dict[str, QueueSession]:
     found = {}
     for path in sessions_dir.glob(f"*/*{SESSION_RECORD}"):
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = loads(path.read_text(encoding="utf-8"))
             session, task, bot = str(data["sessie"]), str(data["taak"]), str(data["bot"])
         except (OSError, ValueError, KeyError, TypeError):
             continue  # a damaged record: the session's lines are archived without a task
@@ -226,7 +226,7 @@ class Archive:
         lines: list[str] = []
         for number, raw in enumerate(jsonl_lines(complete.decode("utf-8", errors="replace")), start=first_line):
             try:
-                record = json.loads(raw)
+                record = loads(raw)
             except ValueError:
                 lines.append(raw)  # kept in place so that line numbers stay true; the parser skips it
                 continue
@@ -249,7 +249,7 @@ class Archive:
         records = []
         for number, line in enumerate(jsonl_lines(path.read_text(encoding="utf-8"))):
             try:
-                data = json.loads(line)
+                data = loads(line)
                 role = data["role"] if data["role"] in ("user", "assistant", "system") else "user"
                 record = Record(
                     _utc(data["ts"]),

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder
 
 SOCKET_PATH_MAX_BYTES = 103  # macOS allows 104 bytes with the terminating NUL
 START_TIMEOUT_SECONDS = 30.0
@@ -129,7 +129,7 @@ def serve(path: Path, idle_seconds: float) -> None:
                 return
             with conn, contextlib.suppress(OSError, ValueError, KeyError):
                 conn.settimeout(ANSWER_TIMEOUT_SECONDS)
-                request = json.loads(conn.makefile("rb").readline())
+                request = loads(conn.makefile("rb").readline())
                 texts = [str(t) for t in request["texts"]]
                 vectors = [model.query(texts[0])] if request["op"] == "query" else list(model.passage(texts))
                 conn.sendall(json.dumps({"vectors": [_floats(v) for v in vectors]}).encode() + b"\n")

@@ -7,13 +7,12 @@ across words, which made the reference implementation's English search noisy).""
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder
 from worker.core.transcript import jsonl_lines
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
@@ -143,7 +142,7 @@ class Index:
         added = 0
         for number, line in enumerate(lines[start:], start=start + 1):
             try:
-                record = json.loads(line)
+                record = loads(line)
                 ts = epoch_ms(str(record["ts"]))
             except (ValueError, KeyError, TypeError):
                 continue  # not a record: kept in the file, not indexed

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from worker.core.folders import make_folder
+from worker.core.folders import loads, make_folder
 from worker.core.phrases import message
 from worker.core.table import month_names, stamp
 from worker.core.terminal import one_line
@@ -62,7 +62,7 @@ def load(path: Path, *, quiet: bool = True) -> list[Event]:
     events = []
     for line in jsonl_lines(raw.decode("utf-8", errors="replace")):
         try:
-            data = json.loads(line)
+            data = loads(line)
             ts = datetime.fromisoformat(data["ts"])
             if ts.tzinfo is None:  # a time without its zone cannot be placed: skipped like a broken line
                 continue
