@@ -216,12 +216,12 @@ def _overzicht_parser(sub: Sub) -> None:
 
 
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.sqlfiles import queries
+    from worker.db import overview
 
     async with a.store(settings) as store:
-        bots = [dict(r) for r in await store.db.fetch(queries()["overzicht"])]
-        held = [dict(r) for r in await store.db.fetch(queries()["overzicht_bezig"])]
-        late = {r["bot"]: int(r["over_tijd"]) for r in await store.db.fetch(queries()["over_tijd"])}
+        bots = [dict(r) for r in await overview.per_bot(store.db)]
+        held = [dict(r) for r in await overview.held_tasks(store.db)]
+        late = await overview.late_per_bot(store.db)
     for b in bots:
         b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:

@@ -310,13 +310,14 @@ async def _act(conn: asyncpg.Connection, settings: Settings, task_id: str, actio
 
 async def _board(conn: asyncpg.Connection, settings: Settings) -> dict[str, Any]:
     from worker.db import bots as bot_rows
+    from worker.db import overview as fleet_overview
     from worker.db.ledger import task_from_record
 
     now = datetime.now(settings.zone)
     listed = await bot_rows.all_bots(conn)
     today = {d.bot: d for d in await bot_rows.days(conn, None)}
-    overview = {r["bot"]: r for r in await conn.fetch(queries()["overzicht"])}
-    held = {r["id"]: r for r in await conn.fetch(queries()["overzicht_bezig"])}
+    overview = {r["bot"]: r for r in await fleet_overview.per_bot(conn)}
+    held = {r["id"]: r for r in await fleet_overview.held_tasks(conn)}
     shown_bots = []
     for b in listed:
         seen = b.laatst_gezien
