@@ -6,7 +6,7 @@ import re
 import socket
 import unicodedata
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, time
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from worker.core.defaults import default_data_dir, default_memory_dir
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
+from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
 from worker.core.terminal import is_blank, not_utf8, printable
 
 Language = Literal["nl", "en"]
@@ -138,6 +139,19 @@ class Settings(BaseSettings):
     vloot_dagen: int = Field(default=30, ge=1, le=INT_MAX)
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
+
+    # The owner's channel (worker/core/owner_channel.py): a digest at these times for the whole fleet, urgent
+    # messages at once (at most so many marked urgent per bot a day), nothing but failures in the quiet hours.
+    digest_times: Annotated[tuple[time, ...], NoDecode] = (time(8), time(18))
+    urgent_per_bot_per_day: int = Field(default=3, ge=0, le=INT_MAX)
+    quiet_hours: Annotated[Quiet | None, NoDecode] = Quiet(time(22), time(7))
+    # Telegram both ways: the digest and urgent messages out, the owner's answers in (from this chat only).
+    telegram_token: SecretStr | None = None
+    telegram_chat: int | None = Field(default=None, validate_default=True)
+    telegram_api: str = "https://api.telegram.org"
+    # One way, through Apprise (ntfy://, mailto://, signal://, slack://, matrix:// ...): the same messages.
+    # They carry tokens: never logged, said by their scheme only.
+    notify_urls: Annotated[tuple[SecretStr, ...], NoDecode] = ()
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -292,6 +306,61 @@ class Settings(BaseSettings):
             raise _refused("setting_under_a_file", path=str(value), file=str(in_the_way))
         return value
 
+    @field_validator("digest_times", mode="before")
+    @classmethod
+    def _clock_times(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return digest_times(value)
+            except NoTime as bad:
+                raise _refused("setting_digest_times", value=repr(str(bad))) from None
+        return value
+
+    @field_validator("quiet_hours", mode="before")
+    @classmethod
+    def _a_range_of_hours(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return quiet_hours(value)
+            except NoTime:
+                raise _refused("setting_quiet_hours", value=repr(value.strip())) from None
+        return value
+
+    @field_validator("telegram_token", mode="before")
+    @classmethod
+    def _a_bot_token(cls, value: object) -> object:
+        # BotFather's form, `123456:ABC-def...`: anything else would fail at the first message, hours later.
+        if isinstance(value, str) and value.strip() and not re.fullmatch(r"\d+:[\w-]+", value.strip()):
+            raise _refused("setting_telegram_token")
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("telegram_api")
+    @classmethod
+    def _a_web_root(cls, value: str) -> str:
+        if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", value.strip()):
+            raise _refused("setting_web_root", value=repr(value))
+        return value.strip().rstrip("/")
+
+    @field_validator("notify_urls", mode="before")
+    @classmethod
+    def _apprise_urls(cls, value: object) -> object:
+        # Separated by spaces or by commas before the next scheme (a comma inside one address stays: mailto's `to=`).
+        if not isinstance(value, str):
+            return value
+        urls = [url for url in re.split(r"\s+|,\s*(?=[a-z][a-z0-9+.-]*://)", value.strip()) if url]
+        for url in urls:
+            if not re.fullmatch(r"[a-z][a-z0-9+.-]*://\S+", url, flags=re.IGNORECASE):
+                raise _refused("setting_notify_url", value=repr(_scheme_only(url)))
+        return tuple(urls)
+
+    @field_validator("telegram_chat")
+    @classmethod
+    def _a_chat_beside_a_token(cls, value: int | None, info: ValidationInfo) -> int | None:
+        # Without it every message would be read as a stranger's, and nothing could be sent.
+        if value is None and info.data.get("telegram_token") is not None:
+            raise _refused("setting_telegram_chat_needed")
+        return value
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, value: str) -> str:
@@ -316,6 +385,8 @@ class Settings(BaseSettings):
         "on_klaar_cmd",
         "eigenaar",
         "intake_vanaf",
+        "telegram_token",
+        "telegram_chat",
         mode="before",
     )
     @classmethod
@@ -356,6 +427,14 @@ class Settings(BaseSettings):
         import shlex
 
         return shlex.split(self.agent_args)
+
+
+def _scheme_only(url: str) -> str:
+    """What may be said of a notification address: its scheme, never its tokens."""
+    scheme, colon, _ = url.partition(":")
+    if colon:
+        return f"{scheme}:..."
+    return url if len(url) <= 12 else url[:8] + "..."
 
 
 def load_settings() -> Settings:

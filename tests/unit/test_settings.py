@@ -439,3 +439,69 @@ def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said:
     line = refused.value.render("en")
     assert said in line
     assert SECRET not in line
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("TAAK_DIGEST_TIMES", "25:00", "TAAK_DIGEST_TIMES: '25:00' is no time of day"),
+        ("TAAK_DIGEST_TIMES", "08:00;18:00", "TAAK_DIGEST_TIMES: '08:00;18:00' is no time of day"),
+        ("TAAK_QUIET_HOURS", "22-7", "TAAK_QUIET_HOURS: '22-7' is no range of hours"),
+        ("TAAK_TELEGRAM_CHAT", "owner", "TAAK_TELEGRAM_CHAT: "),
+        ("TAAK_TELEGRAM_TOKEN", "not-a-token", "TAAK_TELEGRAM_TOKEN: that is no bot token"),
+        ("TAAK_TELEGRAM_API", "api.telegram.org", "TAAK_TELEGRAM_API: 'api.telegram.org' is no http(s) address"),
+        ("TAAK_NOTIFY_URLS", "ntfy://huis nonsense", "TAAK_NOTIFY_URLS: 'nonsense' is no address Apprise knows"),
+    ],
+)
+def test_the_owners_channel_refuses_what_does_not_parse(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    line = unreadable_settings(refused.value, "en")
+    assert line is not None
+    assert said in line
+    assert "\n" not in line
+
+
+def test_a_telegram_token_needs_the_owners_chat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_TELEGRAM_TOKEN", "123456:ABC-def")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    assert "TAAK_TELEGRAM_CHAT: needed beside TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))
+
+
+def test_the_owners_channel_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_DIGEST_TIMES", "18:00, 7:30")
+    monkeypatch.setenv("TAAK_QUIET_HOURS", "")
+    monkeypatch.setenv("TAAK_TELEGRAM_TOKEN", "123456:ABC-def")
+    monkeypatch.setenv("TAAK_TELEGRAM_CHAT", "-1001234")
+    monkeypatch.setenv("TAAK_TELEGRAM_API", "http://127.0.0.1:8081/")
+    monkeypatch.setenv("TAAK_NOTIFY_URLS", "ntfy://huis, mailto://a:b@x.nl?to=c@x.nl,d@x.nl json://h/p")
+    settings = Settings(_env_file=None)
+    assert [str(t) for t in settings.digest_times] == ["07:30:00", "18:00:00"]
+    assert settings.quiet_hours is None
+    assert settings.telegram_chat == -1001234
+    assert settings.telegram_api == "http://127.0.0.1:8081"
+    assert [url.get_secret_value() for url in settings.notify_urls] == [
+        "ntfy://huis",
+        "mailto://a:b@x.nl?to=c@x.nl,d@x.nl",
+        "json://h/p",
+    ]
+    assert "a:b" not in repr(settings)  # the addresses' tokens stay out of every repr
+
+
+def test_an_address_with_a_token_is_said_by_its_scheme_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_NOTIFY_URLS", f"tgram:/{SECRET}")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    line = str(unreadable_settings(refused.value, "en"))
+    assert "'tgram:...'" in line
+    assert SECRET[:3] not in line
