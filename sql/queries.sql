@@ -279,8 +279,8 @@ returning *;
 
 -- name: rem_melden
 -- Tell the owner once per bot and day that a bot reached its brake. $1 bot, $2 text
-insert into taak_meldingen (taak_id, soort, sleutel, tekst)
-values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2)
+insert into taak_meldingen (taak_id, soort, sleutel, tekst, bot)
+values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2, $1)
 on conflict (sleutel) do nothing;
 
 -- name: bot_vergeten
@@ -545,6 +545,159 @@ update taak_meldingen
 set pogingen = pogingen + 1, laatste_fout = $2,
     volgende_poging = now() + taak_backoff(pogingen + 1, $3, $4)
 where id = $1;
+
+-- name: melding_te_routeren
+-- The oldest owner's message not yet routed (at once, held, or into the digest) that is due, locked while it is
+-- decided, with how many urgent questions its bot already sent today. $1 kinds (text[])
+select m.*,
+       (select count(*) from taak_meldingen d
+        where d.bot = m.bot and d.dringend and d.route = 'nu'
+          and d.verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone())
+       as dringend_vandaag
+from taak_meldingen m
+where m.verstuurd is null and m.route is null and m.volgende_poging <= now() and m.soort = any($1::text[])
+order by m.id
+limit 1
+for update of m skip locked;
+
+-- name: melding_nu
+-- An owner's message sent at once: said as $2 to every channel. $1 melding id, $2 text
+with bericht as (
+    insert into taak_berichten (soort, taak_id, melding_id, tekst)
+    select 'dringend', m.taak_id, m.id, $2 from taak_meldingen m where m.id = $1
+    returning id
+)
+update taak_meldingen set route = 'nu', verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null
+where id = $1;
+
+-- name: melding_vasthouden
+-- An urgent message held through the quiet hours. $1 id, $2 until
+update taak_meldingen set volgende_poging = $2 where id = $1;
+
+-- name: melding_naar_dagbericht
+-- An owner's message that waits for the next digest. $1 id
+update taak_meldingen set route = 'dagbericht' where id = $1;
+
+-- name: dagbericht_claimen
+-- Claim a digest's time for this daemon: no row when another daemon has it (the primary key waits for the other's
+-- transaction and then says so). $1 moment, $2 machine, $3 late
+insert into taak_dagberichten (moment, machine, laat) values ($1, $2, $3)
+on conflict (moment) do nothing
+returning moment;
+
+-- name: dagbericht_vastleggen
+-- The claimed digest's text, and the messages that waited for it settled as the digest's, in the claim's
+-- transaction. $1 moment, $2 text
+with bericht as (
+    insert into taak_berichten (soort, tekst) values ('dagbericht', $2) returning id
+), dag as (
+    update taak_dagberichten d set bericht_id = bericht.id from bericht where d.moment = $1
+), opgenomen as (
+    update taak_meldingen m set verstuurd = now(), dagbericht = $1
+    where m.route = 'dagbericht' and m.verstuurd is null
+    returning m.id
+)
+select count(*) from opgenomen;
+
+-- name: dagbericht_laatste
+-- The last digest sent: when it was due (null: none yet).
+select max(moment) from taak_dagberichten;
+
+-- name: dagbericht_wacht
+-- What waits for the owner, oldest question first: the question verbatim, who asked, when, and whether it was marked
+-- urgent past its bot's limit (then it waits for this digest).
+select t.id, t.titel, v.bot, v.tekst as vraag, v.ts as gevraagd,
+       exists (select 1 from taak_meldingen m
+               where m.sleutel = 'vraag:' || v.id and m.dringend and m.route = 'dagbericht') as boven_grens
+from agent_taken t
+cross join lateral (
+    select l.id, l.bot, l.tekst, l.ts from agent_taak_log l
+    where l.taak_id = t.id and l.soort = 'vraag' order by l.id desc limit 1
+) v
+where t.status = 'wacht_op_mens'
+order by v.ts;
+
+-- name: dagbericht_afgerond
+-- Tasks that failed or finished since $1 (the last digest's time), with their bot and evidence.
+select t.id, t.titel, t.status, t.bewijs, t.pogingen, t.max_pogingen,
+       coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), '-') as bot
+from agent_taken t
+where t.status in ('klaar', 'mislukt') and t.afgerond >= $1
+order by t.afgerond;
+
+-- name: dagbericht_uiterlijk
+-- Open tasks due before the end of the household's day $1 (a local date), the earliest first.
+select t.id, t.titel, t.status, t.uiterlijk
+from agent_taken t
+where t.status not in ('klaar', 'mislukt', 'geannuleerd')
+  and t.uiterlijk < ($1::date + 1)::timestamp at time zone taak_tijdzone()
+order by t.uiterlijk;
+
+-- name: dagbericht_per_bot
+-- Per bot today: sessions started, tasks finished, cost, and whether its brake holds.
+select d.bot, d.sessies_vandaag, d.kosten_vandaag, d.geremd, coalesce(o.klaar_vandaag, 0) as klaar_vandaag,
+       (select count(*) from taak_meldingen m
+        where m.bot = d.bot and m.dringend and m.route = 'nu'
+          and m.verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone())
+       as dringend_vandaag
+from taak_bots_vandaag(null, true) d
+left join taak_overzicht o on o.bot = d.bot
+order by d.bot;
+
+-- name: kanaal_zetten
+-- A daemon has this channel: known to the fleet from now on (its messages from the first time it was seen).
+insert into taak_kanalen (kanaal) values ($1)
+on conflict (kanaal) do update set gezien = now();
+
+-- name: bezorgingen_maken
+-- Every message made since the channel was first seen gets a row to deliver it on that channel. $1 kanaal
+insert into taak_bezorgingen (bericht_id, kanaal)
+select b.id, k.kanaal from taak_berichten b join taak_kanalen k on k.kanaal = $1
+where b.aangemaakt >= k.sinds
+on conflict do nothing;
+
+-- name: bezorging_pakken
+-- The oldest message this channel still has to deliver that is due, locked while it is sent. $1 kanaal
+select z.bericht_id, z.pogingen, b.soort, b.taak_id, b.tekst
+from taak_bezorgingen z join taak_berichten b on b.id = z.bericht_id
+where z.kanaal = $1 and z.verstuurd is null and z.volgende_poging <= now()
+order by z.bericht_id
+limit 1
+for update of z skip locked;
+
+-- name: bezorging_verstuurd
+-- $1 bericht_id, $2 kanaal, $3 the channel's own id of the message (Telegram's message id; null: none)
+update taak_bezorgingen set verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null, extern_id = $3
+where bericht_id = $1 and kanaal = $2;
+
+-- name: bezorging_mislukt
+-- $1 bericht_id, $2 kanaal, $3 error, $4 backoff base seconds, $5 backoff max seconds
+update taak_bezorgingen
+set pogingen = pogingen + 1, laatste_fout = $3, volgende_poging = now() + taak_backoff(pogingen + 1, $4, $5)
+where bericht_id = $1 and kanaal = $2;
+
+-- name: lezer_nemen
+-- Take or keep the reader's lease of a two-way channel: a row when this daemon reads now (its lease free, run out,
+-- or its own), with the next update to ask for. $1 kanaal, $2 holder, $3 lease seconds
+insert into taak_lezers as l (kanaal, houder, lease_tot) values ($1, $2, now() + make_interval(secs => $3))
+on conflict (kanaal) do update set houder = $2, lease_tot = now() + make_interval(secs => $3)
+where l.houder = $2 or l.houder is null or l.lease_tot < now()
+returning l.volgende_update;
+
+-- name: lezer_verder
+-- Updates up to $3 were handled: ask for the next one from now on (only while the lease is this daemon's).
+-- $1 kanaal, $2 holder, $3 next update id
+update taak_lezers set volgende_update = greatest(volgende_update, $3)
+where kanaal = $1 and houder = $2
+returning volgende_update;
+
+-- name: lezer_loslaten
+-- A reader that stops gives its lease back, so another daemon takes over at once. $1 kanaal, $2 holder
+update taak_lezers set houder = null, lease_tot = null where kanaal = $1 and houder = $2;
+
+-- name: wachtende_taken
+-- The IDs of the tasks that wait for the owner.
+select id from agent_taken where status = 'wacht_op_mens' order by id;
 
 -- name: intake_tabel
 -- The old queue table's column names (null: there is no such table).

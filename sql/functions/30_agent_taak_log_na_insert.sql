@@ -12,12 +12,13 @@ begin
         values (new.taak_id, new.soort, 1, new.ts)
         on conflict (taak_id, soort) do update set aantal = t.aantal + 1;
     end if;
-    -- The owner's messages: a question of a task that now waits for him; a finished task only
-    -- when some daemon delivers finished tasks.
+    -- The owner's messages: a question of a task that now waits for him (urgent when its bot marked it so:
+    -- `taak blokkeer --dringend`); a finished task only when some daemon delivers finished tasks.
     if new.soort = 'vraag'
        and (select status from agent_taken where id = new.taak_id) = 'wacht_op_mens' then
-        insert into taak_meldingen (taak_id, soort, sleutel, tekst)
-        values (new.taak_id, 'vraag', 'vraag:' || new.id, new.taak_id || ': ' || new.tekst)
+        insert into taak_meldingen (taak_id, soort, sleutel, tekst, bot, dringend)
+        values (new.taak_id, 'vraag', 'vraag:' || new.id, new.taak_id || ': ' || new.tekst, new.bot,
+                coalesce(new.meta ->> 'dringend', '') = 'true')
         on conflict (sleutel) do nothing;
     elsif new.soort = 'klaar' and exists (select 1 from taak_bezorgers where soort = 'klaar') then
         insert into taak_meldingen (taak_id, soort, sleutel)

@@ -54,6 +54,13 @@ def test_route(kind: str, marked: bool, today: int, quiet: bool, expected: Route
     assert route(kind, marked_urgent=marked, urgent_today=today, urgent_limit=3, quiet=quiet) is expected
 
 
+def test_without_digest_times_every_message_goes_as_it_comes() -> None:
+    assert route("vraag", marked_urgent=False, urgent_today=0, urgent_limit=3, quiet=False, digest=False) is Route.NOW
+    assert route("herinnering", marked_urgent=False, urgent_today=0, urgent_limit=3, quiet=True, digest=False) is (
+        Route.HOLD
+    )
+
+
 def test_a_question_over_the_limit_is_said_to_be() -> None:
     assert over_the_limit("vraag", marked_urgent=True, urgent_today=3, urgent_limit=3)
     assert not over_the_limit("vraag", marked_urgent=True, urgent_today=2, urgent_limit=3)

@@ -28,10 +28,13 @@ URGENT_KINDS = frozenset({"mislukt", "rem", "escalatie"})
 THROUGH_QUIET = frozenset({"mislukt"})
 
 
-def route(kind: str, *, marked_urgent: bool, urgent_today: int, urgent_limit: int, quiet: bool) -> Route:
-    """Where one message to the owner goes. `urgent_today` counts the bot's urgent questions already sent today."""
+def route(
+    kind: str, *, marked_urgent: bool, urgent_today: int, urgent_limit: int, quiet: bool, digest: bool = True
+) -> Route:
+    """Where one message to the owner goes. `urgent_today` counts the bot's urgent questions already sent today.
+    Without digest times (`digest` false) every message is sent as it comes, outside the quiet hours."""
     urgent = kind in URGENT_KINDS or (kind == "vraag" and marked_urgent and urgent_today < urgent_limit)
-    if not urgent:
+    if not urgent and digest:
         return Route.DIGEST
     if quiet and kind not in THROUGH_QUIET:
         return Route.HOLD

@@ -1,0 +1,155 @@
+"""The digest as the owner reads it on the phone, from the facts the daemon read: what waits for the owner, what
+failed, what is due, what finished, which bots are braked, and each bot's day. Every line about a task starts with its
+ID, so that a reply can name it. Empty sections are left out; with nothing to say the digest is one line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from worker.core.phrases import message
+from worker.core.table import age, dollars, month_names, stamp
+from worker.core.terminal import clip, one_line
+
+# A question is said whole (the owner answers it from this message), but a phone screen is not a log: a line of a
+# title or evidence is cut.
+LINE_CAP = 160
+QUESTION_CAP = 1000
+
+
+@dataclass(frozen=True)
+class Waiting:
+    id: str
+    titel: str
+    bot: str
+    vraag: str
+    gevraagd: datetime
+    boven_grens: bool
+
+
+@dataclass(frozen=True)
+class Closed:
+    id: str
+    titel: str
+    status: str  # klaar or mislukt
+    bewijs: str | None
+    pogingen: int
+    max_pogingen: int
+    bot: str
+
+
+@dataclass(frozen=True)
+class Due:
+    id: str
+    titel: str
+    status: str
+    uiterlijk: datetime
+
+
+@dataclass(frozen=True)
+class BotToday:
+    bot: str
+    sessies_vandaag: int
+    klaar_vandaag: int
+    kosten_vandaag: Decimal
+    geremd: bool
+    dringend_vandaag: int
+
+
+@dataclass(frozen=True)
+class DigestFacts:
+    slot: datetime
+    now: datetime
+    late: bool
+    waiting: list[Waiting]
+    closed: list[Closed]
+    due: list[Due]
+    bots: list[BotToday]
+    urgent_limit: int
+
+
+Say = Callable[..., str]
+
+
+def render_digest(facts: DigestFacts, zone: ZoneInfo, language: str) -> str:
+    def say(key: str, **values: object) -> str:
+        return message(key, language, **values)
+
+    months = month_names(language)
+
+    def moment(at: datetime) -> str:
+        return stamp(at, facts.now, zone, months)
+
+    failed = [c for c in facts.closed if c.status == "mislukt"]
+    finished = [c for c in facts.closed if c.status == "klaar"]
+    braked = [b.bot for b in facts.bots if b.geremd]
+    sections = [
+        _section(
+            say("digest.waiting", n=len(facts.waiting)), [_waiting(w, facts, language, say) for w in facts.waiting]
+        ),
+        _section(say("digest.failed", n=len(failed)), [_failed(c, say) for c in failed]),
+        _section(
+            say("digest.due", n=len(facts.due)),
+            [
+                say("digest.due_line", id=d.id, title=_cut(d.titel), when=moment(d.uiterlijk), status=d.status)
+                for d in facts.due
+            ],
+        ),
+        _section(say("digest.finished", n=len(finished)), [_finished(c, say) for c in finished]),
+        say("digest.braked", bots=", ".join(braked)) if braked else "",
+        _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in facts.bots if _had_a_day(b)]),
+    ]
+    late = " " + say("digest.late", sent=moment(facts.now)) if facts.late else ""
+    said = [section for section in sections if section]
+    if not said:
+        return say("digest.empty", time=moment(facts.slot)) + late
+    return "\n\n".join([say("digest.title", time=moment(facts.slot)) + late, *said])
+
+
+def _section(header: str, lines: list[str]) -> str:
+    """A header and its lines; nothing when there are no lines."""
+    return "\n".join([header, *lines]) if lines else ""
+
+
+def _cut(text: str) -> str:
+    return clip(one_line(text), LINE_CAP, "…")
+
+
+def _waiting(w: Waiting, facts: DigestFacts, language: str, say: Say) -> str:
+    line = say(
+        "digest.waiting_line",
+        id=w.id,
+        bot=w.bot,
+        waited=age((facts.now - w.gevraagd).total_seconds(), language),
+        question=clip(w.vraag.strip(), QUESTION_CAP, "…"),
+    )
+    return line + (" " + say("digest.over_limit", limit=facts.urgent_limit) if w.boven_grens else "")
+
+
+def _failed(c: Closed, say: Say) -> str:
+    return say("digest.failed_line", id=c.id, bot=c.bot, title=_cut(c.titel), attempts=c.pogingen, of=c.max_pogingen)
+
+
+def _finished(c: Closed, say: Say) -> str:
+    evidence = _cut(c.bewijs) if c.bewijs and c.bewijs.strip() else say("digest.no_evidence")
+    return say("digest.finished_line", id=c.id, bot=c.bot, title=_cut(c.titel), evidence=evidence)
+
+
+def _had_a_day(b: BotToday) -> bool:
+    return bool(b.sessies_vandaag or b.klaar_vandaag or b.kosten_vandaag or b.dringend_vandaag)
+
+
+def _bot_day(b: BotToday, urgent_limit: int, say: Say) -> str:
+    line = say(
+        "digest.bot_line",
+        bot=b.bot,
+        sessions=b.sessies_vandaag,
+        finished=b.klaar_vandaag,
+        cost=dollars(b.kosten_vandaag),
+    )
+    if b.dringend_vandaag:
+        line += say("digest.bot_urgent", n=b.dringend_vandaag, limit=urgent_limit)
+    return line
