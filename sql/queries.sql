@@ -649,6 +649,10 @@ order by d.bot;
 insert into taak_kanalen (kanaal) values ($1)
 on conflict (kanaal) do update set gezien = now();
 
+-- name: kanaal_eerste
+-- Since when the fleet has had a channel to the owner (null: none yet).
+select min(sinds) from taak_kanalen;
+
 -- name: bezorgingen_maken
 -- Every message made since the channel was first seen gets a row to deliver it on that channel. $1 kanaal
 insert into taak_bezorgingen (bericht_id, kanaal)
@@ -658,8 +662,10 @@ on conflict do nothing;
 
 -- name: bezorging_pakken
 -- The oldest message this channel still has to deliver that is due, locked while it is sent. $1 kanaal
-select z.bericht_id, z.pogingen, b.soort, b.taak_id, b.tekst
-from taak_bezorgingen z join taak_berichten b on b.id = z.bericht_id
+select z.bericht_id, z.pogingen, coalesce(m.soort, b.soort) as soort, b.taak_id, b.tekst
+from taak_bezorgingen z
+join taak_berichten b on b.id = z.bericht_id
+left join taak_meldingen m on m.id = b.melding_id
 where z.kanaal = $1 and z.verstuurd is null and z.volgende_poging <= now()
 order by z.bericht_id
 limit 1

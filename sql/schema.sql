@@ -84,12 +84,13 @@ begin
         values (new.taak_id, new.soort, 1, new.ts)
         on conflict (taak_id, soort) do update set aantal = t.aantal + 1;
     end if;
-    -- The owner's messages: a question of a task that now waits for him; a finished task only
-    -- when some daemon delivers finished tasks.
+    -- The owner's messages: a question of a task that now waits for him (urgent when its bot marked it so:
+    -- `taak blokkeer --dringend`); a finished task only when some daemon delivers finished tasks.
     if new.soort = 'vraag'
        and (select status from agent_taken where id = new.taak_id) = 'wacht_op_mens' then
-        insert into taak_meldingen (taak_id, soort, sleutel, tekst)
-        values (new.taak_id, 'vraag', 'vraag:' || new.id, new.taak_id || ': ' || new.tekst)
+        insert into taak_meldingen (taak_id, soort, sleutel, tekst, bot, dringend)
+        values (new.taak_id, 'vraag', 'vraag:' || new.id, new.taak_id || ': ' || new.tekst, new.bot,
+                coalesce(new.meta ->> 'dringend', '') = 'true')
         on conflict (sleutel) do nothing;
     elsif new.soort = 'klaar' and exists (select 1 from taak_bezorgers where soort = 'klaar') then
         insert into taak_meldingen (taak_id, soort, sleutel)
@@ -1358,6 +1359,35 @@ CREATE TABLE public.taak_archief (
 
 
 --
+-- Name: taak_berichten; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_berichten (
+    id bigint NOT NULL,
+    soort text NOT NULL,
+    taak_id text,
+    melding_id bigint,
+    tekst text NOT NULL,
+    aangemaakt timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT bericht_soort CHECK ((soort = ANY (ARRAY['dringend'::text, 'dagbericht'::text, 'bevestiging'::text])))
+);
+
+
+--
+-- Name: taak_berichten_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_berichten ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.taak_berichten_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: taak_bezig; Type: VIEW; Schema: public; Owner: -
 --
 
@@ -1386,6 +1416,21 @@ CREATE TABLE public.taak_bezorgers (
 
 
 --
+-- Name: taak_bezorgingen; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_bezorgingen (
+    bericht_id bigint NOT NULL,
+    kanaal text NOT NULL,
+    pogingen integer DEFAULT 0 NOT NULL,
+    volgende_poging timestamp with time zone DEFAULT now() NOT NULL,
+    laatste_fout text,
+    verstuurd timestamp with time zone,
+    extern_id text
+);
+
+
+--
 -- Name: taak_compacties; Type: VIEW; Schema: public; Owner: -
 --
 
@@ -1403,12 +1448,48 @@ CREATE VIEW public.taak_compacties AS
 
 
 --
+-- Name: taak_dagberichten; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_dagberichten (
+    moment timestamp with time zone NOT NULL,
+    bericht_id bigint,
+    machine text NOT NULL,
+    laat boolean NOT NULL,
+    aangemaakt timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
 -- Name: taak_instellingen; Type: TABLE; Schema: public; Owner: -
 --
 
 CREATE TABLE public.taak_instellingen (
     sleutel text NOT NULL,
     waarde text NOT NULL
+);
+
+
+--
+-- Name: taak_kanalen; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_kanalen (
+    kanaal text NOT NULL,
+    sinds timestamp with time zone DEFAULT now() NOT NULL,
+    gezien timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: taak_lezers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_lezers (
+    kanaal text NOT NULL,
+    houder text,
+    lease_tot timestamp with time zone,
+    volgende_update bigint DEFAULT 0 NOT NULL
 );
 
 
@@ -1427,6 +1508,11 @@ CREATE TABLE public.taak_meldingen (
     pogingen integer DEFAULT 0 NOT NULL,
     laatste_fout text,
     verstuurd timestamp with time zone,
+    bot text,
+    dringend boolean DEFAULT false NOT NULL,
+    route text,
+    dagbericht timestamp with time zone,
+    CONSTRAINT melding_route CHECK ((route = ANY (ARRAY['nu'::text, 'dagbericht'::text]))),
     CONSTRAINT melding_soort CHECK ((soort = ANY (ARRAY['vraag'::text, 'herinnering'::text, 'klaar'::text, 'mislukt'::text, 'uiterlijk'::text, 'escalatie'::text, 'rem'::text])))
 );
 
@@ -1657,6 +1743,22 @@ ALTER TABLE ONLY public.taak_archief
 
 
 --
+-- Name: taak_berichten taak_berichten_melding_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_berichten
+    ADD CONSTRAINT taak_berichten_melding_id_key UNIQUE (melding_id);
+
+
+--
+-- Name: taak_berichten taak_berichten_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_berichten
+    ADD CONSTRAINT taak_berichten_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: taak_bezorgers taak_bezorgers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1665,11 +1767,43 @@ ALTER TABLE ONLY public.taak_bezorgers
 
 
 --
+-- Name: taak_bezorgingen taak_bezorgingen_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bezorgingen
+    ADD CONSTRAINT taak_bezorgingen_pkey PRIMARY KEY (bericht_id, kanaal);
+
+
+--
+-- Name: taak_dagberichten taak_dagberichten_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_dagberichten
+    ADD CONSTRAINT taak_dagberichten_pkey PRIMARY KEY (moment);
+
+
+--
 -- Name: taak_instellingen taak_instellingen_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.taak_instellingen
     ADD CONSTRAINT taak_instellingen_pkey PRIMARY KEY (sleutel);
+
+
+--
+-- Name: taak_kanalen taak_kanalen_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_kanalen
+    ADD CONSTRAINT taak_kanalen_pkey PRIMARY KEY (kanaal);
+
+
+--
+-- Name: taak_lezers taak_lezers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_lezers
+    ADD CONSTRAINT taak_lezers_pkey PRIMARY KEY (kanaal);
 
 
 --
@@ -1788,10 +1922,24 @@ CREATE INDEX taak_archief_zoek ON public.taak_archief USING gin (zoek);
 
 
 --
+-- Name: taak_bezorgingen_open; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX taak_bezorgingen_open ON public.taak_bezorgingen USING btree (kanaal, volgende_poging) WHERE (verstuurd IS NULL);
+
+
+--
 -- Name: taak_meldingen_open; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX taak_meldingen_open ON public.taak_meldingen USING btree (volgende_poging) WHERE (verstuurd IS NULL);
+
+
+--
+-- Name: taak_meldingen_voor_dagbericht; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX taak_meldingen_voor_dagbericht ON public.taak_meldingen USING btree (id) WHERE ((route = 'dagbericht'::text) AND (verstuurd IS NULL));
 
 
 --
@@ -1895,6 +2043,46 @@ ALTER TABLE ONLY public.machine_aliassen
 
 
 --
+-- Name: taak_berichten taak_berichten_melding_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_berichten
+    ADD CONSTRAINT taak_berichten_melding_id_fkey FOREIGN KEY (melding_id) REFERENCES public.taak_meldingen(id);
+
+
+--
+-- Name: taak_berichten taak_berichten_taak_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_berichten
+    ADD CONSTRAINT taak_berichten_taak_id_fkey FOREIGN KEY (taak_id) REFERENCES public.agent_taken(id);
+
+
+--
+-- Name: taak_bezorgingen taak_bezorgingen_bericht_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bezorgingen
+    ADD CONSTRAINT taak_bezorgingen_bericht_id_fkey FOREIGN KEY (bericht_id) REFERENCES public.taak_berichten(id) ON DELETE CASCADE;
+
+
+--
+-- Name: taak_bezorgingen taak_bezorgingen_kanaal_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bezorgingen
+    ADD CONSTRAINT taak_bezorgingen_kanaal_fkey FOREIGN KEY (kanaal) REFERENCES public.taak_kanalen(kanaal) ON DELETE CASCADE;
+
+
+--
+-- Name: taak_dagberichten taak_dagberichten_bericht_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_dagberichten
+    ADD CONSTRAINT taak_dagberichten_bericht_id_fkey FOREIGN KEY (bericht_id) REFERENCES public.taak_berichten(id);
+
+
+--
 -- Name: taak_meldingen taak_meldingen_taak_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1951,10 +2139,22 @@ ALTER TABLE public.machines ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.taak_archief ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: taak_berichten; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_berichten ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: taak_bezorgers; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
 ALTER TABLE public.taak_bezorgers ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_bezorgingen; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_bezorgingen ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: agent_bots taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
@@ -2006,10 +2206,45 @@ CREATE POLICY taak_daemon_alles ON public.taak_archief TO taak_daemon USING (tru
 
 
 --
+-- Name: taak_berichten taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_berichten TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_bezorgers taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY taak_daemon_alles ON public.taak_bezorgers TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_bezorgingen taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_bezorgingen TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_dagberichten taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_dagberichten TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_kanalen taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_kanalen TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_lezers taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_lezers TO taak_daemon USING (true) WITH CHECK (true);
 
 
 --
@@ -2032,6 +2267,12 @@ CREATE POLICY taak_daemon_lezen ON public.taak_instellingen FOR SELECT TO taak_d
 
 CREATE POLICY taak_daemon_lezen ON public.taak_migraties FOR SELECT TO taak_daemon USING (true);
 
+
+--
+-- Name: taak_dagberichten; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_dagberichten ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: agent_bots taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
@@ -2083,10 +2324,45 @@ CREATE POLICY taak_eigenaar_alles ON public.taak_archief TO taak_eigenaar USING 
 
 
 --
+-- Name: taak_berichten taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_berichten TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_bezorgers taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY taak_eigenaar_alles ON public.taak_bezorgers TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_bezorgingen taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_bezorgingen TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_dagberichten taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_dagberichten TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_kanalen taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_kanalen TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_lezers taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_lezers TO taak_eigenaar USING (true) WITH CHECK (true);
 
 
 --
@@ -2115,6 +2391,18 @@ CREATE POLICY taak_eigenaar_lezen ON public.taak_migraties FOR SELECT TO taak_ei
 --
 
 ALTER TABLE public.taak_instellingen ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_kanalen; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_kanalen ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_lezers; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_lezers ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: taak_meldingen; Type: ROW SECURITY; Schema: public; Owner: -
@@ -2545,6 +2833,22 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_archief TO taak_eigenaar;
 
 
 --
+-- Name: TABLE taak_berichten; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_berichten TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_berichten TO taak_eigenaar;
+
+
+--
+-- Name: SEQUENCE taak_berichten_id_seq; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.taak_berichten_id_seq TO taak_daemon;
+GRANT SELECT,USAGE ON SEQUENCE public.taak_berichten_id_seq TO taak_eigenaar;
+
+
+--
 -- Name: TABLE taak_bezig; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2561,6 +2865,14 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bezorgers TO taak_eigenaa
 
 
 --
+-- Name: TABLE taak_bezorgingen; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bezorgingen TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bezorgingen TO taak_eigenaar;
+
+
+--
 -- Name: TABLE taak_compacties; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2569,11 +2881,35 @@ GRANT SELECT ON TABLE public.taak_compacties TO taak_eigenaar;
 
 
 --
+-- Name: TABLE taak_dagberichten; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_dagberichten TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_dagberichten TO taak_eigenaar;
+
+
+--
 -- Name: TABLE taak_instellingen; Type: ACL; Schema: public; Owner: -
 --
 
 GRANT SELECT ON TABLE public.taak_instellingen TO taak_daemon;
 GRANT SELECT ON TABLE public.taak_instellingen TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_kanalen; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_kanalen TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_kanalen TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_lezers; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_lezers TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_lezers TO taak_eigenaar;
 
 
 --

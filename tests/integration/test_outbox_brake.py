@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncpg
 
-from worker.daemon.outbox import send_due
+from worker.daemon.channel import OwnerChannel, channels_of
 from worker.db.bots import set_brake, tell_braked
 from worker.db.store import Store
 from worker.settings import Settings
@@ -23,6 +23,7 @@ def settings_for(db_url: str, tmp_path: Path) -> Settings:
         data_dir=tmp_path / "data",
         timezone="UTC",
         notify_cmd=f"{copy} {shlex.quote(str(tmp_path / 'sent.txt'))}",
+        quiet_hours="",
     )
 
 
@@ -35,7 +36,12 @@ async def test_a_brake_message_goes_out_only_while_the_bot_is_braked(
     await tell_braked(pool, "coco", "coco staat op de rem")
     await set_brake(pool, "coco", sessions=None)  # the owner lifts coco's before any daemon sent it
     settings = settings_for(db_url, tmp_path)
-    await send_due(Store(pool, settings), settings)
+    owner = OwnerChannel(Store(pool, settings), lambda _, op: op(), channels_of(settings), "testbox:1")
+    (command,) = owner.channels
+    await pool.execute("insert into taak_kanalen (kanaal, sinds) values ($1, now() - interval '1 hour')", command.key)
+    await owner.route_due()
+    while await owner.deliver_one(command):
+        pass
     assert (tmp_path / "sent.txt").read_text() == "paco staat op de rem\n"
     coco = await pool.fetchrow("select verstuurd, laatste_fout from taak_meldingen where sleutel like 'rem:coco:%'")
     assert coco["verstuurd"] is not None

@@ -58,6 +58,10 @@ def worker_env(db_url: str, folder: Path, *, mode: str = "finish", **overrides: 
         # A socket path may have 103 bytes: pytest's own folders (pytest-163/test_..._0/<machine>-daemon/data/run)
         # went past it now and then, and the daemon refused to start.
         TAAK_SOCKET_DIR=short_folder(),
+        # Every message to the owner at once, whatever the hour: the tests of the digest and the quiet hours set
+        # their own (tests/integration/test_owner_channel.py).
+        TAAK_DIGEST_TIMES="",
+        TAAK_QUIET_HOURS="",
     )
     env.update(overrides)
     return env

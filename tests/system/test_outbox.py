@@ -75,15 +75,15 @@ async def test_a_failed_send_is_logged_and_retried_not_lost(db_url: str, pool: a
     daemon = Daemon(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _failed_once(pool), what="the failed attempt")
-        await pool.execute("update taak_meldingen set volgende_poging = now()")  # skip the 30 s backoff
+        await pool.execute("update taak_bezorgingen set volgende_poging = now()")  # skip the 30 s backoff
         await wait_for(lambda: _has(tmp_path, "vraag", 1), what="the retry")
     finally:
         daemon.stop()
     assert len(lines(tmp_path, "vraag")) == 1
-    row = await pool.fetchrow("select pogingen, laatste_fout, verstuurd from taak_meldingen where soort = 'vraag'")
+    row = await pool.fetchrow("select pogingen, laatste_fout, verstuurd from taak_bezorgingen where kanaal = 'cmd'")
     assert row["pogingen"] == 2, (tmp_path / "worker.log").read_text()[-3000:]
     assert row["verstuurd"] is not None
-    assert daemon.has_event("message_failed")
+    assert daemon.has_event("delivery_failed")
     assert "telegram is down" in (tmp_path / "worker.log").read_text()
 
 
@@ -118,7 +118,7 @@ async def _has(folder: Path, kind: str, count: int) -> bool:
 
 
 async def _failed_once(pool: asyncpg.Pool) -> bool:
-    return bool(await pool.fetchval("select pogingen = 1 and laatste_fout is not null from taak_meldingen"))
+    return bool(await pool.fetchval("select pogingen = 1 and laatste_fout is not null from taak_bezorgingen"))
 
 
 async def _event(daemon: Daemon, name: str) -> bool:

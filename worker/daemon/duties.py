@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,6 +23,7 @@ from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
 from worker.core.phrases import message
 from worker.daemon import intake, outbox
+from worker.daemon.channel import OwnerChannel, channels_of
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table
 from worker.db.ledger import Verlopen
@@ -45,6 +46,11 @@ class Duties:
     # Migrations a newer version of taak applied: while there are any, the worker claims nothing.
     newer_schema: list[str] = field(default_factory=list)
 
+    @cached_property
+    def owner_channel(self) -> OwnerChannel:
+        s = self.store.settings
+        return OwnerChannel(self.store, self.db, channels_of(s), holder=f"{s.machine}:{os.getpid()}")
+
     def all(self) -> tuple[Callable[[], Awaitable[None]], ...]:
         return (
             self.reaper,
@@ -54,6 +60,7 @@ class Duties:
             self.outbox,
             self.intake,
             self.indexer,
+            *self.owner_channel.duties(),
         )
 
     async def check_schema(self) -> None:
@@ -138,14 +145,17 @@ class Duties:
             await anyio.sleep(self.store.settings.poll_seconds)
 
     async def outbox(self) -> None:
-        """The owner's questions, reminders and the knowledge sink; said once at start when nothing is set."""
-        if not outbox.kinds_to_send(self.store.settings):
-            log.info("outbox_off", reason=message("outbox_off", self.store.settings.language))
+        """Reminders and escalations into the outbox for the owner's channel, and the knowledge sink; said once at
+        start when neither is set."""
+        s = self.store.settings
+        if not outbox.kinds_to_send(s) and not self.owner_channel.channels:
+            log.info("outbox_off", reason=message("outbox_off", s.language))
             return
         while True:
-            await self.db("reminders", partial(outbox.make_reminders, self.store.db, self.store.settings))
-            await self.db("outbox", partial(outbox.send_due, self.store, self.store.settings))
-            await anyio.sleep(self.store.settings.outbox_seconds)
+            if self.owner_channel.channels:
+                await self.db("reminders", partial(outbox.make_reminders, self.store.db, s))
+            await self.db("outbox", partial(outbox.send_due, self.store, s))
+            await anyio.sleep(s.outbox_seconds)
 
     async def indexer(self) -> None:
         """Every few minutes: new lines into the lossless archive and its indexes, by `taak archief bijwerken`

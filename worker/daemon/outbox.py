@@ -1,6 +1,7 @@
-"""Sending the outbox (`taak_meldingen`): the owner's questions and reminders to TAAK_NOTIFY_CMD, and a
-summary of each finished task to TAAK_ON_KLAAR_CMD. Each message is sent under a row lock and recorded
-as sent in the same transaction; a failed command is logged and tried again later, never dropped."""
+"""The outbox (`taak_meldingen`): reminders, escalations and due dates made into it, a summary of each finished task
+sent to TAAK_ON_KLAAR_CMD, and the words of a message to the owner as it goes out (the owner's channel,
+worker/daemon/channel.py, routes and delivers those). A summary is sent under a row lock and recorded as sent in the
+same transaction; a failed command is logged and tried again later, never dropped."""
 
 from __future__ import annotations
 
@@ -26,14 +27,10 @@ log = structlog.get_logger("queue-worker")
 COMMAND_TIMEOUT_SECONDS = 60
 
 
-# What TAAK_NOTIFY_CMD gets: questions and reminders, a failed task, a due date passed, a question past its
-# decision deadline (TAAK_BESLIS_UREN), a bot at its daily brake.
-OWNER_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem"]
-
-
+# What this module sends itself: a finished task's summary to TAAK_ON_KLAAR_CMD. The owner's messages (questions,
+# reminders, failures, due dates, escalations, brakes) go through the owner's channel (worker/daemon/channel.py).
 def kinds_to_send(settings: Settings) -> list[str]:
-    kinds = list(OWNER_KINDS) if settings.notify_cmd else []
-    return kinds + (["klaar"] if settings.on_klaar_cmd else [])
+    return ["klaar"] if settings.on_klaar_cmd else []
 
 
 # Kinds the ledger writes into the outbox only when a daemon says it delivers them.
@@ -47,10 +44,10 @@ async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: lis
 
 
 async def make_reminders(pool: Executor, settings: Settings) -> None:
-    if settings.notify_cmd:
-        await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
-        await pool.execute(queries()["escalaties_maken"], settings.beslis_uren * 3600)
-        await pool.execute(queries()["uiterlijk_meldingen_maken"])
+    """Reminders, escalations and due dates passed, into the outbox (the owner's channel routes them)."""
+    await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
+    await pool.execute(queries()["escalaties_maken"], settings.beslis_uren * 3600)
+    await pool.execute(queries()["uiterlijk_meldingen_maken"])
 
 
 SEND_DEADLINE_SECONDS = 120
@@ -76,24 +73,19 @@ async def send_due(store: Store, settings: Settings) -> int:
 
 
 async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int | None:
-    """Send the oldest due message: 1 when it went out, 0 when it failed, None when there was none."""
+    """Send the oldest due summary of a finished task: 1 when it went out, 0 when it failed, None when there was
+    none."""
     async with store.transaction() as held:
         conn = held.conn
         row = await conn.fetchrow(queries()["melding_pakken"], kinds)
         if row is None:
             return None
-        if row["soort"] == "klaar":
-            ledger = held.tasks
-            task = await ledger.toon(row["taak_id"])
-            text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
-            command = settings.on_klaar_cmd
-        else:
-            owner_text = await _owner_text(conn, row, settings.language)
-            if owner_text is None:
-                return 0
-            text, command = owner_text, settings.notify_cmd
+        ledger = held.tasks
+        task = await ledger.toon(row["taak_id"])
+        text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
+        command = settings.on_klaar_cmd
         assert command is not None
-        error = await _run(command, text, row["taak_id"] or "", row["soort"])
+        error = await run_command(command, text, row["taak_id"] or "", row["soort"])
         if error is None:
             await conn.execute(queries()["melding_verstuurd"], row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
@@ -105,7 +97,7 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
         return 0
 
 
-async def _owner_text(conn: Executor, row: asyncpg.Record, language: str) -> str | None:
+async def owner_text(conn: Executor, row: asyncpg.Record, language: str) -> str | None:
     """A message to the owner as it goes out, in the sender's language; None when it is no longer true (it is
     then settled unsent, and says why)."""
     found = await conn.fetchrow(queries()["melding_stand"], row["taak_id"], _question_row(row["sleutel"]))
@@ -171,7 +163,7 @@ async def _still_braked(conn: Executor, sleutel: str) -> bool:
     return any(day.geremd for day in await bots.days(conn, [bot]))
 
 
-async def _run(command: str, text: str, task_id: str, kind: str) -> str | None:
+async def run_command(command: str, text: str, task_id: str, kind: str) -> str | None:
     """None when the command took the message (exit 0), else why not, in one line."""
     import os
 

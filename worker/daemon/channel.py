@@ -1,0 +1,424 @@
+"""The owner's channel, as the daemon's duties: route the outbox (at once, held through the quiet hours, or into the
+digest), send the digest at its times (one daemon of the fleet per time, through the database), deliver every message
+on every channel this daemon has (a command, Telegram, Apprise's addresses: each on its own, retried, none holding up
+another), and read the owner's answers from Telegram (one reader in the fleet, by a lease in the database).
+
+The decisions are worker/core/owner_channel.py's and the words worker/core/digest.py's; this is the I/O around them."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
+
+import anyio
+import structlog
+
+from worker.core.digest import DigestFacts, render_digest
+from worker.core.owner_channel import (
+    Answer,
+    Route,
+    is_late,
+    is_quiet,
+    latest_slot,
+    next_slot,
+    over_the_limit,
+    quiet_ends,
+    read_answer,
+    route,
+)
+from worker.core.phrases import message
+from worker.daemon.outbox import owner_text, run_command
+from worker.db import channel as table
+from worker.db.store import Store
+from worker.owner import owner_name
+from worker.settings import Settings
+
+if TYPE_CHECKING:
+    import telegram
+
+log = structlog.get_logger("queue-worker")
+
+# Telegram refuses a message over 4,096 characters: a long digest goes as several, split between lines.
+TELEGRAM_MAX_CHARS = 4096
+# The kinds of message a reply answers: a question, and the same question past its decision deadline.
+ANSWERABLE = ("vraag", "escalatie")
+SEND_TIMEOUT_SECONDS = 60
+
+
+class ChannelFailed(Exception):
+    """A channel did not take a message; its text is why, in one line (never a token)."""
+
+
+class Channel(Protocol):
+    key: str  # the channel in the database, with no secret in it
+
+    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
+        """Deliver one message (about a task, of a kind: `vraag`, `mislukt`, `dagbericht` ...); the channel's own id
+        of it, if it has one. ChannelFailed when it did not go."""
+        ...
+
+
+@dataclass
+class CommandChannel:
+    """TAAK_NOTIFY_CMD: the message on the command's stdin, as before."""
+
+    command: str
+    key: str = "cmd"
+
+    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
+        error = await run_command(self.command, text + "\n", task_id or "", kind)  # a line, as it always was
+        if error is not None:
+            raise ChannelFailed(error)
+        return None
+
+
+@dataclass
+class AppriseChannel:
+    """One address of TAAK_NOTIFY_URLS (ntfy, email, Signal, Slack, Matrix ...), through Apprise."""
+
+    url: str
+    key: str = ""
+    scheme: str = ""
+
+    def __post_init__(self) -> None:
+        self.key = "url:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
+        self.scheme = self.url.partition("://")[0]
+
+    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
+        import apprise  # extra: loaded only on a daemon that has an Apprise address
+
+        notifier = apprise.Apprise()
+        if not notifier.add(self.url):
+            raise ChannelFailed(f"{self.scheme}://...: Apprise does not know this address")
+        with anyio.fail_after(SEND_TIMEOUT_SECONDS):
+            sent = await notifier.async_notify(body=text)
+        if not sent:
+            raise ChannelFailed(f"{self.scheme}://...: not delivered (Apprise's log says why)")
+        return None
+
+
+@dataclass
+class TelegramChannel:
+    """The owner's chat through a bot: messages out, and (by the reader below) answers in."""
+
+    token: str
+    chat: int
+    api: str
+    language: str
+    key: str = ""
+    _bot: telegram.Bot | None = None
+
+    def __post_init__(self) -> None:
+        self.key = f"telegram:{self.chat}"
+
+    async def bot(self) -> telegram.Bot:
+        if self._bot is None:
+            import telegram  # extra: loaded only on a daemon that has a Telegram token
+
+            self._bot = telegram.Bot(self.token, base_url=f"{self.api}/bot")
+        return self._bot
+
+    async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
+        import telegram.error  # extra: as above
+
+        bot = await self.bot()
+        first: str | None = None
+        if kind in ANSWERABLE and task_id is not None:  # on the phone the owner can answer it where it stands
+            text += "\n" + message("channel.answer_hint", self.language, id=task_id)
+        try:
+            for part in split_for_telegram(text):
+                sent = await bot.send_message(self.chat, part, reply_to_message_id=reply_to)
+                first = first or str(sent.message_id)
+        except telegram.error.TelegramError as exc:
+            raise ChannelFailed(f"telegram: {exc}".replace(self.token, "<token>")) from None
+        return first
+
+
+def split_for_telegram(text: str, limit: int = TELEGRAM_MAX_CHARS) -> list[str]:
+    """A text in parts of at most `limit` characters, cut between lines where it can be."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        if len(current) + len(line) > limit:
+            parts.append(current)
+            current = ""
+        current += line
+    if current or not parts:
+        parts.append(current)
+    return [part.rstrip("\n") or part for part in parts]
+
+
+def channels_of(settings: Settings) -> list[Channel]:
+    """The channels this daemon has, from its settings."""
+    found: list[Channel] = []
+    if settings.notify_cmd:
+        found.append(CommandChannel(settings.notify_cmd))
+    if settings.telegram_token is not None and settings.telegram_chat is not None:
+        found.append(
+            TelegramChannel(
+                settings.telegram_token.get_secret_value(),
+                settings.telegram_chat,
+                settings.telegram_api,
+                settings.language,
+            )
+        )
+    found.extend(AppriseChannel(url.get_secret_value()) for url in settings.notify_urls)
+    return found
+
+
+def _said(settings: Settings, key: str, **values: object) -> str:
+    return message(key, settings.language, **values)
+
+
+async def preview(store: Store, now: datetime) -> tuple[datetime | None, str]:
+    """The next digest and when it goes, as it would read if it were due now (`taak dagbericht`, the cockpit)."""
+    s = store.settings
+    slot = next_slot(now, s.digest_times, s.zone)
+    if slot is None:
+        return None, _said(s, "digest.off")
+    return slot, await _digest_text(store, slot, now, late=False)
+
+
+async def _digest_text(store: Store, slot: datetime, now: datetime, *, late: bool) -> str:
+    s = store.settings
+    since = await table.last_digest(store.db) or now - timedelta(days=1)
+    waiting, closed, due, bots = await table.digest_facts(store.db, since, now.astimezone(s.zone).date())
+    facts = DigestFacts(
+        slot=slot,
+        now=now,
+        late=late,
+        waiting=waiting,
+        closed=closed,
+        due=due,
+        bots=bots,
+        urgent_limit=s.urgent_per_bot_per_day,
+    )
+    return render_digest(facts, s.zone, s.language)
+
+
+@dataclass
+class OwnerChannel:
+    store: Store
+    db: Callable[[str, Callable[[], Awaitable[Any]]], Awaitable[Any]]
+    channels: Sequence[Channel]
+    holder: str  # this daemon, as the reader's lease names it
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    @property
+    def settings(self) -> Settings:
+        return self.store.settings
+
+    def duties(self) -> list[Callable[[], Awaitable[None]]]:
+        if not self.channels:
+            return []
+        found: list[Callable[[], Awaitable[None]]] = [self.router]
+        found += [partial(self.deliverer, channel) for channel in self.channels]
+        found += [partial(self.reader, c) for c in self.channels if isinstance(c, TelegramChannel)]
+        return found
+
+    # Routing and the digest.
+    async def router(self) -> None:
+        for channel in self.channels:
+            await self.db("channels", partial(table.register_channel, self.store.db, channel.key))
+        while True:
+            await self.db("outbox", self.route_due)
+            await self.db("digest", self.digest_due)
+            await anyio.sleep(self.settings.outbox_seconds)
+
+    async def route_due(self) -> int:
+        """Route every owner's message that is due; returns how many went out at once."""
+        sent = 0
+        while True:
+            async with self.store.transaction() as held:
+                row = await table.next_to_route(held.conn)
+                if row is None:
+                    return sent
+                sent += await self._route_one(held, row)
+
+    async def _route_one(self, held: Store, row: Any) -> int:
+        s = self.settings
+        now = self.clock()
+        text = await owner_text(held.conn, row, s.language)  # None: no longer true, settled unsent
+        if text is None:
+            return 0
+        urgent = {
+            "marked_urgent": row["dringend"],
+            "urgent_today": row["dringend_vandaag"],
+            "urgent_limit": s.urgent_per_bot_per_day,
+        }
+        decided = route(row["soort"], quiet=is_quiet(now, s.quiet_hours, s.zone), digest=bool(s.digest_times), **urgent)
+        if decided is Route.DIGEST:
+            await table.to_digest(held.conn, row["id"])
+            log.info(
+                "message_for_digest",
+                kind=row["soort"],
+                task_id=row["taak_id"],
+                over_limit=over_the_limit(row["soort"], **urgent),
+            )
+            return 0
+        if decided is Route.HOLD:
+            assert s.quiet_hours is not None  # only quiet hours hold
+            until = quiet_ends(now, s.quiet_hours, s.zone)
+            await table.hold(held.conn, row["id"], until)
+            log.info("message_held", kind=row["soort"], task_id=row["taak_id"], until=until.isoformat())
+            return 0
+        await table.send_now(held.conn, row["id"], text.rstrip("\n"))
+        log.info("message_urgent", kind=row["soort"], task_id=row["taak_id"])
+        return 1
+
+    async def digest_due(self) -> bool:
+        """Send the digest that is due unless a daemon did: True when this one did."""
+        s = self.settings
+        now = self.clock()
+        slot = latest_slot(now, s.digest_times, s.zone)
+        if slot is None:
+            return False
+        last = await table.last_digest(self.store.db)
+        if last is not None and last >= slot:
+            return False
+        if last is None and slot < await table.first_channel(self.store.db, now):
+            return False  # no channel had it: the fleet's first digest is the first time after it got one
+        late = is_late(slot, now)
+        async with self.store.transaction() as held:
+            if not await table.claim_digest(held.conn, slot, s.machine, late):
+                return False
+            text = await _digest_text(held, slot, now, late=late)
+            settled = await table.record_digest(held.conn, slot, text)
+        log.info("digest_sent", slot=slot.isoformat(), late=late, messages=settled)
+        return True
+
+    # Delivering.
+    async def deliverer(self, channel: Channel) -> None:
+        while True:
+            while await self.db("delivery", partial(self.deliver_one, channel)):
+                pass
+            await anyio.sleep(self.settings.outbox_seconds)
+
+    async def deliver_one(self, channel: Channel) -> bool:
+        """Deliver the channel's oldest due message: False when there was none."""
+        async with self.store.transaction() as held:
+            delivery = await table.next_delivery(held.conn, channel.key)
+            if delivery is None:
+                return False
+            # Shielded, with a deadline: a stop must not fall between the channel taking the message and the record
+            # that it did (it would go again after the restart).
+            with anyio.CancelScope(shield=True) as shield:
+                shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
+                try:
+                    extern_id = await channel.send(delivery.tekst, delivery.taak_id, delivery.soort)
+                except ChannelFailed as failed:
+                    await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
+                    log.warning(
+                        "delivery_failed",
+                        channel=_shown(channel),
+                        message=delivery.bericht_id,
+                        kind=delivery.soort,
+                        error=str(failed),
+                        attempt=delivery.pogingen + 1,
+                    )
+                    return True
+                await table.delivered(held.conn, delivery, channel.key, extern_id)
+            log.info(
+                "delivered",
+                channel=_shown(channel),
+                message=delivery.bericht_id,
+                kind=delivery.soort,
+                task_id=delivery.taak_id,
+            )
+            return True
+
+    # Reading the owner's answers.
+    async def reader(self, channel: TelegramChannel) -> None:
+        import telegram.error  # extra: a daemon with a Telegram token
+
+        poll = min(20.0, max(1.0, self.settings.outbox_seconds * 2))
+        lease = poll * 3 + 5
+        bot = await channel.bot()
+        try:
+            while True:
+                offset = await self.db(
+                    "telegram", partial(table.take_reader, self.store.db, channel.key, self.holder, lease)
+                )
+                if offset is None:
+                    await anyio.sleep(poll)
+                    continue
+                try:
+                    updates = await bot.get_updates(
+                        offset=offset or None, timeout=int(poll), read_timeout=poll + 10, allowed_updates=["message"]
+                    )
+                except telegram.error.Conflict:
+                    log.warning("telegram_other_reader")  # a process outside the fleet polls with this token
+                    await anyio.sleep(poll)
+                    continue
+                except telegram.error.TelegramError as exc:
+                    log.warning("telegram_unreachable", error=str(exc).replace(channel.token, "<token>"))
+                    await anyio.sleep(poll)
+                    continue
+                for update in updates:
+                    if not await self.db("telegram", partial(self.handle_update, channel, update)):
+                        break  # the lease went to another reader: it reads from here
+        finally:
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(5):
+                    await table.let_go_reader(self.store.db, channel.key, self.holder)
+
+    async def handle_update(self, channel: TelegramChannel, update: telegram.Update) -> bool:
+        """One update, at most once: the answer it carries and the reader's offset in one transaction. False when
+        this daemon no longer holds the reader's lease (then nothing was written: the new reader handles it)."""
+        text, replied, chat, reply_to = _read_update(update)
+        reply: str | None = None
+        try:
+            async with self.store.transaction() as held:
+                if chat != channel.chat:
+                    log.warning("telegram_foreign_chat", chat=chat)
+                elif text is not None:
+                    reply = await self._answer(held, text, replied)
+                if not await table.read_up_to(held.conn, channel.key, self.holder, update.update_id + 1):
+                    raise _LeaseLost
+        except _LeaseLost:
+            return False
+        if reply is not None:
+            try:
+                await channel.send(reply, None, "bevestiging", reply_to=reply_to)
+            except ChannelFailed as failed:
+                log.warning("telegram_reply_failed", error=str(failed))
+        return True
+
+    async def _answer(self, held: Store, text: str, replied: str | None) -> str:
+        s = self.settings
+        waiting = await table.waiting_tasks(held.conn)
+        found = read_answer(text, replied, waiting)
+        if isinstance(found, Answer):
+            await held.tasks.antwoord(found.task_id, found.text, wie=owner_name(s))
+            log.info("telegram_answer", task_id=found.task_id)
+            return _said(s, "channel.answer_kept", id=found.task_id)
+        if not waiting:
+            return _said(s, "channel.nothing_waits")
+        return _said(s, "channel.which_task", waiting=", ".join(sorted(waiting)))
+
+
+class _LeaseLost(Exception):
+    pass
+
+
+def _read_update(update: telegram.Update) -> tuple[str | None, str | None, int | None, int | None]:
+    """An update's text, the text it replies to, its chat, and the message to reply to."""
+    said = update.message
+    if said is None:
+        return None, None, None, None
+    replied = said.reply_to_message.text if said.reply_to_message is not None else None
+    return said.text, replied, said.chat.id, said.message_id
+
+
+def _shown(channel: Channel) -> str:
+    return f"{channel.scheme}://..." if isinstance(channel, AppriseChannel) else channel.key

@@ -1,0 +1,111 @@
+"""The owner's channel in Postgres: routing the outbox's messages, claiming a digest's time, each channel's
+deliveries, and the lease of the one daemon that reads Telegram's updates (migration 002)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import asyncpg
+
+from worker.core.digest import BotToday, Closed, Due, Waiting
+from worker.db.sqlfiles import Connected, Executor, queries
+
+# The messages to the owner that are routed (a finished task's summary, `klaar`, goes to TAAK_ON_KLAAR_CMD as before).
+MESSAGE_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem"]
+
+
+async def next_to_route(conn: Connected) -> asyncpg.Record | None:
+    """The oldest owner's message not yet routed, locked for this transaction, with `dringend_vandaag`."""
+    return await conn.fetchrow(queries()["melding_te_routeren"], MESSAGE_KINDS)
+
+
+async def send_now(conn: Connected, melding_id: int, text: str) -> None:
+    await conn.execute(queries()["melding_nu"], melding_id, text)
+
+
+async def hold(conn: Connected, melding_id: int, until: datetime) -> None:
+    await conn.execute(queries()["melding_vasthouden"], melding_id, until)
+
+
+async def to_digest(conn: Connected, melding_id: int) -> None:
+    await conn.execute(queries()["melding_naar_dagbericht"], melding_id)
+
+
+async def claim_digest(conn: Connected, moment: datetime, machine: str, late: bool) -> bool:
+    """True when this daemon has the digest of `moment` to send (in the caller's transaction)."""
+    return await conn.fetchval(queries()["dagbericht_claimen"], moment, machine, late) is not None
+
+
+async def record_digest(conn: Connected, moment: datetime, text: str) -> int:
+    """The claimed digest's text; returns how many waiting messages it settled."""
+    return int(await conn.fetchval(queries()["dagbericht_vastleggen"], moment, text))
+
+
+async def last_digest(db: Executor) -> datetime | None:
+    found: datetime | None = await db.fetchval(queries()["dagbericht_laatste"])
+    return found
+
+
+async def first_channel(db: Executor, now: datetime) -> datetime:
+    """Since when the fleet has had a channel to the owner (`now` when it has none yet)."""
+    found: datetime | None = await db.fetchval(queries()["kanaal_eerste"])
+    return found if found is not None else now
+
+
+async def digest_facts(
+    db: Executor, since: datetime, today: date
+) -> tuple[list[Waiting], list[Closed], list[Due], list[BotToday]]:
+    """What a digest says: what waits, what closed since `since`, what is due by the end of `today`, each bot's day."""
+    waiting = [Waiting(**dict(r)) for r in await db.fetch(queries()["dagbericht_wacht"])]
+    closed = [Closed(**dict(r)) for r in await db.fetch(queries()["dagbericht_afgerond"], since)]
+    due = [Due(**dict(r)) for r in await db.fetch(queries()["dagbericht_uiterlijk"], today)]
+    bots = [BotToday(**dict(r)) for r in await db.fetch(queries()["dagbericht_per_bot"])]
+    return waiting, closed, due, bots
+
+
+async def waiting_tasks(db: Executor) -> frozenset[str]:
+    return frozenset(r["id"] for r in await db.fetch(queries()["wachtende_taken"]))
+
+
+async def register_channel(db: Executor, key: str) -> None:
+    await db.execute(queries()["kanaal_zetten"], key)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    bericht_id: int
+    pogingen: int
+    soort: str
+    taak_id: str | None
+    tekst: str
+
+
+async def next_delivery(conn: Connected, key: str) -> Delivery | None:
+    """The oldest message the channel still owes the owner, locked for this transaction (its rows made first)."""
+    await conn.execute(queries()["bezorgingen_maken"], key)
+    found = await conn.fetchrow(queries()["bezorging_pakken"], key)
+    return Delivery(**dict(found)) if found is not None else None
+
+
+async def delivered(conn: Connected, delivery: Delivery, key: str, extern_id: str | None) -> None:
+    await conn.execute(queries()["bezorging_verstuurd"], delivery.bericht_id, key, extern_id)
+
+
+async def not_delivered(conn: Connected, delivery: Delivery, key: str, error: str, *, base: float, most: float) -> None:
+    await conn.execute(queries()["bezorging_mislukt"], delivery.bericht_id, key, error, base, most)
+
+
+async def take_reader(db: Executor, key: str, holder: str, lease_seconds: float) -> int | None:
+    """The next update to ask for when this daemon reads the channel now; None while another reads it."""
+    found: int | None = await db.fetchval(queries()["lezer_nemen"], key, holder, lease_seconds)
+    return found
+
+
+async def read_up_to(db: Executor, key: str, holder: str, next_update: int) -> bool:
+    """Record that updates before `next_update` were handled; False when the lease was lost meanwhile."""
+    return await db.fetchval(queries()["lezer_verder"], key, holder, next_update) is not None
+
+
+async def let_go_reader(db: Executor, key: str, holder: str) -> None:
+    await db.execute(queries()["lezer_loslaten"], key, holder)
