@@ -187,11 +187,14 @@ def fake_telegram(token: str = TOKEN) -> Iterator[FakeTelegram]:
             else:
                 status, answer = fake.answer(method, _params(self))
             data = json.dumps(answer).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # a reader killed while it polled
+                pass
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -1,0 +1,124 @@
+"""The owner's channel with real daemons and a local fake of Telegram's Bot API: an urgent question reaches the phone
+once, the owner's reply lands as an `antwoord` row, and when the daemon that reads Telegram is killed another takes
+over without two ever polling at once. A setting that does not parse stops a daemon at its start, in one line."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.fakes.fake_telegram import OWNER_CHAT, TOKEN, FakeTelegram, fake_telegram
+from tests.helpers import ledger_on
+from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+from worker.db.ledger import NewTask
+
+
+def channel_env(db_url: str, folder: Path, fake: FakeTelegram, bot: str) -> dict[str, str]:
+    return worker_env(
+        db_url,
+        folder,
+        TAAK_BOTS=bot,
+        TAAK_MACHINE=f"{bot}-box",
+        TAAK_TELEGRAM_TOKEN=TOKEN,
+        TAAK_TELEGRAM_CHAT=str(OWNER_CHAT),
+        TAAK_TELEGRAM_API=fake.root,
+        TAAK_OUTBOX_SECONDS="0.2",
+        TAAK_EIGENAAR="jamal",
+    )
+
+
+async def ask(conn: asyncpg.Connection, bot: str, question: str) -> str:
+    """A task of `bot` whose session asked the owner `question`, marked urgent (as `taak blokkeer --dringend`)."""
+    ledger = ledger_on(conn)
+    task_id = await ledger.nieuw(NewTask(f"opdracht van {bot}", "jamal", toegewezen_aan=bot))
+    claim = await ledger.claim([bot])
+    assert claim is not None
+    await ledger.blokkeer(task_id, question, token=claim.token, bot=bot, meta={"dringend": True})
+    return task_id
+
+
+async def answers(conn: asyncpg.Connection) -> list[tuple[str, str, str]]:
+    rows = await conn.fetch("select taak_id, bot, tekst from agent_taak_log where soort = 'antwoord' order by id")
+    return [(r["taak_id"], r["bot"], r["tekst"]) for r in rows]
+
+
+async def test_an_urgent_question_answered_from_the_phone_across_a_killed_reader(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    for bot in ("paco", "sjakie"):
+        await switch_on(conn, bot)
+    with fake_telegram() as fake:
+        first = Daemon(channel_env(db_url, tmp_path / "paco", fake, "paco"), tmp_path / "paco.log")
+        second = Daemon(channel_env(db_url, tmp_path / "sjakie", fake, "sjakie"), tmp_path / "sjakie.log")
+        try:
+            asked = await ask(conn, "paco", "Welk budget voor de speakers?")
+            await wait_for(lambda: _sent(fake, 1), timeout=30, what="the urgent question")
+            assert fake.texts_to()[0].startswith(f"{asked}: Welk budget voor de speakers?")
+            question = fake.sent[0]["message_id"]
+            fake.owner_writes("200 euro", reply_to=question)
+            await wait_for(lambda: _answered(conn, 1), timeout=30, what="the answer")
+
+            reader = await conn.fetchval("select houder from taak_lezers")
+            killed = first if reader.startswith("paco-box") else second
+            killed.signal(signal.SIGKILL)
+            killed.wait()
+            later = await ask(conn, "sjakie", "Mag de foto online?")
+            fake.owner_writes(f"{later} ja, vandaag nog")
+            await wait_for(lambda: _answered(conn, 2), timeout=60, what="the answer after the reader was killed")
+            await wait_for(lambda: _confirmed(fake, 2), timeout=30, what="the second confirmation")
+        finally:
+            first.stop()
+            second.stop()
+        assert await answers(conn) == [(asked, "jamal", "200 euro"), (later, "jamal", "ja, vandaag nog")]
+        assert await conn.fetchval("select houder from taak_lezers") != reader
+        assert fake.conflicts == 0
+        assert fake.readers_at_once == 1
+        confirmations = [t for t in fake.texts_to() if t.startswith("Antwoord op")]
+        assert confirmations == [
+            f"Antwoord op {asked} bewaard; de taak staat weer in de wachtrij.",
+            f"Antwoord op {later} bewaard; de taak staat weer in de wachtrij.",
+        ]
+
+
+async def _sent(fake: FakeTelegram, count: int) -> bool:
+    return len(fake.texts_to()) >= count
+
+
+async def _confirmed(fake: FakeTelegram, count: int) -> bool:
+    return len([t for t in fake.texts_to() if t.startswith("Antwoord op")]) >= count
+
+
+async def _answered(conn: asyncpg.Connection, count: int) -> bool:
+    return len(await answers(conn)) >= count
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TAAK_DIGEST_TIMES", "25:00"),
+        ("TAAK_TELEGRAM_CHAT", "de eigenaar"),
+        ("TAAK_QUIET_HOURS", "laat-vroeg"),
+        ("TAAK_NOTIFY_URLS", "ntfy"),
+    ],
+)
+def test_a_setting_of_the_owners_channel_that_does_not_parse_stops_the_daemon_at_its_start(
+    db_url: str, tmp_path: Path, name: str, value: str
+) -> None:
+    env = worker_env(db_url, tmp_path, **{name: value})
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2
+    assert len(lines) == 1
+    assert f"{name}: " in lines[0]
