@@ -644,6 +644,14 @@ from taak_bots_vandaag(null, true) d
 left join taak_overzicht o on o.bot = d.bot
 order by d.bot;
 
+-- name: dringend_vandaag_per_bot
+-- Per bot: the questions it marked urgent that went to the owner at once today (its limit is the daemon's setting).
+select bot, count(*) as dringend
+from taak_meldingen
+where dringend and route = 'nu' and bot is not null
+  and verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()
+group by bot;
+
 -- name: kanaal_zetten
 -- A daemon has this channel: known to the fleet from now on (its messages from the first time it was seen).
 insert into taak_kanalen (kanaal) values ($1)

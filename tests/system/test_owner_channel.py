@@ -4,6 +4,7 @@ over without two ever polling at once. A setting that does not parse stops a dae
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -13,8 +14,8 @@ import asyncpg
 import pytest
 
 from tests.fakes.fake_telegram import OWNER_CHAT, TOKEN, FakeTelegram, fake_telegram
-from tests.helpers import ledger_on
-from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+from tests.helpers import ledger_on, session_env, session_run
+from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 from worker.db.ledger import NewTask
 
 
@@ -85,6 +86,36 @@ async def test_an_urgent_question_answered_from_the_phone_across_a_killed_reader
         ]
 
 
+async def test_a_session_marks_its_question_urgent_and_the_phone_has_it_at_once(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    await switch_on(conn, "paco")
+    task_id = await new_task(conn, "Bestel inkt", toegewezen_aan="paco")
+    with fake_telegram() as fake:
+        env = channel_env(db_url, tmp_path, fake, "paco")
+        env["TAAK_AGENT_ARGS"] = "--fake-mode busy"
+        env["TAAK_DIGEST_TIMES"] = "03:00"  # a digest only at night: the question cannot have come with it
+        daemon = Daemon(env, tmp_path / "worker.log")
+        try:
+            (record,) = await wait_for(lambda: _sessions(tmp_path), what="the session")
+            typed = ["taak", "blokkeer", "--dringend", "Inkt is op: mag ik bestellen?"]
+            done = session_run(typed, env=session_env(record))
+            await wait_for(lambda: _sent(fake, 1), timeout=30, what="the urgent question")
+        finally:
+            daemon.stop()
+    assert done.returncode == 0, done.stderr
+    assert fake.texts_to() == [
+        f"{task_id}: Inkt is op: mag ik bestellen?\n"
+        f"Antwoord door op dit bericht te reageren, of: {task_id} <je antwoord>"
+    ]
+    assert await conn.fetchval("select dringend from taak_meldingen where taak_id = $1", task_id) is True
+
+
+async def _sessions(folder: Path) -> list[dict[str, object]] | None:
+    found = records(folder)
+    return found if len(found) >= 1 else None
+
+
 async def _sent(fake: FakeTelegram, count: int) -> bool:
     return len(fake.texts_to()) >= count
 
@@ -122,3 +153,42 @@ def test_a_setting_of_the_owners_channel_that_does_not_parse_stops_the_daemon_at
     assert done.returncode == 2
     assert len(lines) == 1
     assert f"{name}: " in lines[0]
+
+
+async def test_the_owner_sees_the_next_digest_and_each_bots_urgent_messages_on_the_command_line(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    env = {**cli_env, "TAAK_LANGUAGE": "nl", "TAAK_DIGEST_TIMES": "07:00,19:30", "TAAK_URGENT_PER_BOT_PER_DAY": "2"}
+    waiting = await ask(conn, "paco", "Welk budget?")
+    # The urgent question went out at once (as a daemon records it): it counts against paco's limit today.
+    await conn.execute("update taak_meldingen set route = 'nu', verstuurd = now() where taak_id = $1", waiting)
+    preview = run_taak(env, "dagbericht")
+    listed = run_taak(env, "bot", "lijst", "--json")
+    assert preview.code == 0, preview.err
+    first, blank, title, *rest = preview.out.splitlines()
+    assert first.startswith("Volgende dagbericht: ")
+    assert first.split()[4] in ("07:00", "19:30")  # `Volgende dagbericht: 5 dec 19:30 (zo zou ...`
+    assert blank == ""
+    assert title.startswith("Dagbericht ")
+    assert any(line.startswith(f"{waiting} (paco, wacht ") and line.endswith("Welk budget?") for line in rest)
+    paco = next(b for b in json.loads(listed.out) if b["bot"] == "paco")
+    assert (paco["dringend_vandaag"], paco["dringend_grens"]) == (1, 2)
+    assert await conn.fetchval("select count(*) from taak_dagberichten") == 0  # a preview sends nothing
+
+
+async def test_blokkeer_dringend_with_a_token_marks_the_question_urgent(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    ledger = ledger_on(conn)
+    task_id = await ledger.nieuw(NewTask("Bestel inkt", "jamal", toegewezen_aan="paco"))
+    claim = await ledger.claim(["paco"])
+    assert claim is not None
+    env = {**cli_env, "TAAK_ID": task_id, "TAAK_TOKEN": claim.token, "TAAK_BOT": "paco"}
+    done = run_taak(env, "blokkeer", "--dringend", "Inkt op: bestellen?")
+    assert done.code == 0, done.err
+    row = await conn.fetchrow("select dringend, bot from taak_meldingen where taak_id = $1", task_id)
+    assert (row["dringend"], row["bot"]) == (True, "paco")

@@ -14,7 +14,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
-from worker.core.table import age
+from worker.core.table import age, when
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -26,6 +26,7 @@ def register(sub: Sub) -> None:
     _bot_parser(sub)
     _machine_parser(sub)
     _overzicht_parser(sub)
+    _dagbericht_parser(sub)
     _intake_parser(sub)
 
 
@@ -56,7 +57,7 @@ def _bot_parser(sub: Sub) -> None:
 
 
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import bots
+    from worker.db import bots, channel
 
     changes = args.bot_command != "lijst"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
@@ -71,13 +72,25 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
             return ExitCode.OK
         listed = await bots.all_bots(store.db)
         today = {d.bot: d for d in await bots.days(store.db, None)}
+        urgent = await channel.urgent_today(store.db)
+    limit = settings.urgent_per_bot_per_day
     if args.json:
-        shown = [{**plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
+        shown = [
+            {
+                **plain(asdict(b)),
+                "vandaag": _day_json(today.get(b.bot)),
+                "dringend_vandaag": urgent.get(b.bot, 0),
+                "dringend_grens": limit,
+            }
+            for b in listed
+        ]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
     from worker.core.table import header_row, table, when
 
-    headers = header_row("list.bots", ("bot", "on", "machine", "task", "last_seen", "today"), settings.language)
+    headers = header_row(
+        "list.bots", ("bot", "on", "machine", "task", "last_seen", "today", "urgent"), settings.language
+    )
     rows = [
         (
             b.bot,
@@ -86,6 +99,7 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
             b.huidige_taak,
             when(b.laatst_gezien, settings.zone, settings.language),
             _day(today.get(b.bot), settings.language),
+            f"{urgent.get(b.bot, 0)}/{limit}",
         )
         for b in listed
     ]
@@ -248,6 +262,33 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     for h in held:
         left = age(h["lease_seconden"], settings.language)
         print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
+    return ExitCode.OK
+
+
+def _dagbericht_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "dagbericht",
+        help="the next digest to the owner, as it would read now, without sending it",
+        usage="taak dagbericht [--json]",
+    )
+    a.add_json(p)
+    p.set_defaults(handler=dagbericht)
+
+
+async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
+    from datetime import UTC
+
+    from worker.daemon.channel import preview
+
+    async with a.store(settings) as store:
+        slot, text = await preview(store, datetime.now(UTC))
+    if args.json:
+        print(json.dumps({"moment": slot, "tekst": text}, ensure_ascii=False, indent=2, default=json_value))
+        return ExitCode.OK
+    if slot is not None:
+        print(message("digest.next", settings.language, when=when(slot, settings.zone, settings.language)))
+        print()
+    print(text)
     return ExitCode.OK
 
 

@@ -108,8 +108,8 @@ def _klaar(args: argparse.Namespace) -> dict[str, Any]:
 def _blokkeer(args: argparse.Namespace) -> dict[str, Any]:
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
-    return {**_task(explicit), "tekst": a.joined(rest)}
+        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
+    return {**_task(explicit), "tekst": a.joined(rest), **({"dringend": True} if args.dringend else {})}
 
 
 def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:

@@ -197,20 +197,33 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _blokkeer_parser(sub: Sub) -> None:
-    p = sub.add_parser("blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] QUESTION")
+    p = sub.add_parser(
+        "blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] [--dringend] QUESTION"
+    )
     p.add_argument("words", nargs="*", metavar="[ID] QUESTION", help="the task (default TAAK_ID) and the question")
+    p.add_argument("--dringend", action="store_true", help=URGENT_HELP)
     p.set_defaults(handler=blokkeer)
+
+
+URGENT_HELP = "urgent: to the owner at once, not in the next digest (at most TAAK_URGENT_PER_BOT_PER_DAY a day)"
 
 
 async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
 
     explicit, rest = a.split_id(args.words)
     if not rest:
-        a.fail("usage: taak blokkeer [ID] QUESTION", ExitCode.USAGE)
+        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.blokkeer(task_id, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie)
+        await store.tasks.blokkeer(
+            task_id,
+            a.joined(rest),
+            token=token,
+            bot=a.who(settings),
+            sessie=settings.sessie,
+            meta={"dringend": True} if args.dringend else None,
+        )
         print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 

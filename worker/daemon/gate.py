@@ -419,7 +419,8 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
     elif entry.op == "klaar":
         await ledger.klaar(entry.task_id, f["bewijs"], f["tekst"], sessie=entry.sessie, meta=meta, **kw)
     elif entry.op == "blokkeer":
-        await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta=meta, **kw)
+        urgent = {"dringend": True} if f.get("dringend") else {}
+        await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta={**meta, **urgent}, **kw)
     elif entry.op == "vrijgeven":
         base, maximum = backoff
         await ledger.vrijgeven(
@@ -479,7 +480,9 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
     if op == "blokkeer":
-        return {"vraag": check_text(text, "vraag")}
+        if request.get("dringend") not in (None, True):
+            raise InvalidInput("not_a_switch", what="dringend")
+        return {"vraag": check_text(text, "vraag"), **({"dringend": True} if request.get("dringend") else {})}
     if op == "vrijgeven":
         if request.get("reden") in (None, ""):
             return reason_fields(phrase("row_released_by_session"))

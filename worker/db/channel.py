@@ -68,6 +68,11 @@ async def waiting_tasks(db: Executor) -> frozenset[str]:
     return frozenset(r["id"] for r in await db.fetch(queries()["wachtende_taken"]))
 
 
+async def urgent_today(db: Executor) -> dict[str, int]:
+    """Per bot: its questions marked urgent that went to the owner at once today."""
+    return {r["bot"]: int(r["dringend"]) for r in await db.fetch(queries()["dringend_vandaag_per_bot"])}
+
+
 async def register_channel(db: Executor, key: str) -> None:
     await db.execute(queries()["kanaal_zetten"], key)
 
