@@ -6,14 +6,14 @@ The hooks of a task (worker/hooks/handlers.py) call these for the same parts."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
 from worker.core.phrases import message
-from worker.hooks.lines import additional_context
+from worker.hooks.files import file_reason as _file_reason
+from worker.hooks.lines import HookResult, additional_context
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
@@ -23,24 +23,12 @@ from worker.hooks.reports import (
     summary_path,
     write_report,
 )
+from worker.memory import lll
 
 MEMORY_BUDGET = 6_000
 
 
-@dataclass(frozen=True)
-class HookResult:
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
-
-
-class HookFailed(Exception):
-    """A hook's failure already said in the run's language: shown as it is, without a class name."""
-
-
 def where_we_are_now(place: HookPlace) -> str:
-    from worker.memory import lll
-
     return lll.render(lll.load(lll.lll_path(place.data_dir)), datetime.now(UTC), place.zone, place.language)
 
 
@@ -80,9 +68,7 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
 
 
 def file_reason(exc: OSError, place: HookPlace) -> str:
-    from worker.hooks.files import file_reason as said
-
-    return said(exc, place.language)
+    return _file_reason(exc, place.language)
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:

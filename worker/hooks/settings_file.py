@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
-from worker.core.phrases import Phrase, phrase
+from worker.core.phrases import Phrase, message, phrase
 from worker.core.session_plan import EVENTS, QUEUE_MARK, hooks_block
 
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
@@ -68,8 +68,6 @@ class OldHook:
     why: str  # a key of the catalogue (worker/core/catalogue.json): said in the run's language
 
     def reason(self, language: str) -> str:
-        from worker.core.phrases import message
-
         return message(self.why, language)
 
 
