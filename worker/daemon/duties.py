@@ -29,6 +29,8 @@ from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, schema_newer_line
 from worker.db.store import Store
+from worker.memory.archive import Layout
+from worker.memory.fleet import copy_new
 
 log = structlog.get_logger("queue-worker")
 REAP_AT_ONCE = 100  # expired leases taken back per reaper turn
@@ -188,9 +190,6 @@ class Duties:
             await anyio.sleep(s.index_seconds)
 
     async def _copy_to_fleet(self) -> None:
-        from worker.memory.archive import Layout
-        from worker.memory.fleet import copy_new
-
         s = self.store.settings
         copied = await copy_new(self.store.db, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
         if copied.lines or copied.removed:

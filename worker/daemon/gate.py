@@ -15,10 +15,12 @@ import json
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 import anyio
 import structlog
@@ -34,6 +36,7 @@ from worker.core.row_phrases import kept_phrase, phrase_json
 from worker.core.session_files import SessionFiles, write_stand
 from worker.core.show import plain, show_task, task_json
 from worker.core.stream import result_meta
+from worker.core.table import age
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
@@ -251,8 +254,6 @@ class Gate:
     def _waiting_lines(self, running: Running, language: str) -> list[str]:
         """The session's writes the journal holds and the database does not have yet, as the briefing's own log
         lines read (`10:41 stap klaar, ...`): the rows these will be, not the journal's operations."""
-        from zoneinfo import ZoneInfo
-
         zone = ZoneInfo(self.timezone)
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
         return [" ".join(f"{_local_time(e.gezegd, zone)} {_as_row(e, language)}".split()) for e in waiting]
@@ -264,9 +265,6 @@ class Gate:
         return "\n".join([message("journal_waiting", language, waiting=len(waiting)), *waiting, text])
 
     async def _toon(self, task_id: str, as_json: bool, language: str) -> str:
-        from dataclasses import asdict
-        from zoneinfo import ZoneInfo
-
 
         ledger = self.ledger()
         task = await ledger.toon(task_id)
@@ -278,11 +276,6 @@ class Gate:
         return json.dumps(shown, ensure_ascii=False, indent=2)
 
     def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
-        from datetime import datetime
-        from zoneinfo import ZoneInfo
-
-        from worker.core.table import age
-
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
         if running.volgende_stap:  # a step set since the copy was made (waiting or written) is the first action
@@ -525,8 +518,6 @@ def _of_session(running: Running, peer: int | None) -> bool:
 
 
 def _local_time(iso: str, zone: Any) -> str:
-    from datetime import datetime
-
     try:
         return f"{datetime.fromisoformat(iso).astimezone(zone):%H:%M}"
     except ValueError:

@@ -12,9 +12,10 @@ from typing import TypeVar
 import anyio
 import structlog
 
+from worker.core.errors import TaakError
 from worker.core.outcome import backoff_seconds, with_jitter
 from worker.core.phrases import Phrase
-from worker.db.connect import CONNECTION_ERRORS
+from worker.db.connect import CONNECTION_ERRORS, known_reason
 
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
@@ -37,9 +38,6 @@ def one_line(exc: BaseException) -> str:
 def said_error(exc: BaseException, language: str) -> str:
     """A lost or refused connection as the log says it: a common cause in the run's language, else the driver's
     own first line with its type."""
-    from worker.core.errors import TaakError
-    from worker.db.connect import known_reason
-
     if isinstance(exc, TaakError):
         # `database unreachable at host (why)` from the connect: the why, as every later line of the log says it.
         reason = exc.values.get("reason") if exc.key == "unreachable" else None

@@ -8,6 +8,7 @@ an environment file for the settings (mode 600, never overwritten) with the PATH
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import subprocess
@@ -205,8 +206,6 @@ def said_by_manager(output: str, language: str) -> str:
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
     if not manager_unreachable(output):
         return output
-    import getpass
-
     return message("no_user_bus", language, user=getpass.getuser())
 
 
