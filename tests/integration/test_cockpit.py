@@ -757,7 +757,7 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
     started = await conn.fetch(
         "select ts from agent_taak_log where taak_id = $1 and soort = 'gestart' order by id", task_id
     )
-    from worker.cockpit.app import _when  # the page's own way to write a moment
+    from worker.cockpit.routes import _when  # the page's own way to write a moment
 
     settings = settings_for(db_url, tmp_path)  # the fixture's cockpit: Dutch, in UTC
     assert cells == [
