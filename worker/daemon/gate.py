@@ -310,26 +310,23 @@ class Gate:
             reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
             await self.journal.settle(entry, result, reason)
             if refusal is not None:
-                said = refusal.render(self.language)  # the log's words are the daemon's language
-                # The owner took the task back, or cancelled it: the ledger's rule at work, which the session was
-                # told, not a failure of the daemon's (an error each time the owner cancels reads as one).
-                log.warning(
-                    "journal_write_refused",
-                    task_id=entry.task_id,
-                    bot=entry.bot,
-                    op=entry.op,
-                    seq=entry.seq,
-                    reason=said,
-                )
-                running = self.running.get(entry.task_id)
-                if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
-                    running.close_refused = refusal.as_phrase()
+                self._refused(entry, refusal)
             waiting = self._settled.get(entry.seq)
             if waiting is not None:
                 waiting[1].append(refusal)
                 waiting[0].set()
             if result == "geschreven" and not self.pending_for(entry.task_id):
                 await self._refresh_copies(entry.task_id)
+
+    def _refused(self, entry: Entry, refusal: TaakError) -> None:
+        """The owner took the task back, or cancelled it: the ledger's rule at work, which the session was told,
+        not a failure of the daemon's (an error each time the owner cancels reads as one)."""
+        said = refusal.render(self.language)  # the log's words are the daemon's language
+        where = {"task_id": entry.task_id, "bot": entry.bot, "op": entry.op, "seq": entry.seq}
+        log.warning("journal_write_refused", **where, reason=said)
+        running = self.running.get(entry.task_id)
+        if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
+            running.close_refused = refusal.as_phrase()
 
     async def _refresh_copies(self, task_id: str) -> None:
         """After a session's writes reached the database, its briefing copies show them: the hooks' fallback
@@ -498,11 +495,15 @@ def _session_meta(soort: str, meta: object) -> dict[str, Any]:
     if not isinstance(meta, dict) or len(json.dumps(meta, ensure_ascii=False)) > SESSION_META_MAX_BYTES:
         raise InvalidInput("session_meta_refused", name="meta", allowed=allowed, limit=SESSION_META_MAX_BYTES)
     for key, value in meta.items():
-        text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
-        compaction = key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES
-        if not (text or compaction):
+        if not _meta_allowed(soort, key, value):
             raise InvalidInput("session_meta_refused", name=key, allowed=allowed, limit=SESSION_META_MAX_BYTES)
     return meta
+
+
+def _meta_allowed(soort: str, key: str, value: object) -> bool:
+    """A text a session may give (a trigger only as Claude Code names one), or a compaction's phrase."""
+    text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
+    return text or (key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES)
 
 
 def _phrase_key(value: object) -> object:

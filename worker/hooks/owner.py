@@ -116,9 +116,20 @@ def memory_index(text: str, where: str, budget: int, language: str = "nl") -> st
     room = budget - len(_left_out(total, where, language)) - 1
     headings = _fitting_headings(sections, room)
     room -= sum(len(sections[i][0] or "") + 1 for i in headings)
+    shown = _shared_out(sections, headings, room)
+    kept: list[str] = []
+    for i in headings:
+        heading, entries = sections[i]
+        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
+    left = total - len(kept)
+    return "\n".join([*kept, _left_out(left, where, language)] if left else kept)
+
+
+def _shared_out(sections: list[tuple[str | None, list[str]]], headings: list[int], room: int) -> dict[int, int]:
+    """How many entries of each section fit in `room`: one more per section per round, while any fits."""
     shown = dict.fromkeys(headings, 0)
     growing = True
-    while growing:  # one more entry per section per round, while any fits
+    while growing:
         growing = False
         for i in headings:
             entries = sections[i][1]
@@ -126,12 +137,7 @@ def memory_index(text: str, where: str, budget: int, language: str = "nl") -> st
                 room -= len(entries[shown[i]]) + 1
                 shown[i] += 1
                 growing = True
-    kept: list[str] = []
-    for i in headings:
-        heading, entries = sections[i]
-        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
-    left = total - len(kept)
-    return "\n".join([*kept, _left_out(left, where, language)] if left else kept)
+    return shown
 
 
 def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:
