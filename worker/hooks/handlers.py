@@ -21,7 +21,7 @@ from worker.db.connect import connect_one
 from worker.db.failures import failure_text
 from worker.db.store import Store
 from worker.hooks import owner
-from worker.hooks.lines import HookFailed, HookResult, additional_context, where_we_are
+from worker.hooks.lines import HOOK_CONTEXT_LIMIT, HookFailed, HookResult, additional_context, where_we_are
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from worker.db.ledger import Ledger
 
 HOOK_CONNECT_TIMEOUT_SECONDS = 3
-HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
 
 
 def place_of(settings: Settings) -> HookPlace:

@@ -15,6 +15,8 @@ from worker.core.folders import make_folder, open_private
 from worker.core.phrases import message
 from worker.core.terminal import clip, json_safe
 
+HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
+
 
 @dataclass(frozen=True)
 class HookResult:

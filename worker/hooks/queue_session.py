@@ -20,7 +20,15 @@ from worker.core.language import early_language
 from worker.core.phrases import message
 from worker.core.session_files import SessionFiles, read_stand
 from worker.hooks.files import file_reason
-from worker.hooks.lines import additional_context, first_line, hook_line, record_hook_run, where_we_are, written_out
+from worker.hooks.lines import (
+    HOOK_CONTEXT_LIMIT,
+    additional_context,
+    first_line,
+    hook_line,
+    record_hook_run,
+    where_we_are,
+    written_out,
+)
 from worker.hooks.reports import (
     briefing_from_file,
     strip_analysis,
@@ -31,7 +39,6 @@ from worker.hooks.reports import (
     write_report,
 )
 
-HOOK_CONTEXT_LIMIT = 10_000
 HOOK_ANSWER_SECONDS = 2  # a hook waits this long for its daemon, then says what its own files know
 
 
