@@ -839,6 +839,11 @@ select not exists (select 1 from taak_archief);
 -- The fleet's copy keeps its retention window only (the machines keep everything). $1 days
 delete from taak_archief where ts < now() - make_interval(days => $1);
 
+-- name: vloot_plan_per_waarde
+-- Fleet-wide recall's transaction plans every statement for its values: a generic plan cannot tell a word in
+-- every line from a word in none.
+set local plan_cache_mode = force_custom_plan;
+
 -- name: vloot_zoeken
 -- Fleet-wide recall: the lines of one window that match the words, newest first. For words common in the
 -- window: walking the time index backward finds them at once. $1 from, $2 until, $3 tsquery text

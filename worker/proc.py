@@ -12,11 +12,15 @@ import ctypes
 import fcntl
 import json
 import os
+import pwd
 import select
 import signal
 import socket
+import stat
 import struct
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from worker.core.folders import loads, make_folder, read_regular, write_private
+from worker.core.launch import failed_line
 
 PR_SET_DUMPABLE = 4
 PEERCRED = getattr(socket, "SO_PEERCRED", 17)  # Linux
@@ -37,9 +42,6 @@ def reader_gone(stream: IO[str]) -> bool:
     A command that waits between writes learns it only here: the broken pipe would come with the next line,
     which may never come. poll() flags a pipe without a reader with POLLERR (Linux) or POLLHUP; where neither
     is given the command ends at its next write, as before."""
-    import select
-    import stat
-
     try:
         descriptor = stream.fileno()
         if not stat.S_ISFIFO(os.fstat(descriptor).st_mode):
@@ -69,8 +71,6 @@ def default_lock_dir() -> Path:
     user database names (not `$HOME`), where nothing cleans up. The system's temporary folder followed `$TMPDIR`,
     so a shell with its own (pam_tmpdir) and a service without one took two locks for one bot and ran one task
     twice; and `/tmp` is emptied of files untouched for days (systemd-tmpfiles, macOS), lock files included."""
-    import pwd
-
     return Path(pwd.getpwuid(os.getuid()).pw_dir) / ".local" / "state" / "taak" / "locks"
 
 
@@ -187,8 +187,6 @@ def kill_group_of_a_previous_run(group: Group) -> int:
 
 def running_commands() -> list[tuple[int, str]]:
     """Every process of this machine with its command line (`ps`, the same on Linux and macOS)."""
-    import subprocess
-
     try:
         listed = subprocess.run(
             ["ps", "-axww", "-o", "pid=,args="], capture_output=True, text=True, timeout=10, check=False
@@ -311,9 +309,6 @@ def _watch_lifeline(lifeline: int, stop_by: float) -> None:
 
 
 def _launch(words: list[str]) -> None:
-    import subprocess
-    import threading
-
     lifeline, stop_by, umask, separator, *argv = words if len(words) >= 4 else ("", "", "", "")
     if separator != "--" or not argv or not lifeline.isdigit():
         sys.exit("usage: python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV...")
@@ -326,8 +321,6 @@ def _launch(words: list[str]) -> None:
     try:
         agent = subprocess.Popen(argv)
     except OSError as exc:
-        from worker.core.launch import failed_line
-
         print(failed_line(exc.errno or 0, argv[0]), file=sys.stderr)  # the daemon says it in the run's language
         sys.exit(127)
     code = agent.wait()

@@ -149,6 +149,23 @@ async def test_a_hostile_opdracht_is_text_on_every_page(
     assert rows[-1]["tekst"] == HOSTILE  # JSON carries the text exactly; the page's script sets it as text
 
 
+async def test_a_compaction_is_shown_on_the_task_page(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client = logged_in(*cockpit)
+    task_id = await new_task(conn)
+    await conn.execute(
+        "insert into agent_taak_log (taak_id, bot, soort, tekst, meta) values ($1, 'paco', 'compact', $2, $3)",
+        task_id,
+        "de foto's staan klaar, de link nog niet",
+        '{"trigger": "auto"}',
+    )
+    page = client.get(f"/taak/{task_id}")
+    assert page.status_code == 200
+    compactions = page.text.split("<h3>Compacties</h3>", 1)[1].split("</section>", 1)[0]
+    assert "de foto&#39;s staan klaar, de link nog niet" in compactions
+
+
 async def test_an_answer_moves_the_task_back_to_the_queue_with_its_log_row(
     cockpit: tuple[TestClient, str], conn: asyncpg.Connection
 ) -> None:
@@ -757,7 +774,7 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
     started = await conn.fetch(
         "select ts from agent_taak_log where taak_id = $1 and soort = 'gestart' order by id", task_id
     )
-    from worker.cockpit.app import _when  # the page's own way to write a moment
+    from worker.cockpit.routes import _when  # the page's own way to write a moment
 
     settings = settings_for(db_url, tmp_path)  # the fixture's cockpit: Dutch, in UTC
     assert cells == [

@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,10 +31,30 @@ from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, schema_newer_line
 from worker.db.store import Store
+from worker.memory.archive import Layout
+from worker.memory.fleet import copy_new
 
 log = structlog.get_logger("queue-worker")
 REAP_AT_ONCE = 100  # expired leases taken back per reaper turn
 T = TypeVar("T")
+
+
+def _said_update(done: subprocess.CompletedProcess[bytes], files_skipped: list[str]) -> list[str]:
+    """A run of `taak archief bijwerken` in the log; returns the found files it could not read (said when they
+    change, not every few minutes)."""
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+        log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
+        return files_skipped
+    update = json.loads(done.stdout)
+    unreadable = update.pop("unreadable", [])
+    skipped_now = [path for path, _why in update.pop("files_skipped", [])]
+    if skipped_now != files_skipped and skipped_now:
+        log.warning("archive_files_skipped", files=skipped_now)
+    if any(update.values()):
+        # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
+        log.info("archive_updated", **update, unreadable=len(unreadable))
+    return skipped_now
 
 
 @dataclass
@@ -174,33 +195,17 @@ class Duties:
         files_skipped: list[str] = []
         while True:
             done = await anyio.run_process(command, env=env, check=False)
-            if done.returncode != 0:
-                said = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-                log.error("archive_update_failed", exit_code=done.returncode, error=said[-1] if said else "")
-            else:
-                update = json.loads(done.stdout)
-                unreadable = update.pop("unreadable", [])
-                skipped_now = [path for path, _why in update.pop("files_skipped", [])]
-                if skipped_now != files_skipped and skipped_now:  # said when it changes, not every few minutes
-                    log.warning("archive_files_skipped", files=skipped_now)
-                files_skipped = skipped_now
-                if any(update.values()):
-                    # Lines that could not be read are skipped and counted, never fatal (`taak doctor` lists them).
-                    log.info("archive_updated", **update, unreadable=len(unreadable))
+            files_skipped = _said_update(done, files_skipped)
             if s.vloot_archief:
                 await self.db("fleet archive", partial(self._copy_to_fleet))
             if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
                 embedded = await anyio.run_process(embed, env=env, check=False)
-                if embedded.returncode == 0:
-                    counts = json.loads(embedded.stdout)
-                    if counts.get("embedded"):
-                        log.info("archive_embedded", embedded=counts["embedded"], still=counts["to_embed"])
+                counts = json.loads(embedded.stdout) if embedded.returncode == 0 else {}
+                if counts.get("embedded"):
+                    log.info("archive_embedded", embedded=counts["embedded"], still=counts["to_embed"])
             await anyio.sleep(s.index_seconds)
 
     async def _copy_to_fleet(self) -> None:
-        from worker.memory.archive import Layout
-        from worker.memory.fleet import copy_new
-
         s = self.store.settings
         copied = await copy_new(self.store.db, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
         if copied.lines or copied.removed:

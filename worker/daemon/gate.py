@@ -15,10 +15,12 @@ import json
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 import anyio
 import structlog
@@ -34,6 +36,7 @@ from worker.core.row_phrases import kept_phrase, phrase_json
 from worker.core.session_files import SessionFiles, write_stand
 from worker.core.show import plain, show_task, task_json
 from worker.core.stream import result_meta
+from worker.core.table import age
 from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
@@ -251,8 +254,6 @@ class Gate:
     def _waiting_lines(self, running: Running, language: str) -> list[str]:
         """The session's writes the journal holds and the database does not have yet, as the briefing's own log
         lines read (`10:41 stap klaar, ...`): the rows these will be, not the journal's operations."""
-        from zoneinfo import ZoneInfo
-
         zone = ZoneInfo(self.timezone)
         waiting = [e for e in self.journal.pending() if e.task_id == running.task_id]
         return [" ".join(f"{_local_time(e.gezegd, zone)} {_as_row(e, language)}".split()) for e in waiting]
@@ -264,9 +265,6 @@ class Gate:
         return "\n".join([message("journal_waiting", language, waiting=len(waiting)), *waiting, text])
 
     async def _toon(self, task_id: str, as_json: bool, language: str) -> str:
-        from dataclasses import asdict
-        from zoneinfo import ZoneInfo
-
 
         ledger = self.ledger()
         task = await ledger.toon(task_id)
@@ -278,11 +276,6 @@ class Gate:
         return json.dumps(shown, ensure_ascii=False, indent=2)
 
     def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
-        from datetime import datetime
-        from zoneinfo import ZoneInfo
-
-        from worker.core.table import age
-
         copy = _copy_path(running.briefing_file, variant)
         text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
         if running.volgende_stap:  # a step set since the copy was made (waiting or written) is the first action
@@ -317,26 +310,23 @@ class Gate:
             reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
             await self.journal.settle(entry, result, reason)
             if refusal is not None:
-                said = refusal.render(self.language)  # the log's words are the daemon's language
-                # The owner took the task back, or cancelled it: the ledger's rule at work, which the session was
-                # told, not a failure of the daemon's (an error each time the owner cancels reads as one).
-                log.warning(
-                    "journal_write_refused",
-                    task_id=entry.task_id,
-                    bot=entry.bot,
-                    op=entry.op,
-                    seq=entry.seq,
-                    reason=said,
-                )
-                running = self.running.get(entry.task_id)
-                if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
-                    running.close_refused = refusal.as_phrase()
+                self._refused(entry, refusal)
             waiting = self._settled.get(entry.seq)
             if waiting is not None:
                 waiting[1].append(refusal)
                 waiting[0].set()
             if result == "geschreven" and not self.pending_for(entry.task_id):
                 await self._refresh_copies(entry.task_id)
+
+    def _refused(self, entry: Entry, refusal: TaakError) -> None:
+        """The owner took the task back, or cancelled it: the ledger's rule at work, which the session was told,
+        not a failure of the daemon's (an error each time the owner cancels reads as one)."""
+        said = refusal.render(self.language)  # the log's words are the daemon's language
+        where = {"task_id": entry.task_id, "bot": entry.bot, "op": entry.op, "seq": entry.seq}
+        log.warning("journal_write_refused", **where, reason=said)
+        running = self.running.get(entry.task_id)
+        if entry.op in CLOSING_OPS and running is not None and running.claim.token == entry.token:
+            running.close_refused = refusal.as_phrase()
 
     async def _refresh_copies(self, task_id: str) -> None:
         """After a session's writes reached the database, its briefing copies show them: the hooks' fallback
@@ -508,11 +498,15 @@ def _session_meta(soort: str, meta: object) -> dict[str, Any]:
     if not isinstance(meta, dict) or len(json.dumps(meta, ensure_ascii=False)) > SESSION_META_MAX_BYTES:
         raise InvalidInput("session_meta_refused", name="meta", allowed=allowed, limit=SESSION_META_MAX_BYTES)
     for key, value in meta.items():
-        text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
-        compaction = key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES
-        if not (text or compaction):
+        if not _meta_allowed(soort, key, value):
             raise InvalidInput("session_meta_refused", name=key, allowed=allowed, limit=SESSION_META_MAX_BYTES)
     return meta
+
+
+def _meta_allowed(soort: str, key: str, value: object) -> bool:
+    """A text a session may give (a trigger only as Claude Code names one), or a compaction's phrase."""
+    text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
+    return text or (key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES)
 
 
 def _phrase_key(value: object) -> object:
@@ -528,8 +522,6 @@ def _of_session(running: Running, peer: int | None) -> bool:
 
 
 def _local_time(iso: str, zone: Any) -> str:
-    from datetime import datetime
-
     try:
         return f"{datetime.fromisoformat(iso).astimezone(zone):%H:%M}"
     except ValueError:

@@ -19,20 +19,21 @@ from enum import StrEnum
 from typing import Any
 
 import asyncpg
-import asyncpg.pool
 import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.core.phrases import Phrase, message, phrase
 from worker.core.terminal import is_blank
+from worker.db import intake as db_intake
+from worker.db.bots import all_bots, known_bot
+from worker.db.intake import Columns, Table
 from worker.db.ledger import Ledger, NewTask
-from worker.db.sqlfiles import Executor, queries
+from worker.db.sqlfiles import Connected, Executor
 from worker.db.store import Store
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
-Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 BATCH = 50
 UNUSABLE = "-"  # the task_id of a message that cannot become a task (empty, or too long to be an opdracht)
 SKIPPED = "overgeslagen"  # the task_id of a message from before the cut-off, or handled by the old worker
@@ -46,30 +47,6 @@ class Decision(StrEnum):
     UNUSABLE = "onbruikbaar"  # empty, or longer than an opdracht may be
     DONE = "al_verwerkt"  # became a task, joined one, or was skipped before
     NO_BOT = "geen_bot"  # addressed to no bot the fleet knows: no daemon takes it (the preview says so)
-
-
-@dataclass(frozen=True)
-class Columns:
-    id: str
-    text: str
-    sender: str
-    recipient: str
-    time: str
-    status: str
-
-
-@dataclass(frozen=True)
-class Table:
-    """The old table as it is: which configured columns it has."""
-
-    exists: bool
-    columns: frozenset[str] = frozenset()
-
-    def missing(self, columns: Columns) -> list[str]:
-        # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a
-        # misspelled one would let every message the old worker handled run again.
-        needed = (columns.id, columns.text, columns.sender, columns.recipient, columns.time, columns.status)
-        return [name for name in needed if name and name not in self.columns]
 
 
 @dataclass(frozen=True)
@@ -106,23 +83,6 @@ def decide(message: Message, rules: Rules) -> Decision:
     return Decision.TASK
 
 
-def quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def statement(name: str, columns: Columns, table: Table) -> str:
-    status = quoted(columns.status) + "::text" if columns.status and columns.status in table.columns else "null::text"
-    return queries()[name].format(
-        task_id="task_id::text" if "task_id" in table.columns else "null::text",
-        id=quoted(columns.id),
-        text=quoted(columns.text),
-        sender=quoted(columns.sender),
-        recipient=quoted(columns.recipient),
-        time=quoted(columns.time),
-        status=status,
-    )
-
-
 def columns_from(settings: Settings) -> Columns:
     return Columns(
         settings.intake_id_column,
@@ -132,11 +92,6 @@ def columns_from(settings: Settings) -> Columns:
         settings.intake_time_column,
         settings.intake_status_column,
     )
-
-
-async def table(db: Executor) -> Table:
-    names = await db.fetchval(queries()["intake_tabel"])
-    return Table(exists=names is not None, columns=frozenset(names or ()))
 
 
 def cutoff_problem(rules: Rules, language: str) -> str | None:
@@ -157,19 +112,19 @@ def _unusable(found: Table, columns: Columns, language: str) -> str | None:
 
 async def prepare_table(pool: Executor, columns: Columns, language: str) -> Table | str:
     """The table, ready for intake (its columns added if it appeared later), or why intake is off."""
-    found = await table(pool)
+    found = await db_intake.table(pool)
     if why := _unusable(found, columns, language):
         return why
     if "task_id" not in found.columns or "parent_id" not in found.columns:
-        await pool.execute(queries()["intake_kolommen"])
-        found = await table(pool)
+        await db_intake.add_columns(pool)
+        found = await db_intake.table(pool)
     return found
 
 
 async def rules_from(db: Executor, settings: Settings, found: Table) -> Rules:
     cutoff = settings.intake_vanaf
     if cutoff is None:
-        stored = await db.fetchval(queries()["intake_vanaf"])
+        stored = await db_intake.stored_cutoff(db)
         cutoff = datetime.fromisoformat(stored) if stored else datetime.now(settings.zone)
     if cutoff.tzinfo is None:
         cutoff = cutoff.replace(tzinfo=settings.zone)
@@ -217,7 +172,7 @@ async def _take(
     decided: Counter[str] = Counter()
     async with store.transaction() as held:
         conn, ledger = held.conn, held.tasks
-        records = await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH)
+        records = await db_intake.messages(conn, columns, found, bots, BATCH)
         for record in records:
             decision = decide(message_from(record), rules)
             decided[decision.value] += 1
@@ -229,7 +184,7 @@ async def _take(
                 except Unusable as unusable:
                     log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said(language))
                     task_id, parent = UNUSABLE, None
-            await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
+            await db_intake.mark(conn, columns, found, record["bericht_id"], task_id, parent)
     if records:
         log.info("intake", messages=len(records), **decided)
     return len(records)
@@ -240,14 +195,12 @@ async def take_one(
 ) -> str:
     """The owner pulls in one message by its ID, whatever its age or status; returns the task it became or joined.
     Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
-    from worker.db.bots import known_bot
-
     message_id = message_id.strip()
     if not message_id:
         raise InvalidInput("empty", what="BERICHT_ID")
     async with store.transaction() as held:
         conn = held.conn
-        found_record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
+        found_record = await db_intake.message(conn, columns, found, message_id)
         if found_record is None:
             raise NotFound("no_message", id=message_id)
         if found_record["task_id"] not in (None, SKIPPED):
@@ -260,7 +213,7 @@ async def take_one(
             task_id, parent = await _convert(conn, held.tasks, record)
         except Unusable as unusable:
             raise Refused("message_unusable", id=message_id, reason=unusable.reason) from None
-        await conn.execute(statement("intake_koppelen", columns, found), record["bericht_id"], task_id, parent)
+        await db_intake.mark(conn, columns, found, record["bericht_id"], task_id, parent)
     return task_id
 
 
@@ -272,23 +225,15 @@ class Unusable(Exception):
         self.reason = reason
 
 
-async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
+async def _convert(conn: Connected, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
     text = (message["tekst"] or "").replace("\x00", "")
     sender = (message["afzender"] or "").strip() or "agent_messages"
     named = TASK_ID_IN_TEXT.search(text)
-    if named is not None:
-        # Locked: two daemons answering the same waiting task must not both see it waiting.
-        existing = await ledger.db.fetchrow(queries()["taak_vergrendeld"], named.group(0))
-        if existing is not None:
-            try:
-                if existing["status"] == Status.WACHT_OP_MENS:
-                    await ledger.antwoord(existing["id"], text, wie=sender)
-                else:
-                    meta = {"agent_messages": message["bericht_id"]}
-                    await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta=meta)
-            except InvalidInput as exc:  # checked before anything is written: a text past TEXT_MAX_CHARS
-                raise Unusable(phrase(exc.key, **exc.values)) from None
-            return existing["id"], existing["id"]
+    # Locked: two daemons answering the same waiting task must not both see it waiting.
+    existing = await db_intake.locked_task(ledger.db, named.group(0)) if named is not None else None
+    if existing is not None:
+        await _join(ledger, existing, text, sender, message["bericht_id"])
+        return existing["id"], existing["id"]
     try:
         async with conn.transaction():  # a savepoint: one odd message must not undo the batch
             task_id = await ledger.nieuw(
@@ -299,6 +244,17 @@ async def _convert(conn: Conn, ledger: Ledger, message: Mapping[str, Any]) -> tu
     except asyncpg.CheckViolationError as exc:
         raise Unusable(phrase("message_breaks_rule", rule=exc.constraint_name or "?")) from None
     return task_id, None
+
+
+async def _join(ledger: Ledger, existing: asyncpg.Record, text: str, sender: str, message_id: str) -> None:
+    """A message naming a task joins its log: the answer when the task waits for the owner, else a note."""
+    try:
+        if existing["status"] == Status.WACHT_OP_MENS:
+            await ledger.antwoord(existing["id"], text, wie=sender)
+        else:
+            await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message_id})
+    except InvalidInput as exc:  # checked before anything is written: a text past TEXT_MAX_CHARS
+        raise Unusable(phrase(exc.key, **exc.values)) from None
 
 
 @dataclass
@@ -312,25 +268,28 @@ class Preview:
     oldest: datetime | None = None
     newest: datetime | None = None
 
+    def count(self, message: Message, decision: str) -> None:
+        self.per_decision[decision] += 1
+        self.per_sender[(message.sender or "-", decision)] += 1
+        self.per_recipient[(message.recipient or "-", decision)] += 1
+        if message.moment is not None:
+            self.oldest = min(self.oldest or message.moment, message.moment)
+            self.newest = max(self.newest or message.moment, message.moment)
 
-async def preview(conn: Conn, settings: Settings, bot: str | None) -> Preview | str:
+
+async def preview(conn: Connected, settings: Settings, bot: str | None) -> Preview | str:
     """Every message (for one bot, or all) with what would become of it, in a read-only transaction."""
     columns = columns_from(settings)
-    found = await table(conn)
+    found = await db_intake.table(conn)
     if why := _unusable(found, columns, settings.language):
         return why
     seen = Preview(rules=await rules_from(conn, settings, found))
     async with conn.transaction(readonly=True):
-        known = {r["bot"] for r in await conn.fetch(queries()["bots_lijst"])}
-        for record in await conn.fetch(statement("intake_voorbeeld", columns, found), bot):
+        known = {b.bot for b in await all_bots(conn)}
+        for record in await db_intake.all_messages(conn, columns, found, bot):
             message = message_from(record)
             decision = decide(message, seen.rules).value
             if decision in (Decision.TASK, Decision.JOINS) and message.recipient not in known and bot is None:
                 decision = Decision.NO_BOT.value
-            seen.per_decision[decision] += 1
-            seen.per_sender[(message.sender or "-", decision)] += 1
-            seen.per_recipient[(message.recipient or "-", decision)] += 1
-            if message.moment is not None:
-                seen.oldest = min(seen.oldest or message.moment, message.moment)
-                seen.newest = max(seen.newest or message.moment, message.moment)
+            seen.count(message, decision)
     return seen

@@ -209,17 +209,21 @@ def _record(line: bytes) -> Entry | int | None:
     if not isinstance(record, dict):
         return None
     if set(record) == {"entry"}:
-        raw = record["entry"]
-        if not isinstance(raw, dict) or set(raw) != set(ENTRY_TYPES):
-            return None
-        if any(not _typed(raw[name], types) for name, types in ENTRY_TYPES.items()):
-            return None
-        return Entry(**raw)
+        return _entry(record["entry"])
     if set(record) == {"settled", "uitkomst", "reden"}:
         seq, outcome, reason = record["settled"], record["uitkomst"], record["reden"]
         if _typed(seq, (int,)) and outcome in get_args(Outcome) and _typed(reason, (str, type(None))):
             return int(seq)
     return None
+
+
+def _entry(raw: object) -> Entry | None:
+    """An entry with exactly its fields, each of its type."""
+    if not isinstance(raw, dict) or set(raw) != set(ENTRY_TYPES):
+        return None
+    if any(not _typed(raw[name], types) for name, types in ENTRY_TYPES.items()):
+        return None
+    return Entry(**raw)
 
 
 def _typed(value: object, types: tuple[type, ...]) -> bool:

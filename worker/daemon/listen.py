@@ -6,14 +6,14 @@ from collections.abc import Callable
 from functools import partial
 
 import anyio
+import asyncpg
 import structlog
 
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import TaakError
 from worker.core.phrases import message
 from worker.daemon.retry import backoff, said_error
-from worker.db.connect import CONNECTION_ERRORS, connect_one
-from worker.db.sqlfiles import queries
+from worker.db.connect import CONNECTION_ERRORS, alive, connect_one
 from worker.settings import Settings
 
 log = structlog.get_logger("queue-worker")
@@ -40,24 +40,31 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
                 log.warning("listen_lost", error=said_error(exc, settings.language))
             await anyio.sleep(backoff(failures, 0.5, 5))
             continue
-        lost = anyio.Event()
-        try:
-            conn.add_termination_listener(partial(_set_event, lost))
-            await conn.add_listener("taak_nieuw", lambda *_args: wake())
-            log.info("listening", channel="taak_nieuw", reconnected=failures > 0)
-            failures = 0
-            wake()  # after any (re)connect, look at once: a notification may have been missed
-            while not lost.is_set() and not stopping.is_set():
-                with anyio.move_on_after(settings.poll_seconds):
-                    await lost.wait()
-                if not lost.is_set():
-                    await conn.fetchval(queries()["leeft"], timeout=settings.connect_timeout_seconds)
-            if lost.is_set():
-                log.warning("listen_lost", error=message("connection_closed", settings.language))
-                failures = 1
-        except CONNECTION_ERRORS as exc:
-            log.warning("listen_lost", error=said_error(exc, settings.language))
-            failures = 1
-        finally:
-            with anyio.CancelScope(shield=True), anyio.move_on_after(2):
-                conn.terminate() if lost.is_set() else await conn.close()
+        failures = await _listen_on(conn, settings, wake, stopping, reconnected=failures > 0)
+
+
+async def _listen_on(
+    conn: asyncpg.Connection, settings: Settings, wake: Callable[[], None], stopping: anyio.Event, *, reconnected: bool
+) -> int:
+    """Listen on one connection until it is lost (returns 1: a failure, for the backoff) or the daemon stops (0)."""
+    lost = anyio.Event()
+    try:
+        conn.add_termination_listener(partial(_set_event, lost))
+        await conn.add_listener("taak_nieuw", lambda *_args: wake())
+        log.info("listening", channel="taak_nieuw", reconnected=reconnected)
+        wake()  # after any (re)connect, look at once: a notification may have been missed
+        while not lost.is_set() and not stopping.is_set():
+            with anyio.move_on_after(settings.poll_seconds):
+                await lost.wait()
+            if not lost.is_set():
+                await alive(conn, settings.connect_timeout_seconds)
+        if lost.is_set():
+            log.warning("listen_lost", error=message("connection_closed", settings.language))
+            return 1
+    except CONNECTION_ERRORS as exc:
+        log.warning("listen_lost", error=said_error(exc, settings.language))
+        return 1
+    finally:
+        with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+            conn.terminate() if lost.is_set() else await conn.close()
+    return 0

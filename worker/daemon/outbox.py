@@ -5,6 +5,7 @@ same transaction; a failed command is logged and tried again later, never droppe
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import subprocess
@@ -19,7 +20,8 @@ import structlog
 
 from worker.core.phrases import Phrase, phrase
 from worker.core.sink import klaar_summary
-from worker.db.sqlfiles import Executor, queries
+from worker.db import bots, outbox
+from worker.db.sqlfiles import Executor
 from worker.db.store import Store
 from worker.settings import Settings
 
@@ -40,14 +42,12 @@ DELIVERED_ON_REQUEST = ["klaar"]
 async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: list[str]) -> None:
     """Tell the ledger what this daemon delivers for its bots, so that nothing piles up undelivered."""
     kinds = [kind for kind in kinds_to_send(settings) if kind in DELIVERED_ON_REQUEST]
-    await db.execute(queries()["bezorgers_zetten"], holders, kinds)
+    await outbox.set_deliverers(db, holders, kinds)
 
 
 async def make_reminders(pool: Executor, settings: Settings) -> None:
     """Reminders, escalations and due dates passed, into the outbox (the owner's channel routes them)."""
-    await pool.execute(queries()["herinneringen_maken"], settings.remind_hours * 3600)
-    await pool.execute(queries()["escalaties_maken"], settings.beslis_uren * 3600)
-    await pool.execute(queries()["uiterlijk_meldingen_maken"])
+    await outbox.make_reminders(pool, settings.remind_hours * 3600, settings.beslis_uren * 3600)
 
 
 SEND_DEADLINE_SECONDS = 120
@@ -77,7 +77,7 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
     none."""
     async with store.transaction() as held:
         conn = held.conn
-        row = await conn.fetchrow(queries()["melding_pakken"], kinds)
+        row = await outbox.take_due(conn, kinds)
         if row is None:
             return None
         ledger = held.tasks
@@ -87,10 +87,10 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
         assert command is not None
         error = await run_command(command, text, row["taak_id"] or "", row["soort"])
         if error is None:
-            await conn.execute(queries()["melding_verstuurd"], row["id"])
+            await outbox.sent(conn, row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
             return 1
-        await conn.execute(queries()["melding_mislukt"], row["id"], error, 30.0, 3600.0)
+        await outbox.failed(conn, row["id"], error)
         log.warning(
             "message_failed", kind=row["soort"], task_id=row["taak_id"], error=error, attempt=row["pogingen"] + 1
         )
@@ -100,13 +100,13 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
 async def owner_text(conn: Executor, row: asyncpg.Record, language: str) -> str | None:
     """A message to the owner as it goes out, in the sender's language; None when it is no longer true (it is
     then settled unsent, and says why)."""
-    found = await conn.fetchrow(queries()["melding_stand"], row["taak_id"], _question_row(row["sleutel"]))
+    found = await outbox.facts(conn, row["taak_id"], _question_row(row["sleutel"]))
     facts = dict(found) if found is not None else None
     why = outdated_why(row["soort"], facts)
     if why is None and row["soort"] == "rem" and not await _still_braked(conn, row["sleutel"]):
         why = phrase("outdated_brake_off")
     if why is not None:  # the outbox keeps the Dutch, as the rest of the ledger's words; the log says the run's
-        await conn.execute(queries()["melding_vervallen"], row["id"], str(why))
+        await outbox.outdated(conn, row["id"], str(why))
         log.info("message_outdated", kind=row["soort"], task_id=row["taak_id"], reason=why.said(language))
         return None
     said = said_again(row["soort"], row["sleutel"], row["tekst"], facts)
@@ -142,31 +142,31 @@ _DUE = re.compile(r"(\S+): over de uiterlijke datum \(([^,]+), ([a-z_]+)\): (.*)
 def said_again(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
     """The words the database put in a message (Dutch, as every row it writes), as a phrase the sender says in
     its own language; None when they are not the words this version writes (then they go as they are)."""
-    said: Phrase | None = None
-    if kind == "mislukt" and facts is not None:
-        attempt = sleutel.rsplit(":", 1)[-1]
-        said = phrase("notify_failed", id=facts["id"], attempt=attempt, of=facts["max_pogingen"], title=facts["titel"])
-    elif kind == "herinnering" and tekst.startswith("herinnering: "):
-        said = phrase("notify_reminder", text=tekst.removeprefix("herinnering: "))
-    elif kind == "escalatie" and (found := _ESCALATION.fullmatch(tekst)):
-        said = phrase("notify_escalation", hours=found.group(1), text=found.group(2))
-    elif kind == "uiterlijk" and (found := _DUE.fullmatch(tekst)):
-        task_id, when, status, title = found.groups()
-        said = phrase("notify_due_passed", id=task_id, when=when, status=status, title=title)
+    said = _read_back(kind, sleutel, tekst, facts)
     return said if said is not None and str(said) == tekst else None
 
 
-async def _still_braked(conn: Executor, sleutel: str) -> bool:
-    from worker.db import bots
+def _read_back(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
+    if kind == "mislukt" and facts is not None:
+        attempt = sleutel.rsplit(":", 1)[-1]
+        return phrase("notify_failed", id=facts["id"], attempt=attempt, of=facts["max_pogingen"], title=facts["titel"])
+    if kind == "herinnering" and tekst.startswith("herinnering: "):
+        return phrase("notify_reminder", text=tekst.removeprefix("herinnering: "))
+    if kind == "escalatie" and (found := _ESCALATION.fullmatch(tekst)):
+        return phrase("notify_escalation", hours=found.group(1), text=found.group(2))
+    if kind == "uiterlijk" and (found := _DUE.fullmatch(tekst)):
+        task_id, when, status, title = found.groups()
+        return phrase("notify_due_passed", id=task_id, when=when, status=status, title=title)
+    return None
 
+
+async def _still_braked(conn: Executor, sleutel: str) -> bool:
     bot = sleutel.split(":")[1]
     return any(day.geremd for day in await bots.days(conn, [bot]))
 
 
 async def run_command(command: str, text: str, task_id: str, kind: str) -> str | None:
     """None when the command took the message (exit 0), else why not, in one line."""
-    import os
-
     env = {**os.environ, "TAAK_ID": task_id, "TAAK_MELDING": kind}
     # The message on stdin from a file, not a pipe: a command that exits without reading it (it sends a fixed text)
     # broke the pipe, and every try ended in a traceback.

@@ -12,9 +12,10 @@ from typing import TypeVar
 import anyio
 import structlog
 
+from worker.core.errors import TaakError
 from worker.core.outcome import backoff_seconds, with_jitter
 from worker.core.phrases import Phrase
-from worker.db.connect import CONNECTION_ERRORS
+from worker.db.connect import CONNECTION_ERRORS, known_reason
 
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
@@ -37,9 +38,6 @@ def one_line(exc: BaseException) -> str:
 def said_error(exc: BaseException, language: str) -> str:
     """A lost or refused connection as the log says it: a common cause in the run's language, else the driver's
     own first line with its type."""
-    from worker.core.errors import TaakError
-    from worker.db.connect import known_reason
-
     if isinstance(exc, TaakError):
         # `database unreachable at host (why)` from the connect: the why, as every later line of the log says it.
         reason = exc.values.get("reason") if exc.key == "unreachable" else None
@@ -88,12 +86,7 @@ class Outages:
                 value = await operation()
             except CONNECTION_ERRORS as exc:
                 failures += 1
-                if self.ok:
-                    self.ok = False
-                    log.error("database_unreachable", during=what, error=said_error(exc, self.language))
-                patience_over = last_try_after is not None and last_try_after.is_set()
-                if (self.give_up.is_set() and failures > 3) or patience_over:
-                    raise DatabaseGone(what) from exc
+                self._away(what, exc, failures, last_try_after)
                 with anyio.move_on_after(backoff(failures, 0.5, 15)):
                     await (abandon or last_try_after or self.give_up).wait()
                 continue
@@ -103,3 +96,12 @@ class Outages:
                 log.info("database_back", during=what)
                 self.on_back()
             return value
+
+    def _away(self, what: str, exc: BaseException, failures: int, last_try_after: anyio.Event | None) -> None:
+        """Said once when the database went away; DatabaseGone when it is time to give up."""
+        if self.ok:
+            self.ok = False
+            log.error("database_unreachable", during=what, error=said_error(exc, self.language))
+        patience_over = last_try_after is not None and last_try_after.is_set()
+        if (self.give_up.is_set() and failures > 3) or patience_over:
+            raise DatabaseGone(what) from exc

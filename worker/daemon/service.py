@@ -8,6 +8,7 @@ an environment file for the settings (mode 600, never overwritten) with the PATH
 
 from __future__ import annotations
 
+import getpass
 import os
 import shutil
 import subprocess
@@ -83,25 +84,33 @@ def service_file(
 ) -> ServiceFile:
     command = queue_worker_path()
     if platform == "macos":
-        env_dir = home / ".config" / "taak"
-        log_file = home / "Library" / "Logs" / "taak" / f"queue-worker-{bot}.log"
-        label = f"nl.taak.queue-worker.{bot}"
-        text = render(
-            (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
-            {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
-            from_english("service.launchd", "nl") if language == "nl" else None,
-        )
-        path = home / "Library" / "LaunchAgents" / f"{label}.plist"
-        return ServiceFile(
-            path,
-            text,
-            env_dir / f"{bot}.env",
-            load=f"launchctl bootstrap gui/$(id -u) {path}",
-            logs=f"tail -f {log_file}",
-            stop=["launchctl", "bootout", f"gui/{os.getuid()}/{label}"],
-            status=["launchctl", "print", f"gui/{os.getuid()}/{label}"],
-            log_file=log_file,
-        )
+        return _launchd_file(bot, home, command, language)
+    return _systemd_file(bot, home, command, system=system, user=user, language=language)
+
+
+def _launchd_file(bot: str, home: Path, command: str, language: str) -> ServiceFile:
+    env_dir = home / ".config" / "taak"
+    log_file = home / "Library" / "Logs" / "taak" / f"queue-worker-{bot}.log"
+    label = f"nl.taak.queue-worker.{bot}"
+    text = render(
+        (deploy_dir() / "launchd" / "nl.taak.queue-worker.plist").read_text(),
+        {"BOT": bot, "ENV_DIR": str(env_dir), "QUEUE_WORKER": command, "LOG_DIR": str(log_file.parent)},
+        from_english("service.launchd", "nl") if language == "nl" else None,
+    )
+    path = home / "Library" / "LaunchAgents" / f"{label}.plist"
+    return ServiceFile(
+        path,
+        text,
+        env_dir / f"{bot}.env",
+        load=f"launchctl bootstrap gui/$(id -u) {path}",
+        logs=f"tail -f {log_file}",
+        stop=["launchctl", "bootout", f"gui/{os.getuid()}/{label}"],
+        status=["launchctl", "print", f"gui/{os.getuid()}/{label}"],
+        log_file=log_file,
+    )
+
+
+def _systemd_file(bot: str, home: Path, command: str, *, system: bool, user: str | None, language: str) -> ServiceFile:
     env_dir = Path("/etc/taak") if system else home / ".config" / "taak"
     unit_dir = Path("/etc/systemd/system") if system else home / ".config" / "systemd" / "user"
     text = render(
@@ -205,8 +214,6 @@ def said_by_manager(output: str, language: str) -> str:
     no login session: `su`, a container, ssh without lingering), said in the run's language with what to do."""
     if not manager_unreachable(output):
         return output
-    import getpass
-
     return message("no_user_bus", language, user=getpass.getuser())
 
 

@@ -257,6 +257,36 @@ async def _drain_stderr(stream: ByteReceiveStream, err_file: Sink, live: _Live) 
         del live.stderr[:-STDERR_KEEP]
 
 
+def _stop_by_the_clock(live: _Live, limits: Limits, now: float, *, shutdown: bool) -> Stop | None:
+    """Why the session stops now, by the daemon's stop and the session's clocks; None: it goes on."""
+    if shutdown:
+        return Stop.SHUTDOWN
+    if live.closed_at is not None:
+        # Its task is finished, blocked or released: the session is winding down; let it exit and print its
+        # result line, within the kill grace.
+        return Stop.LINGERED if now - live.closed_at > limits.kill_grace_seconds else None
+    if now - live.last_activity > limits.silence_seconds:
+        return Stop.SILENCE
+    if now - live.started > limits.total_seconds:
+        return Stop.TOTAL
+    return Stop.UNCONFIRMED if live.unconfirmed_too_long(limits) else None
+
+
+async def _check_lease(
+    process: Process, limits: Limits, lease_check: LeaseCheck, live: _Live, held: int, now: float
+) -> None:
+    active, live.active_since_check = live.active_since_check, False
+    lease, confirmed = await lease_check(active)
+    if confirmed is not None:
+        live.confirmed = confirmed
+        confirm_lease(held, confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds)
+    if lease in STOP_OF_LEASE_GONE:
+        live.stop = STOP_OF_LEASE_GONE[lease]
+    elif lease == Lease.CLOSED_BY_SESSION:
+        log.info("task_closed_by_session", pid=process.pid)
+        live.closed_at = now
+
+
 async def _watch(
     process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live, held: int
 ) -> None:
@@ -265,31 +295,10 @@ async def _watch(
     while live.stop is None:
         await anyio.sleep(tick)
         now = time.monotonic()
-        if shutdown.is_set():
-            live.stop = Stop.SHUTDOWN
-        elif live.closed_at is not None:
-            # Its task is finished, blocked or released: the session is winding down; let it exit and
-            # print its result line, within the kill grace.
-            if now - live.closed_at > limits.kill_grace_seconds:
-                live.stop = Stop.LINGERED
-        elif now - live.last_activity > limits.silence_seconds:
-            live.stop = Stop.SILENCE
-        elif now - live.started > limits.total_seconds:
-            live.stop = Stop.TOTAL
-        elif live.unconfirmed_too_long(limits):
-            live.stop = Stop.UNCONFIRMED
-        elif now >= next_lease_check:
-            active, live.active_since_check = live.active_since_check, False
+        live.stop = _stop_by_the_clock(live, limits, now, shutdown=shutdown.is_set())
+        if live.stop is None and live.closed_at is None and now >= next_lease_check:
             next_lease_check = now + limits.lease_check_seconds
-            lease, confirmed = await lease_check(active)
-            if confirmed is not None:
-                live.confirmed = confirmed
-                confirm_lease(held, confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds)
-            if lease in STOP_OF_LEASE_GONE:
-                live.stop = STOP_OF_LEASE_GONE[lease]
-            elif lease == Lease.CLOSED_BY_SESSION:
-                log.info("task_closed_by_session", pid=process.pid)
-                live.closed_at = now
+            await _check_lease(process, limits, lease_check, live, held, now)
     log.info("session_stopping", stop=str(live.stop), pid=process.pid)
     if live.stop in (*STOP_OF_LEASE_GONE.values(), Stop.UNCONFIRMED):  # not one more step may happen
         kill_session(process.pid)

@@ -36,6 +36,7 @@ from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.core.session_plan import settings_json as hook_settings_json
+from worker.core.stream import Result
 from worker.core.table import dollars
 from worker.daemon import outbox
 from worker.daemon.duties import Duties
@@ -428,13 +429,7 @@ class Worker:
             return
         if time.monotonic() < self.paused_until:
             self._skipping(message("claim_paused", self.settings.language))
-        while (
-            len(self.running) < self.settings.concurrency
-            and not self.stopping.is_set()
-            and not self.suspended
-            and time.monotonic() >= self.paused_until
-            and not (self.once and self.claimed_once)
-        ):
+        while self._may_claim():
             session_id = str(uuid.uuid4())
             try:
                 claimed = await self.outages.run("claim", partial(self._claim, session_id), abandon=self.stopping)
@@ -452,6 +447,16 @@ class Worker:
             self.groups.claimed(claim.task.id, claim.token)
             self.running[claim.task.id] = self._running(claim, session_id)
             group.start_soon(self._run_task, claim, session_id, confirmed)
+
+    def _may_claim(self) -> bool:
+        """A free slot, no stop, no suspension or pause, and (with --once) nothing claimed yet."""
+        return (
+            len(self.running) < self.settings.concurrency
+            and not self.stopping.is_set()
+            and not self.suspended
+            and time.monotonic() >= self.paused_until
+            and not (self.once and self.claimed_once)
+        )
 
     def _running(self, claim: Claim, session_id: str) -> Running:
         task = claim.task
@@ -851,23 +856,31 @@ def _ended(exit_code: int | None) -> Phrase | str:
     return f"exit {exit_code}"
 
 
-def _result_phrase(report: SessionReport) -> Phrase:
-    result = report.result
-    if result is None:
-        failed = launch_failure(report.spawn_error or "")
-        why: Phrase | str | None = (
-            failed
-            or report.spawn_error
-            or (phrase("row_stopped", how=phrase(STOPPED[report.stop])) if report.stop else None)
-        )
-        ended = _ended(report.exit_code)
-        return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
-    text = (result.text or result.subtype or "").strip()
-    figures = {
+def _no_result_phrase(report: SessionReport) -> Phrase:
+    """A session without a result line: how it ended, and why when that is known."""
+    why: Phrase | str | None = (
+        launch_failure(report.spawn_error or "")
+        or report.spawn_error
+        or (phrase("row_stopped", how=phrase(STOPPED[report.stop])) if report.stop else None)
+    )
+    ended = _ended(report.exit_code)
+    return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
+
+
+def _figures(result: Result) -> dict[str, object]:
+    return {
         "turns": result.num_turns if result.num_turns is not None else "?",
         "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
         "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
     }
+
+
+def _result_phrase(report: SessionReport) -> Phrase:
+    result = report.result
+    if result is None:
+        return _no_result_phrase(report)
+    text = (result.text or result.subtype or "").strip()
+    figures = _figures(result)
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
         return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)

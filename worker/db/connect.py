@@ -7,7 +7,7 @@ import os
 import re
 import socket
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import asyncpg
@@ -23,6 +23,8 @@ from tenacity import (
 from worker.core.dsn import DatabaseUrl, parse_database_url, redact, url_parameter
 from worker.core.errors import InvalidInput, Misconfigured, Unreachable
 from worker.core.phrases import OsReason, Phrase, phrase
+from worker.db.embedded import ensure_embedded
+from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
 # Failures worth another try: the server is starting, restarting or briefly unreachable.
@@ -94,9 +96,6 @@ def _given_url(args: tuple[Any, ...], options: dict[str, Any]) -> str:
 
 def missing_certificate(url: str) -> tuple[str, str] | None:
     """The first of the URL's certificate and key files that does not exist: (parameter, path)."""
-    import os
-    from urllib.parse import parse_qsl, urlsplit
-
     for name, value in parse_qsl(urlsplit(url).query):
         if name in ("sslrootcert", "sslcert", "sslkey", "sslcrl") and not os.path.exists(os.path.expanduser(value)):
             return name, value
@@ -108,8 +107,6 @@ def embedded_or_configured(settings: Settings) -> DatabaseUrl:
     blocks; an event loop calls resolve_database)."""
     if settings.database is not None:
         return settings.database
-    from worker.db.embedded import ensure_embedded
-
     return parse_database_url(ensure_embedded(settings.embedded_dir))
 
 
@@ -188,32 +185,43 @@ def _ssl_required(database: DatabaseUrl) -> bool:
     return mode not in ("disable", "allow", "prefer")
 
 
+# A cause's common kinds, said in the run's language: the first that fits.
+_KNOWN: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], str], ...] = (
+    (socket.gaierror, "reason_no_such_host"),
+    (DatabaseRefusesConnections, "reason_database_refuses"),  # ALLOW_CONNECTIONS false, a restore, a drop
+    (ConnectionRefusedError, "reason_refused"),
+    ((TimeoutError, asyncio.TimeoutError), "reason_timeout"),
+    (FileNotFoundError, "reason_no_postgres_socket"),  # a Unix socket's folder without Postgres's socket in it
+    # It went away under a command still using it (`taak tail` while the server stops, a backend killed);
+    # InternalClientError: the server's FATAL was read, the socket's close not yet (CONNECTION_ERRORS).
+    ((ConnectionError, asyncpg.ConnectionDoesNotExistError, asyncpg.InternalClientError), "connection_closed"),
+)
+_NAMED = (
+    (asyncpg.InvalidCatalogNameError, "reason_no_database"),
+    (asyncpg.InvalidAuthorizationSpecificationError, "reason_no_role"),
+)
+
+
 def known_reason(cause: BaseException) -> Phrase | None:
     text = str(cause)
-    if isinstance(cause, socket.gaierror):
-        return phrase("reason_no_such_host")
-    if isinstance(cause, ConnectionRefusedError) and not isinstance(cause, DatabaseRefusesConnections):
-        return phrase("reason_refused")
-    if isinstance(cause, TimeoutError | asyncio.TimeoutError):
-        return phrase("reason_timeout")
-    if "rejected SSL upgrade" in text:
+    if "rejected SSL upgrade" in text:  # a ConnectionError of asyncpg's
         return phrase("reason_no_ssl")
-    if isinstance(cause, FileNotFoundError):  # a Unix socket's folder without Postgres's socket in it
-        return phrase("reason_no_postgres_socket")
-    if isinstance(cause, DatabaseRefusesConnections):  # ALLOW_CONNECTIONS false, a restore, a drop
-        return phrase("reason_database_refuses")
-    if isinstance(cause, ConnectionError | asyncpg.ConnectionDoesNotExistError | asyncpg.InternalClientError) or (
-        isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text
-    ):  # it went away under a command still using it (`taak tail` while the server stops, a backend killed);
-        # InternalClientError: the server's FATAL was read, the socket's close not yet (CONNECTION_ERRORS)
+    for kinds, key in _KNOWN:
+        if isinstance(cause, kinds):
+            return phrase(key)
+    if isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in text:
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
+    return _named_reason(cause, text)
+
+
+def _named_reason(cause: BaseException, text: str) -> Phrase | None:
+    """A database or role the server says does not exist, by its name."""
     named = re.search(r'"([^"]*)" does not exist', text)
-    if named and isinstance(cause, asyncpg.InvalidCatalogNameError):
-        return phrase("reason_no_database", name=named.group(1))
-    if named and isinstance(cause, asyncpg.InvalidAuthorizationSpecificationError):
-        return phrase("reason_no_role", name=named.group(1))
+    for kinds, key in _NAMED:
+        if named and isinstance(cause, kinds):
+            return phrase(key, name=named.group(1))
     return None
 
 
@@ -228,6 +236,11 @@ async def connect_one(
     options["statement_cache_size"] = 0
     connection: asyncpg.Connection = await _retrying(settings, database, lambda: open_connection(**options))
     return connection
+
+
+async def alive(conn: asyncpg.Connection, seconds: float) -> None:
+    """A health check of a connection that otherwise only listens: raises when it is gone or silent `seconds` long."""
+    await conn.fetchval(queries()["leeft"], timeout=seconds)
 
 
 async def _nothing_left_to_reset(_connection: asyncpg.Connection) -> None:

@@ -23,27 +23,31 @@ def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode]
         return exc.render(language), exc.exit_code
     if isinstance(exc, SCHEMA_MISSING):  # a database taak never migrated, or a URL that looks elsewhere for it
         return schema_missing_line(settings.database.url if settings.database else None, language), ExitCode.REFUSED
-    rules = (
-        asyncpg.IntegrityConstraintViolationError,
-        asyncpg.RaiseError,
-        asyncpg.CheckViolationError,
-        asyncpg.DataError,
-    )
-    if isinstance(exc, rules):
+    if isinstance(exc, _RULES):
         return message("database_rule", language, detail=quoted(str(exc).splitlines()[0])), ExitCode.REFUSED
-    if isinstance(exc, OSError):
-        if line := file_error_line(exc, language):
-            return line, ExitCode.REFUSED
-        return _unreachable_line(settings, exc)
-    if isinstance(exc, asyncpg.PostgresConnectionError):
+    if isinstance(exc, OSError) and (line := file_error_line(exc, language)):
+        return line, ExitCode.REFUSED
+    if _away(exc):
         return _unreachable_line(settings, exc)
     if isinstance(exc, asyncpg.PostgresError):
         return message("database_rule", language, detail=quoted(first_line(exc))), ExitCode.REFUSED
-    if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
-        return _unreachable_line(settings, exc)  # it closed under a command still using it (`taak tail`)
-    if isinstance(exc, asyncpg.InternalClientError):
-        return _unreachable_line(settings, exc)  # the server ended it between two statements (see known_reason)
     return None
+
+
+_RULES = (
+    asyncpg.IntegrityConstraintViolationError,
+    asyncpg.RaiseError,
+    asyncpg.CheckViolationError,
+    asyncpg.DataError,
+)
+
+
+def _away(exc: BaseException) -> bool:
+    """The server cannot be reached, or it closed the connection under a command still using it (`taak tail`);
+    InternalClientError: it ended it between two statements (see known_reason)."""
+    if isinstance(exc, asyncpg.InterfaceError) and "connection is closed" in str(exc):
+        return True
+    return isinstance(exc, OSError | asyncpg.PostgresConnectionError | asyncpg.InternalClientError)
 
 
 def failure_text(exc: BaseException, settings: Settings) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
 TABLE = "public.bot_heartbeats"
@@ -64,8 +65,6 @@ def plan(current: State) -> list[str]:
 
 
 def describe(current: State, language: str) -> list[str]:
-    from worker.core.phrases import message
-
     owner = message("heartbeats_owner_only", language)
     return [
         message(

@@ -10,6 +10,7 @@ bot of `geclaimd_door`, whatever `bot` a caller names; `bot` names the writer on
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -176,8 +177,6 @@ def check_task_id(task_id: str) -> str:
 
 
 def check_token(token: str) -> str:
-    import uuid
-
     try:
         return str(uuid.UUID(token))
     except ValueError:

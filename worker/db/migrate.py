@@ -11,15 +11,22 @@ transaction-scoped, which works through Supabase's pooler too.
 from __future__ import annotations
 
 import hashlib
+import json
+import shlex
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import asyncpg
 import asyncpg.pool
 
+from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
+from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries, sql_dir
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -167,8 +174,6 @@ def schema_newer_line(newer: list[str], language: str) -> str:
 
 
 def schema_newer_said(newer: list[str], language: str) -> str:
-    from worker.core.phrases import message
-
     return message("schema_newer", language, names=", ".join(newer))
 
 
@@ -176,12 +181,6 @@ def upgrade_command() -> str:
     """What brings this installation to the newest version, to be typed as shown: this interpreter's pip (a bare
     `pip` may be another environment's); a clone installed with `pip install -e .`, as the README installs it, is
     pulled and installed again (the package's name is on no index the owner's machine may reach)."""
-    import json
-    import shlex
-    import sys
-    from importlib import metadata
-    from urllib.parse import unquote, urlsplit
-
     pip = f"{shlex.quote(sys.executable)} -m pip install"
     try:
         origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
@@ -206,9 +205,6 @@ SCHEMA_MISSING = (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError)
 def schema_missing_line(url: str | None, language: str) -> str:
     """What to say when taak's tables or functions are not found: a database never migrated, or a URL whose
     search_path looks elsewhere (migrate makes them in public, not where such a session looks)."""
-    from worker.core.dsn import url_search_path
-    from worker.core.phrases import message
-
     path = url_search_path(url) if url else None
     if path is not None:
         return message("schema_missing_search_path", language, path=path)

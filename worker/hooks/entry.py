@@ -4,20 +4,22 @@ Kept apart from the rest of the command so that a hook imports only what it need
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from worker.core.folders import loads, make_folder, open_private
+from worker.core.defaults import default_data_dir
+from worker.core.folders import loads, make_folder
+from worker.core.language import early_language, unreadable_dotenv
+from worker.core.phrases import file_error_line, message
 from worker.core.session_files import STAND_FILE, stand_path
+from worker.hooks.lines import HookFailed, HookResult, first_line, hook_line, written_out
+from worker.hooks.lines import record_hook_run as record_hook_run  # taak's guard records a hook's crash with it
+from worker.hooks.place import HookPlace, folder_setting, read_place
 
 if TYPE_CHECKING:
-    from worker.hooks.owner import HookResult
-    from worker.hooks.place import HookPlace
     from worker.settings import Settings
 
 HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
@@ -27,41 +29,56 @@ def run_hook_command(words: list[str]) -> int | None:
     """`taak hook NAME` (and the queue session's `taak hook prompt --stand FILE`): the exit code, or None
     when the words are not a hook call, so the ordinary parser can explain what is wrong."""
     started = time.monotonic()
-    stdin_read = False
     in_queue_session = bool(os.environ.get("TAAK_SOCKET"))
-    marker = daemon_copies_marker()
-    if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:
-        words = words[:1]  # the daemon's copy of the hook
-        if words[0] == "session-start" and marker is not None:
-            _say_daemon_copies_run(marker)
-    elif in_queue_session and len(words) == 1 and words[0] in HOOK_NAMES:
-        if marker is not None and marker.exists():
-            sys.stdin.read()  # the copy installed in ~/.claude stands down: the daemon's runs in this process
-            record_hook_run(_data_dir(), words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
-            return 0
-        # The daemon's copies are not loaded here (`claude --resume` by the agent itself): this one does their work.
-        if words[0] == "prompt" and marker is not None:
-            words = ["prompt", "--stand", str(marker.with_name(STAND_FILE))]  # the daemon's copy's own file
+    words, stands_down = _as_daemon_copy(words, in_queue_session, daemon_copies_marker())
+    if stands_down:  # the copy installed in ~/.claude stands down: the daemon's runs in this process
+        sys.stdin.read()
+        record_hook_run(_data_dir(), words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
+        return 0
+    stdin_read = False
     if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
-        from worker.hooks.stand import prompt_from_stand
+        from worker.hooks.stand import prompt_from_stand  # start-up: the fast path loads only what it reads
 
-        answered = prompt_from_stand(words[2])
-        if answered is not None:
+        if (answered := prompt_from_stand(words[2])) is not None:
             return answered
         words, stdin_read = words[:1], True  # the file could not be used: take the ordinary path
-    if len(words) == 1 and words[0] in HOOK_NAMES:
-        if in_queue_session:  # a queue session: its daemon answers, never the database
-            from worker.hooks.queue_session import run
+    if not _one_hook(words):
+        return None
+    if in_queue_session:  # a queue session: its daemon answers, never the database
+        return _in_queue_session(words[0], stdin_read, started)
+    return main(words[0], stdin_read=stdin_read)
 
-            try:
-                payload = {} if stdin_read else _read_payload()
-            except ValueError as exc:
-                if words[0] != "pre-compact":
-                    return _unread(words[0], str(exc), started)
-                return run(words[0], {}, unreadable_input=str(exc))  # the summary is steered all the same
-            return run(words[0], payload)
-        return main(words[0], stdin_read=stdin_read)
-    return None
+
+def _as_daemon_copy(words: list[str], in_queue_session: bool, marker: Path | None) -> tuple[list[str], bool]:
+    """The hook's words as the daemon's copy runs them, and whether this copy stands down for the daemon's."""
+    if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:  # the daemon's copy of the hook
+        if words[0] == "session-start" and marker is not None:
+            _say_daemon_copies_run(marker)
+        return words[:1], False
+    if not (in_queue_session and _one_hook(words) and marker is not None):
+        return words, False
+    if marker.exists():
+        return words, True
+    # The daemon's copies are not loaded here (`claude --resume` by the agent itself): this one does their work.
+    if words[0] == "prompt":
+        return ["prompt", "--stand", str(marker.with_name(STAND_FILE))], False  # the daemon's copy's own file
+    return words, False
+
+
+def _one_hook(words: list[str]) -> bool:
+    return len(words) == 1 and words[0] in HOOK_NAMES
+
+
+def _in_queue_session(name: str, stdin_read: bool, started: float) -> int:
+    from worker.hooks.queue_session import run  # start-up: a queue session's hooks ask its daemon, nothing more
+
+    try:
+        payload = {} if stdin_read else _read_payload()
+    except ValueError as exc:
+        if name != "pre-compact":
+            return _unread(name, str(exc), started)
+        return run(name, {}, unreadable_input=str(exc))  # the summary is steered all the same
+    return run(name, payload)
 
 
 def daemon_copies_marker() -> Path | None:
@@ -95,17 +112,13 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
-        from worker.core.language import unreadable_dotenv
-
         if (said := unreadable_dotenv(".env")) is not None:  # as taak refuses it, in one line
             return _unread(name, said, started)
-        from worker.hooks.place import read_place
-
         place = read_place()
     except BadPayload as exc:
         return _unread(name, str(exc), started)
     except Exception as exc:  # a hook never breaks a session
-        return _unread(name, f"{type(exc).__name__}: {_first_line(exc)}", started)
+        return _unread(name, f"{type(exc).__name__}: {first_line(exc)}", started)
     if place is not None and place.id is None:
         return owner_main(name, payload, place, started)
     return task_main(name, payload, started)
@@ -114,7 +127,7 @@ def main(name: str, *, stdin_read: bool = False) -> int:
 def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: float) -> int:
     """Outside a task: files only, no settings class, no database, no event loop (worker/hooks/owner.py)."""
     try:
-        from worker.hooks.owner import OWNER_HANDLERS
+        from worker.hooks.owner import OWNER_HANDLERS  # start-up: the owner's hooks load no task's modules
 
         result = OWNER_HANDLERS[name](payload, place)
     except Exception as exc:
@@ -124,7 +137,7 @@ def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: fl
 
 def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     try:
-        from worker.settings import Settings
+        from worker.settings import Settings  # start-up: pydantic-settings only for a task's hooks
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session
@@ -132,10 +145,9 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     try:
         import anyio
 
-        from worker.hooks.handlers import HANDLERS
+        from worker.hooks.handlers import HANDLERS  # start-up: the driver and event loop only for a task's hooks
 
-        handler = HANDLERS[name]
-        result = anyio.run(handler, payload, settings)
+        result = anyio.run(HANDLERS[name], payload, settings)
     except Exception as exc:
         return _failed(exc, settings, name, started)
     return _said(result, settings, name, started)
@@ -153,20 +165,16 @@ def _unread(name: str, said: str, started: float) -> int:
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
-    from worker.core.phrases import file_error_line
-    from worker.hooks.owner import HookFailed
-    from worker.hooks.place import HookPlace
-
     if isinstance(exc, HookFailed):
         said = str(exc)
     elif not isinstance(settings, HookPlace):
-        from worker.db.failures import failure_text
+        from worker.db.failures import failure_text  # start-up: loaded with the settings class, for a task's hooks
 
         said = failure_text(exc, settings)  # a database away, a URL that is no URL, a file: as `taak lijst` says it
     elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
         said = file_line
     else:
-        said = f"{type(exc).__name__}: {_first_line(exc)}"
+        said = f"{type(exc).__name__}: {first_line(exc)}"
     line = f"taak hook {name}: {said}"
     print(line, file=sys.stderr)
     _record(settings, name, started, error=line)
@@ -187,25 +195,15 @@ def _said(result: HookResult, settings: Settings | HookPlace, name: str, started
     return result.exit_code
 
 
-def hook_line(name: str, said: str) -> str:
-    """What a hook says on stderr, named by the hook as every hook's line is (`taak hook NAME: ...`)."""
-    prefix = f"taak hook {name}: "
-    return said if not said or said.startswith(prefix) else prefix + said
-
-
 def _unreadable_settings(exc: Exception) -> str:
     """Which setting, and why, in the run's language, as the commands say it."""
-    from worker.core.language import early_language
-    from worker.settings import unreadable_settings
+    from worker.settings import unreadable_settings  # start-up: as Settings above, for a task's hooks only
 
-    return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {_first_line(exc)}"
+    return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {first_line(exc)}"
 
 
 def data_dir_anyway() -> Path:
     """Where hooks.log is when the settings cannot be read: TAAK_DATA_DIR as given, else the default."""
-    from worker.core.defaults import default_data_dir
-    from worker.hooks.place import folder_setting
-
     return folder_setting(os.environ.get("TAAK_DATA_DIR"), default_data_dir) or default_data_dir()
 
 
@@ -214,9 +212,6 @@ class BadPayload(ValueError):
 
 
 def _read_payload() -> dict[str, Any]:
-    from worker.core.language import early_language
-    from worker.core.phrases import message
-
     raw = sys.stdin.read()
     try:
         payload = loads(raw) if raw.strip() else {}
@@ -227,53 +222,7 @@ def _read_payload() -> dict[str, Any]:
     return payload
 
 
-def written_out(text: str) -> None:
-    """The hook's answer on stdout, flushed at once: a stdout that fails shows here, while it can be recorded."""
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    sys.stdout.flush()
-
-
 def _record(
     settings: Settings | HookPlace, name: str, started: float, *, error: str | None = None, code: int = 0
 ) -> None:
     record_hook_run(settings.data_dir, name, settings.id, settings.bot, started, error=error, code=code)
-
-
-def record_hook_run(
-    data_dir: Path,
-    name: str,
-    task_id: str | None,
-    bot: str | None,
-    started: float,
-    *,
-    error: str | None = None,
-    code: int = 0,
-    stood_down: bool = False,
-) -> None:
-    """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail. `stood_down`: a copy
-    from ~/.claude in a queue session whose daemon's copy runs, which left the work to it."""
-    try:
-        make_folder(data_dir)
-        record = {
-            "ts": datetime.now(UTC).isoformat(),
-            "hook": name,
-            "task_id": task_id,
-            "bot": bot,
-            "ms": round((time.monotonic() - started) * 1000, 1),
-            "exit_code": code,
-            "error": error,
-            "stood_down": stood_down,
-        }
-        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
-        descriptor = open_private(data_dir / "hooks.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # no symlink
-        try:
-            os.write(descriptor, line)
-        finally:
-            os.close(descriptor)
-    except OSError:
-        pass
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else ""

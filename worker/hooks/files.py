@@ -6,12 +6,11 @@ from __future__ import annotations
 import errno
 
 from worker.core.folders import NotARegularFile
+from worker.core.phrases import message, os_reason
 
 
 def file_reason(exc: OSError, language: str) -> str:
     """Why a file could not be read, in the run's language, as every hook line says it."""
-    from worker.core.phrases import message, os_reason  # not on the prompt hook's fast path, which reads only
-
     if isinstance(exc.__cause__, OSError):  # said as what it was, not as what it was turned into
         exc = exc.__cause__
     if isinstance(exc, NotARegularFile):

@@ -13,11 +13,15 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
-from worker.core.model import Soort
+from worker.core.errors import NotFound
+from worker.core.model import Soort, is_task_id
 from worker.core.phrases import message
+from worker.db.briefing import briefing_for
+from worker.db.connect import connect_one
+from worker.db.failures import failure_text
+from worker.db.store import Store
 from worker.hooks import owner
-from worker.hooks.lines import additional_context, where_we_are
-from worker.hooks.owner import HookFailed, HookResult
+from worker.hooks.lines import HOOK_CONTEXT_LIMIT, HookFailed, HookResult, additional_context, where_we_are
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
     from worker.db.ledger import Ledger
 
 HOOK_CONNECT_TIMEOUT_SECONDS = 3
-HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
 
 
 def place_of(settings: Settings) -> HookPlace:
@@ -51,8 +54,6 @@ def place_of(settings: Settings) -> HookPlace:
 async def quick_connection(settings: Settings) -> asyncpg.Connection:
     """One attempt with a short timeout: a hook must not keep a session waiting on a database that is away.
     Its failures are the commands' (`database niet bereikbaar op ... (verbinding geweigerd)`)."""
-    from worker.db.connect import connect_one  # the embedded server: started or attached as usual
-
     if settings.database is None:
         return await connect_one(settings)
     once = settings.model_copy(update={"connect_attempts": 1, "connect_timeout_seconds": HOOK_CONNECT_TIMEOUT_SECONDS})
@@ -73,9 +74,6 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
 async def _compact_briefing(settings: Settings) -> str:
     assert settings.id is not None
     try:
-        from worker.db.briefing import briefing_for
-        from worker.db.store import Store
-
         conn = await quick_connection(settings)
         try:
             text = await briefing_for(Store(conn, settings).tasks, settings.id, settings, Variant.COMPACT)
@@ -84,8 +82,6 @@ async def _compact_briefing(settings: Settings) -> str:
     except Exception as exc:  # any failure: fall back to the file the daemon wrote
         from_file = briefing_from_file(settings.briefing_file)
         if from_file is None:
-            from worker.db.failures import failure_text
-
             reason = failure_text(exc, settings)
             raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
         text = from_file
@@ -104,8 +100,6 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
         try:
             task = await _log_and_read(settings, report, trigger_of(payload))
         except Exception as exc:  # the database step is best effort: the summariser is steered regardless
-            from worker.db.failures import failure_text
-
             steering = summary_instructions(settings.language, settings.id)
             reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
             return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
@@ -116,8 +110,6 @@ async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult
 
 
 async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:
-    from worker.db.store import Store
-
     assert settings.id is not None
     conn = await quick_connection(settings)
     try:
@@ -155,8 +147,6 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
         return saved
     path, text = saved
     if settings.id:
-        from worker.db.store import Store
-
         conn = await quick_connection(settings)
         try:
             ledger = Store(conn, settings).tasks
@@ -172,9 +162,6 @@ async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResul
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
-    from worker.core.model import is_task_id
-    from worker.core.phrases import message
-
     state = owner.where_we_are_now(place_of(settings))
     line, trouble = None, ""  # a TAAK_ID that names no task is said, not silently left out
     if settings.id and not is_task_id(settings.id):
@@ -184,8 +171,6 @@ async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
             if (line := await _task_line(settings)) is None:
                 trouble = "TAAK_ID: " + message("not_found", settings.language, id=settings.id)
         except Exception as exc:  # the database away: what is open is this machine's own file, shown all the same
-            from worker.db.failures import failure_text
-
             trouble = failure_text(exc, settings)
     text = "\n".join(part for part in (state, line) if part)
     stdout = additional_context("UserPromptSubmit", text) if text else ""
@@ -199,14 +184,12 @@ async def _task_line(settings: Settings) -> str | None:
     assert settings.id is not None
     conn = await quick_connection(settings)
     try:
-        from worker.db.sqlfiles import queries
-
-        row = await conn.fetchrow(queries()["taak"], settings.id)
+        task = await Store(conn, settings).tasks.toon(settings.id)
+    except NotFound:
+        return None
     finally:
         await conn.close()
-    if row is None:
-        return None
-    return where_we_are(settings.id, row["status"], row["volgende_stap"], settings.language)
+    return where_we_are(settings.id, task.status, task.volgende_stap, settings.language)
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any], Settings], Awaitable[HookResult]]] = {

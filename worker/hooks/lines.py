@@ -1,11 +1,32 @@
-"""The small texts hooks print, importable without the settings class: the prompt hook's fast path uses it."""
+"""The small texts hooks print, and the line each hook run leaves in hooks.log: importable without the settings
+class, by every way a hook runs (the prompt hook's fast path, a queue session's, the owner's, a task's)."""
 
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 
+from worker.core.folders import make_folder, open_private
 from worker.core.phrases import message
 from worker.core.terminal import clip, json_safe
+
+HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
+
+
+@dataclass(frozen=True)
+class HookResult:
+    stdout: str = ""
+    stderr: str = ""
+    exit_code: int = 0
+
+
+class HookFailed(Exception):
+    """A hook's failure already said in the run's language: shown as it is, without a class name."""
 
 
 def additional_context(event: str, text: str) -> str:
@@ -18,3 +39,55 @@ def additional_context(event: str, text: str) -> str:
 def where_we_are(task_id: str, status: str, next_step: str | None, language: str) -> str:
     step = clip(" ".join((next_step or "-").split()), 300, " […]")
     return message("hook.where_we_are", "en" if language == "en" else "nl", id=task_id, status=status, step=step)
+
+
+def hook_line(name: str, said: str) -> str:
+    """What a hook says on stderr, named by the hook as every hook's line is (`taak hook NAME: ...`)."""
+    prefix = f"taak hook {name}: "
+    return said if not said or said.startswith(prefix) else prefix + said
+
+
+def written_out(text: str) -> None:
+    """The hook's answer on stdout, flushed at once: a stdout that fails shows here, while it can be recorded."""
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
+
+
+def first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else ""
+
+
+def record_hook_run(
+    data_dir: Path,
+    name: str,
+    task_id: str | None,
+    bot: str | None,
+    started: float,
+    *,
+    error: str | None = None,
+    code: int = 0,
+    stood_down: bool = False,
+) -> None:
+    """One JSON line per hook run in `hooks.log` under the data folder: what ops can tail. `stood_down`: a copy
+    from ~/.claude in a queue session whose daemon's copy runs, which left the work to it."""
+    try:
+        make_folder(data_dir)
+        record = {
+            "ts": datetime.now(UTC).isoformat(),
+            "hook": name,
+            "task_id": task_id,
+            "bot": bot,
+            "ms": round((time.monotonic() - started) * 1000, 1),
+            "exit_code": code,
+            "error": error,
+            "stood_down": stood_down,
+        }
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        descriptor = open_private(data_dir / "hooks.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # no symlink
+        try:
+            os.write(descriptor, line)
+        finally:
+            os.close(descriptor)
+    except OSError:
+        pass

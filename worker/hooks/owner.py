@@ -6,14 +6,14 @@ The hooks of a task (worker/hooks/handlers.py) call these for the same parts."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
 from worker.core.phrases import message
-from worker.hooks.lines import additional_context
+from worker.hooks.files import file_reason as _file_reason
+from worker.hooks.lines import HookResult, additional_context
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
@@ -23,24 +23,12 @@ from worker.hooks.reports import (
     summary_path,
     write_report,
 )
+from worker.memory import lll
 
 MEMORY_BUDGET = 6_000
 
 
-@dataclass(frozen=True)
-class HookResult:
-    stdout: str = ""
-    stderr: str = ""
-    exit_code: int = 0
-
-
-class HookFailed(Exception):
-    """A hook's failure already said in the run's language: shown as it is, without a class name."""
-
-
 def where_we_are_now(place: HookPlace) -> str:
-    from worker.memory import lll
-
     return lll.render(lll.load(lll.lll_path(place.data_dir)), datetime.now(UTC), place.zone, place.language)
 
 
@@ -80,9 +68,7 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
 
 
 def file_reason(exc: OSError, place: HookPlace) -> str:
-    from worker.hooks.files import file_reason as said
-
-    return said(exc, place.language)
+    return _file_reason(exc, place.language)
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
@@ -130,9 +116,20 @@ def memory_index(text: str, where: str, budget: int, language: str = "nl") -> st
     room = budget - len(_left_out(total, where, language)) - 1
     headings = _fitting_headings(sections, room)
     room -= sum(len(sections[i][0] or "") + 1 for i in headings)
+    shown = _shared_out(sections, headings, room)
+    kept: list[str] = []
+    for i in headings:
+        heading, entries = sections[i]
+        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
+    left = total - len(kept)
+    return "\n".join([*kept, _left_out(left, where, language)] if left else kept)
+
+
+def _shared_out(sections: list[tuple[str | None, list[str]]], headings: list[int], room: int) -> dict[int, int]:
+    """How many entries of each section fit in `room`: one more per section per round, while any fits."""
     shown = dict.fromkeys(headings, 0)
     growing = True
-    while growing:  # one more entry per section per round, while any fits
+    while growing:
         growing = False
         for i in headings:
             entries = sections[i][1]
@@ -140,12 +137,7 @@ def memory_index(text: str, where: str, budget: int, language: str = "nl") -> st
                 room -= len(entries[shown[i]]) + 1
                 shown[i] += 1
                 growing = True
-    kept: list[str] = []
-    for i in headings:
-        heading, entries = sections[i]
-        kept += ([heading] if heading is not None else []) + entries[: shown[i]]
-    left = total - len(kept)
-    return "\n".join([*kept, _left_out(left, where, language)] if left else kept)
+    return shown
 
 
 def _sections(lines: list[str]) -> list[tuple[str | None, list[str]]]:

@@ -35,7 +35,7 @@ class HookPlace:
 
 def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".env")) -> HookPlace | None:
     values = _taak_values(os.environ if environ is None else environ, env_file)
-    if values is None or any(not_utf8(value) for value in values.values()):
+    if values is None:
         return None
     language = spoken_language(values.get("language", "nl"))  # `EN` is English to the settings class too
     timezone = values.get("timezone", "Europe/Amsterdam")
@@ -66,7 +66,8 @@ def folder_setting(given: str | None, default: Callable[[], Path]) -> Path | Non
 
 def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> dict[str, str] | None:
     """Every TAAK_ variable, its name lowered and the prefix taken off: the `.env` file's first, the
-    environment's over them. None when the `.env` file cannot be read as the settings class reads it."""
+    environment's over them. None when the `.env` file cannot be read as the settings class reads it, or a value
+    is bytes that are no UTF-8."""
     values: dict[str, str] = {}
     if env_file.is_file():
         try:
@@ -77,7 +78,7 @@ def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> 
             return None
         values.update(_prefixed({k: v for k, v in from_file.items() if v is not None}))
     values.update(_prefixed(environ))
-    return values
+    return None if any(not_utf8(value) for value in values.values()) else values
 
 
 def _prefixed(variables: os._Environ[str] | dict[str, str]) -> dict[str, str]:

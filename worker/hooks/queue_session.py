@@ -14,13 +14,21 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from worker.client import exchange, no_daemon
 from worker.core.folders import loads, make_folder, read_small_text
 from worker.core.language import early_language
 from worker.core.phrases import message
-from worker.core.session_files import SessionFiles
-from worker.hooks.entry import hook_line, record_hook_run, written_out
+from worker.core.session_files import SessionFiles, read_stand
 from worker.hooks.files import file_reason
-from worker.hooks.lines import additional_context
+from worker.hooks.lines import (
+    HOOK_CONTEXT_LIMIT,
+    additional_context,
+    first_line,
+    hook_line,
+    record_hook_run,
+    where_we_are,
+    written_out,
+)
 from worker.hooks.reports import (
     briefing_from_file,
     strip_analysis,
@@ -31,7 +39,6 @@ from worker.hooks.reports import (
     write_report,
 )
 
-HOOK_CONTEXT_LIMIT = 10_000
 HOOK_ANSWER_SECONDS = 2  # a hook waits this long for its daemon, then says what its own files know
 
 
@@ -49,7 +56,7 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
     except NoAnswer as exc:  # its words are the daemon's or say why it could not be asked
         stderr = f"taak hook {name}: {exc}"
     except Exception as exc:  # a hook never breaks a session
-        stderr = f"taak hook {name}: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc) else ''}"
+        stderr = f"taak hook {name}: {type(exc).__name__}: {first_line(exc)}"
     if unreadable_input is not None:
         stderr, code = f"taak hook {name}: {unreadable_input}", 0
 
@@ -72,9 +79,6 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
 
 def ask(op: str, **fields: Any) -> dict[str, Any]:
     """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
-
-    from worker.client import exchange, no_daemon
-
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = early_language()
     socket_path = os.environ.get("TAAK_SOCKET", "")
@@ -154,9 +158,6 @@ def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
 
 
 def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
-    from worker.core.session_files import read_stand
-    from worker.hooks.lines import where_we_are
-
     task_id = os.environ.get("TAAK_ID", "")
     stand = read_stand(_data_dir(), task_id) or {}
     if not stand:
@@ -167,8 +168,6 @@ def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
 
 def _steering(task_id: str) -> str:
     """From the session's own files (the task card and stand the daemon wrote): no socket, no database."""
-    from worker.core.session_files import read_stand
-
     files = _files()
     try:
         card = loads(read_small_text(files.task_card)) if files else {}

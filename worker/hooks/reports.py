@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from worker.core import transcript
 from worker.core.briefing import COMPACT_LIMIT
 from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
+from worker.core.model import TEXT_MAX_CHARS
 from worker.core.phrases import message, phrase
 from worker.core.row_phrases import ending_json, phrase_json
 from worker.core.session_files import SessionFiles
@@ -140,8 +142,6 @@ def summary_for_the_log(text: str, path: Path) -> tuple[str, dict[str, object]]:
     its start and where the whole one is kept, that ending kept as a phrase for readers of another language. A
     longer one was refused, and the compaction went uncounted (or, over the socket's limit, was blamed on the
     daemon)."""
-    from worker.core.model import TEXT_MAX_CHARS
-
     if len(text) <= TEXT_MAX_CHARS:
         return text, {}
     ending = phrase("row_summary_cut", path=str(path))
@@ -156,8 +156,6 @@ def trigger_of(payload: dict[str, object]) -> str:
 
 def summary_path(folder: Path, session: object) -> Path:
     """A new file for each summary: two compactions in one second of one session must not share one."""
-    import uuid
-
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{uuid.uuid4().hex[:8]}.txt"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.core.folders import make_folder
-from worker.core.phrases import Phrase, phrase
+from worker.core.phrases import Phrase, message, phrase
 from worker.core.session_plan import EVENTS, QUEUE_MARK, hooks_block
 
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
@@ -68,8 +68,6 @@ class OldHook:
     why: str  # a key of the catalogue (worker/core/catalogue.json): said in the run's language
 
     def reason(self, language: str) -> str:
-        from worker.core.phrases import message
-
         return message(self.why, language)
 
 
@@ -107,19 +105,24 @@ def _guarded(command: object) -> bool:
 def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHook]:
     """The old hooks beside ours: the seed's scripts by name (anywhere in the command, inline scripts too),
     and any other hook on our compaction and session-start events whose script writes compact reports."""
-    found = []
-    for event, hook in _each_hook(settings):
-        command = str(hook.get("command") or "")
-        if _is_ours(hook) or QUEUE_MARK in command:
-            continue
-        named = next((name for name in OLD_SCRIPTS if name in _file_names(command)), None)
-        if named is not None:
-            found.append(OldHook(event, command, OLD_SCRIPTS[named]))
-            continue
-        scripts = [path for _word, path in _scripts(command, home or Path.home()) if path is not None]
-        if event in _OUR_EVENTS_WITH_REPORTS and any(_writes_compact_reports(path) for path in scripts):
-            found.append(OldHook(event, command, "old_hook_other_reports"))
-    return found
+    found = (_old_hook(event, hook, home or Path.home()) for event, hook in _each_hook(settings))
+    return [old for old in found if old is not None]
+
+
+def _old_hook(event: str, hook: dict[str, Any], home: Path) -> OldHook | None:
+    command = str(hook.get("command") or "")
+    if _is_ours(hook) or QUEUE_MARK in command:
+        return None
+    named = next((name for name in OLD_SCRIPTS if name in _file_names(command)), None)
+    if named is not None:
+        return OldHook(event, command, OLD_SCRIPTS[named])
+    if event in _OUR_EVENTS_WITH_REPORTS and _script_writes_reports(command, home):
+        return OldHook(event, command, "old_hook_other_reports")
+    return None
+
+
+def _script_writes_reports(command: str, home: Path) -> bool:
+    return any(path is not None and _writes_compact_reports(path) for _word, path in _scripts(command, home))
 
 
 def without(settings: dict[str, Any], hooks: list[DeadHook] | list[OldHook]) -> dict[str, Any]:
@@ -239,25 +242,34 @@ def _segment_script(words: list[str], home: Path, *, relative_known: bool) -> tu
     if "-c" in words or "-e" in words or "-m" in words:
         return None  # an inline script or a module: nothing on disk to look for
     for word in words:
-        name = Path(word).name
         if word in _BUILTINS and word == words[0]:
             return None
-        if name in _INTERPRETERS or word.startswith("-") or "=" in word:
+        if Path(word).name in _INTERPRETERS or word.startswith("-") or "=" in word:
             continue
-        if "/" not in word and not word.startswith("~"):
-            found = shutil.which(word)
-            if found is None and not relative_known:
-                return None
-            return word, Path(found) if found else None
-        if not word.startswith(("/", "~", "$HOME")) and not relative_known:
-            return None
-        expanded = os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word)
-        expanded = expanded.replace("$HOME", str(home))
-        if "$" in expanded:
-            return None  # a variable only the hook's own run has ($CLAUDE_PROJECT_DIR): cannot be checked here
-        path = Path(expanded)
-        return word, path if path.exists() else None
+        return _script_of(word, home, relative_known=relative_known)
     return None
+
+
+def _script_of(word: str, home: Path, *, relative_known: bool) -> tuple[str, Path | None] | None:
+    """The script a word names, on PATH or as a path (`~` and `$HOME` filled in), and where it is when it is there;
+    None when this cannot be told here."""
+    if "/" not in word and not word.startswith("~"):
+        return _on_path(word, relative_known=relative_known)
+    if not word.startswith(("/", "~", "$HOME")) and not relative_known:
+        return None
+    expanded = os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word)
+    expanded = expanded.replace("$HOME", str(home))
+    if "$" in expanded:
+        return None  # a variable only the hook's own run has ($CLAUDE_PROJECT_DIR): cannot be checked here
+    path = Path(expanded)
+    return word, path if path.exists() else None
+
+
+def _on_path(word: str, *, relative_known: bool) -> tuple[str, Path | None] | None:
+    found = shutil.which(word)
+    if found is None and not relative_known:
+        return None
+    return word, Path(found) if found else None
 
 
 class BadSettingsFile(ValueError):

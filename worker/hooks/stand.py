@@ -4,38 +4,31 @@ keeps (worker/core/session_files.py), with no settings and no database loaded.""
 from __future__ import annotations
 
 import os
+import sys
+import time
+from datetime import UTC, datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
-from worker.core.folders import loads
+from worker.core.folders import loads, read_small_text
+from worker.core.language import spoken_language
+from worker.hooks.lines import additional_context, record_hook_run, where_we_are
+from worker.memory import lll
 
 
 def prompt_from_stand(path: str) -> int | None:
     """The prompt hook's fast path in a queue session: the daemon named the file on the command line, so
     nothing else (no settings, no database) is loaded. None when the file cannot be used."""
-    import sys
-    import time
-
-    from worker.core.folders import read_small_text
-    from worker.hooks.entry import record_hook_run
-    from worker.hooks.lines import additional_context, where_we_are
-
     started = time.monotonic()
     sys.stdin.read()  # the hook input is not needed, but Claude Code expects it to be read
     try:
         stand_file = Path(path)
         stand = loads(read_small_text(stand_file))  # a FIFO put in its place would hang the turn
         # The session's own language when it has one (the daemon gives it its own), as its commands say theirs.
-        from worker.core.language import spoken_language
-
         language = spoken_language(os.environ.get("TAAK_LANGUAGE")) or stand.get("taal", "nl")
         line = where_we_are(stand["id"], stand["status"], stand.get("volgende_stap"), language)
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    from datetime import UTC, datetime
-    from zoneinfo import ZoneInfo
-
-    from worker.memory import lll
-
     data_dir = stand_file.parent.parent.parent  # <data>/sessies/<task>/stand.json
     zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
     state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, language)

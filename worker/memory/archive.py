@@ -23,7 +23,13 @@ from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
+from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
+from worker.memory import semantic
+from worker.memory.embedder import RemoteEmbedder
+from worker.memory.index import ALL_TIME, Index
+from worker.memory.semantic import VECTORS_FILE
+from worker.proc import exclusive
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
@@ -54,8 +60,6 @@ class Layout:
 
     @property
     def vectors(self) -> Path:
-        from worker.memory.semantic import VECTORS_FILE
-
         return self.data_dir / VECTORS_FILE
 
     @property
@@ -221,20 +225,7 @@ class Archive:
             return 0
         row = self._state.execute("select regels from vangsten where pad = ?", (str(queue.capture),)).fetchone()
         first_line = int(row[0]) if row and offset else 0
-        times = _arrival_times(queue)
-        fallback = iso_utc(int(queue.capture.stat().st_mtime * 1000))
-        lines: list[str] = []
-        for number, raw in enumerate(jsonl_lines(complete.decode("utf-8", errors="replace")), start=first_line):
-            try:
-                record = loads(raw)
-            except ValueError:
-                lines.append(raw)  # kept in place so that line numbers stay true; the parser skips it
-                continue
-            if isinstance(record, dict):
-                record["timestamp"] = iso_utc(times[number]) if number < len(times) else fallback
-                record["sessionId"] = queue.session
-            lines.append(json.dumps(record))
-        entries = parse_lines(lines, first_line=first_line, tool_results=True)
+        entries = parse_lines(_timed_lines(queue, complete, first_line), first_line=first_line, tool_results=True)
         records = [(e, r) for e in entries if (r := record_from_entry(e, queue)) is not None]
         added = self._write((self._key(e, queue.capture), r) for e, r in records)
         self._state.execute(
@@ -362,8 +353,6 @@ class Update:
         return json.dumps(asdict(self))
 
     def summary(self, language: str) -> str:
-        from worker.core.phrases import message
-
         text = message("archive_done", language, archived=self.archived, indexed=self.indexed)
         if self.embedded or self.to_embed:
             text += message("archive_embedded", language, embedded=self.embedded, to_embed=self.to_embed)
@@ -392,8 +381,6 @@ def bring_up_to_date(
     sessions that left no transcript. `simple`: plain {ts, role, text} files. `rebuild`: delete the indexes
     first, to build them again from the day files. One writer at a time on this machine (a file lock), so
     that the indexer and `taak archief` never write the same lines twice."""
-    from worker.proc import exclusive
-
     with exclusive(layout.data_dir / "archief.lock"):
         if rebuild:
             for path in (layout.index, layout.vectors):  # checked first: nothing is deleted unless all can be
@@ -407,33 +394,13 @@ def bring_up_to_date(
 def _bring_up_to_date(
     layout: Layout, zone: ZoneInfo, sources: list[Path] | None, simple: list[Path], semantic_rows: int
 ) -> Update:
-    from worker.memory.index import ALL_TIME, Index
-
     queue = queue_sessions(layout.sessions)
     archive = Archive(layout.archive, zone)
     files_skipped: list[tuple[str, str]] = []
-
-    def found(path: Path, take: Callable[[], int]) -> int:
-        """A file found, not named by the owner: one that cannot be read (a folder with a transcript's name,
-        no permission) is said and skipped, and every other file is still archived."""
-        try:
-            return take()
-        except OSError as exc:
-            files_skipped.append((str(path), f"{type(exc).__name__}: [Errno {exc.errno}] {exc.strerror}"))
-            return 0
-
     try:
         archived = sum(archive.import_simple(path) for path in simple)
         if sources is None:
-            transcripts = default_sources()
-            archived += sum(found(path, partial(archive.import_transcript, path, queue)) for path in transcripts)
-            with_transcript = {path.stem for path in transcripts}
-            now = time.time()
-            archived += sum(
-                found(session.capture, partial(archive.import_capture, session))
-                for session in queue.values()
-                if session.session not in with_transcript and session.capture.exists() and session.finished(now)
-            )
+            archived += _archive_found(archive, queue, files_skipped)
         else:
             archived += sum(archive.import_transcript(path, queue) for path in sources)
         index = Index(layout.index)
@@ -447,24 +414,49 @@ def _bring_up_to_date(
             unreadable = tuple(where for where in unreadable if where.startswith(named))
     finally:
         archive.close()
+    embedded, to_embed = _embedded(layout, semantic_rows)
+    return Update(archived, indexed, embedded, to_embed, skipped, unreadable, tuple(files_skipped))
+
+
+def _archive_found(archive: Archive, queue: dict[str, QueueSession], files_skipped: list[tuple[str, str]]) -> int:
+    """Every transcript found, and the captures of finished queue sessions that left none. A file found, not named
+    by the owner: one that cannot be read (a folder with a transcript's name, no permission) is said and skipped,
+    and every other file is still archived."""
+
+    def found(path: Path, take: Callable[[], int]) -> int:
+        try:
+            return take()
+        except OSError as exc:
+            files_skipped.append((str(path), f"{type(exc).__name__}: [Errno {exc.errno}] {exc.strerror}"))
+            return 0
+
+    transcripts = default_sources()
+    archived = sum(found(path, partial(archive.import_transcript, path, queue)) for path in transcripts)
+    with_transcript = {path.stem for path in transcripts}
+    now = time.time()
+    return archived + sum(
+        found(session.capture, partial(archive.import_capture, session))
+        for session in queue.values()
+        if session.session not in with_transcript and session.capture.exists() and session.finished(now)
+    )
+
+
+def _embedded(layout: Layout, semantic_rows: int) -> tuple[int, int]:
+    """Up to `semantic_rows` lines given a vector (the semantic extra installed): how many now, how many still not."""
     vectors = open_vectors(layout) if semantic_rows else None
     if vectors is None:
-        return Update(archived, indexed, skipped=skipped, unreadable=unreadable, files_skipped=tuple(files_skipped))
+        return 0, 0
     try:
         vectors.forget_orphans()
         coverage = vectors.fill(ALL_TIME, semantic_rows)
     finally:
         vectors.close()
-    embedded, to_embed = coverage.embedded_now, coverage.still_missing
-    return Update(archived, indexed, embedded, to_embed, skipped, unreadable, tuple(files_skipped))
+    return coverage.embedded_now, coverage.still_missing
 
 
 def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = None) -> Update:
     """The semantic side, in a run of its own (`taak archief vectoren`): up to `rows` lines without a vector,
     newest first. Importing never waits for this (issue 15: 10 of 12 minutes of an import were embedding)."""
-    from worker.memory.index import ALL_TIME, Index
-    from worker.proc import exclusive
-
     vectors = open_vectors(layout, helper_idle_seconds=helper_idle_seconds) if rows else None
     if vectors is None:
         return Update(0, 0)
@@ -488,16 +480,30 @@ def open_vectors(layout: Layout, *, helper_idle_seconds: float | None = None) ->
     """The semantic side when its optional extra is installed, else None. With `helper_idle_seconds` the model
     lives in a helper process that stays loaded that long after its last question (worker/memory/embedder.py:
     what the commands use); without, in this process."""
-    from worker.memory import semantic
-
     if not semantic.installed():
         return None
     if helper_idle_seconds is None:
         return semantic.Vectors(layout.vectors, layout.index)
-    from worker.memory.embedder import RemoteEmbedder
-
     helper = RemoteEmbedder(layout.data_dir / "run" / "embed.sock", helper_idle_seconds)
     return semantic.Vectors(layout.vectors, layout.index, helper)
+
+
+def _timed_lines(queue: QueueSession, complete: bytes, first_line: int) -> list[str]:
+    """A capture's lines, each timed by its arrival (else the file's time) and tagged with its session."""
+    times = _arrival_times(queue)
+    fallback = iso_utc(int(queue.capture.stat().st_mtime * 1000))
+    lines: list[str] = []
+    for number, raw in enumerate(jsonl_lines(complete.decode("utf-8", errors="replace")), start=first_line):
+        try:
+            record = loads(raw)
+        except ValueError:
+            lines.append(raw)  # kept in place so that line numbers stay true; the parser skips it
+            continue
+        if isinstance(record, dict):
+            record["timestamp"] = iso_utc(times[number]) if number < len(times) else fallback
+            record["sessionId"] = queue.session
+        lines.append(json.dumps(record))
+    return lines
 
 
 def _whole_lines_from(path: Path, offset: int) -> bytes:
@@ -523,8 +529,6 @@ def iso_utc(ms: int) -> str:
 def unreadable_reason(stored: str, language: str) -> str:
     """Why a line was skipped, as a person reads it: the archive keeps the exception's name and first line
     (`JSONDecodeError: Expecting value: ...`), which says little to the owner and nothing in Dutch."""
-    from worker.core.phrases import message, os_reason
-
     kind, _, detail = stored.partition(": ")
     if errno_said := re.match(r"\[Errno (\d+)\] (.*)", detail):  # a file that could not be read
         return os_reason(OSError(int(errno_said[1]), errno_said[2]), language)

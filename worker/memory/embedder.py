@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.core.folders import loads, make_folder
+from worker.proc import exclusive
 
 SOCKET_PATH_MAX_BYTES = 103  # macOS allows 104 bytes with the terminating NUL
 START_TIMEOUT_SECONDS = 30.0
@@ -67,8 +68,6 @@ class RemoteEmbedder:
             return _exchange(self.socket_path, op, texts)
 
     def _start(self) -> None:
-        from worker.proc import exclusive
-
         make_folder(self.socket_path.parent, mode=0o700)
         with exclusive(self.socket_path.with_suffix(".lock")):
             if _answers(self.socket_path):

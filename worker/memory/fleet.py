@@ -13,15 +13,17 @@ import sqlite3
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from worker.core.phrases import phrase
-from worker.db.sqlfiles import Connected, Executor, queries
-from worker.memory.index import terms
+import anyio
 
-if TYPE_CHECKING:
-    from worker.memory.recall import Hit, Recall
+from worker.core.phrases import phrase
+from worker.core.timephrase import database_bounds, parse_time
+from worker.db import fleet_archive
+from worker.db.sqlfiles import Connected, Executor
+from worker.memory.index import terms
+from worker.memory.recall import COUNT_BOUND, Extra, Hit, Recall, fallback_step, query_terms, ranked
 
 BATCH = 1000
 # Also in the index's own schema (worker/memory/index.py); here for an index file made before they were.
@@ -96,11 +98,9 @@ def mark_replaced(index_path: Path, files: list[str]) -> None:
 async def forget_machine(db: Executor, index_path: Path, machine: str) -> int:
     """Every line of `machine` out of the shared copy, and this index's cursors back to the start: the next
     copy brings the day files over as they are now. Returns the rows deleted."""
-    import anyio
-
-    status = await db.execute(queries()["vloot_machine_vergeten"], machine)
+    deleted = await fleet_archive.forget_machine(db, machine)
     await anyio.to_thread.run_sync(_rewind, index_path)
-    return int(status.split()[-1]) if status.startswith("DELETE") else 0
+    return deleted
 
 
 def _rewind(index_path: Path) -> None:
@@ -120,38 +120,30 @@ def key(row: tuple[Any, ...]) -> str:
 
 async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: int) -> Copied:
     """Copy what is new since the last run (in batches), then drop what is older than the retention window."""
-    import anyio
-
     edited = await anyio.to_thread.run_sync(edited_files, index_path)
     for bestand in edited:  # gone first; the file's lines are then copied again from its first line
-        await db.execute(queries()["vloot_bestand_vergeten"], machine, Path(bestand).name)
+        await fleet_archive.forget_file(db, machine, Path(bestand).name)
     await anyio.to_thread.run_sync(mark_replaced, index_path, edited)
     copied = 0
     while True:
         rows, reached = await anyio.to_thread.run_sync(pending, index_path)
         if not rows:
             break
-        await db.execute(
-            queries()["vloot_schrijven"],
-            machine,
-            [key(r) for r in rows],
-            [datetime.fromtimestamp(int(r[2]) / 1000, UTC) for r in rows],
-            [r[3] for r in rows],
-            [r[4] for r in rows],
-            [r[5] for r in rows],
-            [r[6] for r in rows],
-            [r[7] for r in rows],
-            [r[8] for r in rows],
-            [" ".join(terms(str(r[8]), indexed=True)) for r in rows],
-            [Path(r[0]).name for r in rows],
-        )
+        await fleet_archive.write(db, machine, [_line(r) for r in rows])
         # After the rows are in: a crash in between copies them again, and the key makes that one row.
         await anyio.to_thread.run_sync(mark_copied, index_path, reached)
         copied += len(rows)
         if len(rows) < BATCH:
             break
-    status = await db.execute(queries()["vloot_opruimen"], keep_days)
-    return Copied(copied, int(status.split()[-1]) if status.startswith("DELETE") else 0)
+    return Copied(copied, await fleet_archive.drop_older(db, keep_days))
+
+
+def _line(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An indexed line as the shared copy holds it."""
+    bestand, _line, ts, actor, role, kind, taak, session, text = row
+    moment = datetime.fromtimestamp(int(ts) / 1000, UTC)
+    words = " ".join(terms(str(text), indexed=True))
+    return key(row), moment, actor, role, kind, taak, session, text, words, Path(bestand).name
 
 
 def windows(start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
@@ -185,12 +177,11 @@ async def matches(db: Executor, scope: Scope, query: str, wanted: int, bound: in
     counted = 0
     for lower, upper in windows(scope.start, scope.end):
         left = bound - counted
-        found = int(await db.fetchval(queries()["vloot_tellen"], lower, upper, query, left, scope.actor, scope.taak))
+        found = await fleet_archive.count_window(db, lower, upper, query, left, scope.actor, scope.taak)
         counted += found
         if found and len(rows) < wanted:
-            statement = "vloot_zoeken" if found >= left else "vloot_zoeken_weinig"
-            rows += await db.fetch(
-                queries()[statement], lower, upper, query, wanted - len(rows), scope.actor, scope.taak
+            rows += await fleet_archive.search_window(
+                db, lower, upper, query, wanted - len(rows), scope.actor, scope.taak, common=found >= left
             )
         if counted >= bound:
             break
@@ -203,7 +194,7 @@ async def count(db: Executor, scope: Scope, query: str, bound: int) -> int:
 
 
 async def whole_range(db: Executor, scope: Scope, limit: int) -> list[Any]:
-    return list(await db.fetch(queries()["vloot_bereik"], scope.start, scope.end, scope.actor, scope.taak, limit))
+    return await fleet_archive.whole_range(db, scope.start, scope.end, scope.actor, scope.taak, limit)
 
 
 def tsquery(words: list[str]) -> str:
@@ -228,7 +219,7 @@ async def recall(
     One read-only transaction; its statements are planned for their values every time, because a generic
     plan cannot tell a word in every line from a word in none (the two want opposite plans)."""
     async with conn.transaction(readonly=True):
-        await conn.execute("set local plan_cache_mode = force_custom_plan")
+        await fleet_archive.plan_per_value(conn)
         found = await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
     if keep_days is not None and (found.range is None or found.range.start < now - timedelta(days=keep_days)):
         found.notes.append(phrase("recall_fleet_keeps", days=keep_days))
@@ -246,9 +237,6 @@ async def _recall(
     actor: str | None,
     taak: str | None,
 ) -> Recall:
-    from worker.core.timephrase import database_bounds, parse_time
-    from worker.memory.recall import COUNT_BOUND, Extra, Recall, fallback_step, query_terms, ranked
-
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
     bound = limit + COUNT_BOUND
@@ -262,22 +250,18 @@ async def _recall(
     rows, candidates = await matches(db, scope, wanted, limit, bound) if words else ([], 0)
     found = ranked([_hit(r, matched=True) for r in rows])
     per_word = {word: await count(db, scope, tsquery([word]), bound) for word in dict.fromkeys(words)}
-    bounded = parsed.range is not None and not range_empty
     step = fallback_step(
         has_range=parsed.range is not None,
         range_empty=range_empty,
         has_words=bool(words),
         hits=candidates,
-        spoken_in_range=in_range if bounded else 0,
+        spoken_in_range=in_range if parsed.range is not None else 0,  # an empty range's is 0 all the same
         limit=limit,
         semantic=False,
     )
     found.sort(key=lambda h: h.ts)
     if step.extra is Extra.RANGE_IN_ORDER:
-        seen = {(h.actor, h.ts, h.text) for h in found}
-        rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
-        rest = ranked(rest, after=len(found))
-        found, candidates = (found + rest)[:limit], in_range
+        found, candidates = await _with_the_range(db, scope, found, limit), in_range
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
     notes = [phrase("recall_not_with_fleet")] if step.semantic_missed else []
     cut = max(0, candidates - len(numbered))
@@ -285,9 +269,14 @@ async def _recall(
     return Recall(now, parsed.range, fallback, numbered, in_range, cut, notes, per_word, bound)
 
 
-def _hit(row: Any, *, matched: bool = False) -> Hit:
-    from worker.memory.recall import Hit
+async def _with_the_range(db: Executor, scope: Scope, found: list[Hit], limit: int) -> list[Hit]:
+    """The words found too few lines: the range's other lines after them, in time order."""
+    seen = {(h.actor, h.ts, h.text) for h in found}
+    rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
+    return (found + ranked(rest, after=len(found)))[:limit]
 
+
+def _hit(row: Any, *, matched: bool = False) -> Hit:
     return Hit(
         0,
         int(row["ts"].timestamp() * 1000),

@@ -12,7 +12,9 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
+from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
+from worker.core.phrases import phrase
 from worker.core.transcript import jsonl_lines
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
@@ -82,9 +84,6 @@ class Index:
             self.db.executescript(SCHEMA)
             self.version = int(self.db.execute("pragma user_version").fetchone()[0])
         except sqlite3.DatabaseError as exc:  # overwritten, damaged, or in a folder it cannot be written in
-            from worker.core.errors import Refused
-            from worker.core.phrases import phrase
-
             text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             known = _SQLITE_REASONS.get(text)
             raise Refused("index_unusable", path=path, reason=phrase(known) if known else text) from None

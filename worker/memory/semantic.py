@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
+import shlex
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import unquote, urlsplit
 
 from worker.core.folders import make_folder
 from worker.memory.index import ID_PER_MS
@@ -82,12 +87,6 @@ def install_command() -> str:
     """The command that adds this extra to this very installation, to be typed as shown: this interpreter's pip
     (a bare `pip` may be another environment's), and for a clone installed with `pip install -e .` the clone
     itself (the package's name is on no index the owner's machine may reach)."""
-    import json
-    import shlex
-    import sys
-    from importlib import metadata
-    from urllib.parse import unquote, urlsplit
-
     pip = f"{shlex.quote(sys.executable)} -m pip install"
     try:
         origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")

@@ -1,0 +1,31 @@
+"""What the cockpit's pages read beyond the ledger and the fleet overview: the board's tasks, its pictures per
+day, and a task's log rows after the last one shown."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from worker.core.model import Task
+from worker.db.ledger import task_from_record
+from worker.db.sqlfiles import Executor, queries
+
+BOARD_TASKS = 200
+
+
+async def board_tasks(db: Executor) -> list[Task]:
+    """Every open task and those finished in the last day, the owner's to answer first."""
+    return [task_from_record(r) for r in await db.fetch(queries()["cockpit_taken"], BOARD_TASKS)]
+
+
+async def per_day(db: Executor, days: int, timezone: str) -> list[asyncpg.Record]:
+    """Per day and bot: tasks finished, the sessions they took, and the cost of the day's sessions."""
+    return list(await db.fetch(queries()["cockpit_per_dag"], days, timezone))
+
+
+async def failed_per_day(db: Executor, days: int, timezone: str) -> list[asyncpg.Record]:
+    return list(await db.fetch(queries()["cockpit_mislukt_per_dag"], days, timezone))
+
+
+async def rows_after(db: Executor, after: int, task_id: str) -> list[asyncpg.Record]:
+    """The task's log rows after the one with id `after`, for the page's live log."""
+    return list(await db.fetch(queries()["tail_na"], after, task_id, None))
