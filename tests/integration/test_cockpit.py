@@ -781,3 +781,22 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
         (_when(started[0]["ts"], settings), "paco", "-", "-"),
         (_when(started[1]["ts"], settings), "paco", "3", "$0.25"),
     ]
+
+
+async def test_the_board_shows_what_the_next_digest_will_say_and_when(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    client = logged_in(*cockpit)
+    task_id = await new_task(conn)
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    claimed = await ledger_on(conn).claim(["paco"])
+    assert claimed is not None
+    await ledger_on(conn).blokkeer(task_id, "Welk album, Zomer of Winter?", token=claimed.token, bot="paco")
+    page = client.get("/").text
+    digest = re.search(r'<section class="wide" id="digest"><h2>([^<]*)</h2>\s*<pre class="digest">([^<]*)</pre>', page)
+    assert digest is not None
+    heading, text = digest.groups()
+    assert re.fullmatch(r"Volgende dagbericht: \d+ \w+ (08|18):00", heading)
+    assert text.startswith("Dagbericht ")
+    assert f"{task_id} (paco, wacht " in text
+    assert "Welk album, Zomer of Winter?" in text

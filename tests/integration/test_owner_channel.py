@@ -364,11 +364,11 @@ async def test_a_channel_that_is_down_holds_up_no_other_and_loses_nothing(
 async def test_the_preview_is_the_next_digest_unsent(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
 ) -> None:
-    from worker.daemon.channel import preview
+    from worker.db.channel import preview
 
     daemon = Daemon(pool, settings_for(db_url, tmp_path, telegram))
     asked = await question(daemon.store, "paco", "Welk budget?")
-    slot, text = await preview(daemon.store, datetime.now(UTC))
+    slot, text = await preview(pool, daemon.store.settings, datetime.now(UTC))
     assert slot is not None
     assert clock_of(slot) == clock_of(minutes(180))
     assert text.startswith(f"Dagbericht {clock_of(slot)}")

@@ -278,10 +278,10 @@ def _dagbericht_parser(sub: Sub) -> None:
 async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
     from datetime import UTC
 
-    from worker.daemon.channel import preview
+    from worker.db.channel import preview
 
     async with a.store(settings) as store:
-        slot, text = await preview(store, datetime.now(UTC))
+        slot, text = await preview(store.db, settings, datetime.now(UTC))
     if args.json:
         print(json.dumps({"moment": slot, "tekst": text}, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK

@@ -28,7 +28,7 @@ from worker.core.row_phrases import said_row
 from worker.core.show import facts_from_context
 from worker.core.table import age, dollars, month_names, when
 from worker.core.terminal import is_blank, printable
-from worker.db import bots, overview
+from worker.db import bots, channel, overview
 from worker.db import cockpit as cockpit_rows
 from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
@@ -240,7 +240,9 @@ async def _board(db: Executor, settings: Settings) -> dict[str, Any]:
     held = list(await overview.held_tasks(db))
     shown_bots = [_bot_line(b, figures.get(b.bot), held, today, now, settings) for b in await bots.all_bots(db)]
     tasks = [_task_line(task, now, settings) for task in await cockpit_rows.board_tasks(db)]
-    return {"bots": shown_bots, "tasks": tasks, "charts": await _charts(db, settings)}
+    slot, digest = await channel.preview(db, settings, now)
+    next_digest = {"when": _when(slot, settings) if slot is not None else None, "text": digest}
+    return {"bots": shown_bots, "tasks": tasks, "charts": await _charts(db, settings), "digest": next_digest}
 
 
 def _bot_line(

@@ -10,21 +10,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import structlog
 
-from worker.core.digest import DigestFacts, render_digest
 from worker.core.owner_channel import (
     Answer,
     Route,
     is_late,
     is_quiet,
     latest_slot,
-    next_slot,
     over_the_limit,
     quiet_ends,
     read_answer,
@@ -180,32 +178,6 @@ def _said(settings: Settings, key: str, **values: object) -> str:
     return message(key, settings.language, **values)
 
 
-async def preview(store: Store, now: datetime) -> tuple[datetime | None, str]:
-    """The next digest and when it goes, as it would read if it were due now (`taak dagbericht`, the cockpit)."""
-    s = store.settings
-    slot = next_slot(now, s.digest_times, s.zone)
-    if slot is None:
-        return None, _said(s, "digest.off")
-    return slot, await _digest_text(store, slot, now, late=False)
-
-
-async def _digest_text(store: Store, slot: datetime, now: datetime, *, late: bool) -> str:
-    s = store.settings
-    since = await table.last_digest(store.db) or now - timedelta(days=1)
-    waiting, closed, due, bots = await table.digest_facts(store.db, since, now.astimezone(s.zone).date())
-    facts = DigestFacts(
-        slot=slot,
-        now=now,
-        late=late,
-        waiting=waiting,
-        closed=closed,
-        due=due,
-        bots=bots,
-        urgent_limit=s.urgent_per_bot_per_day,
-    )
-    return render_digest(facts, s.zone, s.language)
-
-
 @dataclass
 class OwnerChannel:
     store: Store
@@ -292,7 +264,7 @@ class OwnerChannel:
         async with self.store.transaction() as held:
             if not await table.claim_digest(held.conn, slot, s.machine, late):
                 return False
-            text = await _digest_text(held, slot, now, late=late)
+            text = await table.digest_text(held.conn, s, slot, now, late=late)
             settled = await table.record_digest(held.conn, slot, text)
         log.info("digest_sent", slot=slot.isoformat(), late=late, messages=settled)
         return True

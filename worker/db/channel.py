@@ -4,12 +4,15 @@ deliveries, and the lease of the one daemon that reads Telegram's updates (migra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import asyncpg
 
-from worker.core.digest import BotToday, Closed, Due, Waiting
+from worker.core.digest import BotToday, Closed, DigestFacts, Due, Waiting, render_digest
+from worker.core.owner_channel import next_slot
+from worker.core.phrases import message
 from worker.db.sqlfiles import Connected, Executor, queries
+from worker.settings import Settings
 
 # The messages to the owner that are routed (a finished task's summary, `klaar`, goes to TAAK_ON_KLAAR_CMD as before).
 MESSAGE_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem"]
@@ -62,6 +65,31 @@ async def digest_facts(
     due = [Due(**dict(r)) for r in await db.fetch(queries()["dagbericht_uiterlijk"], today)]
     bots = [BotToday(**dict(r)) for r in await db.fetch(queries()["dagbericht_per_bot"])]
     return waiting, closed, due, bots
+
+
+async def digest_text(db: Executor, settings: Settings, slot: datetime, now: datetime, *, late: bool) -> str:
+    """The digest of `slot` as it reads at `now`: what closed since the last digest (or the last day)."""
+    since = await last_digest(db) or now - timedelta(days=1)
+    waiting, closed, due, bots = await digest_facts(db, since, now.astimezone(settings.zone).date())
+    facts = DigestFacts(
+        slot=slot,
+        now=now,
+        late=late,
+        waiting=waiting,
+        closed=closed,
+        due=due,
+        bots=bots,
+        urgent_limit=settings.urgent_per_bot_per_day,
+    )
+    return render_digest(facts, settings.zone, settings.language)
+
+
+async def preview(db: Executor, settings: Settings, now: datetime) -> tuple[datetime | None, str]:
+    """The next digest and when it goes, as it would read if it were due now (`taak dagbericht`, the cockpit)."""
+    slot = next_slot(now, settings.digest_times, settings.zone)
+    if slot is None:
+        return None, message("digest.off", settings.language)
+    return slot, await digest_text(db, settings, slot, now, late=False)
 
 
 async def waiting_tasks(db: Executor) -> frozenset[str]:
