@@ -19,7 +19,9 @@ from pathlib import Path
 import asyncpg
 import asyncpg.pool
 
+from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
+from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries, sql_dir
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -167,8 +169,6 @@ def schema_newer_line(newer: list[str], language: str) -> str:
 
 
 def schema_newer_said(newer: list[str], language: str) -> str:
-    from worker.core.phrases import message
-
     return message("schema_newer", language, names=", ".join(newer))
 
 
@@ -206,9 +206,6 @@ SCHEMA_MISSING = (asyncpg.UndefinedTableError, asyncpg.UndefinedFunctionError)
 def schema_missing_line(url: str | None, language: str) -> str:
     """What to say when taak's tables or functions are not found: a database never migrated, or a URL whose
     search_path looks elsewhere (migrate makes them in public, not where such a session looks)."""
-    from worker.core.dsn import url_search_path
-    from worker.core.phrases import message
-
     path = url_search_path(url) if url else None
     if path is not None:
         return message("schema_missing_search_path", language, path=path)
