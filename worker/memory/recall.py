@@ -62,7 +62,12 @@ def fallback_step(
         if semantic:
             return Step(phrase("recall_empty_range_meaning"), Extra.SEMANTIC)
         return Step(phrase("recall_empty_range_words"), Extra.NOTHING, semantic_missed=True)
-    if has_range and spoken_in_range <= limit:
+    return _too_few(has_range=has_range, fits=spoken_in_range <= limit, semantic=semantic)
+
+
+def _too_few(*, has_range: bool, fits: bool, semantic: bool) -> Step:
+    """Too few exact hits: a range that fits is shown whole, else neighbours in meaning, else (said) without."""
+    if has_range and fits:
         return Step(phrase("recall_few_whole_range"), Extra.RANGE_IN_ORDER)
     if semantic:
         return Step(phrase("recall_few_meaning_range" if has_range else "recall_few_meaning_all"), Extra.SEMANTIC)
@@ -110,6 +115,32 @@ class Recall:
     words_in_range: bool | None = None
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """Where one recall searches: the index, the rows' filter and its values, the time bounds, how many lines
+    it shows and where counting stops."""
+
+    index: Index
+    bounds: tuple[int, int]
+    taak: str | None
+    actor: str | None
+    limit: int
+    bound: int
+
+    @property
+    def where(self) -> tuple[str, tuple[object, ...]]:
+        return _filters(self.bounds, self.taak, self.actor)
+
+    @property
+    def spoken(self) -> tuple[str, tuple[object, ...]]:
+        """What was said: no meta lines, no tool results."""
+        filters, values = self.where
+        return f"{filters} and r.type not in ('meta', 'tool_result')", values
+
+    def count(self, filters: str, values: tuple[object, ...]) -> int:
+        return _count(self.index, filters, values, self.bound)
+
+
 def recall(
     index: Index,
     query: str,
@@ -126,32 +157,17 @@ def recall(
 ) -> Recall:
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
-    bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
-    filters, values = _filters(bounds, taak, actor)
-    bound = limit + COUNT_BOUND
-    in_range = _count(index, filters, values, bound)
+    scope, in_range = _scoped(_Scope(index, ALL_TIME, taak, actor, limit, limit + COUNT_BOUND), parsed.range)
     range_empty = parsed.range is not None and in_range == 0
-    if range_empty:
-        bounds = ALL_TIME
-        filters, values = _filters(bounds, taak, actor)
     # Inside a range the words are ranked (bm25); over all time the newest lines come first, so that the search
     # can stop as soon as it has enough instead of ranking every match in the archive.
-    by_rank = parsed.range is not None and not range_empty
-    found, candidates = _word_hits(index, words, filters, values, limit, by_rank, bound) if words else ([], 0)
-    if outputs and words:  # tool results, indexed apart, only when asked
-        more, more_count = _word_hits(index, words, filters, values, limit, by_rank, bound, table="uitvoer")
-        found, candidates = (found + more)[:limit], candidates + more_count
-    found = [replace(h, matched=True) for h in ranked(found)]
-    tables = ("zoek", "uitvoer") if outputs else ("zoek",)
-    per_word = {
-        word: min(bound, sum(_word_count(index, word, filters, values, bound, t) for t in tables))
-        for word in dict.fromkeys(words)
-    }
-    spoken = f"{filters} and r.type not in ('meta', 'tool_result')"
+    bounded = parsed.range is not None and not range_empty
+    tables = ("zoek", "uitvoer") if outputs else ("zoek",)  # tool results, indexed apart, only when asked
+    found, candidates = _exact(scope, words, bounded, tables)
+    per_word = _per_word(scope, words, tables)
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
-    bounded = parsed.range is not None and not range_empty
-    spoken_in_range = _count(index, spoken, values, bound) if bounded and candidates < MIN_WORD_HITS else 0
+    spoken_in_range = scope.count(*scope.spoken) if bounded and candidates < MIN_WORD_HITS else 0
     step = fallback_step(
         has_range=parsed.range is not None,
         range_empty=range_empty,
@@ -162,28 +178,88 @@ def recall(
         semantic=vectors is not None,
     )
     notes = [why_no_vectors] if step.semantic_missed else []
-    if step.extra is Extra.RANGE_IN_ORDER:
-        found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
-    elif step.extra is Extra.SEMANTIC and vectors is not None:
-        wanted = min(SEMANTIC_LINES, limit - len(found))
-        try:
-            coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
-            near = _by_meaning(index, vectors, " ".join(parsed.words), bounds, wanted, found, taak, actor)
-        except Exception as error:  # the optional extra must never cost the exact answer
-            notes.append(meaning_skipped(error))
-            near, coverage = [], None
-            if bounded:  # as without the extra: the range in time order
-                found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
-        else:
-            notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
-            near = ranked(near, after=len(found))
-        if coverage is not None and coverage.still_missing:
-            notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
-        found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
-    else:
-        found.sort(key=lambda h: h.ts)
+
+    def in_order() -> tuple[list[Hit], int]:
+        return _matched_then_range(scope, found), spoken_in_range
+
+    query_words = " ".join(parsed.words)
+    found, candidates = _extended(
+        step, scope, vectors, query_words, (found, candidates), notes, in_order if bounded else None
+    )
     cut = max(0, candidates - len(found))
-    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, bound)
+    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, scope.bound)
+
+
+def _scoped(scope: _Scope, time_range: TimeRange | None) -> tuple[_Scope, int]:
+    """The scope of the time range, with the lines in it; all time when there is none or it holds nothing."""
+    if time_range is None:
+        return scope, scope.count(*scope.where)
+    in_range = replace(scope, bounds=(_ms(time_range.start), _ms(time_range.end)))
+    lines = in_range.count(*in_range.where)
+    return (in_range if lines else scope), lines
+
+
+def _exact(scope: _Scope, words: list[str], by_rank: bool, tables: tuple[str, ...]) -> tuple[list[Hit], int]:
+    """The lines that hold one of the words, marked as matched, and how many matched in all."""
+    found: list[Hit] = []
+    candidates = 0
+    for table in tables if words else ():
+        filters, values = scope.where
+        hits, count = _word_hits(scope.index, words, filters, values, scope.limit, by_rank, scope.bound, table=table)
+        found, candidates = (found + hits)[: scope.limit], candidates + count
+    return [replace(h, matched=True) for h in ranked(found)], candidates
+
+
+def _per_word(scope: _Scope, words: list[str], tables: tuple[str, ...]) -> dict[str, int]:
+    filters, values = scope.where
+    return {
+        word: min(scope.bound, sum(_word_count(scope.index, word, filters, values, scope.bound, t) for t in tables))
+        for word in dict.fromkeys(words)
+    }
+
+
+def _extended(
+    step: Step,
+    scope: _Scope,
+    vectors: Vectors | None,
+    query: str,
+    exact: tuple[list[Hit], int],
+    notes: list[Phrase],
+    in_order: Callable[[], tuple[list[Hit], int]] | None,
+) -> tuple[list[Hit], int]:
+    """The lines shown and how many there were: what the fallback step adds to the exact hits, in time order.
+    `in_order`: the range in time order after the hits, when there is a range with lines in it."""
+    if step.extra is Extra.RANGE_IN_ORDER and in_order is not None:
+        return in_order()
+    if step.extra is Extra.SEMANTIC and vectors is not None:
+        return _with_meaning(scope, vectors, query, exact, notes, in_order)
+    return sorted(exact[0], key=lambda h: h.ts), exact[1]
+
+
+def _with_meaning(
+    scope: _Scope,
+    vectors: Vectors,
+    query: str,
+    exact: tuple[list[Hit], int],
+    notes: list[Phrase],
+    instead: Callable[[], tuple[list[Hit], int]] | None,
+) -> tuple[list[Hit], int]:
+    """The exact hits and then a few lines near in meaning, each in time order; when the extra fails, `instead`
+    (or the exact hits alone). The header's notes say which, and how many lines the vectors have not reached."""
+    found, candidates = exact
+    wanted = min(SEMANTIC_LINES, scope.limit - len(found))
+    try:
+        coverage = vectors.fill(scope.bounds, RECALL_EMBED_CAP)
+        near = _by_meaning(scope, vectors, query, wanted, found)
+    except Exception as error:  # the optional extra must never cost the exact answer
+        notes.append(meaning_skipped(error))
+        found, candidates = instead() if instead else exact
+        return sorted(found, key=lambda h: h.ts), candidates
+    notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
+    if coverage.still_missing:
+        notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
+    near = ranked(near, after=len(found))
+    return sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts), candidates
 
 
 def query_terms(words: list[str]) -> list[str]:
@@ -192,17 +268,16 @@ def query_terms(words: list[str]) -> list[str]:
     return [t for t in terms(" ".join(search_words(words))) if t not in STOP_WORDS]
 
 
-def _matched_then_range(
-    index: Index, found: list[Hit], spoken: str, values: tuple[object, ...], limit: int
-) -> list[Hit]:
+def _matched_then_range(scope: _Scope, found: list[Hit]) -> list[Hit]:
     """What matched first, in time order, then the rest of the range in time order, `limit` in all (issue 15:
     the one matching line was line 40 of 40 when the whole range was sorted together)."""
-    rows = index.db.execute(
-        f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
+    spoken, values = scope.spoken
+    rows = scope.index.db.execute(
+        f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, scope.limit)
     ).fetchall()
     seen = {h.id for h in found}
     rest = ranked([h for h in map(_hit, rows) if h.id not in seen], after=len(found))
-    return (sorted(found, key=lambda h: h.ts) + rest)[:limit]
+    return (sorted(found, key=lambda h: h.ts) + rest)[: scope.limit]
 
 
 def meaning_skipped(error: BaseException) -> Phrase:
@@ -211,30 +286,24 @@ def meaning_skipped(error: BaseException) -> Phrase:
     return phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}")
 
 
-def _by_meaning(
-    index: Index,
-    vectors: Vectors,
-    query: str,
-    bounds: tuple[int, int],
-    wanted: int,
-    exact: list[Hit],
-    taak: str | None,
-    actor: str | None,
-) -> list[Hit]:
-    filtered = taak is not None or actor is not None
+def _by_meaning(scope: _Scope, vectors: Vectors, query: str, wanted: int, exact: list[Hit]) -> list[Hit]:
+    filtered = scope.taak is not None or scope.actor is not None
     # With a filter, ask for more: the neighbours of other tasks or actors are dropped afterwards.
-    ids = vectors.nearest(query, bounds, wanted * 8 if filtered else wanted, {h.id for h in exact})
+    ids = vectors.nearest(query, scope.bounds, wanted * 8 if filtered else wanted, {h.id for h in exact})
     hits: list[Hit] = []
     for row_id in ids:
-        row = index.db.execute(f"select r.id, {_COLUMNS} from regels r where r.id = ?", (row_id,)).fetchone()
-        if row is None:
-            continue
-        hit = replace(_hit(row), by_meaning=True)
-        if (taak is None or hit.taak == taak) and (actor is None or hit.actor.lower() == actor.lower()):
-            hits.append(hit)
+        row = scope.index.db.execute(f"select r.id, {_COLUMNS} from regels r where r.id = ?", (row_id,)).fetchone()
+        if row is not None and _in_scope(hit := _hit(row), scope):
+            hits.append(replace(hit, by_meaning=True))
         if len(hits) == wanted:
             break
     return hits
+
+
+def _in_scope(hit: Hit, scope: _Scope) -> bool:
+    """The line is of the task and the actor asked for, if any."""
+    actor = scope.actor
+    return (scope.taak is None or hit.taak == scope.taak) and (actor is None or hit.actor.lower() == actor.lower())
 
 
 def _count(index: Index, filters: str, values: tuple[object, ...], bound: int) -> int:
