@@ -396,70 +396,98 @@ def _ms(moment: datetime) -> int:
 
 
 def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
-    words = area_words("recall", "en" if language == "en" else "nl")
+    page = _Page(result, zone, area_words("recall", "en" if language == "en" else "nl"), language)
+    kept = _fitted(page, max_chars)
+    body = [kept[place] for place in sorted(kept)]
+    return "\n".join([page.header(len(body)), *body, *page.cut(len(result.hits) - len(kept), max_chars)])
 
-    def local(ms: int) -> str:
-        return f"{datetime.fromtimestamp(ms / 1000, UTC).astimezone(zone):%Y-%m-%d %H:%M}"
 
-    def counted(n: int) -> str:
-        return f"{words['more']} {result.bound - 1}" if result.bound and n >= result.bound else str(n)
+@dataclass(frozen=True)
+class _Page:
+    """One recall as text: the header, each line, the line that says what was cut."""
 
-    span = (
-        f"{result.range.start.astimezone(zone):%Y-%m-%d %H:%M} {words['to']} "
-        f"{result.range.end.astimezone(zone):%Y-%m-%d %H:%M}"
-        if result.range
-        else words["all"]
-    )
-    ranged = (  # the words were counted inside the range: a word it lacks may well be on another day
-        result.words_in_range if result.words_in_range is not None else result.range is not None and result.in_range > 0
-    )
-    counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
+    result: Recall
+    zone: ZoneInfo
+    words: dict[str, str]
+    language: str
 
-    def header(shown: int) -> str:
+    def counted(self, n: int) -> str:
+        bound = self.result.bound
+        return f"{self.words['more']} {bound - 1}" if bound and n >= bound else str(n)
+
+    def header(self, shown: int) -> str:
+        result, words, zone = self.result, self.words, self.zone
         # Lines from beyond the range (a fallback over all time) are not "of" the range: `2 shown of 0` read wrong.
-        beside = shown > result.in_range
-        one = shown == 1
-        template = ("shown_one_beside" if one else "shown_beside") if beside else ("shown_one" if one else "shown")
+        template = "shown" + ("_one" if shown == 1 else "") + ("_beside" if shown > result.in_range else "")
         return (
-            f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
-            f"{words[template].format(shown=shown, n=counted(result.in_range))}; "
-            f"{words['fallback']}: {result.fallback.said(language)}"
-            + "".join(f"; {note.said(language)}" for note in result.notes)
-            + (f"; {words['words']}: {counts}" if result.per_word else "")
+            f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: "
+            f"{self.span}; {words[template].format(shown=shown, n=self.counted(result.in_range))}; "
+            f"{words['fallback']}: {result.fallback.said(self.language)}"
+            + "".join(f"; {note.said(self.language)}" for note in result.notes)
+            + (f"; {words['words']}: {self.word_counts}" if result.per_word else "")
         )
 
-    kept: dict[int, str] = {}  # by the hit's place in time order
-    used = len(header(len(result.hits)))  # the header says how many are shown: never more digits than this
-    # Marks are needed only where matching lines stand beside others: "»" a word matched, "~" near in meaning.
-    mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
-    # The lines are taken in the search's order (the newest, or the best ranked, first) until the output is
-    # full, and then shown in time order: cutting the time order itself dropped the newest matches, and
-    # squeezed a short line from days later in after a gap.
-    for place in sorted(range(len(result.hits)), key=lambda n: result.hits[n].rank):
-        hit = result.hits[place]
+    @property
+    def span(self) -> str:
+        if self.result.range is None:
+            return self.words["all"]
+        start, end = (moment.astimezone(self.zone) for moment in (self.result.range.start, self.result.range.end))
+        return f"{start:%Y-%m-%d %H:%M} {self.words['to']} {end:%Y-%m-%d %H:%M}"
+
+    @property
+    def word_counts(self) -> str:
+        result = self.result
+        # Counted inside the range: a word it lacks may well be on another day.
+        ranged = result.range is not None and result.in_range > 0
+        in_range = ranged if result.words_in_range is None else result.words_in_range
+        return word_counts(result.per_word, self.counted, ranged=in_range, language=self.language)
+
+    def entry(self, hit: Hit, mixed: bool) -> tuple[str, str]:
+        """The line's prefix (time, mark, actor) and its text. Marks are needed only where matching lines stand
+        beside others: "»" a word matched, "~" near in meaning."""
+        when = datetime.fromtimestamp(hit.ts / 1000, UTC).astimezone(self.zone)
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
-        actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
-        prefix = f"[{local(hit.ts)}] {mark}{actor}: "
-        line = hanging(prefix, hit.text)
-        room = min(max_chars - used - 1, ENTRY_MAX_CHARS)
-        if len(line) > room:
-            # A line longer than the room left, or than one entry may take, is shown shortened when a useful part
-            # of it fits (a line of 9,000 characters was counted as shown and never printed, and one that filled
-            # the output would push every later line out); otherwise it and every line after it are cut.
-            if room < SHORTENED_AT_LEAST:
-                break
-            line = shortened(prefix, hit.text, room, words["shortened"])
-        kept[place] = line
-        used += len(line) + 1
-    body = [kept[place] for place in sorted(kept)]
-    cut_chars = len(result.hits) - len(kept)
-    if result.cut or cut_chars:
+        actor = f"{hit.actor} ({self.words['output']})" if hit.type == "tool_result" else hit.actor
+        return f"[{when:%Y-%m-%d %H:%M}] {mark}{actor}: ", hit.text
+
+    def cut(self, cut_chars: int, max_chars: int) -> list[str]:
+        """The last line, when lines were left out: by the limit or the count's bound, or for want of room."""
+        result = self.result
+        left_out = result.cut + cut_chars
+        if not left_out:
+            return []
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
-        left_out = result.cut + cut_chars
-        cut = f"{words['more']} {left_out}" if bounded else str(left_out)
-        body.append(words["cut_one" if left_out == 1 and not bounded else "cut"].format(n=cut, chars=max_chars))
-    return "\n".join([header(len(body) - (1 if result.cut or cut_chars else 0)), *body])
+        cut = f"{self.words['more']} {left_out}" if bounded else str(left_out)
+        return [self.words["cut_one" if left_out == 1 and not bounded else "cut"].format(n=cut, chars=max_chars)]
+
+
+def _fitted(page: _Page, max_chars: int) -> dict[int, str]:
+    """The lines that fit, by their place in time order. They are taken in the search's order (the newest, or the
+    best ranked, first) until the output is full, and then shown in time order: cutting the time order itself
+    dropped the newest matches, and squeezed a short line from days later in after a gap."""
+    hits = page.result.hits
+    kept: dict[int, str] = {}
+    used = len(page.header(len(hits)))  # the header says how many are shown: never more digits than this
+    mixed = any(not h.matched for h in hits) and any(h.matched for h in hits)
+    for place in sorted(range(len(hits)), key=lambda n: hits[n].rank):
+        prefix, text = page.entry(hits[place], mixed)
+        line = _fitting(prefix, text, min(max_chars - used - 1, ENTRY_MAX_CHARS), page.words["shortened"])
+        if line is None:
+            break
+        kept[place] = line
+        used += len(line) + 1
+    return kept
+
+
+def _fitting(prefix: str, text: str, room: int, said: str) -> str | None:
+    """The entry, or shortened to the room left; None when not even a useful part of it fits. A line of 9,000
+    characters was counted as shown and never printed, and one that filled the output would push every later
+    line out; one longer than the room or than one entry may take is shortened when a useful part fits."""
+    line = hanging(prefix, text)
+    if len(line) <= room:
+        return line
+    return shortened(prefix, text, room, said) if room >= SHORTENED_AT_LEAST else None
 
 
 # A line is shortened to the room left only when at least this much of it can be shown; no entry takes more
