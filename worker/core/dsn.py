@@ -215,12 +215,6 @@ def _encoding_example(url: str) -> str:
     return f"{found} is {quote(found, safe='')}"
 
 
-def _authority(url: str) -> str:
-    """User, password, host and port as written: up to the first `/`, `?` or `#` after `//` (a password with one
-    of those in it unencoded ends it early; the other checks say that)."""
-    return re.split(r"[/?#]", url.strip().partition("//")[2], maxsplit=1)[0]
-
-
 def _host_part(url: str) -> str:
     """Host and port as written, right of the last `@` (what is left of it is the user's and the password's)."""
     rest = url.strip().partition("//")[2]
