@@ -138,7 +138,9 @@ class _Scope:
         return f"{filters} and r.type not in ('meta', 'tool_result')", values
 
     def count(self, filters: str, values: tuple[object, ...]) -> int:
-        return _count(self.index, filters, values, self.bound)
+        """Lines in the scope, counted up to `bound` at most."""
+        query = f"select count(*) from (select 1 from regels r where {filters} limit ?)"
+        return int(self.index.db.execute(query, (*values, self.bound)).fetchone()[0])
 
 
 def recall(
@@ -204,18 +206,13 @@ def _exact(scope: _Scope, words: list[str], by_rank: bool, tables: tuple[str, ..
     found: list[Hit] = []
     candidates = 0
     for table in tables if words else ():
-        filters, values = scope.where
-        hits, count = _word_hits(scope.index, words, filters, values, scope.limit, by_rank, scope.bound, table=table)
+        hits, count = _word_hits(scope, words, by_rank, table)
         found, candidates = (found + hits)[: scope.limit], candidates + count
     return [replace(h, matched=True) for h in ranked(found)], candidates
 
 
 def _per_word(scope: _Scope, words: list[str], tables: tuple[str, ...]) -> dict[str, int]:
-    filters, values = scope.where
-    return {
-        word: min(scope.bound, sum(_word_count(scope.index, word, filters, values, scope.bound, t) for t in tables))
-        for word in dict.fromkeys(words)
-    }
+    return {word: min(scope.bound, sum(_word_count(scope, word, t) for t in tables)) for word in dict.fromkeys(words)}
 
 
 def _extended(
@@ -306,12 +303,6 @@ def _in_scope(hit: Hit, scope: _Scope) -> bool:
     return (scope.taak is None or hit.taak == scope.taak) and (actor is None or hit.actor.lower() == actor.lower())
 
 
-def _count(index: Index, filters: str, values: tuple[object, ...], bound: int) -> int:
-    """Lines in the range, counted up to `bound` at most."""
-    query = f"select count(*) from (select 1 from regels r where {filters} limit ?)"
-    return int(index.db.execute(query, (*values, bound)).fetchone()[0])
-
-
 def _filters(
     bounds: tuple[int, int], taak: str | None = None, actor: str | None = None
 ) -> tuple[str, tuple[object, ...]]:
@@ -342,48 +333,35 @@ def has_task(index: Index, taak: str) -> bool:
     return bool(index.db.execute("select exists (select 1 from regels where taak = ?)", (taak,)).fetchone()[0])
 
 
-def _word_hits(
-    index: Index,
-    words: list[str],
-    filters: str,
-    values: tuple[object, ...],
-    limit: int,
-    ranked: bool,
-    bound: int,
-    *,
-    table: str = "zoek",
-) -> tuple[list[Hit], int]:
+def _word_hits(scope: _Scope, words: list[str], ranked: bool, table: str) -> tuple[list[Hit], int]:
     """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`.
     `table`: the word index of what was said (zoek), or of the tool results (uitvoer)."""
+    joined, values = _matching(scope, words, table)
+    order = f"bm25({table})" if ranked else f"{table}.rowid desc"
+    rows = scope.index.db.execute(f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (*values, scope.limit))
+    return [_hit(r) for r in rows.fetchall()], _count_matching(scope, joined, values)
+
+
+def _word_count(scope: _Scope, word: str, table: str) -> int:
+    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
+    return _count_matching(scope, *_matching(scope, [word], table))
+
+
+def _matching(scope: _Scope, words: list[str], table: str) -> tuple[str, tuple[object, ...]]:
+    """The lines in the scope that hold one of the words, as a `from` clause and its values."""
     assert table in ("zoek", "uitvoer")
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+    filters, values = scope.where
     # The same range on the rowid lets FTS5 skip every document outside it while it matches.
     joined = (
         f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
         f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
     )
-    rowids = values[:2]
-    order = f"bm25({table})" if ranked else f"{table}.rowid desc"
-    rows = index.db.execute(
-        f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (match, *rowids, *values, limit)
-    )
-    total = index.db.execute(f"select count(*) from (select 1 {joined} limit ?)", (match, *rowids, *values, bound))
-    return [_hit(r) for r in rows.fetchall()], int(total.fetchone()[0])
+    return joined, (match, *values[:2], *values)
 
 
-def _word_count(
-    index: Index, word: str, filters: str, values: tuple[object, ...], bound: int, table: str = "zoek"
-) -> int:
-    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
-    assert table in ("zoek", "uitvoer")
-    joined = (
-        f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
-        f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
-    )
-    quoted = '"' + word.replace('"', '""') + '"'
-    counted = index.db.execute(
-        f"select count(*) from (select 1 {joined} limit ?)", (quoted, *values[:2], *values, bound)
-    )
+def _count_matching(scope: _Scope, joined: str, values: tuple[object, ...]) -> int:
+    counted = scope.index.db.execute(f"select count(*) from (select 1 {joined} limit ?)", (*values, scope.bound))
     return int(counted.fetchone()[0])
 
 
