@@ -224,33 +224,21 @@ def _extended(
     notes: list[Phrase],
     in_order: Callable[[], tuple[list[Hit], int]] | None,
 ) -> tuple[list[Hit], int]:
-    """The lines shown and how many there were: what the fallback step adds to the exact hits, in time order.
-    `in_order`: the range in time order after the hits, when there is a range with lines in it."""
+    """The lines shown and how many there were: what the fallback step adds to the exact hits, each part in time
+    order. `in_order`: the range in time order after the hits, when there is a range with lines in it; also
+    what is shown when the semantic extra fails (the header's notes say so, and how many lines the vectors
+    have not reached)."""
+    found, candidates = exact
     if step.extra is Extra.RANGE_IN_ORDER and in_order is not None:
         return in_order()
-    if step.extra is Extra.SEMANTIC and vectors is not None:
-        return _with_meaning(scope, vectors, query, exact, notes, in_order)
-    return sorted(exact[0], key=lambda h: h.ts), exact[1]
-
-
-def _with_meaning(
-    scope: _Scope,
-    vectors: Vectors,
-    query: str,
-    exact: tuple[list[Hit], int],
-    notes: list[Phrase],
-    instead: Callable[[], tuple[list[Hit], int]] | None,
-) -> tuple[list[Hit], int]:
-    """The exact hits and then a few lines near in meaning, each in time order; when the extra fails, `instead`
-    (or the exact hits alone). The header's notes say which, and how many lines the vectors have not reached."""
-    found, candidates = exact
-    wanted = min(SEMANTIC_LINES, scope.limit - len(found))
+    if step.extra is not Extra.SEMANTIC or vectors is None:
+        return sorted(found, key=lambda h: h.ts), candidates
     try:
         coverage = vectors.fill(scope.bounds, RECALL_EMBED_CAP)
-        near = _by_meaning(scope, vectors, query, wanted, found)
+        near = _by_meaning(scope, vectors, query, min(SEMANTIC_LINES, scope.limit - len(found)), found)
     except Exception as error:  # the optional extra must never cost the exact answer
         notes.append(meaning_skipped(error))
-        found, candidates = instead() if instead else exact
+        found, candidates = in_order() if in_order else exact
         return sorted(found, key=lambda h: h.ts), candidates
     notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
     if coverage.still_missing:
