@@ -392,8 +392,10 @@ def _rules() -> list[Rule]:
     def today(now: datetime) -> date:
         return now.date()
 
-    def part_of(name: str) -> tuple[int, int]:
-        return PARTS[name.lower()]
+    def part_of(m: re.Match[str]) -> tuple[int, int] | None:
+        """The part of the day the match names, if any."""
+        name = m.groupdict().get("part")
+        return PARTS[name.lower()] if name else None
 
     def night_before(day: date, zone: ZoneInfo) -> TimeRange:
         """The evening and night from `day` 18:00 to the next morning 06:00."""
@@ -403,16 +405,12 @@ def _rules() -> list[Rule]:
         previous = bool(m.group("vorige"))
         weekday = WEEKDAYS[m.group("weekday").lower()]
         day = _last_weekday(today(now), weekday, strictly_before=previous)
-        part = part_of(m.group("part")) if m.group("part") else None
-        return _day(day, zone, part)
+        return _day(day, zone, part_of(m))
 
     def previous_week_weekday(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         monday = _monday(today(now)) - timedelta(days=7)
         day = monday + timedelta(days=WEEKDAYS[m.group("weekday").lower()])
-        return _day(day, zone, part_of(m.group("part")) if m.group("part") else None)
-
-    def ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return ago_count(int(m.group("n")), UNITS[m.group("unit").lower()], now, zone)
+        return _day(day, zone, part_of(m))
 
     def one_ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         return ago_count(1, UNITS[m.group("unit").lower()], now, zone)
@@ -444,13 +442,10 @@ def _rules() -> list[Rule]:
 
     def absolute(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
         groups = m.groupdict()
-        month = int(groups["mnum"]) if groups.get("mnum") else MONTHS[groups["mname"].lower()]
-        year = int(groups["year"]) if groups.get("year") else None
-        found = _past_date(today(now), month, int(groups["day"]), year)
+        found = _past_date(today(now), _month_number(m), int(groups["day"]), _year(groups.get("year")))
         if found is None:
             return None
-        part = part_of(groups["part"]) if groups.get("part") else None
-        return _day(found, zone, part)
+        return _day(found, zone, part_of(m))
 
     def fixed(offset_days: int, part: tuple[int, int] | None = None) -> Callable[..., TimeRange]:
         return lambda _m, now, zone: _day(today(now) - timedelta(days=offset_days), zone, part)
@@ -478,10 +473,10 @@ def _rules() -> list[Rule]:
         return night_before(today(now) - timedelta(days=1), zone)
 
     def this_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now), zone, part_of(m.group("part")))
+        return _day(today(now), zone, part_of(m))
 
     def yesterday_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now) - timedelta(days=1), zone, part_of(m.group("part")))
+        return _day(today(now) - timedelta(days=1), zone, part_of(m))
 
     def weekend(weeks_back: int) -> Callable[..., TimeRange]:
         """Saturday 00:00 to Monday 00:00: of this week (up to now), or of a week before."""
@@ -596,7 +591,7 @@ def _rules() -> list[Rule]:
         (r"昨夜|昨晩|ゆうべ", last_night),
         (
             r"一昨日の(?P<part>" + _PART + ")",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
         ),
         (r"(?<!一)昨日の(?P<part>" + _PART + r")(?!\d|時)", yesterday_part),
         (r"今朝", lambda m, now, zone: _day(today(now), zone, (6, 12))),
@@ -608,13 +603,13 @@ def _rules() -> list[Rule]:
         (r"今週", week(0)),
         (r"先月", month(1)),
         (r"今月", month(0)),
-        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago),
+        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
         (
             r"(?P<weekday>" + "|".join(k for k in WEEKDAYS if k.endswith("曜日")) + r")(?:の(?P<part>" + _PART + "))?",
             lambda m, now, zone: _day(
                 _last_weekday(today(now), WEEKDAYS[m.group("weekday")], strictly_before=False),
                 zone,
-                part_of(m.group("part")) if m.group("part") else None,
+                part_of(m),
             ),
         ),
         # Dutch and English.
@@ -663,7 +658,7 @@ def _rules() -> list[Rule]:
         (rf"{b}(?:afgelopen nacht|gister(?:en)?nacht){e}", last_night),
         (
             rf"{b}eergister(?:en)?(?P<part>ochtend|middag|avond){e}",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
         ),
         (rf"{b}eergister(?:en)?{e}|{b}the day before yesterday{e}", fixed(2)),
         (rf"{b}gister(?:en)?(?P<part>ochtend|middag|avond){e}", yesterday_part),
