@@ -58,7 +58,7 @@ async def run_checks(settings: Settings) -> list[Check]:
 
 def _named_paths(settings: Settings) -> list[Check]:
     """Paths CLAUDE.md and MEMORY.md send a session to that are not there (it would look, and find nothing)."""
-    from worker.hooks.memory import dead_paths
+    from worker.hooks.memory import dead_paths  # start-up: the hook modules, for the verbs that use them
 
     checks = []
     home = Path.home()
@@ -97,12 +97,14 @@ def project_instructions(folder: Path, home: Path) -> list[Path]:
 async def _database_checks(settings: Settings) -> list[Check]:
     import asyncpg
 
-    from worker.core.dsn import url_search_path
-    from worker.db import bots
+    from worker.core.dsn import url_search_path  # start-up: only for the verbs that use it
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+
+    # start-up: asyncpg, for the verbs that use the database
     from worker.db.connect import connect_one, resolve_database
-    from worker.db.migrate import status
-    from worker.db.pooler import resolve_pooler
-    from worker.db.sqlfiles import queries
+    from worker.db.migrate import status  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.pooler import resolve_pooler  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
 
     fix_db = phrase("doctor.fix_database")
     fix_url = phrase("doctor.fix_url")  # the URL itself, or what it says, is wrong: no network will mend it
@@ -179,7 +181,7 @@ def clock_check(skew: float) -> Check:
 
 async def _owner_tables(conn: object) -> list[Check]:
     """The owner's own tables we read but do not own: who may write agent_messages and bot_heartbeats."""
-    from worker.db import heartbeats
+    from worker.db import heartbeats  # start-up: asyncpg, for the verbs that use the database
 
     checks = []
     queue = await heartbeats.state(conn, "public.agent_messages")  # type: ignore[arg-type]
@@ -200,6 +202,7 @@ async def _owner_tables(conn: object) -> list[Check]:
 
 def _newer_schema(newer: list[str], language: str) -> list[Check]:
     """A newer version of taak migrated the database: this machine's daemon claims nothing until it is upgraded."""
+    # start-up: asyncpg, for the verbs that use the database
     from worker.db.migrate import schema_newer_said, upgrade_command
 
     return [Check("fail", "schema", schema_newer_said(newer, language), upgrade_command())] if newer else []
@@ -242,7 +245,7 @@ def _claude(settings: Settings) -> Check:
 
 
 def _hooks(settings: Settings) -> list[Check]:
-    from worker.hooks import settings_file
+    from worker.hooks import settings_file  # start-up: the hook modules, for the verbs that use them
 
     path = settings.claude_settings
     try:
@@ -278,7 +281,7 @@ OLD_WORKER_MARK = "queue-worker.js"
 def _old_queue_worker(settings: Settings) -> Check:
     import os
 
-    from worker.proc import running_commands
+    from worker.proc import running_commands  # start-up: only for the verbs that use it
 
     old = [(pid, args) for pid, args in running_commands() if OLD_WORKER_MARK in args and pid != os.getpid()]
     if not old:
@@ -300,14 +303,14 @@ def _transcripts() -> Check:
 
 
 def _semantic(settings: Settings) -> Check:
-    from worker.memory import semantic
+    from worker.memory import semantic  # start-up: the archive, for the memory verbs
 
     if not settings.semantic:
         return Check("ok", "semantic_search", phrase("doctor.semantic_off"))
     if not semantic.installed():
         fix = phrase("doctor.fix_semantic", command=semantic.install_command())
         return Check("warn", "semantic_search", phrase("doctor.semantic_missing"), fix)
-    from worker.memory.archive import Layout
+    from worker.memory.archive import Layout  # start-up: the archive, for the memory verbs
 
     layout = Layout(settings.data_dir)
     if not layout.vectors.exists():
@@ -335,6 +338,7 @@ def _archive(settings: Settings) -> Check:
     """Lines of the lossless archive that could not be read were skipped: say how many and where."""
     import sqlite3
 
+    # start-up: the archive, for the memory verbs
     from worker.memory.archive import Layout, default_sources, unreadable_reason
 
     blocked = [path for path in default_sources() if not path.is_file() or not os.access(path, os.R_OK)]

@@ -11,10 +11,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.core.errors import ExitCode
+from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
-from worker.core.table import age
+from worker.core.table import age, dollars, header_row, table, when
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -56,7 +56,7 @@ def _bot_parser(sub: Sub) -> None:
 
 
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import bots
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.bot_command != "lijst"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
@@ -75,7 +75,6 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [{**plain(asdict(b)), "vandaag": _day_json(today.get(b.bot))} for b in listed]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
-    from worker.core.table import header_row, table, when
 
     headers = header_row("list.bots", ("bot", "on", "machine", "task", "last_seen", "today"), settings.language)
     rows = [
@@ -112,8 +111,6 @@ _DOLLARS = re.compile(r"[0-9]+(\.[0-9]{1,2})?|\.[0-9]{1,2}")
 
 
 def _limit(value: str, option: str, kind: Any) -> Any:
-    from worker.core.errors import InvalidInput
-
     typed = value.strip()
     if typed.lower() in ("geen", "none"):
         return None
@@ -133,11 +130,10 @@ def _switch(on: bool, language: str) -> str:
 
 
 def _day(day: Any, language: str) -> str:
-    from worker.db.bots import brake_limits
+    from worker.db.bots import brake_limits  # start-up: asyncpg, for the verbs that use the database
 
     if day is None:
         return "-"
-    from worker.core.table import dollars
 
     used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
     limit = brake_limits(day.max_sessies, day.max_kosten, language)
@@ -172,7 +168,7 @@ def _machine_parser(sub: Sub) -> None:
 
 
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import machines
+    from worker.db import machines  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.machine_command == "zet"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
@@ -197,7 +193,6 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import header_row, table
 
     headers = header_row("list.machines", ("names", "ip", "bots"), settings.language)
     rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
@@ -216,7 +211,7 @@ def _overzicht_parser(sub: Sub) -> None:
 
 
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import overview
+    from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
         bots = [dict(r) for r in await overview.per_bot(store.db)]
@@ -228,7 +223,6 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         shown = {"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
-    from worker.core.table import header_row, table
 
     bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
     headers = header_row(
@@ -259,8 +253,6 @@ def _has_news(b: dict[str, Any]) -> bool:
 
 
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
-    from worker.core.table import dollars
-
     worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
@@ -308,9 +300,8 @@ def _intake_parser(sub: Sub) -> None:
 
 
 async def intake(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.errors import Refused
-    from worker.daemon import intake as old_queue
-    from worker.db.bots import check_bot_name
+    from worker.daemon import intake as old_queue  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.intake_command == "neem"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
@@ -364,8 +355,7 @@ def _preview_json(seen: Any) -> dict[str, Any]:
 def _preview_text(seen: Any, settings: Settings) -> str:
     import textwrap
 
-    from worker.core.table import table, when
-    from worker.daemon.intake import Decision
+    from worker.daemon.intake import Decision  # start-up: the daemon's modules, for the verbs that use them
 
     order = [d.value for d in Decision]  # the decisions keep their Dutch names in both languages: domain values
     zone, language = settings.zone, settings.language

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.phrases import OsReason, phrase
+from worker.core.row_phrases import said_row
+from worker.core.terminal import one_line
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -45,19 +47,21 @@ def _recall_parser(sub: Sub) -> None:
 
 
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, open_vectors
-    from worker.memory.index import Index
+    from worker.memory.archive import Layout, open_vectors  # start-up: the archive, for the memory verbs
+    from worker.memory.index import Index  # start-up: the archive, for the memory verbs
+
+    # start-up: the archive, for the memory verbs
     from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, actors, as_json, has_actor, has_task, render
-    from worker.memory.recall import recall as search
+    from worker.memory.recall import recall as search  # start-up: the archive, for the memory verbs
 
     limit = a.positive(args.limiet, "--limiet")
     query = _checked_query(a.joined(args.words), settings)
     if args.bot is not None:
-        from worker.db.bots import check_bot_name
+        from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
         args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
     if args.taak is not None:
-        from worker.db.ledger import check_task_id
+        from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
 
         check_task_id(args.taak)
     if args.vloot and (args.taken or args.uitvoer):
@@ -113,8 +117,8 @@ QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 
 
 def _checked_query(query: str, settings: Settings) -> str:
     """A question recall can answer: not too long, and with a time phrase or a word that is searched."""
-    from worker.core.timephrase import parse_time, search_words
-    from worker.db.ledger import check_text
+    from worker.core.timephrase import parse_time, search_words  # start-up: only for the verbs that use it
+    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
 
     check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
@@ -125,11 +129,11 @@ def _checked_query(query: str, settings: Settings) -> str:
 
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
-    from worker.core.row_phrases import said_row
+    # start-up: only for the verbs that use it
     from worker.core.timephrase import database_bounds, parse_time, search_words
-    from worker.db.ledger import json_object
-    from worker.db.sqlfiles import queries
-    from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked
+    from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked  # start-up: the archive, for the memory verbs
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
@@ -182,8 +186,8 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
-    from worker.db.sqlfiles import queries
-    from worker.memory import fleet
+    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory import fleet  # start-up: the archive, for the memory verbs
 
     async with a.store(settings) as store:
         found = await fleet.recall(
@@ -232,8 +236,8 @@ def _archief_parser(sub: Sub) -> None:
 
 async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     """The shared copy of this machine's archive, rebuilt from its day files (the source of truth)."""
-    from worker.memory.archive import Layout
-    from worker.memory.fleet import forget_machine
+    from worker.memory.archive import Layout  # start-up: the archive, for the memory verbs
+    from worker.memory.fleet import forget_machine  # start-up: the archive, for the memory verbs
 
     async with a.store_for_a_change(settings) as store:
         removed = await forget_machine(store.db, Layout(settings.data_dir).index, settings.machine)
@@ -242,11 +246,11 @@ async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, bring_up_to_date, embed_new
+    from worker.memory.archive import Layout, bring_up_to_date, embed_new  # start-up: the archive, for the memory verbs
 
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":
-        from worker.memory import semantic
+        from worker.memory import semantic  # start-up: the archive, for the memory verbs
 
         # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
         if not semantic.installed():
@@ -290,8 +294,8 @@ def _lll_parser(sub: Sub) -> None:
 
 
 async def lll(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_text
-    from worker.memory import lll as where
+    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
     path = where.lll_path(settings.data_dir)
     now = datetime.now(UTC)
@@ -308,7 +312,6 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
-    from worker.core.terminal import one_line
 
     closing = sub_word == "klaar"
     topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()

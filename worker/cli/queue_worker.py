@@ -15,11 +15,16 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
+from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
+from worker.cli.args import store as opened
+from worker.cli.guard import guarded
 from worker.core.errors import ExitCode, TaakError
 from worker.core.language import early_language
+from worker.core.model import Status
 from worker.core.phrases import message, phrase
 from worker.core.row_phrases import said_row
+from worker.core.table import month_names, stamp
+from worker.core.terminal import hanging, padded
 
 if TYPE_CHECKING:
     from worker.settings import Settings
@@ -83,9 +88,7 @@ def _fail(line: str, code: int) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from worker.cli.entry import guarded
-
-    # Ctrl-C before the daemon's work began ends without a traceback; its output is guarded (entry.py)
+    # Ctrl-C before the daemon's work began ends without a traceback; its output is guarded (guard.py)
     guarded(lambda: _main(argv), ExitCode.INTERRUPTED, "queue-worker")
 
 
@@ -96,10 +99,8 @@ def _main(argv: Sequence[str] | None) -> None:
         raise SystemExit(_service(args))
     _load_env_file()
     # Only now: help and usage errors answer without the settings or the database driver (issue 16).
-    from worker.cli.common import load_settings_or_exit
-
     settings = load_settings_or_exit("queue-worker")
-    from worker.logs import configure_logging
+    from worker.logs import configure_logging  # start-up: only for the verbs that use it
 
     configure_logging(settings.log_format, zone=settings.zone, language=settings.language)
     if args.command == "demo":
@@ -131,8 +132,8 @@ def _service(args: argparse.Namespace) -> int:
     import getpass
     from pathlib import Path
 
-    from worker.daemon import service as svc
-    from worker.db.bots import check_bot_name
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
     language = early_language()
     try:
@@ -182,7 +183,7 @@ def _service(args: argparse.Namespace) -> int:
 
 
 def _service_status(service: object, bot: str, language: str) -> int:
-    from worker.daemon import service as svc
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
     assert isinstance(service, svc.ServiceFile)
     installed = service.path.is_file() and service.env_file.is_file()
@@ -205,7 +206,7 @@ def _service_status(service: object, bot: str, language: str) -> int:
 
 
 def _service_uninstall(service: object, bot: str, language: str, *, dry_run: bool) -> int:
-    from worker.daemon import service as svc
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
     assert isinstance(service, svc.ServiceFile)
     if not service.path.is_file():
@@ -242,9 +243,9 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
 def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> int:
     import anyio
 
-    from worker.daemon.worker import StartRefused, Worker
-    from worker.db.connect import embedded_or_configured
-    from worker.db.failures import failure_line
+    from worker.daemon.worker import StartRefused, Worker  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.connect import embedded_or_configured  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.failures import failure_line  # start-up: asyncpg, for the verbs that use the database
 
     try:
         database = embedded_or_configured(settings)
@@ -271,8 +272,6 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 def _demo(settings: Settings, agent: str) -> int:
     import anyio
 
-    from worker.core.model import Status
-
     bot = "demo"
     agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
     # The demo never touches a configured queue: always the embedded database under the data folder.
@@ -283,9 +282,8 @@ def _demo(settings: Settings, agent: str) -> int:
         print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
-        from worker.cli.common import store as opened
-        from worker.db import bots
-        from worker.db.ledger import NewTask
+        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+        from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
 
         language = settings.language
         async with opened(demo_settings) as store:
@@ -314,8 +312,7 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        from worker.cli.common import store as opened
-        from worker.db import bots
+        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
 
         async with opened(demo_settings) as store:
             await bots.forget(store.db, bot)
@@ -326,17 +323,12 @@ def _demo(settings: Settings, agent: str) -> int:
         anyio.run(forget_bot)
 
     async def show() -> Status:
-        from worker.cli.common import store as opened
-
         async with opened(demo_settings) as store:
             ledger = store.tasks
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
             print("\n" + said)
             from datetime import datetime
-
-            from worker.core.table import month_names, stamp
-            from worker.core.terminal import hanging, padded
 
             now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
@@ -355,7 +347,7 @@ def _demo(settings: Settings, agent: str) -> int:
 def _demo_command(settings: Settings) -> str:
     """`taak`, as it must be typed to reach the demo's database: without the configured queue's URL, and in the
     data folder the demo used when that is not the default (a TAAK_DATA_DIR given for this one command)."""
-    from worker.core.defaults import default_data_dir
+    from worker.core.defaults import default_data_dir  # start-up: only for the verbs that use it
 
     words = ["TAAK_DATABASE_URL="] if settings.database_url is not None else []
     if settings.data_dir.resolve() != default_data_dir().resolve():

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.entry import discard_output
+from worker.cli.guard import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.folders import make_folder
 from worker.core.language import early_language
@@ -69,7 +69,7 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         raise InvalidInput("bad_host", value=args.host)  # an address or a host name: no other characters
     if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2")):
         a.fail(a.said(settings, "cockpit_not_installed"), ExitCode.REFUSED)
-    from worker.cockpit.app import create_app, ensure_token, token_path
+    from worker.cockpit.app import create_app, ensure_token, token_path  # start-up: the web stack, for the cockpit
 
     token = ensure_token(settings)
     host = f"[{args.host.replace('%', '%25')}]" if ":" in args.host else args.host  # fe80::1%lo: %25 in a URL
@@ -79,7 +79,7 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     import uvicorn
 
-    from worker.db.sqlfiles import queries
+    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:  # the database answers, migrated (the embedded one is made so)
         await store.db.fetchval(queries()["bots_leesbaar"])
@@ -130,11 +130,14 @@ def _db_parser(sub: Sub) -> None:
 
 
 async def db(args: argparse.Namespace, settings: Settings) -> int:
+    # start-up: asyncpg, for the verbs that use the database
     from worker.db.connect import connect_one, resolve_database
+
+    # start-up: asyncpg, for the verbs that use the database
     from worker.db.migrate import migrate, set_timezone, status
 
     if args.db_command == "stop":
-        from worker.db.embedded import stop_embedded
+        from worker.db.embedded import stop_embedded  # start-up: asyncpg, for the verbs that use the database
 
         stopped = settings.database is None and stop_embedded(settings.embedded_dir)
         language = settings.language
@@ -172,7 +175,7 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _heartbeats(conn: Any, secure: bool, language: str) -> int:
-    from worker.db import heartbeats
+    from worker.db import heartbeats  # start-up: asyncpg, for the verbs that use the database
 
     current = await heartbeats.state(conn)
     if current is None:
@@ -230,7 +233,7 @@ def _hooks_parser(sub: Sub) -> None:
 
 
 async def hooks(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks import settings_file
+    from worker.hooks import settings_file  # start-up: the hook modules, for the verbs that use them
 
     path = args.settings or settings.claude_settings
     try:
@@ -290,7 +293,7 @@ def _claude_md_parser(sub: Sub) -> None:
 
 
 async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks.memory import with_compact_instructions
+    from worker.hooks.memory import with_compact_instructions  # start-up: the hook modules, for the verbs that use them
 
     path = args.path or Path.home() / ".claude" / "CLAUDE.md"
     current = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -321,7 +324,7 @@ def _geheugen_parser(sub: Sub) -> None:
 
 
 async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks.memory import memory_health
+    from worker.hooks.memory import memory_health  # start-up: the hook modules, for the verbs that use them
 
     folder = args.dir or settings.memory_dir
     if not folder.is_dir():
@@ -370,7 +373,7 @@ def _doctor_parser(sub: Sub) -> None:
 
 
 async def doctor(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.cli.doctor import run_checks
+    from worker.cli.doctor import run_checks  # start-up: the checks, for `taak doctor`
 
     checks = await run_checks(settings)
     code = ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK
