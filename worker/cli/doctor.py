@@ -98,13 +98,15 @@ async def _database_checks(settings: Settings) -> list[Check]:
     import asyncpg
 
     from worker.core.dsn import url_search_path  # start-up: only for the verbs that use it
-    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+    from worker.db import (
+        bots,  # start-up: asyncpg, for the verbs that use the database
+        health,  # start-up: asyncpg, for the verbs that use the database
+    )
 
     # start-up: asyncpg, for the verbs that use the database
     from worker.db.connect import connect_one, resolve_database
     from worker.db.migrate import status  # start-up: asyncpg, for the verbs that use the database
     from worker.db.pooler import resolve_pooler  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
 
     fix_db = phrase("doctor.fix_database")
     fix_url = phrase("doctor.fix_url")  # the URL itself, or what it says, is wrong: no network will mend it
@@ -135,7 +137,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
                     "taak db migrate",
                 )
             )
-        elif not await conn.fetchval(queries()["taken_zichtbaar"]):  # in public, and the URL's path passes it by
+        elif not await health.tables_visible(conn):  # in public, and the URL's path passes it by
             path = url_search_path(database.url)
             said = phrase("schema_missing_search_path", path=path)
             checks.append(Check("fail", "database", said, phrase("doctor.fix_search_path")))
@@ -151,7 +153,7 @@ async def _database_checks(settings: Settings) -> list[Check]:
             await conn.add_listener("taak_nieuw", _ignore)
             checks.append(Check("ok", "wake_up", phrase("doctor.listen_available")))
         before = time.time()
-        database_now: datetime = await conn.fetchval(queries()["database_klok"])
+        database_now = await health.clock(conn)
         skew = abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds())
         checks.append(clock_check(skew))
         checks += await _owner_tables(conn)

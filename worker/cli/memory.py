@@ -131,8 +131,9 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
     # start-up: only for the verbs that use it
     from worker.core.timephrase import database_bounds, parse_time, search_words
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+    from worker.db import recall as log  # start-up: asyncpg, for the verbs that use the database
     from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
     from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked  # start-up: the archive, for the memory verbs
 
     now = datetime.now(UTC)
@@ -142,15 +143,13 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in words]
     bound = limit + COUNT_BOUND
     async with a.store(settings) as store:
-        rows = await store.db.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
+        rows = await log.search(store.db, start, end, patterns, args.bot, args.taak, limit)
         # '%' first: the lines in the range, counted by the same statement as the words.
-        in_range, *counts = await store.db.fetch(
-            queries()["log_woorden"], start, end, ["%", *patterns], args.bot, args.taak, bound
-        )
+        in_range, *counts = await log.counts(store.db, start, end, ["%", *patterns], args.bot, args.taak, bound)
         if args.taak is not None and not rows:
             await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
-        if args.bot is not None and not rows and not await store.db.fetchval(queries()["log_naam_bekend"], args.bot):
-            known = ", ".join(r["bot"] for r in await store.db.fetch(queries()["bots_lijst"])) or "-"
+        if args.bot is not None and not rows and not await log.name_known(store.db, args.bot):
+            known = ", ".join(b.bot for b in await bots.all_bots(store.db)) or "-"
             raise Refused("unknown_log_name", value=args.bot, known=known)
     hits = ranked(
         [  # found with the matching and newest rows first
@@ -170,15 +169,14 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
         ]
     )
     hits.sort(key=lambda h: h.ts)
-    per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
+    per_word = dict(zip(words, counts, strict=True))
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
-    in_range_count = int(in_range["aantal"])
     return Recall(
         now,
         parsed.range,
         fallback,
         hits,
-        in_range_count,
+        in_range,
         per_word=per_word,
         bound=bound,
         words_in_range=parsed.range is not None,
@@ -186,7 +184,7 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
-    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
+    from worker.db import recall as log  # start-up: asyncpg, for the verbs that use the database
     from worker.memory import fleet  # start-up: the archive, for the memory verbs
 
     async with a.store(settings) as store:
@@ -203,7 +201,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
         )
         if args.taak is not None and not found.hits:
             await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
-        if not found.hits and await store.db.fetchval(queries()["vloot_leeg"]):  # "found nowhere" searched nothing
+        if not found.hits and await log.fleet_empty(store.db):  # "found nowhere" searched nothing
             found.notes.append(phrase("recall_fleet_empty"))
         return found
 

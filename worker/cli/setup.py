@@ -79,10 +79,10 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     import uvicorn
 
-    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
+    from worker.db import health  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:  # the database answers, migrated (the embedded one is made so)
-        await store.db.fetchval(queries()["bots_leesbaar"])
+        await health.answers(store.db)
     try:  # bound here, so that a port in use or a bad address is one line, before anything says it serves
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         listening = socket.socket(family, socket.SOCK_STREAM)

@@ -468,9 +468,9 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
     import anyio
 
+    from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
     from worker.db.connect import CONNECTION_ERRORS  # start-up: asyncpg, for the verbs that use the database
     from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.sqlfiles import queries  # start-up: asyncpg, for the verbs that use the database
     from worker.proc import reader_gone  # start-up: only for the verbs that use it
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
@@ -498,9 +498,9 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         # behind the newest id, and shown once. What was already there when tail started counts as seen, shown
         # or not (`-n 0` shows nothing old): one snapshot for the first rows and that window.
         async with store.conn.transaction(isolation="repeatable_read", readonly=True):
-            rows = await store.db.fetch(queries()["tail_start"], args.id, args.bot, args.limiet)
-            last = await store.db.fetchval(queries()["log_laatste_id"]) or 0
-            there = await store.db.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+            rows = await log.newest(store.db, args.id, args.bot, args.limiet)
+            last = await log.last_id(store.db)
+            there = await log.after(store.db, last - TAIL_LOOK_BEHIND, args.id, args.bot)
         for row in reversed(rows):
             show(row)
         shown: set[int] = {int(r["id"]) for r in there}
@@ -512,7 +512,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
                     discard_output()
                     return ExitCode.OK
                 try:
-                    found = await following.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+                    found = await log.after(following, last - TAIL_LOOK_BEHIND, args.id, args.bot)
                 except CONNECTION_ERRORS as lost:
                     # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
                     following = await _reconnected(settings, lost)
