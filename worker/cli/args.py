@@ -281,19 +281,25 @@ class Parser(argparse.ArgumentParser):
         import shlex
 
         takes_text = any(not action.option_strings and action.nargs in ("*", "+") for action in self._actions)
-        if not takes_text or "--" in self.typed:
+        position = self._stray_dash_word()
+        if not takes_text or "--" in self.typed or position is None:
             return None
+        before, word, after = self.typed[:position], self.typed[position], self.typed[position + 1 :]
+        if self._value_of_option(before) or any(w.startswith("-") for w in after):
+            return None
+        return word, shlex.join([*self.prog.split(), *before, "--", word, *after])
+
+    def _value_of_option(self, before: list[str]) -> bool:
+        """Whether the word after `before` is the value of the option before it."""
+        option = self._option_string_actions.get(before[-1]) if before else None
+        return option is not None and option.nargs != 0
+
+    def _stray_dash_word(self) -> int | None:
+        """Where the first word is that starts with one dash and is no option of this verb."""
         for position, word in enumerate(self.typed):
-            if not word.startswith("-") or word.startswith("--") or word == "-":
-                continue
-            if word.split("=", 1)[0] in self._option_string_actions:
-                continue
-            before, after = self.typed[:position], self.typed[position + 1 :]
-            option_before = self._option_string_actions.get(before[-1]) if before else None
-            if (option_before is not None and option_before.nargs != 0) or any(w.startswith("-") for w in after):
-                return None
-            command = [*self.prog.split(), *before, "--", word, *after]
-            return word, shlex.join(command)
+            one_dash = word.startswith("-") and not word.startswith("--") and word != "-"
+            if one_dash and word.split("=", 1)[0] not in self._option_string_actions:
+                return position
         return None
 
 

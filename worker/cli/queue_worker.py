@@ -13,7 +13,8 @@ import shlex
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
 from worker.cli.args import store as opened
@@ -27,6 +28,7 @@ from worker.core.table import month_names, stamp
 from worker.core.terminal import hanging, padded
 
 if TYPE_CHECKING:
+    from worker.daemon.service import Platform
     from worker.settings import Settings
 
 
@@ -129,35 +131,14 @@ def _load_env_file() -> None:
 
 
 def _service(args: argparse.Namespace) -> int:
-    import getpass
-    from pathlib import Path
-
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
-    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
     language = early_language()
-    try:
-        bot = check_bot_name(args.bot)
-    except TaakError as exc:
-        _fail(exc.render(language), exc.exit_code)
-    platform = args.platform or svc.this_platform()
-    if args.system and platform == "macos":
-        _fail(message("system_linux_only", language), ExitCode.USAGE)
+    bot, platform = _service_target(args, language)
     user = getattr(args, "user", None)
     if args.service_command == "install" and args.system:
-        import pwd
-
-        user = user or os.environ.get("SUDO_USER")
-        if not user:
-            _fail(message("system_needs_user", language), ExitCode.USAGE)
-        if user == "root":
-            _fail(message("system_not_root", language), ExitCode.USAGE)
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
-    home = Path.home()
-    service = svc.service_file(bot, platform, home=home, system=args.system, user=user, language=language)
+        user = _system_user(user, language)
+    service = svc.service_file(bot, platform, home=Path.home(), system=args.system, user=user, language=language)
     if args.service_command == "status":
         return _service_status(service, bot, language)
     if args.service_command == "uninstall":
@@ -166,20 +147,60 @@ def _service(args: argparse.Namespace) -> int:
         print(service.text, end="")
         return 0
     owner = user if args.system else None
-    for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=owner, language=language):
+    for path in svc.install(service, bot, Path.home(), path=svc.service_path(platform), owner=owner, language=language):
         print(message("service_wrote", language, path=path))
+    _service_advice(service, platform, language, system=args.system)
+    return 0
+
+
+def _service_target(args: argparse.Namespace, language: str) -> tuple[str, Platform]:
+    """The bot in its one spelling, and the platform (a system service is Linux's only)."""
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
+
+    try:
+        bot = check_bot_name(args.bot)
+    except TaakError as exc:
+        _fail(exc.render(language), exc.exit_code)
+    platform: Platform = args.platform or svc.this_platform()
+    if args.system and platform == "macos":
+        _fail(message("system_linux_only", language), ExitCode.USAGE)
+    return bot, platform
+
+
+def _system_user(user: str | None, language: str) -> str:
+    """The user a system service runs as: named, or the one who ran sudo; never root, and one that exists."""
+    import pwd
+
+    user = user or os.environ.get("SUDO_USER")
+    if not user:
+        _fail(message("system_needs_user", language), ExitCode.USAGE)
+    if user == "root":
+        _fail(message("system_not_root", language), ExitCode.USAGE)
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
+    return user
+
+
+def _service_advice(service: Any, platform: Platform, language: str, *, system: bool) -> None:
+    """What to do next with a service just installed."""
+    import getpass
+
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+
     if not svc.env_file_has_path(service):
         print(message("service_no_path", language, env_file=service.env_file, path=svc.service_path(platform)))
     print(message("service_load", language, env_file=service.env_file, load=service.load))
     print(message("service_logs", language, logs=service.logs))
-    if platform == "linux" and not args.system:
+    if platform == "linux" and not system:
         linger = svc.lingering(getpass.getuser())
         if linger is not True:
             why = message("linger_off" if linger is False else "linger_unknown", language)
             print(message("linger_advice", language, why=why, user=getpass.getuser()))
     if service.log_file is not None:
         print(message("launchd_no_rotation", language, log_file=service.log_file))
-    return 0
 
 
 def _service_status(service: object, bot: str, language: str) -> int:
@@ -214,22 +235,25 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
         return 0
     shared = ", ".join(svc.other_bots(service, bot) if service.log_file is None else [])
     stop = " ".join(service.stop)
-    if shutil.which(service.stop[0]) is None:  # no service manager here: nothing of it can be running to stop
-        print(message("manager_missing", language, program=service.stop[0]))
-    else:
-        print(message("would_run" if dry_run else "running_command", language, command=stop))
+    no_manager = shutil.which(service.stop[0]) is None  # nothing of it can be running to stop
+    said_stop = message("would_run" if dry_run else "running_command", language, command=stop)
+    print(message("manager_missing", language, program=service.stop[0]) if no_manager else said_stop)
     if dry_run:
-        print(
-            message("would_keep_shared", language, path=service.path, bots=shared)
-            if shared
-            else message("would_remove", language, path=service.path)
-        )
+        kept = message("would_keep_shared", language, path=service.path, bots=shared) if shared else None
+        print(kept or message("would_remove", language, path=service.path))
         return 0
+    return _stop_and_remove(service, shared, language)
+
+
+def _stop_and_remove(service: Any, shared: str, language: str) -> int:
+    """Stopped by its manager, then removed unless other bots share it; the settings stay."""
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+
     code, said = svc.run_manager(service.stop, language)
     if code not in (0, svc.NO_MANAGER):
         said = svc.said_by_manager(said, language)
         last = said.splitlines()[-1] if said else ""
-        print(message("could_not_stop", language, command=stop, code=code, last=last))
+        print(message("could_not_stop", language, command=" ".join(service.stop), code=code, last=last))
         return int(ExitCode.REFUSED)
     if shared:
         print(message("kept_shared", language, path=service.path, bots=shared))
@@ -243,9 +267,8 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
 def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> int:
     import anyio
 
-    from worker.daemon.worker import StartRefused, Worker  # start-up: the daemon's modules, for the verbs that use them
+    from worker.daemon.worker import Worker  # start-up: the daemon's modules, for the verbs that use them
     from worker.db.connect import embedded_or_configured  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.failures import failure_line  # start-up: asyncpg, for the verbs that use the database
 
     try:
         database = embedded_or_configured(settings)
@@ -253,16 +276,25 @@ def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> i
         anyio.run(worker.run)
     except KeyboardInterrupt:
         return 0
-    except BaseException as exc:  # refused, or failed inside the daemon's task group: said as taak says it
-        leaves = _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
-        refused = [leaf for leaf in leaves if isinstance(leaf, StartRefused)]
-        if refused:
-            _fail(str(refused[0]), refused[0].exit_code)
-        said = [line for leaf in leaves if isinstance(leaf, Exception) and (line := failure_line(leaf, settings))]
-        if not said:
+    except BaseException as exc:
+        said = _start_failure(exc, settings)
+        if said is None:
             raise  # a bug: its traceback goes to the log, where it helps
-        _fail(*said[0])
+        _fail(*said)
     return 0
+
+
+def _start_failure(exc: BaseException, settings: Settings) -> tuple[str, int] | None:
+    """Refused, or failed inside the daemon's task group: said as taak says it; None for a bug."""
+    from worker.daemon.worker import StartRefused  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.failures import failure_line  # start-up: asyncpg, for the verbs that use the database
+
+    leaves = _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    refused = [leaf for leaf in leaves if isinstance(leaf, StartRefused)]
+    if refused:
+        return str(refused[0]), refused[0].exit_code
+    said = [line for leaf in leaves if isinstance(leaf, Exception) and (line := failure_line(leaf, settings))]
+    return said[0] if said else None
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

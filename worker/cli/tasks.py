@@ -466,12 +466,8 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 
 
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
-    import anyio
-
     from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.connect import CONNECTION_ERRORS  # start-up: asyncpg, for the verbs that use the database
     from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
-    from worker.proc import reader_gone  # start-up: only for the verbs that use it
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
@@ -503,27 +499,39 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
             there = await log.after(store.db, last - TAIL_LOOK_BEHIND, args.id, args.bot)
         for row in reversed(rows):
             show(row)
-        shown: set[int] = {int(r["id"]) for r in there}
-        following = store.db
-        try:
-            while True:
-                await anyio.sleep(TAIL_POLL_SECONDS)
-                if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
-                    discard_output()
-                    return ExitCode.OK
-                try:
-                    found = await log.after(following, last - TAIL_LOOK_BEHIND, args.id, args.bot)
-                except CONNECTION_ERRORS as lost:
-                    # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
-                    following = await _reconnected(settings, lost)
+        return await _follow(store, settings, args, last, {int(r["id"]) for r in there}, show)
+
+
+async def _follow(
+    store: Any, settings: Settings, args: argparse.Namespace, last: int, shown: set[int], show: Any
+) -> int:
+    """Every row written after `last`, once, until the reader has had enough (or Ctrl-C)."""
+    import anyio
+
+    from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.connect import CONNECTION_ERRORS  # start-up: asyncpg, for the verbs that use the database
+    from worker.proc import reader_gone  # start-up: only for the verbs that use it
+
+    following = store.db
+    try:
+        while True:
+            await anyio.sleep(TAIL_POLL_SECONDS)
+            if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
+                discard_output()
+                return ExitCode.OK
+            try:
+                found = await log.after(following, last - TAIL_LOOK_BEHIND, args.id, args.bot)
+            except CONNECTION_ERRORS as lost:
+                # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
+                following = await _reconnected(settings, lost)
+                continue
+            for row in found:
+                if row["id"] in shown:
                     continue
-                for row in found:
-                    if row["id"] in shown:
-                        continue
-                    show(row)
-                    shown.add(int(row["id"]))
-                    last = max(last, int(row["id"]))
-                shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
-        finally:
-            if following is not store.db:
-                await following.close()
+                show(row)
+                shown.add(int(row["id"]))
+                last = max(last, int(row["id"]))
+            shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
+    finally:
+        if following is not store.db:
+            await following.close()
