@@ -30,12 +30,12 @@ def _main(argv: Sequence[str] | None) -> None:
         code = run_hook_command(words[1:])
         raise SystemExit(code if code is not None else _hook_misused(words))
     if os.environ.get("TAAK_SOCKET"):  # inside a queue session: the daemon, never the database
-        from worker.cli import sessie  # start-up: below the hooks, as every import from here on
+        from worker.cli import session  # start-up: below the hooks, as every import from here on
 
-        if words[:1] and words[0] in sessie.SOCKET_VERBS:
-            raise SystemExit(sessie.main(build_parser(only_tasks=True), words))
-        if words[:1] and words[0] not in sessie.LOCAL_VERBS:
-            sessie.refuse_outside_the_daemon(words[0])
+        if words[:1] and words[0] in session.SOCKET_VERBS:
+            raise SystemExit(session.main(build_parser(only_tasks=True), words))
+        if words[:1] and words[0] not in session.LOCAL_VERBS:
+            session.refuse_outside_the_daemon(words[0])
     # start-up: below the hooks
     from worker.cli.args import load_settings_or_exit, parse, run, use_argparse_words
     from worker.core.terminal import Escaping, json_safe, printable  # start-up: as above

@@ -160,10 +160,9 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     soort, tekst = a.log_words(explicit, rest)
-    sessie = settings.sessie if token is not None else None
+    session_id = settings.sessie if token is not None else None
     async with a.store_for_a_change(settings) as store:
-        ledger = store.tasks
-        await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+        await store.tasks.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=session_id)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
