@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
 from worker.cli.args import store as opened
 from worker.cli.guard import guarded
+from worker.core.defaults import default_data_dir
 from worker.core.errors import ExitCode, TaakError
 from worker.core.language import early_language
 from worker.core.model import Status
@@ -379,8 +380,6 @@ def _demo(settings: Settings, agent: str) -> int:
 def _demo_command(settings: Settings) -> str:
     """`taak`, as it must be typed to reach the demo's database: without the configured queue's URL, and in the
     data folder the demo used when that is not the default (a TAAK_DATA_DIR given for this one command)."""
-    from worker.core.defaults import default_data_dir  # start-up: only for the verbs that use it
-
     words = ["TAAK_DATABASE_URL="] if settings.database_url is not None else []
     if settings.data_dir.resolve() != default_data_dir().resolve():
         words.append(f"TAAK_DATA_DIR={shlex.quote(str(settings.data_dir))}")

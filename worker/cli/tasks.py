@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
+from worker.core.due import parse_due
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
 from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.phrases import message, phrase, written
@@ -18,6 +19,7 @@ from worker.core.row_phrases import said_row
 from worker.core.show import plain, show_task, task_json
 from worker.core.table import header_row, month_names, stamp, table, when
 from worker.core.terminal import hanging, is_blank, padded
+from worker.owner import take_back_wait
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -73,7 +75,6 @@ def _nieuw_parser(sub: Sub) -> None:
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.due import parse_due  # start-up: only for the verbs that use it
     from worker.db.bots import check_bot_name, known_bot  # start-up: asyncpg, for the verbs that use the database
     from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
 
@@ -235,8 +236,6 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
         wie = a.who(settings)
-        from worker.owner import take_back_wait  # start-up: only for the verbs that use it
-
         wait = take_back_wait(settings)
         async with a.store_for_a_change(settings) as store:
             await store.tasks.terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
