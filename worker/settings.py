@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import socket
 import unicodedata
 from collections.abc import Mapping
@@ -16,10 +17,11 @@ from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from worker.core.defaults import default_data_dir, default_memory_dir
+from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
+from worker.core.phrases import area_words, catalogue, filled, message
 from worker.core.terminal import is_blank, not_utf8, printable
 
 Language = Literal["nl", "en"]
@@ -27,9 +29,7 @@ Language = Literal["nl", "en"]
 
 def _refused(key: str, **values: object) -> PydanticCustomError:
     """A setting our own rule refuses: its message key is the error's type, so that the line is said in the
-    run's language (worker/cli/common.settings_problem); the English text is pydantic's own message."""
-    from worker.core.phrases import catalogue
-
+    run's language (settings_problem, below); the English text is pydantic's own message."""
     return PydanticCustomError(key, catalogue()[key]["en"], values)
 
 
@@ -202,8 +202,6 @@ class Settings(BaseSettings):
     def _a_command_line(cls, value: str | None, info: ValidationInfo) -> str | None:
         # Split with shlex where it is run: a quote without its closing one failed there, after a claim, and
         # burned the task's attempt; an agent command of nothing ran its first argument as the agent.
-        import shlex
-
         if value is None:
             return value
         try:
@@ -295,8 +293,6 @@ class Settings(BaseSettings):
     @classmethod
     def _a_folder(cls, value: Path | None) -> Path | None:
         # A folder that is a file would fail at the first file made in it, as "bestaat al" (EEXIST).
-        from worker.core.defaults import file_in_the_way
-
         if value is None:
             return value
         in_the_way = file_in_the_way(value)
@@ -424,8 +420,6 @@ class Settings(BaseSettings):
 
     @property
     def agent_argv(self) -> list[str]:
-        import shlex
-
         return shlex.split(self.agent_args)
 
 
@@ -445,8 +439,6 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     """One of pydantic's errors as `TAAK_NAME: what is wrong`, in the run's language: our own rules by their
     message key (worker/settings._refused), pydantic's checks by their type; a type not in the table keeps
     pydantic's words."""
-    from worker.core.phrases import area_words, catalogue, filled, message  # the error path only: start-up
-
     name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
     values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
     if error["type"] in catalogue():
@@ -470,8 +462,6 @@ def unreadable_settings(exc: Exception, language: str) -> str | None:
     """`ongeldige instelling: TAAK_NAME: what is wrong` for a setting or a `.env` file that cannot be read; None
     for any other failure. The commands and the hooks say it alike."""
     from pydantic import ValidationError
-
-    from worker.core.phrases import message  # the error path only: start-up
 
     if isinstance(exc, ValidationError):
         detail = "; ".join(settings_problem(e, language) for e in exc.errors())

@@ -77,7 +77,7 @@ def test_an_id_with_a_date_the_calendar_has_not_is_refused_before_the_daemon_is_
 
 def test_a_reden_that_shows_nothing_is_sent_as_left_out() -> None:
     from worker.cli.args import parse
-    from worker.cli.sessie import REQUESTS
+    from worker.cli.session import REQUESTS
     from worker.cli.taak import build_parser
 
     args = parse(build_parser(only_tasks=True), ["vrijgeven", "HV-20261202-001", "--reden", "\u200b "])
@@ -99,7 +99,7 @@ def test_a_text_past_the_limit_is_refused_before_the_daemon_is_asked(tmp_path: P
 
 
 def test_every_verb_the_in_session_refusal_names_is_one_a_session_can_use(tmp_path: Path) -> None:
-    from worker.cli.sessie import LOCAL_VERBS, SOCKET_VERBS
+    from worker.cli.session import LOCAL_VERBS, SOCKET_VERBS
 
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env.update(TAAK_SOCKET=str(tmp_path / "nobody.sock"), TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_LANGUAGE="en")

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from worker.cli.args import ctrl_c_after_it_is_done
-from worker.cli.common import run
+from worker.cli.args import ctrl_c_after_it_is_done, run
 from worker.settings import Settings
 
 SETTINGS = Settings(_env_file=None, language="en")  # type: ignore[call-arg]

@@ -185,7 +185,7 @@ def test_a_ctrl_c_that_pydantic_reports_as_a_schema_error_ends_quietly_with_130(
     """Ctrl-C while pydantic-core builds the settings' validators arrives as a SchemaError naming it."""
     import pydantic_core
 
-    from worker.cli.entry import guarded
+    from worker.cli.guard import guarded
 
     def loading_settings() -> None:
         raise pydantic_core.SchemaError('Error building "model" validator:\n  KeyboardInterrupt')

@@ -1,4 +1,5 @@
-"""Reading a command line the way people type it, and what the command modules share.
+"""Reading a command line the way people type it, and what the command modules share: the settings, the
+command's store on one connection, a failure said as one line with its exit code.
 
 IDs, options and free text may come in any order (`taak klaar ID --bewijs B TEKST` and
 `taak klaar --bewijs B ID TEKST` are the same); a positional word that starts with `HV-` is the
@@ -15,29 +16,98 @@ import secrets
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from worker.core.errors import ExitCode, InvalidInput, Refused
-from worker.core.language import early_language, language_setting_problem
+from worker.cli.guard import GuardedOutput, OutputLost
+from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
+from worker.core.language import early_language, language_setting_problem, unreadable_dotenv
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
 from worker.core.phrases import from_english, message
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
-    from contextlib import AbstractAsyncContextManager
+    from collections.abc import Awaitable, Callable
 
     from _typeshed import SupportsWrite
 
     from worker.db.store import Store
     from worker.settings import Settings
 
+T = TypeVar("T")
 
-def store(settings: Settings) -> AbstractAsyncContextManager[Store]:
-    """The command's one way to the database, on one connection; imported only when a command uses it
-    (worker/cli/common.py)."""
-    from worker.cli.common import store as connect
 
-    return connect(settings)
+def load_settings_or_exit(program: str = "taak") -> Settings:
+    # start-up: pydantic only once a verb runs (help and the in-session client load no settings)
+    from pydantic import ValidationError
+
+    from worker.settings import Settings, unreadable_settings  # start-up: as above
+
+    if (said := unreadable_dotenv(".env")) is not None:
+        fail(said, ExitCode.USAGE, program)
+    try:
+        return Settings()
+    except TaakError as exc:
+        fail(exc.render(early_language()), exc.exit_code, program)
+    except (ValidationError, UnicodeDecodeError) as exc:
+        fail(unreadable_settings(exc, early_language()) or str(exc), ExitCode.USAGE, program)
+
+
+@contextlib.asynccontextmanager
+async def store(settings: Settings) -> AsyncIterator[Store]:
+    """The command's one way to the database, on one connection."""
+    # start-up: the database driver (asyncpg) only for the verbs that use the database
+    from worker.db.connect import connect_one, resolve_database
+    from worker.db.migrate import migrate, set_timezone  # start-up: as above
+    from worker.db.store import Store  # start-up: as above
+
+    database = await resolve_database(settings)
+    conn = await connect_one(settings, database)
+    try:
+        if settings.database is None:
+            # The embedded database is private to this machine: keep it migrated without asking.
+            await migrate(conn)
+            await set_timezone(conn, settings.timezone)
+        yield Store(conn, settings)
+    finally:
+        await conn.close()
+
+
+def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_c: bool = False) -> T:
+    """Run one command's async work; turn every expected failure into one line and its exit code. Ctrl-C is the
+    way `taak tail` and the cockpit end (exit 0); any other command it interrupts did not happen (130), also
+    while it waits for a database that is away: `ID=$(taak nieuw ...) || ...` must not see a success."""
+    import logging
+
+    import anyio
+
+    from worker.db.failures import failure_line, first_line  # start-up: asyncpg, as above
+
+    finished: list[T] = []
+
+    async def done_when_returned() -> T:
+        result = await work()
+        finished.append(result)
+        ignore_ctrl_c_from_now()  # said and done: the event loop's end and the interpreter's exit are no command
+        return result
+
+    try:
+        return anyio.run(done_when_returned)
+    except KeyboardInterrupt:
+        if finished:
+            # asyncio takes a Ctrl-C as a cancel at the command's next wait; a command that had none left (`lll`,
+            # a file written) finished, said so, and was then reported cancelled: it is done, with its own code.
+            return finished[0]
+        # A connect cut short leaves asyncpg's future unread; asyncio would say so on stderr as the process ends.
+        logging.getLogger("asyncio").disabled = True
+        raise SystemExit(ExitCode.OK if ends_with_ctrl_c else ExitCode.INTERRUPTED) from None
+    except (BrokenPipeError, OutputLost):  # stdout, not the database (`| head`, a full disk): the command's guard
+        raise  # says it (worker/cli/guard.guarded)
+    except Exception as exc:
+        said = failure_line(exc, settings)
+        if said is None:  # a bug: still one line for the user; the traceback is no help at a terminal
+            detail = f"{type(exc).__name__}: {first_line(exc)}"
+            said = message("internal_error", settings.language, detail=detail), ExitCode.REFUSED
+        fail(*said)
 
 
 @contextlib.asynccontextmanager
@@ -180,8 +250,6 @@ class Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(said)
 
     def print_help(self, file: SupportsWrite[str] | None = None) -> None:
-        from worker.cli.entry import GuardedOutput
-
         if isinstance(sys.stdout, GuardedOutput):  # help changes nothing: a failed write must not say it might have
             sys.stdout.help_only = True
         super().print_help(file)
@@ -213,19 +281,25 @@ class Parser(argparse.ArgumentParser):
         import shlex
 
         takes_text = any(not action.option_strings and action.nargs in ("*", "+") for action in self._actions)
-        if not takes_text or "--" in self.typed:
+        position = self._stray_dash_word()
+        if not takes_text or "--" in self.typed or position is None:
             return None
+        before, word, after = self.typed[:position], self.typed[position], self.typed[position + 1 :]
+        if self._value_of_option(before) or any(w.startswith("-") for w in after):
+            return None
+        return word, shlex.join([*self.prog.split(), *before, "--", word, *after])
+
+    def _value_of_option(self, before: list[str]) -> bool:
+        """Whether the word after `before` is the value of the option before it."""
+        option = self._option_string_actions.get(before[-1]) if before else None
+        return option is not None and option.nargs != 0
+
+    def _stray_dash_word(self) -> int | None:
+        """Where the first word is that starts with one dash and is no option of this verb."""
         for position, word in enumerate(self.typed):
-            if not word.startswith("-") or word.startswith("--") or word == "-":
-                continue
-            if word.split("=", 1)[0] in self._option_string_actions:
-                continue
-            before, after = self.typed[:position], self.typed[position + 1 :]
-            option_before = self._option_string_actions.get(before[-1]) if before else None
-            if (option_before is not None and option_before.nargs != 0) or any(w.startswith("-") for w in after):
-                return None
-            command = [*self.prog.split(), *before, "--", word, *after]
-            return word, shlex.join(command)
+            one_dash = word.startswith("-") and not word.startswith("--") and word != "-"
+            if one_dash and word.split("=", 1)[0] not in self._option_string_actions:
+                return position
         return None
 
 
@@ -403,8 +477,6 @@ def who(settings: Settings) -> str:
 
 def said(settings: Settings, key: str, **values: Any) -> str:
     """A success line from the message catalogue, in TAAK_LANGUAGE."""
-    from worker.core.phrases import message
-
     return message(key, settings.language, **values)
 
 

@@ -6,16 +6,30 @@ import contextlib
 import os
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
+import asyncpg
+
+from worker.core.dsn import DatabaseUrl, url_search_path
 from worker.core.errors import InvalidInput, Misconfigured, TaakError
 from worker.core.phrases import Phrase, message, phrase
 from worker.core.row_phrases import duration
+from worker.db import bots, health, heartbeats
+from worker.db.connect import connect_one, resolve_database
+from worker.db.migrate import MigrationStatus, schema_newer_said, status, upgrade_command
+from worker.db.pooler import resolve_pooler
+from worker.db.sqlfiles import Connected
+from worker.hooks import settings_file
+from worker.hooks.memory import dead_paths
+from worker.memory import semantic
+from worker.memory.archive import Layout, default_sources, unreadable_reason
+from worker.proc import running_commands
 from worker.settings import Settings
 
 Level = Literal["ok", "warn", "fail"]
@@ -58,7 +72,6 @@ async def run_checks(settings: Settings) -> list[Check]:
 
 def _named_paths(settings: Settings) -> list[Check]:
     """Paths CLAUDE.md and MEMORY.md send a session to that are not there (it would look, and find nothing)."""
-    from worker.hooks.memory import dead_paths
 
     checks = []
     home = Path.home()
@@ -95,79 +108,72 @@ def project_instructions(folder: Path, home: Path) -> list[Path]:
 
 
 async def _database_checks(settings: Settings) -> list[Check]:
-    import asyncpg
-
-    from worker.core.dsn import url_search_path
-    from worker.db import bots
-    from worker.db.connect import connect_one, resolve_database
-    from worker.db.migrate import status
-    from worker.db.pooler import resolve_pooler
-    from worker.db.sqlfiles import queries
-
-    fix_db = phrase("doctor.fix_database")
     fix_url = phrase("doctor.fix_url")  # the URL itself, or what it says, is wrong: no network will mend it
     try:
         database = await resolve_database(settings)
         conn = await connect_one(settings, database)
     except TaakError as exc:
         wrong_url = isinstance(exc, InvalidInput | Misconfigured)
-        return [Check("fail", "database", exc.as_phrase(), fix_url if wrong_url else fix_db)]
+        return [Check("fail", "database", exc.as_phrase(), fix_url if wrong_url else phrase("doctor.fix_database"))]
     except asyncpg.PostgresError as exc:  # the server refused what the URL asks at connect (a setting's value)
         said = phrase("url_refused_by_server", detail=str(exc).splitlines()[0])
         return [Check("fail", "database", said, fix_url)]
-    checks = []
     try:
-        migrations = await status(conn)
-        checks += _newer_schema(migrations.newer, settings.language)
-        if migrations.pending:
-            checks.append(
-                Check(
-                    "fail",
-                    "database",
-                    phrase(
-                        "doctor.migrations_pending",
-                        database=database.redacted,
-                        n=len(migrations.pending),
-                        names=", ".join(migrations.pending),
-                    ),
-                    "taak db migrate",
-                )
-            )
-        elif not await conn.fetchval(queries()["taken_zichtbaar"]):  # in public, and the URL's path passes it by
-            path = url_search_path(database.url)
-            said = phrase("schema_missing_search_path", path=path)
-            checks.append(Check("fail", "database", said, phrase("doctor.fix_search_path")))
-            return checks
-        elif not migrations.newer:  # beside the schema check's failure it read as "all is well"
-            applied = phrase("doctor.migrations_applied", database=database.redacted, n=len(migrations.applied))
-            checks.append(Check("ok", "database", applied))
-        database = await resolve_pooler(settings, database)
-        if database.is_transaction_pooler or not settings.listen:
-            why = "doctor.poll_listen_off" if not settings.listen else "doctor.poll_transaction_pooler"
-            checks.append(Check("warn", "wake_up", phrase(why), phrase("doctor.fix_listen")))
-        else:
-            await conn.add_listener("taak_nieuw", _ignore)
-            checks.append(Check("ok", "wake_up", phrase("doctor.listen_available")))
-        before = time.time()
-        database_now: datetime = await conn.fetchval(queries()["database_klok"])
-        skew = abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds())
-        checks.append(clock_check(skew))
-        checks += await _owner_tables(conn)
-        if migrations.pending:
-            pass  # the bots' switches live in a table the pending migrations make
-        elif not settings.bots:
-            checks.append(Check("warn", "bots", phrase("doctor.no_bots"), phrase("doctor.fix_bots")))
-        else:
-            active = await bots.active_bots(conn, settings.bots)
-            known = {b.bot for b in await bots.all_bots(conn)}
-            off = [b for b in settings.bots if b not in active]
-            on = ", ".join(active) or "-"
-            detail = phrase("doctor.bots_on_off", on=on, off=", ".join(off)) if off else phrase("doctor.bots_on", on=on)
-            fix = f"taak bot aan {off[0]}" + ("" if off[0] in known else " --nieuwe-bot") if off else ""
-            checks.append(Check("ok" if not off else "warn", "bots", detail, fix))
+        return await _connected_checks(settings, database, conn)
     finally:
         await conn.close()
-    return checks
+
+
+async def _connected_checks(settings: Settings, database: DatabaseUrl, conn: Connected) -> list[Check]:
+    migrations = await status(conn)
+    checks = _newer_schema(migrations.newer, settings.language)
+    if not migrations.pending and not await health.tables_visible(conn):  # in public, and the URL's path passes it by
+        said = phrase("schema_missing_search_path", path=url_search_path(database.url))
+        return [*checks, Check("fail", "database", said, phrase("doctor.fix_search_path"))]
+    checks += migrations_checks(migrations, database.redacted)
+    checks.append(await _wake_up(settings, database, conn))
+    before = time.time()
+    database_now = await health.clock(conn)
+    checks.append(
+        clock_check(abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds()))
+    )
+    checks += await _owner_tables(conn)
+    if migrations.pending:  # the bots' switches live in a table the pending migrations make
+        return checks
+    if not settings.bots:
+        return [*checks, Check("warn", "bots", phrase("doctor.no_bots"), phrase("doctor.fix_bots"))]
+    active = await bots.active_bots(conn, settings.bots)
+    known = {b.bot for b in await bots.all_bots(conn)}
+    return [*checks, bots_check(settings.bots, active, known)]
+
+
+def migrations_checks(migrations: MigrationStatus, database: str) -> list[Check]:
+    if migrations.pending:
+        names = ", ".join(migrations.pending)
+        said = phrase("doctor.migrations_pending", database=database, n=len(migrations.pending), names=names)
+        return [Check("fail", "database", said, "taak db migrate")]
+    if migrations.newer:  # beside the schema check's failure it read as "all is well"
+        return []
+    return [Check("ok", "database", phrase("doctor.migrations_applied", database=database, n=len(migrations.applied)))]
+
+
+async def _wake_up(settings: Settings, database: DatabaseUrl, conn: Connected) -> Check:
+    database = await resolve_pooler(settings, database)
+    if database.is_transaction_pooler or not settings.listen:
+        why = "doctor.poll_listen_off" if not settings.listen else "doctor.poll_transaction_pooler"
+        return Check("warn", "wake_up", phrase(why), phrase("doctor.fix_listen"))
+    await conn.add_listener("taak_nieuw", _ignore)
+    return Check("ok", "wake_up", phrase("doctor.listen_available"))
+
+
+def bots_check(wanted: list[str], active: list[str], known: set[str]) -> Check:
+    """The bots this machine runs (TAAK_BOTS): switched on, or the command that switches the first one on."""
+    off = [b for b in wanted if b not in active]
+    on = ", ".join(active) or "-"
+    if not off:
+        return Check("ok", "bots", phrase("doctor.bots_on", on=on))
+    fix = f"taak bot aan {off[0]}" + ("" if off[0] in known else " --nieuwe-bot")
+    return Check("warn", "bots", phrase("doctor.bots_on_off", on=on, off=", ".join(off)), fix)
 
 
 def clock_check(skew: float) -> Check:
@@ -177,30 +183,35 @@ def clock_check(skew: float) -> Check:
     return Check(level, "clock", said, phrase("doctor.fix_clock"))
 
 
-async def _owner_tables(conn: object) -> list[Check]:
+async def _owner_tables(conn: Connected) -> list[Check]:
     """The owner's own tables we read but do not own: who may write agent_messages and bot_heartbeats."""
-    from worker.db import heartbeats
+    return [
+        *queue_table_check(await heartbeats.state(conn, "public.agent_messages")),
+        *heartbeats_check(await heartbeats.state(conn)),
+    ]
 
-    checks = []
-    queue = await heartbeats.state(conn, "public.agent_messages")  # type: ignore[arg-type]
+
+def queue_table_check(queue: Any) -> list[Check]:
     public = [role for role in (queue.writers if queue else []) if role in ("public", "anon", "authenticated")]
-    if queue is not None and public and not queue.rls:
-        said = phrase("doctor.queue_table_public", roles=", ".join(public))
-        checks.append(Check("warn", "agent_messages", said, phrase("doctor.fix_queue_table")))
-    state = await heartbeats.state(conn)  # type: ignore[arg-type]
+    if queue is None or not public or queue.rls:
+        return []
+    said = phrase("doctor.queue_table_public", roles=", ".join(public))
+    return [Check("warn", "agent_messages", said, phrase("doctor.fix_queue_table"))]
+
+
+def heartbeats_check(state: Any) -> list[Check]:
     if state is None:
-        return checks
+        return []
     if state.rls:
         writers = ", ".join(state.writers) or phrase("doctor.owner_only")
         detail = phrase("doctor.rls_on", policies=", ".join(state.policies) or "-", writers=writers)
-        return [*checks, Check("ok", "bot_heartbeats", detail)]
+        return [Check("ok", "bot_heartbeats", detail)]
     writers = ", ".join(state.writers) or phrase("doctor.nobody_but_owner")
-    return [*checks, Check("warn", "bot_heartbeats", phrase("doctor.rls_off", writers=writers))]
+    return [Check("warn", "bot_heartbeats", phrase("doctor.rls_off", writers=writers))]
 
 
 def _newer_schema(newer: list[str], language: str) -> list[Check]:
     """A newer version of taak migrated the database: this machine's daemon claims nothing until it is upgraded."""
-    from worker.db.migrate import schema_newer_said, upgrade_command
 
     return [Check("fail", "schema", schema_newer_said(newer, language), upgrade_command())] if newer else []
 
@@ -242,7 +253,6 @@ def _claude(settings: Settings) -> Check:
 
 
 def _hooks(settings: Settings) -> list[Check]:
-    from worker.hooks import settings_file
 
     path = settings.claude_settings
     try:
@@ -276,9 +286,6 @@ OLD_WORKER_MARK = "queue-worker.js"
 
 
 def _old_queue_worker(settings: Settings) -> Check:
-    import os
-
-    from worker.proc import running_commands
 
     old = [(pid, args) for pid, args in running_commands() if OLD_WORKER_MARK in args and pid != os.getpid()]
     if not old:
@@ -300,14 +307,12 @@ def _transcripts() -> Check:
 
 
 def _semantic(settings: Settings) -> Check:
-    from worker.memory import semantic
 
     if not settings.semantic:
         return Check("ok", "semantic_search", phrase("doctor.semantic_off"))
     if not semantic.installed():
         fix = phrase("doctor.fix_semantic", command=semantic.install_command())
         return Check("warn", "semantic_search", phrase("doctor.semantic_missing"), fix)
-    from worker.memory.archive import Layout
 
     layout = Layout(settings.data_dir)
     if not layout.vectors.exists():
@@ -333,10 +338,6 @@ def _semantic(settings: Settings) -> Check:
 
 def _archive(settings: Settings) -> Check:
     """Lines of the lossless archive that could not be read were skipped: say how many and where."""
-    import sqlite3
-
-    from worker.memory.archive import Layout, default_sources, unreadable_reason
-
     blocked = [path for path in default_sources() if not path.is_file() or not os.access(path, os.R_OK)]
     if blocked:  # every update skips them: their lines never reach the archive
         shown = ", ".join(map(str, blocked[:3])) + (" ..." if len(blocked) > 3 else "")
@@ -344,16 +345,21 @@ def _archive(settings: Settings) -> Check:
     state = Layout(settings.data_dir).archive / ".import.sqlite"
     if not state.is_file():
         return Check("ok", "archive", phrase("doctor.nothing_archived"))
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
-            rows = db.execute("select waar, reden from onleesbaar order by rowid").fetchall()  # first ones first
-    except sqlite3.Error:
-        rows = []
+    rows = _skipped_lines(state)
     if not rows:
         return Check("ok", "archive", phrase("doctor.archive_readable"))
     said = [f"{where} ({unreadable_reason(why, settings.language)})" for where, why in rows[:3]]
     shown = "; ".join(said) + (" ..." if len(rows) > 3 else "")
     return Check("warn", "archive", phrase("doctor.lines_skipped", n=len(rows), lines=shown))
+
+
+def _skipped_lines(state: Path) -> list[tuple[str, str]]:
+    """Where each unreadable line was, and why, the first ones first (none when the state cannot be read)."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
+            return db.execute("select waar, reden from onleesbaar order by rowid").fetchall()
+    except sqlite3.Error:
+        return []
 
 
 def _registry(settings: Settings) -> Check:

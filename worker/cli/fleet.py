@@ -6,15 +6,15 @@ import argparse
 import json
 import re
 from dataclasses import asdict
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.core.errors import ExitCode
+from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
-from worker.core.table import age, when
+from worker.core.table import age, dollars, header_row, table, when
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -57,7 +57,7 @@ def _bot_parser(sub: Sub) -> None:
 
 
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import bots, channel
+    from worker.db import bots, channel  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.bot_command != "lijst"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
@@ -86,7 +86,6 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         ]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
-    from worker.core.table import header_row, table, when
 
     headers = header_row(
         "list.bots", ("bot", "on", "machine", "task", "last_seen", "today", "urgent"), settings.language
@@ -126,8 +125,6 @@ _DOLLARS = re.compile(r"[0-9]+(\.[0-9]{1,2})?|\.[0-9]{1,2}")
 
 
 def _limit(value: str, option: str, kind: Any) -> Any:
-    from worker.core.errors import InvalidInput
-
     typed = value.strip()
     if typed.lower() in ("geen", "none"):
         return None
@@ -147,11 +144,10 @@ def _switch(on: bool, language: str) -> str:
 
 
 def _day(day: Any, language: str) -> str:
-    from worker.db.bots import brake_limits
+    from worker.db.bots import brake_limits  # start-up: asyncpg, for the verbs that use the database
 
     if day is None:
         return "-"
-    from worker.core.table import dollars
 
     used = message("day_usage", language, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag))
     limit = brake_limits(day.max_sessies, day.max_kosten, language)
@@ -186,37 +182,43 @@ def _machine_parser(sub: Sub) -> None:
 
 
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import machines
 
     changes = args.machine_command == "zet"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
-        if args.machine_command == "zet":
-            found = [await machines.set_machine(store.conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
-        elif args.machine_command == "wie":
-            found = [await machines.who(store.db, args.naam)]
-        else:
-            found = await machines.all_machines(store.db)
+        found = await _machines(store, args)
     if changes:  # a success line, as every verb that changes something says one
-        (saved,) = found
-        also = message("machine_also", settings.language)
-        parts = [
-            *([f"{also} {', '.join(saved.aliassen)}"] if saved.aliassen else []),
-            *([f"ip {saved.ip}"] if saved.ip else []),
-            *([f"bots {', '.join(saved.bots)}"] if saved.bots else []),
-        ]
-        details = f" ({'; '.join(parts)})" if parts else ""
-        print(message("machine_saved", settings.language, name=saved.naam, details=details))
+        print(_machine_saved(found[0], settings.language))
         return ExitCode.OK
     if getattr(args, "json", False):
         shown = [asdict(m) for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import header_row, table
 
     headers = header_row("list.machines", ("names", "ip", "bots"), settings.language)
     rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
     print(table(headers, rows) if rows else message("list.no_machines", settings.language))
     return ExitCode.OK
+
+
+async def _machines(store: Any, args: argparse.Namespace) -> list[Any]:
+    from worker.db import machines  # start-up: asyncpg, for the verbs that use the database
+
+    if args.machine_command == "zet":
+        return [await machines.set_machine(store.conn, args.naam, ip=args.ip, aliassen=args.alias, bots=args.bot)]
+    if args.machine_command == "wie":
+        return [await machines.who(store.db, args.naam)]
+    return list(await machines.all_machines(store.db))
+
+
+def _machine_saved(saved: Any, language: str) -> str:
+    also = message("machine_also", language)
+    parts = [
+        *([f"{also} {', '.join(saved.aliassen)}"] if saved.aliassen else []),
+        *([f"ip {saved.ip}"] if saved.ip else []),
+        *([f"bots {', '.join(saved.bots)}"] if saved.bots else []),
+    ]
+    details = f" ({'; '.join(parts)})" if parts else ""
+    return message("machine_saved", language, name=saved.naam, details=details)
 
 
 def _overzicht_parser(sub: Sub) -> None:
@@ -230,7 +232,7 @@ def _overzicht_parser(sub: Sub) -> None:
 
 
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db import overview
+    from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
         bots = [dict(r) for r in await overview.per_bot(store.db)]
@@ -242,27 +244,32 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         shown = {"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]}
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
-    from worker.core.table import header_row, table
+    _print_overview(bots, held, settings.language)
+    return ExitCode.OK
 
+
+def _print_overview(bots: list[dict[str, Any]], held: list[dict[str, Any]], language: str) -> None:
     bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
-    headers = header_row(
+    if not bots:
+        print(message("list.no_bots", language))
+        return
+    print(table(_overview_headers(language), [_bot_row(b, language) for b in bots], right=range(1, 14)))
+    print(f"({message('overview_windows', language)})")  # one table, two windows: said, not guessed
+    held_label, lease_left = message("list.held", language), message("list.lease_left", language)
+    for h in held:
+        left = age(h["lease_seconden"], language)
+        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
+
+
+def _overview_headers(language: str) -> tuple[str, ...]:
+    return header_row(
         "list.overview",
         (
             *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
             *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
         ),
-        settings.language,
+        language,
     )
-    if not bots:
-        print(message("list.no_bots", settings.language))
-        return ExitCode.OK
-    print(table(headers, [_bot_row(b, settings.language) for b in bots], right=range(1, 14)))
-    print(f"({message('overview_windows', settings.language)})")  # one table, two windows: said, not guessed
-    held_label, lease_left = message("list.held", settings.language), message("list.lease_left", settings.language)
-    for h in held:
-        left = age(h["lease_seconden"], settings.language)
-        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
-    return ExitCode.OK
 
 
 def _dagbericht_parser(sub: Sub) -> None:
@@ -276,9 +283,7 @@ def _dagbericht_parser(sub: Sub) -> None:
 
 
 async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
-    from datetime import UTC
-
-    from worker.db.channel import preview
+    from worker.db.channel import preview  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
         slot, text = await preview(store.db, settings, datetime.now(UTC))
@@ -300,8 +305,6 @@ def _has_news(b: dict[str, Any]) -> bool:
 
 
 def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
-    from worker.core.table import dollars
-
     worker = None
     if b["laatst_gezien"] is not None:
         seen = int((datetime.now(b["laatst_gezien"].tzinfo) - b["laatst_gezien"]).total_seconds())
@@ -349,24 +352,12 @@ def _intake_parser(sub: Sub) -> None:
 
 
 async def intake(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.errors import Refused
-    from worker.daemon import intake as old_queue
-    from worker.db.bots import check_bot_name
+    from worker.daemon import intake as old_queue  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
-    changes = args.intake_command == "neem"
-    async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
-        if changes:
-            columns = old_queue.columns_from(settings)
-            found = await old_queue.prepare_table(store.db, columns, settings.language)
-            if isinstance(found, str):
-                raise Refused("intake_off", reason=found)
-            if args.aan is not None:
-                check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
-            task_id = await old_queue.take_one(
-                store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot
-            )
-            print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
-            return ExitCode.OK
+    if args.intake_command == "neem":
+        return await _intake_neem(args, settings)
+    async with a.store(settings) as store:
         bot = check_bot_name(args.bot) if args.bot is not None else None
         seen = await old_queue.preview(store.conn, settings, bot)
         if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
@@ -381,6 +372,23 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(_preview_json(seen), ensure_ascii=False, indent=2))
         return ExitCode.OK
     print(_preview_text(seen, settings))
+    return ExitCode.OK
+
+
+async def _intake_neem(args: argparse.Namespace, settings: Settings) -> int:
+    """One message of the old queue taken as a task now."""
+    from worker.daemon import intake as old_queue  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
+
+    async with a.store_for_a_change(settings) as store:
+        columns = old_queue.columns_from(settings)
+        found = await old_queue.prepare_table(store.db, columns, settings.language)
+        if isinstance(found, str):
+            raise Refused("intake_off", reason=found)
+        if args.aan is not None:
+            check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
+        task_id = await old_queue.take_one(store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot)
+        print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
     return ExitCode.OK
 
 
@@ -405,8 +413,7 @@ def _preview_json(seen: Any) -> dict[str, Any]:
 def _preview_text(seen: Any, settings: Settings) -> str:
     import textwrap
 
-    from worker.core.table import table, when
-    from worker.daemon.intake import Decision
+    from worker.daemon.intake import Decision  # start-up: the daemon's modules, for the verbs that use them
 
     order = [d.value for d in Decision]  # the decisions keep their Dutch names in both languages: domain values
     zone, language = settings.zone, settings.language

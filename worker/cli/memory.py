@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.phrases import OsReason, phrase
+from worker.core.row_phrases import said_row
+from worker.core.terminal import one_line
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -45,67 +47,90 @@ def _recall_parser(sub: Sub) -> None:
 
 
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, open_vectors
-    from worker.memory.index import Index
-    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, actors, as_json, has_actor, has_task, render
-    from worker.memory.recall import recall as search
+    from worker.memory.recall import as_json, render  # start-up: the archive, for the memory verbs
 
     limit = a.positive(args.limiet, "--limiet")
     query = _checked_query(a.joined(args.words), settings)
+    _check_filters(args)
+    _check_combination(args)
+    if args.taken:
+        result = await _recall_taken(query, limit, args, settings)
+    elif args.vloot:
+        result = await _recall_fleet(query, limit, args, settings)
+    else:
+        result = _recall_archive(query, limit, args, settings)
+    language = settings.language
+    print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
+    return ExitCode.OK
+
+
+def _check_filters(args: argparse.Namespace) -> None:
+    """`--bot` in its one spelling, `--taak` an ID."""
     if args.bot is not None:
-        from worker.db.bots import check_bot_name
+        from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
         args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
     if args.taak is not None:
-        from worker.db.ledger import check_task_id
+        from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
 
         check_task_id(args.taak)
+
+
+def _check_combination(args: argparse.Namespace) -> None:
     if args.vloot and (args.taken or args.uitvoer):
         raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
     if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
         # A queue session holds no database access (design section 12): an answer from any other database,
         # the embedded one of a data folder for instance, would be wrong without saying so.
         raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
-    if args.taken:
-        result = await _recall_taken(query, limit, args, settings)
-    elif args.vloot:
-        result = await _recall_fleet(query, limit, args, settings)
-    else:
-        layout = Layout(settings.data_dir)
-        index = Index(layout.index)
-        idle = settings.embed_idle_seconds
-        vectors = open_vectors(layout, helper_idle_seconds=idle) if settings.semantic else None
-        try:
-            result = search(
-                index,
-                query,
-                datetime.now(UTC),
-                settings.zone,
-                limit=limit,
-                taak=args.taak,
-                actor=args.bot,
-                vectors=vectors,
-                why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
-                language=settings.language,
-                outputs=args.uitvoer,
-            )
-            # A name no line of a filled archive has is most likely a typo: say so, with the names there are.
-            if args.bot is not None and not result.hits and not has_actor(index, args.bot) and (known := actors(index)):
-                raise Refused("unknown_actor", value=args.bot, known=", ".join(known))
-            if args.taak is not None and not result.hits and not has_task(index, args.taak):
-                raise NotFound("no_task_lines", id=args.taak)
-            empty = index.db.execute("select not exists (select 1 from regels)").fetchone()[0]
-            if empty and any(layout.archive.glob("*/*.jsonl")):  # deleted, or a rebuild cut short
-                result.notes.append(phrase("recall_index_empty"))
-            elif empty:  # a new machine, or one whose daemon has not run its indexer yet
-                result.notes.append(phrase("recall_archive_empty"))
-        finally:
-            index.close()
-            if vectors is not None:
-                vectors.close()
-    language = settings.language
-    print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
-    return ExitCode.OK
+
+
+def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
+    """This machine's archive: its word index, and its vectors when the semantic extra is on."""
+    from worker.memory.archive import Layout, open_vectors  # start-up: the archive, for the memory verbs
+    from worker.memory.index import Index  # start-up: the archive, for the memory verbs
+    from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF  # start-up: the archive, for the memory verbs
+    from worker.memory.recall import recall as search  # start-up: the archive, for the memory verbs
+
+    layout = Layout(settings.data_dir)
+    index = Index(layout.index)
+    vectors = open_vectors(layout, helper_idle_seconds=settings.embed_idle_seconds) if settings.semantic else None
+    try:
+        result = search(
+            index,
+            query,
+            datetime.now(UTC),
+            settings.zone,
+            limit=limit,
+            taak=args.taak,
+            actor=args.bot,
+            vectors=vectors,
+            why_no_vectors=NOT_INSTALLED if settings.semantic else SWITCHED_OFF,
+            language=settings.language,
+            outputs=args.uitvoer,
+        )
+        if not result.hits:
+            _unknown_filter(index, args)
+        if index.db.execute("select not exists (select 1 from regels)").fetchone()[0]:
+            # deleted or a rebuild cut short; else a new machine, or one whose daemon has not run its indexer yet
+            deleted = any(layout.archive.glob("*/*.jsonl"))
+            result.notes.append(phrase("recall_index_empty" if deleted else "recall_archive_empty"))
+    finally:
+        index.close()
+        if vectors is not None:
+            vectors.close()
+    return result
+
+
+def _unknown_filter(index: Any, args: argparse.Namespace) -> None:
+    """Nothing found: a name or a task no line of a filled archive has is most likely a typo, said with the names
+    there are."""
+    from worker.memory.recall import actors, has_actor, has_task  # start-up: the archive, for the memory verbs
+
+    if args.bot is not None and not has_actor(index, args.bot) and (known := actors(index)):
+        raise Refused("unknown_actor", value=args.bot, known=", ".join(known))
+    if args.taak is not None and not has_task(index, args.taak):
+        raise NotFound("no_task_lines", id=args.taak)
 
 
 QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 139 KB header
@@ -113,8 +138,8 @@ QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 
 
 def _checked_query(query: str, settings: Settings) -> str:
     """A question recall can answer: not too long, and with a time phrase or a word that is searched."""
-    from worker.core.timephrase import parse_time, search_words
-    from worker.db.ledger import check_text
+    from worker.core.timephrase import parse_time, search_words  # start-up: only for the verbs that use it
+    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
 
     check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
@@ -125,11 +150,10 @@ def _checked_query(query: str, settings: Settings) -> str:
 
 async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
     """The same time-first search over agent_taak_log: the range from the time phrase, then the words."""
-    from worker.core.row_phrases import said_row
+    # start-up: only for the verbs that use it
     from worker.core.timephrase import database_bounds, parse_time, search_words
-    from worker.db.ledger import json_object
-    from worker.db.sqlfiles import queries
-    from worker.memory.recall import COUNT_BOUND, Hit, Recall, ranked
+    from worker.db import recall as log  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory.recall import COUNT_BOUND, Recall, ranked  # start-up: the archive, for the memory verbs
 
     now = datetime.now(UTC)
     parsed = parse_time(query, now, settings.zone, settings.language)
@@ -138,52 +162,63 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     patterns = ["%" + w.replace("%", r"\%").replace("_", r"\_") + "%" for w in words]
     bound = limit + COUNT_BOUND
     async with a.store(settings) as store:
-        rows = await store.db.fetch(queries()["log_zoeken"], start, end, patterns, args.bot, args.taak, limit)
+        rows = await log.search(store.db, start, end, patterns, args.bot, args.taak, limit)
         # '%' first: the lines in the range, counted by the same statement as the words.
-        in_range, *counts = await store.db.fetch(
-            queries()["log_woorden"], start, end, ["%", *patterns], args.bot, args.taak, bound
-        )
-        if args.taak is not None and not rows:
-            await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
-        if args.bot is not None and not rows and not await store.db.fetchval(queries()["log_naam_bekend"], args.bot):
-            known = ", ".join(r["bot"] for r in await store.db.fetch(queries()["bots_lijst"])) or "-"
-            raise Refused("unknown_log_name", value=args.bot, known=known)
-    hits = ranked(
-        [  # found with the matching and newest rows first
-            Hit(
-                r["id"],
-                int(r["ts"].timestamp() * 1000),
-                r["actor"],
-                "log",
-                r["soort"],
-                # The system's own rows in the reader's language, as `taak toon` says them; --json as stored.
-                r["tekst"] if args.json else said_row(r["tekst"], json_object(r["meta"]), settings.language),
-                r["sessie"],
-                r["taak_id"],
-                matched=bool(words) and r["treffers"] > 0,
-            )
-            for r in rows
-        ]
-    )
+        in_range, *counts = await log.counts(store.db, start, end, ["%", *patterns], args.bot, args.taak, bound)
+        if not rows:
+            await _unknown_in_log(store, args)
+    # found with the matching and newest rows first
+    hits = ranked([_log_hit(r, matching=bool(words), as_stored=args.json, language=settings.language) for r in rows])
     hits.sort(key=lambda h: h.ts)
-    per_word = {word: int(count["aantal"]) for word, count in zip(words, counts, strict=True)}
+    per_word = dict(zip(words, counts, strict=True))
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
-    in_range_count = int(in_range["aantal"])
     return Recall(
         now,
         parsed.range,
         fallback,
         hits,
-        in_range_count,
+        in_range,
         per_word=per_word,
         bound=bound,
         words_in_range=parsed.range is not None,
     )
 
 
+async def _unknown_in_log(store: Any, args: argparse.Namespace) -> None:
+    """Nothing found: a task the ledger lacks is exit 3, as `taak toon`; a name no line of the log has is a typo."""
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+    from worker.db import recall as log  # start-up: asyncpg, for the verbs that use the database
+
+    if args.taak is not None:
+        await store.tasks.toon(args.taak)
+    if args.bot is not None and not await log.name_known(store.db, args.bot):
+        known = ", ".join(b.bot for b in await bots.all_bots(store.db)) or "-"
+        raise Refused("unknown_log_name", value=args.bot, known=known)
+
+
+def _log_hit(r: Any, *, matching: bool, as_stored: bool, language: str) -> Any:
+    from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory.recall import Hit  # start-up: the archive, for the memory verbs
+
+    # The system's own rows in the reader's language, as `taak toon` says them; --json as stored.
+    text = r["tekst"] if as_stored else said_row(r["tekst"], json_object(r["meta"]), language)
+    ts = int(r["ts"].timestamp() * 1000)
+    return Hit(
+        r["id"],
+        ts,
+        r["actor"],
+        "log",
+        r["soort"],
+        text,
+        r["sessie"],
+        r["taak_id"],
+        matched=matching and r["treffers"] > 0,
+    )
+
+
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
-    from worker.db.sqlfiles import queries
-    from worker.memory import fleet
+    from worker.db import recall as log  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory import fleet  # start-up: the archive, for the memory verbs
 
     async with a.store(settings) as store:
         found = await fleet.recall(
@@ -199,7 +234,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
         )
         if args.taak is not None and not found.hits:
             await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`
-        if not found.hits and await store.db.fetchval(queries()["vloot_leeg"]):  # "found nowhere" searched nothing
+        if not found.hits and await log.fleet_empty(store.db):  # "found nowhere" searched nothing
             found.notes.append(phrase("recall_fleet_empty"))
         return found
 
@@ -232,8 +267,8 @@ def _archief_parser(sub: Sub) -> None:
 
 async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     """The shared copy of this machine's archive, rebuilt from its day files (the source of truth)."""
-    from worker.memory.archive import Layout
-    from worker.memory.fleet import forget_machine
+    from worker.memory.archive import Layout  # start-up: the archive, for the memory verbs
+    from worker.memory.fleet import forget_machine  # start-up: the archive, for the memory verbs
 
     async with a.store_for_a_change(settings) as store:
         removed = await forget_machine(store.db, Layout(settings.data_dir).index, settings.machine)
@@ -242,41 +277,52 @@ async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, bring_up_to_date, embed_new
+    from worker.memory.archive import Layout, bring_up_to_date  # start-up: the archive, for the memory verbs
 
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":
-        from worker.memory import semantic
-
-        # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
-        if not semantic.installed():
-            raise Refused("vectors_not_installed", command=semantic.install_command())
-        if not settings.semantic:  # the owner's choice: nothing to do, and said so
-            print(a.said(settings, "vectors_switched_off"))
-            return ExitCode.OK
-        rows = settings.semantic_rows
-        update = embed_new(layout, rows, helper_idle_seconds=settings.embed_idle_seconds)
-        with a.ctrl_c_after_it_is_done(settings):
-            print(update.as_json() if args.json else update.summary(settings.language))
-        return ExitCode.OK
+        return _vectoren(args, settings, layout)
     rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
-    paths: list[Path] = getattr(args, "paths", None) or []
-    for path in paths:
-        if path.is_dir():  # the folder's files are not read one by one: name them (`DIR/*.jsonl`)
-            raise InvalidInput(
-                "file_error", path=path, reason=OsReason("os", (("errno", EISDIR), ("strerror", os.strerror(EISDIR))))
-            )
-        if not path.is_file():
-            raise NotFound("no_file", path=path)
+    paths = _readable_files(getattr(args, "paths", None) or [])
     if args.archief_command == "herbouw":
         update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows, rebuild=True)
     elif args.archief_command == "import" and args.simple:
         update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
     else:
         update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
+    _print_update(update, args, settings)
+    return ExitCode.OK
+
+
+def _vectoren(args: argparse.Namespace, settings: Settings, layout: Any) -> int:
+    from worker.memory import semantic  # start-up: the archive, for the memory verbs
+    from worker.memory.archive import embed_new  # start-up: the archive, for the memory verbs
+
+    # Said, not a count of nothing: "0 lines archived" answered a machine without the extra.
+    if not semantic.installed():
+        raise Refused("vectors_not_installed", command=semantic.install_command())
+    if not settings.semantic:  # the owner's choice: nothing to do, and said so
+        print(a.said(settings, "vectors_switched_off"))
+        return ExitCode.OK
+    _print_update(
+        embed_new(layout, settings.semantic_rows, helper_idle_seconds=settings.embed_idle_seconds), args, settings
+    )
+    return ExitCode.OK
+
+
+def _readable_files(paths: list[Path]) -> list[Path]:
+    for path in paths:
+        if path.is_dir():  # the folder's files are not read one by one: name them (`DIR/*.jsonl`)
+            reason = OsReason("os", (("errno", EISDIR), ("strerror", os.strerror(EISDIR))))
+            raise InvalidInput("file_error", path=path, reason=reason)
+        if not path.is_file():
+            raise NotFound("no_file", path=path)
+    return paths
+
+
+def _print_update(update: Any, args: argparse.Namespace, settings: Settings) -> None:
     with a.ctrl_c_after_it_is_done(settings):  # done: a Ctrl-C from here finds it done and said (exit 0)
         print(update.as_json() if args.json else update.summary(settings.language))
-    return ExitCode.OK
 
 
 def _lll_parser(sub: Sub) -> None:
@@ -290,11 +336,9 @@ def _lll_parser(sub: Sub) -> None:
 
 
 async def lll(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_text
-    from worker.memory import lll as where
+    from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
     path = where.lll_path(settings.data_dir)
-    now = datetime.now(UTC)
     sub_word, rest = args.words[0], args.words[1:]
     # A sub-word is a whole word and never part of a topic by mistake: `lll klaar` lacks its topic, `lll toon
     # extra` is no topic (a topic that starts with one is given quoted, `taak lll "toon de foto's"`).
@@ -304,17 +348,27 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
         if rest:
             a.fail(f"usage: taak lll toon (unexpected: {a.joined(rest)})", ExitCode.USAGE)
         events = where.load(path, quiet=False)
-        print(where.render(events, now, settings.zone, settings.language) or a.said(settings, "lll_empty"))
+        print(
+            where.render(events, datetime.now(UTC), settings.zone, settings.language) or a.said(settings, "lll_empty")
+        )
         return ExitCode.OK
     if _written_by_a_model(settings):
         raise Refused("lll_owner_only")
-    from worker.core.terminal import one_line
-
     closing = sub_word == "klaar"
-    topic = check_text(a.joined(rest if closing else args.words), "onderwerp", max_chars=300).strip()
+    _lll_change(path, a.joined(rest if closing else args.words), closing, settings)
+    return ExitCode.OK
+
+
+def _lll_change(path: Path, typed: str, closing: bool, settings: Settings) -> None:
+    """Open a topic, or close one that is open."""
+    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
+    from worker.memory import lll as where  # start-up: the archive, for the memory verbs
+
+    topic = check_text(typed, "onderwerp", max_chars=300).strip()
     opened = where.open_topics(where.load(path, quiet=False))  # by the lower-cased name: `Budget` is `budget`
     if closing and topic.lower() not in opened:
         raise NotFound("no_topic", topic=topic)
+    now = datetime.now(UTC)
     with a.ctrl_c_after_it_is_done(settings):  # the change and its line, then done (exit 0), as `nieuw`
         if closing:
             named = opened[topic.lower()].onderwerp  # as it was opened, however it is typed now
@@ -325,12 +379,9 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
         else:
             where.append(path, "open", topic, now)
             print(a.said(settings, "lll_opened", topic=one_line(topic)))
-    return ExitCode.OK
 
 
 def _written_by_a_model(settings: Settings) -> bool:
     """The list is the owner's (the second seed): a queue session, or any command Claude Code runs (it sets
     CLAUDECODE=1 for its tools), only reads it."""
-    import os
-
     return bool(settings.token or os.environ.get("TAAK_SOCKET") or os.environ.get("CLAUDECODE"))

@@ -13,15 +13,23 @@ import shlex
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from worker.cli.args import Parser, fail, in_the_runs_language, parse, use_argparse_words
+from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
+from worker.cli.args import store as opened
+from worker.cli.guard import guarded
+from worker.core.defaults import default_data_dir
 from worker.core.errors import ExitCode, TaakError
 from worker.core.language import early_language
+from worker.core.model import Status
 from worker.core.phrases import message, phrase
 from worker.core.row_phrases import said_row
+from worker.core.table import month_names, stamp
+from worker.core.terminal import hanging, padded
 
 if TYPE_CHECKING:
+    from worker.daemon.service import Platform
     from worker.settings import Settings
 
 
@@ -83,9 +91,7 @@ def _fail(line: str, code: int) -> NoReturn:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from worker.cli.entry import guarded
-
-    # Ctrl-C before the daemon's work began ends without a traceback; its output is guarded (entry.py)
+    # Ctrl-C before the daemon's work began ends without a traceback; its output is guarded (guard.py)
     guarded(lambda: _main(argv), ExitCode.INTERRUPTED, "queue-worker")
 
 
@@ -96,10 +102,8 @@ def _main(argv: Sequence[str] | None) -> None:
         raise SystemExit(_service(args))
     _load_env_file()
     # Only now: help and usage errors answer without the settings or the database driver (issue 16).
-    from worker.cli.common import load_settings_or_exit
-
     settings = load_settings_or_exit("queue-worker")
-    from worker.logs import configure_logging
+    from worker.logs import configure_logging  # start-up: only for the verbs that use it
 
     configure_logging(settings.log_format, zone=settings.zone, language=settings.language)
     if args.command == "demo":
@@ -128,35 +132,14 @@ def _load_env_file() -> None:
 
 
 def _service(args: argparse.Namespace) -> int:
-    import getpass
-    from pathlib import Path
-
-    from worker.daemon import service as svc
-    from worker.db.bots import check_bot_name
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
     language = early_language()
-    try:
-        bot = check_bot_name(args.bot)
-    except TaakError as exc:
-        _fail(exc.render(language), exc.exit_code)
-    platform = args.platform or svc.this_platform()
-    if args.system and platform == "macos":
-        _fail(message("system_linux_only", language), ExitCode.USAGE)
+    bot, platform = _service_target(args, language)
     user = getattr(args, "user", None)
     if args.service_command == "install" and args.system:
-        import pwd
-
-        user = user or os.environ.get("SUDO_USER")
-        if not user:
-            _fail(message("system_needs_user", language), ExitCode.USAGE)
-        if user == "root":
-            _fail(message("system_not_root", language), ExitCode.USAGE)
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
-    home = Path.home()
-    service = svc.service_file(bot, platform, home=home, system=args.system, user=user, language=language)
+        user = _system_user(user, language)
+    service = svc.service_file(bot, platform, home=Path.home(), system=args.system, user=user, language=language)
     if args.service_command == "status":
         return _service_status(service, bot, language)
     if args.service_command == "uninstall":
@@ -165,24 +148,64 @@ def _service(args: argparse.Namespace) -> int:
         print(service.text, end="")
         return 0
     owner = user if args.system else None
-    for path in svc.install(service, bot, home, path=svc.service_path(platform), owner=owner, language=language):
+    for path in svc.install(service, bot, Path.home(), path=svc.service_path(platform), owner=owner, language=language):
         print(message("service_wrote", language, path=path))
+    _service_advice(service, platform, language, system=args.system)
+    return 0
+
+
+def _service_target(args: argparse.Namespace, language: str) -> tuple[str, Platform]:
+    """The bot in its one spelling, and the platform (a system service is Linux's only)."""
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
+
+    try:
+        bot = check_bot_name(args.bot)
+    except TaakError as exc:
+        _fail(exc.render(language), exc.exit_code)
+    platform: Platform = args.platform or svc.this_platform()
+    if args.system and platform == "macos":
+        _fail(message("system_linux_only", language), ExitCode.USAGE)
+    return bot, platform
+
+
+def _system_user(user: str | None, language: str) -> str:
+    """The user a system service runs as: named, or the one who ran sudo; never root, and one that exists."""
+    import pwd
+
+    user = user or os.environ.get("SUDO_USER")
+    if not user:
+        _fail(message("system_needs_user", language), ExitCode.USAGE)
+    if user == "root":
+        _fail(message("system_not_root", language), ExitCode.USAGE)
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        _fail(message("no_such_user", language, user=user), ExitCode.USAGE)
+    return user
+
+
+def _service_advice(service: Any, platform: Platform, language: str, *, system: bool) -> None:
+    """What to do next with a service just installed."""
+    import getpass
+
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+
     if not svc.env_file_has_path(service):
         print(message("service_no_path", language, env_file=service.env_file, path=svc.service_path(platform)))
     print(message("service_load", language, env_file=service.env_file, load=service.load))
     print(message("service_logs", language, logs=service.logs))
-    if platform == "linux" and not args.system:
+    if platform == "linux" and not system:
         linger = svc.lingering(getpass.getuser())
         if linger is not True:
             why = message("linger_off" if linger is False else "linger_unknown", language)
             print(message("linger_advice", language, why=why, user=getpass.getuser()))
     if service.log_file is not None:
         print(message("launchd_no_rotation", language, log_file=service.log_file))
-    return 0
 
 
 def _service_status(service: object, bot: str, language: str) -> int:
-    from worker.daemon import service as svc
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
     assert isinstance(service, svc.ServiceFile)
     installed = service.path.is_file() and service.env_file.is_file()
@@ -205,7 +228,7 @@ def _service_status(service: object, bot: str, language: str) -> int:
 
 
 def _service_uninstall(service: object, bot: str, language: str, *, dry_run: bool) -> int:
-    from worker.daemon import service as svc
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
     assert isinstance(service, svc.ServiceFile)
     if not service.path.is_file():
@@ -213,22 +236,25 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
         return 0
     shared = ", ".join(svc.other_bots(service, bot) if service.log_file is None else [])
     stop = " ".join(service.stop)
-    if shutil.which(service.stop[0]) is None:  # no service manager here: nothing of it can be running to stop
-        print(message("manager_missing", language, program=service.stop[0]))
-    else:
-        print(message("would_run" if dry_run else "running_command", language, command=stop))
+    no_manager = shutil.which(service.stop[0]) is None  # nothing of it can be running to stop
+    said_stop = message("would_run" if dry_run else "running_command", language, command=stop)
+    print(message("manager_missing", language, program=service.stop[0]) if no_manager else said_stop)
     if dry_run:
-        print(
-            message("would_keep_shared", language, path=service.path, bots=shared)
-            if shared
-            else message("would_remove", language, path=service.path)
-        )
+        kept = message("would_keep_shared", language, path=service.path, bots=shared) if shared else None
+        print(kept or message("would_remove", language, path=service.path))
         return 0
+    return _stop_and_remove(service, shared, language)
+
+
+def _stop_and_remove(service: Any, shared: str, language: str) -> int:
+    """Stopped by its manager, then removed unless other bots share it; the settings stay."""
+    from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
+
     code, said = svc.run_manager(service.stop, language)
     if code not in (0, svc.NO_MANAGER):
         said = svc.said_by_manager(said, language)
         last = said.splitlines()[-1] if said else ""
-        print(message("could_not_stop", language, command=stop, code=code, last=last))
+        print(message("could_not_stop", language, command=" ".join(service.stop), code=code, last=last))
         return int(ExitCode.REFUSED)
     if shared:
         print(message("kept_shared", language, path=service.path, bots=shared))
@@ -242,9 +268,8 @@ def _service_uninstall(service: object, bot: str, language: str, *, dry_run: boo
 def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> int:
     import anyio
 
-    from worker.daemon.worker import StartRefused, Worker
-    from worker.db.connect import embedded_or_configured
-    from worker.db.failures import failure_line
+    from worker.daemon.worker import Worker  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.connect import embedded_or_configured  # start-up: asyncpg, for the verbs that use the database
 
     try:
         database = embedded_or_configured(settings)
@@ -252,16 +277,25 @@ def _serve(settings: Settings, *, once: bool, only_task: str | None = None) -> i
         anyio.run(worker.run)
     except KeyboardInterrupt:
         return 0
-    except BaseException as exc:  # refused, or failed inside the daemon's task group: said as taak says it
-        leaves = _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
-        refused = [leaf for leaf in leaves if isinstance(leaf, StartRefused)]
-        if refused:
-            _fail(str(refused[0]), refused[0].exit_code)
-        said = [line for leaf in leaves if isinstance(leaf, Exception) and (line := failure_line(leaf, settings))]
-        if not said:
+    except BaseException as exc:
+        said = _start_failure(exc, settings)
+        if said is None:
             raise  # a bug: its traceback goes to the log, where it helps
-        _fail(*said[0])
+        _fail(*said)
     return 0
+
+
+def _start_failure(exc: BaseException, settings: Settings) -> tuple[str, int] | None:
+    """Refused, or failed inside the daemon's task group: said as taak says it; None for a bug."""
+    from worker.daemon.worker import StartRefused  # start-up: the daemon's modules, for the verbs that use them
+    from worker.db.failures import failure_line  # start-up: asyncpg, for the verbs that use the database
+
+    leaves = _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    refused = [leaf for leaf in leaves if isinstance(leaf, StartRefused)]
+    if refused:
+        return str(refused[0]), refused[0].exit_code
+    said = [line for leaf in leaves if isinstance(leaf, Exception) and (line := failure_line(leaf, settings))]
+    return said[0] if said else None
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
@@ -270,8 +304,6 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 
 def _demo(settings: Settings, agent: str) -> int:
     import anyio
-
-    from worker.core.model import Status
 
     bot = "demo"
     agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
@@ -283,9 +315,8 @@ def _demo(settings: Settings, agent: str) -> int:
         print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
-        from worker.cli.common import store as opened
-        from worker.db import bots
-        from worker.db.ledger import NewTask
+        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+        from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
 
         language = settings.language
         async with opened(demo_settings) as store:
@@ -314,8 +345,7 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        from worker.cli.common import store as opened
-        from worker.db import bots
+        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
 
         async with opened(demo_settings) as store:
             await bots.forget(store.db, bot)
@@ -326,17 +356,12 @@ def _demo(settings: Settings, agent: str) -> int:
         anyio.run(forget_bot)
 
     async def show() -> Status:
-        from worker.cli.common import store as opened
-
         async with opened(demo_settings) as store:
             ledger = store.tasks
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
             print("\n" + said)
             from datetime import datetime
-
-            from worker.core.table import month_names, stamp
-            from worker.core.terminal import hanging, padded
 
             now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
@@ -355,8 +380,6 @@ def _demo(settings: Settings, agent: str) -> int:
 def _demo_command(settings: Settings) -> str:
     """`taak`, as it must be typed to reach the demo's database: without the configured queue's URL, and in the
     data folder the demo used when that is not the default (a TAAK_DATA_DIR given for this one command)."""
-    from worker.core.defaults import default_data_dir
-
     words = ["TAAK_DATABASE_URL="] if settings.database_url is not None else []
     if settings.data_dir.resolve() != default_data_dir().resolve():
         words.append(f"TAAK_DATA_DIR={shlex.quote(str(settings.data_dir))}")

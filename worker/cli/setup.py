@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.entry import discard_output
+from worker.cli.guard import discard_output
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.folders import make_folder
 from worker.core.language import early_language
@@ -59,17 +60,11 @@ def _port(text: str) -> int:
 
 async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     import importlib.util
-    import socket
 
-    if is_blank(args.host):  # an empty value would mean every address of the machine
-        raise InvalidInput("empty", what="--host")
-    if args.host.startswith("[") and args.host.endswith("]"):  # an IPv6 address as a URL writes it: the address
-        args.host = args.host[1:-1]
-    if not args.host.isascii() or any(ch.isspace() for ch in args.host):
-        raise InvalidInput("bad_host", value=args.host)  # an address or a host name: no other characters
+    args.host = _checked_host(args.host)
     if any(importlib.util.find_spec(name) is None for name in ("starlette", "uvicorn", "jinja2")):
         a.fail(a.said(settings, "cockpit_not_installed"), ExitCode.REFUSED)
-    from worker.cockpit.app import create_app, ensure_token, token_path
+    from worker.cockpit.app import create_app, ensure_token, token_path  # start-up: the web stack, for the cockpit
 
     token = ensure_token(settings)
     host = f"[{args.host.replace('%', '%25')}]" if ":" in args.host else args.host  # fe80::1%lo: %25 in a URL
@@ -79,21 +74,11 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
     import uvicorn
 
-    from worker.db.sqlfiles import queries
+    from worker.db import health  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:  # the database answers, migrated (the embedded one is made so)
-        await store.db.fetchval(queries()["bots_leesbaar"])
-    try:  # bound here, so that a port in use or a bad address is one line, before anything says it serves
-        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        listening = socket.socket(family, socket.SOCK_STREAM)
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((args.host, args.port))
-        listening.listen(128)  # a browser opened on the line below waits for the server instead of being refused
-    except (socket.gaierror, UnicodeError):  # no name the resolver knows (`256.1.1.1`), or none it can encode
-        raise InvalidInput("bad_host", value=args.host) from None
-    except OSError as error:  # in use, or an address of another machine
-        reason = os_reason(error, settings.language)
-        a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=reason), ExitCode.REFUSED)
+        await health.answers(store.db)
+    listening = _listening(args.host, args.port, address, settings)
     # The link's command names the address and port this one serves on: the default's link would be another's.
     options = (f" --host {shlex.quote(args.host)}" if args.host != DEFAULT_HOST else "") + (
         f" --port {args.port}" if args.port != DEFAULT_PORT else ""
@@ -104,6 +89,31 @@ async def cockpit(args: argparse.Namespace, settings: Settings) -> int:
     print(serving, flush=True)
     await uvicorn.Server(config).serve(sockets=[listening])
     return ExitCode.OK
+
+
+def _checked_host(host: str) -> str:
+    if is_blank(host):  # an empty value would mean every address of the machine
+        raise InvalidInput("empty", what="--host")
+    if host.startswith("[") and host.endswith("]"):  # an IPv6 address as a URL writes it: the address
+        host = host[1:-1]
+    if not host.isascii() or any(ch.isspace() for ch in host):
+        raise InvalidInput("bad_host", value=host)  # an address or a host name: no other characters
+    return host
+
+
+def _listening(host: str, port: int, address: str, settings: Settings) -> socket.socket:
+    """Bound here, so that a port in use or a bad address is one line, before anything says it serves."""
+    try:
+        listening = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(128)  # a browser opened on the line below waits for the server instead of being refused
+    except (socket.gaierror, UnicodeError):  # no name the resolver knows (`256.1.1.1`), or none it can encode
+        raise InvalidInput("bad_host", value=host) from None
+    except OSError as error:  # in use, or an address of another machine
+        reason = os_reason(error, settings.language)
+        a.fail(a.said(settings, "cockpit_cannot_listen", address=address, reason=reason), ExitCode.REFUSED)
+    return listening
 
 
 def _db_parser(sub: Sub) -> None:
@@ -130,49 +140,59 @@ def _db_parser(sub: Sub) -> None:
 
 
 async def db(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.connect import connect_one, resolve_database
-    from worker.db.migrate import migrate, set_timezone, status
+    from worker.db.connect import connect_one, resolve_database  # start-up: asyncpg, for the database verbs
+    from worker.db.migrate import status  # start-up: asyncpg, for the verbs that use the database
 
     if args.db_command == "stop":
-        from worker.db.embedded import stop_embedded
-
-        stopped = settings.database is None and stop_embedded(settings.embedded_dir)
-        language = settings.language
-        print(
-            message("embedded_stopped", language, folder=settings.embedded_dir)
-            if stopped
-            else message("no_embedded_running", language)
-        )
-        return ExitCode.OK
+        return _db_stop(settings)
     database = await resolve_database(settings)
     conn = await connect_one(settings, database)
     try:
         if args.db_command == "heartbeats":
             return await _heartbeats(conn, args.beveilig, settings.language)
         if args.db_command == "migrate":
-            applied = await migrate(conn)
-            await set_timezone(conn, settings.timezone)
-            for name in applied:
-                print(message("migration_applied", settings.language, name=name))
-            if not applied:
-                print(message("migrations_up_to_date", settings.language))
-            return ExitCode.OK
+            return await _db_migrate(conn, settings)
         state = await status(conn)
     finally:
         await conn.close()
     if args.json:
         print(json.dumps({"database": database.redacted, "applied": state.applied, "pending": state.pending}))
-    else:
-        print(f"database: {database.redacted}")
-        for name in state.applied:
-            print(message("migration_listed_applied", settings.language, name=name))
-        for name in state.pending:
-            print(message("migration_listed_pending", settings.language, name=name))
+        return ExitCode.OK
+    print(f"database: {database.redacted}")
+    for name in state.applied:
+        print(message("migration_listed_applied", settings.language, name=name))
+    for name in state.pending:
+        print(message("migration_listed_pending", settings.language, name=name))
+    return ExitCode.OK
+
+
+def _db_stop(settings: Settings) -> int:
+    from worker.db.embedded import stop_embedded  # start-up: asyncpg, for the verbs that use the database
+
+    stopped = settings.database is None and stop_embedded(settings.embedded_dir)
+    folder = settings.embedded_dir
+    print(
+        message("embedded_stopped", settings.language, folder=folder)
+        if stopped
+        else message("no_embedded_running", settings.language)
+    )
+    return ExitCode.OK
+
+
+async def _db_migrate(conn: Any, settings: Settings) -> int:
+    from worker.db.migrate import migrate, set_timezone  # start-up: asyncpg, for the verbs that use the database
+
+    applied = await migrate(conn)
+    await set_timezone(conn, settings.timezone)
+    for name in applied:
+        print(message("migration_applied", settings.language, name=name))
+    if not applied:
+        print(message("migrations_up_to_date", settings.language))
     return ExitCode.OK
 
 
 async def _heartbeats(conn: Any, secure: bool, language: str) -> int:
-    from worker.db import heartbeats
+    from worker.db import heartbeats  # start-up: asyncpg, for the verbs that use the database
 
     current = await heartbeats.state(conn)
     if current is None:
@@ -230,7 +250,7 @@ def _hooks_parser(sub: Sub) -> None:
 
 
 async def hooks(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks import settings_file
+    from worker.hooks import settings_file  # start-up: the hook modules, for the verbs that use them
 
     path = args.settings or settings.claude_settings
     try:
@@ -238,43 +258,46 @@ async def hooks(args: argparse.Namespace, settings: Settings) -> int:
     except settings_file.BadSettingsFile as exc:
         raise InvalidInput("bad_settings_file", path=path, detail=exc.detail) from None
     if args.hooks_command == "install":
-        wanted = settings_file.merged(current)
-        if args.dry_run:
-            print(json.dumps(wanted, indent=2, ensure_ascii=False))
-        elif settings_file.installed(current):  # ours are there: other hooks after them stay where they are
-            print(a.said(settings, "hooks_unchanged", path=path))
-        else:
-            with a.ctrl_c_after_it_is_done(settings):  # the file and its line, then done (exit 0)
-                backup = settings_file.save_with_backup(path, wanted)
-                said = "hooks_installed_backup" if backup else "hooks_installed"
-                print(a.said(settings, said, path=path, backup=backup))
-        return ExitCode.OK
+        return _hooks_install(current, path, args.dry_run, settings)
+    return _hooks_check(current, path, args.fix, settings)
+
+
+def _hooks_install(current: Any, path: Path, dry_run: bool, settings: Settings) -> int:
+    from worker.hooks import settings_file  # start-up: the hook modules, for the verbs that use them
+
+    wanted = settings_file.merged(current)
+    if dry_run:
+        print(json.dumps(wanted, indent=2, ensure_ascii=False))
+    elif settings_file.installed(current):  # ours are there: other hooks after them stay where they are
+        print(a.said(settings, "hooks_unchanged", path=path))
+    else:
+        with a.ctrl_c_after_it_is_done(settings):  # the file and its line, then done (exit 0)
+            backup = settings_file.save_with_backup(path, wanted)
+            said = "hooks_installed_backup" if backup else "hooks_installed"
+            print(a.said(settings, said, path=path, backup=backup))
+    return ExitCode.OK
+
+
+def _hooks_check(current: Any, path: Path, fix: bool, settings: Settings) -> int:
+    """Hooks whose program is gone, and hooks of an older setup (a second path): said, and removed with --fix."""
+    from worker.hooks import settings_file  # start-up: the hook modules, for the verbs that use them
+
     dead = settings_file.dead_hooks(current)
     dead_commands = {(d.event, d.command) for d in dead}
     old = [h for h in settings_file.old_hooks(current) if (h.event, h.command) not in dead_commands]
-    for dead_hook in dead:
-        print(
-            a.said(settings, "hook_dead", event=dead_hook.event, command=dead_hook.command, missing=dead_hook.missing)
-        )
-    for old_hook in old:
-        print(
-            a.said(
-                settings,
-                "hook_old",
-                event=old_hook.event,
-                command=old_hook.command,
-                why=old_hook.reason(settings.language),
-            )
-        )
+    for d in dead:
+        print(a.said(settings, "hook_dead", event=d.event, command=d.command, missing=d.missing))
+    for h in old:
+        print(a.said(settings, "hook_old", event=h.event, command=h.command, why=h.reason(settings.language)))
     if not dead and not old:
         print(a.said(settings, "hooks_sound", path=path))
-    elif args.fix:
-        with a.ctrl_c_after_it_is_done(settings):
-            mended = settings_file.without(settings_file.without(current, dead), old)
-            backup = settings_file.save_with_backup(path, mended)
-            print(a.said(settings, "hooks_removed", path=path, dead=len(dead), old=len(old), backup=backup))
-    else:
+        return ExitCode.OK
+    if not fix:
         return ExitCode.REFUSED  # something to mend: a script can tell (`taak hooks check --fix` mends it)
+    with a.ctrl_c_after_it_is_done(settings):
+        mended = settings_file.without(settings_file.without(current, dead), old)
+        backup = settings_file.save_with_backup(path, mended)
+        print(a.said(settings, "hooks_removed", path=path, dead=len(dead), old=len(old), backup=backup))
     return ExitCode.OK
 
 
@@ -290,7 +313,7 @@ def _claude_md_parser(sub: Sub) -> None:
 
 
 async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks.memory import with_compact_instructions
+    from worker.hooks.memory import with_compact_instructions  # start-up: the hook modules, for the verbs that use them
 
     path = args.path or Path.home() / ".claude" / "CLAUDE.md"
     current = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -321,7 +344,7 @@ def _geheugen_parser(sub: Sub) -> None:
 
 
 async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.hooks.memory import memory_health
+    from worker.hooks.memory import memory_health  # start-up: the hook modules, for the verbs that use them
 
     folder = args.dir or settings.memory_dir
     if not folder.is_dir():
@@ -370,7 +393,7 @@ def _doctor_parser(sub: Sub) -> None:
 
 
 async def doctor(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.cli.doctor import run_checks
+    from worker.cli.doctor import run_checks  # start-up: the checks, for `taak doctor`
 
     checks = await run_checks(settings)
     code = ExitCode.REFUSED if any(c.level == "fail" for c in checks) else ExitCode.OK

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from worker.cli.entry import guarded, interrupted, program_of
+from worker.cli.guard import guarded, interrupted, program_of
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -25,19 +25,20 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _main(argv: Sequence[str] | None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["hook"]:
-        from worker.hooks.entry import run_hook_command
+        from worker.hooks.entry import run_hook_command  # start-up: a hook loads nothing of the verbs (below)
 
         code = run_hook_command(words[1:])
         raise SystemExit(code if code is not None else _hook_misused(words))
     if os.environ.get("TAAK_SOCKET"):  # inside a queue session: the daemon, never the database
-        from worker.cli import sessie
+        from worker.cli import session  # start-up: below the hooks, as every import from here on
 
-        if words[:1] and words[0] in sessie.SOCKET_VERBS:
-            raise SystemExit(sessie.main(words))
-        if words[:1] and words[0] not in sessie.LOCAL_VERBS:
-            sessie.refuse_outside_the_daemon(words[0])
-    from worker.cli.args import parse, use_argparse_words
-    from worker.core.terminal import Escaping, json_safe, printable
+        if words[:1] and words[0] in session.SOCKET_VERBS:
+            raise SystemExit(session.main(build_parser(only_tasks=True), words))
+        if words[:1] and words[0] not in session.LOCAL_VERBS:
+            session.refuse_outside_the_daemon(words[0])
+    # start-up: below the hooks
+    from worker.cli.args import load_settings_or_exit, parse, run, use_argparse_words
+    from worker.core.terminal import Escaping, json_safe, printable  # start-up: as above
 
     use_argparse_words()
 
@@ -45,8 +46,6 @@ def _main(argv: Sequence[str] | None) -> None:
     args = parse(build_parser(), words)  # help and usage errors end here: no settings, no database driver
     # JSON stays exact: its values are escaped the JSON way, which a parser reads back as they were.
     sys.stdout = Escaping(sys.stdout, json_safe if getattr(args, "json", False) else printable)
-    from worker.cli.common import load_settings_or_exit, run
-
     settings = load_settings_or_exit()
     ends_with_ctrl_c = getattr(args, "ends_with_ctrl_c", False)  # `taak tail`, the cockpit
     code = run(settings, lambda: args.handler(args, settings), ends_with_ctrl_c=ends_with_ctrl_c)
@@ -61,8 +60,9 @@ def _hook_misused(words: list[str]) -> int:
     import io
     import time
 
+    # start-up: a misused hook only
     from worker.cli.args import parse, use_argparse_words
-    from worker.hooks.entry import data_dir_anyway, record_hook_run
+    from worker.hooks.entry import data_dir_anyway, record_hook_run  # start-up: as above
 
     started = time.monotonic()
     use_argparse_words()  # before the parser is built: its section titles are taken then
@@ -82,14 +82,15 @@ def _hook_misused(words: list[str]) -> int:
 
 def build_parser(*, only_tasks: bool = False) -> Any:
     """Every verb; `only_tasks`: the verbs of one task, all that a queue session's client needs (faster)."""
+    # start-up: below the hooks
     from worker.cli import tasks
-    from worker.cli.args import Parser, in_the_runs_language
+    from worker.cli.args import Parser, in_the_runs_language  # start-up: as above
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
     tasks.register(sub)
     if not only_tasks:
-        from worker.cli import fleet, memory, setup
+        from worker.cli import fleet, memory, setup  # start-up: the in-session client needs only the task verbs
 
         for module in (memory, fleet, setup):
             module.register(sub)

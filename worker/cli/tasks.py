@@ -10,12 +10,16 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
-from worker.cli.entry import discard_output
-from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
-from worker.core.model import INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
+from worker.cli.guard import discard_output
+from worker.core.due import parse_due
+from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
+from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.phrases import message, phrase, written
+from worker.core.row_phrases import said_row
 from worker.core.show import plain, show_task, task_json
+from worker.core.table import header_row, month_names, stamp, table, when
 from worker.core.terminal import hanging, is_blank, padded
+from worker.owner import take_back_wait
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -71,9 +75,8 @@ def _nieuw_parser(sub: Sub) -> None:
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.due import parse_due
-    from worker.db.bots import check_bot_name, known_bot
-    from worker.db.ledger import NewTask
+    from worker.db.bots import check_bot_name, known_bot  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
     now = datetime.now(settings.zone)
@@ -113,11 +116,11 @@ def _claim_parser(sub: Sub) -> None:
 
 
 async def claim(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.briefing import Variant
-    from worker.db.briefing import briefing_for
+    from worker.core.briefing import Variant  # start-up: only for the verbs that use it
+    from worker.db.briefing import briefing_for  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
-        from worker.db.bots import known_bots
+        from worker.db.bots import known_bots  # start-up: asyncpg, for the verbs that use the database
 
         bots = await known_bots(store.db, args.bot, new=args.nieuwe_bot)
         ledger = store.tasks
@@ -155,14 +158,12 @@ def _log_parser(sub: Sub) -> None:
 
 
 async def log(args: argparse.Namespace, settings: Settings) -> int:
-
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     soort, tekst = a.log_words(explicit, rest)
-    sessie = settings.sessie if token is not None else None
+    session_id = settings.sessie if token is not None else None
     async with a.store_for_a_change(settings) as store:
-        ledger = store.tasks
-        await ledger.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=sessie)
+        await store.tasks.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=session_id)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
@@ -182,7 +183,6 @@ def _klaar_parser(sub: Sub) -> None:
 
 
 async def klaar(args: argparse.Namespace, settings: Settings) -> int:
-
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
     if args.bewijs is None or is_blank(args.bewijs):
@@ -209,7 +209,6 @@ URGENT_HELP = "urgent: to the owner at once, not in the next digest (at most TAA
 
 
 async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
-
     explicit, rest = a.split_id(args.words)
     if not rest:
         a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
@@ -243,7 +242,6 @@ def _vrijgeven_parser(sub: Sub) -> None:
 
 
 async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
-
     explicit, rest = a.split_id(args.words)
     if rest:
         a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
@@ -251,8 +249,6 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
         wie = a.who(settings)
-        from worker.owner import take_back_wait
-
         wait = take_back_wait(settings)
         async with a.store_for_a_change(settings) as store:
             await store.tasks.terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
@@ -278,7 +274,7 @@ def _annuleer_parser(sub: Sub) -> None:
 
 
 async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_task_id
+    from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
 
     explicit, rest = a.split_id(args.words)
     if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
@@ -306,7 +302,7 @@ def _antwoord_parser(sub: Sub) -> None:
 
 
 async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_task_id
+    from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
 
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
@@ -326,15 +322,12 @@ def _stap_parser(sub: Sub) -> None:
 
 
 async def stap(args: argparse.Namespace, settings: Settings) -> int:
-
     explicit, rest = a.split_id(args.words)
     if not rest:
         a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.stap(
-            task_id, a.joined(rest), token=token, bot=a.who(settings)
-        )
+        await store.tasks.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
         print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 
@@ -350,7 +343,6 @@ def _toon_parser(sub: Sub) -> None:
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
-
     args.id, _token = a.session_task(settings, args.id)
     async with a.store(settings) as store:
         ledger = store.tasks
@@ -377,17 +369,16 @@ def _lijst_parser(sub: Sub) -> None:
 
 
 async def lijst(args: argparse.Namespace, settings: Settings) -> int:
-
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
-    from worker.db.bots import check_bot_name
+    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.store(settings) as store:
         # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
         tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
-            from worker.db.bots import known_bot
+            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
 
             # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
             # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
@@ -397,7 +388,6 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps([task_json(t) for t in tasks], ensure_ascii=False, indent=2))
         return ExitCode.OK
-    from worker.core.table import header_row, table
 
     now = datetime.now(settings.zone)
     headers = header_row("list.tasks", ("id", "status", "assigned", "attempts", "due", "title"), settings.language)
@@ -419,9 +409,6 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _due(task: Any, now: datetime, settings: Settings) -> str | None:
-    from worker.core.model import FINAL
-    from worker.core.table import when
-
     if task.uiterlijk is None:
         return None
     late = task.uiterlijk < now and task.status not in FINAL
@@ -439,8 +426,8 @@ def _brief_parser(sub: Sub) -> None:
 
 
 async def brief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.briefing import Variant
-    from worker.db.briefing import briefing_for
+    from worker.core.briefing import Variant  # start-up: only for the verbs that use it
+    from worker.db.briefing import briefing_for  # start-up: asyncpg, for the verbs that use the database
 
     args.id, _token = a.session_task(settings, args.id)
     variant = Variant.COMPACT if args.compact else Variant.FULL
@@ -471,7 +458,7 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
     when it came back. A setting that no waiting mends (a database that is gone) ends tail as any command."""
     import anyio
 
-    from worker.core.errors import Misconfigured, Unreachable
+    # start-up: asyncpg, for the verbs that use the database
     from worker.db.connect import connect_one, resolve_database, unreachable
 
     database = await resolve_database(settings)
@@ -490,18 +477,12 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 
 
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
-    import anyio
-
-    from worker.core.row_phrases import said_row
-    from worker.core.table import month_names, stamp
-    from worker.db.connect import CONNECTION_ERRORS
-    from worker.db.ledger import json_object
-    from worker.db.sqlfiles import queries
-    from worker.proc import reader_gone
+    from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
-        from worker.db.ledger import check_task_id
+        from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
 
         check_task_id(args.id)
     months = month_names(settings.language)
@@ -514,10 +495,9 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
 
     async with a.store(settings) as store:
         if args.id is not None:  # an ID that is not there would be waited for forever
-
             await store.tasks.toon(args.id)
         if args.bot is not None:  # a bot nobody knows would be followed forever too
-            from worker.db.bots import known_bot
+            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
 
             args.bot = await known_bot(store.db, args.bot, may_be_new=False)
         # No notification per log row (they serialised every writer at commit, issue 16): a look every second
@@ -525,32 +505,44 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         # behind the newest id, and shown once. What was already there when tail started counts as seen, shown
         # or not (`-n 0` shows nothing old): one snapshot for the first rows and that window.
         async with store.conn.transaction(isolation="repeatable_read", readonly=True):
-            rows = await store.db.fetch(queries()["tail_start"], args.id, args.bot, args.limiet)
-            last = await store.db.fetchval(queries()["log_laatste_id"]) or 0
-            there = await store.db.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
+            rows = await log.newest(store.db, args.id, args.bot, args.limiet)
+            last = await log.last_id(store.db)
+            there = await log.after(store.db, last - TAIL_LOOK_BEHIND, args.id, args.bot)
         for row in reversed(rows):
             show(row)
-        shown: set[int] = {int(r["id"]) for r in there}
-        following = store.db
-        try:
-            while True:
-                await anyio.sleep(TAIL_POLL_SECONDS)
-                if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
-                    discard_output()
-                    return ExitCode.OK
-                try:
-                    found = await following.fetch(queries()["tail_na"], last - TAIL_LOOK_BEHIND, args.id, args.bot)
-                except CONNECTION_ERRORS as lost:
-                    # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
-                    following = await _reconnected(settings, lost)
+        return await _follow(store, settings, args, last, {int(r["id"]) for r in there}, show)
+
+
+async def _follow(
+    store: Any, settings: Settings, args: argparse.Namespace, last: int, shown: set[int], show: Any
+) -> int:
+    """Every row written after `last`, once, until the reader has had enough (or Ctrl-C)."""
+    import anyio
+
+    from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.connect import CONNECTION_ERRORS  # start-up: asyncpg, for the verbs that use the database
+    from worker.proc import reader_gone  # start-up: only for the verbs that use it
+
+    following = store.db
+    try:
+        while True:
+            await anyio.sleep(TAIL_POLL_SECONDS)
+            if reader_gone(sys.stdout):  # `| head` had enough while nothing new was written
+                discard_output()
+                return ExitCode.OK
+            try:
+                found = await log.after(following, last - TAIL_LOOK_BEHIND, args.id, args.bot)
+            except CONNECTION_ERRORS as lost:
+                # A restart of the database ended the owner's live view; by id, nothing is missed meanwhile.
+                following = await _reconnected(settings, lost)
+                continue
+            for row in found:
+                if row["id"] in shown:
                     continue
-                for row in found:
-                    if row["id"] in shown:
-                        continue
-                    show(row)
-                    shown.add(int(row["id"]))
-                    last = max(last, int(row["id"]))
-                shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
-        finally:
-            if following is not store.db:
-                await following.close()
+                show(row)
+                shown.add(int(row["id"]))
+                last = max(last, int(row["id"]))
+            shown = {n for n in shown if n > last - TAIL_LOOK_BEHIND}
+    finally:
+        if following is not store.db:
+            await following.close()

@@ -9,7 +9,7 @@ holds: the opdracht is never cut; everything else is cut or dropped until the te
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -102,12 +102,20 @@ def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> st
 
 def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: int, max_rows: int) -> str:
     words = briefing_words(source.language)
-    task = source.task
-    cut = words.cut
 
     def when(moment: datetime) -> str:
         return stamp(moment, source.now, source.zone, words.months, always_date=True)
 
+    head = _head(source, variant, words, when, field_cap)
+    return "\n".join([*head, *_history(source, words, when, line_cap, max_rows), *_ask(source, words, when, field_cap)])
+
+
+When = Callable[[datetime], str]
+
+
+def _head(source: BriefingInput, variant: Variant, words: Words, when: When, field_cap: int) -> list[str]:
+    """Who asked what and when, verbatim, with when it is done, when it is due and the facts known."""
+    task, cut = source.task, words.cut
     # Held: the attempt that runs; waiting: the one a claim would start; finished: the last there was.
     attempt = task.pogingen if task.status == Status.BEZIG or task.status in FINAL else task.pogingen + 1
     lines = [
@@ -125,32 +133,46 @@ def _render(source: BriefingInput, variant: Variant, field_cap: int, line_cap: i
     if source.facts:
         facts = "; ".join(f"{one_line(str(key))} = {one_line(str(value))}" for key, value in source.facts.items())
         lines.append(words.facts.format(text=clip(facts, field_cap, cut)))
-    lines.append(words.history)
+    return lines
+
+
+def _history(source: BriefingInput, words: Words, when: When, line_cap: int, max_rows: int) -> list[str]:
+    """The last `max_rows` rows of the log, and one line that counts the ones before them."""
     shown = list(source.recent)[-max_rows:] if max_rows else []
-    hidden_recent = list(source.recent)[: len(source.recent) - len(shown)]
-    older = _add_rows(source.older, hidden_recent)
-    if older.total:
-        lines.append(_older_line(older, words, when))
-    if not shown and not older.total:
-        lines.append(words.nothing_yet)
-    lines.extend(
-        clip(log_line(row, source.now, source.zone, words.months, source.language), line_cap, cut) for row in shown
-    )
-    if source.answer is not None:
-        lines.append(
+    older = _add_rows(source.older, list(source.recent)[: len(source.recent) - len(shown)])
+    rows = [log_line(row, source.now, source.zone, words.months, source.language) for row in shown]
+    return [
+        words.history,
+        *([_older_line(older, words, when)] if older.total else []),
+        *([words.nothing_yet] if not shown and not older.total else []),
+        *(clip(row, line_cap, words.cut) for row in rows),
+    ]
+
+
+def _ask(source: BriefingInput, words: Words, when: When, field_cap: int) -> list[str]:
+    """The owner's answer, if one came, the first action and how to log, finish and block."""
+    task, cut = source.task, words.cut
+    answer = source.answer
+    said = (
+        [
             words.answer.format(
-                who=clip(one_line(source.answer.bot or "?"), 40, cut).upper(),
-                when=when(source.answer.ts),
-                text=clip(one_line(source.answer.tekst), field_cap, cut),
+                who=clip(one_line(answer.bot or "?"), 40, cut).upper(),
+                when=when(answer.ts),
+                text=clip(one_line(answer.tekst), field_cap, cut),
             )
-        )
+        ]
+        if answer is not None
+        else []
+    )
     first_action = clip(one_line(task.volgende_stap or words.default_action), field_cap, cut)
-    lines.append(words.first_action.format(text=first_action))
-    lines.append(words.how_to_log.format(id=task.id))
-    lines.append(words.how_to_finish.format(id=task.id))
-    lines.append(words.how_to_block.format(id=task.id))
-    lines.append(words.again.format(id=task.id, text=first_action))
-    return "\n".join(lines)
+    return [
+        *said,
+        words.first_action.format(text=first_action),
+        words.how_to_log.format(id=task.id),
+        words.how_to_finish.format(id=task.id),
+        words.how_to_block.format(id=task.id),
+        words.again.format(id=task.id, text=first_action),
+    ]
 
 
 def with_first_action(briefing: str, task_id: str, step: str) -> str:
@@ -194,8 +216,7 @@ def _add_rows(older: OlderRows, rows: Sequence[LogRow]) -> OlderRows:
     return OlderRows(per_soort=per_soort, since=since, rows=older.total + len(rows))
 
 
-def _older_line(older: OlderRows, words: Words, when: object) -> str:
-    assert callable(when)
+def _older_line(older: OlderRows, words: Words, when: When) -> str:
     ranked = sorted(older.per_soort.items(), key=lambda item: (-item[1], item[0].value))
     kinds = ", ".join(f"{count}x {soort.value}" for soort, count in ranked)
     since = when(older.since) if older.since is not None else "?"

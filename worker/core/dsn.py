@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlsplit, urlunsplit
 
 from worker.core.errors import InvalidInput
 
@@ -32,6 +32,14 @@ class DatabaseUrl:
         """Host and port as a user should see them in an error: never the password."""
         return f"{self.host}:{self.port}"
 
+    def parameter(self, name: str) -> str | None:
+        return url_parameter(self.url, name)
+
+    @property
+    def password_given(self) -> bool:
+        """Whether the URL gives a password, in its address or as `?password=`."""
+        return bool(urlsplit(self.url).password) or self.parameter("password") is not None
+
     @property
     def is_transaction_pooler(self) -> bool:
         """A transaction pooler (pgbouncer in transaction mode, Supabase's port 6543) has no LISTEN, no session
@@ -49,8 +57,43 @@ URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
+    """The one reading of a database URL: refused, in the run's words and without its password, where asyncpg
+    and libpq would read it differently or fail on it later."""
+    parts, port = _split(url)
+    _check_pairs(url, parts.query)
+    _check_choices(url, parts.query)
+    ports, hosts = _query_server(url, parts.query, port)
+    database = _database(url, parts.path, parts.query) or parts.username or "postgres"
+    host, port = _server(url, parts.hostname, port, ports, hosts)
+    return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
+
+
+def _query_server(url: str, query: str, port: int | None) -> tuple[list[str], list[str]]:
+    """The ports and hosts the query gives (asyncpg takes them there too): each one, and one port of digits."""
+    ports = [p.strip() for value in _query_values(query, "port") for p in value.split(",")]
+    if port == 0 or not all(_is_port(p) for p in ports):
+        raise InvalidInput("malformed_url_port", url=redact(url))
+    hosts = _query_values(query, "host")
+    if any("," in host for host in hosts):  # several, as in the address above
+        raise InvalidInput("url_several_hosts", url=redact(url))
+    return ports, hosts
+
+
+def _server(url: str, hostname: str | None, port: int | None, ports: list[str], hosts: list[str]) -> tuple[str, int]:
+    """Host and port: the address's, else the query's, else localhost:5432."""
+    if not hostname:
+        return next(iter(hosts), "") or "localhost", port or (int(ports[0]) if ports else 5432)
+    # asyncpg then reads neither `host=` nor `port=` of the query; psql reads them both: they must agree
+    port = port or 5432
+    _named_once(url, "host", hostname, f"{hostname}:{port}", hosts)
+    _named_once(url, "port", str(port), f"{hostname}:{port}", ports)
+    return hostname, port
+
+
+def _split(url: str) -> tuple[SplitResult, int | None]:
+    """The URL's parts and its address's port, or what is wrong with how it is written."""
     if _raw_in_userinfo(url):  # asyncpg and libpq would each read another user, password or host out of it
-        raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
+        raise _malformed(url)
     if "," in _host_part(url):  # asyncpg would try each in turn; one address is what every line here names
         raise InvalidInput("url_several_hosts", url=redact(url))
     try:
@@ -58,38 +101,42 @@ def parse_database_url(url: str) -> DatabaseUrl:
         port = parts.port
     except ValueError as exc:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
-        if _bracket_in_host(url):  # the host's brackets: not the password's
-            key = "malformed_url_brackets" if "IPv6" in str(exc) else "url_ipv4_in_brackets"
-            raise InvalidInput(key, url=redact(url)) from None
-        if _port_is_wrong(url):
-            raise InvalidInput("malformed_url_port", url=redact(url)) from None
-        raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url)) from None
+        raise _unsplittable(url, exc) from None
     if parts.scheme not in _SCHEMES:
         raise InvalidInput("bad_scheme", url=redact(url))
-    for pair in parts.query.split("&") if parts.query else ():
-        if "@" in pair.partition("=")[0]:  # a key with an '@': the rest of a user or password with a raw '?'
-            raise InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
-        if not pair.partition("=")[0] or "=" not in pair:  # asyncpg's own words for these are an internal error
-            shown = unquote(pair) if "=" not in pair else "=…"  # what follows `=` could be a password
+    return parts, port
+
+
+def _unsplittable(url: str, exc: ValueError) -> InvalidInput:
+    if _bracket_in_host(url):  # the host's brackets: not the password's
+        key = "malformed_url_brackets" if "IPv6" in str(exc) else "url_ipv4_in_brackets"
+        return InvalidInput(key, url=redact(url))
+    if _port_is_wrong(url):
+        return InvalidInput("malformed_url_port", url=redact(url))
+    return _malformed(url)
+
+
+def _malformed(url: str) -> InvalidInput:
+    return InvalidInput("malformed_url", url=redact(url), example=_encoding_example(url))
+
+
+def _check_pairs(url: str, query: str) -> None:
+    """Every parameter has a name and a value."""
+    for pair in query.split("&") if query else ():
+        key, equals, _ = pair.partition("=")
+        if "@" in key:  # a key with an '@': the rest of a user or password with a raw '?'
+            raise _malformed(url)
+        if not key or not equals:  # asyncpg's own words for these are an internal error
+            shown = "=…" if equals else unquote(pair)  # what follows `=` could be a password
             raise InvalidInput("url_bad_parameter", url=redact(url), pair=shown)
+
+
+def _check_choices(url: str, query: str) -> None:
+    """A parameter with a few allowed values has one of them, every time it is given."""
     for name, choices in URL_CHOICES.items():
-        for value in _query_values(parts.query, name):  # every one: a parameter given twice counts twice
-            if value not in choices:
-                modes = ", ".join(choices)
-                raise InvalidInput("bad_url_choice", url=redact(url), name=name, value=value, modes=modes)
-    given_ports = [p for value in _query_values(parts.query, "port") for p in value.split(",")]
-    if port == 0 or not all(_is_port(p) for p in given_ports):  # asyncpg takes a port in the query too
-        raise InvalidInput("malformed_url_port", url=redact(url))
-    if any("," in host for host in _query_values(parts.query, "host")):  # several, as in the address above
-        raise InvalidInput("url_several_hosts", url=redact(url))
-    host = parts.hostname or next(iter(_query_values(parts.query, "host")), "") or "localhost"
-    database = _database(url, parts.path, parts.query) or parts.username or "postgres"
-    if parts.hostname:  # asyncpg then reads neither `host=` nor `port=` of the query; psql reads them both
-        port = port or 5432
-        _named_once(url, "host", parts.hostname, f"{host}:{port}", _query_values(parts.query, "host"))
-        _named_once(url, "port", str(port), f"{host}:{port}", [p.strip() for p in given_ports])
-    port = port or (int(given_ports[0]) if given_ports else 5432)
-    return DatabaseUrl(url=url.strip(), host=host, port=port, database=database)
+        value = next((value for value in _query_values(query, name) if value not in choices), None)
+        if value is not None:
+            raise InvalidInput("bad_url_choice", url=redact(url), name=name, value=value, modes=", ".join(choices))
 
 
 def _named_once(url: str, name: str, value: str, server: str, in_query: list[str]) -> None:
@@ -126,6 +173,14 @@ def url_search_path(url: str) -> str | None:
     return in_options[-1] if in_options else given
 
 
+CERTIFICATE_PARAMETERS = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
+
+
+def certificate_files(url: str) -> list[tuple[str, str]]:
+    """The certificate and key files a URL names, as (parameter, path), in order (an empty one is none)."""
+    return [(name, value) for name, value in parse_qsl(urlsplit(url).query) if name in CERTIFICATE_PARAMETERS]
+
+
 def _query_values(query: str, name: str) -> list[str]:
     """Every value the parameter is given, in order (`?sslmode=` gives one empty value)."""
     return [unquote(value) for key, _, value in (pair.partition("=") for pair in query.split("&")) if key == name]
@@ -155,17 +210,9 @@ def _raw_in_userinfo(url: str) -> bool:
 def _encoding_example(url: str) -> str:
     """How the first character that must be encoded, where the user and password stand, is written (`@ is %40`);
     `#` when none is seen. Only the character is named, never the password around it."""
-    from urllib.parse import quote
-
     rest = url.strip().partition("//")[2]
     found = next((ch for ch in rest[: rest.rfind("@")] if ch in "#/?@[]"), "#")
     return f"{found} is {quote(found, safe='')}"
-
-
-def _authority(url: str) -> str:
-    """User, password, host and port as written: up to the first `/`, `?` or `#` after `//` (a password with one
-    of those in it unencoded ends it early; the other checks say that)."""
-    return re.split(r"[/?#]", url.strip().partition("//")[2], maxsplit=1)[0]
 
 
 def _host_part(url: str) -> str:
@@ -206,18 +253,19 @@ _NAMELESS_PARAMETER = re.compile(r"([?&])=[^&#]*")
 
 def _redact_userinfo(url: str) -> str:
     scheme, sep, rest = url.partition("://")
-    if sep and "@" in rest:
-        userinfo, host = rest[: rest.rfind("@")], rest[rest.rfind("@") + 1 :]
-        if ":" in userinfo:
-            return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
+    userinfo, at, host = rest.rpartition("@")
+    if sep and at and ":" in userinfo:
+        return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
     try:
-        parts = urlsplit(url)
-        if not parts.password:
-            return url
-        user = parts.username or ""
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        netloc = f"{user}:***@{host}{port}"
-        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+        return _without_password(url)
     except ValueError:  # unparsable: whatever stands left of the last '@' may be a password, none of it is shown
-        return f"{scheme}://…@{rest[rest.rfind('@') + 1 :]}" if sep and "@" in rest else "<…>"
+        return f"{scheme}://…@{host}" if sep and at else "<…>"
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    port = f":{parts.port}" if parts.port else ""
+    netloc = f"{parts.username or ''}:***@{parts.hostname or ''}{port}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

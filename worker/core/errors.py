@@ -9,6 +9,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
+from worker.core.terminal import quoted
+
 if TYPE_CHECKING:
     from worker.core.phrases import Phrase
 
@@ -34,19 +36,18 @@ class TaakError(Exception):
         super().__init__(self.render("en"))
 
     def render(self, language: str) -> str:
+        # start-up: the catalogue (about 20 ms) only when a failure is said; the settings load this module always
         from worker.core.phrases import message
 
         return message(self.key, language, **self._shown())
 
     def as_phrase(self) -> Phrase:
         """The refusal, to be said later in either language (in an outcome that quotes it)."""
-        from worker.core.phrases import Phrase
+        from worker.core.phrases import Phrase  # start-up: as in render
 
         return Phrase(self.key, tuple(self._shown().items()))
 
     def _shown(self) -> dict[str, Any]:
-        from worker.core.terminal import quoted
-
         return {name: quoted(value) if isinstance(value, str) else value for name, value in self.values.items()}
 
 

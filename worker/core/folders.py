@@ -146,11 +146,16 @@ def check_private(path: Path, *, narrow: bool = True) -> None:
     own = os.stat(path)
     if own.st_uid != me or (not narrow and own.st_mode & stat.S_IWOTH):
         raise NotPrivate(path)
-    for above in path.parents:
-        status = os.stat(above)
-        others_may_rename = status.st_mode & stat.S_IWOTH and not status.st_mode & stat.S_ISVTX
-        group_may_rename = status.st_mode & stat.S_IWGRP and status.st_uid != me
-        if status.st_uid not in (me, 0) or others_may_rename or group_may_rename:
-            raise NotPrivate(above)
+    swappable = next((above for above in path.parents if _others_may_rename_in(os.stat(above), me)), None)
+    if swappable is not None:
+        raise NotPrivate(swappable)
     if narrow and stat.S_IMODE(own.st_mode) & 0o077:
         os.chmod(path, 0o700)
+
+
+def _others_may_rename_in(status: os.stat_result, me: int) -> bool:
+    """Someone else may rename what this folder holds: it is another user's (not root's), others may write in it
+    without the sticky bit, or its group may write in it and it is not this user's."""
+    others_may = status.st_mode & stat.S_IWOTH and not status.st_mode & stat.S_ISVTX
+    group_may = status.st_mode & stat.S_IWGRP and status.st_uid != me
+    return bool(status.st_uid not in (me, 0) or others_may or group_may)

@@ -7,6 +7,7 @@ the attempt back and pauses the worker instead of burning the queue.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -98,25 +99,55 @@ def is_infrastructure(text: str) -> bool:
 
 
 def decide(seen: Observed) -> Outcome:
+    """The first rule that speaks: the task is not this attempt's any more, the agent or its world failed (the
+    attempt is given back), or the session failed the task (an attempt is used)."""
+    return _not_ours(seen) or _not_the_task(seen) or _task_failure(seen)
+
+
+def _nothing(key: str, **fields: object) -> Outcome:
+    return Outcome(Action.NOTHING, phrase(key, **fields))
+
+
+def _ours(seen: Observed) -> bool:
+    task = seen.task_after
+    return task is not None and task.status == Status.BEZIG and task.lease_token == seen.token
+
+
+def _status(seen: Observed) -> str:
+    return seen.task_after.status.value if seen.task_after else "?"
+
+
+def _not_ours(seen: Observed) -> Outcome | None:
+    """Cancelled, taken back, lost or closed by the session: the ledger has nothing more to do."""
     task = seen.task_after
     if task is not None and task.status == Status.GEANNULEERD:
-        return Outcome(Action.NOTHING, phrase("outcome_cancelled"))
+        return _nothing("outcome_cancelled")
+    if seen.stop in (Stop.TERUGGENOMEN, Stop.LEASE_LOST, Stop.UNCONFIRMED):
+        return _lease_stop(seen)
+    if _ours(seen):
+        return None
+    if task is not None and seen.close_refused is not None:
+        return _nothing("outcome_close_refused", why=seen.close_refused, status=_status(seen))
+    return _nothing("outcome_closed_by_session")
+
+
+def _lease_stop(seen: Observed) -> Outcome:
+    """The daemon stopped the session because the lease was taken back, lost or could not be confirmed."""
+    task = seen.task_after
     if seen.stop == Stop.TERUGGENOMEN:
-        return Outcome(Action.NOTHING, phrase("outcome_taken_back", status=task.status.value if task else "?"))
+        return _nothing("outcome_taken_back", status=_status(seen))
     if seen.stop == Stop.LEASE_LOST:
         if task is None or task.status == Status.BEZIG:
-            return Outcome(Action.NOTHING, phrase("outcome_lease_lost_elsewhere"))
-        return Outcome(Action.NOTHING, phrase("outcome_lease_lost_taken_back", status=task.status.value))
-    if seen.stop == Stop.UNCONFIRMED:  # the database or this daemon was away, not the task at fault
-        if task is not None and task.status == Status.BEZIG and task.lease_token == seen.token:
-            return Outcome(Action.VRIJGEVEN, phrase("outcome_lease_unconfirmed"))
-        status = task.status.value if task else "?"
-        return Outcome(Action.NOTHING, phrase("outcome_lease_unconfirmed_gone", status=status))
-    if task is None or task.status != Status.BEZIG or task.lease_token != seen.token:  # no longer this attempt's
-        if task is not None and seen.close_refused is not None:
-            refused = phrase("outcome_close_refused", why=seen.close_refused, status=task.status.value)
-            return Outcome(Action.NOTHING, refused)
-        return Outcome(Action.NOTHING, phrase("outcome_closed_by_session"))
+            return _nothing("outcome_lease_lost_elsewhere")
+        return _nothing("outcome_lease_lost_taken_back", status=_status(seen))
+    # Unconfirmed: the database or this daemon was away, not the task at fault.
+    if _ours(seen):
+        return Outcome(Action.VRIJGEVEN, phrase("outcome_lease_unconfirmed"))
+    return _nothing("outcome_lease_unconfirmed_gone", status=_status(seen))
+
+
+def _not_the_task(seen: Observed) -> Outcome | None:
+    """A shutdown, an agent that would not start, or its world failing (login, network, the API): given back."""
     if seen.stop == Stop.SHUTDOWN:
         return Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
     if seen.spawn_error is not None or seen.exit_code == 127:
@@ -124,21 +155,35 @@ def decide(seen: Observed) -> Outcome:
             seen.spawn_error or f"exit 127: {_tail(seen.stderr_tail)}"
         )
         return Outcome(Action.VRIJGEVEN, phrase("outcome_agent_wont_start", why=why), infrastructure=True)
-    result_text = (seen.result.text or "") if seen.result else ""
-    failed = seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
-    if failed and is_infrastructure(f"{result_text}\n{seen.stderr_tail}"):
-        why = _first_line(result_text) or _tail(seen.stderr_tail)
+    text = _result_text(seen)
+    if _failed(seen) and is_infrastructure(f"{text}\n{seen.stderr_tail}"):
+        why = _first_line(text) or _tail(seen.stderr_tail)
         return Outcome(Action.VRIJGEVEN, phrase("outcome_infrastructure", why=why), infrastructure=True)
+    return None
+
+
+# A stop of the daemon's that is the task's fault, and its reason.
+STOP_OF_TASK = {Stop.SILENCE: "outcome_silence", Stop.TOTAL: "outcome_total_time"}
+
+
+def _task_failure(seen: Observed) -> Outcome:
+    """Silent too long, over its time, ended without klaar, or failed: an attempt is used."""
     stderr = _tail(seen.stderr_tail)
-    if seen.stop == Stop.SILENCE:
-        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_silence"), stderr=stderr)
-    if seen.stop == Stop.TOTAL:
-        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_total_time"), stderr=stderr)
-    if not failed:
-        note = _cut(result_text, RESULT_NOTE_CAP) or None
-        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_no_klaar"), note=note)
-    what = _first_line(result_text) or (seen.result.subtype if seen.result else None) or phrase("outcome_no_result")
+    if seen.stop in STOP_OF_TASK:
+        return Outcome(Action.RETRY_OR_FAIL, phrase(STOP_OF_TASK[seen.stop]), stderr=stderr)
+    text = _result_text(seen)
+    if not _failed(seen):
+        return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_no_klaar"), note=_cut(text, RESULT_NOTE_CAP) or None)
+    what = _first_line(text) or (seen.result.subtype if seen.result else None) or phrase("outcome_no_result")
     return Outcome(Action.RETRY_OR_FAIL, phrase("outcome_failed", exit=seen.exit_code, what=what), stderr=stderr)
+
+
+def _result_text(seen: Observed) -> str:
+    return (seen.result.text or "") if seen.result else ""
+
+
+def _failed(seen: Observed) -> bool:
+    return seen.exit_code != 0 or (seen.result is not None and seen.result.is_error)
 
 
 def backoff_seconds(failures: int, base: float, maximum: float) -> float:
@@ -168,8 +213,6 @@ def with_jitter(seconds: float, draw: float) -> float:
 def launch_failure(text: str) -> Phrase | None:
     """`bestand /pad/agent: bestaat niet` for a program the launcher could not start, in the language it is
     said in; None when `text` is no such line."""
-    import os
-
     failed = failed_start(text)
     if failed is None:
         return None

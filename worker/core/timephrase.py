@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 
@@ -391,8 +392,10 @@ def _rules() -> list[Rule]:
     def today(now: datetime) -> date:
         return now.date()
 
-    def part_of(name: str) -> tuple[int, int]:
-        return PARTS[name.lower()]
+    def part_of(m: re.Match[str]) -> tuple[int, int] | None:
+        """The part of the day the match names, if any."""
+        name = m.groupdict().get("part")
+        return PARTS[name.lower()] if name else None
 
     def night_before(day: date, zone: ZoneInfo) -> TimeRange:
         """The evening and night from `day` 18:00 to the next morning 06:00."""
@@ -402,16 +405,12 @@ def _rules() -> list[Rule]:
         previous = bool(m.group("vorige"))
         weekday = WEEKDAYS[m.group("weekday").lower()]
         day = _last_weekday(today(now), weekday, strictly_before=previous)
-        part = part_of(m.group("part")) if m.group("part") else None
-        return _day(day, zone, part)
+        return _day(day, zone, part_of(m))
 
     def previous_week_weekday(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         monday = _monday(today(now)) - timedelta(days=7)
         day = monday + timedelta(days=WEEKDAYS[m.group("weekday").lower()])
-        return _day(day, zone, part_of(m.group("part")) if m.group("part") else None)
-
-    def ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return ago_count(int(m.group("n")), UNITS[m.group("unit").lower()], now, zone)
+        return _day(day, zone, part_of(m))
 
     def one_ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         return ago_count(1, UNITS[m.group("unit").lower()], now, zone)
@@ -443,13 +442,10 @@ def _rules() -> list[Rule]:
 
     def absolute(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
         groups = m.groupdict()
-        month = int(groups["mnum"]) if groups.get("mnum") else MONTHS[groups["mname"].lower()]
-        year = int(groups["year"]) if groups.get("year") else None
-        found = _past_date(today(now), month, int(groups["day"]), year)
+        found = _past_date(today(now), _month_number(m), int(groups["day"]), _year(groups.get("year")))
         if found is None:
             return None
-        part = part_of(groups["part"]) if groups.get("part") else None
-        return _day(found, zone, part)
+        return _day(found, zone, part_of(m))
 
     def fixed(offset_days: int, part: tuple[int, int] | None = None) -> Callable[..., TimeRange]:
         return lambda _m, now, zone: _day(today(now) - timedelta(days=offset_days), zone, part)
@@ -477,10 +473,10 @@ def _rules() -> list[Rule]:
         return night_before(today(now) - timedelta(days=1), zone)
 
     def this_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now), zone, part_of(m.group("part")))
+        return _day(today(now), zone, part_of(m))
 
     def yesterday_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now) - timedelta(days=1), zone, part_of(m.group("part")))
+        return _day(today(now) - timedelta(days=1), zone, part_of(m))
 
     def weekend(weeks_back: int) -> Callable[..., TimeRange]:
         """Saturday 00:00 to Monday 00:00: of this week (up to now), or of a week before."""
@@ -595,7 +591,7 @@ def _rules() -> list[Rule]:
         (r"昨夜|昨晩|ゆうべ", last_night),
         (
             r"一昨日の(?P<part>" + _PART + ")",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
         ),
         (r"(?<!一)昨日の(?P<part>" + _PART + r")(?!\d|時)", yesterday_part),
         (r"今朝", lambda m, now, zone: _day(today(now), zone, (6, 12))),
@@ -607,13 +603,13 @@ def _rules() -> list[Rule]:
         (r"今週", week(0)),
         (r"先月", month(1)),
         (r"今月", month(0)),
-        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago),
+        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
         (
             r"(?P<weekday>" + "|".join(k for k in WEEKDAYS if k.endswith("曜日")) + r")(?:の(?P<part>" + _PART + "))?",
             lambda m, now, zone: _day(
                 _last_weekday(today(now), WEEKDAYS[m.group("weekday")], strictly_before=False),
                 zone,
-                part_of(m.group("part")) if m.group("part") else None,
+                part_of(m),
             ),
         ),
         # Dutch and English.
@@ -662,7 +658,7 @@ def _rules() -> list[Rule]:
         (rf"{b}(?:afgelopen nacht|gister(?:en)?nacht){e}", last_night),
         (
             rf"{b}eergister(?:en)?(?P<part>ochtend|middag|avond){e}",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m.group("part"))),
+            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
         ),
         (rf"{b}eergister(?:en)?{e}|{b}the day before yesterday{e}", fixed(2)),
         (rf"{b}gister(?:en)?(?P<part>ochtend|middag|avond){e}", yesterday_part),
@@ -776,37 +772,57 @@ class Clock:
     minute: int
 
 
+# Hours back and the minute of a time said in words: half tien is 9:30, kwart voor drie 2:45, half past three 3:30,
+# quarter to four 3:45.
+_SPOKEN = {
+    "half": (1, 30),
+    "kwart over": (0, 15),
+    "kwart voor": (1, 45),
+    "half past": (0, 30),
+    "quarter past": (0, 15),
+    "quarter to": (1, 45),
+}
+
+
 def _clock(m: re.Match[str]) -> Clock | None:
     groups = m.groupdict()
     if groups.get("word"):
         return Clock((_NAMED_CLOCK[groups["word"].lower()],), 0)
-    hour = number(groups["h"])
-    minute = int(groups["min"]) if groups.get("min") else 30 if groups.get("half") else 0
-    spoken = (groups.get("dutch") or groups.get("english") or "").lower().removeprefix("a ")
-    if spoken:  # half tien is 9:30, kwart voor drie 2:45, half past three 3:30, quarter to four 3:45
-        hour, minute = {
-            "half": (hour - 1, 30),
-            "kwart over": (hour, 15),
-            "kwart voor": (hour - 1, 45),
-            "half past": (hour, 30),
-            "quarter past": (hour, 15),
-            "quarter to": (hour - 1, 45),
-        }[spoken]
-        hour %= 24
+    hour, minute = _hour_minute(groups)
     daypart = (groups.get("daypart") or "").lower()
     if daypart and hour <= 12:  # `3 uur 's nachts` is 03:00, `8 uur 's avonds` 20:00
         later = any(word in daypart for word in ("middag", "avond", "afternoon", "evening"))
         return Clock(((hour % 12) + 12 if later else hour % 12,), minute)
-    ampm = (groups.get("ampm") or "").lower().replace(".", "")
     if hour > 23 or minute > 59:
         return None
-    if ampm in ("pm", "午後") and hour < 12:
-        return Clock((hour + 12,), minute)
+    return _hours(groups, hour, minute)
+
+
+def _hour_minute(groups: dict[str, Any]) -> tuple[int, int]:
+    hour = number(groups["h"])
+    minute = int(groups["min"]) if groups.get("min") else 30 if groups.get("half") else 0
+    spoken = (groups.get("dutch") or groups.get("english") or "").lower().removeprefix("a ")
+    if not spoken:
+        return hour, minute
+    back, minute = _SPOKEN[spoken]
+    return (hour - back) % 24, minute
+
+
+def _hours(groups: dict[str, Any], hour: int, minute: int) -> Clock | None:
+    """The hours a clock time may mean: am or pm as said, else one on a 24-hour clock, else both."""
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
     if ampm in ("am", "午前"):
         return Clock((0 if hour == 12 else hour,), minute) if hour <= 12 else None
-    if (groups.get("min") and len(groups["h"]) == 2) or hour > 12 or hour == 0:
-        return Clock((hour,), minute)  # 15:00, 09:30: a 24-hour clock
+    if ampm in ("pm", "午後") and hour < 12:
+        return Clock((hour + 12,), minute)
+    if _24_hour(groups, hour):
+        return Clock((hour,), minute)
     return Clock((hour, (hour + 12) % 24), minute)  # drie uur: 3:00 or 15:00
+
+
+def _24_hour(groups: dict[str, Any], hour: int) -> bool:
+    """15:00, 09:30, 0 uur: a 24-hour clock."""
+    return bool(groups.get("min") and len(groups["h"]) == 2) or hour > 12 or hour == 0
 
 
 def _window(day: date, hour: int, minute: int, zone: ZoneInfo) -> TimeRange:
@@ -838,19 +854,23 @@ def narrow(found: TimeRange, rest: str, now: datetime, zone: ZoneInfo) -> tuple[
     clock = _find_clock(rest)
     if clock is not None:
         match, when = clock
-        windows = [_window(day, hour, when.minute, zone) for hour in when.hours]
-        inside = [w for w in windows if found.start <= w.start + _CLOCK_WINDOW < found.end]
-        # Said of a day, 1 to 7 without am/pm is the afternoon (gisteren om drie uur: 15:00).
-        chosen = (
-            inside[0] if len(inside) == 1 else windows[-1] if len(windows) > 1 and when.hours[0] < 8 else windows[0]
-        )
-        return chosen, rest[: match.start()] + " " + rest[match.end() :]
+        return _at_clock(found, day, when, zone), rest[: match.start()] + " " + rest[match.end() :]
     whole_day = found.start.hour == 0 and found.end - found.start >= timedelta(hours=23)
     part = _PART_WORD.search(rest) if whole_day else None
     if part is not None:
         name = (part.group("part") or part.group("jpart")).lower()
         return _day(day, zone, PARTS[name]), rest[: part.start()] + " " + rest[part.end() :]
     return found, rest
+
+
+def _at_clock(found: TimeRange, day: date, when: Clock, zone: ZoneInfo) -> TimeRange:
+    """The hour around a clock time on a day: the one of its hours inside the range found, else (1 to 7 without
+    am/pm, said of a day, is the afternoon: gisteren om drie uur is 15:00) the later one, else the one."""
+    windows = [_window(day, hour, when.minute, zone) for hour in when.hours]
+    inside = [w for w in windows if found.start <= w.start + _CLOCK_WINDOW < found.end]
+    if len(inside) == 1:
+        return inside[0]
+    return windows[-1] if len(windows) > 1 and when.hours[0] < 8 else windows[0]
 
 
 def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str] | None:

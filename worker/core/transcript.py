@@ -66,23 +66,26 @@ def parse_lines(lines: Iterable[Line], *, first_line: int = 0, tool_results: boo
 
 def conversation_line_count(lines: Iterable[str | bytes]) -> int:
     """How many lines carry user or assistant text: an independent count, to catch an empty report."""
-    count = 0
-    for raw in lines:
-        record = _load(raw)
-        message = record.get("message") if record else None
-        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
-            continue
-        if record is not None and record.get("type") not in ("user", "assistant"):
-            continue
-        content = message.get("content")
-        texts = (
-            [content]
-            if isinstance(content, str)
-            else [b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"]
-        )
-        if any(isinstance(t, str) and t.strip() and not _is_noise(t) for t in texts):
-            count += 1
-    return count
+    return sum(1 for raw in lines if _says_something(_conversation_message(_load(raw))))
+
+
+def _conversation_message(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The message of a user's or an assistant's line; None for every other line."""
+    if record is None or record.get("type") not in ("user", "assistant"):
+        return None
+    message = record.get("message")
+    return message if isinstance(message, dict) and message.get("role") in ("user", "assistant") else None
+
+
+def _says_something(message: dict[str, Any] | None) -> bool:
+    content = message.get("content") if message else None
+    if isinstance(content, str):
+        return _is_text(content)
+    return any(isinstance(b, dict) and b.get("type") == "text" and _is_text(b.get("text", "")) for b in content or [])
+
+
+def _is_text(text: object) -> bool:
+    return isinstance(text, str) and bool(text.strip()) and not _is_noise(text)
 
 
 def render(entries: Iterable[Entry], *, include_meta: bool = False, zone: tzinfo | None = None) -> str:
@@ -158,14 +161,10 @@ def _entries(record: dict[str, Any], number: int, tool_results: bool = False) ->
     ts, uuid, session = _text(record, "timestamp"), _text(record, "uuid"), _text(record, "sessionId")
     if kind == "system" and record.get("subtype") == "compact_boundary":
         return [Entry("system", "meta", "compact_boundary", ts=ts, uuid=uuid, session=session, line=number)]
-    if kind not in ("user", "assistant"):
+    message = _conversation_message(record)
+    if message is None:
         return []
-    message = record.get("message")
-    if not isinstance(message, dict):
-        return []
-    role = message.get("role")
-    if role not in ("user", "assistant"):
-        return []
+    role = message["role"]
     message_id, model = _text(message, "id"), _text(message, "model")
     meta = bool(record.get("isMeta") or record.get("isCompactSummary"))
     entries = []
@@ -195,20 +194,22 @@ def _text(record: dict[str, Any], key: str) -> str | None:
 def _blocks(content: object, tool_results: bool = False) -> list[tuple[Kind, str]]:
     if isinstance(content, str):
         return [("text", content)] if content.strip() else []
-    blocks: list[tuple[Kind, str]] = []
-    for block in content if isinstance(content, list) else []:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"].strip():
-            blocks.append(("text", block["text"]))
-        elif block.get("type") == "tool_use":
-            blocks.append(("action", _tool_line(block)))
-        elif block.get("type") == "tool_result" and tool_results:
-            body = _tool_result_text(block.get("content"))
-            if body.strip():
-                blocks.append(("tool_result", body))
-        # thinking is left out on purpose: not conversation; tool results only where asked (large)
-    return blocks
+    blocks = (_block(block, tool_results) for block in (content if isinstance(content, list) else []))
+    return [block for block in blocks if block is not None]
+
+
+def _block(block: object, tool_results: bool) -> tuple[Kind, str] | None:
+    """A content block as a line, or None: thinking is left out on purpose (not conversation), tool results
+    only where asked (large), and a block without text."""
+    if not isinstance(block, dict):
+        return None
+    if block.get("type") == "tool_use":
+        return "action", _tool_line(block)
+    if block.get("type") == "tool_result" and tool_results:
+        body = _tool_result_text(block.get("content"))
+        return ("tool_result", body) if body.strip() else None
+    text = block.get("text")
+    return ("text", text) if block.get("type") == "text" and isinstance(text, str) and text.strip() else None
 
 
 def _tool_result_text(content: object) -> str:

@@ -7,7 +7,6 @@ import os
 import re
 import socket
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import asyncpg
@@ -20,7 +19,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from worker.core.dsn import DatabaseUrl, parse_database_url, redact, url_parameter
+from worker.core.dsn import DatabaseUrl, certificate_files, parse_database_url, redact, url_parameter
 from worker.core.errors import InvalidInput, Misconfigured, Unreachable
 from worker.core.phrases import OsReason, Phrase, phrase
 from worker.db.embedded import ensure_embedded
@@ -96,10 +95,8 @@ def _given_url(args: tuple[Any, ...], options: dict[str, Any]) -> str:
 
 def missing_certificate(url: str) -> tuple[str, str] | None:
     """The first of the URL's certificate and key files that does not exist: (parameter, path)."""
-    for name, value in parse_qsl(urlsplit(url).query):
-        if name in ("sslrootcert", "sslcert", "sslkey", "sslcrl") and not os.path.exists(os.path.expanduser(value)):
-            return name, value
-    return None
+    missing = (found for found in certificate_files(url) if not os.path.exists(os.path.expanduser(found[1])))
+    return next(missing, None)
 
 
 def embedded_or_configured(settings: Settings) -> DatabaseUrl:
@@ -145,8 +142,8 @@ async def _retrying(settings: Settings, database: DatabaseUrl, make: Any) -> Any
     except RetryError as exc:
         raise unreachable(database, exc.last_attempt.exception()) from None
     except asyncpg.InvalidPasswordError:  # before its parent class below
-        given = bool(urlsplit(database.url).password) or url_parameter(database.url, "password") is not None
-        raise Misconfigured("bad_password" if given else "no_password", where=database.where) from None
+        key = "bad_password" if database.password_given else "no_password"
+        raise Misconfigured(key, where=database.where) from None
     except (asyncpg.InvalidCatalogNameError, asyncpg.InvalidAuthorizationSpecificationError) as exc:
         raise Misconfigured("unreachable", where=database.where, reason=_reason(database, exc)) from None
     raise AssertionError("unreachable")  # pragma: no cover
@@ -181,7 +178,7 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
 
 def _ssl_required(database: DatabaseUrl) -> bool:
     """Whether the connection insists on SSL (asyncpg's modes; its default, and PGSSLMODE's, is prefer)."""
-    mode = url_parameter(database.url, "sslmode") or os.environ.get("PGSSLMODE") or "prefer"
+    mode = database.parameter("sslmode") or os.environ.get("PGSSLMODE") or "prefer"
     return mode not in ("disable", "allow", "prefer")
 
 

@@ -185,7 +185,7 @@ def _said(result: HookResult, settings: Settings | HookPlace, name: str, started
     if result.stdout:
         try:
             written_out(result.stdout)
-        except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
+        except OSError as exc:  # said by the command's guard (worker/cli/guard.py); recorded here as what it was
             _record(settings, name, started, error=f"taak hook {name}: stdout: {exc.strerror or exc}")
             raise
     said = hook_line(name, result.stderr)

@@ -67,7 +67,7 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
     if stdout:
         try:
             written_out(stdout)
-        except OSError as exc:  # said by the command's guard (worker/cli/entry.py); recorded here as what it was
+        except OSError as exc:  # said by the command's guard (worker/cli/guard.py); recorded here as what it was
             record(f"taak hook {name}: stdout: {exc.strerror or exc}")
             raise
     stderr = hook_line(name, stderr)

@@ -90,18 +90,21 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     closed = [e for e in events if e.soort == "klaar" and now - e.ts <= RECENTLY_CLOSED]
     if not topics and not closed:
         return ""
-    language = "en" if language == "en" else "nl"
-    lines = [message("lll.header", language)]
-    for event in topics[-MAX_OPEN:]:
-        topic = one_line(event.onderwerp)  # one topic, one line: a line break must not print another topic
-        lines.append(message("lll.open", language, topic=topic, when=_when(event.ts, now, zone, language)))
-    if len(topics) > MAX_OPEN:
-        lines.append(message("lll.more", language, n=len(topics) - MAX_OPEN))
-    for event in closed[-5:]:
-        done = one_line(event.onderwerp)
-        lines.append(message("lll.closed", language, topic=done, when=_when(event.ts, now, zone, language)))
-    text = "\n".join(lines)
+    text = "\n".join(_lines(topics, closed, now, zone, "en" if language == "en" else "nl"))
     return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def _lines(topics: list[Event], closed: list[Event], now: datetime, zone: ZoneInfo, language: str) -> list[str]:
+    def said(key: str, event: Event) -> str:  # one topic, one line: a line break must not print another topic
+        return message(key, language, topic=one_line(event.onderwerp), when=_when(event.ts, now, zone, language))
+
+    more = [message("lll.more", language, n=len(topics) - MAX_OPEN)] if len(topics) > MAX_OPEN else []
+    return [
+        message("lll.header", language),
+        *(said("lll.open", event) for event in topics[-MAX_OPEN:]),
+        *more,
+        *(said("lll.closed", event) for event in closed[-5:]),
+    ]
 
 
 def _when(moment: datetime, now: datetime, zone: ZoneInfo, language: str) -> str:

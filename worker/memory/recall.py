@@ -62,7 +62,12 @@ def fallback_step(
         if semantic:
             return Step(phrase("recall_empty_range_meaning"), Extra.SEMANTIC)
         return Step(phrase("recall_empty_range_words"), Extra.NOTHING, semantic_missed=True)
-    if has_range and spoken_in_range <= limit:
+    return _too_few(has_range=has_range, fits=spoken_in_range <= limit, semantic=semantic)
+
+
+def _too_few(*, has_range: bool, fits: bool, semantic: bool) -> Step:
+    """Too few exact hits: a range that fits is shown whole, else neighbours in meaning, else (said) without."""
+    if has_range and fits:
         return Step(phrase("recall_few_whole_range"), Extra.RANGE_IN_ORDER)
     if semantic:
         return Step(phrase("recall_few_meaning_range" if has_range else "recall_few_meaning_all"), Extra.SEMANTIC)
@@ -110,6 +115,34 @@ class Recall:
     words_in_range: bool | None = None
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """Where one recall searches: the index, the rows' filter and its values, the time bounds, how many lines
+    it shows and where counting stops."""
+
+    index: Index
+    bounds: tuple[int, int]
+    taak: str | None
+    actor: str | None
+    limit: int
+    bound: int
+
+    @property
+    def where(self) -> tuple[str, tuple[object, ...]]:
+        return _filters(self.bounds, self.taak, self.actor)
+
+    @property
+    def spoken(self) -> tuple[str, tuple[object, ...]]:
+        """What was said: no meta lines, no tool results."""
+        filters, values = self.where
+        return f"{filters} and r.type not in ('meta', 'tool_result')", values
+
+    def count(self, filters: str, values: tuple[object, ...]) -> int:
+        """Lines in the scope, counted up to `bound` at most."""
+        query = f"select count(*) from (select 1 from regels r where {filters} limit ?)"
+        return int(self.index.db.execute(query, (*values, self.bound)).fetchone()[0])
+
+
 def recall(
     index: Index,
     query: str,
@@ -126,32 +159,17 @@ def recall(
 ) -> Recall:
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
-    bounds = (_ms(parsed.range.start), _ms(parsed.range.end)) if parsed.range else ALL_TIME
-    filters, values = _filters(bounds, taak, actor)
-    bound = limit + COUNT_BOUND
-    in_range = _count(index, filters, values, bound)
+    scope, in_range = _scoped(_Scope(index, ALL_TIME, taak, actor, limit, limit + COUNT_BOUND), parsed.range)
     range_empty = parsed.range is not None and in_range == 0
-    if range_empty:
-        bounds = ALL_TIME
-        filters, values = _filters(bounds, taak, actor)
     # Inside a range the words are ranked (bm25); over all time the newest lines come first, so that the search
     # can stop as soon as it has enough instead of ranking every match in the archive.
-    by_rank = parsed.range is not None and not range_empty
-    found, candidates = _word_hits(index, words, filters, values, limit, by_rank, bound) if words else ([], 0)
-    if outputs and words:  # tool results, indexed apart, only when asked
-        more, more_count = _word_hits(index, words, filters, values, limit, by_rank, bound, table="uitvoer")
-        found, candidates = (found + more)[:limit], candidates + more_count
-    found = [replace(h, matched=True) for h in ranked(found)]
-    tables = ("zoek", "uitvoer") if outputs else ("zoek",)
-    per_word = {
-        word: min(bound, sum(_word_count(index, word, filters, values, bound, t) for t in tables))
-        for word in dict.fromkeys(words)
-    }
-    spoken = f"{filters} and r.type not in ('meta', 'tool_result')"
+    bounded = parsed.range is not None and not range_empty
+    tables = ("zoek", "uitvoer") if outputs else ("zoek",)  # tool results, indexed apart, only when asked
+    found, candidates = _exact(scope, words, bounded, tables)
+    per_word = _per_word(scope, words, tables)
     # Counted once, and only where it is used: a range with too few hits (or no words), which the policy
     # weighs and which, shown in time order, is what the cut is counted against.
-    bounded = parsed.range is not None and not range_empty
-    spoken_in_range = _count(index, spoken, values, bound) if bounded and candidates < MIN_WORD_HITS else 0
+    spoken_in_range = scope.count(*scope.spoken) if bounded and candidates < MIN_WORD_HITS else 0
     step = fallback_step(
         has_range=parsed.range is not None,
         range_empty=range_empty,
@@ -162,28 +180,71 @@ def recall(
         semantic=vectors is not None,
     )
     notes = [why_no_vectors] if step.semantic_missed else []
-    if step.extra is Extra.RANGE_IN_ORDER:
-        found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
-    elif step.extra is Extra.SEMANTIC and vectors is not None:
-        wanted = min(SEMANTIC_LINES, limit - len(found))
-        try:
-            coverage = vectors.fill(bounds, RECALL_EMBED_CAP)
-            near = _by_meaning(index, vectors, " ".join(parsed.words), bounds, wanted, found, taak, actor)
-        except Exception as error:  # the optional extra must never cost the exact answer
-            notes.append(meaning_skipped(error))
-            near, coverage = [], None
-            if bounded:  # as without the extra: the range in time order
-                found, candidates = _matched_then_range(index, found, spoken, values, limit), spoken_in_range
-        else:
-            notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
-            near = ranked(near, after=len(found))
-        if coverage is not None and coverage.still_missing:
-            notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
-        found = sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts)
-    else:
-        found.sort(key=lambda h: h.ts)
+
+    def in_order() -> tuple[list[Hit], int]:
+        return _matched_then_range(scope, found), spoken_in_range
+
+    query_words = " ".join(parsed.words)
+    found, candidates = _extended(
+        step, scope, vectors, query_words, (found, candidates), notes, in_order if bounded else None
+    )
     cut = max(0, candidates - len(found))
-    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, bound)
+    return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, scope.bound)
+
+
+def _scoped(scope: _Scope, time_range: TimeRange | None) -> tuple[_Scope, int]:
+    """The scope of the time range, with the lines in it; all time when there is none or it holds nothing."""
+    if time_range is None:
+        return scope, scope.count(*scope.where)
+    in_range = replace(scope, bounds=(_ms(time_range.start), _ms(time_range.end)))
+    lines = in_range.count(*in_range.where)
+    return (in_range if lines else scope), lines
+
+
+def _exact(scope: _Scope, words: list[str], by_rank: bool, tables: tuple[str, ...]) -> tuple[list[Hit], int]:
+    """The lines that hold one of the words, marked as matched, and how many matched in all."""
+    found: list[Hit] = []
+    candidates = 0
+    for table in tables if words else ():
+        hits, count = _word_hits(scope, words, by_rank, table)
+        found, candidates = (found + hits)[: scope.limit], candidates + count
+    return [replace(h, matched=True) for h in ranked(found)], candidates
+
+
+def _per_word(scope: _Scope, words: list[str], tables: tuple[str, ...]) -> dict[str, int]:
+    return {word: min(scope.bound, sum(_word_count(scope, word, t) for t in tables)) for word in dict.fromkeys(words)}
+
+
+def _extended(
+    step: Step,
+    scope: _Scope,
+    vectors: Vectors | None,
+    query: str,
+    exact: tuple[list[Hit], int],
+    notes: list[Phrase],
+    in_order: Callable[[], tuple[list[Hit], int]] | None,
+) -> tuple[list[Hit], int]:
+    """The lines shown and how many there were: what the fallback step adds to the exact hits, each part in time
+    order. `in_order`: the range in time order after the hits, when there is a range with lines in it; also
+    what is shown when the semantic extra fails (the header's notes say so, and how many lines the vectors
+    have not reached)."""
+    found, candidates = exact
+    if step.extra is Extra.RANGE_IN_ORDER and in_order is not None:
+        return in_order()
+    if step.extra is not Extra.SEMANTIC or vectors is None:
+        return sorted(found, key=lambda h: h.ts), candidates
+    try:
+        coverage = vectors.fill(scope.bounds, RECALL_EMBED_CAP)
+        near = _by_meaning(scope, vectors, query, min(SEMANTIC_LINES, scope.limit - len(found)), found)
+    except Exception as error:  # the optional extra must never cost the exact answer
+        notes.append(meaning_skipped(error))
+        found, candidates = in_order() if in_order else exact
+        return sorted(found, key=lambda h: h.ts), candidates
+    notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
+    if coverage.still_missing:
+        notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
+    near = ranked(near, after=len(found))
+    return sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts), candidates
 
 
 def query_terms(words: list[str]) -> list[str]:
@@ -192,17 +253,16 @@ def query_terms(words: list[str]) -> list[str]:
     return [t for t in terms(" ".join(search_words(words))) if t not in STOP_WORDS]
 
 
-def _matched_then_range(
-    index: Index, found: list[Hit], spoken: str, values: tuple[object, ...], limit: int
-) -> list[Hit]:
+def _matched_then_range(scope: _Scope, found: list[Hit]) -> list[Hit]:
     """What matched first, in time order, then the rest of the range in time order, `limit` in all (issue 15:
     the one matching line was line 40 of 40 when the whole range was sorted together)."""
-    rows = index.db.execute(
-        f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, limit)
+    spoken, values = scope.spoken
+    rows = scope.index.db.execute(
+        f"select r.id, {_COLUMNS} from regels r where {spoken} order by r.id limit ?", (*values, scope.limit)
     ).fetchall()
     seen = {h.id for h in found}
     rest = ranked([h for h in map(_hit, rows) if h.id not in seen], after=len(found))
-    return (sorted(found, key=lambda h: h.ts) + rest)[:limit]
+    return (sorted(found, key=lambda h: h.ts) + rest)[: scope.limit]
 
 
 def meaning_skipped(error: BaseException) -> Phrase:
@@ -211,36 +271,24 @@ def meaning_skipped(error: BaseException) -> Phrase:
     return phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}")
 
 
-def _by_meaning(
-    index: Index,
-    vectors: Vectors,
-    query: str,
-    bounds: tuple[int, int],
-    wanted: int,
-    exact: list[Hit],
-    taak: str | None,
-    actor: str | None,
-) -> list[Hit]:
-    filtered = taak is not None or actor is not None
+def _by_meaning(scope: _Scope, vectors: Vectors, query: str, wanted: int, exact: list[Hit]) -> list[Hit]:
+    filtered = scope.taak is not None or scope.actor is not None
     # With a filter, ask for more: the neighbours of other tasks or actors are dropped afterwards.
-    ids = vectors.nearest(query, bounds, wanted * 8 if filtered else wanted, {h.id for h in exact})
+    ids = vectors.nearest(query, scope.bounds, wanted * 8 if filtered else wanted, {h.id for h in exact})
     hits: list[Hit] = []
     for row_id in ids:
-        row = index.db.execute(f"select r.id, {_COLUMNS} from regels r where r.id = ?", (row_id,)).fetchone()
-        if row is None:
-            continue
-        hit = replace(_hit(row), by_meaning=True)
-        if (taak is None or hit.taak == taak) and (actor is None or hit.actor.lower() == actor.lower()):
-            hits.append(hit)
+        row = scope.index.db.execute(f"select r.id, {_COLUMNS} from regels r where r.id = ?", (row_id,)).fetchone()
+        if row is not None and _in_scope(hit := _hit(row), scope):
+            hits.append(replace(hit, by_meaning=True))
         if len(hits) == wanted:
             break
     return hits
 
 
-def _count(index: Index, filters: str, values: tuple[object, ...], bound: int) -> int:
-    """Lines in the range, counted up to `bound` at most."""
-    query = f"select count(*) from (select 1 from regels r where {filters} limit ?)"
-    return int(index.db.execute(query, (*values, bound)).fetchone()[0])
+def _in_scope(hit: Hit, scope: _Scope) -> bool:
+    """The line is of the task and the actor asked for, if any."""
+    actor = scope.actor
+    return (scope.taak is None or hit.taak == scope.taak) and (actor is None or hit.actor.lower() == actor.lower())
 
 
 def _filters(
@@ -273,48 +321,35 @@ def has_task(index: Index, taak: str) -> bool:
     return bool(index.db.execute("select exists (select 1 from regels where taak = ?)", (taak,)).fetchone()[0])
 
 
-def _word_hits(
-    index: Index,
-    words: list[str],
-    filters: str,
-    values: tuple[object, ...],
-    limit: int,
-    ranked: bool,
-    bound: int,
-    *,
-    table: str = "zoek",
-) -> tuple[list[Hit], int]:
+def _word_hits(scope: _Scope, words: list[str], ranked: bool, table: str) -> tuple[list[Hit], int]:
     """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`.
     `table`: the word index of what was said (zoek), or of the tool results (uitvoer)."""
+    joined, values = _matching(scope, words, table)
+    order = f"bm25({table})" if ranked else f"{table}.rowid desc"
+    rows = scope.index.db.execute(f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (*values, scope.limit))
+    return [_hit(r) for r in rows.fetchall()], _count_matching(scope, joined, values)
+
+
+def _word_count(scope: _Scope, word: str, table: str) -> int:
+    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
+    return _count_matching(scope, *_matching(scope, [word], table))
+
+
+def _matching(scope: _Scope, words: list[str], table: str) -> tuple[str, tuple[object, ...]]:
+    """The lines in the scope that hold one of the words, as a `from` clause and its values."""
     assert table in ("zoek", "uitvoer")
     match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words))
+    filters, values = scope.where
     # The same range on the rowid lets FTS5 skip every document outside it while it matches.
     joined = (
         f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
         f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
     )
-    rowids = values[:2]
-    order = f"bm25({table})" if ranked else f"{table}.rowid desc"
-    rows = index.db.execute(
-        f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (match, *rowids, *values, limit)
-    )
-    total = index.db.execute(f"select count(*) from (select 1 {joined} limit ?)", (match, *rowids, *values, bound))
-    return [_hit(r) for r in rows.fetchall()], int(total.fetchone()[0])
+    return joined, (match, *values[:2], *values)
 
 
-def _word_count(
-    index: Index, word: str, filters: str, values: tuple[object, ...], bound: int, table: str = "zoek"
-) -> int:
-    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
-    assert table in ("zoek", "uitvoer")
-    joined = (
-        f"from {table} join regels r on r.id = {table}.rowid where {table} match ? "
-        f"and {table}.rowid >= ? and {table}.rowid < ? and {filters}"
-    )
-    quoted = '"' + word.replace('"', '""') + '"'
-    counted = index.db.execute(
-        f"select count(*) from (select 1 {joined} limit ?)", (quoted, *values[:2], *values, bound)
-    )
+def _count_matching(scope: _Scope, joined: str, values: tuple[object, ...]) -> int:
+    counted = scope.index.db.execute(f"select count(*) from (select 1 {joined} limit ?)", (*values, scope.bound))
     return int(counted.fetchone()[0])
 
 
@@ -327,70 +362,107 @@ def _ms(moment: datetime) -> int:
 
 
 def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
-    words = area_words("recall", "en" if language == "en" else "nl")
+    page = _Page(result, zone, area_words("recall", "en" if language == "en" else "nl"), language)
+    kept = _fitted(page, max_chars)
+    body = [kept[place] for place in sorted(kept)]
+    return "\n".join([page.header(len(body)), *body, *page.cut(len(result.hits) - len(kept), max_chars)])
 
-    def local(ms: int) -> str:
-        return f"{datetime.fromtimestamp(ms / 1000, UTC).astimezone(zone):%Y-%m-%d %H:%M}"
 
-    def counted(n: int) -> str:
-        return f"{words['more']} {result.bound - 1}" if result.bound and n >= result.bound else str(n)
+# The header's count, by (one line, beside the range): lines from beyond the range (a fallback over all time)
+# are not "of" the range.
+_SHOWN = {
+    (False, False): "shown",
+    (True, False): "shown_one",
+    (False, True): "shown_beside",
+    (True, True): "shown_one_beside",
+}
 
-    span = (
-        f"{result.range.start.astimezone(zone):%Y-%m-%d %H:%M} {words['to']} "
-        f"{result.range.end.astimezone(zone):%Y-%m-%d %H:%M}"
-        if result.range
-        else words["all"]
-    )
-    ranged = (  # the words were counted inside the range: a word it lacks may well be on another day
-        result.words_in_range if result.words_in_range is not None else result.range is not None and result.in_range > 0
-    )
-    counts = word_counts(result.per_word, counted, ranged=ranged, language=language)
 
-    def header(shown: int) -> str:
-        # Lines from beyond the range (a fallback over all time) are not "of" the range: `2 shown of 0` read wrong.
-        beside = shown > result.in_range
-        one = shown == 1
-        template = ("shown_one_beside" if one else "shown_beside") if beside else ("shown_one" if one else "shown")
+@dataclass(frozen=True)
+class _Page:
+    """One recall as text: the header, each line, the line that says what was cut."""
+
+    result: Recall
+    zone: ZoneInfo
+    words: dict[str, str]
+    language: str
+
+    def counted(self, n: int) -> str:
+        bound = self.result.bound
+        return f"{self.words['more']} {bound - 1}" if bound and n >= bound else str(n)
+
+    def header(self, shown: int) -> str:
+        result, words, zone = self.result, self.words, self.zone
+        template = _SHOWN[shown == 1, shown > result.in_range]  # `2 shown of 0` read wrong
         return (
-            f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: {span}; "
-            f"{words[template].format(shown=shown, n=counted(result.in_range))}; "
-            f"{words['fallback']}: {result.fallback.said(language)}"
-            + "".join(f"; {note.said(language)}" for note in result.notes)
-            + (f"; {words['words']}: {counts}" if result.per_word else "")
+            f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: "
+            f"{self.span}; {words[template].format(shown=shown, n=self.counted(result.in_range))}; "
+            f"{words['fallback']}: {result.fallback.said(self.language)}"
+            + "".join(f"; {note.said(self.language)}" for note in result.notes)
+            + (f"; {words['words']}: {self.word_counts}" if result.per_word else "")
         )
 
-    kept: dict[int, str] = {}  # by the hit's place in time order
-    used = len(header(len(result.hits)))  # the header says how many are shown: never more digits than this
-    # Marks are needed only where matching lines stand beside others: "»" a word matched, "~" near in meaning.
-    mixed = any(not h.matched for h in result.hits) and any(h.matched for h in result.hits)
-    # The lines are taken in the search's order (the newest, or the best ranked, first) until the output is
-    # full, and then shown in time order: cutting the time order itself dropped the newest matches, and
-    # squeezed a short line from days later in after a gap.
-    for place in sorted(range(len(result.hits)), key=lambda n: result.hits[n].rank):
-        hit = result.hits[place]
+    @property
+    def span(self) -> str:
+        if self.result.range is None:
+            return self.words["all"]
+        start, end = (moment.astimezone(self.zone) for moment in (self.result.range.start, self.result.range.end))
+        return f"{start:%Y-%m-%d %H:%M} {self.words['to']} {end:%Y-%m-%d %H:%M}"
+
+    @property
+    def word_counts(self) -> str:
+        result = self.result
+        # Counted inside the range: a word it lacks may well be on another day.
+        ranged = result.range is not None and result.in_range > 0
+        in_range = ranged if result.words_in_range is None else result.words_in_range
+        return word_counts(result.per_word, self.counted, ranged=in_range, language=self.language)
+
+    def entry(self, hit: Hit, mixed: bool) -> tuple[str, str]:
+        """The line's prefix (time, mark, actor) and its text. Marks are needed only where matching lines stand
+        beside others: "»" a word matched, "~" near in meaning."""
+        when = datetime.fromtimestamp(hit.ts / 1000, UTC).astimezone(self.zone)
         mark = "» " if hit.matched and mixed else "~ " if hit.by_meaning else ""
-        actor = f"{hit.actor} ({words['output']})" if hit.type == "tool_result" else hit.actor
-        prefix = f"[{local(hit.ts)}] {mark}{actor}: "
-        line = hanging(prefix, hit.text)
-        room = min(max_chars - used - 1, ENTRY_MAX_CHARS)
-        if len(line) > room:
-            # A line longer than the room left, or than one entry may take, is shown shortened when a useful part
-            # of it fits (a line of 9,000 characters was counted as shown and never printed, and one that filled
-            # the output would push every later line out); otherwise it and every line after it are cut.
-            if room < SHORTENED_AT_LEAST:
-                break
-            line = shortened(prefix, hit.text, room, words["shortened"])
-        kept[place] = line
-        used += len(line) + 1
-    body = [kept[place] for place in sorted(kept)]
-    cut_chars = len(result.hits) - len(kept)
-    if result.cut or cut_chars:
+        actor = f"{hit.actor} ({self.words['output']})" if hit.type == "tool_result" else hit.actor
+        return f"[{when:%Y-%m-%d %H:%M}] {mark}{actor}: ", hit.text
+
+    def cut(self, cut_chars: int, max_chars: int) -> list[str]:
+        """The last line, when lines were left out: by the limit or the count's bound, or for want of room."""
+        result = self.result
+        left_out = result.cut + cut_chars
+        if not left_out:
+            return []
         # The count of matches stopped at the bound: what was left out is at least this many.
         bounded = bool(result.bound) and result.cut + len(result.hits) >= result.bound
-        left_out = result.cut + cut_chars
-        cut = f"{words['more']} {left_out}" if bounded else str(left_out)
-        body.append(words["cut_one" if left_out == 1 and not bounded else "cut"].format(n=cut, chars=max_chars))
-    return "\n".join([header(len(body) - (1 if result.cut or cut_chars else 0)), *body])
+        cut = f"{self.words['more']} {left_out}" if bounded else str(left_out)
+        return [self.words["cut_one" if left_out == 1 and not bounded else "cut"].format(n=cut, chars=max_chars)]
+
+
+def _fitted(page: _Page, max_chars: int) -> dict[int, str]:
+    """The lines that fit, by their place in time order. They are taken in the search's order (the newest, or the
+    best ranked, first) until the output is full, and then shown in time order: cutting the time order itself
+    dropped the newest matches, and squeezed a short line from days later in after a gap."""
+    hits = page.result.hits
+    kept: dict[int, str] = {}
+    used = len(page.header(len(hits)))  # the header says how many are shown: never more digits than this
+    mixed = any(not h.matched for h in hits) and any(h.matched for h in hits)
+    for place in sorted(range(len(hits)), key=lambda n: hits[n].rank):
+        prefix, text = page.entry(hits[place], mixed)
+        line = _fitting(prefix, text, min(max_chars - used - 1, ENTRY_MAX_CHARS), page.words["shortened"])
+        if line is None:
+            break
+        kept[place] = line
+        used += len(line) + 1
+    return kept
+
+
+def _fitting(prefix: str, text: str, room: int, said: str) -> str | None:
+    """The entry, or shortened to the room left; None when not even a useful part of it fits. A line of 9,000
+    characters was counted as shown and never printed, and one that filled the output would push every later
+    line out; one longer than the room or than one entry may take is shortened when a useful part fits."""
+    line = hanging(prefix, text)
+    if len(line) <= room:
+        return line
+    return shortened(prefix, text, room, said) if room >= SHORTENED_AT_LEAST else None
 
 
 # A line is shortened to the room left only when at least this much of it can be shown; no entry takes more

@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from worker.cli import args as a
-from worker.cli.entry import discard_output
+from worker.cli.guard import discard_output
 from worker.client import ANSWER_TIMEOUT_SECONDS, Unanswered, exchange, no_daemon
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
@@ -28,10 +28,8 @@ SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon
 LOCAL_VERBS = frozenset({"recall", "lll", "geheugen", "claude-md", "hook", "-h", "--help"})
 
 
-def main(words: list[str]) -> int:
-    from worker.cli.taak import build_parser
-
-    args = a.parse(build_parser(only_tasks=True), words)
+def main(parser: argparse.ArgumentParser, words: list[str]) -> int:
+    args = a.parse(parser, words)
     try:
         request = REQUESTS[args.command](args)
         _within_limits(args.command, request)
