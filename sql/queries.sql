@@ -832,7 +832,7 @@ delete from taak_archief where machine = $1 and bestand = $2;
 delete from taak_archief where machine = $1;
 
 -- name: vloot_leeg
--- No machine has copied a line to the shared archive (none runs with TAAK_VLOOT_ARCHIEF), or all are gone.
+-- No machine has copied a line to the shared archive (none runs with TAAK_FLEET_ARCHIVE), or all are gone.
 select not exists (select 1 from taak_archief);
 
 -- name: vloot_opruimen

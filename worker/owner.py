@@ -11,8 +11,8 @@ if TYPE_CHECKING:
 
 
 def owner_name(settings: Settings) -> str:
-    """The name on the rows the owner writes: TAAK_EIGENAAR, else the OS user."""
-    return settings.eigenaar or getpass.getuser()
+    """The name on the rows the owner writes: TAAK_OWNER, else the OS user."""
+    return settings.owner or getpass.getuser()
 
 
 def take_back_wait(settings: Settings) -> float:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -37,6 +37,20 @@ def _refused(key: str, **values: object) -> PydanticCustomError:
 MACHINE_NAME = re.compile(r"[^\W_][\w.-]*")
 
 
+# Settings renamed to the naming rule (Dutch for the domain, English for the rest): the old names are still read, and
+# `taak doctor` and the daemon's start say the new one (renamed_in_use).
+RENAMED = {
+    "owner": "TAAK_EIGENAAR",
+    "decide_hours": "TAAK_BESLIS_UREN",
+    "fleet_archive": "TAAK_VLOOT_ARCHIEF",
+    "fleet_days": "TAAK_VLOOT_DAGEN",
+}
+
+
+def renamed(field: str) -> AliasChoices:
+    return AliasChoices(f"TAAK_{field.upper()}", RENAMED[field])
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="TAAK_",
@@ -44,6 +58,7 @@ class Settings(BaseSettings):
         env_file_encoding="utf-8",
         extra="ignore",
         frozen=True,
+        populate_by_name=True,  # Settings(owner=...) in code, TAAK_OWNER (or its old name) in the environment
         # `inf` and `nan` parse as floats: a lease extended every `inf` seconds is never extended.
         allow_inf_nan=False,
     )
@@ -55,7 +70,7 @@ class Settings(BaseSettings):
     machine: str = Field(default_factory=socket.gethostname)
 
     # The owner's name on the rows the owner writes (answers, notes, cancellations); default: the OS user.
-    eigenaar: str | None = None
+    owner: str | None = Field(default=None, validation_alias=renamed("owner"))
     # A transaction pooler (pgbouncer in transaction mode, Supabase's port 6543) has no LISTEN and no prepared
     # statements. auto: port 6543, or a probe that sees two connections share one server session.
     pooler: Literal["auto", "session", "transaction"] = "auto"
@@ -121,7 +136,7 @@ class Settings(BaseSettings):
     intake_open_status: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["pending"])
     intake_vanaf: datetime | None = None
     # A question to the owner that waits this long is escalated (one more message, marked as such).
-    beslis_uren: float = Field(default=48.0, gt=0)
+    decide_hours: float = Field(default=48.0, gt=0, validation_alias=renamed("decide_hours"))
     notify_cmd: str | None = None
     on_klaar_cmd: str | None = None
     remind_hours: float = Field(default=24.0, gt=0)
@@ -134,9 +149,9 @@ class Settings(BaseSettings):
     # The model's helper process (worker/memory/embedder.py) exits after this long without a question.
     embed_idle_seconds: float = Field(default=600.0, gt=0)
     # Fleet-wide recall: the daemon also copies this machine's new archive lines to the shared database, which
-    # keeps them vloot_dagen days (`taak recall --vloot`). Off by default: the database may be a small plan.
-    vloot_archief: bool = False
-    vloot_dagen: int = Field(default=30, ge=1, le=INT_MAX)
+    # keeps them fleet_days days (`taak recall --vloot`). Off by default: the database may be a small plan.
+    fleet_archive: bool = Field(default=False, validation_alias=renamed("fleet_archive"))
+    fleet_days: int = Field(default=30, ge=1, le=INT_MAX, validation_alias=renamed("fleet_days"))
     registry_file: Path | None = None
     registry_seconds: float = Field(default=300.0, gt=0)
 
@@ -229,7 +244,7 @@ class Settings(BaseSettings):
             raise _refused("setting_cutoff_date")
         return value
 
-    @field_validator("eigenaar")
+    @field_validator("owner")
     @classmethod
     def _a_name(cls, value: str | None) -> str | None:
         if value is not None and is_blank(value):
@@ -379,7 +394,7 @@ class Settings(BaseSettings):
         "lock_dir",
         "notify_cmd",
         "on_klaar_cmd",
-        "eigenaar",
+        "owner",
         "intake_vanaf",
         "telegram_token",
         "telegram_chat",
@@ -431,6 +446,19 @@ def _scheme_only(url: str) -> str:
     return url if len(url) <= 12 else url[:8] + "..."
 
 
+def renamed_in_use(environ: Mapping[str, str], env_file: Path = Path(".env")) -> list[tuple[str, str]]:
+    """The old names of renamed settings that are set (in the environment or the `.env` file), with the new one:
+    (`TAAK_EIGENAAR`, `TAAK_OWNER`)."""
+    try:
+        in_file = env_file.read_text(encoding="utf-8") if env_file.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        in_file = ""
+    typed = {name.upper() for name in environ} | {
+        m.group(1).upper() for m in re.finditer(r"^\s*(?:export\s+)?(\w+)\s*=", in_file, re.MULTILINE)
+    }
+    return [(old, f"TAAK_{field.upper()}") for field, old in RENAMED.items() if old in typed]
+
+
 def load_settings() -> Settings:
     return Settings()
 
@@ -439,7 +467,8 @@ def settings_problem(error: Mapping[str, Any], language: str) -> str:
     """One of pydantic's errors as `TAAK_NAME: what is wrong`, in the run's language: our own rules by their
     message key (worker/settings._refused), pydantic's checks by their type; a type not in the table keeps
     pydantic's words."""
-    name = "TAAK_" + "_".join(map(str, error["loc"])).upper()
+    name = "_".join(map(str, error["loc"])).upper()
+    name = name if name.startswith("TAAK_") else f"TAAK_{name}"  # a renamed setting's loc is its variable
     values = {key: _limit_said(value) for key, value in (error.get("ctx") or {}).items()}
     if error["type"] in catalogue():
         return f"{name}: {message(error['type'], language, **values)}"

@@ -31,7 +31,7 @@ def settings_for(db_url: str, tmp_path: Path, language: str = "nl") -> Settings:
         data_dir=tmp_path / "data",
         language=language,
         timezone="UTC",
-        eigenaar="jamal",
+        owner="jamal",
     )
 
 

@@ -49,7 +49,7 @@ def settings_for(db_url: str, tmp_path: Path, fake: FakeTelegram | None, **chang
         "database_url": db_url,
         "data_dir": tmp_path / "data",
         "timezone": "Europe/Amsterdam",
-        "eigenaar": "jamal",
+        "owner": "jamal",
         "outbox_seconds": 0.2,
         "digest_times": clock_of(minutes(180)),  # the next digest in three hours, none due
         "quiet_hours": "",

@@ -38,7 +38,7 @@ def served(db_url: str, tmp_path: Path, known_bots: None) -> Iterator[tuple[str,
         TAAK_DATA_DIR=str(tmp_path / "data"),
         TAAK_LANGUAGE="nl",
         TAAK_TIMEZONE="UTC",
-        TAAK_EIGENAAR="jamal",
+        TAAK_OWNER="jamal",
     )
     port = free_port()
     command = [sys.executable, "-m", "worker.cli.taak", "cockpit", "--port", str(port)]

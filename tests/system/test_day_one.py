@@ -299,7 +299,7 @@ async def _running(conn: asyncpg.Connection, daemon: Daemon, task_id: str) -> bo
 async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_stops_the_session(
     owners_db: str, tmp_path: Path, verb: str
 ) -> None:
-    env = cli_env(owners_db, tmp_path, TAAK_EIGENAAR="jamal")
+    env = cli_env(owners_db, tmp_path, TAAK_OWNER="jamal")
     ok(env, "db", "migrate")
     ok(env, "bot", "aan", "paco", "--nieuwe-bot")
     task_id = ok(env, "nieuw", "Blijft hangen", "--aan", "paco").strip()
@@ -410,7 +410,7 @@ async def test_a_due_date_is_shown_everywhere_and_the_owner_hears_when_it_passes
                 mode="error",
                 TAAK_NOTIFY_CMD=str(notify),
                 TAAK_OUTBOX_SECONDS="0.5",
-                TAAK_BESLIS_UREN="48",
+                TAAK_DECIDE_HOURS="48",
                 TAAK_POLL_SECONDS="0.5",
             ),
             tmp_path / "paco.log",
@@ -738,7 +738,7 @@ def test_settings_that_would_quietly_mean_something_else_are_refused(tmp_path: P
         ("TAAK_INTAKE_VANAF", "20261201"),  # would be read as seconds since 1970
         ("TAAK_INTAKE_VANAF", "-5"),
         ("TAAK_INTAKE_OPEN_STATUS", " , "),  # would mean: nothing is open
-        ("TAAK_EIGENAAR", "jamal\nroot"),
+        ("TAAK_OWNER", "jamal\nroot"),
     ):
         done = taak({**env, name: value}, "lijst")
         assert done.returncode == 2, (name, value, done.stderr)

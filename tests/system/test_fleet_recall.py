@@ -1,5 +1,5 @@
 """Fleet-wide recall: two data folders stand in for two machines on one database. Each machine's daemon copies
-its new archive lines to the shared database (TAAK_VLOOT_ARCHIEF); the owner, on a third machine, asks
+its new archive lines to the shared database (TAAK_FLEET_ARCHIVE); the owner, on a third machine, asks
 `taak recall --vloot` and sees both, each line saying where it came from."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ async def test_the_owner_asks_every_machine_at_once_and_each_line_says_where_it_
                 tmp_path / f"{machine}-daemon",
                 HOME=str(home),
                 TAAK_MACHINE=machine,
-                TAAK_VLOOT_ARCHIEF="true",
+                TAAK_FLEET_ARCHIVE="true",
                 TAAK_INDEX_SECONDS="1",
                 TAAK_TIMEZONE="UTC",
             )
@@ -93,11 +93,11 @@ async def test_the_owner_asks_every_machine_at_once_and_each_line_says_where_it_
 async def test_recall_of_an_empty_shared_copy_says_no_machine_copies_to_it(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
-    """`TAAK_VLOOT_ARCHIEF` is off by default: "lamp 0 (found nowhere)" over a copy nobody fills misled."""
+    """`TAAK_FLEET_ARCHIVE` is off by default: "lamp 0 (found nowhere)" over a copy nobody fills misled."""
     laptop = worker_env(db_url, tmp_path / "laptop", HOME=str(tmp_path / "laptop-home"))
     for language, said in (
-        ("nl", "de gedeelde kopie is leeg: een daemon met TAAK_VLOOT_ARCHIEF=true"),
-        ("en", "the shared copy is empty: a daemon with TAAK_VLOOT_ARCHIEF=true"),
+        ("nl", "de gedeelde kopie is leeg: een daemon met TAAK_FLEET_ARCHIVE=true"),
+        ("en", "the shared copy is empty: a daemon with TAAK_FLEET_ARCHIVE=true"),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "worker.cli.taak", "recall", "--vloot", "lamp"],

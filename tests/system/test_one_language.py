@@ -196,7 +196,7 @@ async def test_the_ledgers_own_rows_are_said_in_the_readers_language(
     import subprocess
     import sys
 
-    writer = {**cli_env, "TAAK_LANGUAGE": other, "TAAK_EIGENAAR": "jamal"}  # written by a run of the other language
+    writer = {**cli_env, "TAAK_LANGUAGE": other, "TAAK_OWNER": "jamal"}  # written by a run of the other language
     task_id = run_taak(writer, "nieuw", "Vervang de lamp", "--aan", "paco").out.strip()
     assert run_taak(writer, "claim", "--bot", "paco").code == 0
     assert run_taak(writer, "vrijgeven", task_id).code == 0  # the owner takes the lease back, no reason given

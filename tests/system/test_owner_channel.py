@@ -29,7 +29,7 @@ def channel_env(db_url: str, folder: Path, fake: FakeTelegram, bot: str) -> dict
         TAAK_TELEGRAM_CHAT=str(OWNER_CHAT),
         TAAK_TELEGRAM_API=fake.root,
         TAAK_OUTBOX_SECONDS="0.2",
-        TAAK_EIGENAAR="jamal",
+        TAAK_OWNER="jamal",
     )
 
 

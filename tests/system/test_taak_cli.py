@@ -565,7 +565,7 @@ def test_a_wide_name_keeps_the_columns_after_it_in_line() -> None:
         (["--van", "j" * 65], "--van has 65 characters"),
         (["--van", "\u200b"], "--van is empty"),
         (["--van", "jan\nklaas"], "--van is one line of text"),
-        # frozen in the opdrachtgever for good: refused as TAAK_EIGENAAR refuses it (tester 20)
+        # frozen in the opdrachtgever for good: refused as TAAK_OWNER refuses it (tester 20)
         (["--van", "v\x1b]0;pwned\x07\x1b[2Jw"], "--van is a name without control or invisible characters, not"),
         (["--van", "jan\u202eklaas"], "--van is a name without control or invisible characters, not jan\\u202eklaas"),
         (["--van", "jan\tklaas"], "--van is a name without control or invisible characters, not jan\\tklaas"),

@@ -230,8 +230,8 @@ def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:
     "owner", ["eig\udcff", "\u200b", " ", "\u3164", "jamal\nx", "\x1b[2Jx", "j\u202eamal", "j" * 65]
 )
 def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
-    with pytest.raises(ValidationError, match="eigenaar"):
-        Settings(_env_file=None, eigenaar=owner)
+    with pytest.raises(ValidationError, match="owner"):
+        Settings(_env_file=None, owner=owner)
 
 
 @pytest.mark.parametrize(
@@ -505,3 +505,27 @@ def test_an_address_with_a_token_is_said_by_its_scheme_only(monkeypatch: pytest.
     line = str(unreadable_settings(refused.value, "en"))
     assert "'tgram:...'" in line
     assert SECRET[:3] not in line
+
+
+def test_a_renamed_setting_is_read_by_its_old_name_and_said(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from worker.settings import renamed_in_use
+
+    monkeypatch.setenv("TAAK_EIGENAAR", "jamal")
+    monkeypatch.setenv("TAAK_FLEET_DAYS", "9")
+    (tmp_path / ".env").write_text("export TAAK_BESLIS_UREN=12\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    settings = Settings()
+    assert (settings.owner, settings.fleet_days, settings.decide_hours) == ("jamal", 9, 12.0)
+    assert renamed_in_use({"TAAK_EIGENAAR": "jamal"}, tmp_path / ".env") == [
+        ("TAAK_EIGENAAR", "TAAK_OWNER"),
+        ("TAAK_BESLIS_UREN", "TAAK_DECIDE_HOURS"),
+    ]
+
+
+def test_a_renamed_setting_that_does_not_parse_is_named_by_its_new_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_VLOOT_DAGEN", "0")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    assert str(unreadable_settings(refused.value, "en")).startswith("invalid setting: TAAK_FLEET_DAYS: ")

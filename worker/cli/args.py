@@ -471,8 +471,8 @@ def soort(value: str) -> Soort:
 
 
 def who(settings: Settings) -> str:
-    """Who writes: the session's bot, else the owner (TAAK_EIGENAAR, else the OS user)."""
-    return settings.bot or settings.eigenaar or getpass.getuser()
+    """Who writes: the session's bot, else the owner (TAAK_OWNER, else the OS user)."""
+    return settings.bot or settings.owner or getpass.getuser()
 
 
 def said(settings: Settings, key: str, **values: Any) -> str:

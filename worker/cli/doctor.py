@@ -30,7 +30,7 @@ from worker.hooks.memory import dead_paths
 from worker.memory import semantic
 from worker.memory.archive import Layout, default_sources, unreadable_reason
 from worker.proc import running_commands
-from worker.settings import Settings
+from worker.settings import Settings, renamed_in_use
 
 Level = Literal["ok", "warn", "fail"]
 
@@ -67,7 +67,16 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks.append(_archive(settings))
     checks.append(_registry(settings))
     checks += _named_paths(settings)
+    checks += _renamed_settings()
     return checks
+
+
+def _renamed_settings() -> list[Check]:
+    """A setting set by its old name: read all the same, said once here with its new name."""
+    return [
+        Check("warn", "settings", phrase("doctor.setting_renamed", old=old, new=new), phrase("doctor.fix_renamed"))
+        for old, new in renamed_in_use(os.environ)
+    ]
 
 
 def _named_paths(settings: Settings) -> list[Check]:

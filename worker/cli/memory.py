@@ -230,7 +230,7 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
             language=settings.language,
             actor=args.bot,
             taak=args.taak,
-            keep_days=settings.vloot_dagen,
+            keep_days=settings.fleet_days,
         )
         if args.taak is not None and not found.hits:
             await store.tasks.toon(args.taak)  # nothing found for a task the ledger lacks: exit 3, as `taak toon`

@@ -196,7 +196,7 @@ class Duties:
         while True:
             done = await anyio.run_process(command, env=env, check=False)
             files_skipped = _said_update(done, files_skipped)
-            if s.vloot_archief:
+            if s.fleet_archive:
                 await self.db("fleet archive", partial(self._copy_to_fleet))
             if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
                 embedded = await anyio.run_process(embed, env=env, check=False)
@@ -207,7 +207,7 @@ class Duties:
 
     async def _copy_to_fleet(self) -> None:
         s = self.store.settings
-        copied = await copy_new(self.store.db, Layout(s.data_dir).index, s.machine, keep_days=s.vloot_dagen)
+        copied = await copy_new(self.store.db, Layout(s.data_dir).index, s.machine, keep_days=s.fleet_days)
         if copied.lines or copied.removed:
             log.info("fleet_archive_copied", lines=copied.lines, removed=copied.removed)
 

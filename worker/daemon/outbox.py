@@ -47,7 +47,7 @@ async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: lis
 
 async def make_reminders(pool: Executor, settings: Settings) -> None:
     """Reminders, escalations and due dates passed, into the outbox (the owner's channel routes them)."""
-    await outbox.make_reminders(pool, settings.remind_hours * 3600, settings.beslis_uren * 3600)
+    await outbox.make_reminders(pool, settings.remind_hours * 3600, settings.decide_hours * 3600)
 
 
 SEND_DEADLINE_SECONDS = 120

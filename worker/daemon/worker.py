@@ -58,7 +58,7 @@ from worker.db.sqlfiles import Executor
 from worker.db.store import Store
 from worker.memory.archive import Layout, write_session_record
 from worker.proc import AlreadyRunning, Group, InstanceLock, bot_lock_path, lease_clock, make_undumpable
-from worker.settings import Settings
+from worker.settings import Settings, renamed_in_use
 
 log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
@@ -323,6 +323,13 @@ class Worker:
             phrase("row_released_at_restart", machine=self.settings.machine),
         )
         active = await bot_table.active_bots(self.pool, self.bots)
+        for old, new in renamed_in_use(os.environ):
+            log.warning(
+                "setting_renamed",
+                old=old,
+                new=new,
+                reason=message("doctor.setting_renamed", self.settings.language, old=old, new=new),
+            )
         log.info(
             "worker_started",
             bots=self.bots,
@@ -626,16 +633,18 @@ class Worker:
         if (running := self.running.get(task_id)) is not None:
             running.leader = leader  # the gate answers only the processes of this session's tree
 
-    def _write_session_files(
-        self, claim: Claim, session_id: str, files: SessionFiles, source: BriefingInput
-    ) -> None:
+    def _write_session_files(self, claim: Claim, session_id: str, files: SessionFiles, source: BriefingInput) -> None:
         """What a session's hooks and the archive read, written before it starts (in a worker thread: the disk)."""
         task, s = claim.task, self.settings
         card = {"id": task.id, "opdracht": task.opdracht, "klaar_wanneer": task.klaar_wanneer}
         with said_of(files.folder):
             make_folder(files.folder)
             write_stand(
-                s.data_dir, task.id, status=task.status, volgende_stap=task.volgende_stap, language=s.language,
+                s.data_dir,
+                task.id,
+                status=task.status,
+                volgende_stap=task.volgende_stap,
+                language=s.language,
                 timezone=s.timezone,
             )
             # The archive tags the session's transcript lines from this record.

@@ -198,7 +198,7 @@ class Ledger:
         check_text(new.opdrachtgever, "--van")  # named by the option that gives it, as its length is
         if any(ch in new.opdrachtgever for ch in LINE_BREAKS):  # a name: it stands in a column and after `Van:`
             raise InvalidInput("not_one_line", what="--van")
-        # Frozen for good, and it stands in columns: no escapes and no tab, as TAAK_EIGENAAR (an error line shows a
+        # Frozen for good, and it stands in columns: no escapes and no tab, as TAAK_OWNER (an error line shows a
         # tab as `\t`).
         if printable(new.opdrachtgever) != new.opdrachtgever or "\t" in new.opdrachtgever:
             raise InvalidInput("name_unseen_characters", what="--van", value=printable(new.opdrachtgever))

@@ -1,5 +1,5 @@
 """Fleet-wide recall: each daemon copies its machine's new archive lines to the shared database
-(`taak_archief`, TAAK_VLOOT_ARCHIEF), and `taak recall --vloot` searches all machines there, time first.
+(`taak_archief`, TAAK_FLEET_ARCHIVE), and `taak recall --vloot` searches all machines there, time first.
 
 The local day files stay each machine's source of truth. Lines are copied per day file from the last line
 copied (a cursor per file in the local index), keyed by a hash of the line, so a line copied twice is one row.
