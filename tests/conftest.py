@@ -66,6 +66,13 @@ EMBEDDED_FOLDER = "TEST_EMBEDDED_FOLDER"
 _embedded_folder = pytest.StashKey[Path]()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (the test command's): two workers a core, at least four. Most system tests wait on a process, a
+    lease or a poll, not on a core; more than that and their timing margins shrink on a busy machine."""
+    return max(4, 2 * (os.cpu_count() or 1))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("TEST_DATABASE_URL") or hasattr(config, "workerinput"):
         return
@@ -127,14 +134,20 @@ async def template(server_url: str) -> AsyncIterator[str]:
     admin = await asyncpg.connect(server_url)
     try:
         await admin.execute(f'create database "{name}"')
-    finally:
-        await admin.close()
-    try:
+        # One template at a time on a server: the migrations make the server's roles (taak_daemon, ...), and two
+        # runs (or two xdist workers) migrating at once on a server without them both made one.
+        await admin.execute("select pg_advisory_lock(hashtext('taak test template'))")
         conn = await asyncpg.connect(with_database(server_url, name))
         try:
             await migrate(conn)
         finally:
             await conn.close()
+    except BaseException:
+        await admin.close()
+        await _drop_database(server_url, name)
+        raise
+    await admin.close()  # the lock goes with its session
+    try:
         yield name
     finally:
         await _drop_database(server_url, name)
@@ -168,8 +181,9 @@ async def db_url(server_url: str, template: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def empty_db_url(server_url: str) -> AsyncIterator[str]:
-    """A fresh database with no migrations applied."""
+async def empty_db_url(server_url: str, template: str) -> AsyncIterator[str]:
+    """A fresh database with no migrations applied (on a server the template's migration has given its roles, so
+    that a test migrating it never races another worker making them)."""
     name = await _create_database(server_url, None)
     yield with_database(server_url, name)
     await _drop_database(server_url, name)
