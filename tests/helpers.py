@@ -131,6 +131,17 @@ class SlowClosingProxy:
         self._server: asyncio.Server | None = None
         self._passing: set[asyncio.Task[None]] = set()
 
+    @classmethod
+    def in_front_of(cls, url: str, hold_seconds: float) -> SlowClosingProxy:
+        """In front of the server a database URL names: a host and port, or a socket folder (the embedded server's
+        `?host=/folder`) and the port its socket file is named by."""
+        from urllib.parse import parse_qs, urlsplit
+
+        parts = urlsplit(url)
+        query = parse_qs(parts.query)
+        host = parts.hostname or query.get("host", ["127.0.0.1"])[0]
+        return cls(host, parts.port or int(query.get("port", ["5432"])[0]), hold_seconds)
+
     async def __aenter__(self) -> SlowClosingProxy:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         self.listen_port = self._server.sockets[0].getsockname()[1]
@@ -145,17 +156,23 @@ class SlowClosingProxy:
 
     def url(self, url: str) -> str:
         """The same database URL, through this proxy."""
-        from urllib.parse import urlsplit, urlunsplit
+        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
         parts = urlsplit(url)
         user = parts.netloc.rpartition("@")[0]
+        query = urlencode([(k, v) for k, v in parse_qsl(parts.query) if k not in ("host", "port")])
         return urlunsplit(
-            parts._replace(netloc=f"{user}@127.0.0.1:{self.listen_port}" if user else f"127.0.0.1:{self.listen_port}")
+            parts._replace(
+                netloc=f"{user}@127.0.0.1:{self.listen_port}" if user else f"127.0.0.1:{self.listen_port}", query=query
+            )
         )
 
     async def _serve(self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
         try:
-            server_in, server_out = await asyncio.open_connection(self.host, self.port)
+            if self.host.startswith("/"):  # a socket folder
+                server_in, server_out = await asyncio.open_unix_connection(f"{self.host}/.s.PGSQL.{self.port}")
+            else:
+                server_in, server_out = await asyncio.open_connection(self.host, self.port)
         except OSError:
             client_out.close()
             return

@@ -204,7 +204,7 @@ async def test_a_pooled_connection_its_server_ended_is_a_lost_connection_the_dae
     from worker.settings import Settings
 
     admin = await asyncpg.connect(server_url)
-    async with SlowClosingProxy("127.0.0.1", parse_port(server_url), hold_seconds=3) as proxy:
+    async with SlowClosingProxy.in_front_of(server_url, hold_seconds=3) as proxy:
         pool = await create_pool(Settings(_env_file=None, database_url=proxy.url(db_url)), min_size=1, max_size=1)
         try:
             ended = await pool.fetchval("select pg_backend_pid()")
@@ -220,9 +220,3 @@ async def test_a_pooled_connection_its_server_ended_is_a_lost_connection_the_dae
         finally:
             pool.terminate()
     await admin.close()
-
-
-def parse_port(url: str) -> int:
-    from urllib.parse import urlsplit
-
-    return urlsplit(url).port or 5432

@@ -730,7 +730,9 @@ def test_a_daemon_set_up_with_a_database_it_can_never_use_says_so_in_one_line_as
     parts = urlsplit(db_url)
     netloc = parts.netloc if "user" not in change else f"{change['user']}@{parts.netloc.rpartition('@')[2]}"
     path = f"/{change['database']}" if "database" in change else parts.path
-    url = urlunsplit((parts.scheme, netloc, path, change.get("query", parts.query), ""))
+    # The change's query beside the URL's own (the embedded server's names its socket folder: `?host=/...`).
+    query = "&".join(q for q in (parts.query, change.get("query", "")) if q)
+    url = urlunsplit((parts.scheme, netloc, path, query, ""))
     env = {**worker_env(url, tmp_path), "TAAK_CONNECT_ATTEMPTS": "1"}
     daemon = subprocess.run(
         [sys.executable, "-m", "worker.cli.queue_worker"], env=env, capture_output=True, text=True, timeout=60

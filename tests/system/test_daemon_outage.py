@@ -10,7 +10,6 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import anyio
 import asyncpg
@@ -151,8 +150,7 @@ async def test_connections_the_server_ended_while_idle_are_replaced_and_the_daem
     admin = await asyncpg.connect(server_url)
     conn = await asyncpg.connect(db_url)
     await switch_on(conn, "paco")
-    server = urlsplit(db_url)
-    async with SlowClosingProxy(server.hostname or "127.0.0.1", server.port or 5432, hold_seconds=3) as proxy:
+    async with SlowClosingProxy.in_front_of(db_url, hold_seconds=3) as proxy:
         env = worker_env(proxy.url(db_url), tmp_path, mode="klaar", TAAK_POLL_SECONDS="1")
         daemon = Daemon(env, tmp_path / "worker.log")
         try:
@@ -362,8 +360,7 @@ async def test_tail_whose_connection_the_server_ended_says_so_and_goes_on(
     task_id = await new_task(conn, "volg mij")
     await conn.execute("insert into agent_taak_log (taak_id, soort, tekst) values ($1, 'notitie', 'eerste')", task_id)
     admin = await asyncpg.connect(server_url)
-    server = urlsplit(db_url)
-    async with SlowClosingProxy(server.hostname or "127.0.0.1", server.port or 5432, hold_seconds=5) as proxy:
+    async with SlowClosingProxy.in_front_of(db_url, hold_seconds=5) as proxy:
         tail_url = proxy.url(db_url)
         env = {**worker_env(tail_url, tmp_path / "owner", mode="klaar"), "TAAK_LANGUAGE": "nl"}
         tail = await anyio.open_process([sys.executable, "-m", "worker.cli.taak", "tail", "-n", "1"], env=env)

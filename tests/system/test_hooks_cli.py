@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import with_database
 from tests.helpers import run_taak
 
 UNRELATED = {
@@ -279,7 +280,7 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
     assert not_logged.err == (
         "taak hook pre-compact: niet gelogd (database niet bereikbaar op 127.0.0.1:1 (verbinding geweigerd))\n"
     )
-    missing = {**away, "TAAK_DATABASE_URL": cli_env["TAAK_DATABASE_URL"].rsplit("/", 1)[0] + "/bestaat_niet"}
+    missing = {**away, "TAAK_DATABASE_URL": with_database(cli_env["TAAK_DATABASE_URL"], "bestaat_niet")}
     for hook, stdin in (("prompt", prompt), ("pre-compact", before)):
         said = run_taak(missing, "hook", hook, stdin=stdin).err
         assert "(database bestaat_niet bestaat niet)" in said, said  # as `taak lijst` says it

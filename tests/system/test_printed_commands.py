@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import socket
 import string
 import subprocess
 import sys
@@ -100,11 +101,25 @@ class World:
         return done
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def on_a_free_port(script: str) -> str:
+    """`taak cockpit` serves on a port of this test's own, not the default 8765 (nor a page's example port), which
+    another program or a test beside this one may hold: the rest of the command stays as written."""
+    port = free_port()
+    script = re.sub(r"(\btaak cockpit\b[^\n;&|#]*--port[ =])\d+", rf"\g<1>{port}", script)
+    return re.sub(r"\btaak cockpit\b(?![^\n;&|#]*--port)", f"taak cockpit --port {port}", script)
+
+
 def run_shell(script: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """As typed at a terminal; `taak tail` follows and `taak cockpit` serves forever, so they get Ctrl-C after a
     moment."""
     process = subprocess.Popen(
-        ["bash", "-e", "-c", script],
+        ["bash", "-e", "-c", on_a_free_port(script)],
         env=env,
         cwd=cwd,
         stdin=subprocess.DEVNULL,

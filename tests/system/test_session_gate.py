@@ -146,7 +146,9 @@ async def test_an_outage_longer_than_the_lease_re_runs_nothing(
     conn = await asyncpg.connect(db_url)
     task_id = await new_task(conn, toegewezen_aan="paco")
     await conn.close()
-    quick = {"TAAK_LEASE_SECONDS": "10", "TAAK_LEASE_EXTEND_SECONDS": "1", "TAAK_POLL_SECONDS": "1"}
+    # A lease of 15 s: the session's eight seconds end well inside it on a busy machine too (with 10 s a session
+    # slowed by tests running beside it was still running when its lease had to be given up, and ran again).
+    quick = {"TAAK_LEASE_SECONDS": "15", "TAAK_LEASE_EXTEND_SECONDS": "1", "TAAK_POLL_SECONDS": "1"}
     runner = Daemon(
         # Eight steps, a second each: the session ends during the outage, its `klaar` kept in the journal.
         worker_env(db_url, tmp_path / "a", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 8", **quick),
@@ -161,11 +163,11 @@ async def test_an_outage_longer_than_the_lease_re_runs_nothing(
         await wait_for(lambda: _steps_said(tmp_path / "a", 3), timeout=60, what="three steps")
         if outage == "restart":
             await stop(server)
-            await anyio.sleep(15)  # longer than the 10 s lease
+            await anyio.sleep(20)  # longer than the 15 s lease
             await start(server)
         else:
             await _refusing(db_url, True)
-            await anyio.sleep(15)
+            await anyio.sleep(20)
             await _refusing(db_url, False)
         conn = await asyncpg.connect(db_url)
         await wait_for(lambda: _status(conn, task_id, "klaar"), timeout=90, what="klaar")

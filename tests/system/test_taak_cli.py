@@ -11,7 +11,8 @@ import anyio
 import asyncpg
 import pytest
 
-from tests.helpers import Result, run_taak, snapshot
+from tests.helpers import Result, ledger_on, run_taak, snapshot
+from worker.db.ledger import NewTask
 
 SQL_TRICKS = "'; drop table agent_taken; -- $1 \\x00 %s {0} \" `rm -rf` $(id)"
 
@@ -690,7 +691,7 @@ async def test_a_ctrl_c_after_the_change_is_said_leaves_the_command_done(
 
     codes = []
     for attempt in range(8):
-        task_id = run_taak(cli_env, "nieuw", f"taak {attempt}", "--aan", "paco", "--van", "jamal").out.strip()
+        task_id = await ledger_on(conn).nieuw(NewTask(f"taak {attempt}", "jamal", toegewezen_aan="paco"))
         words = {
             "nieuw": ["nieuw", "nog een"],
             "log": ["log", task_id, "notitie", "regel"],

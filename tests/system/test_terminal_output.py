@@ -14,7 +14,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.helpers import Result, run_taak, snapshot
+from tests.helpers import Result, ledger_on, run_taak, snapshot
+from worker.db.ledger import NewTask
 
 # Sets the window title, rings the bell, clears the screen, returns the carriage, reverses what follows.
 HOSTILE = "Hoi \x1b]0;gekaapt\x07\x1b[2J wereld\r regel \u202eomgekeerd\x9b31m \u200fmark\u2028"
@@ -203,9 +204,11 @@ async def test_the_smallest_and_largest_postgres_integers_are_a_priority(cli_env
         assert shown["prioriteit"] == int(priority)
 
 
-async def test_a_reader_that_stops_early_ends_the_command_quietly(cli_env: dict[str, str]) -> None:
-    for n in range(40):
-        run_taak(cli_env, "nieuw", f"taak {n} " + "x" * 3000, "--aan", "paco")
+async def test_a_reader_that_stops_early_ends_the_command_quietly(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    for n in range(40):  # more than a pipe holds; made through the ledger, as `taak nieuw` makes them
+        await ledger_on(conn).nieuw(NewTask(f"taak {n} " + "x" * 3000, "jamal", toegewezen_aan="paco"))
     lijst = subprocess.Popen(
         [sys.executable, "-m", "worker.cli.taak", "lijst", "--json"],
         env=cli_env,
