@@ -83,30 +83,45 @@ def render_digest(facts: DigestFacts, zone: ZoneInfo, language: str) -> str:
     def moment(at: datetime) -> str:
         return stamp(at, facts.now, zone, months)
 
-    failed = [c for c in facts.closed if c.status == "mislukt"]
-    finished = [c for c in facts.closed if c.status == "klaar"]
-    braked = [b.bot for b in facts.bots if b.geremd]
-    sections = [
+    late = " " + say("digest.late", sent=moment(facts.now)) if facts.late else ""
+    said = [section for section in _sections(facts, language, say, moment) if section]
+    if not said:
+        return say("digest.empty", time=moment(facts.slot)) + late
+    return "\n\n".join([say("digest.title", time=moment(facts.slot)) + late, *said])
+
+
+def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[datetime], str]) -> list[str]:
+    """Each section in its order, empty when it has nothing to say."""
+    failed = _of_status(facts.closed, "mislukt")
+    finished = _of_status(facts.closed, "klaar")
+    braked = ", ".join(b.bot for b in _braked(facts.bots))
+    busy = _with_a_day(facts.bots)
+    return [
         _section(
             say("digest.waiting", n=len(facts.waiting)), [_waiting(w, facts, language, say) for w in facts.waiting]
         ),
         _section(say("digest.failed", n=len(failed)), [_failed(c, say) for c in failed]),
-        _section(
-            say("digest.due", n=len(facts.due)),
-            [
-                say("digest.due_line", id=d.id, title=_cut(d.titel), when=moment(d.uiterlijk), status=d.status)
-                for d in facts.due
-            ],
-        ),
+        _section(say("digest.due", n=len(facts.due)), [_due(d, say, moment) for d in facts.due]),
         _section(say("digest.finished", n=len(finished)), [_finished(c, say) for c in finished]),
-        say("digest.braked", bots=", ".join(braked)) if braked else "",
-        _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in facts.bots if _had_a_day(b)]),
+        say("digest.braked", bots=braked) if braked else "",
+        _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in busy]),
     ]
-    late = " " + say("digest.late", sent=moment(facts.now)) if facts.late else ""
-    said = [section for section in sections if section]
-    if not said:
-        return say("digest.empty", time=moment(facts.slot)) + late
-    return "\n\n".join([say("digest.title", time=moment(facts.slot)) + late, *said])
+
+
+def _braked(bots: list[BotToday]) -> list[BotToday]:
+    return [b for b in bots if b.geremd]
+
+
+def _with_a_day(bots: list[BotToday]) -> list[BotToday]:
+    return [b for b in bots if _had_a_day(b)]
+
+
+def _of_status(closed: list[Closed], status: str) -> list[Closed]:
+    return [c for c in closed if c.status == status]
+
+
+def _due(d: Due, say: Say, moment: Callable[[datetime], str]) -> str:
+    return say("digest.due_line", id=d.id, title=_cut(d.titel), when=moment(d.uiterlijk), status=d.status)
 
 
 def _section(header: str, lines: list[str]) -> str:

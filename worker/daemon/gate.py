@@ -455,6 +455,13 @@ def _text_field(request: dict[str, Any], name: str, default: str = "") -> str:
     return value
 
 
+def _urgent(request: dict[str, Any]) -> dict[str, Any]:
+    """`taak blokkeer --dringend`: the question goes to the owner at once (worker/core/owner_channel.py)."""
+    if request.get("dringend") not in (None, True):
+        raise InvalidInput("not_a_switch", what="dringend")
+    return {"dringend": True} if request.get("dringend") else {}
+
+
 def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     """The same rules the ledger applies, checked before the write is accepted into the journal."""
     text = _text_field(request, "tekst")
@@ -470,9 +477,7 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
     if op == "blokkeer":
-        if request.get("dringend") not in (None, True):
-            raise InvalidInput("not_a_switch", what="dringend")
-        return {"vraag": check_text(text, "vraag"), **({"dringend": True} if request.get("dringend") else {})}
+        return {"vraag": check_text(text, "vraag"), **_urgent(request)}
     if op == "vrijgeven":
         if request.get("reden") in (None, ""):
             return reason_fields(phrase("row_released_by_session"))
