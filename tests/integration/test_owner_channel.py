@@ -148,6 +148,23 @@ async def test_urgent_at_once_the_rest_in_the_digest(
     assert await pool.fetchval("select count(*) from taak_meldingen where verstuurd is null") == 0
 
 
+async def test_the_digest_says_what_failed_and_finished_since_the_digest_before(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    settings = settings_for(db_url, tmp_path, telegram, digest_times=clock_of(minutes(-1)))
+    daemon = Daemon(pool, settings)
+    await sent_before(pool, minutes(-60))
+    before = await failed(daemon.store, "coco")
+    broken = await failed(daemon.store, "coco")
+    # One closed before the digest before this one (it said so then), one between the two (this one says so).
+    await pool.execute("update agent_taken set afgerond = now() - interval '90 minutes' where id = $1", before)
+    await pool.execute("update agent_taken set afgerond = now() - interval '10 minutes' where id = $1", broken)
+    await daemon.route_and_deliver()
+    digest = next(text for text in telegram.texts_to() if text.startswith("Dagbericht"))
+    assert f"{broken} (coco): render de video, na 1 van 1 pogingen" in digest
+    assert before not in digest
+
+
 async def test_a_bot_past_its_urgent_limit_waits_for_the_digest_which_says_so(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
 ) -> None:

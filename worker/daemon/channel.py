@@ -264,7 +264,7 @@ class OwnerChannel:
         async with self.store.transaction() as held:
             if not await table.claim_digest(held.conn, slot, s.machine, late):
                 return False
-            text = await table.digest_text(held.conn, s, slot, now, late=late)
+            text = await table.digest_text(held.conn, s, slot, now, late=late, last=last)
             settled = await table.record_digest(held.conn, slot, text)
         log.info("digest_sent", slot=slot.isoformat(), late=late, messages=settled)
         return True

@@ -67,9 +67,12 @@ async def digest_facts(
     return waiting, closed, due, bots
 
 
-async def digest_text(db: Executor, settings: Settings, slot: datetime, now: datetime, *, late: bool) -> str:
-    """The digest of `slot` as it reads at `now`: what closed since the last digest (or the last day)."""
-    since = await last_digest(db) or now - timedelta(days=1)
+async def digest_text(
+    db: Executor, settings: Settings, slot: datetime, now: datetime, *, late: bool, last: datetime | None
+) -> str:
+    """The digest of `slot` as it reads at `now`: what closed since the `last` digest (none: the last day). The
+    caller reads `last` before it claims `slot`, which is then the last digest itself."""
+    since = last or now - timedelta(days=1)
     waiting, closed, due, bots = await digest_facts(db, since, now.astimezone(settings.zone).date())
     facts = DigestFacts(
         slot=slot,
@@ -89,7 +92,7 @@ async def preview(db: Executor, settings: Settings, now: datetime) -> tuple[date
     slot = next_slot(now, settings.digest_times, settings.zone)
     if slot is None:
         return None, message("digest.off", settings.language)
-    return slot, await digest_text(db, settings, slot, now, late=False)
+    return slot, await digest_text(db, settings, slot, now, late=False, last=await last_digest(db))
 
 
 async def waiting_tasks(db: Executor) -> frozenset[str]:
