@@ -665,12 +665,12 @@ select min(sinds) from taak_kanalen;
 -- Every message made since the channel was first seen gets a row to deliver it on that channel. $1 kanaal
 insert into taak_bezorgingen (bericht_id, kanaal)
 select b.id, k.kanaal from taak_berichten b join taak_kanalen k on k.kanaal = $1
-where b.aangemaakt >= k.sinds
+where b.aangemaakt >= k.sinds and (b.kanaal is null or b.kanaal = k.kanaal)
 on conflict do nothing;
 
 -- name: bezorging_pakken
 -- The oldest message this channel still has to deliver that is due, locked while it is sent. $1 kanaal
-select z.bericht_id, z.pogingen, coalesce(m.soort, b.soort) as soort, b.taak_id, b.tekst
+select z.bericht_id, z.pogingen, coalesce(m.soort, b.soort) as soort, b.taak_id, b.tekst, b.antwoord_op
 from taak_bezorgingen z
 join taak_berichten b on b.id = z.bericht_id
 left join taak_meldingen m on m.id = b.melding_id
@@ -678,6 +678,11 @@ where z.kanaal = $1 and z.verstuurd is null and z.volgende_poging <= now()
 order by z.bericht_id
 limit 1
 for update of z skip locked;
+
+-- name: bevestiging_maken
+-- A confirmation of the owner's answer, for the channel it came from only, as a reply to the owner's message there.
+-- $1 kanaal, $2 taak_id (null: none), $3 text, $4 the message it replies to
+insert into taak_berichten (soort, kanaal, taak_id, tekst, antwoord_op) values ('bevestiging', $1, $2, $3, $4);
 
 -- name: bezorging_verstuurd
 -- $1 bericht_id, $2 kanaal, $3 the channel's own id of the message (Telegram's message id; null: none)

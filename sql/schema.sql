@@ -1368,6 +1368,8 @@ CREATE TABLE public.taak_berichten (
     taak_id text,
     melding_id bigint,
     tekst text NOT NULL,
+    kanaal text,
+    antwoord_op bigint,
     aangemaakt timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT bericht_soort CHECK ((soort = ANY (ARRAY['dringend'::text, 'dagbericht'::text, 'bevestiging'::text])))
 );
@@ -2040,6 +2042,14 @@ ALTER TABLE ONLY public.agent_taak_log
 
 ALTER TABLE ONLY public.machine_aliassen
     ADD CONSTRAINT machine_aliassen_machine_fkey FOREIGN KEY (machine) REFERENCES public.machines(naam) ON UPDATE CASCADE ON DELETE CASCADE;
+
+
+--
+-- Name: taak_berichten taak_berichten_kanaal_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_berichten
+    ADD CONSTRAINT taak_berichten_kanaal_fkey FOREIGN KEY (kanaal) REFERENCES public.taak_kanalen(kanaal) ON DELETE CASCADE;
 
 
 --

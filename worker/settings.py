@@ -324,7 +324,7 @@ class Settings(BaseSettings):
             try:
                 return digest_times(value)
             except NoTime as bad:
-                raise _refused("setting_digest_times", value=repr(str(bad))) from None
+                raise _refused("setting_digest_times", value=repr(str(bad) or value.strip())) from None
         return value
 
     @field_validator("quiet_hours", mode="before")
@@ -370,6 +370,8 @@ class Settings(BaseSettings):
         # Without it every message would be read as a stranger's, and nothing could be sent.
         if value is None and info.data.get("telegram_token") is not None:
             raise _refused("setting_telegram_chat_needed")
+        if value is not None and info.data.get("telegram_token") is None and "telegram_token" not in _failed(info):
+            raise _refused("setting_telegram_token_needed")
         return value
 
     @field_validator("timezone")
@@ -436,6 +438,11 @@ class Settings(BaseSettings):
     @property
     def agent_argv(self) -> list[str]:
         return shlex.split(self.agent_args)
+
+
+def _failed(info: ValidationInfo) -> set[str]:
+    """The fields validated before this one that were refused (they are then missing from `info.data`)."""
+    return {name for name in ("telegram_token",) if name not in info.data}
 
 
 def _scheme_only(url: str) -> str:

@@ -13,16 +13,27 @@ alter table taak_meldingen
 update taak_meldingen set route = 'nu' where verstuurd is not null;
 create index taak_meldingen_voor_dagbericht on taak_meldingen (id) where route = 'dagbericht' and verstuurd is null;
 
+-- The fleet's channels by a key that holds no secret (`cmd`, `telegram:<chat>`, `url:<hash>`), each since the first
+-- daemon that has it started.
+create table taak_kanalen (
+    kanaal text primary key,
+    sinds  timestamptz not null default now(),
+    gezien timestamptz not null default now()
+);
+
 -- What went to the owner, as it was said: an urgent message, a digest, a confirmation of an answer. Each channel
 -- delivers every one made since the channel was first seen (taak_kanalen), through its own row in
--- taak_bezorgingen, so a channel that is down holds up no other and loses nothing.
+-- taak_bezorgingen, so a channel that is down holds up no other and loses nothing. A confirmation goes only to the
+-- channel the answer came from (`kanaal`), as a reply to the owner's message there (`antwoord_op`).
 create table taak_berichten (
-    id         bigint generated always as identity primary key,
-    soort      text not null constraint bericht_soort check (soort in ('dringend', 'dagbericht', 'bevestiging')),
-    taak_id    text references agent_taken (id),
-    melding_id bigint unique references taak_meldingen (id),
-    tekst      text not null,
-    aangemaakt timestamptz not null default now()
+    id          bigint generated always as identity primary key,
+    soort       text not null constraint bericht_soort check (soort in ('dringend', 'dagbericht', 'bevestiging')),
+    taak_id     text references agent_taken (id),
+    melding_id  bigint unique references taak_meldingen (id),
+    tekst       text not null,
+    kanaal      text references taak_kanalen (kanaal) on delete cascade,
+    antwoord_op bigint,
+    aangemaakt  timestamptz not null default now()
 );
 
 -- One row per digest time, made by the daemon that sends it: the primary key is why two daemons never both do.
@@ -32,14 +43,6 @@ create table taak_dagberichten (
     machine    text not null,
     laat       boolean not null,
     aangemaakt timestamptz not null default now()
-);
-
--- The fleet's channels by a key that holds no secret (`cmd`, `telegram:<chat>`, `url:<hash>`), each since the first
--- daemon that has it started.
-create table taak_kanalen (
-    kanaal text primary key,
-    sinds  timestamptz not null default now(),
-    gezien timestamptz not null default now()
 );
 
 -- One message on one channel: sent, or when to try again and why the last try failed.

@@ -392,3 +392,47 @@ async def test_the_preview_is_the_next_digest_unsent(
     assert f"{asked} (paco, wacht" in text
     assert await pool.fetchval("select count(*) from taak_dagberichten") == 0
     assert telegram.sent == []
+
+
+def test_telegram_refusing_is_said_once_and_polled_ever_less_often() -> None:
+    from structlog.testing import capture_logs
+
+    from worker.daemon.channel import Trouble
+
+    trouble = Trouble()
+    with capture_logs() as said:
+        for _ in range(30):
+            trouble.failed("telegram_unreachable", "Unauthorized")
+        waits = [trouble.wait(1.0)]
+        trouble.failed("telegram_unreachable", "Bad Gateway")
+        trouble.over()
+    assert [(e["event"], e.get("error")) for e in said] == [
+        ("telegram_unreachable", "Unauthorized"),
+        ("telegram_unreachable", "Bad Gateway"),
+        ("telegram_back", None),
+    ]
+    assert waits == [300.0]
+    assert trouble.wait(1.0) == 1.0
+
+
+async def test_a_confirmation_telegram_did_not_take_is_sent_when_it_is_back(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    daemon = Daemon(pool, settings_for(db_url, tmp_path, telegram))
+    asked = await question(daemon.store, "paco", "Welk budget?")
+    telegram.down = True
+    telegram.owner_writes(f"{asked} 200 euro")
+
+    async def tried() -> bool:
+        return bool(await pool.fetchval("select count(*) from taak_bezorgingen where laatste_fout is not null"))
+
+    await reader_until(daemon, tried)
+    assert await pool.fetchval("select count(*) from agent_taak_log where soort = 'antwoord'") == 1
+    assert telegram.texts_to() == []
+    telegram.down = False
+    await pool.execute("update taak_bezorgingen set volgende_poging = now() where verstuurd is null")
+    channel = next(c for c in daemon.channel.channels if c.key.startswith("telegram"))
+    while await daemon.channel.deliver_one(channel):
+        pass
+    assert telegram.texts_to() == [f"Antwoord op {asked} bewaard; de taak staat weer in de wachtrij."]
+    assert await pool.fetchval("select count(*) from taak_bezorgingen where verstuurd is null") == 0

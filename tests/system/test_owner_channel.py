@@ -134,6 +134,8 @@ async def _answered(conn: asyncpg.Connection, count: int) -> bool:
         ("TAAK_TELEGRAM_CHAT", "de eigenaar"),
         ("TAAK_QUIET_HOURS", "laat-vroeg"),
         ("TAAK_NOTIFY_URLS", "ntfy"),
+        ("TAAK_NOTIFY_URLS", "json://127.0.0.1:9/ nosuchscheme://geheim-token@huis"),
+        ("TAAK_DIGEST_TIMES", "08:00,,18:00"),
     ],
 )
 def test_a_setting_of_the_owners_channel_that_does_not_parse_stops_the_daemon_at_its_start(
@@ -152,6 +154,7 @@ def test_a_setting_of_the_owners_channel_that_does_not_parse_stops_the_daemon_at
     assert done.returncode == 2
     assert len(lines) == 1
     assert f"{name}: " in lines[0]
+    assert "geheim" not in lines[0]  # an address's token is never said
 
 
 async def test_the_owner_sees_the_next_digest_and_each_bots_urgent_messages_on_the_command_line(

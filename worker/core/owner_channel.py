@@ -63,8 +63,11 @@ def clock_time(text: str) -> time:
 
 
 def digest_times(text: str) -> tuple[time, ...]:
-    """`08:00,18:00` as sorted, distinct times of day. Empty: no digest at all."""
-    return tuple(sorted({clock_time(part) for part in text.split(",") if part.strip()}))
+    """`08:00,18:00` as sorted, distinct times of day. Empty: no digest at all; an empty part (`08:00,,18:00`) is
+    NoTime, as a typo may be."""
+    if not text.strip():
+        return ()
+    return tuple(sorted({clock_time(part) for part in text.split(",")}))
 
 
 @dataclass(frozen=True)
@@ -142,24 +145,34 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class NoText:
+    """The owner named a waiting task and wrote nothing after it."""
+
+    task_id: str
+
+
+@dataclass(frozen=True)
 class Unclear:
     """A message from the owner that names no waiting task, or several: the answer is which tasks wait."""
 
     named: tuple[str, ...]
 
 
-_LEADING_ID = re.compile(r"\s*(HV-\d{8}-\d{3,})[\s:,.-]+(\S.*)", re.DOTALL)
+# An ID first, in any case (a phone capitalises the first letter: `Hv-...`), then the answer.
+_LEADING_ID = re.compile(r"\s*(HV-\d{8}-\d{3,})(?:[\s:,.-]+(.*))?", re.DOTALL | re.IGNORECASE)
 
 
-def read_answer(text: str, replied_to: str | None, waiting: frozenset[str]) -> Answer | Unclear:
+def read_answer(text: str, replied_to: str | None, waiting: frozenset[str]) -> Answer | NoText | Unclear:
     """Which waiting task a message from the owner answers, and with what.
 
     `HV-20261129-001 ja, doe maar` anywhere in the chat answers that task; a reply to a message that names exactly
     one waiting task answers that one. Anything else is unclear: the owner hears which tasks wait."""
     leading = _LEADING_ID.fullmatch(text)
     if leading is not None:
-        task_id, said = leading.group(1), leading.group(2).strip()
-        return Answer(task_id, said) if task_id in waiting else Unclear((task_id,))
+        task_id, said = leading.group(1).upper(), (leading.group(2) or "").strip()
+        if task_id not in waiting:
+            return Unclear((task_id,))
+        return Answer(task_id, said) if said else NoText(task_id)
     if replied_to is not None:
         named = tuple(dict.fromkeys(TASK_ID_IN_TEXT.findall(replied_to)))
         still_waiting = [task_id for task_id in named if task_id in waiting]

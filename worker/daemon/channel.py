@@ -8,6 +8,7 @@ The decisions are worker/core/owner_channel.py's and the words worker/core/diges
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,6 +20,7 @@ import structlog
 
 from worker.core.owner_channel import (
     Answer,
+    NoText,
     Route,
     is_late,
     is_quiet,
@@ -54,9 +56,10 @@ class ChannelFailed(Exception):
 class Channel(Protocol):
     key: str  # the channel in the database, with no secret in it
 
-    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
-        """Deliver one message (about a task, of a kind: `vraag`, `mislukt`, `dagbericht` ...); the channel's own id
-        of it, if it has one. ChannelFailed when it did not go."""
+    async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
+        """Deliver one message (about a task, of a kind: `vraag`, `mislukt`, `dagbericht` ...; as a reply to the
+        channel's own message `reply_to`, where it has replies); the channel's own id of it, if it has one.
+        ChannelFailed when it did not go."""
         ...
 
 
@@ -67,7 +70,7 @@ class CommandChannel:
     command: str
     key: str = "cmd"
 
-    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
+    async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
         error = await run_command(self.command, text + "\n", task_id or "", kind)  # a line, as it always was
         if error is not None:
             raise ChannelFailed(error)
@@ -86,7 +89,7 @@ class AppriseChannel:
         self.key = "url:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
         self.scheme = self.url.partition("://")[0]
 
-    async def send(self, text: str, task_id: str | None, kind: str) -> str | None:
+    async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
         import apprise  # extra: loaded only on a daemon that has an Apprise address
 
         notifier = apprise.Apprise()
@@ -172,6 +175,24 @@ def channels_of(settings: Settings) -> list[Channel]:
         )
     found.extend(AppriseChannel(url.get_secret_value()) for url in settings.notify_urls)
     return found
+
+
+def unknown_address(settings: Settings) -> str | None:
+    """The first of TAAK_NOTIFY_URLS that Apprise cannot use (its scheme only: the rest may hold a token)."""
+    if not settings.notify_urls:
+        return None
+    import apprise  # extra: loaded only on a daemon that has an Apprise address
+
+    # Apprise says why it cannot read an address in its own log, with the address: its tokens would be in ours.
+    quiet = logging.getLogger("apprise")
+    level, quiet.level = quiet.level, logging.CRITICAL
+    try:
+        unknown = [
+            url.get_secret_value() for url in settings.notify_urls if not apprise.Apprise().add(url.get_secret_value())
+        ]
+    finally:
+        quiet.setLevel(level)
+    return unknown[0].partition("://")[0] + "://..." if unknown else None
 
 
 def _said(settings: Settings, key: str, **values: object) -> str:
@@ -287,7 +308,9 @@ class OwnerChannel:
             with anyio.CancelScope(shield=True) as shield:
                 shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
                 try:
-                    extern_id = await channel.send(delivery.tekst, delivery.taak_id, delivery.soort)
+                    extern_id = await channel.send(
+                        delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
+                    )
                 except ChannelFailed as failed:
                     await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
                     log.warning(
@@ -311,31 +334,19 @@ class OwnerChannel:
 
     # Reading the owner's answers.
     async def reader(self, channel: TelegramChannel) -> None:
-        import telegram.error  # extra: a daemon with a Telegram token
-
         poll = min(20.0, max(1.0, self.settings.outbox_seconds * 2))
         lease = poll * 3 + 5
-        bot = await channel.bot()
+        trouble = Trouble()
+        # Its replies to the owner are messages of this channel: known to the fleet before the first one.
+        await self.db("channels", partial(table.register_channel, self.store.db, channel.key))
         try:
             while True:
                 offset = await self.db(
                     "telegram", partial(table.take_reader, self.store.db, channel.key, self.holder, lease)
                 )
-                if offset is None:
-                    await anyio.sleep(poll)
-                    continue
-                try:
-                    updates = await bot.get_updates(
-                        offset=offset or None, timeout=int(poll), read_timeout=poll + 10, allowed_updates=["message"]
-                    )
-                except telegram.error.Conflict:
-                    log.warning("telegram_other_reader")  # a process outside the fleet polls with this token
-                    await anyio.sleep(poll)
-                    continue
-                except telegram.error.TelegramError as exc:
-                    log.warning("telegram_unreachable", error=str(exc).replace(channel.token, "<token>"))
-                    await anyio.sleep(poll)
-                    continue
+                updates = await self._poll(channel, offset, poll, trouble) if offset is not None else []
+                if offset is None or trouble.failures:
+                    await anyio.sleep(trouble.wait(poll))
                 for update in updates:
                     if not await self.db("telegram", partial(self.handle_update, channel, update)):
                         break  # the lease went to another reader: it reads from here
@@ -344,39 +355,79 @@ class OwnerChannel:
                 with anyio.move_on_after(5):
                     await table.let_go_reader(self.store.db, channel.key, self.holder)
 
+    async def _poll(self, channel: TelegramChannel, offset: int, poll: float, trouble: Trouble) -> list[Any]:
+        """The updates from `offset` on; none when Telegram refused or could not be reached (said once a trouble)."""
+        import telegram.error  # extra: a daemon with a Telegram token
+
+        bot = await channel.bot()
+        try:
+            updates = await bot.get_updates(
+                offset=offset or None, timeout=int(poll), read_timeout=poll + 10, allowed_updates=["message"]
+            )
+        except telegram.error.Conflict:  # a process outside the fleet polls with this token
+            trouble.failed("telegram_other_reader", "")
+            return []
+        except telegram.error.TelegramError as exc:
+            trouble.failed("telegram_unreachable", str(exc).replace(channel.token, "<token>"))
+            return []
+        trouble.over()
+        return list(updates)
+
     async def handle_update(self, channel: TelegramChannel, update: telegram.Update) -> bool:
         """One update, at most once: the answer it carries and the reader's offset in one transaction. False when
         this daemon no longer holds the reader's lease (then nothing was written: the new reader handles it)."""
         text, replied, chat, reply_to = _read_update(update)
-        reply: str | None = None
         try:
             async with self.store.transaction() as held:
                 if chat != channel.chat:
                     log.warning("telegram_foreign_chat", chat=chat)
                 elif text is not None:
-                    reply = await self._answer(held, text, replied)
+                    task_id, reply = await self._answer(held, text, replied)
+                    await table.confirm(held.conn, channel.key, task_id, reply, reply_to)
                 if not await table.read_up_to(held.conn, channel.key, self.holder, update.update_id + 1):
                     raise _LeaseLost
         except _LeaseLost:
             return False
-        if reply is not None:
-            try:
-                await channel.send(reply, None, "bevestiging", reply_to=reply_to)
-            except ChannelFailed as failed:
-                log.warning("telegram_reply_failed", error=str(failed))
+        await self.deliver_one(channel)  # the reply at once; one that fails is retried as every message is
         return True
 
-    async def _answer(self, held: Store, text: str, replied: str | None) -> str:
+    async def _answer(self, held: Store, text: str, replied: str | None) -> tuple[str | None, str]:
+        """The owner's message as an answer, if it is one: the task it answered, and what to reply."""
         s = self.settings
         waiting = await table.waiting_tasks(held.conn)
         found = read_answer(text, replied, waiting)
         if isinstance(found, Answer):
             await held.tasks.antwoord(found.task_id, found.text, wie=owner_name(s))
             log.info("telegram_answer", task_id=found.task_id)
-            return _said(s, "channel.answer_kept", id=found.task_id)
+            return found.task_id, _said(s, "channel.answer_kept", id=found.task_id)
+        if isinstance(found, NoText):
+            return None, _said(s, "channel.no_text", id=found.task_id)
         if not waiting:
-            return _said(s, "channel.nothing_waits")
-        return _said(s, "channel.which_task", waiting=", ".join(sorted(waiting)))
+            return None, _said(s, "channel.nothing_waits")
+        return None, _said(s, "channel.which_task", waiting=", ".join(sorted(waiting)))
+
+
+@dataclass
+class Trouble:
+    """Telegram refusing or away: said when it starts and when it changes, not on every poll (a wrong token logged a
+    line a second), with the wait between polls doubling up to five minutes; said again when it is over."""
+
+    failures: int = 0
+    said: tuple[str, str] | None = None
+
+    def failed(self, event: str, error: str) -> None:
+        self.failures += 1
+        if self.said != (event, error):
+            log.warning(event, **({"error": error} if error else {}))
+            self.said = (event, error)
+
+    def over(self) -> None:
+        if self.said is not None:
+            log.info("telegram_back")
+        self.failures, self.said = 0, None
+
+    def wait(self, poll: float) -> float:
+        return min(300.0, poll * 2 ** min(self.failures, 9)) if self.failures else poll
 
 
 class _LeaseLost(Exception):

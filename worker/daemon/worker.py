@@ -39,6 +39,7 @@ from worker.core.session_plan import settings_json as hook_settings_json
 from worker.core.stream import Result
 from worker.core.table import dollars
 from worker.daemon import outbox
+from worker.daemon.channel import unknown_address
 from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong, reason_fields
 from worker.daemon.groups import SessionGroups
@@ -97,6 +98,9 @@ class Worker:
             raise StartRefused(SocketPathTooLong(self.socket_path).render(settings.language), ExitCode.USAGE)
         if settings.workdir is not None and not settings.workdir.is_dir():
             said = message("setting_workdir_missing", settings.language, path=settings.workdir)
+            raise StartRefused(message("bad_settings", settings.language, detail=said), ExitCode.USAGE)
+        if (unknown := unknown_address(settings)) is not None:
+            said = f"TAAK_NOTIFY_URLS: {message('setting_notify_url', settings.language, value=repr(unknown))}"
             raise StartRefused(message("bad_settings", settings.language, detail=said), ExitCode.USAGE)
         self.wake = anyio.Event()
         self.stopping = anyio.Event()  # stop claiming; let sessions finish

@@ -115,6 +115,7 @@ class Delivery:
     soort: str
     taak_id: str | None
     tekst: str
+    antwoord_op: int | None
 
 
 async def next_delivery(conn: Connected, key: str) -> Delivery | None:
@@ -122,6 +123,11 @@ async def next_delivery(conn: Connected, key: str) -> Delivery | None:
     await conn.execute(queries()["bezorgingen_maken"], key)
     found = await conn.fetchrow(queries()["bezorging_pakken"], key)
     return Delivery(**dict(found)) if found is not None else None
+
+
+async def confirm(conn: Connected, key: str, task_id: str | None, text: str, reply_to: int | None) -> None:
+    """A reply to the owner on the channel the owner wrote in, delivered (and retried) as every message is."""
+    await conn.execute(queries()["bevestiging_maken"], key, task_id, text, reply_to)
 
 
 async def delivered(conn: Connected, delivery: Delivery, key: str, extern_id: str | None) -> None:
