@@ -60,14 +60,19 @@ def session_env(record: dict[str, object]) -> dict[str, str]:
     return {**env, INBOX: str(record["inbox"])}
 
 
+# A client that hangs up before its answer stays alive a moment after: the daemon answers only the processes of the
+# session's tree, and one that is gone before the daemon reads its line can no longer be told apart from a stranger.
 SEND_RAW = """
-import base64, json, socket, sys
+import base64, json, socket, sys, time
 answers = []
-for raw, read in json.loads(sys.stdin.read()):
+sends = json.loads(sys.stdin.read())
+for raw, read in sends:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.connect(sys.argv[1])
         client.sendall(base64.b64decode(raw))
         answers.append(base64.b64encode(client.recv(65536) if read else b"").decode())
+if not all(read for _, read in sends):
+    time.sleep(3)
 print(json.dumps(answers))
 """
 

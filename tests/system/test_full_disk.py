@@ -131,6 +131,11 @@ async def _said(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
 
 
+async def _given_back(conn: asyncpg.Connection, task_id: str) -> asyncpg.Record | None:
+    row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+    return row if row is not None and row["status"] != "bezig" else None
+
+
 def test_the_small_disk_is_really_full(small_disk: Path) -> None:
     """The fixture's own check: a test that filled nothing would prove nothing."""
     fill(small_disk)
@@ -151,7 +156,8 @@ async def test_a_full_disk_at_the_claim_gives_the_task_back_without_using_an_att
         filler = fill(small_disk)
         task_id = await new_task(conn, toegewezen_aan="paco")
         await wait_for(lambda: _said(daemon, "worker_paused"), timeout=60, what="the pause")
-        row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", task_id)
+        # Given back in the same turn the pause is said in; read once it is written (a loaded machine lags).
+        row = await wait_for(lambda: _given_back(conn, task_id), timeout=30, what="the task given back")
         filler.unlink()
     finally:
         daemon.stop()

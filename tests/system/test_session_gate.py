@@ -343,7 +343,8 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
         assert session_run([*session_says, "log", "notitie", hostile], env=env).returncode == 0
         toon = session_run([*session_says, "toon"], env=env)
         piped = session_run(["bash", "-c", f"{sys.executable} -m worker.cli.taak toon --json | head -c 10"], env=env)
-        texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
+        # What the daemon kept reaches the database through its journal: read once it is there.
+        texts = await wait_for(lambda: _texts_with(conn, task_id, {"en weg", "nog steeds"}), what="the kept rows")
     assert "gekaapt" in toon.stdout
     assert [ch for ch in ("\x1b", "\x07", "\u202e") if ch in toon.stdout] == []  # escaped, as on the owner's side
     assert "Traceback" not in piped.stderr  # a reader that stops early ends it quietly
@@ -357,6 +358,11 @@ async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     assert after.returncode == 0, after.stderr
     assert after.stdout == f"{task_id}: stap_klaar gelogd\n"  # through the daemon, the same success line
     assert {"en weg", "nog steeds"} <= set(texts)
+
+
+async def _texts_with(conn: asyncpg.Connection, task_id: str, wanted: set[str]) -> list[str] | None:
+    texts = [r["tekst"] for r in await conn.fetch("select tekst from agent_taak_log where taak_id = $1", task_id)]
+    return texts if wanted <= set(texts) else None
 
 
 @pytest.mark.slow
