@@ -361,7 +361,7 @@ class Settings(BaseSettings):
         urls = [url for url in re.split(r"\s+|,\s*(?=[a-z][a-z0-9+.-]*://)", value.strip()) if url]
         for url in urls:
             if not re.fullmatch(r"[a-z][a-z0-9+.-]*://\S+", url, flags=re.IGNORECASE):
-                raise _refused("setting_notify_url", value=repr(_scheme_only(url)))
+                raise _refused("setting_notify_url", value=repr(said_address(url)))
         return tuple(urls)
 
     @field_validator("telegram_chat")
@@ -445,11 +445,12 @@ def _failed(info: ValidationInfo) -> set[str]:
     return {name for name in ("telegram_token",) if name not in info.data}
 
 
-def _scheme_only(url: str) -> str:
-    """What may be said of a notification address: its scheme, never its tokens."""
-    scheme, colon, _ = url.partition(":")
-    if colon:
-        return f"{scheme}:..."
+def said_address(url: str) -> str:
+    """What may be said of a notification address (an error line, the daemon's log): its scheme, never its tokens."""
+    for separator in ("://", ":"):
+        scheme, found, _ = url.partition(separator)
+        if found:
+            return f"{scheme}{separator}..."
     return url if len(url) <= 12 else url[:8] + "..."
 
 

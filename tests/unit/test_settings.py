@@ -529,3 +529,12 @@ def test_a_renamed_setting_that_does_not_parse_is_named_by_its_new_name(monkeypa
     with pytest.raises(ValidationError) as refused:
         Settings(_env_file=None)
     assert str(unreadable_settings(refused.value, "en")).startswith("invalid setting: TAAK_FLEET_DAYS: ")
+
+
+def test_the_owners_chat_needs_a_telegram_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_TELEGRAM_CHAT", "4242")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)
+    assert "TAAK_TELEGRAM_CHAT: set without TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))

@@ -31,11 +31,11 @@ from worker.core.owner_channel import (
     route,
 )
 from worker.core.phrases import message
-from worker.daemon.outbox import owner_text, run_command
+from worker.daemon.outbox import make_reminders, owner_text, run_command
 from worker.db import channel as table
 from worker.db.store import Store
 from worker.owner import owner_name
-from worker.settings import Settings
+from worker.settings import Settings, said_address
 
 if TYPE_CHECKING:
     import telegram
@@ -79,26 +79,24 @@ class CommandChannel:
 
 @dataclass
 class AppriseChannel:
-    """One address of TAAK_NOTIFY_URLS (ntfy, email, Signal, Slack, Matrix ...), through Apprise."""
+    """One address of TAAK_NOTIFY_URLS (ntfy, email, Signal, Slack, Matrix ...), through Apprise. An address Apprise
+    does not know stopped the daemon at its start (unknown_address)."""
 
     url: str
     key: str = ""
-    scheme: str = ""
 
     def __post_init__(self) -> None:
         self.key = "url:" + hashlib.sha256(self.url.encode()).hexdigest()[:16]
-        self.scheme = self.url.partition("://")[0]
 
     async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
         import apprise  # extra: loaded only on a daemon that has an Apprise address
 
         notifier = apprise.Apprise()
-        if not notifier.add(self.url):
-            raise ChannelFailed(f"{self.scheme}://...: Apprise does not know this address")
+        notifier.add(self.url)
         with anyio.fail_after(SEND_TIMEOUT_SECONDS):
             sent = await notifier.async_notify(body=text)
         if not sent:
-            raise ChannelFailed(f"{self.scheme}://...: not delivered (Apprise's log says why)")
+            raise ChannelFailed(f"{said_address(self.url)}: not delivered (Apprise's log says why)")
         return None
 
 
@@ -192,7 +190,7 @@ def unknown_address(settings: Settings) -> str | None:
         ]
     finally:
         quiet.setLevel(level)
-    return unknown[0].partition("://")[0] + "://..." if unknown else None
+    return said_address(unknown[0]) if unknown else None
 
 
 def _said(settings: Settings, key: str, **values: object) -> str:
@@ -206,6 +204,7 @@ class OwnerChannel:
     channels: Sequence[Channel]
     holder: str  # this daemon, as the reader's lease names it
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    sent_up_to: datetime | None = None  # the last digest time seen sent: till the next, no statement asks again
 
     @property
     def settings(self) -> Settings:
@@ -221,9 +220,11 @@ class OwnerChannel:
 
     # Routing and the digest.
     async def router(self) -> None:
+        """Reminders, escalations and due dates into the outbox, each message routed, and the digest when due."""
         for channel in self.channels:
             await self.db("channels", partial(table.register_channel, self.store.db, channel.key))
         while True:
+            await self.db("reminders", partial(make_reminders, self.store.db, self.settings))
             await self.db("outbox", self.route_due)
             await self.db("digest", self.digest_due)
             await anyio.sleep(self.settings.outbox_seconds)
@@ -274,9 +275,9 @@ class OwnerChannel:
         s = self.settings
         now = self.clock()
         slot = latest_slot(now, s.digest_times, s.zone)
-        if slot is None:
+        if slot is None or (self.sent_up_to is not None and self.sent_up_to >= slot):
             return False
-        last = await table.last_digest(self.store.db)
+        last = self.sent_up_to = await table.last_digest(self.store.db)
         if last is not None and last >= slot:
             return False
         if last is None and slot < await table.first_channel(self.store.db, now):
@@ -284,9 +285,11 @@ class OwnerChannel:
         late = is_late(slot, now)
         async with self.store.transaction() as held:
             if not await table.claim_digest(held.conn, slot, s.machine, late):
+                self.sent_up_to = slot  # another daemon sent it
                 return False
             text = await table.digest_text(held.conn, s, slot, now, late=late, last=last)
             settled = await table.record_digest(held.conn, slot, text)
+        self.sent_up_to = slot
         log.info("digest_sent", slot=slot.isoformat(), late=late, messages=settled)
         return True
 
@@ -444,4 +447,4 @@ def _read_update(update: telegram.Update) -> tuple[str | None, str | None, int |
 
 
 def _shown(channel: Channel) -> str:
-    return f"{channel.scheme}://..." if isinstance(channel, AppriseChannel) else channel.key
+    return said_address(channel.url) if isinstance(channel, AppriseChannel) else channel.key

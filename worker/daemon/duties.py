@@ -166,15 +166,14 @@ class Duties:
             await anyio.sleep(self.store.settings.poll_seconds)
 
     async def outbox(self) -> None:
-        """Reminders and escalations into the outbox for the owner's channel, and the knowledge sink; said once at
-        start when neither is set."""
+        """The knowledge sink (the owner's messages are the owner channel's duties); said once at start when there
+        is neither."""
         s = self.store.settings
-        if not outbox.kinds_to_send(s) and not self.owner_channel.channels:
-            log.info("outbox_off", reason=message("outbox_off", s.language))
+        if not outbox.kinds_to_send(s):
+            if not self.owner_channel.channels:
+                log.info("outbox_off", reason=message("outbox_off", s.language))
             return
         while True:
-            if self.owner_channel.channels:
-                await self.db("reminders", partial(outbox.make_reminders, self.store.db, s))
             await self.db("outbox", partial(outbox.send_due, self.store, s))
             await anyio.sleep(s.outbox_seconds)
 
