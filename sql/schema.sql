@@ -626,9 +626,11 @@ $_$;
 --
 
 CREATE FUNCTION public.taak_dag_begin() RETURNS timestamp with time zone
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     AS $$
-    select date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()
+begin
+    return date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone();
+end
 $$;
 
 
