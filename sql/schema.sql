@@ -622,6 +622,17 @@ $_$;
 
 
 --
+-- Name: taak_dag(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.taak_dag(moment timestamp with time zone) RETURNS date
+    LANGUAGE sql STABLE
+    AS $$
+    select (moment at time zone taak_tijdzone())::date
+$$;
+
+
+--
 -- Name: taak_eigen_claims_vrijgeven(text[], uuid[], text, jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -795,6 +806,35 @@ begin
     return nieuw_id;
 end
 $$;
+
+
+--
+-- Name: taak_oude_wachtrij(timestamp with time zone, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) RETURNS TABLE(dag date, bot text, afgehandeld integer)
+    LANGUAGE plpgsql STABLE
+    AS $_$
+declare
+    kolommen text[] := array(select column_name::text from information_schema.columns
+                             where table_schema = 'public' and table_name = 'agent_messages');
+    gedaan text := 'null';
+begin
+    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger] then
+        return;
+    end if;
+    if status = any(kolommen) then
+        gedaan := format('lower(btrim(coalesce(m.%I::text, %L))) <> all($2)', status, '');
+        if 'task_id' = any(kolommen) then
+            gedaan := gedaan || ' or exists (select 1 from agent_taken t where t.id = m.task_id::text)';
+        end if;
+    end if;
+    return query execute format(
+        'select taak_dag(m.%1$I::timestamptz), taak_botnaam(m.%2$I::text), (%3$s)::integer
+         from public.agent_messages m where m.%1$I::timestamptz >= $1', tijd, ontvanger, gedaan)
+    using vanaf, open;
+end
+$_$;
 
 
 --
@@ -2595,6 +2635,15 @@ GRANT ALL ON FUNCTION public.taak_claim_id(taak text, bot text, lease_seconds in
 
 
 --
+-- Name: FUNCTION taak_dag(moment timestamp with time zone); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) TO taak_eigenaar;
+
+
+--
 -- Name: FUNCTION taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2656,6 +2705,15 @@ GRANT ALL ON FUNCTION public.taak_log_zonder_token(taak text, bot text, soort te
 REVOKE ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_daemon;
 GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_eigenaar;
+
+
+--
+-- Name: FUNCTION taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) TO taak_eigenaar;
 
 
 --
