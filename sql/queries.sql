@@ -457,10 +457,12 @@ select * from taak_bezig order by lease_tot;
 -- first session (the schema records no moment of `taak bot aan`), the fleet's the first of those: on the days
 -- before a bot's switch-on its messages in the old queue (taak_oude_wachtrij, bots of agent_bots only) are counted,
 -- never after, where intake turns them into the tasks counted here.
--- $1 days, $2..$4 the old queue's time, recipient and status columns ('' none), $5 its open statuses (lower case)
+-- $1 days, $2..$4 the old queue's time, recipient and status columns ('' none), $5 its open statuses (lower case),
+-- $6 the days' time zone (null: the household's, taak_tijdzone())
 with dagen as (
     select d::date as dag
-    from generate_series((taak_dag(now()) - ($1::int - 1))::timestamp, taak_dag(now())::timestamp, interval '1 day') d
+    from generate_series((taak_dag(now(), $6) - ($1::int - 1))::timestamp, taak_dag(now(), $6)::timestamp,
+                         interval '1 day') d
 ), vanaf as (  -- a bound before the first day's start wherever the zone is, for the indexes; the days cut exactly
     select now() - make_interval(days => $1::int + 1) as ts
 ), taak as (
@@ -468,38 +470,40 @@ with dagen as (
            coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), '-') as bot
     from agent_taken t
 ), aangezet as (
-    select t.bot, min(taak_dag(s.gestart)) as dag from taak_sessies s join taak t on t.id = s.taak_id group by t.bot
+    select t.bot, min(taak_dag(s.gestart, $6)) as dag
+    from taak_sessies s join taak t on t.id = s.taak_id group by t.bot
 ), feiten (dag, bot, soort, waarde) as (
     -- One row per event; waarde: the sessions of a finished task, whether a session logged no step, the hours a
     -- question waited, a session's compactions, a result's cost, whether an old message was handled.
-    select taak_dag(t.aangemaakt), t.bot, 'nieuw', null::numeric from taak t where t.aangemaakt >= (select ts from vanaf)
+    select taak_dag(t.aangemaakt, $6), t.bot, 'nieuw', null::numeric
+    from taak t where t.aangemaakt >= (select ts from vanaf)
     union all
-    select taak_dag(t.afgerond), t.bot, 'klaar',
+    select taak_dag(t.afgerond, $6), t.bot, 'klaar',
            (select count(*) from agent_taak_log g where g.taak_id = t.id and g.soort = 'gestart')
     from taak t where t.status = 'klaar' and t.afgerond >= (select ts from vanaf)
     union all
-    select taak_dag(t.afgerond), t.bot, 'mislukt', null from taak t
+    select taak_dag(t.afgerond, $6), t.bot, 'mislukt', null from taak t
     where t.status = 'mislukt' and t.afgerond >= (select ts from vanaf)
     union all
-    select taak_dag(s.gestart), t.bot, 'sessie', case when s.logde_stap then 0 else 1 end
+    select taak_dag(s.gestart, $6), t.bot, 'sessie', case when s.logde_stap then 0 else 1 end
     from taak_sessies s join taak t on t.id = s.taak_id where s.gestart >= (select ts from vanaf)
     union all
-    select taak_dag(v.ts), t.bot, 'vraag',
+    select taak_dag(v.ts, $6), t.bot, 'vraag',
            extract(epoch from coalesce(
                (select min(a.ts) from agent_taak_log a where a.taak_id = v.taak_id and a.soort = 'antwoord' and a.id > v.id),
                case when t.status = 'wacht_op_mens' then now() end) - v.ts) / 3600
     from agent_taak_log v join taak t on t.id = v.taak_id where v.soort = 'vraag' and v.ts >= (select ts from vanaf)
     union all
-    select taak_dag(c.eerste), t.bot, 'compactie', c.compacties
+    select taak_dag(c.eerste, $6), t.bot, 'compactie', c.compacties
     from taak_compacties c join taak t on t.id = c.taak_id where c.eerste >= (select ts from vanaf)
     union all
-    select taak_dag(l.ts), t.bot, 'kosten', (l.meta ->> 'total_cost_usd')::numeric
+    select taak_dag(l.ts, $6), t.bot, 'kosten', (l.meta ->> 'total_cost_usd')::numeric
     from agent_taak_log l join taak t on t.id = l.taak_id
     where l.soort = 'notitie' and l.meta ? 'resultaat' and l.meta ->> 'total_cost_usd' is not null
       and l.ts >= (select ts from vanaf)
     union all
     select o.dag, o.bot, 'bericht', o.afgehandeld
-    from taak_oude_wachtrij((select ts from vanaf), $2, $3, $4, $5::text[]) o
+    from taak_oude_wachtrij((select ts from vanaf), $2, $3, $4, $5::text[], $6) o
     join agent_bots b on b.bot = o.bot
     left join aangezet z on z.bot = o.bot
     where z.dag is null or o.dag < z.dag

@@ -622,13 +622,13 @@ $_$;
 
 
 --
--- Name: taak_dag(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: taak_dag(timestamp with time zone, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.taak_dag(moment timestamp with time zone) RETURNS date
+CREATE FUNCTION public.taak_dag(moment timestamp with time zone, zone text DEFAULT NULL::text) RETURNS date
     LANGUAGE sql STABLE
     AS $$
-    select (moment at time zone taak_tijdzone())::date
+    select (moment at time zone coalesce(zone, taak_tijdzone()))::date
 $$;
 
 
@@ -809,10 +809,10 @@ $$;
 
 
 --
--- Name: taak_oude_wachtrij(timestamp with time zone, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: taak_oude_wachtrij(timestamp with time zone, text, text, text, text[], text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) RETURNS TABLE(dag date, bot text, afgehandeld integer)
+CREATE FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text DEFAULT NULL::text) RETURNS TABLE(dag date, bot text, afgehandeld integer)
     LANGUAGE plpgsql STABLE
     AS $_$
 declare
@@ -830,9 +830,9 @@ begin
         end if;
     end if;
     return query execute format(
-        'select taak_dag(m.%1$I::timestamptz), taak_botnaam(m.%2$I::text), (%3$s)::integer
+        'select taak_dag(m.%1$I::timestamptz, $3), taak_botnaam(m.%2$I::text), (%3$s)::integer
          from public.agent_messages m where m.%1$I::timestamptz >= $1', tijd, ontvanger, gedaan)
-    using vanaf, open;
+    using vanaf, open, zone;
 end
 $_$;
 
@@ -2635,12 +2635,12 @@ GRANT ALL ON FUNCTION public.taak_claim_id(taak text, bot text, lease_seconds in
 
 
 --
--- Name: FUNCTION taak_dag(moment timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION taak_dag(moment timestamp with time zone, zone text); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) TO taak_daemon;
-GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone) TO taak_eigenaar;
+REVOKE ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) TO taak_eigenaar;
 
 
 --
@@ -2708,12 +2708,12 @@ GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toege
 
 
 --
--- Name: FUNCTION taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) TO taak_daemon;
-GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[]) TO taak_eigenaar;
+REVOKE ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) TO taak_eigenaar;
 
 
 --

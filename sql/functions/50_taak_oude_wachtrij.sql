@@ -1,10 +1,11 @@
 -- The old queue, `agent_messages`, for the per-day overview's days before the switch-on: one row per message since a
--- moment, with its day (taak_dag), its recipient in the one spelling of a bot, and whether it was ever handled: its
--- status is no longer one of the open ones (the old worker took it), or it became a task or joined one (its task_id
--- names a task). Handled is null when the table has no status column (TAAK_INTAKE_STATUS_COLUMN=""): unknown, not
--- none. No rows when there is no such table or it lacks the time or recipient column (intake and `taak doctor` say
--- so). The column names are the intake's settings (TAAK_INTAKE_*_COLUMN), passed in and quoted as identifiers.
-create or replace function taak_oude_wachtrij(vanaf timestamptz, tijd text, ontvanger text, status text, open text[])
+-- moment, with its day (taak_dag, in `zone`), its recipient in the one spelling of a bot, and whether it was ever
+-- handled: its status is no longer one of the open ones (the old worker took it), or it became a task or joined one
+-- (its task_id names a task). Handled is null when the table has no status column (TAAK_INTAKE_STATUS_COLUMN=""):
+-- unknown, not none. No rows when there is no such table or it lacks the time or recipient column (intake and `taak
+-- doctor` say so). The column names are the intake's settings (TAAK_INTAKE_*_COLUMN), passed in, quoted as identifiers.
+create or replace function taak_oude_wachtrij(vanaf timestamptz, tijd text, ontvanger text, status text, open text[],
+                                              zone text default null)
 returns table (dag date, bot text, afgehandeld integer)
 language plpgsql stable as $$
 declare
@@ -22,8 +23,8 @@ begin
         end if;
     end if;
     return query execute format(
-        'select taak_dag(m.%1$I::timestamptz), taak_botnaam(m.%2$I::text), (%3$s)::integer
+        'select taak_dag(m.%1$I::timestamptz, $3), taak_botnaam(m.%2$I::text), (%3$s)::integer
          from public.agent_messages m where m.%1$I::timestamptz >= $1', tijd, ontvanger, gedaan)
-    using vanaf, open;
+    using vanaf, open, zone;
 end
 $$;

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncpg
 
+from worker.db.intake import Columns
 from worker.db.sqlfiles import Executor, queries
 
 
@@ -20,3 +23,14 @@ async def held_tasks(db: Executor) -> list[asyncpg.Record]:
 async def late_per_bot(db: Executor) -> dict[str, int]:
     """Per bot: open tasks past their due date."""
     return {r["bot"]: int(r["over_tijd"]) for r in await db.fetch(queries()["over_tijd"])}
+
+
+async def per_day(
+    db: Executor, days: int, old_queue: Columns, open_statuses: Sequence[str], zone: str | None = None
+) -> list[asyncpg.Record]:
+    """Per day of the last `days` (in `zone`, by default the household's as the database keeps it): the fleet's
+    row (bot None) and each bot's, with the old queue's messages on the days before a bot's switch-on (read through
+    the intake's column names)."""
+    statuses = [s.strip().lower() for s in open_statuses]
+    named = (old_queue.time, old_queue.recipient, old_queue.status)
+    return list(await db.fetch(queries()["overzicht_per_dag"], days, *named, statuses, zone))
