@@ -991,22 +991,16 @@ limit $5;
 
 -- name: cockpit_per_dag
 -- The cockpit's pictures: per day (in the page's time zone, $2, so its days are the page's) and bot, tasks
--- finished, the sessions those tasks took in all (whenever they ran: sessions per finished task as `taak
--- overzicht` counts them, for the tasks finished that day) and the cost of the sessions of that day, over the
--- last $1 days. A task for any bot counts for the bot that claimed it, never for the writer of a row: the
--- owner, finishing a task by hand or cancelling one nobody ran, is no bot, and such a task is in no bot's bar.
+-- finished and the cost of the sessions of that day, over the last $1 days. A task for any bot counts for the bot
+-- that claimed it, never for the writer of a row: the owner, finishing a task by hand or cancelling one nobody ran,
+-- is no bot, and such a task is in no bot's bar.
 select (l.ts at time zone $2)::date as dag,
        coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) as bot,
        count(*) filter (where l.soort = 'klaar') as klaar,
-       coalesce(sum(genomen.sessies), 0)::bigint as sessies_van_klare,
        coalesce(sum((l.meta ->> 'total_cost_usd')::numeric)
                 filter (where l.soort = 'notitie' and l.meta ? 'resultaat'), 0) as kosten
 from agent_taak_log l
 join agent_taken t on t.id = l.taak_id
-left join lateral (
-    select count(*) as sessies from agent_taak_log g
-    where l.soort = 'klaar' and g.taak_id = l.taak_id and g.soort = 'gestart'
-) genomen on true
 where l.ts >= now() - make_interval(days => $1)
   and (l.soort = 'klaar' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
   and coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) is not null

@@ -820,7 +820,8 @@ declare
                              where table_schema = 'public' and table_name = 'agent_messages');
     gedaan text := 'null';
 begin
-    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger] then
+    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger]
+       or not has_table_privilege('public.agent_messages', 'select') then
         return;
     end if;
     if status = any(kolommen) then

@@ -2,8 +2,9 @@
 -- moment, with its day (taak_dag, in `zone`), its recipient in the one spelling of a bot, and whether it was ever
 -- handled: its status is no longer one of the open ones (the old worker took it), or it became a task or joined one
 -- (its task_id names a task). Handled is null when the table has no status column (TAAK_INTAKE_STATUS_COLUMN=""):
--- unknown, not none. No rows when there is no such table or it lacks the time or recipient column (intake and `taak
--- doctor` say so). The column names are the intake's settings (TAAK_INTAKE_*_COLUMN), passed in, quoted as identifiers.
+-- unknown, not none. No rows when there is no such table, it lacks the time or recipient column (intake and `taak
+-- doctor` say so), or the caller may not read it. The column names are the intake's settings (TAAK_INTAKE_*_COLUMN),
+-- passed in, quoted as identifiers.
 create or replace function taak_oude_wachtrij(vanaf timestamptz, tijd text, ontvanger text, status text, open text[],
                                               zone text default null)
 returns table (dag date, bot text, afgehandeld integer)
@@ -13,7 +14,8 @@ declare
                              where table_schema = 'public' and table_name = 'agent_messages');
     gedaan text := 'null';
 begin
-    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger] then
+    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger]
+       or not has_table_privilege('public.agent_messages', 'select') then
         return;
     end if;
     if status = any(kolommen) then

@@ -247,7 +247,7 @@ async def test_the_board_shows_bots_tasks_and_pictures(
     assert 'data-bot="paco"' in page
     assert "VEROUDERD" in page  # a heartbeat ten minutes old
     assert f'href="/taak/{task_id}"' in page
-    assert page.count('<svg class="chart"') == 3
+    assert page.count('<svg class="chart"') == 4
     assert "cdn" not in page.lower()
     assert "@media (max-width: 700px)" in page  # one column on a phone
 
@@ -332,7 +332,7 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
         else:
             await ledger.vrijgeven(task_id, claimed.token, "lukt niet", bot=bot)
     pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
-    assert len(pictures) == 3
+    assert len(pictures) == 4
     assert not [p for p in pictures if "jamal" in p]
     legend = re.findall(r'width="10" height="10"[^>]*/><text [^>]*>([^<]*)</text>', pictures[0])
     assert legend == ["coco klaar", "paco klaar", "paco mislukt"], legend

@@ -264,14 +264,13 @@ PER_DAY_MOST = 3660  # ten years: the calendar, not the database, is the limit o
 
 
 async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.daemon.intake import columns_from  # start-up: asyncpg, for the verbs that use the database
     from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
     days = a.positive(PER_DAY_DAYS if args.dagen is None else args.dagen, "--dagen")
     if days > PER_DAY_MOST:
         raise InvalidInput("number_too_large", value=str(days), limit=PER_DAY_MOST)
     async with a.store(settings) as store:
-        rows = await overview.per_day(store.db, days, columns_from(settings), settings.intake_open_status)
+        rows = await overview.per_day(store.db, days, settings)
     if args.json:
         print(json.dumps({"dagen": [plain(dict(r)) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
     else:

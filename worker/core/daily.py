@@ -62,7 +62,7 @@ def _share(value: Decimal | float | None) -> str | None:
 
 
 def bot_series(rows: Sequence[Row], days: Sequence[date], figure: str) -> dict[str, list[float | None]]:
-    """Per bot, the figure of each day (None where the bot has none): a picture's bars, side by side per day.
+    """Per bot that has one, the figure of each day (None where it has none): a picture's bars, side by side.
     `sessies_per_klare_taak` reads, on the days before a bot's switch-on, the old queue's messages per handled
     message: every message there started one session, and only a handled one did its work."""
     position = {day: n for n, day in enumerate(days)}
@@ -73,8 +73,19 @@ def bot_series(rows: Sequence[Row], days: Sequence[date], figure: str) -> dict[s
         value = r[figure]
         if figure == "sessies_per_klare_taak" and r["voor_aanzetten"]:
             value = 1 / r["aandeel_afgehandeld"] if r["aandeel_afgehandeld"] else None
-        series.setdefault(r["bot"], [None] * len(days))[n] = None if value is None else float(value)
+        if value is not None:
+            series.setdefault(r["bot"], [None] * len(days))[n] = float(value)
     return dict(sorted(series.items()))
+
+
+def before_switch_on(rows: Sequence[Row], days: Sequence[date]) -> dict[str, list[bool]]:
+    """Per bot, whether each day is before its switch-on: the days a picture draws lighter."""
+    position = {day: n for n, day in enumerate(days)}
+    before: dict[str, list[bool]] = {}
+    for r in rows:
+        if r["bot"] is not None and (n := position.get(r["dag"])) is not None:
+            before.setdefault(r["bot"], [False] * len(days))[n] = bool(r["voor_aanzetten"])
+    return before
 
 
 def fleet_switch_on(rows: Sequence[Row]) -> date | None:

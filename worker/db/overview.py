@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import asyncpg
 
-from worker.db.intake import Columns
 from worker.db.sqlfiles import Executor, queries
+from worker.settings import Settings
 
 
 async def per_bot(db: Executor) -> list[asyncpg.Record]:
@@ -25,12 +23,10 @@ async def late_per_bot(db: Executor) -> dict[str, int]:
     return {r["bot"]: int(r["over_tijd"]) for r in await db.fetch(queries()["over_tijd"])}
 
 
-async def per_day(
-    db: Executor, days: int, old_queue: Columns, open_statuses: Sequence[str], zone: str | None = None
-) -> list[asyncpg.Record]:
+async def per_day(db: Executor, days: int, settings: Settings, zone: str | None = None) -> list[asyncpg.Record]:
     """Per day of the last `days` (in `zone`, by default the household's as the database keeps it): the fleet's
-    row (bot None) and each bot's, with the old queue's messages on the days before a bot's switch-on (read through
-    the intake's column names)."""
-    statuses = [s.strip().lower() for s in open_statuses]
-    named = (old_queue.time, old_queue.recipient, old_queue.status)
-    return list(await db.fetch(queries()["overzicht_per_dag"], days, *named, statuses, zone))
+    row (bot None) and each bot's, with the old queue's messages on the days before a bot's switch-on, read through
+    the intake's column names (TAAK_INTAKE_*)."""
+    old_queue = (settings.intake_time_column, settings.intake_recipient_column, settings.intake_status_column)
+    statuses = [s.strip().lower() for s in settings.intake_open_status]
+    return list(await db.fetch(queries()["overzicht_per_dag"], days, *old_queue, statuses, zone))
