@@ -734,6 +734,40 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     assert f"<title>paco {day}: 2</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
 
 
+async def test_the_before_and_after_pictures_stand_each_bots_bar_beside_the_others(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """Issue 41: sessions per finished task and the hours a question waited, per bot side by side (the old
+    picture stacked the bots' ratios: 2 and 1 read as 3), the switch-on marked."""
+    from datetime import UTC, datetime
+
+    from worker.core.table import month_names
+
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot in ('paco', 'coco')")
+    ledger = ledger_on(conn, machine="mac")
+    for bot, sessions in (("paco", 2), ("coco", 1)):
+        task_id = await new_task(conn, f"voor {bot}")
+        await conn.execute("update agent_taken set toegewezen_aan = $1 where id = $2", bot, task_id)
+        for n in range(sessions):
+            claimed = await ledger.claim([bot])
+            assert claimed is not None
+            if n < sessions - 1:
+                await ledger.vrijgeven_poging_terug(task_id, claimed.token, bot=bot, reden="x", sessie=None)
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+    today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
+    day = f"{today.day} {month_names('nl')[today.month - 1]}"
+    pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
+    sessions_picture = pictures[2]
+    bar = r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" [^>]*><title>{}</title>'
+    coco = [float(v) for v in re.findall(bar.format(f"coco {day}: 1"), sessions_picture)[0]]
+    paco = [float(v) for v in re.findall(bar.format(f"paco {day}: 2"), sessions_picture)[0]]
+    assert coco[0] + coco[2] <= paco[0]  # beside each other, in the bots' order
+    assert coco[1] + coco[3] == pytest.approx(paco[1] + paco[3])  # both on the axis
+    assert 'stroke-dasharray="4 3"' in sessions_picture  # switched on today: the first session
+    assert "uren dat een vraag wachtte" in pictures[3]
+
+
 async def test_the_task_page_lists_every_session_from_its_start_with_what_its_result_said(
     cockpit: tuple[TestClient, str], conn: asyncpg.Connection, db_url: str, tmp_path: Path
 ) -> None:
