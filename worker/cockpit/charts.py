@@ -105,15 +105,23 @@ def grouped(
                 f'fill="{COLOURS[n % len(COLOURS)]}"{faded}><title>{tip}</title></rect>'
             )
         if i % -(-len(days) // 6) == 0:  # at most six labels: `30 nov` at 13 units needs about 45
-            parts.append(_text(8 + i * slot + slot / 2, base + 16, day_month(day, months), anchor="middle"))
-    if switch_on is not None and switch_on[0] in days:
+            parts.append(
+                _text(
+                    _inside(8 + i * slot + slot / 2, day_month(day, months)),
+                    base + 16,
+                    day_month(day, months),
+                    anchor="middle",
+                )
+            )
+    y = base + 38
+    if switch_on is not None and switch_on[0] in days:  # a dashed line to the axis; its label under the days
         x = 8 + days.index(switch_on[0]) * slot
         parts.append(
             f'<line x1="{x:.1f}" y1="{plot_top}" x2="{x:.1f}" y2="{base}" stroke="#222" stroke-dasharray="4 3"/>'
         )
         anchor = "start" if x < NARROW / 2 else "end"
-        parts.append(_text(x + (3 if anchor == "start" else -3), plot_top + 14, switch_on[1], anchor=anchor))
-    y = base + 38
+        parts.append(_text(x + (3 if anchor == "start" else -3), y, switch_on[1], anchor=anchor))
+        y += 22
     x = 8.0
     for n, name in enumerate(series):
         room = 18 + 7.5 * len(name) + 10
@@ -130,6 +138,12 @@ def grouped(
         'style="max-width: 560px" xmlns="http://www.w3.org/2000/svg">'
     )
     return head + "".join(parts) + "</svg>"
+
+
+def _inside(middle: float, said: str) -> float:
+    """The middle of a label, moved in so that the whole label stands inside the picture."""
+    half = 3.7 * len(said)
+    return min(max(middle, 8 + half), NARROW - 8 - half)
 
 
 def _wrapped(said: str) -> list[str]:
