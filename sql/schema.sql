@@ -1645,7 +1645,7 @@ CREATE VIEW public.taak_overzicht AS
             t.afgerond,
             t.uiterlijk,
             COALESCE(t.toegewezen_aan, NULLIF(split_part(t.geclaimd_door, '@'::text, 1), ''::text), '-'::text) AS bot,
-            (((t.afgerond AT TIME ZONE public.taak_tijdzone()))::date = ((now() AT TIME ZONE public.taak_tijdzone()))::date) AS vandaag,
+            (public.taak_dag(t.afgerond) = public.taak_dag(now())) AS vandaag,
             ( SELECT max(l.ts) AS max
                    FROM public.agent_taak_log l
                   WHERE ((l.taak_id = t.id) AND (l.soort = 'vraag'::text))) AS gevraagd
