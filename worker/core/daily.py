@@ -48,7 +48,7 @@ def daily_table(rows: Sequence[Row], language: str) -> str:
 
 
 def switch_on_line(rows: Sequence[Row], language: str) -> str:
-    """`(switched on, at its first session: paco 3 dec, sjakie 5 dec; before it: the old queue)`."""
+    """The line under the table: each bot's switch-on (its first session), or that none was switched on yet."""
     months = month_names(language)
     switched = {r["bot"]: r["aangezet"] for r in rows if r["bot"] is not None and r["aangezet"] is not None}
     if not switched:
