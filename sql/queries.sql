@@ -648,12 +648,9 @@ where id = $1;
 -- name: melding_te_routeren
 -- The oldest owner's message not yet routed (at once, held, or into the digest) that is due, locked while it is
 -- decided, with how many urgent questions its bot already sent today. $1 kinds (text[])
-select m.*,
-       (select count(*) from taak_meldingen d
-        where d.bot = m.bot and d.dringend and d.route = 'nu'
-          and d.verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone())
-       as dringend_vandaag
+select m.*, coalesce(u.dringend, 0) as dringend_vandaag
 from taak_meldingen m
+left join taak_dringend_vandaag u on u.bot = m.bot
 where m.verstuurd is null and m.route is null and m.volgende_poging <= now() and m.soort = any($1::text[])
 order by m.id
 limit 1
@@ -735,21 +732,15 @@ order by t.uiterlijk;
 -- name: dagbericht_per_bot
 -- Per bot today: sessions started, tasks finished, cost, and whether its brake holds.
 select d.bot, d.sessies_vandaag, d.kosten_vandaag, d.geremd, coalesce(o.klaar_vandaag, 0) as klaar_vandaag,
-       (select count(*) from taak_meldingen m
-        where m.bot = d.bot and m.dringend and m.route = 'nu'
-          and m.verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone())
-       as dringend_vandaag
+       coalesce(u.dringend, 0) as dringend_vandaag
 from taak_bots_vandaag(null, true) d
 left join taak_overzicht o on o.bot = d.bot
+left join taak_dringend_vandaag u on u.bot = d.bot
 order by d.bot;
 
 -- name: dringend_vandaag_per_bot
 -- Per bot: the questions it marked urgent that went to the owner at once today (its limit is the daemon's setting).
-select bot, count(*) as dringend
-from taak_meldingen
-where dringend and route = 'nu' and bot is not null
-  and verstuurd >= date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()
-group by bot;
+select bot, dringend from taak_dringend_vandaag;
 
 -- name: kanaal_zetten
 -- A daemon has this channel: known to the fleet from now on (its messages from the first time it was seen).

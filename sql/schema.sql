@@ -424,7 +424,7 @@ CREATE FUNCTION public.taak_bots_vandaag(namen text[], alle boolean) RETURNS TAB
     LANGUAGE sql STABLE
     AS $$
     with dag as (
-        select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
+        select taak_dag_begin() as begin
     )
     select b.bot, b.actief, b.max_sessies_per_dag, b.max_kosten_per_dag,
            g.sessies, g.kosten,
@@ -629,6 +629,17 @@ CREATE FUNCTION public.taak_dag(moment timestamp with time zone, zone text DEFAU
     LANGUAGE sql STABLE
     AS $$
     select (moment at time zone coalesce(zone, taak_tijdzone()))::date
+$$;
+
+
+--
+-- Name: taak_dag_begin(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.taak_dag_begin() RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    AS $$
+    select date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()
 $$;
 
 
@@ -1504,6 +1515,42 @@ CREATE TABLE public.taak_dagberichten (
 
 
 --
+-- Name: taak_meldingen; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_meldingen (
+    id bigint NOT NULL,
+    taak_id text,
+    soort text NOT NULL,
+    sleutel text NOT NULL,
+    tekst text DEFAULT ''::text NOT NULL,
+    aangemaakt timestamp with time zone DEFAULT now() NOT NULL,
+    volgende_poging timestamp with time zone DEFAULT now() NOT NULL,
+    pogingen integer DEFAULT 0 NOT NULL,
+    laatste_fout text,
+    verstuurd timestamp with time zone,
+    bot text,
+    dringend boolean DEFAULT false NOT NULL,
+    route text,
+    dagbericht timestamp with time zone,
+    CONSTRAINT melding_route CHECK ((route = ANY (ARRAY['nu'::text, 'dagbericht'::text]))),
+    CONSTRAINT melding_soort CHECK ((soort = ANY (ARRAY['vraag'::text, 'herinnering'::text, 'klaar'::text, 'mislukt'::text, 'uiterlijk'::text, 'escalatie'::text, 'rem'::text])))
+);
+
+
+--
+-- Name: taak_dringend_vandaag; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.taak_dringend_vandaag WITH (security_invoker='true') AS
+ SELECT taak_meldingen.bot,
+    count(*) AS dringend
+   FROM public.taak_meldingen
+  WHERE (taak_meldingen.dringend AND (taak_meldingen.route = 'nu'::text) AND (taak_meldingen.bot IS NOT NULL) AND (taak_meldingen.verstuurd >= public.taak_dag_begin()))
+  GROUP BY taak_meldingen.bot;
+
+
+--
 -- Name: taak_instellingen; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1533,30 +1580,6 @@ CREATE TABLE public.taak_lezers (
     houder text,
     lease_tot timestamp with time zone,
     volgende_update bigint DEFAULT 0 NOT NULL
-);
-
-
---
--- Name: taak_meldingen; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.taak_meldingen (
-    id bigint NOT NULL,
-    taak_id text,
-    soort text NOT NULL,
-    sleutel text NOT NULL,
-    tekst text DEFAULT ''::text NOT NULL,
-    aangemaakt timestamp with time zone DEFAULT now() NOT NULL,
-    volgende_poging timestamp with time zone DEFAULT now() NOT NULL,
-    pogingen integer DEFAULT 0 NOT NULL,
-    laatste_fout text,
-    verstuurd timestamp with time zone,
-    bot text,
-    dringend boolean DEFAULT false NOT NULL,
-    route text,
-    dagbericht timestamp with time zone,
-    CONSTRAINT melding_route CHECK ((route = ANY (ARRAY['nu'::text, 'dagbericht'::text]))),
-    CONSTRAINT melding_soort CHECK ((soort = ANY (ARRAY['vraag'::text, 'herinnering'::text, 'klaar'::text, 'mislukt'::text, 'uiterlijk'::text, 'escalatie'::text, 'rem'::text])))
 );
 
 
@@ -2645,6 +2668,15 @@ GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text
 
 
 --
+-- Name: FUNCTION taak_dag_begin(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.taak_dag_begin() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_dag_begin() TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_dag_begin() TO taak_eigenaar;
+
+
+--
 -- Name: FUNCTION taak_eigen_claims_vrijgeven(taken text[], tokens uuid[], reden text, zin jsonb); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2958,6 +2990,22 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_dagberichten TO taak_eige
 
 
 --
+-- Name: TABLE taak_meldingen; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_meldingen TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_meldingen TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_dringend_vandaag; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.taak_dringend_vandaag TO taak_daemon;
+GRANT SELECT ON TABLE public.taak_dringend_vandaag TO taak_eigenaar;
+
+
+--
 -- Name: TABLE taak_instellingen; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2979,14 +3027,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_kanalen TO taak_eigenaar;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_lezers TO taak_daemon;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_lezers TO taak_eigenaar;
-
-
---
--- Name: TABLE taak_meldingen; Type: ACL; Schema: public; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_meldingen TO taak_daemon;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_meldingen TO taak_eigenaar;
 
 
 --

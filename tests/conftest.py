@@ -134,19 +134,17 @@ async def template(server_url: str) -> AsyncIterator[str]:
     admin = await asyncpg.connect(server_url)
     try:
         await admin.execute(f'create database "{name}"')
-        # One template at a time on a server: the migrations make the server's roles (taak_daemon, ...), and two
-        # runs (or two xdist workers) migrating at once on a server without them both made one.
-        await admin.execute("select pg_advisory_lock(hashtext('taak test template'))")
+    finally:
+        await admin.close()
+    try:
         conn = await asyncpg.connect(with_database(server_url, name))
         try:
-            await migrate(conn)
+            await migrate(conn)  # beside other runs' and workers' templates: the migrator takes that race
         finally:
             await conn.close()
     except BaseException:
-        await admin.close()
         await _drop_database(server_url, name)
         raise
-    await admin.close()  # the lock goes with its session
     try:
         yield name
     finally:

@@ -11,7 +11,7 @@ returns table (
 )
 language sql stable as $$
     with dag as (
-        select (date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone()) as begin
+        select taak_dag_begin() as begin
     )
     select b.bot, b.actief, b.max_sessies_per_dag, b.max_kosten_per_dag,
            g.sessies, g.kosten,

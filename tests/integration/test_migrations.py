@@ -12,7 +12,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from tests.conftest import with_database
 from tests.helpers import run_taak
+from tests.system.harness import wait_for
 from worker.core.errors import Refused
 from worker.db.migrate import Migration, load_migrations, load_repeatables, migrate, status
 
@@ -83,7 +85,7 @@ async def test_a_changed_migration_is_refused_by_name_and_nothing_is_applied(emp
     conn = await asyncpg.connect(empty_db_url)
     try:
         originals = load_migrations()
-        await migrate(conn, originals[:1])
+        await migrate(conn, originals)
         recorded = await conn.fetch("select * from taak_migraties order by naam")
         tampered = [Migration(originals[0].name, originals[0].sql + "\n-- changed"), *originals[1:]]
         with pytest.raises(Refused) as refused:
@@ -208,3 +210,31 @@ async def test_migrations_ship_inside_the_built_wheel(tmp_path: Path) -> None:
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.splitlines()[0] == str(unpacked / "worker" / "sql")
     assert int(probe.stdout.splitlines()[1]) > 10
+
+
+@pytest.mark.slow  # a server of its own: roles are the server's, and the shared one has taak's already
+async def test_two_databases_of_one_server_migrating_at_once_for_the_first_time_both_succeed(tmp_path: Path) -> None:
+    from worker.db.embedded import ensure_embedded, stop_embedded
+
+    server = await asyncio.to_thread(ensure_embedded, tmp_path / "pg")
+    try:
+        admin = await asyncpg.connect(server)
+        for name in ("eerste", "tweede"):
+            await admin.execute(f"create database {name}")
+        await admin.close()
+        first = await asyncpg.connect(with_database(server, "eerste"))
+        second = await asyncpg.connect(with_database(server, "tweede"))
+        # The first database's migration holds the role it made, not yet committed, when the second makes it too.
+        making = first.transaction()
+        await making.start()
+        await first.execute("create role taak_daemon nologin")
+        migrating = asyncio.create_task(migrate(second))
+        waiting = "select exists (select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock')"
+        await wait_for(lambda: first.fetchval(waiting, second.get_server_pid()), what="the second migration to wait")
+        await making.commit()
+        assert await migrating == every_file()
+        assert await second.fetchval("select count(*) from agent_taken") == 0
+        await first.close()
+        await second.close()
+    finally:
+        await asyncio.to_thread(stop_embedded, tmp_path / "pg")

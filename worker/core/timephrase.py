@@ -50,60 +50,22 @@ PARTS = {
     "夜": (18, 24),
     "夕方": (16, 20),
 }
+
+
+def _numbered(words: str, first: int) -> dict[str, int]:
+    """Words in their order, numbered from `first` (the days of the week, the months, counts; a set of words)."""
+    return {word: first + n for n, word in enumerate(words.split())}
+
+
 WEEKDAYS = {
-    **{
-        name: n
-        for n, name in enumerate(["maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag"])
-    },
-    **{
-        name: n for n, name in enumerate(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
-    },
-    **{name: n for n, name in enumerate(["月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日", "日曜日"])},
+    **_numbered("maandag dinsdag woensdag donderdag vrijdag zaterdag zondag", 0),
+    **_numbered("monday tuesday wednesday thursday friday saturday sunday", 0),
+    **_numbered("月曜日 火曜日 水曜日 木曜日 金曜日 土曜日 日曜日", 0),
 }
 MONTHS = {
-    **{
-        name: n + 1
-        for n, name in enumerate(
-            [
-                "januari",
-                "februari",
-                "maart",
-                "april",
-                "mei",
-                "juni",
-                "juli",
-                "augustus",
-                "september",
-                "oktober",
-                "november",
-                "december",
-            ]
-        )
-    },
-    **{
-        name: n + 1
-        for n, name in enumerate(
-            [
-                "january",
-                "february",
-                "march",
-                "april",
-                "may",
-                "june",
-                "july",
-                "august",
-                "september",
-                "october",
-                "november",
-                "december",
-            ]
-        )
-    },
-    **{
-        name: n + 1
-        for n, name in enumerate(["jan", "feb", "mrt", "apr", "jun", "jul", "aug", "sep", "okt", "oct", "nov", "dec"])
-        if name not in ("mei",)
-    },
+    **_numbered("januari februari maart april mei juni juli augustus september oktober november december", 1),
+    **_numbered("january february march april may june july august september october november december", 1),
+    **_numbered("jan feb mrt apr", 1),
 }
 MONTHS.update({"jun": 6, "jul": 7, "aug": 8, "sep": 9, "okt": 10, "oct": 10, "nov": 11, "dec": 12, "mar": 3})
 UNITS = {
@@ -131,19 +93,9 @@ UNITS = {
 
 # Counts written as words (`twee weken geleden`, `three days ago`, `二週間前`).
 NUMBER_WORDS = {
-    **{
-        w: n + 1
-        for n, w in enumerate(
-            ["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen", "tien", "elf", "twaalf"]
-        )
-    },
+    **_numbered("een twee drie vier vijf zes zeven acht negen tien elf twaalf", 1),
     "één": 1,
-    **{
-        w: n + 1
-        for n, w in enumerate(
-            ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
-        )
-    },
+    **_numbered("one two three four five six seven eight nine ten eleven twelve", 1),
 }
 _NL_UNITS = ["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"]
 _EN_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
@@ -178,85 +130,12 @@ def kanji_number(text: str) -> int:
 FULL_MONTHS = {name: n for name, n in MONTHS.items() if len(name) > 3 or name == "mei" or name == "may"}
 # Small words that are never searched (`wat zei paco in september over het budget` searches paco and budget).
 STOP_WORDS = frozenset(
-    [
-        "de",
-        "het",
-        "een",
-        "in",
-        "op",
-        "om",
-        "over",
-        "van",
-        "rond",
-        "wat",
-        "wie",
-        "waar",
-        "zei",
-        "zegt",
-        "had",
-        "heeft",
-        "is",
-        "was",
-        "en",
-        "of",
-        "te",
-        "met",
-        "voor",
-        "bij",
-        "naar",
-        "er",
-        "die",
-        "dat",
-        "aan",
-        "ik",
-        "je",
-        "we",
-        "hij",
-        "zij",
-        "ze",
-        "the",
-        "a",
-        "an",
-        "in",
-        "on",
-        "at",
-        "of",
-        "about",
-        "around",
-        "what",
-        "who",
-        "where",
-        "did",
-        "said",
-        "say",
-        "says",
-        "was",
-        "is",
-        "and",
-        "or",
-        "to",
-        "for",
-        "with",
-        "by",
-        "from",
-        "we",
-        "i",
-        "you",
-        "he",
-        "she",
-        "it",
-        "they",
-        "that",
-        "this",
-        "の",
-        "は",
-        "が",
-        "を",
-        "に",
-        "で",
-        "と",
-        "も",
-    ]
+    _numbered(
+        "de het een in op om over van rond wat wie waar zei zegt had heeft is was en of te met voor bij naar er die dat"
+        " aan ik je we hij zij ze the a an in on at of about around what who where did said say says was is and or to"
+        " for with by from we i you he she it they that this の は が を に で と も",
+        0,
+    )
 )
 
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))

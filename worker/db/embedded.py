@@ -16,6 +16,7 @@ import subprocess
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 from worker.core.errors import Unreachable
 from worker.core.folders import make_folder
@@ -38,14 +39,35 @@ def ensure_embedded(directory: Path) -> str:
         try:
             # pgserver's own lock still let two first starts both run initdb (seen: 1 in 3 runs of three at once).
             with exclusive(directory / ".start.lock"):
-                server = pgserver.get_server(  # type: ignore[attr-defined]
-                    directory / "data", cleanup_mode=None
-                )
+                server = _server(pgserver, (directory / "data").resolve())
         except Exception as exc:  # pgserver raises bare Exceptions and CalledProcessErrors
             raise Unreachable("embedded_failed", where=directory, reason=_why(exc)) from None
         base = server.get_uri("postgres")
     _ensure_database(directory, base)
     return base.replace("/postgres?", f"/{DATABASE_NAME}?", 1)
+
+
+def _server(pgserver: Any, data: Path) -> Any:
+    """pgserver gives pg_ctl 10 s, and a start on a loaded machine can take longer: the server goes on starting once
+    pg_ctl is stopped. Wait until it says it is ready, then attach with a new handle (pgserver keeps the failed one)."""
+    try:
+        return pgserver.get_server(data, cleanup_mode=None)
+    except subprocess.TimeoutExpired:
+        _wait_until_ready(data / "postmaster.pid", seconds=120)
+        return pgserver.PostgresServer(data, cleanup_mode=None)
+
+
+def _wait_until_ready(pid_file: Path, *, seconds: float) -> None:
+    """Until the server's pid file says `ready` (its eighth line), or `seconds` passed (the attach then says why)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            lines = pid_file.read_text().splitlines()
+        except OSError:
+            lines = []
+        if len(lines) >= 8 and lines[7].strip() == "ready":
+            return
+        time.sleep(0.2)
 
 
 def _why(exc: Exception) -> str:

@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg
 import asyncpg.pool
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
 from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
@@ -117,9 +118,19 @@ async def in_public(connection: Connection) -> AsyncIterator[None]:
 
 
 async def migrate(connection: Connection, migrations: list[Migration] | None = None) -> list[str]:
-    """Apply every pending migration and changed function, in the schema public; return the names applied."""
-    async with in_public(connection), connection.transaction():
-        return await _migrate(connection, migrations or load_migrations())
+    """Apply every pending migration and changed function, in the schema public; return the names applied.
+
+    The advisory lock is the database's, but roles are the server's: two databases on one server migrating for the
+    first time at once may both make `taak_daemon`. The one that loses finds it made when it tries again."""
+    async for attempt in AsyncRetrying(
+        retry=retry_if_exception_type((asyncpg.DuplicateObjectError, asyncpg.UniqueViolationError)),
+        stop=stop_after_attempt(2),
+        reraise=True,
+    ):
+        with attempt:
+            async with in_public(connection), connection.transaction():
+                return await _migrate(connection, migrations or load_migrations())
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
 
 async def _migrate(connection: Connection, migrations: list[Migration]) -> list[str]:
