@@ -448,6 +448,105 @@ select * from taak_over_tijd order by bot;
 -- The held tasks with their lease left.
 select * from taak_bezig order by lease_tot;
 
+-- name: overzicht_per_dag
+-- `taak overzicht --per-dag` and the cockpit's before and after: per day of the last $1 days (the household's days,
+-- taak_dag) a row for the fleet (bot null, every day) and one per bot that did anything that day. A task counts for
+-- its bot as taak_overzicht counts it; sessions per finished task are the finished tasks' own sessions, whenever
+-- they ran; a question waited until the first answer after it, or until now while its task still waits for the
+-- owner (a question whose task went on unanswered, cancelled say, has no wait). A bot's switch-on is the day of its
+-- first session (the schema records no moment of `taak bot aan`), the fleet's the first of those: on the days
+-- before a bot's switch-on its messages in the old queue (taak_oude_wachtrij, bots of agent_bots only) are counted,
+-- never after, where intake turns them into the tasks counted here.
+-- $1 days, $2..$4 the old queue's time, recipient and status columns ('' none), $5 its open statuses (lower case),
+-- $6 the days' time zone (null: the household's, taak_tijdzone())
+with dagen as (
+    select d::date as dag
+    from generate_series((taak_dag(now(), $6) - ($1::int - 1))::timestamp, taak_dag(now(), $6)::timestamp,
+                         interval '1 day') d
+), vanaf as (  -- a bound before the first day's start wherever the zone is, for the indexes; the days cut exactly
+    select now() - make_interval(days => $1::int + 1) as ts
+), taak as (
+    select t.id, t.status, t.aangemaakt, t.afgerond,
+           coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), '-') as bot
+    from agent_taken t
+), aangezet as (
+    select t.bot, taak_dag(min(l.ts), $6) as dag
+    from agent_taak_log l join taak t on t.id = l.taak_id where l.soort = 'gestart' group by t.bot
+), feiten (dag, bot, soort, waarde) as (
+    -- One row per event; waarde: the sessions of a finished task, whether a session logged no step, the hours a
+    -- question waited, a session's compactions, a result's cost, whether an old message was handled.
+    select taak_dag(t.aangemaakt, $6), t.bot, 'nieuw', null::numeric
+    from taak t where t.aangemaakt >= (select ts from vanaf)
+    union all
+    select taak_dag(t.afgerond, $6), t.bot, 'klaar',
+           (select count(*) from agent_taak_log g where g.taak_id = t.id and g.soort = 'gestart')
+    from taak t where t.status = 'klaar' and t.afgerond >= (select ts from vanaf)
+    union all
+    select taak_dag(t.afgerond, $6), t.bot, 'mislukt', null from taak t
+    where t.status = 'mislukt' and t.afgerond >= (select ts from vanaf)
+    union all
+    select taak_dag(s.gestart, $6), t.bot, 'sessie', case when s.logde_stap then 0 else 1 end
+    from taak_sessies s join taak t on t.id = s.taak_id where s.gestart >= (select ts from vanaf)
+    union all
+    select taak_dag(v.ts, $6), t.bot, 'vraag',
+           extract(epoch from coalesce(
+               (select min(a.ts) from agent_taak_log a where a.taak_id = v.taak_id and a.soort = 'antwoord' and a.id > v.id),
+               case when t.status = 'wacht_op_mens' then now() end) - v.ts) / 3600
+    from agent_taak_log v join taak t on t.id = v.taak_id where v.soort = 'vraag' and v.ts >= (select ts from vanaf)
+    union all
+    select taak_dag(c.eerste, $6), t.bot, 'compactie', c.compacties
+    from taak_compacties c join taak t on t.id = c.taak_id where c.eerste >= (select ts from vanaf)
+    union all
+    select taak_dag(l.ts, $6), t.bot, 'kosten', (l.meta ->> 'total_cost_usd')::numeric
+    from agent_taak_log l join taak t on t.id = l.taak_id
+    where l.soort = 'notitie' and l.meta ? 'resultaat' and l.meta ->> 'total_cost_usd' is not null
+      and l.ts >= (select ts from vanaf)
+    union all
+    select o.dag, o.bot, 'bericht', o.afgehandeld
+    from taak_oude_wachtrij((select ts from vanaf), $2, $3, $4, $5::text[], $6) o
+    join agent_bots b on b.bot = o.bot
+    left join aangezet z on z.bot = o.bot
+    where z.dag is null or o.dag < z.dag
+), per_dag as (
+    select f.dag, f.bot,
+           count(*) filter (where f.soort = 'nieuw') as nieuw,
+           count(*) filter (where f.soort = 'klaar') as klaar,
+           count(*) filter (where f.soort = 'mislukt') as mislukt,
+           count(*) filter (where f.soort = 'sessie') as sessies,
+           round(sum(f.waarde) filter (where f.soort = 'klaar') / nullif(count(*) filter (where f.soort = 'klaar'), 0),
+                 2) as sessies_per_klare_taak,
+           coalesce(sum(f.waarde) filter (where f.soort = 'sessie'), 0)::bigint as sessies_zonder_stap,
+           count(*) filter (where f.soort = 'vraag') as vragen,
+           round((percentile_cont(0.5) within group (order by f.waarde) filter (where f.soort = 'vraag'))::numeric,
+                 1) as vraag_wacht_uren,
+           coalesce(sum(f.waarde) filter (where f.soort = 'compactie'), 0)::bigint as compacties,
+           coalesce(sum(f.waarde) filter (where f.soort = 'kosten'), 0) as kosten_usd,
+           count(*) filter (where f.soort = 'bericht') as berichten,
+           round(sum(f.waarde) filter (where f.soort = 'bericht') / nullif(count(*) filter (where f.soort = 'bericht'), 0),
+                 2) as aandeel_afgehandeld
+    from feiten f join dagen d on d.dag = f.dag
+    group by grouping sets ((f.dag, f.bot), (f.dag))
+)
+select d.dag, p.bot,
+       coalesce(p.nieuw, 0) as nieuw, coalesce(p.klaar, 0) as klaar, coalesce(p.mislukt, 0) as mislukt,
+       coalesce(p.sessies, 0) as sessies, p.sessies_per_klare_taak,
+       coalesce(p.sessies_zonder_stap, 0) as sessies_zonder_stap,
+       coalesce(p.vragen, 0) as vragen, p.vraag_wacht_uren,
+       coalesce(p.compacties, 0) as compacties, coalesce(p.kosten_usd, 0) as kosten_usd,
+       coalesce(p.berichten, 0) as berichten, p.aandeel_afgehandeld,
+       z.dag as aangezet, z.dag is null or d.dag < z.dag as voor_aanzetten
+from dagen d
+left join per_dag p on p.dag = d.dag
+left join lateral (
+    select min(a.dag) as dag from aangezet a where a.bot = p.bot or p.bot is null
+) z on true
+order by d.dag, p.bot nulls first;
+
+-- name: overzicht_per_dag_zonder_jit
+-- For overzicht_per_dag's transaction: its plan's estimate (taak_sessies' step per session) passes the JIT's
+-- threshold on a year of log, and compiling cost more than running: 250 ms of 550 on 5,000 tasks.
+set local jit = off;
+
 -- name: tail_start
 -- The newest log rows to start following from. $1 taak_id (null: all), $2 bot (null: all), $3 how many
 select l.*, coalesce(t.toegewezen_aan, l.bot) as taak_bot from agent_taak_log l join agent_taken t on t.id = l.taak_id
@@ -888,22 +987,16 @@ limit $5;
 
 -- name: cockpit_per_dag
 -- The cockpit's pictures: per day (in the page's time zone, $2, so its days are the page's) and bot, tasks
--- finished, the sessions those tasks took in all (whenever they ran: sessions per finished task as `taak
--- overzicht` counts them, for the tasks finished that day) and the cost of the sessions of that day, over the
--- last $1 days. A task for any bot counts for the bot that claimed it, never for the writer of a row: the
--- owner, finishing a task by hand or cancelling one nobody ran, is no bot, and such a task is in no bot's bar.
+-- finished and the cost of the sessions of that day, over the last $1 days. A task for any bot counts for the bot
+-- that claimed it, never for the writer of a row: the owner, finishing a task by hand or cancelling one nobody ran,
+-- is no bot, and such a task is in no bot's bar.
 select (l.ts at time zone $2)::date as dag,
        coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) as bot,
        count(*) filter (where l.soort = 'klaar') as klaar,
-       coalesce(sum(genomen.sessies), 0)::bigint as sessies_van_klare,
        coalesce(sum((l.meta ->> 'total_cost_usd')::numeric)
                 filter (where l.soort = 'notitie' and l.meta ? 'resultaat'), 0) as kosten
 from agent_taak_log l
 join agent_taken t on t.id = l.taak_id
-left join lateral (
-    select count(*) as sessies from agent_taak_log g
-    where l.soort = 'klaar' and g.taak_id = l.taak_id and g.soort = 'gestart'
-) genomen on true
 where l.ts >= now() - make_interval(days => $1)
   and (l.soort = 'klaar' or (l.soort = 'notitie' and l.meta ? 'resultaat'))
   and coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), '')) is not null

@@ -622,6 +622,17 @@ $_$;
 
 
 --
+-- Name: taak_dag(timestamp with time zone, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.taak_dag(moment timestamp with time zone, zone text DEFAULT NULL::text) RETURNS date
+    LANGUAGE sql STABLE
+    AS $$
+    select (moment at time zone coalesce(zone, taak_tijdzone()))::date
+$$;
+
+
+--
 -- Name: taak_dag_begin(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -808,6 +819,36 @@ begin
     return nieuw_id;
 end
 $$;
+
+
+--
+-- Name: taak_oude_wachtrij(timestamp with time zone, text, text, text, text[], text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text DEFAULT NULL::text) RETURNS TABLE(dag date, bot text, afgehandeld integer)
+    LANGUAGE plpgsql STABLE
+    AS $_$
+declare
+    kolommen text[] := array(select column_name::text from information_schema.columns
+                             where table_schema = 'public' and table_name = 'agent_messages');
+    gedaan text := 'null';
+begin
+    if to_regclass('public.agent_messages') is null or not kolommen @> array[tijd, ontvanger]
+       or not has_table_privilege('public.agent_messages', 'select') then
+        return;
+    end if;
+    if status = any(kolommen) then
+        gedaan := format('lower(btrim(coalesce(m.%I::text, %L))) <> all($2)', status, '');
+        if 'task_id' = any(kolommen) then
+            gedaan := gedaan || ' or exists (select 1 from agent_taken t where t.id = m.task_id::text)';
+        end if;
+    end if;
+    return query execute format(
+        'select taak_dag(m.%1$I::timestamptz, $3), taak_botnaam(m.%2$I::text), (%3$s)::integer
+         from public.agent_messages m where m.%1$I::timestamptz >= $1', tijd, ontvanger, gedaan)
+    using vanaf, open, zone;
+end
+$_$;
 
 
 --
@@ -1629,7 +1670,7 @@ CREATE VIEW public.taak_overzicht AS
             t.afgerond,
             t.uiterlijk,
             COALESCE(t.toegewezen_aan, NULLIF(split_part(t.geclaimd_door, '@'::text, 1), ''::text), '-'::text) AS bot,
-            (((t.afgerond AT TIME ZONE public.taak_tijdzone()))::date = ((now() AT TIME ZONE public.taak_tijdzone()))::date) AS vandaag,
+            (public.taak_dag(t.afgerond) = public.taak_dag(now())) AS vandaag,
             ( SELECT max(l.ts) AS max
                    FROM public.agent_taak_log l
                   WHERE ((l.taak_id = t.id) AND (l.soort = 'vraag'::text))) AS gevraagd
@@ -2620,6 +2661,15 @@ GRANT ALL ON FUNCTION public.taak_claim_id(taak text, bot text, lease_seconds in
 
 
 --
+-- Name: FUNCTION taak_dag(moment timestamp with time zone, zone text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_dag(moment timestamp with time zone, zone text) TO taak_eigenaar;
+
+
+--
 -- Name: FUNCTION taak_dag_begin(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2690,6 +2740,15 @@ GRANT ALL ON FUNCTION public.taak_log_zonder_token(taak text, bot text, soort te
 REVOKE ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_daemon;
 GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_eigenaar;
+
+
+--
+-- Name: FUNCTION taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_oude_wachtrij(vanaf timestamp with time zone, tijd text, ontvanger text, status text, open text[], zone text) TO taak_eigenaar;
 
 
 --

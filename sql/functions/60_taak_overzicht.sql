@@ -1,10 +1,10 @@
 -- Visibility, measured from outside: the figures `taak overzicht` prints, per bot, as a view the owner can query in
--- Supabase. "Today" is the day in the household's time zone (taak_tijdzone()). After taak_sessies, which it reads.
+-- Supabase. "Today" is the day in the household's time zone (taak_dag). After taak_sessies, which it reads.
 -- Unlike the other views it reads the tables with its owner's rights (no security_invoker), as it always has.
 create or replace view taak_overzicht as
 with taak as (
     select t.*, coalesce(t.toegewezen_aan, nullif(split_part(t.geclaimd_door, '@', 1), ''), '-') as bot,
-           (t.afgerond at time zone taak_tijdzone())::date = (now() at time zone taak_tijdzone())::date as vandaag,
+           taak_dag(t.afgerond) = taak_dag(now()) as vandaag,
            (select max(l.ts) from agent_taak_log l where l.taak_id = t.id and l.soort = 'vraag') as gevraagd
     from agent_taken t
 ), per_bot as (

@@ -247,7 +247,7 @@ async def test_the_board_shows_bots_tasks_and_pictures(
     assert 'data-bot="paco"' in page
     assert "VEROUDERD" in page  # a heartbeat ten minutes old
     assert f'href="/taak/{task_id}"' in page
-    assert page.count('<svg class="chart"') == 3
+    assert page.count('<svg class="chart"') == 4
     assert "cdn" not in page.lower()
     assert "@media (max-width: 700px)" in page  # one column on a phone
 
@@ -332,7 +332,7 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
         else:
             await ledger.vrijgeven(task_id, claimed.token, "lukt niet", bot=bot)
     pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
-    assert len(pictures) == 3
+    assert len(pictures) == 4
     assert not [p for p in pictures if "jamal" in p]
     legend = re.findall(r'width="10" height="10"[^>]*/><text [^>]*>([^<]*)</text>', pictures[0])
     assert legend == ["coco klaar", "paco klaar", "paco mislukt"], legend
@@ -732,6 +732,40 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     page = client.get("/").text
     assert float(overview) == 2.0
     assert f"<title>paco {day}: 2</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
+
+
+async def test_the_before_and_after_pictures_stand_each_bots_bar_beside_the_others(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """Issue 41: sessions per finished task and the hours a question waited, per bot side by side (the old
+    picture stacked the bots' ratios: 2 and 1 read as 3), the switch-on marked."""
+    from datetime import UTC, datetime
+
+    from worker.core.table import month_names
+
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot in ('paco', 'coco')")
+    ledger = ledger_on(conn, machine="mac")
+    for bot, sessions in (("paco", 2), ("coco", 1)):
+        task_id = await new_task(conn, f"voor {bot}")
+        await conn.execute("update agent_taken set toegewezen_aan = $1 where id = $2", bot, task_id)
+        for n in range(sessions):
+            claimed = await ledger.claim([bot])
+            assert claimed is not None
+            if n < sessions - 1:
+                await ledger.vrijgeven_poging_terug(task_id, claimed.token, bot=bot, reden="x", sessie=None)
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+    today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
+    day = f"{today.day} {month_names('nl')[today.month - 1]}"
+    pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
+    sessions_picture = pictures[2]
+    bar = r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" [^>]*><title>{}</title>'
+    coco = [float(v) for v in re.findall(bar.format(f"coco {day}: 1"), sessions_picture)[0]]
+    paco = [float(v) for v in re.findall(bar.format(f"paco {day}: 2"), sessions_picture)[0]]
+    assert coco[0] + coco[2] <= paco[0]  # beside each other, in the bots' order
+    assert coco[1] + coco[3] == pytest.approx(paco[1] + paco[3])  # both on the axis
+    assert 'stroke-dasharray="4 3"' in sessions_picture  # switched on today: the first session
+    assert "uren dat een vraag wachtte" in pictures[3]
 
 
 async def test_the_task_page_lists_every_session_from_its_start_with_what_its_result_said(

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
+from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
@@ -225,8 +226,14 @@ def _overzicht_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "overzicht",
         help="per bot: held, waiting, done today, sessions, cost, workers",
-        usage="taak overzicht [--json]",
+        usage="taak overzicht [--per-dag [--dagen N]] [--json]",
     )
+    p.add_argument(
+        "--per-dag",
+        action="store_true",
+        help="per day, fleet and bots: tasks, sessions, questions, cost; the old queue before the switch-on",
+    )
+    p.add_argument("--dagen", type=a.whole_number, metavar="N", help="with --per-dag: the last N days (default 14)")
     a.add_json(p)
     p.set_defaults(handler=overzicht)
 
@@ -234,6 +241,10 @@ def _overzicht_parser(sub: Sub) -> None:
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
+    if args.dagen is not None and not args.per_dag:
+        raise InvalidInput("per_day.days_alone")
+    if args.per_dag:
+        return await _per_dag(args, settings)
     async with a.store(settings) as store:
         bots = [dict(r) for r in await overview.per_bot(store.db)]
         held = [dict(r) for r in await overview.held_tasks(store.db)]
@@ -245,6 +256,25 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
     _print_overview(bots, held, settings.language)
+    return ExitCode.OK
+
+
+PER_DAY_DAYS = 14  # two weeks, as the cockpit's pictures
+PER_DAY_MOST = 3660  # ten years: the calendar, not the database, is the limit of a longer table
+
+
+async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
+
+    days = a.positive(PER_DAY_DAYS if args.dagen is None else args.dagen, "--dagen")
+    if days > PER_DAY_MOST:
+        raise InvalidInput("number_too_large", value=str(days), limit=PER_DAY_MOST)
+    async with a.store(settings) as store:
+        rows = await overview.per_day(store.db, days, settings)
+    if args.json:
+        print(json.dumps({"dagen": [plain(dict(r)) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
+    else:
+        print(daily_table([dict(r) for r in rows], settings.language))
     return ExitCode.OK
 
 

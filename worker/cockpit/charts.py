@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import date
 from html import escape
@@ -59,3 +60,99 @@ def bars(
 
 def _label(value: float, money: bool) -> str:
     return f"${value:.2f}" if money else f"{round(value, 2):g}"  # 1.33, as `taak overzicht` shows a ratio
+
+
+# The before-and-after pictures are drawn for the phone: 360 units wide with 13-unit text, so that the page's
+# 390 px (a chart of at least 305 px there) shows every label at 11 px or more; on a wide page they grow to 560 px.
+NARROW, NARROW_TEXT, PLOT = 360, 13, 130
+
+
+def grouped(
+    title: str,
+    days: Sequence[date],
+    series: Mapping[str, Sequence[float | None]],
+    months: Sequence[str],
+    *,
+    before: Mapping[str, Sequence[bool]] | None = None,
+    switch_on: tuple[date, str] | None = None,
+    note: str = "",
+) -> str:
+    """Bars per day side by side, one per series (a bot), never stacked: a ratio summed over bots means nothing.
+    `before[name][i]` draws that bar lighter (a figure of the days before the switch-on); `switch_on`, a day and
+    its label, draws a dashed line at that day's left edge; `note` says what the lighter bars are."""
+    lines = _wrapped(title)
+    top = max((v for values in series.values() for v in values if v is not None), default=0.0) or 1.0
+    plot_top = 14 + 17 * len(lines) + 6
+    base = plot_top + PLOT
+    slot = (NARROW - 16) / max(len(days), 1)
+    width = slot * 0.8 / max(len(series), 1)
+    parts = [
+        *(_text(8, 16 + 17 * n, line, weight="600") for n, line in enumerate(lines)),
+        _text(NARROW - 8, plot_top - 4, f"max {_label(top, False)}", anchor="end", fill="#555"),
+        f'<line x1="8" y1="{base}" x2="{NARROW - 8}" y2="{base}" stroke="#999"/>',
+    ]
+    for i, day in enumerate(days):
+        for n, (name, values) in enumerate(series.items()):
+            value = values[i]
+            if value is None or value <= 0:
+                continue
+            height = PLOT * value / top
+            x = 8 + i * slot + slot * 0.1 + n * width
+            faded = ' fill-opacity="0.45"' if before and before.get(name, [False] * len(days))[i] else ""
+            tip = escape(f"{name} {day_month(day, months)}: {_label(value, False)}")
+            parts.append(
+                f'<rect x="{x:.1f}" y="{base - height:.1f}" width="{width:.1f}" height="{height:.1f}" '
+                f'fill="{COLOURS[n % len(COLOURS)]}"{faded}><title>{tip}</title></rect>'
+            )
+        if i % -(-len(days) // 6) == 0:  # at most six labels: `30 nov` at 13 units needs about 45
+            parts.append(
+                _text(
+                    _inside(8 + i * slot + slot / 2, day_month(day, months)),
+                    base + 16,
+                    day_month(day, months),
+                    anchor="middle",
+                )
+            )
+    y = base + 38
+    if switch_on is not None and switch_on[0] in days:  # a dashed line to the axis; its label under the days
+        x = 8 + days.index(switch_on[0]) * slot
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{plot_top}" x2="{x:.1f}" y2="{base}" stroke="#222" stroke-dasharray="4 3"/>'
+        )
+        anchor = "start" if x < NARROW / 2 else "end"
+        parts.append(_text(x + (3 if anchor == "start" else -3), y, switch_on[1], anchor=anchor))
+        y += 22
+    x = 8.0
+    for n, name in enumerate(series):
+        room = 18 + 7.5 * len(name) + 10
+        if x > 8 and x + room > NARROW - 8:
+            x, y = 8.0, y + 20
+        parts.append(f'<rect x="{x:.1f}" y="{y - 11}" width="12" height="12" fill="{COLOURS[n % len(COLOURS)]}"/>')
+        parts.append(_text(x + 16, y, name))
+        x += room
+    for line in _wrapped(note) if note else []:
+        y += 20
+        parts.append(_text(8, y, line, fill="#555"))
+    head = (
+        f'<svg class="chart" viewBox="0 0 {NARROW} {y + 10}" role="img" aria-label="{escape(title)}" '
+        'style="max-width: 560px" xmlns="http://www.w3.org/2000/svg">'
+    )
+    return head + "".join(parts) + "</svg>"
+
+
+def _inside(middle: float, said: str) -> float:
+    """The middle of a label, moved in so that the whole label stands inside the picture."""
+    half = 3.7 * len(said)
+    return min(max(middle, 8 + half), NARROW - 8 - half)
+
+
+def _wrapped(said: str) -> list[str]:
+    """Lines that fit the narrow width (about 7 units a letter at 13 units)."""
+    return textwrap.wrap(said, 44) or [""]
+
+
+def _text(x: float, y: float, said: str, *, anchor: str = "start", weight: str = "400", fill: str = "#222") -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y}" font-size="{NARROW_TEXT}" font-weight="{weight}" fill="{fill}" '
+        f'text-anchor="{anchor}">{escape(said)}</text>'
+    )

@@ -7,9 +7,9 @@ import functools
 import hashlib
 import hmac
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from worker.cockpit import charts
 from worker.cockpit.pages import render
+from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
 from worker.core.machines import expand_facts
@@ -291,21 +292,41 @@ async def _charts(db: Executor, settings: Settings) -> list[str]:
         if (n := position.get(row["dag"])) is not None:
             tally["finished", f"{row['bot']} {words['done_label']}"][n] += row["klaar"]
             tally["cost", row["bot"]][n] += float(row["kosten"])
-            tally["sessions", row["bot"]][n] += row["sessies_van_klare"]
-            tally["done", row["bot"]][n] += row["klaar"]
     for row in await cockpit_rows.failed_per_day(db, CHART_DAYS, settings.timezone):
         if (n := position.get(row["dag"])) is not None:
             tally["finished", f"{row['bot']} {words['failed_label']}"][n] += row["mislukt"]
-    ratio = {
-        bot: [s / d if d else 0.0 for s, d in zip(sessions, tally["done", bot], strict=True)]
-        for bot, sessions in _series(tally, "sessions").items()
-    }
     months = month_names(settings.language)
     finished = _series(tally, "finished", by_name=True)  # a bot's finished and failed side by side
     return [
         charts.bars(words["finished_failed"], days, finished, months),
         charts.bars(words["cost_per_day"], days, _series(tally, "cost"), months, money=True),
-        charts.bars(words["sessions_per_task"], days, ratio, months),
+        *await _before_after(db, settings, days, months),
+    ]
+
+
+async def _before_after(db: Executor, settings: Settings, days: list[date], months: Sequence[str]) -> list[str]:
+    """Issue 41's two pictures, from `taak overzicht --per-dag`'s rows in the page's days: sessions per finished
+    task (before a bot's switch-on the old queue's messages per handled message, lighter) and the median hours a
+    question waited, each bot's bar beside the others'."""
+    words = area_words("cockpit", settings.language)
+    rows = [dict(r) for r in await overview.per_day(db, len(days), settings, settings.timezone)]
+    switched = daily.fleet_switch_on(rows)
+    mark = (switched, words["switched_on"]) if switched is not None else None
+    sessions, before = daily.bot_series(rows, days, "sessies_per_klare_taak"), daily.before_switch_on(rows, days)
+    faded = any(v is not None and b for bot in sessions for v, b in zip(sessions[bot], before[bot], strict=True))
+    return [
+        charts.grouped(
+            words["sessions_before_after"],
+            days,
+            sessions,
+            months,
+            before=before,
+            switch_on=mark,
+            note=words["before_note"] if faded else "",
+        ),
+        charts.grouped(
+            words["question_wait"], days, daily.bot_series(rows, days, "vraag_wacht_uren"), months, switch_on=mark
+        ),
     ]
 
 

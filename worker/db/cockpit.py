@@ -18,7 +18,7 @@ async def board_tasks(db: Executor) -> list[Task]:
 
 
 async def per_day(db: Executor, days: int, timezone: str) -> list[asyncpg.Record]:
-    """Per day and bot: tasks finished, the sessions they took, and the cost of the day's sessions."""
+    """Per day and bot: tasks finished, and the cost of the day's sessions."""
     return list(await db.fetch(queries()["cockpit_per_dag"], days, timezone))
 
 
