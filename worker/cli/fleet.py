@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, Refused
+from worker.core.machines import newest_version, said_version, versions_of
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
 from worker.core.table import age, dollars, header_row, table, when
@@ -88,13 +89,15 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
 
     headers = header_row(
-        "list.bots", ("bot", "on", "machine", "task", "last_seen", "today", "urgent"), settings.language
+        "list.bots", ("bot", "on", "machine", "version", "task", "last_seen", "today", "urgent"), settings.language
     )
+    newest = newest_version(b.versie for b in listed)
     rows = [
         (
             b.bot,
             _switch(b.actief, settings.language),
             b.machine,
+            said_version(b.versie, newest, settings.language),
             b.huidige_taak,
             when(b.laatst_gezien, settings.zone, settings.language),
             _day(today.get(b.bot), settings.language),
@@ -183,19 +186,31 @@ def _machine_parser(sub: Sub) -> None:
 
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
 
+    from worker.db.bots import all_bots  # start-up: asyncpg, for the verbs that use the database
+
     changes = args.machine_command == "zet"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         found = await _machines(store, args)
+        seen = [(b.machine, b.versie) for b in await all_bots(store.db)]  # what each daemon said in its heartbeat
     if changes:  # a success line, as every verb that changes something says one
         print(_machine_saved(found[0], settings.language))
         return ExitCode.OK
+    newest = newest_version(v for _m, v in seen)
     if getattr(args, "json", False):
-        shown = [asdict(m) for m in found]
+        shown = [{**asdict(m), "versies": versions_of(m, seen), "nieuwste_versie": newest} for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
 
-    headers = header_row("list.machines", ("names", "ip", "bots"), settings.language)
-    rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
+    headers = header_row("list.machines", ("names", "ip", "bots", "version"), settings.language)
+    rows = [
+        (
+            " = ".join(m.names()),
+            m.ip,
+            ", ".join(m.bots) or None,
+            ", ".join(said_version(v, newest, settings.language) for v in versions_of(m, seen)) or None,
+        )
+        for m in found
+    ]
     print(table(headers, rows) if rows else message("list.no_machines", settings.language))
     return ExitCode.OK
 
