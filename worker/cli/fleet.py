@@ -26,6 +26,7 @@ Sub = Any
 def register(sub: Sub) -> None:
     _bot_parser(sub)
     _machine_parser(sub)
+    _eigenaar_parser(sub)
     _overzicht_parser(sub)
     _dagbericht_parser(sub)
     _intake_parser(sub)
@@ -234,6 +235,43 @@ def _machine_saved(saved: Any, language: str) -> str:
     ]
     details = f" ({'; '.join(parts)})" if parts else ""
     return message("machine_saved", language, name=saved.naam, details=details)
+
+
+def _eigenaar_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "eigenaar",
+        help="the owner's name, one for the whole fleet: taak eigenaar, taak eigenaar zet NAME",
+        usage="taak eigenaar [zet NAME]",
+    )
+    verbs = p.add_subparsers(dest="eigenaar_command", parser_class=a.Parser, metavar="VERB")
+    zet = verbs.add_parser("zet", help="set the owner's name on every machine", usage="taak eigenaar zet NAME")
+    zet.add_argument("naam", metavar="NAME", help="the name on the rows the owner writes")
+    for verb in (p, zet):
+        verb.set_defaults(handler=eigenaar)
+
+
+async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
+    """`taak eigenaar`: who the owner is and where the name comes from; `zet NAME`: one name for the fleet."""
+    from worker.db import owner  # start-up: asyncpg, for the verbs that use the database
+    from worker.owner import owner_name  # start-up: as above
+
+    language = settings.language
+    if args.eigenaar_command == "zet":
+        name = owner.check_owner_name(args.naam)  # bad input refused before the database is asked
+        async with a.store_for_a_change(settings) as store:
+            saved = await owner.set_fleet_owner(store.db, name)
+        print(message("owner_saved", language, name=saved))
+        return ExitCode.OK
+    async with a.store(settings) as store:
+        fleet = await owner.fleet_owner(store.db)
+    if fleet is None:
+        source = "TAAK_OWNER" if settings.owner else message("owner_os_user", language)
+        print(message("owner_local", language, name=owner_name(settings), source=source))
+        return ExitCode.OK
+    print(message("owner_fleet", language, name=fleet))
+    if settings.owner and settings.owner != fleet:
+        print(message("owner_local_unused", language, local=settings.owner))
+    return ExitCode.OK
 
 
 def _overzicht_parser(sub: Sub) -> None:

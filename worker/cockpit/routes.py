@@ -34,9 +34,10 @@ from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
 from worker.db.ledger import json_object
 from worker.db.machines import machines_named
+from worker.db.owner import owner_name
 from worker.db.sqlfiles import Executor
 from worker.db.store import Store
-from worker.owner import owner_name, take_back_wait
+from worker.owner import take_back_wait
 from worker.settings import Settings
 
 COOKIE = "taak_cockpit"
@@ -218,7 +219,7 @@ ROUTES = [
 async def _act(store: Store, task_id: str, action: str, text: str) -> str:
     """One of the owner's verbs, through the ledger as the CLI does it; returns the mark of what was done (DONE)."""
     ledger, settings = store.tasks, store.settings
-    wie = owner_name(settings)
+    wie = await owner_name(store.db, settings)
     if action != "terugnemen" and is_blank(text):
         raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
     if action == "antwoord":
