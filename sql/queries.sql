@@ -398,6 +398,10 @@ insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1)
 on conflict (sleutel) do update set waarde = excluded.waarde
 where taak_instellingen.waarde is distinct from excluded.waarde;
 
+-- name: taken_afgerond
+-- Which of these tasks are finished (klaar, mislukt, geannuleerd): their session folders may be pruned. $1 ids
+select id from agent_taken where id = any($1::text[]) and status in ('klaar', 'mislukt', 'geannuleerd') order by id;
+
 -- name: vloot_eigenaar
 -- The owner's name for the whole fleet (null: none set; each machine says TAAK_OWNER, else its OS user).
 select naam from taak_vloot_eigenaar;

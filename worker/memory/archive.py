@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +24,7 @@ from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
+from worker.core.model import is_task_id
 from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 from worker.memory import semantic
@@ -65,6 +67,44 @@ class Layout:
     @property
     def sessions(self) -> Path:
         return self.data_dir / "sessies"
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    """The bytes of every file under `folder`, and how many folders it holds at its top (0, 0: none)."""
+    if not folder.is_dir():
+        return 0, 0
+    size = sum(path.lstat().st_size for path in folder.rglob("*") if path.is_file() and not path.is_symlink())
+    return size, sum(1 for path in folder.iterdir() if path.is_dir())
+
+
+def quiet_task_folders(layout: Layout, days: int, now: float) -> list[str]:
+    """The tasks whose folder in `sessies/` nothing was written in for `days` days: candidates for pruning, once the
+    database says the task is finished (an ID is all a folder's name may be; anything else is left alone)."""
+    cutoff = now - days * 86400
+    found = []
+    for folder in sorted(layout.sessions.iterdir()) if layout.sessions.is_dir() else []:
+        if folder.is_symlink() or not folder.is_dir() or not is_task_id(folder.name):
+            continue
+        times = [path.lstat().st_mtime for path in (folder, *folder.rglob("*"))]
+        if max(times) < cutoff:
+            found.append(folder.name)
+    return found
+
+
+def prune_task_folders(layout: Layout, task_ids: Iterable[str]) -> tuple[int, int]:
+    """Remove these tasks' folders from `sessies/` (the archive keeps every line of their sessions: the daemon prunes
+    only after an update that read them all); returns how many folders, and their bytes. Under the archive's lock,
+    so that no update reads a folder while it goes."""
+    removed = freed = 0
+    with exclusive(layout.data_dir / "archief.lock"):
+        for task_id in task_ids:
+            folder = layout.sessions / task_id
+            if not is_task_id(task_id) or folder.is_symlink() or not folder.is_dir():
+                continue
+            size, _ = folder_size(folder)
+            shutil.rmtree(folder)
+            removed, freed = removed + 1, freed + size
+    return removed, freed
 
 
 @dataclass(frozen=True)
