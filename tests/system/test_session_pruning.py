@@ -58,7 +58,8 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
     assert archived_texts(tmp_path / "data") == []  # nothing archived yet: the first indexer run came too early
     before = run_taak(env, "doctor")
     (line,) = [x for x in before.out.splitlines() if "sessiemappen:" in x]
-    assert " in 4 taakmappen (" in line and "na 30 stille dagen" in line, line
+    assert " in 4 taakmappen (" in line, line
+    assert "na 30 stille dagen" in line, line
 
     second = Daemon(env, tmp_path / "second.log")
     try:
@@ -70,10 +71,12 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
     finally:
         second.stop()
     (event,) = [e for e in second.events() if e.get("event") == "sessions_pruned"]
-    assert event["folders"] == 1 and event["bytes"] > 0
+    assert event["folders"] == 1
+    assert event["bytes"] > 0
     assert sorted(p.name for p in sessions.iterdir()) == sorted([waiting, recent, "notities"])
     texts = archived_texts(tmp_path / "data")
-    assert "Ik begin." in texts and "Stap een is gelogd." in texts  # the archive kept the removed folder's lines
+    assert "Ik begin." in texts  # the archive kept the removed folder's lines
+    assert "Stap een is gelogd." in texts
 
 
 def test_a_sessions_days_that_is_no_whole_number_of_days_is_refused_in_one_line(cli_env: dict[str, str]) -> None:
