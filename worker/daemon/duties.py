@@ -213,12 +213,13 @@ class Duties:
         update that read them (one with a file the update could not read is kept, to be read later)."""
         s = self.store.settings
         layout = Layout(s.data_dir)
-        quiet = await anyio.to_thread.run_sync(quiet_task_folders, layout, s.sessions_days, time.time())
+        now = time.time()
+        quiet = await anyio.to_thread.run_sync(quiet_task_folders, layout, s.sessions_days, now)
         if not quiet:
             return
         finished = await self.db("sessions", partial(finished_tasks, self.store.db, quiet))
         going = [t for t in finished if not any(p.startswith(f"{layout.sessions / t}{os.sep}") for p in files_skipped)]
-        removed, freed = await anyio.to_thread.run_sync(prune_task_folders, layout, going)
+        removed, freed = await anyio.to_thread.run_sync(prune_task_folders, layout, going, s.sessions_days, now)
         if removed:
             log.info("sessions_pruned", folders=removed, bytes=freed, days=s.sessions_days)
 
