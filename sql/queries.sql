@@ -398,6 +398,20 @@ insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1)
 on conflict (sleutel) do update set waarde = excluded.waarde
 where taak_instellingen.waarde is distinct from excluded.waarde;
 
+-- name: taken_afgerond
+-- Which of these tasks are finished (klaar, mislukt, geannuleerd): their session folders may be pruned. $1 ids
+select id from agent_taken where id = any($1::text[]) and status in ('klaar', 'mislukt', 'geannuleerd') order by id;
+
+-- name: vloot_eigenaar
+-- The owner's name for the whole fleet (null: none set; each machine says TAAK_OWNER, else its OS user).
+select naam from taak_vloot_eigenaar;
+
+-- name: vloot_eigenaar_zetten
+-- Set the owner's name for the whole fleet. $1 naam
+insert into taak_vloot_eigenaar (een, naam) values (true, $1)
+on conflict (een) do update set naam = excluded.naam, gezet = now()
+returning naam;
+
 -- name: machine_zet
 -- Create or update a machine; null keeps the IP, an empty array keeps the bots. $1 naam, $2 ip, $3 bots
 insert into machines (naam, ip, bots) values ($1, $2::inet, coalesce($3::text[], '{}'))

@@ -1747,6 +1747,19 @@ CREATE VIEW public.taak_overzicht AS
 
 
 --
+-- Name: taak_vloot_eigenaar; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_vloot_eigenaar (
+    een boolean DEFAULT true NOT NULL,
+    naam text NOT NULL,
+    gezet timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT vloot_eigenaar_een_rij CHECK (een),
+    CONSTRAINT vloot_eigenaar_naam CHECK (((naam ~ '[^[:space:]]'::text) AND (naam !~ '[[:cntrl:]]'::text) AND (naam = btrim(naam)) AND (length(naam) <= 64)))
+);
+
+
+--
 -- Name: agent_bots agent_bots_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1896,6 +1909,14 @@ ALTER TABLE ONLY public.taak_meldingen
 
 ALTER TABLE ONLY public.taak_migraties
     ADD CONSTRAINT taak_migraties_pkey PRIMARY KEY (naam);
+
+
+--
+-- Name: taak_vloot_eigenaar taak_vloot_eigenaar_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_vloot_eigenaar
+    ADD CONSTRAINT taak_vloot_eigenaar_pkey PRIMARY KEY (een);
 
 
 --
@@ -2331,6 +2352,13 @@ CREATE POLICY taak_daemon_alles ON public.taak_meldingen TO taak_daemon USING (t
 
 
 --
+-- Name: taak_vloot_eigenaar taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_vloot_eigenaar TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_instellingen taak_daemon_lezen; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2449,6 +2477,13 @@ CREATE POLICY taak_eigenaar_alles ON public.taak_meldingen TO taak_eigenaar USIN
 
 
 --
+-- Name: taak_vloot_eigenaar taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_vloot_eigenaar TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_instellingen taak_eigenaar_lezen; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2491,6 +2526,12 @@ ALTER TABLE public.taak_meldingen ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.taak_migraties ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_vloot_eigenaar; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_vloot_eigenaar ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: -
@@ -3069,6 +3110,14 @@ GRANT SELECT ON TABLE public.taak_sessies TO taak_eigenaar;
 
 GRANT SELECT ON TABLE public.taak_overzicht TO taak_daemon;
 GRANT SELECT ON TABLE public.taak_overzicht TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_vloot_eigenaar; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vloot_eigenaar TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vloot_eigenaar TO taak_eigenaar;
 
 
 --

@@ -142,6 +142,9 @@ class Settings(BaseSettings):
     remind_hours: float = Field(default=24.0, gt=0)
     outbox_seconds: float = Field(default=10.0, gt=0)
     index_seconds: float = Field(default=600.0, gt=0)
+    # A finished task's folder in <data>/sessies/ (its sessions' stdout, briefings, records) is removed after this
+    # many quiet days, once the archive holds every line of it: the archive is the lossless copy.
+    sessions_days: int = Field(default=30, ge=1, le=36500)
     # The optional extra `semantic`: used when installed unless switched off; the indexer embeds at most
     # this many lines per run, newest first, so a large backlog is caught up over several runs.
     semantic: bool = True

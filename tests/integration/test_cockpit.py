@@ -834,3 +834,31 @@ async def test_the_board_shows_what_the_next_digest_will_say_and_when(
     assert text.startswith("Dagbericht ")
     assert f"{task_id} (paco, wacht " in text
     assert "Welk album, Zomer of Winter?" in text
+
+
+async def test_sessions_per_finished_task_draws_each_bots_ratio_beside_the_others_not_on_top(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """Issue 41: the bots' ratios were stacked, 1 + 1 + 1.33 drawn as one bar of 3.33. Each bar now stands on the
+    axis at its own place, and the picture's top is the largest ratio, not a sum."""
+    client = logged_in(*cockpit)
+    await conn.execute("update agent_bots set actief = true where bot in ('paco', 'coco')")
+    ledger = ledger_on(conn, machine="mac")
+    for bot, sessions in (("paco", 1), ("coco", 2)):
+        task_id = await new_task(conn, f"voor {bot}")
+        await conn.execute("update agent_taken set toegewezen_aan = $1 where id = $2", bot, task_id)
+        for n in range(sessions):
+            claimed = await ledger.claim([bot])
+            assert claimed is not None
+            if n < sessions - 1:
+                assert await ledger.vrijgeven_poging_terug(task_id, claimed.token, bot=bot, reden="x", sessie=None)
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+    pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
+    bar = r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="[^"]*"><title>'
+    bars = re.findall(bar, pictures[2])  # the bars, each with its tip (the legend's squares have none)
+    assert len(bars) == 2
+    (x1, y1, w1, h1), (x2, y2, w2, h2) = [tuple(map(float, bar)) for bar in bars]
+    assert abs((y1 + h1) - (y2 + h2)) < 0.01  # both on the axis
+    assert x2 >= x1 + w1 or x1 >= x2 + w2  # beside each other
+    assert sorted([h1, h2])[1] == 2 * sorted([h1, h2])[0]  # 2 is twice 1
+    assert ">max 2</text>" in pictures[2]

@@ -50,14 +50,42 @@ def test_zet_wie_and_lijst_through_the_command(cli_env: dict[str, str]) -> None:
         "ip": "192.168.1.2",
         "aliassen": ["McMini Veranda", "veranda"],
         "bots": ["coco"],
+        "versies": [],  # no daemon on it has said its version yet
+        "nieuwste_versie": None,
     }
     again = run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "veranda")
     assert again.code == 0
     # A success line as every changing verb says one (it printed the registry's table: tester L)
     assert again.out == "keukenhof-veranda: saved (also McMini Veranda, veranda; ip 192.168.1.2; bots coco)\n"
     header, row = run_taak(cli_env, "machine", "lijst").out.splitlines()
-    assert header.split() == ["names", "ip", "bots"]  # cli_env speaks English
-    assert row.split("  ") == ["keukenhof-veranda = McMini Veranda = veranda", "192.168.1.2", "coco"]
+    assert header.split() == ["names", "ip", "bots", "version"]  # cli_env speaks English
+    assert row.split("  ")[:3] == ["keukenhof-veranda = McMini Veranda = veranda", "192.168.1.2", "coco"]
+
+
+async def test_each_machine_shows_its_daemons_version_and_one_behind_the_newest_is_flagged(
+    cli_env: dict[str, str], db_url: str
+) -> None:
+    """Issue 41: which machine still runs an old daemon was asked of each machine in turn. A daemon's heartbeat
+    says its machine and version (agent_bots); a machine is found by any of its names, in any case."""
+    run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "McMini Veranda")
+    run_taak(cli_env, "machine", "zet", "macbook")
+    conn = await asyncpg.connect(db_url)
+    try:
+        await conn.execute("update agent_bots set machine = 'mcmini veranda', versie = '0.9.2' where bot = 'coco'")
+        await conn.execute("update agent_bots set machine = 'macbook', versie = '0.10.0' where bot = 'paco'")
+    finally:
+        await conn.close()
+    listed = run_taak(cli_env, "machine", "lijst").out
+    (veranda,) = [line for line in listed.splitlines() if line.startswith("keukenhof-veranda")]
+    (macbook,) = [line for line in listed.splitlines() if line.startswith("macbook")]
+    assert veranda.endswith("0.9.2 (not the newest: 0.10.0)")  # 0.10 is newer than 0.9, not older
+    assert macbook.endswith("0.10.0")
+    bots = run_taak(cli_env, "bot", "lijst").out
+    (coco,) = [line for line in bots.splitlines() if line.startswith("coco")]
+    assert "0.9.2 (not the newest: 0.10.0)" in coco
+    shown = {m["naam"]: m for m in json.loads(run_taak(cli_env, "machine", "lijst", "--json").out)}
+    assert shown["keukenhof-veranda"]["versies"] == ["0.9.2"]
+    assert shown["macbook"]["nieuwste_versie"] == "0.10.0"
 
 
 @pytest.mark.parametrize("alias", ["veranda", "VERANDA", "keukenhof-veranda"])

@@ -1,6 +1,9 @@
 """The cockpit in a real browser: Debian's headless Chromium driven through its chromedriver (Selenium). The
 owner opens the link `taak cockpit --link` prints, sees the board, watches a new log row appear without a
-reload, answers a question, and the board fits a phone's width in one column."""
+reload, answers a question, and the board fits a phone's width in one column. Every page is read at a phone's
+size (390x844, as the owner reads it from the sofa) and a desktop's: none is wider than its screen, every field
+has its label, and no picture's label is smaller than 11 px (issue 41: tables 866 px wide on a phone, IDs over
+three lines, labels of 4 px, answer and reason fields without a name)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+
+from tests.helpers import ledger_on
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -121,5 +126,93 @@ async def test_the_owner_watches_the_log_live_answers_and_reads_the_board_on_a_p
         shot = Path(os.environ.get("TAAK_COCKPIT_SCREENSHOT") or tmp_path / "board.png")
         assert browser.save_screenshot(str(shot))
         assert shot.stat().st_size > 10_000
+    finally:
+        await conn.close()
+
+
+PHONE, DESKTOP = (390, 844, True), (1280, 900, False)
+
+# What a page must never be: wider than its screen (anything that scrolls sideways counts), a field without a label
+# (label[for], a wrapping label, or aria-label), a picture's label under 11 px, or an ID broken over lines.
+PAGE_FAULTS = """
+const faults = [];
+const width = window.innerWidth;
+if (document.documentElement.scrollWidth > width) {
+  faults.push('page ' + document.documentElement.scrollWidth + ' px wide on a screen of ' + width);
+}
+document.querySelectorAll('body *').forEach(function (e) {
+  const style = getComputedStyle(e);
+  if (['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1) {
+    faults.push('scrolls sideways: ' + e.tagName + '#' + e.id + ' ' + e.scrollWidth + ' > ' + e.clientWidth);
+  }
+  if (e.getBoundingClientRect().right > width + 1 && style.position !== 'fixed') {
+    faults.push('beyond the screen: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 30));
+  }
+});
+document.querySelectorAll('input, textarea, select').forEach(function (e) {
+  if (e.type === 'hidden') { return; }
+  if (!(e.labels && e.labels.length) && !e.getAttribute('aria-label')) {
+    faults.push('no label: ' + e.outerHTML);
+  }
+});
+document.querySelectorAll('svg.chart text').forEach(function (t) {
+  const px = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+  if (px < 11) { faults.push('picture label of ' + px.toFixed(1) + ' px: ' + t.textContent); }
+});
+document.querySelectorAll('a.id').forEach(function (a) {
+  if (a.getClientRects().length > 1) { faults.push('ID over lines: ' + a.textContent); }
+});
+return faults;
+"""
+
+
+@pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
+async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_pictures(
+    served: tuple[str, dict[str, str]], browser: object, db_url: str, screen: tuple[int, int, bool]
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
+
+    assert isinstance(browser, WebDriver)
+    width, height, mobile = screen
+    browser.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 3 if mobile else 1, "mobile": mobile},
+    )
+    link, _env = served
+    conn = await asyncpg.connect(db_url)
+    try:
+        await conn.execute("update agent_bots set actief = true")
+        await conn.execute(
+            "update agent_bots set machine = 'McMini-Veranda-keukenhof.local', versie = '0.1.0', laatst_gezien = now()"
+        )
+        await conn.execute("update agent_bots set versie = '0.0.9' where bot = 'coco'")
+        ledger = ledger_on(conn, machine="McMini-Veranda-keukenhof.local")
+        for bot, sessions in (("paco", 1), ("coco", 2), ("sjakie", 1)):  # ratios 1, 2 and 1 on one day
+            task_id = await conn.fetchval("select taak_nieuw($1, 'jamal', $2)", f"Klus van {bot}", bot)
+            for n in range(sessions):
+                claimed = await ledger.claim([bot])
+                assert claimed is not None
+                token = claimed.task.lease_token or ""
+                if n < sessions - 1:
+                    assert await ledger.vrijgeven_poging_terug(task_id, token, bot=bot, reden="x", sessie=None)
+            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=token, bot=bot)
+        asked = await conn.fetchval("select taak_nieuw('Zet de foto''s van de veranda online', 'jamal', 'paco')")
+        claimed = await ledger.claim(["paco"])
+        assert claimed is not None
+        await ledger.blokkeer(asked, "Welk album, Zomer of Winter?", token=claimed.task.lease_token or "", bot="paco")
+        held = await conn.fetchval("select taak_nieuw('Een lange klus die nog loopt', 'jamal', 'kimi')")
+        assert await ledger.claim(["kimi"]) is not None
+        browser.get(link)
+        for page in ("/", f"/taak/{asked}", f"/taak/{held}"):
+            browser.get(link.split("?")[0].rstrip("/") + page)
+            assert browser.execute_script("return window.innerWidth") == width
+            assert browser.execute_script(PAGE_FAULTS) == [], page
+        browser.get(link.split("?")[0])
+        bot_row = browser.find_element(By.CSS_SELECTOR, 'tr.bot[data-bot="coco"]')
+        shown_as = browser.execute_script("return getComputedStyle(arguments[0]).display", bot_row)
+        assert shown_as == ("block" if mobile else "table-row")  # a card per bot on a phone, a table row beside
+        assert "0.0.9" in bot_row.text  # its daemon's version, flagged as not the newest
+        assert "0.1.0" in bot_row.text
     finally:
         await conn.close()

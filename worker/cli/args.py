@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import getpass
 import re
 import secrets
 import sys
@@ -470,9 +469,12 @@ def soort(value: str) -> Soort:
         raise InvalidInput("unknown_soort", value=value, allowed=allowed) from None
 
 
-def who(settings: Settings) -> str:
-    """Who writes: the session's bot, else the owner (TAAK_OWNER, else the OS user)."""
-    return settings.bot or settings.owner or getpass.getuser()
+async def who(store: Store, settings: Settings) -> str:
+    """Who writes: the session's bot, else the owner (the fleet's name once `taak eigenaar zet` set it, else
+    TAAK_OWNER, else the OS user)."""
+    from worker.db.owner import owner_name  # start-up: asyncpg, for the verbs that use the database
+
+    return settings.bot or await owner_name(store.db, settings)
 
 
 def said(settings: Settings, key: str, **values: Any) -> str:

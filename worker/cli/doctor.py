@@ -28,7 +28,7 @@ from worker.db.sqlfiles import Connected
 from worker.hooks import settings_file
 from worker.hooks.memory import dead_paths
 from worker.memory import semantic
-from worker.memory.archive import Layout, default_sources, unreadable_reason
+from worker.memory.archive import Layout, default_sources, folder_size, unreadable_reason
 from worker.proc import running_commands
 from worker.settings import Settings, renamed_in_use
 
@@ -65,6 +65,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     checks.append(_transcripts())
     checks.append(_semantic(settings))
     checks.append(_archive(settings))
+    checks.append(_sessions(settings))
     checks.append(_registry(settings))
     checks += _named_paths(settings)
     checks += _renamed_settings()
@@ -360,6 +361,27 @@ def _archive(settings: Settings) -> Check:
     said = [f"{where} ({unreadable_reason(why, settings.language)})" for where, why in rows[:3]]
     shown = "; ".join(said) + (" ..." if len(rows) > 3 else "")
     return Check("warn", "archive", phrase("doctor.lines_skipped", n=len(rows), lines=shown))
+
+
+def _sessions(settings: Settings) -> Check:
+    """How much the session folders hold beside the archive: those of finished tasks go after TAAK_SESSIONS_DAYS
+    quiet days (the daemon prunes them once the archive has every line), the archive stays whole."""
+    layout = Layout(settings.data_dir)
+    sessions, folders = folder_size(layout.sessions)
+    archive, _ = folder_size(layout.archive)
+    said = phrase(
+        "doctor.sessions_size",
+        size=_megabytes(sessions),
+        n=folders,
+        folder=layout.sessions,
+        days=settings.sessions_days,
+        archive=_megabytes(archive),
+    )
+    return Check("ok", "sessions", said)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
 
 
 def _skipped_lines(state: Path) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput, Refused
+from worker.core.machines import newest_version, said_version, versions_of
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
 from worker.core.table import age, dollars, header_row, table, when
@@ -26,6 +27,7 @@ Sub = Any
 def register(sub: Sub) -> None:
     _bot_parser(sub)
     _machine_parser(sub)
+    _eigenaar_parser(sub)
     _overzicht_parser(sub)
     _dagbericht_parser(sub)
     _intake_parser(sub)
@@ -89,13 +91,15 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
 
     headers = header_row(
-        "list.bots", ("bot", "on", "machine", "task", "last_seen", "today", "urgent"), settings.language
+        "list.bots", ("bot", "on", "machine", "version", "task", "last_seen", "today", "urgent"), settings.language
     )
+    newest = newest_version(b.versie for b in listed)
     rows = [
         (
             b.bot,
             _switch(b.actief, settings.language),
             b.machine,
+            said_version(b.versie, newest, settings.language),
             b.huidige_taak,
             when(b.laatst_gezien, settings.zone, settings.language),
             _day(today.get(b.bot), settings.language),
@@ -184,19 +188,31 @@ def _machine_parser(sub: Sub) -> None:
 
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
 
+    from worker.db.bots import all_bots  # start-up: asyncpg, for the verbs that use the database
+
     changes = args.machine_command == "zet"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         found = await _machines(store, args)
+        seen = [(b.machine, b.versie) for b in await all_bots(store.db)]  # what each daemon said in its heartbeat
     if changes:  # a success line, as every verb that changes something says one
         print(_machine_saved(found[0], settings.language))
         return ExitCode.OK
+    newest = newest_version(v for _m, v in seen)
     if getattr(args, "json", False):
-        shown = [asdict(m) for m in found]
+        shown = [{**asdict(m), "versies": versions_of(m, seen), "nieuwste_versie": newest} for m in found]
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
 
-    headers = header_row("list.machines", ("names", "ip", "bots"), settings.language)
-    rows = [(" = ".join(m.names()), m.ip, ", ".join(m.bots) or None) for m in found]
+    headers = header_row("list.machines", ("names", "ip", "bots", "version"), settings.language)
+    rows = [
+        (
+            " = ".join(m.names()),
+            m.ip,
+            ", ".join(m.bots) or None,
+            ", ".join(said_version(v, newest, settings.language) for v in versions_of(m, seen)) or None,
+        )
+        for m in found
+    ]
     print(table(headers, rows) if rows else message("list.no_machines", settings.language))
     return ExitCode.OK
 
@@ -220,6 +236,43 @@ def _machine_saved(saved: Any, language: str) -> str:
     ]
     details = f" ({'; '.join(parts)})" if parts else ""
     return message("machine_saved", language, name=saved.naam, details=details)
+
+
+def _eigenaar_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "eigenaar",
+        help="the owner's name, one for the whole fleet: taak eigenaar, taak eigenaar zet NAME",
+        usage="taak eigenaar [zet NAME]",
+    )
+    verbs = p.add_subparsers(dest="eigenaar_command", parser_class=a.Parser, metavar="VERB")
+    zet = verbs.add_parser("zet", help="set the owner's name on every machine", usage="taak eigenaar zet NAME")
+    zet.add_argument("naam", metavar="NAME", help="the name on the rows the owner writes")
+    for verb in (p, zet):
+        verb.set_defaults(handler=eigenaar)
+
+
+async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
+    """`taak eigenaar`: who the owner is and where the name comes from; `zet NAME`: one name for the fleet."""
+    from worker.db import owner  # start-up: asyncpg, for the verbs that use the database
+    from worker.owner import owner_name  # start-up: as above
+
+    language = settings.language
+    if args.eigenaar_command == "zet":
+        name = owner.check_owner_name(args.naam)  # bad input refused before the database is asked
+        async with a.store_for_a_change(settings) as store:
+            saved = await owner.set_fleet_owner(store.db, name)
+        print(message("owner_saved", language, name=saved))
+        return ExitCode.OK
+    async with a.store(settings) as store:
+        fleet = await owner.fleet_owner(store.db)
+    if fleet is None:
+        source = "TAAK_OWNER" if settings.owner else message("owner_os_user", language)
+        print(message("owner_local", language, name=owner_name(settings), source=source))
+        return ExitCode.OK
+    print(message("owner_fleet", language, name=fleet))
+    if settings.owner and settings.owner != fleet:
+        print(message("owner_local_unused", language, local=settings.owner))
+    return ExitCode.OK
 
 
 def _overzicht_parser(sub: Sub) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from dataclasses import asdict
@@ -83,7 +84,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     uiterlijk = parse_due(args.uiterlijk, now, settings.zone) if args.uiterlijk is not None else None
     new = NewTask(
         opdracht=a.read_text(a.joined(args.opdracht)),
-        opdrachtgever=args.van if args.van is not None else a.who(settings),  # given empty: refused
+        opdrachtgever=args.van if args.van is not None else "",  # given empty: refused; not given: the owner (below)
         toegewezen_aan=aan,
         uiterlijk=uiterlijk,
         klaar_wanneer=args.klaar_wanneer,
@@ -94,6 +95,8 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         max_pogingen=args.max_pogingen,
     )
     async with a.store_for_a_change(settings) as store:
+        if args.van is None:
+            new = dataclasses.replace(new, opdrachtgever=await a.who(store, settings))
         async with store.conn.transaction():
             if aan is not None:
                 await known_bot(store.db, aan, new=args.nieuwe_bot)
@@ -163,7 +166,7 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
     soort, tekst = a.log_words(explicit, rest)
     session_id = settings.sessie if token is not None else None
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.log(task_id, soort, tekst, token=token, bot=a.who(settings), sessie=session_id)
+        await store.tasks.log(task_id, soort, tekst, token=token, bot=await a.who(store, settings), sessie=session_id)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
 
@@ -190,7 +193,7 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
     token = a.need_token(task_id, token, "klaar")
     async with a.store_for_a_change(settings) as store:
         await store.tasks.klaar(
-            task_id, args.bewijs, a.joined(rest), token=token, bot=a.who(settings), sessie=settings.sessie
+            task_id, args.bewijs, a.joined(rest), token=token, bot=await a.who(store, settings), sessie=settings.sessie
         )
         print(written("klaar", settings.language, task_id))
     return ExitCode.OK
@@ -219,7 +222,7 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
             task_id,
             a.joined(rest),
             token=token,
-            bot=a.who(settings),
+            bot=await a.who(store, settings),
             sessie=settings.sessie,
             meta={"dringend": True} if args.dringend else None,
         )
@@ -248,15 +251,15 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = a.session_task(settings, explicit)
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
-        wie = a.who(settings)
         wait = take_back_wait(settings)
         async with a.store_for_a_change(settings) as store:
+            wie = await a.who(store, settings)
             await store.tasks.terugnemen(task_id, reden or phrase("row_by_hand"), wie=wie, wait_seconds=wait)
             print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.store_for_a_change(settings) as store:
         given = await store.tasks.vrijgeven(
-            task_id, token, reden or phrase("row_released_by_session"), bot=a.who(settings)
+            task_id, token, reden or phrase("row_released_by_session"), bot=await a.who(store, settings)
         )
         print(written("vrijgeven", settings.language, task_id, used_up=given.mislukt))
     return ExitCode.OK
@@ -287,7 +290,7 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     if is_blank(args.reden):
         raise InvalidInput("empty", what="--reden")
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.annuleer(explicit, args.reden, wie=a.who(settings))
+        await store.tasks.annuleer(explicit, args.reden, wie=await a.who(store, settings))
         print(a.said(settings, "cancelled", id=explicit))
     return ExitCode.OK
 
@@ -310,7 +313,7 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
     check_task_id(explicit)
     text = a.read_text(a.joined(rest))  # stdin is read first: a Ctrl-C while it is typed stops at once
     async with a.store_for_a_change(settings) as store:
-        answer = await store.tasks.antwoord(explicit, text, wie=a.who(settings))
+        answer = await store.tasks.antwoord(explicit, text, wie=await a.who(store, settings))
         print(a.said(settings, "answered_reopened" if answer.heropend else "answered", id=explicit))
     return ExitCode.OK
 
@@ -327,7 +330,7 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
         a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
     task_id, token = a.session_task(settings, explicit)
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.stap(task_id, a.joined(rest), token=token, bot=a.who(settings))
+        await store.tasks.stap(task_id, a.joined(rest), token=token, bot=await a.who(store, settings))
         print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
 

@@ -22,7 +22,7 @@ from worker.cockpit.pages import render
 from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
-from worker.core.machines import expand_facts
+from worker.core.machines import expand_facts, newest_version, said_version
 from worker.core.model import FINAL, LogRow, Soort, Status, Task
 from worker.core.phrases import area_words, message, phrase
 from worker.core.row_phrases import said_row
@@ -35,9 +35,10 @@ from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
 from worker.db.ledger import json_object
 from worker.db.machines import machines_named
+from worker.db.owner import owner_name
 from worker.db.sqlfiles import Executor
 from worker.db.store import Store
-from worker.owner import owner_name, take_back_wait
+from worker.owner import take_back_wait
 from worker.settings import Settings
 
 COOKIE = "taak_cockpit"
@@ -219,7 +220,7 @@ ROUTES = [
 async def _act(store: Store, task_id: str, action: str, text: str) -> str:
     """One of the owner's verbs, through the ledger as the CLI does it; returns the mark of what was done (DONE)."""
     ledger, settings = store.tasks, store.settings
-    wie = owner_name(settings)
+    wie = await owner_name(store.db, settings)
     if action != "terugnemen" and is_blank(text):
         raise InvalidInput("empty", what="tekst" if action != "annuleer" else "reden")
     if action == "antwoord":
@@ -239,7 +240,9 @@ async def _board(db: Executor, settings: Settings) -> dict[str, Any]:
     today = {d.bot: d.kosten_vandaag for d in await bots.days(db, None)}
     figures = {r["bot"]: r for r in await overview.per_bot(db)}
     held = list(await overview.held_tasks(db))
-    shown_bots = [_bot_line(b, figures.get(b.bot), held, today, now, settings) for b in await bots.all_bots(db)]
+    listed = await bots.all_bots(db)
+    newest = newest_version(b.versie for b in listed)
+    shown_bots = [_bot_line(b, figures.get(b.bot), held, today, now, settings, newest) for b in listed]
     tasks = [_task_line(task, now, settings) for task in await cockpit_rows.board_tasks(db)]
     slot, digest = await channel.preview(db, settings, now)
     next_digest = {"when": _when(slot, settings) if slot is not None else None, "text": digest}
@@ -247,7 +250,13 @@ async def _board(db: Executor, settings: Settings) -> dict[str, Any]:
 
 
 def _bot_line(
-    b: Bot, figures: Any, held: list[Any], today: dict[str, Any], now: datetime, settings: Settings
+    b: Bot,
+    figures: Any,
+    held: list[Any],
+    today: dict[str, Any],
+    now: datetime,
+    settings: Settings,
+    newest: str | None,
 ) -> dict[str, Any]:
     seen = b.laatst_gezien
     current = [h for h in held if h["bot"] == b.bot]  # every task it holds, from the ledger
@@ -256,6 +265,8 @@ def _bot_line(
         "bot": b.bot,
         "actief": b.actief,
         "machine": b.machine,
+        "version": said_version(b.versie, newest, settings.language),
+        "version_other": bool(b.versie and newest and b.versie != newest),
         "huidige_taken": [h["id"] for h in current],
         "lease_left": age(int(current[0]["lease_seconden"]), settings.language) if current else "-",
         "seen": _when(seen, settings) if seen else "-",
@@ -341,7 +352,8 @@ async def _task(store: Store, task_id: str) -> dict[str, Any]:
     task = await ledger.toon(task_id)
     rows = await ledger.log_rows(task_id)
     facts = facts_from_context(task.context)
-    question = next((r.tekst for r in reversed(rows) if r.soort == Soort.VRAAG), None)
+    asked = next((r for r in reversed(rows) if r.soort == Soort.VRAAG), None)
+    question = {"bot": asked.bot or "-", "tekst": asked.tekst} if asked is not None else None
     return {
         "task": {**asdict(task), "status": task.status.value},
         "due": _when(task.uiterlijk, settings) if task.uiterlijk else None,

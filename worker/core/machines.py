@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from worker.core.phrases import message
 
 
 @dataclass(frozen=True)
@@ -36,3 +39,29 @@ def registry_json(machines: list[Machine]) -> dict[str, object]:
     return {
         "machines": [{"naam": m.naam, "aliassen": list(m.aliassen), "ip": m.ip, "bots": list(m.bots)} for m in machines]
     }
+
+
+def _version_key(version: str) -> tuple[tuple[int, str], ...]:
+    """`0.10.1` after `0.9.3`: each run of digits compared as a number, anything else as text."""
+    return tuple((int(part), "") if part.isdigit() else (-1, part) for part in re.findall(r"\d+|[^\d.]+", version))
+
+
+def newest_version(versions: Iterable[str | None]) -> str | None:
+    """The newest daemon version among those seen (None: no daemon has said one)."""
+    return max((v for v in versions if v), key=_version_key, default=None)
+
+
+def said_version(version: str | None, newest: str | None, language: str) -> str:
+    """A daemon's version as the lists show it, flagged when it is not the newest one seen in the fleet."""
+    if not version:
+        return "-"
+    if newest is None or version == newest:
+        return version
+    return message("version_behind", language, version=version, newest=newest)
+
+
+def versions_of(machine: Machine, seen: Iterable[tuple[str | None, str | None]]) -> list[str]:
+    """The versions the daemons on this machine (by any of its names, any case) said in their heartbeats;
+    `seen` holds (machine, version) of every bot."""
+    names = {name.lower() for name in machine.names()}
+    return sorted({v for m, v in seen if m and v and m.lower() in names}, key=_version_key)

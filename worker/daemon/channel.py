@@ -33,8 +33,8 @@ from worker.core.owner_channel import (
 from worker.core.phrases import message
 from worker.daemon.outbox import make_reminders, owner_text, run_command
 from worker.db import channel as table
+from worker.db.owner import owner_name
 from worker.db.store import Store
-from worker.owner import owner_name
 from worker.settings import Settings, said_address
 
 if TYPE_CHECKING:
@@ -400,7 +400,7 @@ class OwnerChannel:
         waiting = await table.waiting_tasks(held.conn)
         found = read_answer(text, replied, waiting)
         if isinstance(found, Answer):
-            await held.tasks.antwoord(found.task_id, found.text, wie=owner_name(s))
+            await held.tasks.antwoord(found.task_id, found.text, wie=await owner_name(held.db, s))
             log.info("telegram_answer", task_id=found.task_id)
             return found.task_id, _said(s, "channel.answer_kept", id=found.task_id)
         if isinstance(found, NoText):

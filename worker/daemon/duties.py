@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -30,8 +31,9 @@ from worker.db import bots as bot_table
 from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, schema_newer_line
+from worker.db.session_folders import finished_tasks
 from worker.db.store import Store
-from worker.memory.archive import Layout
+from worker.memory.archive import Layout, prune_task_folders, quiet_task_folders
 from worker.memory.fleet import copy_new
 
 log = structlog.get_logger("queue-worker")
@@ -195,6 +197,8 @@ class Duties:
         while True:
             done = await anyio.run_process(command, env=env, check=False)
             files_skipped = _said_update(done, files_skipped)
+            if done.returncode == 0:  # every finished session's lines are in the archive now: its files may go
+                await self.prune_sessions(files_skipped)
             if s.fleet_archive:
                 await self.db("fleet archive", partial(self._copy_to_fleet))
             if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
@@ -203,6 +207,21 @@ class Duties:
                 if counts.get("embedded"):
                     log.info("archive_embedded", embedded=counts["embedded"], still=counts["to_embed"])
             await anyio.sleep(s.index_seconds)
+
+    async def prune_sessions(self, files_skipped: list[str]) -> None:
+        """The folders in `sessies/` of finished tasks, quiet for TAAK_SESSIONS_DAYS days, removed after an archive
+        update that read them (one with a file the update could not read is kept, to be read later)."""
+        s = self.store.settings
+        layout = Layout(s.data_dir)
+        now = time.time()
+        quiet = await anyio.to_thread.run_sync(quiet_task_folders, layout, s.sessions_days, now)
+        if not quiet:
+            return
+        finished = await self.db("sessions", partial(finished_tasks, self.store.db, quiet))
+        going = [t for t in finished if not any(p.startswith(f"{layout.sessions / t}{os.sep}") for p in files_skipped)]
+        removed, freed = await anyio.to_thread.run_sync(prune_task_folders, layout, going, s.sessions_days, now)
+        if removed:
+            log.info("sessions_pruned", folders=removed, bytes=freed, days=s.sessions_days)
 
     async def _copy_to_fleet(self) -> None:
         s = self.store.settings

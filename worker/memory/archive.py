@@ -8,9 +8,11 @@ once). Tool-result bodies stay in the raw transcripts: they are not conversation
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +25,7 @@ from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
+from worker.core.model import is_task_id
 from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 from worker.memory import semantic
@@ -65,6 +68,57 @@ class Layout:
     @property
     def sessions(self) -> Path:
         return self.data_dir / "sessies"
+
+
+def folder_size(folder: Path) -> tuple[int, int]:
+    """The bytes of every file under `folder`, and how many folders it holds at its top (0, 0: none). A file that
+    goes while it is counted (a session's times file renamed) counts nothing."""
+    if not folder.is_dir():
+        return 0, 0
+    size = 0
+    for path in folder.rglob("*"):
+        with contextlib.suppress(OSError):
+            size += path.lstat().st_size if path.is_file() and not path.is_symlink() else 0
+    return size, sum(1 for path in folder.iterdir() if path.is_dir())
+
+
+def _last_written(folder: Path) -> float:
+    """When anything in a folder was last written; now-ish when something in it changed while it was read."""
+    try:
+        return max(path.lstat().st_mtime for path in (folder, *folder.rglob("*")))
+    except OSError:
+        return time.time()
+
+
+def quiet_task_folders(layout: Layout, days: int, now: float) -> list[str]:
+    """The tasks whose folder in `sessies/` nothing was written in for `days` days: candidates for pruning, once the
+    database says the task is finished (an ID is all a folder's name may be; anything else is left alone)."""
+    found = []
+    for folder in sorted(layout.sessions.iterdir()) if layout.sessions.is_dir() else []:
+        if folder.is_symlink() or not folder.is_dir() or not is_task_id(folder.name):
+            continue
+        if _last_written(folder) < now - days * 86400:
+            found.append(folder.name)
+    return found
+
+
+def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: float) -> tuple[int, int]:
+    """Remove these tasks' folders from `sessies/` (the archive keeps every line of their sessions: the daemon prunes
+    only after an update that read them all); returns how many folders, and their bytes. Under the archive's lock,
+    so that no update reads a folder while it goes, and each folder still quiet (a task reopened since it was
+    found may have a session writing in it again)."""
+    removed = freed = 0
+    with exclusive(layout.data_dir / "archief.lock"):
+        for task_id in task_ids:
+            folder = layout.sessions / task_id
+            if not is_task_id(task_id) or folder.is_symlink() or not folder.is_dir():
+                continue
+            if _last_written(folder) >= now - days * 86400:
+                continue
+            size, _ = folder_size(folder)
+            shutil.rmtree(folder)
+            removed, freed = removed + 1, freed + size
+    return removed, freed
 
 
 @dataclass(frozen=True)
