@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from worker.daemon.intake import Decision, Message, Rules, decide
+from worker.core.intake import Decision, Message, Rules, decide
 
 CUTOFF = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 RULES = Rules(cutoff=CUTOFF, open_statuses=frozenset({"pending"}))
