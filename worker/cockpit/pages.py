@@ -33,6 +33,12 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; }
 .chart-title { font-size: 13px; font-weight: 600; }
 .chart-axis { font-size: 10px; fill: #555; }
 .message { background: #fff7d6; padding: .5em 1em; margin: 1em; border-radius: 4px; }
+ul.cards { list-style: none; margin: 0; padding: 0; }
+li.card { border: 1px solid #ddd; border-radius: 6px; padding: .5em .7em; margin: .5em 0; overflow-wrap: anywhere; }
+li.card label { display: block; }
+li.card input[type=checkbox] { width: 1.3em; height: 1.3em; vertical-align: middle; margin-right: .4em; }
+li.card p { margin: .3em 0 0; }
+.sample { color: #555; }
 @media (max-width: 700px) { main { grid-template-columns: 1fr; padding: .5em; } }
 """
 
