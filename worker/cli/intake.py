@@ -249,10 +249,15 @@ def _preview_text(seen: Preview, settings: Settings) -> str:
         ),
         "  " + ", ".join(f"{d}: {seen.per_decision.get(d, 0)}" for d in order),
     ]
-    for title, counts in (("intake_per_sender", seen.per_sender), ("intake_per_recipient", seen.per_recipient)):
+    for title, column, counts in (
+        ("intake_per_sender", "sender", seen.per_sender),
+        ("intake_per_recipient", "recipient", seen.per_recipient),
+    ):
         rows = [[name, *(counts.get((name, d), 0) for d in order)] for name in sorted({name for name, _ in counts})]
         lines.append(a.said(settings, title))
-        lines.append(textwrap.indent(table(["", *order], rows, right=range(1, len(order) + 1)), "  "))
+        # The first column is named: a header row starting with `taak  log` would read as a command to type.
+        headers = [*header_row("intake.backlog", (column,), language), *order]
+        lines.append(textwrap.indent(table(headers, rows, right=range(1, len(order) + 1)), "  "))
     if seen.backlog:
         lines.append(a.said(settings, "intake_backlog", n=len(seen.backlog)))
         lines += _backlog_lines(Backlog(seen.rules, seen.backlog, seen.known), seen.backlog, settings)
