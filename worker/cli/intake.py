@@ -52,9 +52,8 @@ def register(sub: Sub) -> None:
     for verb in (take, leave):
         verb.add_argument("--alle", action="store_true", help="the skipped backlog, narrowed by the options below")
         verb.add_argument("--van", metavar="WHO", help="with --alle: only messages from this sender")
-        verb.add_argument(
-            "--aan", metavar="BOT", help="with --alle: only messages for this bot; with an ID: the bot it is for"
-        )
+        for_whom = "; with an ID: the bot it is for" if verb is take else ""
+        verb.add_argument("--aan", metavar="BOT", help="with --alle: only messages for this bot" + for_whom)
         verb.add_argument(
             "--sinds", metavar="WHEN", help="with --alle: from this day or month on (2026-07-14, 2026-07)"
         )
