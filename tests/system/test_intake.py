@@ -312,3 +312,24 @@ async def test_a_bulk_intake_with_a_message_for_an_unknown_bot_takes_nothing(
     assert refused.err.startswith("taak: 1 message is for a bot the fleet does not know (niemand; known: ")
     assert await state(conn) == before
     assert run_taak(cli_env, "intake", "neem", "--alle", "--van", "conductor", "--ja").code == 0
+
+
+async def test_an_id_and_the_whole_backlog_are_one_of_the_two_and_the_filters_go_with_the_whole(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn, count=2)
+    before = await state(conn)
+    for words, line in [
+        (["neem"], "give a MESSAGE_ID or --alle: one of the two"),
+        (["neem", "1", "--alle"], "give a MESSAGE_ID or --alle: one of the two"),
+        (["neem", "1", "--van", "conductor"], "--van goes with --alle"),
+        (["neem", "1", "--ja"], "--ja goes with --alle"),
+        (["sla-over", "1", "--aan", "paco"], "--aan goes with --alle"),
+        (["neem", "--alle", "--nieuwe-bot"], "--nieuwe-bot goes with one message"),
+    ]:
+        done = run_taak(cli_env, "intake", *words)
+        assert done.code == 2, words
+        assert done.err.startswith(f"taak: {line}"), done.err
+    assert await state(conn) == before
