@@ -880,6 +880,36 @@ where $1::text is null or taak_botnaam({recipient}::text) = $1;
 -- Record which task a message became or joined. $1 message id (as text), $2 task id, $3 parent task id
 update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text = $1;
 
+-- name: intake_achterstand
+-- The skipped backlog, narrowed: messages from before the cut-off ($1; or without a time) that no task took and
+-- the owner did not decide on (no task ID, or $7 = 'overgeslagen'), with these filters, each null for any. The
+-- status rule (what the old worker left open) is the caller's: worker/core/intake.py, in_backlog.
+-- $1 cut-off, $2 sender (trimmed, lower case), $3 recipient bot, $4 since, $5 until (exclusive), $6 message ids
+-- (text[]), $7 the mark of a skipped message
+select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender,
+       taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
+       {task_id} as task_id,
+       (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
+           as genoemde_taak
+from public.agent_messages
+where ({task_id} is null or {task_id} = $7::text)
+  and ({time} is null or {time}::timestamptz < $1::timestamptz)
+  and ($2::text is null or lower(btrim({sender}::text, E' \t\r\n')) = $2::text)
+  and ($3::text is null or taak_botnaam({recipient}::text) = $3::text)
+  and ($4::timestamptz is null or {time}::timestamptz >= $4::timestamptz)
+  and ($5::timestamptz is null or {time}::timestamptz < $5::timestamptz)
+  and ($6::text[] is null or {id}::text = any($6::text[]))
+order by {time} nulls first, {id};
+
+-- name: intake_vastzetten
+-- These messages locked until the transaction ends, in one order (two bulk intakes wait for each other and
+-- never deadlock), with their task ID as it is once the lock is had. $1 message ids (text[])
+select {id}::text as bericht_id, task_id::text as task_id
+from public.agent_messages
+where {id}::text = any($1::text[])
+order by {id}
+for update;
+
 -- name: taak_vergrendeld
 -- One task, locked until the transaction ends: decisions on its status wait for whoever changes it
 -- (taak_vergrendeld: FOR UPDATE in a function, as a daemon may not update the table itself). $1 taak_id

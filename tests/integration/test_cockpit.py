@@ -3,6 +3,7 @@ a hostile opdracht shown as text, and the owner's actions going through the ledg
 
 from __future__ import annotations
 
+import html
 import re
 import socket
 import stat
@@ -20,7 +21,7 @@ from worker.cockpit.app import create_app, csrf_value, ensure_token, token_path
 from worker.settings import Settings
 
 HOSTILE = '<script>alert("x")</script>\n  tweede regel, ingesprongen & "geciteerd"'
-PAGES = ["/", "/taak/HV-20261201-001", "/taak/HV-20261201-001/log?na=0"]
+PAGES = ["/", "/taak/HV-20261201-001", "/taak/HV-20261201-001/log?na=0", "/achterstand"]
 ACTIONS = ["/taak/HV-20261201-001/notitie", "/taak/HV-20261201-001/antwoord", "/bot/paco/uit"]
 
 
@@ -862,3 +863,62 @@ async def test_sessions_per_finished_task_draws_each_bots_ratio_beside_the_other
     assert x2 >= x1 + w1 or x1 >= x2 + w2  # beside each other
     assert sorted([h1, h2])[1] == 2 * sorted([h1, h2])[0]  # 2 is twice 1
     assert ">max 2</text>" in pictures[2]
+
+
+OLD_TABLE = """create table agent_messages (
+    id serial primary key, sender text, recipient text, content text, status text, created_at timestamptz)"""
+
+
+async def test_the_backlog_page_takes_in_the_checked_cards_once_and_leaves_others(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """The skipped backlog as cards from the board; the checked ones become tasks, once however often the form
+    is sent, and the ones left are shown no more."""
+    client, token = cockpit
+    await conn.execute(OLD_TABLE)
+    await conn.execute(
+        "insert into agent_messages (sender, recipient, content, status, created_at) values "
+        "('conductor', 'paco', 'Zet de <b>foto''s</b> online', 'pending', '2026-07-03'), "
+        "('conductor', 'paco', 'Maak de blog af', 'pending', '2026-07-20'), "
+        "('kimi', 'sjakie', 'Oude vraag', 'pending', '2026-08-01'), "
+        "('kimi', 'niemand', 'Voor niemand', 'pending', '2026-08-02'), "
+        "('jamal', 'paco', 'al gedaan', 'done', '2026-07-04')"
+    )
+    assert client.post("/achterstand", data={"csrf": csrf_value(token), "besluit": "neem"}).status_code == 401
+    logged_in(client, token)
+    board = client.get("/").text
+    assert 'href="/achterstand"' in board
+    assert "4 berichten wachten op een besluit" in board  # not the one the old worker handled
+    page = client.get("/achterstand").text
+    cards = re.findall(r'<li class="card" data-sender="([^"]*)" data-recipient="([^"]*)" data-month="([^"]*)">', page)
+    assert cards == [("conductor", "paco", "2026-07"), ("kimi", "niemand", "2026-08"), ("kimi", "sjakie", "2026-08")]
+    assert "Zet de &lt;b&gt;foto&#39;s&lt;/b&gt; online" in page  # the sample line, as text
+    assert "<table" not in page  # cards, for a phone
+    box = r'<label for="(kies-[0-9]+)"><input type="checkbox" id="\1" name="(kies\.[0-9]+)" value="([^"]*)"'
+    boxes = re.findall(box, page)
+    assert len(boxes) == 3  # each checkbox has its label
+    form = {name: html.unescape(value) for _, name, value in boxes}
+    csrf = csrf_value(token)
+    assert client.post("/achterstand", data={"besluit": "neem", "kies.1": form["kies.1"]}).status_code == 403
+    assert client.post("/achterstand", data={"csrf": csrf, "besluit": "neem"}).status_code == 400  # none checked
+    refused = client.post("/achterstand", data={"csrf": csrf, "besluit": "neem", **form})
+    assert refused.status_code == 400  # niemand is no bot: all or nothing
+    assert "niemand" in refused.text
+    assert await conn.fetchval("select count(*) from agent_taken") == 0
+    taken = client.post("/achterstand", data={"csrf": csrf, "besluit": "neem", "kies.1": form["kies.1"]})
+    assert taken.status_code == 200
+    assert "2 berichten binnengehaald" in taken.text
+    again = client.post("/achterstand", data={"csrf": csrf, "besluit": "neem", "kies.1": form["kies.1"]})
+    assert again.status_code == 400  # nothing of it is left in the backlog
+    tasks = await conn.fetch("select opdracht, opdrachtgever, toegewezen_aan from agent_taken order by id")
+    assert [tuple(t) for t in tasks] == [
+        ("Zet de <b>foto's</b> online", "conductor", "paco"),
+        ("Maak de blog af", "conductor", "paco"),
+    ]
+    left = client.post("/achterstand", data={"csrf": csrf, "besluit": "sla-over", "kies.2": form["kies.2"]})
+    assert "1 bericht blijft liggen" in left.text
+    assert "data-recipient=\"niemand\"" not in left.text
+    marks = dict(await conn.fetch("select content, task_id from agent_messages"))
+    assert marks["Voor niemand"] == "afgewezen"
+    assert marks["Oude vraag"] is None  # undecided: still in the backlog
+    assert marks["al gedaan"] is None

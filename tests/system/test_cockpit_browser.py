@@ -216,3 +216,45 @@ async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_
         assert "0.1.0" in bot_row.text
     finally:
         await conn.close()
+
+
+async def test_the_owner_reviews_the_backlog_on_a_phone_and_takes_in_a_checked_card(
+    served: tuple[str, dict[str, str]], browser: object, db_url: str, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.remote.webdriver import WebDriver
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    assert isinstance(browser, WebDriver)
+    link, _env = served
+    conn = await asyncpg.connect(db_url)
+    try:
+        await conn.execute(
+            "create table agent_messages (id serial primary key, sender text, recipient text, content text, "
+            "status text, created_at timestamptz, task_id text, parent_id text)"
+        )
+        await conn.execute(
+            "insert into agent_messages (sender, recipient, content, status, created_at) values "
+            "('conductor', 'paco', $1, 'pending', now() - interval '90 days'), "
+            "('kimi', 'sjakie', 'Oude vraag', 'pending', now() - interval '60 days')",
+            "Zet de foto's van de veranda online, met een lange regel die op een telefoon moet afbreken " * 3,
+        )
+        width, height, _ = PHONE
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 3, "mobile": True}
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        browser.get(link)
+        browser.find_element(By.CSS_SELECTOR, "#backlog-link a").click()
+        cards = browser.find_elements(By.CSS_SELECTOR, "li.card")
+        assert len(cards) == 2
+        assert browser.execute_script(PAGE_FAULTS) == []  # as narrow as the phone, every box labelled
+        cards[0].find_element(By.TAG_NAME, "label").click()  # the label checks its box
+        assert cards[0].find_element(By.CSS_SELECTOR, "input[type=checkbox]").is_selected()
+        shot = Path(os.environ.get("TAAK_BACKLOG_SCREENSHOT") or tmp_path / "backlog.png")
+        assert browser.save_screenshot(str(shot))
+        browser.find_element(By.ID, "take-in").click()
+        WebDriverWait(browser, 15).until(lambda b: b.find_elements(By.ID, "message"))
+        assert "1 bericht binnengehaald" in browser.find_element(By.ID, "message").text
+        assert len(browser.find_elements(By.CSS_SELECTOR, "li.card")) == 1
+        assert await conn.fetchval("select toegewezen_aan from agent_taken") == "paco"
+    finally:
+        await conn.close()

@@ -197,6 +197,45 @@ async def _has(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
 
 
+async def test_the_owner_takes_part_of_the_old_backlog_in_paco_runs_it_and_the_rest_is_left(
+    owners_db: str, tmp_path: Path
+) -> None:
+    """Issue 41: the silent pendings the daemon skipped, reviewed by sender, recipient and month; the last month
+    of conductor's taken in and run by paco's daemon, once; sjakie's left for good."""
+    env = cli_env(owners_db, tmp_path)
+    ok(env, "db", "migrate")
+    conn = await asyncpg.connect(owners_db)
+    daemon = Daemon(worker_env(owners_db, tmp_path / "paco", TAAK_POLL_SECONDS="0.5"), tmp_path / "paco.log")
+    try:
+        await wait_for(lambda: _has(daemon, "intake_on"), timeout=60, what="the intake to start")
+        ok(env, "bot", "aan", "paco")
+        unmarked = "select count(*) = 0 from agent_messages where taak_botnaam(recipient) = 'paco' and task_id is null"
+        await wait_for(lambda: conn.fetchval(unmarked), timeout=60, what="paco's history to be skipped")
+        groups = json.loads(ok(env, "intake", "voorbeeld", "--json"))["achterstand"]
+        per_bot = {bot: sum(g["aantal"] for g in groups if g["ontvanger"] == bot) for bot in ("paco", "sjakie")}
+        assert per_bot == {"paco": 15, "sjakie": 15}  # the silent pendings; not what the old worker handled
+        assert {g["afzender"] for g in groups} == {"conductor", "kimi"}
+        assert all(g["voorbeeld"].startswith(("stille pending", "voor sjakie")) for g in groups)
+        since = (datetime.now(UTC) - timedelta(days=35)).date().isoformat()
+        taken = ok(env, "intake", "neem", "--alle", "--van", "Conductor", "--sinds", since, "--ja")
+        assert taken.splitlines()[-1] == "3 berichten binnengehaald"
+        await wait_for(
+            lambda: conn.fetchval("select count(*) = 3 from agent_taken where status = 'klaar'"),
+            timeout=90,
+            what="paco to run the three",
+        )
+        again = taak(env, "intake", "neem", "--alle", "--van", "Conductor", "--sinds", since, "--ja")
+        assert again.returncode == 3
+        ok(env, "intake", "sla-over", "--alle", "--aan", "sjakie", "--ja")
+        left = json.loads(ok(env, "intake", "voorbeeld", "--json"))["achterstand"]
+        assert {(g["afzender"], g["ontvanger"]) for g in left} == {("conductor", "paco")}
+        assert sum(g["aantal"] for g in left) == 12
+        assert await conn.fetchval("select count(*) from agent_taken") == 3
+    finally:
+        daemon.stop()
+        await conn.close()
+
+
 # --- one spelling of a bot ---------------------------------------------------------------------------------
 
 

@@ -168,3 +168,168 @@ async def test_the_preview_judges_a_message_of_invisible_characters_blank_as_the
     assert paco.split()[:3] == ["paco", "1", "0"]
     assert paco.index("1") + 1 == header.index("taak") + len("taak")
     assert "(nothing was changed" in text
+
+
+# --- the skipped backlog: the owner decides (issue 41) ------------------------------------------------------
+
+BACKLOG_TABLE = """
+create table agent_messages (
+    id serial primary key, sender text, recipient text, content text, status text, created_at timestamptz,
+    task_id text, parent_id text
+)
+"""
+
+
+async def backlog(conn: asyncpg.Connection, count: int = 6) -> list[int]:
+    """Messages the old worker left open long before the cut-off, for paco and sjakie, and one it handled, in a
+table the baseline migration gave its columns."""
+    await conn.execute(BACKLOG_TABLE)
+    rows = [
+        ("conductor", "Paco", f"stille pending {n}", "pending", f"2026-0{7 + n % 2}-1{n % 10}") for n in range(count)
+    ]
+    rows += [
+        ("kimi", "sjakie", "voor sjakie", "pending", "2026-08-01"),
+        ("jamal", "paco", "gedaan", "done", "2026-07-02"),
+    ]
+    ids = await conn.fetch(
+        "insert into agent_messages (sender, recipient, content, status, created_at) "
+        "select s, r, c, st, t::timestamptz from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) "
+        "as m(s, r, c, st, t) returning id",
+        *[list(column) for column in zip(*rows, strict=True)],
+    )
+    return [r["id"] for r in ids]
+
+
+async def state(conn: asyncpg.Connection) -> list[tuple[object, ...]]:
+    messages = await conn.fetch("select id, task_id from agent_messages order by id")
+    tasks = await conn.fetch("select id, opdracht from agent_taken order by id")
+    return [tuple(r) for r in messages] + [tuple(t) for t in tasks]
+
+
+async def test_the_bulk_intake_takes_each_backlog_message_once_and_a_second_run_takes_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn)
+    shown = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco")
+    assert shown.code == 0, shown.err
+    assert "conductor  paco  2026-07" in shown.out
+    assert "stille pending 0" in shown.out
+    assert "with --ja these 6 messages are taken in" in shown.out
+    assert await conn.fetchval("select count(*) from agent_taken") == 0  # shown, not done
+    first = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco", "--ja")
+    assert first.code == 0, first.err
+    assert first.out.splitlines()[-1] == "6 messages taken in"
+    second = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco", "--ja")
+    assert (second.code, second.err) == (3, "taak: no message of the skipped backlog matches; nothing was changed\n")
+    tasks = await conn.fetch("select opdracht, opdrachtgever, toegewezen_aan from agent_taken order by id")
+    assert sorted(t["opdracht"] for t in tasks) == [f"stille pending {n}" for n in range(6)]
+    assert {(t["opdrachtgever"], t["toegewezen_aan"]) for t in tasks} == {("conductor", "paco")}
+    marks = dict(await conn.fetch("select content, task_id from agent_messages"))
+    assert marks["gedaan"] is None  # handled by the old worker
+    assert marks["voor sjakie"] is None  # not chosen
+
+
+async def test_two_bulk_intakes_at_the_same_time_take_each_message_once(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    import subprocess
+    import sys
+
+    await backlog(conn, count=200)
+    command = [sys.executable, "-m", "worker.cli.taak", "intake", "neem", "--alle", "--van", "Conductor", "--ja"]
+    runs = [subprocess.Popen(command, env=cli_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+    codes = sorted(run.wait(timeout=120) for run in runs)
+    assert codes == [0, 3]  # one took them all, the other found them taken
+    assert await conn.fetchval("select count(*) from agent_taken") == 200
+    assert await conn.fetchval("select count(distinct opdracht) from agent_taken") == 200
+    taken = await conn.fetch("select task_id from agent_messages where content like 'stille pending %'")
+    assert len({t["task_id"] for t in taken}) == 200
+    assert all(t["task_id"].startswith("HV-") for t in taken)
+
+
+async def test_messages_left_with_sla_over_are_not_taken_by_a_later_bulk_intake_only_by_their_id(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    ids = await backlog(conn, count=4)
+    july = run_taak(cli_env, "intake", "sla-over", "--alle", "--sinds", "2026-07", "--tot", "2026-07", "--ja")
+    assert july.code == 0, july.err
+    assert july.out.startswith("2 messages left (afgewezen)")
+    assert await conn.fetchval("select count(*) from agent_messages where task_id = 'afgewezen'") == 2
+    shown = run_taak(cli_env, "intake", "voorbeeld")
+    assert "skipped backlog (left open by the old worker, from before the cut-off): 3 messages" in shown.out
+    taken = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco", "--ja")
+    assert taken.out.splitlines()[-1] == "2 messages taken in"  # August's, not July's that were left
+    left = await conn.fetchval("select id from agent_messages where task_id = 'afgewezen' order by id limit 1")
+    by_id = run_taak(cli_env, "intake", "neem", str(left))
+    assert by_id.code == 0, by_id.err
+    assert await conn.fetchval("select count(*) from agent_taken") == 3
+    assert left in ids
+
+
+async def test_bad_filters_are_refused_in_one_line_and_change_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn)
+    before = await state(conn)
+    example = "not a day or month (for example 2026-07-14 or 2026-07)"
+    nothing = "taak: no message of the skipped backlog matches; nothing was changed\n"
+    for words, code, line in [
+        (["--sinds", "juli"], 2, f"taak: --sinds 'juli': {example}\n"),
+        (["--tot", "2026-02-30"], 2, f"taak: --tot '2026-02-30': {example}\n"),
+        (["--van", "niemand"], 3, nothing),
+        (["--sinds", "2026-09"], 3, nothing),
+        (["--aan", "Paco ", "--tot", "2026-06"], 3, nothing),
+    ]:
+        for verb in ("neem", "sla-over"):
+            for ja in ([], ["--ja"]):
+                done = run_taak(cli_env, "intake", verb, "--alle", *words, *ja)
+                assert (done.code, done.err) == (code, line), (verb, words, ja)
+    assert await state(conn) == before
+
+
+async def test_a_bulk_intake_with_a_message_for_an_unknown_bot_takes_nothing(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn, count=2)
+    await conn.execute(
+        "insert into agent_messages (sender, recipient, content, status, created_at) "
+        "values ('kimi', 'niemand', 'voor niemand', 'pending', '2026-07-05')"
+    )
+    before = await state(conn)
+    shown = run_taak(cli_env, "intake", "neem", "--alle")
+    assert "niemand (?)" in shown.out
+    assert "cannot be taken in as it is: 1 message (" in shown.out
+    refused = run_taak(cli_env, "intake", "neem", "--alle", "--ja")
+    assert refused.code == 1
+    assert refused.err.startswith("taak: 1 message is for a bot the fleet does not know (niemand; known: ")
+    assert await state(conn) == before
+    assert run_taak(cli_env, "intake", "neem", "--alle", "--van", "conductor", "--ja").code == 0
+
+
+async def test_an_id_and_the_whole_backlog_are_one_of_the_two_and_the_filters_go_with_the_whole(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn, count=2)
+    before = await state(conn)
+    for words, line in [
+        (["neem"], "give a MESSAGE_ID or --alle: one of the two"),
+        (["neem", "1", "--alle"], "give a MESSAGE_ID or --alle: one of the two"),
+        (["neem", "1", "--van", "conductor"], "--van goes with --alle"),
+        (["neem", "1", "--ja"], "--ja goes with --alle"),
+        (["sla-over", "1", "--aan", "paco"], "--aan goes with --alle"),
+        (["neem", "--alle", "--nieuwe-bot"], "--nieuwe-bot goes with one message"),
+    ]:
+        done = run_taak(cli_env, "intake", *words)
+        assert done.code == 2, words
+        assert done.err.startswith(f"taak: {line}"), done.err
+    assert await state(conn) == before

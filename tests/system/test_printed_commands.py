@@ -314,6 +314,8 @@ async def test_every_shell_block_of_the_readme_and_the_docs_runs_as_written_on_a
 ) -> None:
     world = await make_world(db_url, tmp_path, "nl")
     try:
+        if "taak intake" in script:
+            await old_queue(world.conn)
         today = datetime.now(ZoneInfo("Europe/Amsterdam")).date()
         done = world.expect_success(todays_ids(script, today))
         # What those commands print for someone to type next works too ("See it again with: taak toon ...").
@@ -323,6 +325,22 @@ async def test_every_shell_block_of_the_readme_and_the_docs_runs_as_written_on_a
         # `queue-worker demo` never uses the configured queue: it starts the embedded server, which stays up.
         stop_embedded(Path(world.env["TAAK_DATA_DIR"]) / "postgres")
     assert world.failures == []
+
+
+async def old_queue(conn: asyncpg.Connection) -> None:
+    """The owner's old queue as the pages' intake examples find it: months of messages the old worker left open
+    for paco (from conductor) and sjakie (from kimi), before the cut-off, and one it handled."""
+    await conn.execute(
+        "create table agent_messages (id serial primary key, sender text, recipient text, content text, "
+        "status text, created_at timestamptz, task_id text, parent_id text)"
+    )
+    await conn.execute(
+        "insert into agent_messages (sender, recipient, content, status, created_at) "
+        "select s, r, c || ' ' || g, st, now() - make_interval(days => 30 * g) from generate_series(1, 4) g, "
+        "(values ('conductor', 'paco', 'Zet de foto''s online', 'pending'), "
+        "('kimi', 'sjakie', 'Oude vraag', 'pending'), ('jamal', 'paco', 'al gedaan', 'done')) m(s, r, c, st)"
+    )
+    await bots.register(conn, ["paco"])
 
 
 # --- inside a real queue session, through the daemon -------------------------------------------------

@@ -11,8 +11,9 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
+from worker.cli import intake
 from worker.core.daily import daily_table
-from worker.core.errors import ExitCode, InvalidInput, Refused
+from worker.core.errors import ExitCode, InvalidInput
 from worker.core.machines import newest_version, said_version, versions_of
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
@@ -30,7 +31,7 @@ def register(sub: Sub) -> None:
     _eigenaar_parser(sub)
     _overzicht_parser(sub)
     _dagbericht_parser(sub)
-    _intake_parser(sub)
+    intake.register(sub)
 
 
 def _bot_parser(sub: Sub) -> None:
@@ -410,115 +411,3 @@ def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
         b["over_tijd"],
         worker,
     )
-
-
-def _intake_parser(sub: Sub) -> None:
-    p = sub.add_parser("intake", help="the old agent_messages queue: voorbeeld (a preview), neem ID (one by hand)")
-    verbs = p.add_subparsers(dest="intake_command", required=True, parser_class=a.Parser, metavar="VERB")
-    preview = verbs.add_parser(
-        "voorbeeld",
-        help="what the intake would make of every message; changes nothing",
-        usage="taak intake voorbeeld [--bot B] [--json]",
-    )
-    preview.add_argument("--bot", metavar="B", help="only messages addressed to this bot")
-    a.add_json(preview)
-    take = verbs.add_parser(
-        "neem",
-        help="pull in one message by its ID, whatever its age or status",
-        usage="taak intake neem MESSAGE_ID [--aan BOT] [--nieuwe-bot]",
-    )
-    take.add_argument("bericht", metavar="MESSAGE_ID", help="the message's ID in agent_messages")
-    take.add_argument("--aan", metavar="BOT", help="the bot it is for (default: its recipient; a known bot)")
-    take.add_argument("--nieuwe-bot", action="store_true", help="that bot is new: register it")
-    for verb in (preview, take):
-        verb.set_defaults(handler=intake)
-
-
-async def intake(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.daemon import intake as old_queue  # start-up: the daemon's modules, for the verbs that use them
-    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
-
-    if args.intake_command == "neem":
-        return await _intake_neem(args, settings)
-    async with a.store(settings) as store:
-        bot = check_bot_name(args.bot) if args.bot is not None else None
-        seen = await old_queue.preview(store.conn, settings, bot)
-        if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
-            seen = problem
-    if isinstance(seen, str):  # nothing would become a task: a fact, not a failure
-        if args.json:
-            print(json.dumps({"uit": seen}, ensure_ascii=False))
-        else:
-            print(a.said(settings, "intake_off", reason=seen))
-        return ExitCode.OK
-    if args.json:
-        print(json.dumps(_preview_json(seen), ensure_ascii=False, indent=2))
-        return ExitCode.OK
-    print(_preview_text(seen, settings))
-    return ExitCode.OK
-
-
-async def _intake_neem(args: argparse.Namespace, settings: Settings) -> int:
-    """One message of the old queue taken as a task now."""
-    from worker.daemon import intake as old_queue  # start-up: the daemon's modules, for the verbs that use them
-    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
-
-    async with a.store_for_a_change(settings) as store:
-        columns = old_queue.columns_from(settings)
-        found = await old_queue.prepare_table(store.db, columns, settings.language)
-        if isinstance(found, str):
-            raise Refused("intake_off", reason=found)
-        if args.aan is not None:
-            check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
-        task_id = await old_queue.take_one(store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot)
-        print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
-    return ExitCode.OK
-
-
-def _preview_json(seen: Any) -> dict[str, Any]:
-    def grouped(counts: Any) -> dict[str, dict[str, int]]:
-        out: dict[str, dict[str, int]] = {}
-        for (name, decision), n in sorted(counts.items()):
-            out.setdefault(name, {})[decision] = n
-        return out
-
-    return {
-        "vanaf": seen.rules.cutoff.isoformat(),
-        "open_status": sorted(seen.rules.open_statuses) if seen.rules.open_statuses is not None else None,
-        "totaal": dict(seen.per_decision),
-        "per_afzender": grouped(seen.per_sender),
-        "per_ontvanger": grouped(seen.per_recipient),
-        "oudste": seen.oldest.isoformat() if seen.oldest else None,
-        "nieuwste": seen.newest.isoformat() if seen.newest else None,
-    }
-
-
-def _preview_text(seen: Any, settings: Settings) -> str:
-    import textwrap
-
-    from worker.daemon.intake import Decision  # start-up: the daemon's modules, for the verbs that use them
-
-    order = [d.value for d in Decision]  # the decisions keep their Dutch names in both languages: domain values
-    zone, language = settings.zone, settings.language
-    statuses = (
-        ", ".join(sorted(seen.rules.open_statuses))
-        if seen.rules.open_statuses is not None
-        else a.said(settings, "intake_no_status_column")
-    )
-    lines = [
-        a.said(settings, "intake_preview_rules", cutoff=when(seen.rules.cutoff, zone, language), statuses=statuses),
-        a.said(
-            settings,
-            "intake_preview_messages",
-            n=sum(seen.per_decision.values()),
-            oldest=when(seen.oldest, zone, language),
-            newest=when(seen.newest, zone, language),
-        ),
-        "  " + ", ".join(f"{d}: {seen.per_decision.get(d, 0)}" for d in order),
-    ]
-    for title, counts in (("intake_per_sender", seen.per_sender), ("intake_per_recipient", seen.per_recipient)):
-        rows = [[name, *(counts.get((name, d), 0) for d in order)] for name in sorted({name for name, _ in counts})]
-        lines.append(a.said(settings, title))
-        lines.append(textwrap.indent(table(["", *order], rows, right=range(1, len(order) + 1)), "  "))
-    lines.append(a.said(settings, "intake_preview_changed_nothing"))
-    return "\n".join(lines)

@@ -56,6 +56,12 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
   table.cards td.card-text::before { display: block; }
   table.cards td.card-action { justify-content: flex-end; }
 }
+ul.cards { list-style: none; margin: 0; padding: 0; }
+li.card { border: 1px solid #ddd; border-radius: 6px; padding: .5em .7em; margin: .5em 0; overflow-wrap: anywhere; }
+li.card label { display: block; }
+li.card input[type=checkbox] { width: 1.3em; height: 1.3em; vertical-align: middle; margin-right: .4em; }
+li.card p { margin: .3em 0 0; }
+.sample { color: #555; }
 """
 
 LIVE_LOG = """

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import json
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -22,6 +23,7 @@ from worker.cockpit.pages import render
 from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
+from worker.core.intake import groups
 from worker.core.machines import expand_facts, newest_version, said_version
 from worker.core.model import FINAL, LogRow, Soort, Status, Task
 from worker.core.phrases import area_words, message, phrase
@@ -29,7 +31,7 @@ from worker.core.row_phrases import said_row
 from worker.core.show import facts_from_context
 from worker.core.table import age, dollars, month_names, when
 from worker.core.terminal import is_blank, printable
-from worker.db import bots, channel, overview
+from worker.db import bots, channel, intake, overview
 from worker.db import cockpit as cockpit_rows
 from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
@@ -151,6 +153,9 @@ def guarded(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
 async def board(_request: Request, cockpit: Cockpit) -> Response:
     async with cockpit.store.connection() as held:
         page = await _board(held.db, cockpit.settings)
+        backlog = await intake.backlog(held.conn, cockpit.settings, intake.Selection())
+    waiting = len(backlog.messages) if not isinstance(backlog, str) else 0
+    page["backlog"] = message("cockpit.backlog_link", cockpit.language, n=waiting) if waiting else None
     words = cockpit.words
     return HTMLResponse(render("board.html", cockpit.language, title=words["board"], csrf=cockpit.csrf, **page))
 
@@ -208,8 +213,78 @@ async def switch(request: Request, cockpit: Cockpit) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
+async def backlog_page(request: Request, cockpit: Cockpit) -> Response:
+    """The skipped backlog as cards, one a sender, recipient and month, each with its checkbox."""
+    async with cockpit.store.connection() as held:
+        seen = await intake.backlog(held.conn, cockpit.settings, intake.Selection())
+    settings = cockpit.settings
+    if isinstance(seen, str):
+        return cockpit.page(cockpit.words["backlog"], message("intake_off", cockpit.language, reason=seen), 200)
+    cards = [
+        {
+            "sender": g.sender,
+            "recipient": g.recipient,
+            "known": g.recipient in seen.known,
+            "month": g.month,
+            "count": g.count,
+            "sample": g.sample,
+            "ids": json.dumps(list(g.ids)),
+        }
+        for g in groups(seen.messages, settings.zone)
+    ]
+    mark, count = request.query_params.get("gedaan", ""), request.query_params.get("n", "")
+    action = mark.partition(".")[0]
+    done = action in ("backlog_taken", "backlog_left") and hmac.compare_digest(mark, cockpit.done_mark(action, count))
+    said = message(action, cockpit.language, n=int(count)) if done and count.isdigit() else None  # the CLI's line
+    return HTMLResponse(
+        render(
+            "backlog.html",
+            cockpit.language,
+            title=cockpit.words["backlog"],
+            csrf=cockpit.csrf,
+            cards=cards,
+            cutoff=_when(seen.rules.cutoff, settings),
+            message=said,
+        )
+    )
+
+
+async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
+    """The checked cards taken in (`besluit=neem`) or left (`besluit=sla-over`), as `taak intake neem` and
+    `taak intake sla-over` do with these messages: all or nothing, each message once."""
+    form: dict[str, str] = request.state.form
+    decision = form.get("besluit", "")
+    if decision not in ("neem", "sla-over"):
+        return cockpit.bad_request(cockpit.words["no_such_action"].format(action=decision), 400)
+    ids: list[str] = []
+    try:
+        for name, value in form.items():
+            if name.startswith("kies."):
+                chosen = json.loads(value)
+                if not isinstance(chosen, list) or not all(isinstance(i, str) for i in chosen):
+                    raise ValueError(name)
+                ids += chosen
+    except ValueError:
+        return cockpit.bad_request(cockpit.words["no_such_request"], 400)
+    if not ids:
+        return cockpit.bad_request(cockpit.words["backlog_none_chosen"], 400)
+    selection = intake.Selection(ids=tuple(ids))
+    try:
+        if decision == "neem":
+            done = await intake.take_backlog(cockpit.store, selection)
+        else:
+            done = await intake.leave_backlog(cockpit.store, selection)
+    except TaakError as error:
+        return cockpit.bad_request(error.render(cockpit.language), 400)
+    action = "backlog_taken" if decision == "neem" else "backlog_left"
+    count = str(len(done))
+    return RedirectResponse(f"/achterstand?gedaan={cockpit.done_mark(action, count)}&n={count}", status_code=303)
+
+
 ROUTES = [
     Route("/", guarded(board)),
+    Route("/achterstand", guarded(backlog_page)),
+    Route("/achterstand", guarded(backlog_decide), methods=["POST"]),
     Route("/taak/{id}", guarded(task_page)),
     Route("/taak/{id}/log", guarded(log_after)),
     Route("/taak/{id}/{action:str}", guarded(act), methods=["POST"]),

@@ -24,10 +24,11 @@ from worker import __version__
 from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
 from worker.core.phrases import message
-from worker.daemon import intake, outbox
+from worker.daemon import outbox
 from worker.daemon.channel import OwnerChannel, channels_of
 from worker.daemon.gate import Running
 from worker.db import bots as bot_table
+from worker.db import intake
 from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, schema_newer_line

@@ -1,14 +1,37 @@
-"""The old queue table `agent_messages` as intake reads and marks it (worker/daemon/intake.py decides): its
-statements take the table's configured column names, quoted, in place of their `{...}` fields."""
+"""Intake from the old queue table `agent_messages` (what becomes of a message: worker/core/intake.py): every
+message for an enabled bot becomes exactly one thing. A message that names an existing task ID joins that task's
+log (an `antwoord` when the task waits for the owner, else a `notitie`); any other message becomes a new task
+through the one way in. The message gets its task ID in the same transaction, so several daemons take each
+message once. The daemon takes batches (`take`), the owner one message by its ID (`take_one`) or the skipped
+backlog, all of it or narrowed (`take_backlog`, `leave_backlog`); `preview` and `backlog` change nothing.
+
+The statements take the table's configured column names, quoted, in place of their `{...}` fields.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 import asyncpg
+import structlog
 
-from worker.db.sqlfiles import Executor, queries
+from worker.core.errors import InvalidInput, NotFound, Refused
+from worker.core.intake import LEFT, SKIPPED, UNUSABLE, Decision, Message, Rules, decide, in_backlog
+from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
+from worker.core.phrases import Phrase, message, phrase
+from worker.core.terminal import is_blank
+from worker.db.bots import all_bots, known_bot
+from worker.db.ledger import Ledger, NewTask
+from worker.db.sqlfiles import Connected, Executor, queries
+from worker.db.store import Store
+from worker.settings import Settings
+
+log = structlog.get_logger("queue-worker")
+BATCH = 50
 
 
 @dataclass(frozen=True)
@@ -57,40 +80,344 @@ async def table(db: Executor) -> Table:
     return Table(exists=names is not None, columns=frozenset(names or ()))
 
 
-async def add_columns(db: Executor) -> None:
-    """The columns intake marks a message with (`task_id`, `parent_id`), for a table that appeared later."""
-    await db.execute(queries()["intake_kolommen"])
+def columns_from(settings: Settings) -> Columns:
+    return Columns(
+        settings.intake_id_column,
+        settings.intake_text_column,
+        settings.intake_sender_column,
+        settings.intake_recipient_column,
+        settings.intake_time_column,
+        settings.intake_status_column,
+    )
 
 
-async def stored_cutoff(db: Executor) -> str | None:
-    """When migration 013 was applied: the cut-off when TAAK_INTAKE_VANAF gives none."""
-    stored: str | None = await db.fetchval(queries()["intake_vanaf"])
-    return stored
+def cutoff_problem(rules: Rules, language: str) -> str | None:
+    """A cut-off in the future would mark every message until then as skipped, for good: intake stays off."""
+    if rules.cutoff > datetime.now(rules.cutoff.tzinfo):
+        return message("intake_cutoff_future", language, cutoff=rules.cutoff.isoformat())
+    return None
 
 
-async def messages(
-    db: Executor, columns: Columns, found: Table, bots: Sequence[str], limit: int
-) -> list[asyncpg.Record]:
-    """A batch of unmarked messages for these bots, locked for the transaction."""
-    return list(await db.fetch(statement("intake_berichten", columns, found), list(bots), limit))
+def _unusable(found: Table, columns: Columns, language: str) -> str | None:
+    """Why intake cannot read the table, or None."""
+    if not found.exists:
+        return message("intake_no_table", language)
+    if missing := found.missing(columns):
+        return message("intake_missing_columns", language, columns=", ".join(missing))
+    return None
 
 
-async def message(db: Executor, columns: Columns, found: Table, message_id: str) -> asyncpg.Record | None:
-    return await db.fetchrow(statement("intake_bericht", columns, found), message_id)
+async def prepare_table(pool: Executor, columns: Columns, language: str) -> Table | str:
+    """The table, ready for intake (its columns added if it appeared later), or why intake is off."""
+    found = await table(pool)
+    if why := _unusable(found, columns, language):
+        return why
+    if "task_id" not in found.columns or "parent_id" not in found.columns:
+        # The same columns the baseline migration adds, for a table that appeared later.
+        await pool.execute(queries()["intake_kolommen"])
+        found = await table(pool)
+    return found
 
 
-async def all_messages(db: Executor, columns: Columns, found: Table, bot: str | None) -> list[asyncpg.Record]:
-    """Every message (for one bot, or all), as the preview counts them."""
-    return list(await db.fetch(statement("intake_voorbeeld", columns, found), bot))
+async def rules_from(db: Executor, settings: Settings, found: Table) -> Rules:
+    cutoff = settings.intake_vanaf
+    if cutoff is None:
+        # When the baseline migration was applied: the cut-off when TAAK_INTAKE_VANAF gives none.
+        stored = await db.fetchval(queries()["intake_vanaf"])
+        cutoff = datetime.fromisoformat(stored) if stored else datetime.now(settings.zone)
+    if cutoff.tzinfo is None:
+        cutoff = cutoff.replace(tzinfo=settings.zone)
+    has_status = bool(settings.intake_status_column) and settings.intake_status_column in found.columns
+    opens = frozenset(status.lower() for status in settings.intake_open_status)
+    return Rules(cutoff=cutoff, open_statuses=opens if has_status else None)
 
 
-async def mark(
+def message_from(record: asyncpg.Record) -> Message:
+    text = record["tekst"]
+    if "lengte" in record.keys():  # noqa: SIM118 (a Record's `in` looks at values) the preview counts in SQL instead of fetching every text
+        characters, blank = int(record["lengte"] or 0), bool(record["leeg"])
+    else:
+        characters, blank = len(text or ""), is_blank(text or "")
+    return Message(
+        id=record["bericht_id"],
+        sender=(record["afzender"] or "").strip(),
+        recipient=record["ontvanger"] or "",
+        moment=record["moment"],
+        status=record["status"],
+        characters=characters,
+        blank=blank,
+        names_task=record["genoemde_taak"] is not None,
+        task_id=record["task_id"],
+        text=text,
+    )
+
+
+async def _mark(
     db: Executor, columns: Columns, found: Table, message_id: str, task_id: str, parent: str | None
 ) -> None:
     """The message's task: the one it became or joined, or why it became none."""
     await db.execute(statement("intake_koppelen", columns, found), message_id, task_id, parent)
 
 
-async def locked_task(db: Executor, task_id: str) -> asyncpg.Record | None:
-    """The task a message names, locked: two daemons answering the same waiting task must not both see it waiting."""
-    return await db.fetchrow(queries()["taak_vergrendeld"], task_id)
+async def take(
+    store: Store, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str = "en"
+) -> int:
+    """Convert or skip one batch of messages; returns how many were looked at. `language`: the log's."""
+    if not bots:
+        return 0
+    try:
+        return await _take(store, bots, columns, found, rules, language)
+    except asyncpg.DeadlockDetectedError:
+        # Two daemons locked the same tasks in another order; Postgres undid one batch: take it again later.
+        log.info("intake_deadlock_retry")
+        return 0
+
+
+async def _take(
+    store: Store, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str
+) -> int:
+    decided: Counter[str] = Counter()
+    async with store.transaction() as held:
+        conn, ledger = held.conn, held.tasks
+        # Messages for these bots that became nothing yet, locked (SKIP LOCKED) so that several daemons take each once.
+        records = list(await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH))
+        for record in records:
+            decision = decide(message_from(record), rules)
+            decided[decision.value] += 1
+            if decision in (Decision.TOO_OLD, Decision.HANDLED):
+                task_id, parent = SKIPPED, None
+            else:
+                try:
+                    task_id, parent = await _convert(conn, ledger, dict(record))
+                except Unusable as unusable:
+                    log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said(language))
+                    task_id, parent = UNUSABLE, None
+            await _mark(conn, columns, found, record["bericht_id"], task_id, parent)
+    if records:
+        log.info("intake", messages=len(records), **decided)
+    return len(records)
+
+
+async def take_one(
+    store: Store, message_id: str, columns: Columns, found: Table, *, aan: str | None = None, new_bot: bool = False
+) -> str:
+    """The owner pulls in one message by its ID, whatever its age or status (one the owner left too); returns the
+    task it became or joined. Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
+    message_id = message_id.strip()
+    if not message_id:
+        raise InvalidInput("empty", what="BERICHT_ID")
+    async with store.transaction() as held:
+        conn = held.conn
+        found_record = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
+        if found_record is None:
+            raise NotFound("no_message", id=message_id)
+        if found_record["task_id"] not in (None, SKIPPED, LEFT):
+            raise Refused("message_taken", id=message_id, task=found_record["task_id"])
+        recipient = aan if aan is not None else found_record["ontvanger"]
+        if not recipient:
+            raise Refused("message_no_recipient", id=message_id)
+        record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
+        try:
+            task_id, parent = await _convert(conn, held.tasks, record)
+        except Unusable as unusable:
+            raise Refused("message_unusable", id=message_id, reason=unusable.reason) from None
+        await _mark(conn, columns, found, record["bericht_id"], task_id, parent)
+    return task_id
+
+
+class Unusable(Exception):
+    """A message that cannot become a task nor join one; found before anything of it is written."""
+
+    def __init__(self, reason: Phrase) -> None:
+        super().__init__(reason.said("en"))
+        self.reason = reason
+
+
+async def _convert(conn: Connected, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
+    text = (message["tekst"] or "").replace("\x00", "")
+    sender = (message["afzender"] or "").strip() or "agent_messages"
+    named = TASK_ID_IN_TEXT.search(text)
+    # Locked: two daemons answering the same waiting task must not both see it waiting.
+    existing = await ledger.db.fetchrow(queries()["taak_vergrendeld"], named.group(0)) if named is not None else None
+    if existing is not None:
+        await _join(ledger, existing, text, sender, message["bericht_id"])
+        return existing["id"], existing["id"]
+    try:
+        async with conn.transaction():  # a savepoint: one odd message must not undo the batch
+            task_id = await ledger.nieuw(
+                NewTask(opdracht=text, opdrachtgever=sender, toegewezen_aan=message["ontvanger"] or None)
+            )
+    except InvalidInput as exc:  # the ledger's own rules: empty, too long, a sender too long for a name
+        raise Unusable(phrase(exc.key, **exc.values)) from None
+    except asyncpg.CheckViolationError as exc:
+        raise Unusable(phrase("message_breaks_rule", rule=exc.constraint_name or "?")) from None
+    return task_id, None
+
+
+async def _join(ledger: Ledger, existing: asyncpg.Record, text: str, sender: str, message_id: str) -> None:
+    """A message naming a task joins its log: the answer when the task waits for the owner, else a note."""
+    try:
+        if existing["status"] == Status.WACHT_OP_MENS:
+            await ledger.antwoord(existing["id"], text, wie=sender)
+        else:
+            await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message_id})
+    except InvalidInput as exc:  # checked before anything is written: a text past TEXT_MAX_CHARS
+        raise Unusable(phrase(exc.key, **exc.values)) from None
+
+
+@dataclass
+class Preview:
+    """What the intake would do with every message, counted; built without changing anything."""
+
+    rules: Rules
+    per_decision: Counter[str] = field(default_factory=Counter)
+    per_sender: Counter[tuple[str, str]] = field(default_factory=Counter)  # (sender, decision)
+    per_recipient: Counter[tuple[str, str]] = field(default_factory=Counter)
+    oldest: datetime | None = None
+    newest: datetime | None = None
+    backlog: list[Message] = field(default_factory=list)  # the skipped backlog, its texts read
+    known: frozenset[str] = frozenset()  # the bots the fleet knows
+
+    def count(self, message: Message, decision: str) -> None:
+        self.per_decision[decision] += 1
+        self.per_sender[(message.sender or "-", decision)] += 1
+        self.per_recipient[(message.recipient or "-", decision)] += 1
+        if message.moment is not None:
+            self.oldest = min(self.oldest or message.moment, message.moment)
+            self.newest = max(self.newest or message.moment, message.moment)
+
+
+async def preview(conn: Connected, settings: Settings, bot: str | None) -> Preview | str:
+    """Every message (for one bot, or all) with what would become of it, and the skipped backlog, in a read-only
+    transaction."""
+    columns = columns_from(settings)
+    found = await table(conn)
+    if why := _unusable(found, columns, settings.language):
+        return why
+    seen = Preview(rules=await rules_from(conn, settings, found))
+    async with conn.transaction(readonly=True):
+        seen.known = frozenset(b.bot for b in await all_bots(conn))
+        for record in await conn.fetch(statement("intake_voorbeeld", columns, found), bot):
+            message = message_from(record)
+            decision = decide(message, seen.rules).value
+            if decision in (Decision.TASK, Decision.JOINS) and message.recipient not in seen.known and bot is None:
+                decision = Decision.NO_BOT.value
+            seen.count(message, decision)
+        seen.backlog = await _backlog(conn, columns, found, seen.rules, Selection(recipient=bot))
+    return seen
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which messages of the backlog: each field None means any. `until` is exclusive."""
+
+    sender: str | None = None  # as core.intake.sender_key spells it
+    recipient: str | None = None  # a bot, in its one spelling
+    since: datetime | None = None
+    until: datetime | None = None
+    ids: tuple[str, ...] | None = None
+
+
+async def _backlog(
+    db: Executor, columns: Columns, found: Table, rules: Rules, selection: Selection
+) -> list[Message]:
+    records = await db.fetch(
+        statement("intake_achterstand", columns, found),
+        rules.cutoff,
+        selection.sender,
+        selection.recipient,
+        selection.since,
+        selection.until,
+        list(selection.ids) if selection.ids is not None else None,
+        SKIPPED,
+    )
+    return [m for m in map(message_from, records) if in_backlog(m, rules)]
+
+
+@dataclass(frozen=True)
+class Backlog:
+    rules: Rules
+    messages: list[Message]
+    known: frozenset[str]
+
+    def problem(self, message: Message) -> Phrase | None:
+        """Why this message cannot be taken in as it is, as far as it shows before trying (else None)."""
+        if message.recipient not in self.known:
+            return phrase("backlog_not_a_bot", bot=message.recipient or "-")
+        if message.names_task:
+            return None  # it joins a task's log: its length is checked against a log line's when it is taken
+        if message.blank or message.characters > OPDRACHT_MAX_CHARS:
+            return phrase("backlog_unusable")
+        return None
+
+
+async def backlog(conn: Connected, settings: Settings, selection: Selection) -> Backlog | str:
+    """The backlog messages the selection names, read in a read-only transaction; or why intake is off."""
+    columns = columns_from(settings)
+    found = await table(conn)
+    if why := _unusable(found, columns, settings.language):
+        return why
+    rules = await rules_from(conn, settings, found)
+    if why := cutoff_problem(rules, settings.language):
+        return why
+    async with conn.transaction(readonly=True):
+        known = frozenset(b.bot for b in await all_bots(conn))
+        return Backlog(rules, await _backlog(conn, columns, found, rules, selection), known)
+
+
+async def take_backlog(store: Store, selection: Selection) -> list[tuple[str, str]]:
+    """Every backlog message the selection names becomes a task (or joins the one it names), all or none: a
+    message for a bot the fleet does not know, or one that cannot become a task, refuses the whole run. Each is
+    taken once however many runs there are at the same time: the messages are locked in one order and read again.
+    Returns (message ID, task ID) in the messages' order; nothing matching is NotFound."""
+    return await _decide(store, selection, take_in=True)
+
+
+async def leave_backlog(store: Store, selection: Selection) -> list[tuple[str, str]]:
+    """The owner's decision to leave these backlog messages (`task_id = 'afgewezen'`): the backlog shows them no
+    more and `take_backlog` never takes them; `take_one` still takes one by its ID."""
+    return await _decide(store, selection, take_in=False)
+
+
+async def _decide(store: Store, selection: Selection, *, take_in: bool) -> list[tuple[str, str]]:
+    settings = store.settings
+    columns = columns_from(settings)
+    async with store.transaction() as held:
+        conn = held.conn
+        found = await prepare_table(conn, columns, settings.language)
+        if isinstance(found, str):
+            raise Refused("intake_off", reason=found)
+        rules = await rules_from(conn, settings, found)
+        if why := cutoff_problem(rules, settings.language):
+            raise Refused("intake_off", reason=why)
+        matched = await _backlog(conn, columns, found, rules, selection)
+        # Locked in one order, and read again: a run that waited finds what another took meanwhile taken.
+        still = {
+            r["bericht_id"]
+            for r in await conn.fetch(statement("intake_vastzetten", columns, found), [m.id for m in matched])
+            if r["task_id"] in (None, SKIPPED)
+        }
+        chosen = [m for m in matched if m.id in still]
+        if not chosen:
+            raise NotFound("backlog_nothing")
+        if not take_in:
+            for m in chosen:
+                await _mark(conn, columns, found, m.id, LEFT, None)
+            return [(m.id, LEFT) for m in chosen]
+        known = frozenset(b.bot for b in await all_bots(conn))
+        strangers = sorted({m.recipient or "-" for m in chosen if m.recipient not in known})
+        if strangers:
+            count = sum(1 for m in chosen if (m.recipient or "-") in strangers)
+            raise Refused(
+                "backlog_unknown_bots", n=count, bots=", ".join(strangers), known=", ".join(sorted(known)) or "-"
+            )
+        taken = []
+        for m in chosen:
+            record = {"tekst": m.text, "afzender": m.sender, "ontvanger": m.recipient, "bericht_id": m.id}
+            try:
+                task_id, parent = await _convert(conn, held.tasks, record)
+            except Unusable as unusable:
+                raise Refused("message_unusable", id=m.id, reason=unusable.reason) from None
+            await _mark(conn, columns, found, m.id, task_id, parent)
+            taken.append((m.id, task_id))
+    return taken
