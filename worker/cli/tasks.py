@@ -137,7 +137,8 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
                 shown = {"id": claimed.task.id, "lease_token": claimed.token, "bot": claimed.bot, "briefing": briefing}
                 print(json.dumps(shown, ensure_ascii=False))
             else:
-                print(f"TAAK_ID={claimed.task.id}\nTAAK_TOKEN={claimed.token}\nTAAK_BOT={claimed.bot}")
+                # Exported: `eval "$(taak claim ...)"` hands them to the commands that follow, as a session has them.
+                print(f"export TAAK_ID={claimed.task.id} TAAK_TOKEN={claimed.token} TAAK_BOT={claimed.bot}")
     return ExitCode.OK
 
 
