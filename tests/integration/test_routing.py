@@ -4,14 +4,19 @@ skill imply the need of a task that names neither its bot nor its need."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import asyncpg
 import pytest
 
 from tests.helpers import ledger_on
 from worker.core.errors import InvalidInput, Refused
 from worker.core.model import Status
+from worker.daemon import intake
 from worker.db import bots
 from worker.db.ledger import Ledger, NewTask
+from worker.db.store import Store
+from worker.settings import Settings
 
 
 @pytest.fixture
@@ -143,3 +148,27 @@ def test_a_word_of_other_characters_than_letters_and_digits_is_refused(words: st
 def test_words_are_spelled_once_in_lower_case_and_geen_is_none() -> None:
     assert bots.check_skill_words(" Foto, video,FOTO") == ["foto", "video"]
     assert bots.check_skill_words("geen") == []
+
+
+async def test_a_message_of_the_old_queue_goes_to_its_recipient_whatever_its_words_imply(
+    ledger: Ledger, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    # The intake makes its tasks through taak_nieuw, as every producer; each is addressed to its message's recipient
+    # (its --aan), so the words decide nothing for it and that bot takes it, as before.
+    await pool.execute(
+        "create table agent_messages (id serial primary key, sender text, recipient text, content text, "
+        "created_at timestamptz default now())"
+    )
+    await pool.execute(
+        "insert into agent_messages (sender, recipient, content) values ('kimi', 'paco', 'Bewerk de foto')"
+    )
+    settings = Settings(_env_file=None, database_url="postgresql://unused", data_dir=tmp_path, intake_status_column="")  # type: ignore[call-arg]
+    columns = intake.columns_from(settings)
+    found = await intake.prepare_table(pool, columns, "en")
+    assert not isinstance(found, str), found
+    rules = await intake.rules_from(pool, settings, found)
+    rules = intake.Rules(cutoff=rules.cutoff.replace(year=2000), open_statuses=None)
+    assert await intake.take(Store(pool, settings), ["paco"], columns, found, rules) == 1
+    (task,) = await ledger.lijst()
+    assert (task.toegewezen_aan, task.nodig) == ("paco", None)
+    assert await claimed_for(ledger, ["paco"]) == (task.id, "paco")
