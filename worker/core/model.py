@@ -95,8 +95,8 @@ def is_bot_name(name: str) -> bool:
 
 def skill_words(text: str) -> tuple[str, ...]:
     """`foto, Video,scherm` as the words that imply a skill (`taak vaardigheid SKILL --woorden`): each trimmed and in
-    lower case, once, in the order given; `geen`: none. A word is letters and digits only, as the database splits a
-    task's text into words (taak_nieuw); None for a word that is not, which the caller refuses."""
+    lower case, once, in the order given; `geen`: none. A word may be letters and digits only (is_skill_word), as
+    the database splits a task's text into words (taak_nieuw): the caller refuses any other."""
     if text.strip().lower() in ("geen", "none"):
         return ()
     words = [part.strip().lower() for part in text.split(",")]
