@@ -106,7 +106,7 @@ async def test_bot_kan_replaces_the_list_and_geen_clears_it(conn: asyncpg.Connec
     assert listed[0].split()[:3] == ["bot", "on", "skills"]
     assert next(line for line in listed if line.startswith("paco")).split()[2] == "beeld"
     cleared = run_taak(cli_env, "bot", "kan", "paco", "--geen")
-    assert cleared.out == "paco: no skills (takes only tasks that need none)\n"
+    assert cleared.out == "paco: no skills (of the tasks for anyone it takes only those that need none)\n"
     # beeld stays known: a task may still need it.
     assert run_taak(cli_env, "vaardigheid").out.splitlines()[1].split() == ["audio", "-", "-", "-"]
 

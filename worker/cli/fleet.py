@@ -71,14 +71,14 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots, channel  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.bot_command != "lijst"
+    if args.bot_command == "kan" and bool(args.vaardigheden) == args.geen:  # skills, or --geen: one of the two
+        a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
             print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
             return ExitCode.OK
         if args.bot_command == "kan":
-            if bool(args.vaardigheden) == args.geen:
-                a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
             found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
             print(f"{bots.check_bot_name(args.naam)}: {_skills(found, settings.language)}")
             return ExitCode.OK

@@ -1,7 +1,7 @@
 """The digest as the owner reads it on the phone, from the facts the daemon read: what waits for the owner, what
 failed, what is due, what waits for a skill no switched-on bot has (once each), what finished, which bots are braked,
-and each bot's day. Every line about a task starts with its
-ID, so that a reply can name it. Empty sections are left out; with nothing to say the digest is one line."""
+and each bot's day. Every line about a task starts with its ID, so that a reply can name it. Empty sections are left
+out; with nothing to say the digest is one line."""
 
 from __future__ import annotations
 
