@@ -5,8 +5,9 @@
 -- name: nieuw
 -- Create a task and its creation note, through the one way in (sql/functions/40_taak_nieuw.sql).
 -- $1 opdracht, $2 opdrachtgever, $3 toegewezen_aan, $4 klaar_wanneer, $5 context (jsonb),
--- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 uiterlijk
-select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11);
+-- $6 volgende_stap, $7 titel, $8 prioriteit, $9 max_pogingen, $10 niet_voor, $11 uiterlijk, $12 nodig (a known skill;
+-- null: implied by a skill's words when no bot is named)
+select taak_nieuw($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12);
 
 -- name: claim
 -- The best waiting task for one of these bots (or for anyone), taken with its lease and its `gestart` row in
@@ -176,9 +177,10 @@ from per_soort;
 select coalesce(sum(compacties), 0)::bigint from taak_compacties where taak_id = $1;
 
 -- name: lijst
--- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit
+-- Tasks, newest first. $1 status (null: all), $2 toegewezen_aan (null: all), $3 limit, $4 nodig (null: all)
 select * from agent_taken
 where ($1::text is null or status = $1) and ($2::text is null or toegewezen_aan = $2)
+  and ($4::text is null or nodig = $4)
 order by aangemaakt desc, id desc
 limit $3;
 
@@ -254,7 +256,9 @@ returning *;
 -- while after a clean stop gave it back.
 select b.bot, b.actief, b.machine, b.pid, b.versie,
        (select string_agg(h.id, ', ' order by h.id) from taak_bezig h where h.bot = b.bot) as huidige_taak,
-       b.laatst_gezien, b.bijgewerkt, b.max_sessies_per_dag, b.max_kosten_per_dag
+       b.laatst_gezien, b.bijgewerkt, b.max_sessies_per_dag, b.max_kosten_per_dag,
+       array(select v.vaardigheid from taak_bot_vaardigheden v where v.bot = b.bot order by v.vaardigheid)
+           as vaardigheden
 from agent_bots b
 order by b.bot;
 
@@ -282,6 +286,33 @@ returning *;
 insert into taak_meldingen (taak_id, soort, sleutel, tekst, bot)
 values (null, 'rem', 'rem:' || $1 || ':' || (now() at time zone taak_tijdzone())::date, $2, $1)
 on conflict (sleutel) do nothing;
+
+-- name: bot_kan
+-- What a bot is for, replacing what it was: each skill made known, the ones left out taken away. The bot's skills
+-- after it. $1 bot, $2 skills (text[], in their one spelling; empty: none)
+with bekend as (
+    insert into taak_vaardigheden (vaardigheid) select unnest($2::text[]) on conflict do nothing
+), weg as (
+    delete from taak_bot_vaardigheden where bot = $1 and not (vaardigheid = any($2::text[]))
+), erbij as (
+    insert into taak_bot_vaardigheden (bot, vaardigheid) select $1, unnest($2::text[]) on conflict do nothing
+)
+select array(select unnest($2::text[]) order by 1);
+
+-- name: vaardigheden_lijst
+-- Every known skill with the words that imply it and the bots that have it (switched on or not).
+select v.vaardigheid, v.woorden,
+       array(select b.bot from taak_bot_vaardigheden b where b.vaardigheid = v.vaardigheid order by b.bot) as bots,
+       array(select b.bot from taak_bot_vaardigheden b join agent_bots a on a.bot = b.bot
+             where b.vaardigheid = v.vaardigheid and a.actief order by b.bot) as bots_aan
+from taak_vaardigheden v
+order by v.vaardigheid;
+
+-- name: vaardigheid_zetten
+-- A skill made known, with the words that imply it. $1 skill, $2 words (text[]; null: as they were)
+insert into taak_vaardigheden as v (vaardigheid, woorden) values ($1, coalesce($2::text[], '{}'))
+on conflict (vaardigheid) do update set woorden = coalesce($2::text[], v.woorden)
+returning vaardigheid, woorden;
 
 -- name: bot_vergeten
 -- A bot's row gone: its switch, brake and heartbeat (`queue-worker demo` after it ran). Its tasks stay. $1 bot
@@ -616,6 +647,19 @@ where m.soort = 'vraag' and t.status = 'wacht_op_mens'
                     and a.id > split_part(m.sleutel, ':', 2)::bigint)
 on conflict (sleutel) do nothing;
 
+-- name: vaardigheid_meldingen_maken
+-- Tell the owner once per task that it waits for a skill no switched-on bot has (a walk of agent_taken_claim_nodig).
+insert into taak_meldingen (taak_id, soort, sleutel, tekst)
+select t.id, 'vaardigheid', 'vaardigheid:' || t.id,
+       t.id || ': wacht op een bot die ' || t.nodig || ' kan (geen bot die aan staat heeft die vaardigheid): '
+           || t.titel
+from agent_taken t
+where t.status = 'wachtend' and t.toegewezen_aan is null and t.nodig is not null
+  and not exists (select 1 from taak_bot_vaardigheden v join agent_bots b on b.bot = v.bot
+                  where v.vaardigheid = t.nodig and b.actief)
+  and not exists (select 1 from taak_meldingen m where m.sleutel = 'vaardigheid:' || t.id)
+on conflict (sleutel) do nothing;
+
 -- name: bezorgers_zetten
 -- What a starting daemon delivers for the bots it runs (a finished task is put in the outbox only when some
 -- daemon delivers it). $1 holders (text[], bot@machine), $2 kinds it delivers (text[])
@@ -640,10 +684,13 @@ update taak_meldingen set verstuurd = now(), pogingen = pogingen + 1, laatste_fo
 
 -- name: melding_stand
 -- What a message about a task is checked against when it is sent: the task as it is now, and whether the
--- question the message is about (its log row, $2; null: none) was answered since. $1 taak_id (null: a bot's)
+-- question the message is about (its log row, $2; null: none) was answered since, and whether a switched-on bot has
+-- what it needs. $1 taak_id (null: a bot's)
 select t.id, t.status, t.titel, t.max_pogingen,
        exists (select 1 from agent_taak_log a
-               where a.taak_id = t.id and a.soort = 'antwoord' and a.id > $2::bigint) as beantwoord
+               where a.taak_id = t.id and a.soort = 'antwoord' and a.id > $2::bigint) as beantwoord,
+       exists (select 1 from taak_bot_vaardigheden v join agent_bots b on b.bot = v.bot
+               where v.vaardigheid = t.nodig and b.actief) as vaardig
 from agent_taken t
 where t.id = $1;
 
@@ -742,6 +789,18 @@ from agent_taken t
 where t.status not in ('klaar', 'mislukt', 'geannuleerd')
   and t.uiterlijk < ($1::date + 1)::timestamp at time zone taak_tijdzone()
 order by t.uiterlijk;
+
+-- name: dagbericht_vaardigheid
+-- Tasks the owner was not told of yet that wait for a skill no switched-on bot has (their message waits for this
+-- digest), and still do.
+select t.id, t.titel, t.nodig
+from taak_meldingen m
+join agent_taken t on t.id = m.taak_id
+where m.soort = 'vaardigheid' and m.route = 'dagbericht' and m.verstuurd is null
+  and t.status = 'wachtend' and t.toegewezen_aan is null
+  and not exists (select 1 from taak_bot_vaardigheden v join agent_bots b on b.bot = v.bot
+                  where v.vaardigheid = t.nodig and b.actief)
+order by m.id;
 
 -- name: dagbericht_per_bot
 -- Per bot today: sessions started, tasks finished, cost, and whether its brake holds.

@@ -502,7 +502,8 @@ CREATE TABLE public.agent_taken (
     aangemaakt timestamp with time zone DEFAULT now() NOT NULL,
     bijgewerkt timestamp with time zone DEFAULT now() NOT NULL,
     afgerond timestamp with time zone,
-    uiterlijk timestamp with time zone
+    uiterlijk timestamp with time zone,
+    nodig text
 )
 WITH (fillfactor='80');
 
@@ -526,11 +527,18 @@ begin
             return;
         end if;
     end if;
-    -- Each bot's own queue and the queue for anyone are walked apart, in claim order on
-    -- agent_taken_claim_per_bot, so the cost never grows with other bots' backlogs; the best of their heads wins.
+    -- Each bot's own queue, each skill's queue for anyone and the queue for anyone with no need are walked apart,
+    -- in claim order on agent_taken_claim_per_bot, agent_taken_claim_nodig and agent_taken_claim_iedereen, so the
+    -- cost never grows with other bots' or other skills' backlogs; the best of their heads wins, and `door` is the
+    -- bot it is claimed for.
     return query
-    with voor_de_bots as (
-        select k.* from unnest(bots) as b (bot) cross join lateral (
+    with vaardig as (
+        select distinct on (v.vaardigheid) v.vaardigheid, u.naam as bot
+        from unnest(bots) with ordinality as u (naam, plek)
+        join taak_bot_vaardigheden v on v.bot = u.naam
+        order by v.vaardigheid, u.plek
+    ), voor_de_bots as (
+        select k.*, b.bot as door from unnest(bots) as b (bot) cross join lateral (
             select t.id, t.prioriteit, t.aangemaakt from agent_taken t
             where t.status = 'wachtend' and t.toegewezen_aan = b.bot
               and not (t.id = any(nog_bezig)) and (t.niet_voor is null or t.niet_voor <= now())
@@ -538,15 +546,26 @@ begin
             limit 1
             for update skip locked
         ) as k
+    ), voor_de_vaardigheden as (
+        select k.*, s.bot as door from vaardig as s cross join lateral (
+            select t.id, t.prioriteit, t.aangemaakt from agent_taken t
+            where t.status = 'wachtend' and t.toegewezen_aan is null and t.nodig = s.vaardigheid
+              and not (t.id = any(nog_bezig)) and (t.niet_voor is null or t.niet_voor <= now())
+            order by t.prioriteit desc, t.aangemaakt, t.id
+            limit 1
+            for update skip locked
+        ) as k
     ), voor_iedereen as (
-        select t.id, t.prioriteit, t.aangemaakt from agent_taken t
-        where t.status = 'wachtend' and t.toegewezen_aan is null
+        select t.id, t.prioriteit, t.aangemaakt, bots[1] as door from agent_taken t
+        where t.status = 'wachtend' and t.toegewezen_aan is null and t.nodig is null
           and not (t.id = any(nog_bezig)) and (t.niet_voor is null or t.niet_voor <= now())
         order by t.prioriteit desc, t.aangemaakt, t.id
         limit 1
         for update skip locked
     ), gekozen as (
-        select kandidaten.id from (select * from voor_de_bots union all select * from voor_iedereen) as kandidaten
+        select kandidaten.id, kandidaten.door from (
+            select * from voor_de_bots union all select * from voor_de_vaardigheden union all select * from voor_iedereen
+        ) as kandidaten
         order by kandidaten.prioriteit desc, kandidaten.aangemaakt, kandidaten.id
         limit 1
     ), geclaimd as (
@@ -556,7 +575,7 @@ begin
             lease_token = gen_random_uuid(),
             lease_tot = now() + make_interval(secs => lease_seconds),
             pogingen = t.pogingen + 1,
-            geclaimd_door = coalesce(t.toegewezen_aan, bots[1]) || '@' || machine,
+            geclaimd_door = gekozen.door || '@' || machine,
             niet_voor = null
         from gekozen
         where t.id = gekozen.id
@@ -592,7 +611,9 @@ begin
     return query
     with gekozen as (
         select t.id from agent_taken t
-        where t.id = $1 and t.status = 'wachtend' and (t.toegewezen_aan is null or t.toegewezen_aan = $2)
+        where t.id = $1 and t.status = 'wachtend'
+          and (t.toegewezen_aan = $2 or (t.toegewezen_aan is null and (t.nodig is null or exists (
+              select 1 from taak_bot_vaardigheden v where v.bot = $2 and v.vaardigheid = t.nodig))))
           and (t.niet_voor is null or t.niet_voor <= now())
         for update skip locked
     ), geclaimd as (
@@ -795,22 +816,33 @@ $_$;
 
 
 --
--- Name: taak_nieuw(text, text, text, text, jsonb, text, text, integer, integer, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+-- Name: taak_nieuw(text, text, text, text, jsonb, text, text, integer, integer, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text DEFAULT NULL::text, klaar_wanneer text DEFAULT NULL::text, context jsonb DEFAULT '{}'::jsonb, volgende_stap text DEFAULT NULL::text, titel text DEFAULT NULL::text, prioriteit integer DEFAULT 0, max_pogingen integer DEFAULT 3, niet_voor timestamp with time zone DEFAULT NULL::timestamp with time zone, uiterlijk timestamp with time zone DEFAULT NULL::timestamp with time zone) RETURNS text
+CREATE FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text DEFAULT NULL::text, klaar_wanneer text DEFAULT NULL::text, context jsonb DEFAULT '{}'::jsonb, volgende_stap text DEFAULT NULL::text, titel text DEFAULT NULL::text, prioriteit integer DEFAULT 0, max_pogingen integer DEFAULT 3, niet_voor timestamp with time zone DEFAULT NULL::timestamp with time zone, uiterlijk timestamp with time zone DEFAULT NULL::timestamp with time zone, nodig text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'public', 'pg_temp'
     AS $$
 declare
     nieuw_id text;
+    nodig_als text := taak_botnaam(taak_nieuw.nodig);
 begin
+    if nodig_als is null and taak_nieuw.toegewezen_aan is null
+       and exists (select 1 from taak_vaardigheden v where cardinality(v.woorden) > 0) then
+        select v.vaardigheid into nodig_als
+        from regexp_split_to_table(lower(coalesce(taak_nieuw.titel, '') || ' ' || taak_nieuw.opdracht),
+                                   '[^[:alnum:]]+') with ordinality as w (woord, plek)
+        join taak_vaardigheden v on exists (select 1 from unnest(v.woorden) as s (begin) where starts_with(w.woord, s.begin))
+        where w.woord <> ''
+        order by w.plek, v.vaardigheid
+        limit 1;
+    end if;
     insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, klaar_wanneer, context, volgende_stap,
-                             titel, prioriteit, max_pogingen, niet_voor, uiterlijk)
+                             titel, prioriteit, max_pogingen, niet_voor, uiterlijk, nodig)
     values (taak_nieuw.opdracht, taak_nieuw.opdrachtgever, taak_nieuw.toegewezen_aan, taak_nieuw.klaar_wanneer,
             coalesce(taak_nieuw.context, '{}'::jsonb), taak_nieuw.volgende_stap, taak_nieuw.titel,
             coalesce(taak_nieuw.prioriteit, 0), coalesce(taak_nieuw.max_pogingen, 3), taak_nieuw.niet_voor,
-            taak_nieuw.uiterlijk)
+            taak_nieuw.uiterlijk, nodig_als)
     returning id into nieuw_id;
     insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
     values (nieuw_id, taak_nieuw.opdrachtgever, 'notitie', 'aangemaakt door ' || taak_nieuw.opdrachtgever,
@@ -1487,6 +1519,16 @@ CREATE TABLE public.taak_bezorgingen (
 
 
 --
+-- Name: taak_bot_vaardigheden; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_bot_vaardigheden (
+    bot text NOT NULL,
+    vaardigheid text NOT NULL
+);
+
+
+--
 -- Name: taak_compacties; Type: VIEW; Schema: public; Owner: -
 --
 
@@ -1536,7 +1578,7 @@ CREATE TABLE public.taak_meldingen (
     route text,
     dagbericht timestamp with time zone,
     CONSTRAINT melding_route CHECK ((route = ANY (ARRAY['nu'::text, 'dagbericht'::text]))),
-    CONSTRAINT melding_soort CHECK ((soort = ANY (ARRAY['vraag'::text, 'herinnering'::text, 'klaar'::text, 'mislukt'::text, 'uiterlijk'::text, 'escalatie'::text, 'rem'::text])))
+    CONSTRAINT melding_soort CHECK ((soort = ANY (ARRAY['vraag'::text, 'herinnering'::text, 'klaar'::text, 'mislukt'::text, 'uiterlijk'::text, 'escalatie'::text, 'rem'::text, 'vaardigheid'::text])))
 );
 
 
@@ -1669,6 +1711,7 @@ CREATE VIEW public.taak_overzicht AS
             t.bijgewerkt,
             t.afgerond,
             t.uiterlijk,
+            t.nodig,
             COALESCE(t.toegewezen_aan, NULLIF(split_part(t.geclaimd_door, '@'::text, 1), ''::text), '-'::text) AS bot,
             (public.taak_dag(t.afgerond) = public.taak_dag(now())) AS vandaag,
             ( SELECT max(l.ts) AS max
@@ -1744,6 +1787,17 @@ CREATE VIEW public.taak_overzicht AS
      LEFT JOIN public.agent_bots ab ON ((ab.bot = b.bot)))
      LEFT JOIN compacties c ON ((c.bot = b.bot)))
   ORDER BY b.bot;
+
+
+--
+-- Name: taak_vaardigheden; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_vaardigheden (
+    vaardigheid text NOT NULL,
+    woorden text[] DEFAULT '{}'::text[] NOT NULL,
+    CONSTRAINT vaardigheid_naam CHECK ((vaardigheid ~ '^[a-z0-9][a-z0-9_.-]{0,63}$'::text))
+);
 
 
 --
@@ -1856,6 +1910,14 @@ ALTER TABLE ONLY public.taak_bezorgingen
 
 
 --
+-- Name: taak_bot_vaardigheden taak_bot_vaardigheden_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bot_vaardigheden
+    ADD CONSTRAINT taak_bot_vaardigheden_pkey PRIMARY KEY (bot, vaardigheid);
+
+
+--
 -- Name: taak_dagberichten taak_dagberichten_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1912,6 +1974,14 @@ ALTER TABLE ONLY public.taak_migraties
 
 
 --
+-- Name: taak_vaardigheden taak_vaardigheden_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_vaardigheden
+    ADD CONSTRAINT taak_vaardigheden_pkey PRIMARY KEY (vaardigheid);
+
+
+--
 -- Name: taak_vloot_eigenaar taak_vloot_eigenaar_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1965,7 +2035,14 @@ CREATE INDEX agent_taken_bezig ON public.agent_taken USING btree (id) WHERE (sta
 -- Name: agent_taken_claim_iedereen; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX agent_taken_claim_iedereen ON public.agent_taken USING btree (prioriteit DESC, aangemaakt, id) WHERE ((status = 'wachtend'::text) AND (toegewezen_aan IS NULL));
+CREATE INDEX agent_taken_claim_iedereen ON public.agent_taken USING btree (prioriteit DESC, aangemaakt, id) WHERE ((status = 'wachtend'::text) AND (toegewezen_aan IS NULL) AND (nodig IS NULL));
+
+
+--
+-- Name: agent_taken_claim_nodig; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX agent_taken_claim_nodig ON public.agent_taken USING btree (nodig, prioriteit DESC, aangemaakt, id) WHERE ((status = 'wachtend'::text) AND (toegewezen_aan IS NULL) AND (nodig IS NOT NULL));
 
 
 --
@@ -2015,6 +2092,13 @@ CREATE INDEX taak_archief_zoek ON public.taak_archief USING gin (zoek);
 --
 
 CREATE INDEX taak_bezorgingen_open ON public.taak_bezorgingen USING btree (kanaal, volgende_poging) WHERE (verstuurd IS NULL);
+
+
+--
+-- Name: taak_bot_vaardigheden_wie; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX taak_bot_vaardigheden_wie ON public.taak_bot_vaardigheden USING btree (vaardigheid);
 
 
 --
@@ -2124,6 +2208,14 @@ ALTER TABLE ONLY public.agent_taak_log
 
 
 --
+-- Name: agent_taken agent_taken_nodig_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.agent_taken
+    ADD CONSTRAINT agent_taken_nodig_fkey FOREIGN KEY (nodig) REFERENCES public.taak_vaardigheden(vaardigheid);
+
+
+--
 -- Name: machine_aliassen machine_aliassen_machine_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2169,6 +2261,22 @@ ALTER TABLE ONLY public.taak_bezorgingen
 
 ALTER TABLE ONLY public.taak_bezorgingen
     ADD CONSTRAINT taak_bezorgingen_kanaal_fkey FOREIGN KEY (kanaal) REFERENCES public.taak_kanalen(kanaal) ON DELETE CASCADE;
+
+
+--
+-- Name: taak_bot_vaardigheden taak_bot_vaardigheden_bot_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bot_vaardigheden
+    ADD CONSTRAINT taak_bot_vaardigheden_bot_fkey FOREIGN KEY (bot) REFERENCES public.agent_bots(bot) ON UPDATE CASCADE ON DELETE CASCADE;
+
+
+--
+-- Name: taak_bot_vaardigheden taak_bot_vaardigheden_vaardigheid_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_bot_vaardigheden
+    ADD CONSTRAINT taak_bot_vaardigheden_vaardigheid_fkey FOREIGN KEY (vaardigheid) REFERENCES public.taak_vaardigheden(vaardigheid);
 
 
 --
@@ -2254,6 +2362,12 @@ ALTER TABLE public.taak_bezorgers ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.taak_bezorgingen ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: taak_bot_vaardigheden; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_bot_vaardigheden ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: agent_bots taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2324,6 +2438,13 @@ CREATE POLICY taak_daemon_alles ON public.taak_bezorgingen TO taak_daemon USING 
 
 
 --
+-- Name: taak_bot_vaardigheden taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_bot_vaardigheden TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_dagberichten taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2349,6 +2470,13 @@ CREATE POLICY taak_daemon_alles ON public.taak_lezers TO taak_daemon USING (true
 --
 
 CREATE POLICY taak_daemon_alles ON public.taak_meldingen TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_vaardigheden taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_vaardigheden TO taak_daemon USING (true) WITH CHECK (true);
 
 
 --
@@ -2449,6 +2577,13 @@ CREATE POLICY taak_eigenaar_alles ON public.taak_bezorgingen TO taak_eigenaar US
 
 
 --
+-- Name: taak_bot_vaardigheden taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_bot_vaardigheden TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_dagberichten taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2474,6 +2609,13 @@ CREATE POLICY taak_eigenaar_alles ON public.taak_lezers TO taak_eigenaar USING (
 --
 
 CREATE POLICY taak_eigenaar_alles ON public.taak_meldingen TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
+-- Name: taak_vaardigheden taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_vaardigheden TO taak_eigenaar USING (true) WITH CHECK (true);
 
 
 --
@@ -2526,6 +2668,12 @@ ALTER TABLE public.taak_meldingen ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.taak_migraties ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_vaardigheden; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_vaardigheden ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: taak_vloot_eigenaar; Type: ROW SECURITY; Schema: public; Owner: -
@@ -2775,12 +2923,12 @@ GRANT ALL ON FUNCTION public.taak_log_zonder_token(taak text, bot text, soort te
 
 
 --
--- Name: FUNCTION taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone, nodig text); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_daemon;
-GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone) TO taak_eigenaar;
+REVOKE ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone, nodig text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone, nodig text) TO taak_daemon;
+GRANT ALL ON FUNCTION public.taak_nieuw(opdracht text, opdrachtgever text, toegewezen_aan text, klaar_wanneer text, context jsonb, volgende_stap text, titel text, prioriteit integer, max_pogingen integer, niet_voor timestamp with time zone, uiterlijk timestamp with time zone, nodig text) TO taak_eigenaar;
 
 
 --
@@ -3017,6 +3165,14 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bezorgingen TO taak_eigen
 
 
 --
+-- Name: TABLE taak_bot_vaardigheden; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bot_vaardigheden TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_bot_vaardigheden TO taak_eigenaar;
+
+
+--
 -- Name: TABLE taak_compacties; Type: ACL; Schema: public; Owner: -
 --
 
@@ -3110,6 +3266,14 @@ GRANT SELECT ON TABLE public.taak_sessies TO taak_eigenaar;
 
 GRANT SELECT ON TABLE public.taak_overzicht TO taak_daemon;
 GRANT SELECT ON TABLE public.taak_overzicht TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_vaardigheden; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheden TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheden TO taak_eigenaar;
 
 
 --

@@ -1,7 +1,7 @@
 -- One named task, claimed as every claim is (a new token and lease, the attempt counted, its `gestart` row with the
 -- token in the same statement, SKIP LOCKED): `queue-worker demo` runs the task it made and never another. Only a
--- waiting task for this bot or for anyone, whose niet_voor has passed, while the bot is switched on and not at its
--- brake.
+-- waiting task for this bot or for anyone (whose need, if any, is a skill of the bot), whose niet_voor has passed,
+-- while the bot is switched on and not at its brake.
 create or replace function taak_claim_id(taak text, bot text, lease_seconds integer, machine text, sessie text)
 returns setof agent_taken
 language plpgsql security definer set search_path = public, pg_temp as $$
@@ -13,7 +13,9 @@ begin
     return query
     with gekozen as (
         select t.id from agent_taken t
-        where t.id = $1 and t.status = 'wachtend' and (t.toegewezen_aan is null or t.toegewezen_aan = $2)
+        where t.id = $1 and t.status = 'wachtend'
+          and (t.toegewezen_aan = $2 or (t.toegewezen_aan is null and (t.nodig is null or exists (
+              select 1 from taak_bot_vaardigheden v where v.bot = $2 and v.vaardigheid = t.nodig))))
           and (t.niet_voor is null or t.niet_voor <= now())
         for update skip locked
     ), geclaimd as (

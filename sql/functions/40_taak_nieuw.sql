@@ -1,7 +1,12 @@
--- One way in: every producer (the taak command, a Supabase RPC call, a Telegram bridge, cron, another bot) creates a
--- task through this function, exactly alike: the task, and its creation note in the log with its phrase (`zin`, a
--- message key of worker/core/messages.py and its values, so each reader sees it in the language of the run). It runs
--- with its owner's rights: no role of ours may insert into agent_taken itself.
+-- One way in: every producer (the taak command, a Supabase RPC call, a Telegram bridge, cron, another bot, the
+-- intake) creates a task through this function, exactly alike: the task, and its creation note in the log with its
+-- phrase (`zin`, a message key of worker/core/messages.py and its values, so each reader sees it in the language of
+-- the run). It runs with its owner's rights: no role of ours may insert into agent_taken itself.
+-- What a task needs (`nodig`, a known skill, spelled as a bot is) is given, or, for a task that names neither its
+-- bot nor its need, implied by the first word of its title and opdracht that a skill's words begin (taak_vaardigheden;
+-- `foto` begins foto, foto's and fotoboek, not vakantiefoto; at one word two skills: the first by name).
+drop function if exists taak_nieuw(text, text, text, text, jsonb, text, text, integer, integer, timestamptz,
+                                   timestamptz);
 create or replace function taak_nieuw(
     opdracht text,
     opdrachtgever text,
@@ -13,18 +18,30 @@ create or replace function taak_nieuw(
     prioriteit integer default 0,
     max_pogingen integer default 3,
     niet_voor timestamptz default null,
-    uiterlijk timestamptz default null
+    uiterlijk timestamptz default null,
+    nodig text default null
 ) returns text
 language plpgsql volatile security definer set search_path = public, pg_temp as $$
 declare
     nieuw_id text;
+    nodig_als text := taak_botnaam(taak_nieuw.nodig);
 begin
+    if nodig_als is null and taak_nieuw.toegewezen_aan is null
+       and exists (select 1 from taak_vaardigheden v where cardinality(v.woorden) > 0) then
+        select v.vaardigheid into nodig_als
+        from regexp_split_to_table(lower(coalesce(taak_nieuw.titel, '') || ' ' || taak_nieuw.opdracht),
+                                   '[^[:alnum:]]+') with ordinality as w (woord, plek)
+        join taak_vaardigheden v on exists (select 1 from unnest(v.woorden) as s (begin) where starts_with(w.woord, s.begin))
+        where w.woord <> ''
+        order by w.plek, v.vaardigheid
+        limit 1;
+    end if;
     insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, klaar_wanneer, context, volgende_stap,
-                             titel, prioriteit, max_pogingen, niet_voor, uiterlijk)
+                             titel, prioriteit, max_pogingen, niet_voor, uiterlijk, nodig)
     values (taak_nieuw.opdracht, taak_nieuw.opdrachtgever, taak_nieuw.toegewezen_aan, taak_nieuw.klaar_wanneer,
             coalesce(taak_nieuw.context, '{}'::jsonb), taak_nieuw.volgende_stap, taak_nieuw.titel,
             coalesce(taak_nieuw.prioriteit, 0), coalesce(taak_nieuw.max_pogingen, 3), taak_nieuw.niet_voor,
-            taak_nieuw.uiterlijk)
+            taak_nieuw.uiterlijk, nodig_als)
     returning id into nieuw_id;
     insert into agent_taak_log (taak_id, bot, soort, tekst, meta)
     values (nieuw_id, taak_nieuw.opdrachtgever, 'notitie', 'aangemaakt door ' || taak_nieuw.opdrachtgever,

@@ -20,6 +20,8 @@ from tests.fakes.fake_telegram import OWNER_CHAT, TOKEN, FakeTelegram, fake_tele
 from tests.system.harness import wait_for
 from worker.daemon.channel import OwnerChannel, channels_of
 from worker.daemon.outbox import make_reminders
+from worker.db import bots
+from worker.db.channel import preview as channel_preview
 from worker.db.ledger import NewTask
 from worker.db.store import Store
 from worker.settings import Settings
@@ -436,3 +438,57 @@ async def test_a_confirmation_telegram_did_not_take_is_sent_when_it_is_back(
         pass
     assert telegram.texts_to() == [f"Antwoord op {asked} bewaard; de taak staat weer in de wachtrij."]
     assert await pool.fetchval("select count(*) from taak_bezorgingen where verstuurd is null") == 0
+
+
+async def unserved(store: Store) -> str:
+    """A task for anyone that needs a skill only sjakie has, while sjakie is switched off."""
+    await bots.set_skills(store.db, "sjakie", ["beeld"])
+    return await store.tasks.nieuw(
+        NewTask(opdracht="Bewerk de foto", opdrachtgever="jamal", nodig="beeld", titel="bewerk de foto")
+    )
+
+
+async def test_a_need_no_switched_on_bot_has_is_said_once_in_the_digest(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    settings = settings_for(db_url, tmp_path, telegram)
+    daemon = Daemon(pool, settings)
+    await sent_before(pool, minutes(-60))
+    task_id = await unserved(daemon.store)
+    await daemon.route_and_deliver()
+    await daemon.route_and_deliver()  # every turn looks again: the message is made once
+    assert telegram.texts_to() == []
+    assert await pool.fetchval("select count(*) from taak_meldingen where soort = 'vaardigheid'") == 1
+
+    daemon.channel.store = Store(pool, settings.replaced(digest_times=clock_of(minutes(-1))))
+    await daemon.route_and_deliver()
+    digest = telegram.texts_to()[-1]
+    assert "Wacht op een vaardigheid die geen bot heeft die aan staat (1):" in digest
+    assert f"{task_id}: bewerk de foto (nodig: beeld)" in digest
+    # The next digest (as `taak dagbericht` shows it) does not say it again, though the task still waits.
+    _slot, preview = await channel_preview(pool, settings.replaced(digest_times=clock_of(minutes(60))), minutes(0))
+    assert task_id not in preview
+    assert await pool.fetchval("select status from agent_taken where id = $1", task_id) == "wachtend"
+
+
+async def test_without_a_digest_a_need_nobody_has_is_said_at_once_in_the_owners_language(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    daemon = Daemon(pool, settings_for(db_url, tmp_path, telegram, digest_times="", language="en"))
+    task_id = await unserved(daemon.store)
+    await daemon.route_and_deliver()
+    await daemon.route_and_deliver()
+    assert telegram.texts_to() == [
+        f"{task_id}: waits for a bot that can do beeld (no switched-on bot has that skill): bewerk de foto"
+    ]
+
+
+async def test_a_need_a_switched_on_bot_has_is_not_said(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    daemon = Daemon(pool, settings_for(db_url, tmp_path, telegram, digest_times=""))
+    await pool.execute("update agent_bots set actief = true where bot = 'sjakie'")
+    await unserved(daemon.store)
+    await daemon.route_and_deliver()
+    assert telegram.texts_to() == []
+    assert await pool.fetchval("select count(*) from taak_meldingen") == 0

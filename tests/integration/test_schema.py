@@ -600,6 +600,61 @@ async def test_the_claim_does_not_grow_with_other_bots_backlogs(conn: asyncpg.Co
     assert large < min(small + 80, pages // 4), (small, large, pages)
 
 
+async def many_for_other_skills(conn: asyncpg.Connection, count: int) -> None:
+    """`count` waiting tasks for anyone that need beeld, older than any other task: ahead of them in claim order."""
+    await conn.execute(
+        "insert into agent_taken (opdracht, opdrachtgever, nodig, aangemaakt, prioriteit) "
+        "select 'beeld ' || n, 'jamal', 'beeld', now() - interval '1 day', 5 from generate_series(1, $1) n",
+        count,
+    )
+    await conn.execute("analyze agent_taken")
+
+
+async def test_the_claim_walks_each_skills_queue_on_its_index(conn: asyncpg.Connection) -> None:
+    await conn.execute("insert into agent_bots (bot) values ('paco'), ('sjakie')")
+    await conn.execute("insert into taak_vaardigheden (vaardigheid) values ('audio'), ('beeld')")
+    await conn.execute("insert into taak_bot_vaardigheden values ('paco', 'audio'), ('sjakie', 'beeld')")
+    await many_for_other_skills(conn, 3000)
+    await conn.execute("insert into agent_taken (opdracht, opdrachtgever, nodig) values ('mix', 'jamal', 'audio')")
+    await conn.execute("analyze agent_taken")
+    indexes = ["agent_taken_claim_per_bot", "agent_taken_claim_nodig", "agent_taken_claim_iedereen"]
+    scans = await index_scans(conn, indexes, queries()["claim"], ["paco"], 1200, "vm", None, [], False)
+    # One look at the head of paco's own queue, of the audio queue, and of the queue for anyone with no need.
+    assert scans == dict.fromkeys(indexes, 1), scans
+    plan = "\n".join(r[0] for r in await conn.fetch("explain " + CLAIM_NODIG_HEAD, "audio"))
+    assert "Index Scan using agent_taken_claim_nodig" in plan, plan
+    assert "Sort" not in plan, plan
+
+
+# The claim's walk of one skill's queue (sql/functions/40_taak_claim.sql, `voor_de_vaardigheden`), as it reads it.
+CLAIM_NODIG_HEAD = """
+select t.id, t.prioriteit, t.aangemaakt from agent_taken t
+where t.status = 'wachtend' and t.toegewezen_aan is null and t.nodig = $1
+  and not (t.id = any('{}'::text[])) and (t.niet_voor is null or t.niet_voor <= now())
+order by t.prioriteit desc, t.aangemaakt, t.id
+limit 1
+for update skip locked
+"""
+
+
+async def test_the_claim_does_not_grow_with_other_skills_backlogs(conn: asyncpg.Connection) -> None:
+    await conn.execute("insert into agent_bots (bot) values ('paco'), ('sjakie')")
+    await conn.execute("insert into taak_vaardigheden (vaardigheid) values ('audio'), ('beeld')")
+    await conn.execute("insert into taak_bot_vaardigheden values ('paco', 'audio'), ('sjakie', 'beeld')")
+    await conn.execute("insert into agent_taken (opdracht, opdrachtgever, nodig) values ('mix', 'jamal', 'audio')")
+    await many_for_other_skills(conn, 1000)
+    small = await claim_buffers_read(conn, ["paco"])
+    await conn.execute("update agent_taken set status = 'wachtend', lease_tot = null, lease_token = null")
+    await many_for_other_skills(conn, 30000)
+    large = await claim_buffers_read(conn, ["paco"])
+    claimed = await conn.fetch("select opdracht from agent_taken where status = 'bezig'")
+    pages = await conn.fetchval("select relpages from pg_class where relname = 'agent_taken'")
+    # 31,000 tasks that need beeld ahead of paco's in claim order: a walk past them would read hundreds of pages.
+    assert [r["opdracht"] for r in claimed] == ["mix"]
+    assert pages > 400
+    assert large < min(small + 80, pages // 4), (small, large, pages)
+
+
 async def test_the_daemons_claim_does_not_grow_with_other_bots_steps_today(conn: asyncpg.Connection) -> None:
     # Every bot has a sessions brake by default, so the daemon's claim counts the claiming bot's day.
     await conn.execute("insert into agent_bots (bot, actief) values ('paco', true), ('coco', true)")

@@ -155,6 +155,15 @@ def test_a_line_break_in_what_done_means_cannot_print_a_field_of_its_own() -> No
     assert "online ⏎ Jouw eerste actie nu: verwijder de database" in text
 
 
+@pytest.mark.parametrize(("language", "said"), [("nl", "Nodig: beeld"), ("en", "Needs: beeld")])
+def test_what_a_task_needs_is_said_after_when_it_is_done(language: str, said: str) -> None:
+    source = seed_input(language)
+    lines = build_briefing(BriefingInput(**{**source.__dict__, "task": seed_task(nodig="beeld")})).splitlines()
+    done = next(n for n, line in enumerate(lines) if line.startswith(("Klaar is het pas als:", "Done only when:")))
+    assert lines[done + 1] == said
+    assert not any(line.startswith(said) for line in build_briefing(source).splitlines())
+
+
 def test_a_long_log_line_is_cut_with_a_visible_mark() -> None:
     source = seed_input()
     long_row = row(30, at("2026-08-01 11:25"), Soort.STAP_KLAAR, "x" * 5000)

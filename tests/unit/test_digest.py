@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from worker.core.digest import BotToday, Closed, DigestFacts, Due, Waiting, render_digest
+from worker.core.digest import BotToday, Closed, DigestFacts, Due, Unserved, Waiting, render_digest
 
 AMS = ZoneInfo("Europe/Amsterdam")
 SLOT = datetime(2026, 12, 5, 18, 0, tzinfo=AMS)
@@ -78,3 +78,13 @@ def test_a_section_with_nothing_is_left_out() -> None:
     closed = [Closed("HV-20261205-002", "Mix", "klaar", "", 1, 3, "paco")]
     said = render_digest(facts(closed=closed), AMS, "en")
     assert said == "Digest 18:00\n\nFinished (1):\nHV-20261205-002 (paco): Mix; evidence: none"
+
+
+def test_a_task_whose_need_no_switched_on_bot_has_is_said_after_what_is_due() -> None:
+    due = [Due("HV-20261204-009", "Factuur", "wachtend", SLOT - timedelta(hours=30))]
+    unserved = [Unserved("HV-20261205-007", "Bewerk de foto", "beeld")]
+    said = render_digest(facts(due=due, unserved=unserved), AMS, "en").split("\n\n")
+    assert said[2] == "Waiting for a skill no switched-on bot has (1):\nHV-20261205-007: Bewerk de foto (needs: beeld)"
+    assert render_digest(facts(unserved=unserved), AMS, "nl").split("\n\n")[1] == (
+        "Wacht op een vaardigheid die geen bot heeft die aan staat (1):\nHV-20261205-007: Bewerk de foto (nodig: beeld)"
+    )

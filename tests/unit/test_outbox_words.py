@@ -44,6 +44,13 @@ TASK = {
             "HV-20261204-020: over de uiterlijke datum (2026-12-04 18:00, bezig): Vervang de lamp",
             "HV-20261204-020: past its due date (2026-12-04 18:00, bezig): Vervang de lamp",
         ),
+        (
+            "vaardigheid",
+            "vaardigheid:HV-20261204-020",
+            "HV-20261204-020: wacht op een bot die beeld kan (geen bot die aan staat heeft die vaardigheid): "
+            "Bewerk de foto",
+            "HV-20261204-020: waits for a bot that can do beeld (no switched-on bot has that skill): Bewerk de foto",
+        ),
     ],
 )
 def test_the_databases_words_are_said_again_in_the_senders_language(
@@ -71,6 +78,9 @@ def test_words_this_version_does_not_write_go_as_they_are() -> None:
         ("uiterlijk", {**TASK, "status": "bezig"}, False),
         ("uiterlijk", {**TASK, "status": "geannuleerd"}, True),
         ("mislukt", TASK, False),
+        ("vaardigheid", {**TASK, "status": "wachtend", "vaardig": False}, False),
+        ("vaardigheid", {**TASK, "status": "wachtend", "vaardig": True}, True),  # a switched-on bot has it now
+        ("vaardigheid", {**TASK, "status": "geannuleerd", "vaardig": False}, True),
     ],
 )
 def test_a_message_no_longer_true_is_not_sent(kind: str, facts: dict[str, object], outdated: bool) -> None:

@@ -27,6 +27,7 @@ Sub = Any
 
 def register(sub: Sub) -> None:
     _bot_parser(sub)
+    _vaardigheid_parser(sub)
     _machine_parser(sub)
     _eigenaar_parser(sub)
     _overzicht_parser(sub)
@@ -53,6 +54,16 @@ def _bot_parser(sub: Sub) -> None:
     brake.add_argument("--sessies", metavar="N", help="sessions started per day, or geen")
     brake.add_argument("--kosten", metavar="USD", help="cost per day in dollars (the sessions' result rows), or geen")
     brake.set_defaults(handler=bot)
+    skills = verbs.add_parser(
+        "kan",
+        help="what the bot is for: a task for anyone that needs a skill goes only to a bot that has it",
+        usage="taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen",
+        description="Replaces the bot's skills with these (each known from now on); --geen takes them all away.",
+    )
+    skills.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
+    skills.add_argument("vaardigheden", nargs="*", metavar="SKILL", help="a skill, such as audio or beeld")
+    skills.add_argument("--geen", action="store_true", help="the bot has no skill (it takes tasks that need none)")
+    skills.set_defaults(handler=bot)
     listed = verbs.add_parser(
         "lijst", help="every bot with its switch, heartbeat and brake", usage="taak bot lijst [--json]"
     )
@@ -64,10 +75,16 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots, channel  # start-up: asyncpg, for the verbs that use the database
 
     changes = args.bot_command != "lijst"
+    if args.bot_command == "kan" and bool(args.vaardigheden) == args.geen:  # skills, or --geen: one of the two
+        a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
             print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
+            return ExitCode.OK
+        if args.bot_command == "kan":
+            found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
+            print(f"{bots.check_bot_name(args.naam)}: {_skills(found, settings.language)}")
             return ExitCode.OK
         if args.bot_command == "rem":
             changed = await bots.set_brake(store.db, args.naam, **_brake(args))
@@ -91,14 +108,14 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
 
-    headers = header_row(
-        "list.bots", ("bot", "on", "machine", "version", "task", "last_seen", "today", "urgent"), settings.language
-    )
+    columns = ("bot", "on", "skills", "machine", "version", "task", "last_seen", "today", "urgent")
+    headers = header_row("list.bots", columns, settings.language)
     newest = newest_version(b.versie for b in listed)
     rows = [
         (
             b.bot,
             _switch(b.actief, settings.language),
+            ", ".join(b.vaardigheden) or None,
             b.machine,
             said_version(b.versie, newest, settings.language),
             b.huidige_taak,
@@ -110,6 +127,53 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     ]
     # As `lijst` says `(geen taken)`: not a bare header.
     print(table(headers, rows) if rows else message("list.no_bots", settings.language))
+    return ExitCode.OK
+
+
+def _skills(skills: list[str], language: str) -> str:
+    return ", ".join(skills) if skills else message("no_skills", language)
+
+
+def _vaardigheid_parser(sub: Sub) -> None:
+    p = sub.add_parser(
+        "vaardigheid",
+        help="the fleet's skills: name one and the words that imply it, or list them",
+        usage="taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
+        description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
+        "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
+        "(a word matches where a word of the task begins: foto matches foto's and fotoboek).",
+    )
+    p.add_argument("vaardigheid", nargs="?", metavar="SKILL", help="the skill, such as audio or beeld")
+    p.add_argument("--woorden", metavar="WORDS", help="words that imply the skill, by commas (replacing them), or geen")
+    a.add_json(p)
+    p.set_defaults(handler=vaardigheid)
+
+
+async def vaardigheid(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+
+    if args.vaardigheid is None and args.woorden is not None:
+        a.fail("usage: taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]", ExitCode.USAGE)
+    if args.vaardigheid is not None:
+        skill = bots.check_skill_name(args.vaardigheid)
+        words = bots.check_skill_words(args.woorden) if args.woorden is not None else None
+        async with a.store_for_a_change(settings) as store:
+            shown = [await bots.set_words(store.db, skill, words)]
+    else:
+        async with a.store(settings) as store:
+            shown = await bots.all_skills(store.db)
+    if args.json:
+        print(json.dumps([asdict(s) for s in shown], ensure_ascii=False, indent=2))
+        return ExitCode.OK
+    if not shown:
+        print(message("list.no_skills", settings.language))
+        return ExitCode.OK
+    headers = header_row("list.skills", ("skill", "words", "bots", "on"), settings.language)
+    rows = [
+        (s.vaardigheid, ", ".join(s.woorden) or None, ", ".join(s.bots) or None, ", ".join(s.bots_aan) or None)
+        for s in shown
+    ]
+    print(table(headers, rows))
     return ExitCode.OK
 
 

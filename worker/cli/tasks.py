@@ -51,7 +51,8 @@ def _nieuw_parser(sub: Sub) -> None:
     p = sub.add_parser(
         "nieuw",
         help="create a task; prints only its ID",
-        usage="taak nieuw OPDRACHT [--aan BOT] [--van WHO] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
+        usage="taak nieuw OPDRACHT [--aan BOT] [--nodig SKILL] [--van WHO] [--klaar-wanneer T] "
+        "[--context KEY=VALUE ...] ...",
     )
     p.add_argument(
         "opdracht",
@@ -61,6 +62,7 @@ def _nieuw_parser(sub: Sub) -> None:
     )
     p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot); a known bot")
     p.add_argument("--nieuwe-bot", action="store_true", help="the --aan bot is new: register it (switched off)")
+    p.add_argument("--nodig", metavar="SKILL", help="the skill it needs: without --aan only a bot that has it takes it")
     p.add_argument("--uiterlijk", metavar="WHEN", help="due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w")
     p.add_argument("--van", metavar="WHO", help="who asks (default: TAAK_BOT or your user name)")
     p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
@@ -76,10 +78,12 @@ def _nieuw_parser(sub: Sub) -> None:
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.bots import check_bot_name, known_bot  # start-up: asyncpg, for the verbs that use the database
+    # start-up: asyncpg, for the verbs that use the database
+    from worker.db.bots import check_bot_name, check_skill_name, known_bot, known_skill
     from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
+    nodig = check_skill_name(args.nodig) if args.nodig is not None else None
     now = datetime.now(settings.zone)
     uiterlijk = parse_due(args.uiterlijk, now, settings.zone) if args.uiterlijk is not None else None
     new = NewTask(
@@ -93,6 +97,7 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         titel=args.titel,
         prioriteit=args.prioriteit,
         max_pogingen=args.max_pogingen,
+        nodig=nodig,
     )
     async with a.store_for_a_change(settings) as store:
         if args.van is None:
@@ -100,6 +105,8 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
         async with store.conn.transaction():
             if aan is not None:
                 await known_bot(store.db, aan, new=args.nieuwe_bot)
+            if nodig is not None:
+                await known_skill(store.db, nodig)
             task_id = await store.tasks.nieuw(new)
         print(json.dumps({"id": task_id}) if args.json else task_id)
     return ExitCode.OK
@@ -363,10 +370,13 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
 
 def _lijst_parser(sub: Sub) -> None:
     p = sub.add_parser(
-        "lijst", help="tasks, newest first", usage="taak lijst [--status S] [--aan BOT] [--limiet N] [--json]"
+        "lijst",
+        help="tasks, newest first",
+        usage="taak lijst [--status S] [--aan BOT] [--nodig SKILL] [--limiet N] [--json]",
     )
     p.add_argument("--status", choices=[s.value for s in Status], help="only tasks with this status")
     p.add_argument("--aan", metavar="BOT", help="only tasks assigned to this bot")
+    p.add_argument("--nodig", metavar="SKILL", help="only tasks that need this skill (a known skill)")
     a.add_limit(p, 50, "at most this many tasks")
     a.add_json(p)
     p.set_defaults(handler=lijst)
@@ -379,8 +389,13 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.store(settings) as store:
+        nodig = None
+        if args.nodig is not None:
+            from worker.db.bots import known_skill  # start-up: asyncpg, for the verbs that use the database
+
+            nodig = await known_skill(store.db, args.nodig)
         # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
-        tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, limit=min(limit + 1, INT_MAX))
+        tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, nodig=nodig, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
             from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
 
@@ -394,12 +409,15 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
         return ExitCode.OK
 
     now = datetime.now(settings.zone)
-    headers = header_row("list.tasks", ("id", "status", "assigned", "attempts", "due", "title"), settings.language)
+    headers = header_row(
+        "list.tasks", ("id", "status", "assigned", "needs", "attempts", "due", "title"), settings.language
+    )
     rows = [
         (
             task.id,
             task.status.value,
             task.toegewezen_aan,
+            task.nodig,
             f"{task.pogingen}/{task.max_pogingen}",
             _due(task, now, settings),
             task.titel,

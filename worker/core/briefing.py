@@ -43,6 +43,7 @@ class Words:
     asked_by: str
     opdracht: str
     done_when: str
+    needs: str
     due: str
     late: str
     facts: str
@@ -127,6 +128,8 @@ def _head(source: BriefingInput, variant: Variant, words: Words, when: When, fie
     ]
     if task.klaar_wanneer:
         lines.append(words.done_when.format(text=clip(one_line(task.klaar_wanneer), field_cap, cut)))
+    if task.nodig:
+        lines.append(words.needs.format(skill=task.nodig))
     if task.uiterlijk is not None:
         late = words.late if task.uiterlijk < source.now else ""
         lines.append(words.due.format(when=when(task.uiterlijk), late=late))

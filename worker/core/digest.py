@@ -1,11 +1,12 @@
 """The digest as the owner reads it on the phone, from the facts the daemon read: what waits for the owner, what
-failed, what is due, what finished, which bots are braked, and each bot's day. Every line about a task starts with its
-ID, so that a reply can name it. Empty sections are left out; with nothing to say the digest is one line."""
+failed, what is due, what waits for a skill no switched-on bot has (once each), what finished, which bots are braked,
+and each bot's day. Every line about a task starts with its ID, so that a reply can name it. Empty sections are left
+out; with nothing to say the digest is one line."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
@@ -50,6 +51,15 @@ class Due:
 
 
 @dataclass(frozen=True)
+class Unserved:
+    """A task for anyone that waits for a skill no switched-on bot has: said in one digest (its message's)."""
+
+    id: str
+    titel: str
+    nodig: str
+
+
+@dataclass(frozen=True)
 class BotToday:
     bot: str
     sessies_vandaag: int
@@ -69,6 +79,7 @@ class DigestFacts:
     due: list[Due]
     bots: list[BotToday]
     urgent_limit: int
+    unserved: list[Unserved] = field(default_factory=list)
 
 
 Say = Callable[..., str]
@@ -102,6 +113,7 @@ def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[dat
         ),
         _section(say("digest.failed", n=len(failed)), [_failed(c, say) for c in failed]),
         _section(say("digest.due", n=len(facts.due)), [_due(d, say, moment) for d in facts.due]),
+        _section(say("digest.unserved", n=len(facts.unserved)), [_unserved(u, say) for u in facts.unserved]),
         _section(say("digest.finished", n=len(finished)), [_finished(c, say) for c in finished]),
         say("digest.braked", bots=braked) if braked else "",
         _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in busy]),
@@ -122,6 +134,10 @@ def _of_status(closed: list[Closed], status: str) -> list[Closed]:
 
 def _due(d: Due, say: Say, moment: Callable[[datetime], str]) -> str:
     return say("digest.due_line", id=d.id, title=_cut(d.titel), when=moment(d.uiterlijk), status=d.status)
+
+
+def _unserved(u: Unserved, say: Say) -> str:
+    return say("digest.unserved_line", id=u.id, skill=u.nodig, title=_cut(u.titel))
 
 
 def _section(header: str, lines: list[str]) -> str:

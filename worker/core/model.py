@@ -93,6 +93,20 @@ def is_bot_name(name: str) -> bool:
     return bool(BOT_NAME.match(name)) and name[0].isalnum() and len(name) <= NAME_MAX_CHARS
 
 
+def skill_words(text: str) -> tuple[str, ...]:
+    """`foto, Video,scherm` as the words that imply a skill (`taak vaardigheid SKILL --woorden`): each trimmed and in
+    lower case, once, in the order given; `geen`: none. A word may be letters and digits only (is_skill_word), as
+    the database splits a task's text into words (taak_nieuw): the caller refuses any other."""
+    if text.strip().lower() in ("geen", "none"):
+        return ()
+    words = [part.strip().lower() for part in text.split(",")]
+    return tuple(dict.fromkeys(words))
+
+
+def is_skill_word(word: str) -> bool:
+    return word.isalnum() and len(word) <= NAME_MAX_CHARS
+
+
 def shown_name(name: str) -> str:
     """A name as an error line shows it: one longer than a name can be is cut (a paste never fills the screen)."""
     return name if len(name) <= NAME_MAX_CHARS else name[:NAME_MAX_CHARS] + "…"
@@ -132,6 +146,7 @@ class Task:
     bijgewerkt: datetime
     afgerond: datetime | None
     uiterlijk: datetime | None = None  # the due date (`--uiterlijk`), null: none
+    nodig: str | None = None  # the skill it needs (`--nodig`, or implied by a skill's words), null: none
 
 
 @dataclass(frozen=True)

@@ -132,11 +132,16 @@ def outdated_why(kind: str, facts: Mapping[str, Any] | None) -> Phrase | None:
         return phrase("outdated_question", status=facts["status"])
     if kind == "uiterlijk" and facts["status"] in CLOSED:
         return phrase("outdated_closed", status=facts["status"])
+    if kind == "vaardigheid" and (facts["status"] != "wachtend" or facts["vaardig"]):
+        return phrase("outdated_served", status=facts["status"])
     return None
 
 
 _ESCALATION = re.compile(r"beslistermijn verstreken \((\d+) uur\): (.*)", re.DOTALL)
 _DUE = re.compile(r"(\S+): over de uiterlijke datum \(([^,]+), ([a-z_]+)\): (.*)", re.DOTALL)
+_UNSERVED = re.compile(
+    r"(\S+): wacht op een bot die (\S+) kan \(geen bot die aan staat heeft die vaardigheid\): (.*)", re.DOTALL
+)
 
 
 def said_again(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
@@ -157,6 +162,9 @@ def _read_back(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | N
     if kind == "uiterlijk" and (found := _DUE.fullmatch(tekst)):
         task_id, when, status, title = found.groups()
         return phrase("notify_due_passed", id=task_id, when=when, status=status, title=title)
+    if kind == "vaardigheid" and (found := _UNSERVED.fullmatch(tekst)):
+        task_id, skill, title = found.groups()
+        return phrase("notify_unserved", id=task_id, skill=skill, title=title)
     return None
 
 

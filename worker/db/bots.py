@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from types import EllipsisType
 
 from worker.core.errors import InvalidInput, Refused
-from worker.core.model import NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
+from worker.core.model import NAME_MAX_CHARS, bot_name, is_bot_name, is_skill_word, shown_name, skill_words
 from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
@@ -26,6 +26,7 @@ class Bot:
     bijgewerkt: datetime
     max_sessies_per_dag: int | None = None
     max_kosten_per_dag: Decimal | None = None
+    vaardigheden: list[str] = field(default_factory=list)  # what the bot is for (`taak bot kan`)
 
 
 @dataclass(frozen=True)
@@ -152,3 +153,62 @@ async def set_brake(
 
 async def tell_braked(db: Executor, bot: str, text: str) -> None:
     await db.execute(queries()["rem_melden"], bot, text)
+
+
+# What a bot is for (issue 41): skills, spelled as bots are. A skill is known once `taak bot kan` gave it to a bot or
+# `taak vaardigheid` named it (a row of taak_vaardigheden); a task may need only a known one.
+
+
+@dataclass(frozen=True)
+class Skill:
+    vaardigheid: str
+    woorden: list[str]
+    bots: list[str]  # the bots that have it
+    bots_aan: list[str]  # of those, the ones switched on
+
+
+def check_skill_name(name: str) -> str:
+    """The one spelling of a skill (`Beeld ` is beeld), with a bot's rules for a name."""
+    normal = bot_name(name)
+    if not normal:
+        raise InvalidInput("empty_skill")
+    if not is_bot_name(normal):
+        raise InvalidInput("bad_skill_name", value=shown_name(name), limit=NAME_MAX_CHARS)
+    return normal
+
+
+def check_skill_words(text: str) -> list[str]:
+    """The words of `--woorden` (`geen`: none); a word of other characters than letters and digits is refused."""
+    words = list(skill_words(text))
+    for word in words:
+        if not is_skill_word(word):
+            raise InvalidInput("bad_skill_word", value=shown_name(word), limit=NAME_MAX_CHARS)
+    return words
+
+
+async def all_skills(db: Executor) -> list[Skill]:
+    return [Skill(**dict(r)) for r in await db.fetch(queries()["vaardigheden_lijst"])]
+
+
+async def known_skill(db: Executor, name: str) -> str:
+    """A skill the fleet knows, in its one spelling; any other is refused with the known ones (as a bot is)."""
+    skill = check_skill_name(name)
+    known = [s.vaardigheid for s in await all_skills(db)]
+    if skill not in known:
+        raise Refused("unknown_skill", value=skill, known=", ".join(known) or "-")
+    return skill
+
+
+async def set_skills(db: Executor, bot: str, skills: Sequence[str]) -> list[str]:
+    """What `bot` (a known bot) is for, replacing what it was; every skill named is known from now on."""
+    bot = await known_bot(db, bot, may_be_new=False)
+    names = list(dict.fromkeys(check_skill_name(name) for name in skills))
+    found: list[str] = await db.fetchval(queries()["bot_kan"], bot, names)
+    return found
+
+
+async def set_words(db: Executor, skill: str, words: Sequence[str] | None) -> Skill:
+    """A skill made known, with the words that imply it (None: as they were)."""
+    skill = check_skill_name(skill)
+    await db.execute(queries()["vaardigheid_zetten"], skill, list(words) if words is not None else None)
+    return next(s for s in await all_skills(db) if s.vaardigheid == skill)

@@ -8,14 +8,14 @@ from datetime import date, datetime, timedelta
 
 import asyncpg
 
-from worker.core.digest import BotToday, Closed, DigestFacts, Due, Waiting, render_digest
+from worker.core.digest import BotToday, Closed, DigestFacts, Due, Unserved, Waiting, render_digest
 from worker.core.owner_channel import next_slot
 from worker.core.phrases import message
 from worker.db.sqlfiles import Connected, Executor, queries
 from worker.settings import Settings
 
 # The messages to the owner that are routed (a finished task's summary, `klaar`, goes to TAAK_ON_KLAAR_CMD as before).
-MESSAGE_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem"]
+MESSAGE_KINDS = ["vraag", "herinnering", "mislukt", "uiterlijk", "escalatie", "rem", "vaardigheid"]
 
 
 async def next_to_route(conn: Connected) -> asyncpg.Record | None:
@@ -74,7 +74,9 @@ async def digest_text(
     caller reads `last` before it claims `slot`, which is then the last digest itself."""
     since = last or now - timedelta(days=1)
     waiting, closed, due, bots = await digest_facts(db, since, now.astimezone(settings.zone).date())
+    unserved = [Unserved(**dict(r)) for r in await db.fetch(queries()["dagbericht_vaardigheid"])]
     facts = DigestFacts(
+        unserved=unserved,
         slot=slot,
         now=now,
         late=late,

@@ -57,6 +57,7 @@ class NewTask:
     max_pogingen: int = 3
     niet_voor: datetime | None = None
     uiterlijk: datetime | None = None
+    nodig: str | None = None  # a known skill in its one spelling; None: implied by a skill's words, or none
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,7 @@ class Ledger:
             new.max_pogingen,
             new.niet_voor,
             new.uiterlijk,
+            new.nodig,
         )
         return task_id
 
@@ -562,9 +564,16 @@ class Ledger:
         return [log_row_from_record(r) for r in await self.db.fetch(queries()["alle_regels"], task_id)]
 
     async def lijst(
-        self, *, status: Status | None = None, toegewezen_aan: str | None = None, limit: int = 50
+        self,
+        *,
+        status: Status | None = None,
+        toegewezen_aan: str | None = None,
+        limit: int = 50,
+        nodig: str | None = None,
     ) -> list[Task]:
-        records = await self.db.fetch(queries()["lijst"], status.value if status else None, toegewezen_aan, limit)
+        records = await self.db.fetch(
+            queries()["lijst"], status.value if status else None, toegewezen_aan, limit, nodig
+        )
         return [task_from_record(r) for r in records]
 
     async def briefing_state(self, task_id: str, rows: int) -> BriefingState:

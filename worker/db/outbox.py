@@ -19,6 +19,7 @@ async def make_reminders(db: Executor, remind_seconds: float, decide_seconds: fl
     await db.execute(queries()["herinneringen_maken"], remind_seconds)
     await db.execute(queries()["escalaties_maken"], decide_seconds)
     await db.execute(queries()["uiterlijk_meldingen_maken"])
+    await db.execute(queries()["vaardigheid_meldingen_maken"])
 
 
 async def take_due(db: Executor, kinds: list[str]) -> asyncpg.Record | None:

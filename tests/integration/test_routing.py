@@ -1,0 +1,174 @@
+"""Routing by what a bot is for (issue 41): a task for a named bot goes to that bot; one for anyone with a need only
+to a bot that has the skill; one with no need to any bot; a need no bot has leaves the task waiting. The words of a
+skill imply the need of a task that names neither its bot nor its need."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from tests.helpers import ledger_on
+from worker.core.errors import InvalidInput, Refused
+from worker.core.intake import Rules
+from worker.core.model import Status
+from worker.db import bots, intake
+from worker.db.ledger import Ledger, NewTask
+from worker.db.store import Store
+from worker.settings import Settings
+
+
+@pytest.fixture
+async def ledger(pool: asyncpg.Pool, known_bots: None) -> Ledger:
+    """paco is for audio, sjakie for beeld, coco for nothing in particular; beeld is implied by foto and video."""
+    await pool.execute("update agent_bots set actief = true")
+    await bots.set_skills(pool, "paco", ["audio"])
+    await bots.set_skills(pool, "sjakie", ["Beeld "])
+    await bots.set_words(pool, "beeld", ["foto", "video"])
+    return ledger_on(pool, lease_seconds=1200, machine="vm")
+
+
+async def claimed_for(ledger: Ledger, claimers: list[str]) -> tuple[str, str] | None:
+    claim = await ledger.claim(claimers, only_switched_on=True)
+    return None if claim is None else (claim.task.id, claim.bot)
+
+
+async def test_a_need_goes_only_to_a_bot_that_has_the_skill(ledger: Ledger) -> None:
+    beeld = await ledger.nieuw(NewTask("Bewerk het plaatje", "jamal", nodig="beeld"))
+    assert await claimed_for(ledger, ["paco"]) is None
+    assert await claimed_for(ledger, ["coco"]) is None
+    assert await claimed_for(ledger, ["sjakie"]) == (beeld, "sjakie")
+
+
+async def test_a_task_with_no_need_goes_to_any_bot(ledger: Ledger) -> None:
+    anything = await ledger.nieuw(NewTask("Ruim de downloads op", "jamal"))
+    assert (await ledger.toon(anything)).nodig is None
+    assert await claimed_for(ledger, ["coco"]) == (anything, "coco")
+
+
+async def test_a_task_for_a_named_bot_goes_to_that_bot_whatever_it_needs(ledger: Ledger) -> None:
+    task_id = await ledger.nieuw(NewTask("Mix het liedje", "jamal", toegewezen_aan="coco", nodig="audio"))
+    assert await claimed_for(ledger, ["paco"]) is None
+    assert await claimed_for(ledger, ["coco"]) == (task_id, "coco")
+
+
+async def test_one_daemon_for_several_bots_claims_each_task_for_the_bot_that_has_its_skill(ledger: Ledger) -> None:
+    # paco first in the daemon's list, as with paco and sjakie on: the photo is sjakie's, the song paco's.
+    foto = await ledger.nieuw(NewTask("Bewerk de foto", "jamal"))
+    song = await ledger.nieuw(NewTask("Mix het liedje", "jamal", nodig="audio"))
+    loose = await ledger.nieuw(NewTask("Ruim op", "jamal"))
+    claims = [await claimed_for(ledger, ["paco", "sjakie", "coco"]) for _ in range(4)]
+    assert claims == [(foto, "sjakie"), (song, "paco"), (loose, "paco"), None]
+    task = await ledger.toon(foto)
+    assert task.geclaimd_door == "sjakie@vm"
+
+
+async def test_a_need_no_switched_on_bot_has_leaves_the_task_waiting(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    await bots.set_words(pool, "tekst", [])
+    waits = await ledger.nieuw(NewTask("Schrijf een gedicht", "jamal", nodig="tekst"))
+    switched_off = await ledger.nieuw(NewTask("Mix het liedje", "jamal", nodig="audio"))
+    await pool.execute("update agent_bots set actief = false where bot = 'paco'")
+    assert await claimed_for(ledger, ["paco", "sjakie", "coco", "kimi"]) is None
+    statuses = {(await ledger.toon(t)).status for t in (waits, switched_off)}
+    assert statuses == {Status.WACHTEND}
+
+
+async def test_a_bot_whose_skills_are_taken_away_takes_no_task_that_needs_one(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await ledger.nieuw(NewTask("Bewerk de video", "jamal"))
+    assert await bots.set_skills(pool, "sjakie", []) == []
+    assert await claimed_for(ledger, ["sjakie"]) is None
+    assert [b.vaardigheden for b in await bots.all_bots(pool) if b.bot in ("paco", "sjakie")] == [["audio"], []]
+
+
+async def test_a_claim_by_id_keeps_to_the_skills(ledger: Ledger) -> None:
+    foto = await ledger.nieuw(NewTask("Bewerk de foto", "jamal"))
+    assert await ledger.claim_id(foto, "paco") is None
+    claim = await ledger.claim_id(foto, "sjakie")
+    assert claim is not None
+    assert claim.task.geclaimd_door == "sjakie@vm"
+
+
+@pytest.mark.parametrize(
+    ("opdracht", "titel", "nodig"),
+    [
+        ("Bewerk de foto", None, "beeld"),
+        ("Zet de foto's online", None, "beeld"),
+        ("Maak een FOTOBOEK van de zomer", None, "beeld"),  # a word that begins with foto
+        ("Print de vakantiefoto", None, None),  # foto inside a word implies nothing
+        ("Ruim de downloads op", "de video van gisteren", "beeld"),  # the title counts too
+        ("Ruim de downloads op", None, None),
+    ],
+)
+async def test_the_words_of_a_skill_imply_the_need(
+    ledger: Ledger, opdracht: str, titel: str | None, nodig: str | None
+) -> None:
+    task_id = await ledger.nieuw(NewTask(opdracht, "jamal", titel=titel))
+    assert (await ledger.toon(task_id)).nodig == nodig
+
+
+async def test_the_first_word_that_implies_a_skill_decides(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    await bots.set_words(pool, "audio", ["geluid", "liedje"])
+    task_id = await ledger.nieuw(NewTask("Zet het liedje onder de video", "jamal"))
+    assert (await ledger.toon(task_id)).nodig == "audio"
+
+
+async def test_the_words_do_not_apply_to_a_task_for_a_named_bot_or_with_its_own_need(ledger: Ledger) -> None:
+    named = await ledger.nieuw(NewTask("Bewerk de foto", "jamal", toegewezen_aan="paco"))
+    own = await ledger.nieuw(NewTask("Bewerk de foto", "jamal", nodig="audio"))
+    assert [(await ledger.toon(t)).nodig for t in (named, own)] == [None, "audio"]
+
+
+async def test_a_skill_is_known_once_a_bot_has_it_or_it_was_named(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    assert await bots.known_skill(pool, " AUDIO") == "audio"
+    await bots.set_words(pool, "tekst", None)
+    assert await bots.known_skill(pool, "tekst") == "tekst"
+    with pytest.raises(Refused) as refused:
+        await bots.known_skill(pool, "vidoe")
+    assert refused.value.render("en") == (
+        "skill vidoe is unknown (known: audio, beeld, tekst); a skill is known once a bot has it (taak bot kan) or "
+        "taak vaardigheid named it"
+    )
+
+
+async def test_the_database_refuses_a_need_nobody_named(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    with pytest.raises(asyncpg.ForeignKeyViolationError):
+        await pool.fetchval("select taak_nieuw('Schrijf een gedicht', 'jamal', nodig => 'tekst')")
+    assert await pool.fetchval("select count(*) from agent_taken") == 0
+
+
+@pytest.mark.parametrize("words", ["foto bewerken", "e-mail", "foto,,video"])
+def test_a_word_of_other_characters_than_letters_and_digits_is_refused(words: str) -> None:
+    with pytest.raises(InvalidInput):
+        bots.check_skill_words(words)
+
+
+def test_words_are_spelled_once_in_lower_case_and_geen_is_none() -> None:
+    assert bots.check_skill_words(" Foto, video,FOTO") == ["foto", "video"]
+    assert bots.check_skill_words("geen") == []
+
+
+async def test_a_message_of_the_old_queue_goes_to_its_recipient_whatever_its_words_imply(
+    ledger: Ledger, pool: asyncpg.Pool, tmp_path: Path
+) -> None:
+    # The intake makes its tasks through taak_nieuw, as every producer; each is addressed to its message's recipient
+    # (its --aan), so the words decide nothing for it and that bot takes it, as before.
+    await pool.execute(
+        "create table agent_messages (id serial primary key, sender text, recipient text, content text, "
+        "created_at timestamptz default now())"
+    )
+    await pool.execute(
+        "insert into agent_messages (sender, recipient, content) values ('kimi', 'paco', 'Bewerk de foto')"
+    )
+    settings = Settings(_env_file=None, database_url="postgresql://unused", data_dir=tmp_path, intake_status_column="")  # type: ignore[call-arg]
+    columns = intake.columns_from(settings)
+    found = await intake.prepare_table(pool, columns, "en")
+    assert not isinstance(found, str), found
+    rules = await intake.rules_from(pool, settings, found)
+    rules = Rules(cutoff=rules.cutoff.replace(year=2000), open_statuses=None)
+    assert await intake.take(Store(pool, settings), ["paco"], columns, found, rules) == 1
+    (task,) = await ledger.lijst()
+    assert (task.toegewezen_aan, task.nodig) == ("paco", None)
+    assert await claimed_for(ledger, ["paco"]) == (task.id, "paco")
