@@ -323,12 +323,17 @@ delete from agent_bots where bot = $1;
 insert into agent_bots (bot) select unnest($1::text[]) on conflict (bot) do nothing;
 
 -- name: hartslag
--- The daemon is alive: per bot its machine, process, version and current task.
+-- The daemon is alive: per bot its machine, process, version and current task. Returns what its bots can do: a
+-- notice of a task that needs a skill wakes the daemon only when one of them has it (worker/core/wake.py).
 -- $1 bots (text[]), $2 machine, $3 pid, $4 versie, $5 current tasks (text[], parallel to $1; null: idle)
-update agent_bots b
-set machine = $2, pid = $3, versie = $4, huidige_taak = h.taak, laatst_gezien = now()
-from unnest($1::text[], $5::text[]) as h (bot, taak)
-where b.bot = h.bot;
+with beat as (
+    update agent_bots b
+    set machine = $2, pid = $3, versie = $4, huidige_taak = h.taak, laatst_gezien = now()
+    from unnest($1::text[], $5::text[]) as h (bot, taak)
+    where b.bot = h.bot
+)
+select array(select distinct v.vaardigheid from taak_bot_vaardigheden v where v.bot = any($1::text[]))
+    as vaardigheden;
 
 -- name: sonde_backend
 -- The server process behind this connection: two connections open at once share one only through a

@@ -83,7 +83,7 @@ begin
     if tg_op = 'UPDATE' and new.status is distinct from old.status then
         if new.status = 'wachtend' then
             perform pg_notify('taak_nieuw', json_build_object(
-                'id', new.id, 'toegewezen_aan', new.toegewezen_aan, 'niet_voor', new.niet_voor)::text);
+                'id', new.id, 'toegewezen_aan', new.toegewezen_aan, 'nodig', new.nodig, 'niet_voor', new.niet_voor)::text);
         elsif new.status = 'mislukt' then
             insert into taak_meldingen (taak_id, soort, sleutel, tekst)
             values (new.id, 'mislukt', 'mislukt:' || new.id || ':' || new.pogingen,

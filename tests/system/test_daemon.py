@@ -818,3 +818,28 @@ async def test_a_registry_file_that_cannot_be_written_is_one_line_in_the_log_not
     # A file where the folder belongs is said as no folder; Python's own words were 'File exists' ('bestaat al').
     assert failed[0]["reason"] == f"bestand {tmp_path / 'een-bestand'}: een deel van het pad is geen map"
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
+
+
+@pytest.mark.slow  # the server's function counts reach pg_stat_user_functions up to 10 s after an idle backend ran
+async def test_a_daemon_for_coco_claims_nothing_for_twenty_new_tasks_of_paco(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """Issue 42: every daemon woke for every new task and ran a claim (1,000 machines: 2,000 statements a task)."""
+    await conn.execute(f'alter database "{db_url.rsplit("/", 1)[1]}" set track_functions = \'pl\'')
+    await switch_on(conn, "paco", "coco")
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_BOTS="coco", TAAK_POLL_SECONDS="300"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _listening(daemon), what="the daemon to listen")
+        for n in range(20):
+            await new_task(conn, f"voor paco {n}", toegewezen_aan="paco")
+            await anyio.sleep(0.1)  # each its own notice, none folded into another's wake
+        own = await new_task(conn, "voor coco", toegewezen_aan="coco")
+        await wait_for(lambda: _status_is(conn, own, "klaar"), what="coco's own task")
+        await anyio.sleep(12)  # an idle backend's counts reach the statistics within 10 s
+        counted = "select coalesce(sum(calls), 0) from pg_stat_user_functions where funcname = 'taak_claim'"
+        claims = await conn.fetchval(counted)
+    finally:
+        daemon.stop()
+    # The claims at the start and after listening, and two for its own task (the second finds nothing).
+    assert 2 <= claims <= 6, claims
+    assert await conn.fetchval("select count(*) from agent_taken where status = 'wachtend'") == 20

@@ -69,6 +69,7 @@ class Duties:
     just_back: Callable[[], bool] = lambda: False  # the database came back from an outage within the reaper's grace
     # Migrations a newer version of taak applied: while there are any, the worker claims nothing.
     newer_schema: list[str] = field(default_factory=list)
+    skills: frozenset[str] | None = None  # what the bots can do, as the last heartbeat read it (None: not yet)
 
     @cached_property
     def owner_channel(self) -> OwnerChannel:
@@ -145,7 +146,7 @@ class Duties:
                 pid=os.getpid(),
                 version=__version__,
             )
-            await self.db("heartbeat", beat)
+            self.skills = await self.db("heartbeat", beat)
             await anyio.sleep(self.store.settings.heartbeat_seconds)
 
     async def intake(self) -> None:

@@ -23,9 +23,12 @@ def _set_event(event: anyio.Event, *_args: object) -> None:
     event.set()
 
 
-async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], None], stopping: anyio.Event) -> None:
-    """Wake the claim loop on `NOTIFY taak_nieuw` over a dedicated connection, restored when it drops; poll
-    mode (said once) through the Supabase transaction pooler or with TAAK_LISTEN off."""
+async def listen(
+    settings: Settings, database: DatabaseUrl, heard: Callable[[str], None], stopping: anyio.Event
+) -> None:
+    """Hand each `NOTIFY taak_nieuw` notice to `heard` (an empty one: look at once, one may have been missed) over a
+    dedicated connection, restored when it drops; poll mode (said once) through the Supabase transaction pooler or
+    with TAAK_LISTEN off."""
     if database.is_transaction_pooler or not settings.listen:
         reason = message("listen_pooler" if database.is_transaction_pooler else "listen_off", settings.language)
         log.warning("listen_unavailable", mode="poll", poll_seconds=settings.poll_seconds, reason=reason)
@@ -40,19 +43,24 @@ async def listen(settings: Settings, database: DatabaseUrl, wake: Callable[[], N
                 log.warning("listen_lost", error=said_error(exc, settings.language))
             await anyio.sleep(backoff(failures, 0.5, 5))
             continue
-        failures = await _listen_on(conn, settings, wake, stopping, reconnected=failures > 0)
+        failures = await _listen_on(conn, settings, heard, stopping, reconnected=failures > 0)
 
 
 async def _listen_on(
-    conn: asyncpg.Connection, settings: Settings, wake: Callable[[], None], stopping: anyio.Event, *, reconnected: bool
+    conn: asyncpg.Connection,
+    settings: Settings,
+    heard: Callable[[str], None],
+    stopping: anyio.Event,
+    *,
+    reconnected: bool,
 ) -> int:
     """Listen on one connection until it is lost (returns 1: a failure, for the backoff) or the daemon stops (0)."""
     lost = anyio.Event()
     try:
         conn.add_termination_listener(partial(_set_event, lost))
-        await conn.add_listener("taak_nieuw", lambda *_args: wake())
+        await conn.add_listener("taak_nieuw", lambda _conn, _pid, _channel, notice: heard(notice))
         log.info("listening", channel="taak_nieuw", reconnected=reconnected)
-        wake()  # after any (re)connect, look at once: a notification may have been missed
+        heard("")  # after any (re)connect, look at once: a notification may have been missed
         while not lost.is_set() and not stopping.is_set():
             with anyio.move_on_after(settings.poll_seconds):
                 await lost.wait()

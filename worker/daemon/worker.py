@@ -38,6 +38,7 @@ from worker.core.session_plan import SessionPlan, build_argv, build_env, session
 from worker.core.session_plan import settings_json as hook_settings_json
 from worker.core.stream import Result
 from worker.core.table import dollars
+from worker.core.wake import could_win
 from worker.daemon import outbox
 from worker.daemon.channel import unknown_address
 from worker.daemon.duties import Duties
@@ -249,7 +250,12 @@ class Worker:
         group.cancel_scope.cancel()
 
     async def _listen(self) -> None:
-        await listen(self.settings, self.database, lambda: self.wake.set(), self.stopping)  # self.wake is renewed
+        await listen(self.settings, self.database, self._heard, self.stopping)
+
+    def _heard(self, notice: str) -> None:
+        """A task became claimable: wake the claim loop if it could win it (self.wake is renewed after every wake)."""
+        if could_win(notice, self.bots, self.duties.skills if self.duties is not None else None):
+            self.wake.set()
 
     def _make_session_folders(self) -> None:
         """The folders the daemon writes in, made at start and refused when another user could swap what is in

@@ -123,8 +123,10 @@ async def register(db: Executor, bots: Sequence[str]) -> None:
 
 async def heartbeat(
     db: Executor, bots: Sequence[str], current: Sequence[str | None], *, machine: str, pid: int, version: str
-) -> None:
-    await db.execute(queries()["hartslag"], list(bots), machine, pid, version, list(current))
+) -> frozenset[str]:
+    """Say the bots are alive; returns the skills they have now."""
+    skills = await db.fetchval(queries()["hartslag"], list(bots), machine, pid, version, list(current))
+    return frozenset(skills)
 
 
 async def days(db: Executor, bots: Sequence[str] | None, *, usage_of_all: bool = True) -> list[BotDay]:
