@@ -9,7 +9,7 @@ import asyncpg
 
 from tests.helpers import run_taak
 from tests.system.harness import Daemon, switch_on, wait_for, worker_env
-from worker import __version__
+from worker.db.migrate import running_version
 
 
 async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
@@ -22,19 +22,19 @@ async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
     try:
 
         async def beating() -> bool:
-            return await conn.fetchval("select versie from agent_bots where bot = 'paco'") == __version__
+            return await conn.fetchval("select versie from agent_bots where bot = 'paco'") == running_version()
 
         await wait_for(beating, what="the daemon's heartbeat with its version")
         (machine,) = [line for line in run_taak(env, "machine", "lijst").out.splitlines() if "testbox" in line]
-        assert machine.endswith(__version__)
+        assert machine.endswith(running_version())
         # Another machine's daemon, newer: this one is now behind.
         await conn.execute(
             "insert into agent_bots (bot, machine, versie) values ('sjakie', 'mini', '99.0.0') "
             "on conflict (bot) do update set machine = excluded.machine, versie = excluded.versie"
         )
         (machine,) = [line for line in run_taak(env, "machine", "lijst").out.splitlines() if "testbox" in line]
-        assert machine.endswith(f"{__version__} (not the newest: 99.0.0)")
+        assert machine.endswith(f"{running_version()} (not the newest: 99.0.0)")
         (paco,) = [line for line in run_taak(env, "bot", "lijst").out.splitlines() if line.startswith("paco")]
-        assert f"{__version__} (not the newest: 99.0.0)" in paco
+        assert f"{running_version()} (not the newest: 99.0.0)" in paco
     finally:
         daemon.stop()

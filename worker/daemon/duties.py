@@ -20,7 +20,6 @@ from typing import Any, TypeVar
 import anyio
 import structlog
 
-from worker import __version__
 from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
 from worker.core.phrases import message
@@ -31,7 +30,7 @@ from worker.db import bots as bot_table
 from worker.db import intake
 from worker.db.ledger import Verlopen
 from worker.db.machines import all_machines
-from worker.db.migrate import newer_migrations, schema_newer_line
+from worker.db.migrate import newer_migrations, running_version, schema_newer_line
 from worker.db.session_folders import finished_tasks
 from worker.db.store import Store
 from worker.memory.archive import Layout, prune_task_folders, quiet_task_folders
@@ -144,7 +143,7 @@ class Duties:
                 [current.get(bot) for bot in self.bots],
                 machine=self.store.settings.machine,
                 pid=os.getpid(),
-                version=__version__,
+                version=running_version(),
             )
             self.skills = await self.db("heartbeat", beat)
             await anyio.sleep(self.store.settings.heartbeat_seconds)

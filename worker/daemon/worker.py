@@ -24,7 +24,6 @@ import anyio
 import asyncpg
 import structlog
 
-from worker import __version__
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
@@ -53,7 +52,7 @@ from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
 from worker.db.connect import CONNECTION_ERRORS, create_pool
 from worker.db.ledger import Claim, Ledger
-from worker.db.migrate import SCHEMA_MISSING, migrate, schema_missing_line
+from worker.db.migrate import SCHEMA_MISSING, migrate, running_version, schema_missing_line
 from worker.db.migrate import status as migration_status
 from worker.db.pooler import resolve_pooler
 from worker.db.sqlfiles import Executor
@@ -350,7 +349,7 @@ class Worker:
             released=released,
             journal_replayed=self.journal_replayed,
             socket=str(self.socket_path),
-            version=__version__,
+            version=running_version(),
         )
         self.started = True
         if not active:

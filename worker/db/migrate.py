@@ -10,6 +10,7 @@ transaction-scoped, which works through Supabase's pooler too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shlex
@@ -25,6 +26,7 @@ import asyncpg
 import asyncpg.pool
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
+from worker import __version__
 from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
 from worker.core.phrases import message
@@ -177,6 +179,18 @@ async def newer_migrations(connection: Executor) -> list[str]:
     connection's own search_path, where it finds the rest of taak's tables too)."""
     migrations = load_migrations()
     return _newer(migrations, _versioned(await _record(connection), migrations))
+
+
+@functools.cache
+def running_version() -> str:
+    """What a daemon says it runs (its heartbeat, its start line): the installed package's version and the newest
+    migration it ships, `0.1.0+004`, so that a daemon of an older checkout with the same version number is seen
+    to be behind the newest one in the fleet."""
+    try:
+        package = metadata.version("taak-worker")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        package = __version__
+    return f"{package}+{load_migrations()[-1].name.split('_', 1)[0]}"
 
 
 def schema_newer_line(newer: list[str], language: str) -> str:
