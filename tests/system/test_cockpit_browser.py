@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from tests.helpers import ledger_on
+from tests.helpers import ledger_on, run_taak
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -179,7 +179,7 @@ async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_
         "Emulation.setDeviceMetricsOverride",
         {"width": width, "height": height, "deviceScaleFactor": 3 if mobile else 1, "mobile": mobile},
     )
-    link, _env = served
+    link, env = served
     conn = await asyncpg.connect(db_url)
     try:
         await conn.execute("update agent_bots set actief = true")
@@ -201,7 +201,11 @@ async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_
         claimed = await ledger.claim(["paco"])
         assert claimed is not None
         await ledger.blokkeer(asked, "Welk album, Zomer of Winter?", token=claimed.task.lease_token or "", bot="paco")
-        held = await conn.fetchval("select taak_nieuw('Een lange klus die nog loopt', 'jamal', 'kimi')")
+        # A long owner's name in the log and a long word in a title (the outside try: 425 and 549 px on a phone).
+        assert run_taak(env, "eigenaar", "zet", "Marieke van den Berg-Oosterhout").code == 0
+        assert run_taak(env, "log", asked, "notitie", "ok, dank je").code == 0
+        long_word = "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenauszahlungsstelle"
+        held = await conn.fetchval("select taak_nieuw($1, 'jamal', 'kimi')", f"Een lange klus: {long_word}")
         assert await ledger.claim(["kimi"]) is not None
         browser.get(link)
         for page in ("/", f"/taak/{asked}", f"/taak/{held}"):

@@ -20,6 +20,7 @@ header a { color: #fff; text-decoration: none; font-weight: 600; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1em; padding: 1em; }
 section { background: #fff; border-radius: 6px; padding: .8em 1em; box-shadow: 0 1px 2px #0002; min-width: 0; }
 section.wide { grid-column: 1 / -1; }
+h2, h3, p { overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .25em .5em; border-bottom: 1px solid #eee; vertical-align: top; }
 td { overflow-wrap: anywhere; }
@@ -55,6 +56,11 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
   table.cards td.card-text { display: block; text-align: left; }
   table.cards td.card-text::before { display: block; }
   table.cards td.card-action { justify-content: flex-end; }
+  /* A log row: when, kind and who on one line that wraps, the text under them at the page's width. */
+  tr.log-row { display: block; border-bottom: 1px solid #eee; padding: .3em 0; }
+  tr.log-row td, tr.log-row td:not(:last-child) { display: inline; border: 0; padding: 0 .5em 0 0;
+                                                   white-space: normal; }
+  tr.log-row td:last-child { display: block; padding: .15em 0 0; }
 }
 ul.cards { list-style: none; margin: 0; padding: 0; }
 li.card { border: 1px solid #ddd; border-radius: 6px; padding: .5em .7em; margin: .5em 0; overflow-wrap: anywhere; }
