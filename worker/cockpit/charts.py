@@ -90,9 +90,9 @@ def grouped(
 ) -> str:
     """Bars per day side by side, one per series (a bot), never stacked: a ratio summed over bots means nothing.
     `before[name][i]` draws that bar lighter (a figure of the days before the switch-on); `switch_on`, a day and
-    its label, draws a dashed line at that day's left edge; `note` says what the lighter bars are. An infinite
-    figure (none handled of some messages: the worst day) is a bar to the top with a dashed outline, its title
-    `endless`: never no bar, as if the day had nothing."""
+    its label, draws a dashed line at that day's left edge; `note` says what the lighter bars are (a line each). An
+    infinite figure (none handled of some messages: the worst day) is a bar to the top with a dashed outline, its
+    title `endless`: never no bar, as if the day had nothing."""
     lines = _wrapped(title)
     finite = (v for values in series.values() for v in values if v is not None and not math.isinf(v))
     top = max(finite, default=0.0) or 1.0
@@ -146,7 +146,7 @@ def grouped(
         parts.append(f'<rect x="{x:.1f}" y="{y - 11}" width="12" height="12" fill="{COLOURS[n % len(COLOURS)]}"/>')
         parts.append(_text(x + 16, y, name))
         x += room
-    for line in _wrapped(note) if note else []:
+    for line in [line for part in note.splitlines() for line in _wrapped(part)]:
         y += 20
         parts.append(_text(8, y, line, fill="#555"))
     head = (

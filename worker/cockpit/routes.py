@@ -411,7 +411,7 @@ async def _before_after(db: Executor, settings: Settings, days: list[date], mont
             months,
             before=before,
             switch_on=mark,
-            note="; ".join(notes),
+            note="\n".join(notes),
             endless=words["none_handled"],
         ),
         charts.grouped(
