@@ -59,8 +59,8 @@ def test_the_table_has_a_line_per_row_the_fleet_named_and_the_old_queue_only_bef
     assert lines[4].split() == ["2", "Dec", "paco", "0", "2", "0", "3", "1.50", "0", "0", "-", "0", "$0.50", "-", "-"]
     assert lines[7].split()[2:] == ["sjakie", "0", "0", "0", "0", "-", "0", "1", "5.0", "0", "$0.00", "0", "-"]
     assert lines[-1] == (
-        "(switched on at the first session: paco 2 Dec; the days before also count the messages in the old queue "
-        "agent_messages; wait h: the median in hours)"
+        "(switched on at the first session: paco 2 Dec; a bot's days before its switch-on also count its messages in "
+        "the old queue agent_messages; wait h: the median in hours)"
     )
 
 
