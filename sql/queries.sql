@@ -558,9 +558,8 @@ left join per_dag p on p.dag = d.dag
 left join lateral (
     select min(a.dag) as dag from aangezet a where a.bot = p.bot or p.bot is null
 ) z on true
-cross join lateral (
-    select exists (select from leest l where l.dag = d.dag and (l.bot = p.bot or p.bot is null)) as leest
-) o
+left join (select l.dag, array_agg(l.bot) as bots from leest l group by l.dag) g on g.dag = d.dag
+cross join lateral (select g.dag is not null and (p.bot is null or p.bot = any(g.bots)) as leest) o
 order by d.dag, p.bot nulls first;
 
 -- name: oude_wachtrij_staat
