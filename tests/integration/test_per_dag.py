@@ -225,6 +225,29 @@ async def test_an_old_queue_without_its_recipient_column_is_said_not_left_out_in
     )
 
 
+async def test_an_old_queue_without_its_status_column_is_counted_and_the_share_said_unknown(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """A status column the table does not have is said, as intake says it; one switched off ("") is no news."""
+    await conn.execute(
+        "create table public.agent_messages (id serial primary key, content text, recipient text, "
+        "created_at timestamptz)"
+    )
+    await conn.execute("insert into agent_messages (content, recipient, created_at) values ('x', 'paco', now())")
+    result = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "1")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[1].split()[-2:] == ["1", "-"]
+    assert lines[-1] == (
+        "(no bot switched on yet (no session): every day also counts the messages in the old queue agent_messages; "
+        "handled unknown: agent_messages has no column status (TAAK_INTAKE_*_COLUMN))"
+    )
+    switched_off = run_taak({**cli_env, "TAAK_INTAKE_STATUS_COLUMN": ""}, "overzicht", "--per-dag", "--dagen", "1")
+    assert switched_off.out.splitlines()[-1] == (
+        "(no bot switched on yet (no session): every day also counts the messages in the old queue agent_messages)"
+    )
+
+
 @pytest.mark.parametrize("given", ["0", "-3", "abc", "3661"])
 def test_a_number_of_days_that_is_none_is_refused_in_one_line(cli_env: dict[str, str], given: str) -> None:
     """Named as argparse names every option's bad value; `3661 is too large` did not say which option."""

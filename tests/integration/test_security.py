@@ -206,7 +206,7 @@ async def test_the_owners_role_reads_the_day_table_beside_an_old_queue_it_may_no
     settings = Settings(_env_file=None, database_url=db_url)  # type: ignore[call-arg]
     found = await per_day(connect_as["eigenaar"], 2, settings)
     assert [(r["bot"], r["berichten"]) for r in found.rows] == [(None, None), (None, None)]  # not read, not none
-    assert found.unread == phrase("per_day.old_queue_no_right")
+    assert found.old_queue.unread == phrase("per_day.old_queue_no_right")
     owners = (await per_day(conn, 2, settings)).rows
     assert [(r["bot"], r["berichten"]) for r in owners][-2:] == [(None, 1), ("paco", 1)]
 

@@ -336,7 +336,7 @@ async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps({"dagen": [plain(r) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
     else:
-        print(daily_table(rows, settings.language, found.unread))
+        print(daily_table(rows, settings.language, found.old_queue))
     return ExitCode.OK
 
 

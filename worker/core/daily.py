@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -19,11 +20,24 @@ COLUMNS = (
 )
 
 
-def daily_table(rows: Sequence[Row], language: str, unread: Phrase | None = None) -> str:
+@dataclass(frozen=True)
+class OldQueue:
+    """What of the old queue could not be read: all of it (`unread`, why), or whether a message was handled
+    (`share_unknown`, why: a status column the table does not have)."""
+
+    unread: Phrase | None = None
+    share_unknown: Phrase | None = None
+
+    @property
+    def read(self) -> bool:
+        return self.unread is None
+
+
+def daily_table(rows: Sequence[Row], language: str, old_queue: OldQueue = OldQueue()) -> str:
     """One line per day for the fleet and one per bot that did anything that day, the old queue's messages and
     the share handled where the rows read it (as --json gives them: the rows decide, never the table), then one
-    line that says when each bot was switched on and what the old queue is (`unread`: why it was not read). A day
-    of another year than the last row's (today) carries its year."""
+    line that says when each bot was switched on and what of the old queue was read. A day of another year than
+    the last row's (today) carries its year."""
     months, year = month_names(language), _this_year(rows)
     fleet = message("per_day.fleet", language)
     lines = [
@@ -46,22 +60,24 @@ def daily_table(rows: Sequence[Row], language: str, unread: Phrase | None = None
         for r in rows
     ]
     headers = header_row("per_day", COLUMNS, language)
-    return table(headers, lines, right=range(2, len(COLUMNS))) + "\n" + switch_on_line(rows, language, unread)
+    return table(headers, lines, right=range(2, len(COLUMNS))) + "\n" + switch_on_line(rows, language, old_queue)
 
 
-def switch_on_line(rows: Sequence[Row], language: str, unread: Phrase | None = None) -> str:
+def switch_on_line(rows: Sequence[Row], language: str, old_queue: OldQueue = OldQueue()) -> str:
     """The line under the table: each bot's switch-on (its first session), or that none was switched on yet, and
     which days count the old queue, or why it was not read."""
     months, year = month_names(language), _this_year(rows)
     switched = {r["bot"]: r["aangezet"] for r in rows if r["bot"] is not None and r["aangezet"] is not None}
-    if unread is not None:
-        old_queue = message("per_day.old_queue_unread", language, why=unread)
+    if old_queue.unread is not None:
+        said = message("per_day.old_queue_unread", language, why=old_queue.unread)
     else:
-        old_queue = message("per_day.old_queue_before" if switched else "per_day.old_queue_every_day", language)
+        said = message("per_day.old_queue_before" if switched else "per_day.old_queue_every_day", language)
+    if old_queue.share_unknown is not None:
+        said += "; " + message("per_day.share_unknown", language, why=old_queue.share_unknown)
     if not switched:
-        return f"({message('per_day.not_switched_on', language, old_queue=old_queue)})"
+        return f"({message('per_day.not_switched_on', language, old_queue=said)})"
     bots = ", ".join(f"{bot} {day_label(day, year, months)}" for bot, day in sorted(switched.items()))
-    return f"({message('per_day.switched_on', language, bots=bots, old_queue=old_queue)})"
+    return f"({message('per_day.switched_on', language, bots=bots, old_queue=said)})"
 
 
 def _this_year(rows: Sequence[Row]) -> int | None:

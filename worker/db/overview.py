@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from worker.core.phrases import Phrase, phrase
+from worker.core.daily import OldQueue
+from worker.core.phrases import phrase
 from worker.db.sqlfiles import Executor, queries
 from worker.settings import Settings
 
@@ -28,10 +29,10 @@ async def late_per_bot(db: Executor) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class PerDay:
-    """The rows of `taak overzicht --per-dag`, and why the old queue was not read (None: it was)."""
+    """The rows of `taak overzicht --per-dag`, and what of the old queue could not be read."""
 
     rows: list[asyncpg.Record]
-    unread: Phrase | None
+    old_queue: OldQueue
 
 
 async def per_day(db: Executor, days: int, settings: Settings) -> PerDay:
@@ -47,17 +48,19 @@ async def per_day(db: Executor, days: int, settings: Settings) -> PerDay:
     columns = set(state["kolommen"])
     time, recipient = settings.intake_time_column, settings.intake_recipient_column
     status = settings.intake_status_column if settings.intake_status_column in columns else ""
-    unread: Phrase | None = None
+    found = OldQueue()
     if not state["bestaat"]:
-        unread = phrase("intake_no_table")
+        found = OldQueue(unread=phrase("intake_no_table"))
     elif not state["mag_lezen"]:
-        unread = phrase("per_day.old_queue_no_right")
+        found = OldQueue(unread=phrase("per_day.old_queue_no_right"))
     elif missing := [name for name in (time, recipient) if name not in columns]:
-        unread = phrase("intake_missing_columns", columns=", ".join(missing))
+        found = OldQueue(unread=phrase("intake_missing_columns", columns=", ".join(missing)))
+    elif settings.intake_status_column and not status:  # switched off ("") is no news; misspelled is
+        found = OldQueue(share_unknown=phrase("intake_missing_columns", columns=settings.intake_status_column))
     statuses = [s.strip().lower() for s in settings.intake_open_status]
     async with db.transaction():
         await db.execute(queries()["overzicht_per_dag_zonder_jit"])
         rows = await db.fetch(
-            queries()["overzicht_per_dag"], days, time, recipient, status, statuses, settings.timezone, unread is None
+            queries()["overzicht_per_dag"], days, time, recipient, status, statuses, settings.timezone, found.read
         )
-    return PerDay(list(rows), unread)
+    return PerDay(list(rows), found)
