@@ -499,16 +499,18 @@ select * from taak_over_tijd order by bot;
 select * from taak_bezig order by lease_tot;
 
 -- name: overzicht_per_dag
--- `taak overzicht --per-dag` and the cockpit's before and after: per day of the last $1 days (the household's days,
--- taak_dag) a row for the fleet (bot null, every day) and one per bot that did anything that day. A task counts for
--- its bot as taak_overzicht counts it; sessions per finished task are the finished tasks' own sessions, whenever
--- they ran; a question waited until the first answer after it, or until now while its task still waits for the
--- owner (a question whose task went on unanswered, cancelled say, has no wait). A bot's switch-on is the day of its
--- first session (the schema records no moment of `taak bot aan`), the fleet's the first of those: on the days
--- before a bot's switch-on its messages in the old queue (taak_oude_wachtrij, bots of agent_bots only) are counted,
--- never after, where intake turns them into the tasks counted here.
--- $1 days, $2..$4 the old queue's time, recipient and status columns ('' none), $5 its open statuses (lower case),
--- $6 the days' time zone (null: the household's, taak_tijdzone())
+-- `taak overzicht --per-dag` and the cockpit's before and after: per day of the last $1 days (taak_dag in $6, the
+-- run's TAAK_TIMEZONE, as every time taak shows) a row for the fleet (bot null, every day) and one per bot that did
+-- anything that day. A task counts for its bot as taak_overzicht counts it; sessions per finished task are the
+-- finished tasks' own sessions, whenever they ran; a question waited until the first answer after it, or until now
+-- while its task still waits for the owner (a question whose task went on unanswered, cancelled say, has no wait). A
+-- bot's switch-on is the day of its first session (the schema records no moment of `taak bot aan`), the fleet's the
+-- first of those. The old queue (taak_oude_wachtrij) is read for a bot of agent_bots on the days before its
+-- switch-on, never after, where intake turns its messages into the tasks counted here: `berichten` and
+-- `afgehandeld` are counts where it is read (the fleet's: where it is read for any bot), null where not, the one
+-- rule the text and --json show.
+-- $1 days, $2..$4 the old queue's time, recipient and status columns ($4 '': none, the share handled unknown), $5
+-- its open statuses (lower case), $6 the days' time zone, $7 whether the old queue can be read at all
 with dagen as (
     select d::date as dag
     from generate_series((taak_dag(now(), $6) - ($1::int - 1))::timestamp, taak_dag(now(), $6)::timestamp,
@@ -522,6 +524,10 @@ with dagen as (
 ), aangezet as (
     select t.bot, taak_dag(min(l.ts), $6) as dag
     from agent_taak_log l join taak t on t.id = l.taak_id where l.soort = 'gestart' group by t.bot
+), leest as (  -- the days and bots whose old queue is read: agent_bots' bots before their switch-on
+    select d.dag, b.bot
+    from dagen d cross join agent_bots b left join aangezet z on z.bot = b.bot
+    where $7::boolean and (z.dag is null or d.dag < z.dag)
 ), feiten (dag, bot, soort, waarde) as (
     -- One row per event; waarde: the sessions of a finished task, whether a session logged no step, the hours a
     -- question waited, a session's compactions, a result's cost, whether an old message was handled.
@@ -554,9 +560,7 @@ with dagen as (
     union all
     select o.dag, o.bot, 'bericht', o.afgehandeld
     from taak_oude_wachtrij((select ts from vanaf), $2, $3, $4, $5::text[], $6) o
-    join agent_bots b on b.bot = o.bot
-    left join aangezet z on z.bot = o.bot
-    where z.dag is null or o.dag < z.dag
+    join leest l on l.dag = o.dag and l.bot = o.bot
 ), per_dag as (
     select f.dag, f.bot,
            count(*) filter (where f.soort = 'nieuw') as nieuw,
@@ -572,8 +576,7 @@ with dagen as (
            coalesce(sum(f.waarde) filter (where f.soort = 'compactie'), 0)::bigint as compacties,
            coalesce(sum(f.waarde) filter (where f.soort = 'kosten'), 0) as kosten_usd,
            count(*) filter (where f.soort = 'bericht') as berichten,
-           round(sum(f.waarde) filter (where f.soort = 'bericht') / nullif(count(*) filter (where f.soort = 'bericht'), 0),
-                 2) as aandeel_afgehandeld
+           (sum(f.waarde) filter (where f.soort = 'bericht'))::bigint as afgehandeld
     from feiten f join dagen d on d.dag = f.dag
     group by grouping sets ((f.dag, f.bot), (f.dag))
 )
@@ -583,14 +586,26 @@ select d.dag, p.bot,
        coalesce(p.sessies_zonder_stap, 0) as sessies_zonder_stap,
        coalesce(p.vragen, 0) as vragen, p.vraag_wacht_uren,
        coalesce(p.compacties, 0) as compacties, coalesce(p.kosten_usd, 0) as kosten_usd,
-       coalesce(p.berichten, 0) as berichten, p.aandeel_afgehandeld,
+       case when o.leest then coalesce(p.berichten, 0) end as berichten,
+       case when o.leest and $4 <> '' then coalesce(p.afgehandeld, 0) end as afgehandeld,
        z.dag as aangezet, z.dag is null or d.dag < z.dag as voor_aanzetten
 from dagen d
 left join per_dag p on p.dag = d.dag
 left join lateral (
     select min(a.dag) as dag from aangezet a where a.bot = p.bot or p.bot is null
 ) z on true
+left join (select l.dag, array_agg(l.bot) as bots from leest l group by l.dag) g on g.dag = d.dag
+cross join lateral (select g.dag is not null and (p.bot is null or p.bot = any(g.bots)) as leest) o
 order by d.dag, p.bot nulls first;
+
+-- name: oude_wachtrij_staat
+-- The old queue as `taak overzicht --per-dag` may read it: whether agent_messages is there, whether this role may
+-- read it, and its column names.
+select to_regclass('public.agent_messages') is not null as bestaat,
+       case when to_regclass('public.agent_messages') is not null
+            then has_table_privilege('public.agent_messages', 'select') else false end as mag_lezen,
+       array(select column_name::text from information_schema.columns
+             where table_schema = 'public' and table_name = 'agent_messages') as kolommen;
 
 -- name: overzicht_per_dag_zonder_jit
 -- For overzicht_per_dag's transaction: its plan's estimate (taak_sessies' step per session) passes the JIT's

@@ -2,9 +2,9 @@
 -- moment, with its day (taak_dag, in `zone`), its recipient in the one spelling of a bot, and whether it was ever
 -- handled: its status is no longer one of the open ones (the old worker took it), or it became a task or joined one
 -- (its task_id names a task). Handled is null when the table has no status column (TAAK_INTAKE_STATUS_COLUMN=""):
--- unknown, not none. No rows when there is no such table, it lacks the time or recipient column (intake and `taak
--- doctor` say so), or the caller may not read it. The column names are the intake's settings (TAAK_INTAKE_*_COLUMN),
--- passed in, quoted as identifiers.
+-- unknown, not none. No rows when there is no such table, it lacks the time or recipient column, or the caller may
+-- not read it (intake, `taak doctor` and the per-day overview, from oude_wachtrij_staat, say which). The column
+-- names are the intake's settings (TAAK_INTAKE_*_COLUMN), passed in, quoted as identifiers.
 create or replace function taak_oude_wachtrij(vanaf timestamptz, tijd text, ontvanger text, status text, open text[],
                                               zone text default null)
 returns table (dag date, bot text, afgehandeld integer)

@@ -309,6 +309,39 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     assert f"<title>paco klaar {day}: 1</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
 
 
+async def test_the_old_queues_worst_day_is_drawn_to_the_top_and_a_ratio_from_the_counts(
+    cockpit: tuple[TestClient, str], conn: asyncpg.Connection
+) -> None:
+    """A day with one message for paco and none handled drew nothing, as if empty; 3 messages with 2 handled drew
+    1.49 (from the share rounded to 0.67). The cockpit is in UTC; its days are its own, whatever the database's."""
+    from datetime import UTC, datetime, timedelta
+
+    from worker.core.table import month_names
+
+    await conn.execute(
+        "create table public.agent_messages (id serial primary key, content text, sender text, recipient text, "
+        "created_at timestamptz, status text)"
+    )
+    today = datetime.now(UTC).date()
+    noon = "($1::date + time '12:00') at time zone 'UTC'"
+    for day, status in [(1, "pending"), *[(2, "done")] * 2, (2, "pending")]:
+        await conn.execute(
+            "insert into agent_messages (content, sender, recipient, created_at, status) "
+            f"values ('x', 'jamal', 'paco', {noon}, $2)",
+            today - timedelta(days=day),
+            status,
+        )
+    page = html.unescape(logged_in(*cockpit).get("/").text)
+
+    def said(days_ago: int) -> str:
+        day = today - timedelta(days=days_ago)
+        return f"paco {day.day} {month_names('nl')[day.month - 1]}"
+
+    assert f"<title>{said(1)}: geen bericht afgehandeld</title>" in page
+    assert f"<title>{said(2)}: 1.5</title>" in page
+    assert ">tot de rand, gestreept: niets afgehandeld</text>" in page  # the note says what the dashed bar is
+
+
 async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_together(
     cockpit: tuple[TestClient, str], conn: asyncpg.Connection
 ) -> None:

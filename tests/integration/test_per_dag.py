@@ -128,14 +128,16 @@ async def test_the_day_table_counts_each_figure_on_its_day_and_the_old_queue_bef
     def figures(row: dict[str, Any], *names: str) -> tuple[Any, ...]:
         return tuple(row[name] for name in names)
 
-    old = ("berichten", "aandeel_afgehandeld", "voor_aanzetten", "aangezet")
-    assert figures(rows[4, "paco"], *old) == (4, 0.25, True, switched_on)
-    assert figures(rows[4, "sjakie"], *old) == (2, 1.0, True, None)
-    assert figures(rows[4, None], *old) == (6, 0.5, True, switched_on)
-    assert figures(rows[3, "paco"], *old) == (2, 0.5, True, switched_on)
-    assert figures(rows[3, None], *old) == (2, 0.5, True, switched_on)  # the owner's message is no bot's
-    assert figures(rows[2, None], *old) == (0, None, False, switched_on)  # paco's message of that day: intake's
-    assert figures(rows[1, "sjakie"], *old) == (1, 0.0, True, None)
+    old = ("berichten", "afgehandeld", "voor_aanzetten", "aangezet")  # counts: the share is theirs to make
+    assert figures(rows[4, "paco"], *old) == (4, 1, True, switched_on)
+    assert figures(rows[4, "sjakie"], *old) == (2, 2, True, None)
+    assert figures(rows[4, None], *old) == (6, 3, True, switched_on)
+    assert figures(rows[3, "paco"], *old) == (2, 1, True, switched_on)
+    assert figures(rows[3, None], *old) == (2, 1, True, switched_on)  # the owner's message is no bot's
+    # paco's message of that day is intake's; sjakie, never switched on, still has the old queue: read, none.
+    assert figures(rows[2, None], *old) == (0, 0, False, switched_on)
+    assert figures(rows[2, "paco"], "berichten", "afgehandeld") == (None, None)  # after its switch-on: not read
+    assert figures(rows[1, "sjakie"], *old) == (1, 0, True, None)
 
     new = ("nieuw", "klaar", "mislukt", "sessies", "sessies_per_klare_taak", "sessies_zonder_stap")
     assert figures(rows[2, "paco"], *new) == (2, 1, 0, 2, 2.0, 1)
@@ -148,7 +150,48 @@ async def test_the_day_table_counts_each_figure_on_its_day_and_the_old_queue_bef
 
     # Without a status column the share handled is unknown, not none; the messages are counted all the same.
     unknown = per_dag({**cli_env, "TAAK_INTAKE_STATUS_COLUMN": ""})
-    assert figures(unknown[4, "paco"], "berichten", "aandeel_afgehandeld") == (4, None)
+    assert figures(unknown[4, "paco"], "berichten", "afgehandeld") == (4, None)
+
+
+async def test_the_text_shows_the_old_queue_exactly_where_the_json_does_the_fleets_too(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """paco switched on first while sjakie still had the old queue: the text's fleet row said `-  -` on those
+    days where --json said `"berichten": 1` (the text looked at the fleet's switch-on, the JSON at the counts)."""
+    await seed(conn, await conn.fetchval("select taak_dag(now())"))
+    text = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "5")
+    given = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "5", "--json")
+    assert text.code == given.code == 0, text.err + given.err
+    rows = json.loads(given.out)["dagen"]
+    lines = text.out.splitlines()[1:-1]  # one line per row, in the rows' order
+    assert len(lines) == len(rows)
+    for line, r in zip(lines, rows, strict=True):
+        messages, handled = r["berichten"], r["afgehandeld"]
+        share = f"{round(100 * handled / messages)}%" if messages and handled is not None else "-"
+        assert line.split()[-2:] == ["-" if messages is None else str(messages), share], (line, r)
+    yesterday = next(r for r in reversed(rows) if r["bot"] is None and r["berichten"])
+    assert (yesterday["voor_aanzetten"], yesterday["berichten"], yesterday["afgehandeld"]) == (False, 1, 0)
+
+
+async def test_the_days_are_the_runs_time_zone_as_the_cockpits_whatever_zone_the_database_keeps(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """The command took the database's zone and the cockpit its own TAAK_TIMEZONE: with the same TAAK_TIMEZONE
+    they showed different days. Both take the run's, as `taak toon` writes times and the cockpit's other pictures
+    count days."""
+    today = await conn.fetchval("select (now() at time zone 'UTC')::date")
+    for zone in ("Etc/GMT-14", "Etc/GMT+12"):  # one of the two is on another day than UTC at any hour
+        if await conn.fetchval("select (now() at time zone $1)::date <> $2", zone, today):
+            await conn.execute(
+                "insert into taak_instellingen (sleutel, waarde) values ('tijdzone', $1) "
+                "on conflict (sleutel) do update set waarde = excluded.waarde",
+                zone,
+            )
+            break
+    assert await conn.fetchval("select taak_dag(now()) <> $1", today)  # the database's day is another
+    result = run_taak({**cli_env, "TAAK_TIMEZONE": "UTC"}, "overzicht", "--per-dag", "--dagen", "1", "--json")
+    assert result.code == 0, result.err
+    assert [r["dag"] for r in json.loads(result.out)["dagen"]] == [today.isoformat()]
 
 
 async def test_the_day_table_reads_no_old_queue_where_there_is_none(cli_env: dict[str, str]) -> None:
@@ -157,13 +200,59 @@ async def test_the_day_table_reads_no_old_queue_where_there_is_none(cli_env: dic
     lines = result.out.splitlines()
     assert lines[0].split()[:3] == ["day", "bot", "new"]
     assert [line.split()[2] for line in lines[1:4]] == ["fleet"] * 3  # every day has the fleet's row
-    assert lines[-1].startswith("(no bot switched on yet")
+    assert [line.split()[-2:] for line in lines[1:4]] == [["-", "-"]] * 3  # not read: no count, not 0
+    # It said that the days counted the messages in agent_messages, a table that is not there.
+    assert lines[-1] == (
+        "(no bot switched on yet (no session): the old queue is not counted: there is no agent_messages table)"
+    )
+    given = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "3", "--json")
+    assert [(r["berichten"], r["afgehandeld"]) for r in json.loads(given.out)["dagen"]] == [(None, None)] * 3
 
 
-@pytest.mark.parametrize("given", ["0", "-3", "abc"])
+async def test_an_old_queue_without_its_recipient_column_is_said_not_left_out_in_silence(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """Every old-queue row vanished without a word when agent_messages had no recipient column."""
+    await conn.execute(
+        "create table public.agent_messages (id serial primary key, content text, created_at timestamptz)"
+    )
+    await conn.execute("insert into agent_messages (content, created_at) values ('x', now())")
+    result = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "2")
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[-1] == (
+        "(no bot switched on yet (no session): the old queue is not counted: agent_messages has no column "
+        "recipient (TAAK_INTAKE_*_COLUMN))"
+    )
+
+
+async def test_an_old_queue_without_its_status_column_is_counted_and_the_share_said_unknown(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """A status column the table does not have is said, as intake says it; one switched off ("") is no news."""
+    await conn.execute(
+        "create table public.agent_messages (id serial primary key, content text, recipient text, "
+        "created_at timestamptz)"
+    )
+    await conn.execute("insert into agent_messages (content, recipient, created_at) values ('x', 'paco', now())")
+    result = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", "1")
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert lines[1].split()[-2:] == ["1", "-"]
+    assert lines[-1] == (
+        "(no bot switched on yet (no session): every day also counts the messages in the old queue agent_messages; "
+        "handled unknown: agent_messages has no column status (TAAK_INTAKE_*_COLUMN))"
+    )
+    switched_off = run_taak({**cli_env, "TAAK_INTAKE_STATUS_COLUMN": ""}, "overzicht", "--per-dag", "--dagen", "1")
+    assert switched_off.out.splitlines()[-1] == (
+        "(no bot switched on yet (no session): every day also counts the messages in the old queue agent_messages)"
+    )
+
+
+@pytest.mark.parametrize("given", ["0", "-3", "abc", "3661"])
 def test_a_number_of_days_that_is_none_is_refused_in_one_line(cli_env: dict[str, str], given: str) -> None:
+    """Named as argparse names every option's bad value; `3661 is too large` did not say which option."""
     result = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", given)
-    assert result.code != 0
+    assert result.code == 2
     assert result.out == ""
     assert len(result.err.strip().splitlines()) == 1, result.err
-    assert "--dagen" in result.err
+    assert "argument --dagen: " in result.err

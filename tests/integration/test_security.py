@@ -192,7 +192,8 @@ async def test_the_owners_role_reads_the_day_table_beside_an_old_queue_it_may_no
     conn: asyncpg.Connection, connect_as: dict[str, asyncpg.Connection], db_url: str
 ) -> None:
     """`taak overzicht --per-dag` and the cockpit as the owner's role: the old queue is the owner's own table, and
-    one this role may not read leaves its columns empty instead of failing the table."""
+    one this role may not read leaves its columns empty (not read, and said why) instead of failing the table."""
+    from worker.core.phrases import phrase
     from worker.db.overview import per_day
     from worker.settings import Settings
 
@@ -203,9 +204,11 @@ async def test_the_owners_role_reads_the_day_table_beside_an_old_queue_it_may_no
     await conn.execute("insert into agent_messages (content, recipient) values ('x', 'paco')")
     await conn.execute("insert into agent_bots (bot) values ('paco') on conflict do nothing")
     settings = Settings(_env_file=None, database_url=db_url)  # type: ignore[call-arg]
-    rows = await per_day(connect_as["eigenaar"], 2, settings)
-    assert [(r["bot"], r["berichten"]) for r in rows] == [(None, 0), (None, 0)]
-    assert [(r["bot"], r["berichten"]) for r in await per_day(conn, 2, settings)][-2:] == [(None, 1), ("paco", 1)]
+    found = await per_day(connect_as["eigenaar"], 2, settings)
+    assert [(r["bot"], r["berichten"]) for r in found.rows] == [(None, None), (None, None)]  # not read, not none
+    assert found.old_queue.unread == phrase("per_day.old_queue_no_right")
+    owners = (await per_day(conn, 2, settings)).rows
+    assert [(r["bot"], r["berichten"]) for r in owners][-2:] == [(None, 1), ("paco", 1)]
 
 
 async def test_a_daemon_member_cannot_finish_a_task_write_as_another_bot_or_overwrite_a_lease_token(

@@ -40,8 +40,8 @@ async def test_the_day_table_shows_the_daemons_session_beside_the_old_queue_of_t
     after, before = rows[today, "paco"], rows[yesterday, "paco"]
     figures = ("nieuw", "klaar", "sessies", "sessies_per_klare_taak", "sessies_zonder_stap", "kosten_usd")
     assert [after[name] for name in figures] == [1, 1, 1, 1.0, 0, 0.25]
-    assert (after["voor_aanzetten"], after["aangezet"], after["berichten"]) == (False, today, 0)
-    assert (before["voor_aanzetten"], before["berichten"], before["aandeel_afgehandeld"]) == (True, 2, 0.5)
+    assert (after["voor_aanzetten"], after["aangezet"], after["berichten"]) == (False, today, None)
+    assert (before["voor_aanzetten"], before["berichten"], before["afgehandeld"]) == (True, 2, 1)
     assert rows[yesterday, None]["berichten"] == 2  # the fleet's row of that day
 
 

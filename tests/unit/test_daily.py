@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date
 from decimal import Decimal
@@ -28,8 +29,8 @@ def row(day: date, bot: str | None, **figures: Any) -> dict[str, Any]:
         "vraag_wacht_uren": None,
         "compacties": 0,
         "kosten_usd": Decimal("0"),
-        "berichten": 0,
-        "aandeel_afgehandeld": None,
+        "berichten": None,  # the old queue not read: after the switch-on
+        "afgehandeld": None,
         "aangezet": D2,
         "voor_aanzetten": False,
     }
@@ -37,13 +38,14 @@ def row(day: date, bot: str | None, **figures: Any) -> dict[str, Any]:
 
 
 ROWS = [
-    row(D1, None, berichten=4, aandeel_afgehandeld=Decimal("0.25"), voor_aanzetten=True),
-    row(D1, "paco", berichten=4, aandeel_afgehandeld=Decimal("0.25"), voor_aanzetten=True),
+    row(D1, None, berichten=4, afgehandeld=1, voor_aanzetten=True),
+    row(D1, "paco", berichten=4, afgehandeld=1, voor_aanzetten=True),
     row(D2, None, klaar=2, sessies=3, sessies_per_klare_taak=Decimal("1.50"), kosten_usd=Decimal("0.5")),
     row(D2, "paco", klaar=2, sessies=3, sessies_per_klare_taak=Decimal("1.50"), kosten_usd=Decimal("0.5")),
     row(D3, None, vragen=2, vraag_wacht_uren=Decimal("3.5")),
     row(D3, "paco", vragen=1, vraag_wacht_uren=Decimal("2.0")),
-    row(D3, "sjakie", vragen=1, vraag_wacht_uren=Decimal("5.0"), aangezet=None, voor_aanzetten=True),
+    row(D3, "sjakie", vragen=1, vraag_wacht_uren=Decimal("5.0"), aangezet=None, voor_aanzetten=True, berichten=0,
+        afgehandeld=0),
 ]
 
 
@@ -57,9 +59,28 @@ def test_the_table_has_a_line_per_row_the_fleet_named_and_the_old_queue_only_bef
     assert lines[4].split() == ["2", "Dec", "paco", "0", "2", "0", "3", "1.50", "0", "0", "-", "0", "$0.50", "-", "-"]
     assert lines[7].split()[2:] == ["sjakie", "0", "0", "0", "0", "-", "0", "1", "5.0", "0", "$0.00", "0", "-"]
     assert lines[-1] == (
-        "(switched on at the first session: paco 2 Dec; the days before also count the messages in the old queue "
-        "agent_messages; wait h: the median in hours)"
+        "(switched on at the first session: paco 2 Dec; a bot's days before its switch-on also count its messages in "
+        "the old queue agent_messages; wait h: the median in hours)"
     )
+
+
+def test_the_table_shows_the_old_queue_as_the_rows_give_it_the_fleets_after_its_first_switch_on_too() -> None:
+    """The text hid the fleet's old queue from the fleet's switch-on (its first bot's) while --json gave it: in a
+    rollout one bot at a time the other bots' messages are the fleet's before. The rows decide, for both."""
+    rows = [row(D3, None, berichten=4, afgehandeld=3, voor_aanzetten=False)]
+    assert daily_table(rows, "en").splitlines()[1].split()[-2:] == ["4", "75%"]
+    unknown = [row(D3, None, berichten=4, afgehandeld=None)]  # no status column: the share unknown
+    assert daily_table(unknown, "en").splitlines()[1].split()[-2:] == ["4", "-"]
+
+
+def test_days_of_another_year_than_today_carry_their_year() -> None:
+    """`--dagen 400` showed `5 dec` twice, a year apart. Today is the last row's day (the table ends today)."""
+    rows = [row(date(2025, 12, 5), None, aangezet=date(2025, 12, 5)), row(date(2026, 12, 5), None)]
+    lines = daily_table(rows, "nl").splitlines()
+    assert lines[1].split()[:4] == ["5", "dec", "2025", "vloot"]
+    assert lines[2].split()[:3] == ["5", "dec", "vloot"]
+    with_bot = [row(date(2025, 12, 5), "paco", aangezet=date(2025, 12, 5)), row(date(2026, 1, 2), None)]
+    assert "paco 5 dec 2025;" in switch_on_line(with_bot, "nl")
 
 
 def test_the_table_says_so_when_no_bot_was_switched_on() -> None:
@@ -76,6 +97,33 @@ def test_sessions_per_finished_task_before_the_switch_on_are_the_old_queues_mess
     }
     assert before_switch_on(ROWS, [D1, D2, D3]) == {"paco": [True, False, False], "sjakie": [False, False, True]}
     assert fleet_switch_on(ROWS) == D2
+
+
+def test_messages_per_handled_message_come_from_the_counts_and_none_handled_is_the_worst_not_nothing() -> None:
+    """3 messages, 2 handled drew 1.49 (from the share rounded to 0.67); 1 message, none handled drew no bar."""
+    rows = [
+        row(D1, "paco", berichten=3, afgehandeld=2, voor_aanzetten=True),
+        row(D2, "paco", berichten=1, afgehandeld=0, voor_aanzetten=True),
+        row(D3, "paco", berichten=2, afgehandeld=None, voor_aanzetten=True),  # no status column: unknown
+    ]
+    assert bot_series(rows, [D1, D2, D3], "sessies_per_klare_taak") == {"paco": [1.5, math.inf, None]}
+
+
+def test_none_handled_is_a_bar_to_the_top_with_a_dashed_outline_and_a_title_that_says_so() -> None:
+    svg = charts.grouped(
+        "sessions per finished task, before and after the switch-on",
+        [D1, D2],
+        {"paco": [math.inf, 1.5], "sjakie": [3.0, None]},
+        month_names("en"),
+        endless="no message handled",
+    )
+    shown = bars(svg)
+    worst, sjakie = shown["paco 1 Dec: no message handled"], shown["sjakie 1 Dec: 3"]
+    assert worst[3] == pytest.approx(charts.PLOT)  # as tall as the tallest figure can be
+    assert sjakie[3] == pytest.approx(charts.PLOT)  # the scale is the figures', not infinity's
+    assert shown["paco 2 Dec: 1.5"][3] == pytest.approx(charts.PLOT / 2)
+    outlined = re.findall(r'<rect [^>]*stroke-dasharray="3 2"[^>]*><title>([^<]*)</title>', svg)
+    assert outlined == ["paco 1 Dec: no message handled"]
 
 
 def picture() -> str:

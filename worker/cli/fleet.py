@@ -14,6 +14,7 @@ from worker.cli import args as a
 from worker.cli import intake
 from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput
+from worker.core.language import early_language
 from worker.core.machines import newest_version, said_version, versions_of
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
@@ -351,7 +352,7 @@ def _overzicht_parser(sub: Sub) -> None:
         action="store_true",
         help="per day, fleet and bots: tasks, sessions, questions, cost; the old queue before the switch-on",
     )
-    p.add_argument("--dagen", type=a.whole_number, metavar="N", help="with --per-dag: the last N days (default 14)")
+    p.add_argument("--dagen", type=_days, metavar="N", help="with --per-dag: the last N days (default 14)")
     a.add_json(p)
     p.set_defaults(handler=overzicht)
 
@@ -381,18 +382,25 @@ PER_DAY_DAYS = 14  # two weeks, as the cockpit's pictures
 PER_DAY_MOST = 3660  # ten years: the calendar, not the database, is the limit of a longer table
 
 
+def _days(text: str) -> int:
+    """argparse's type for --dagen: 1 to PER_DAY_MOST, refused as every option's value is (`argument --dagen: ...`)."""
+    days = a.whole_number(text)
+    if not 1 <= days <= PER_DAY_MOST:
+        key, limit = ("number_too_small", 1) if days < 1 else ("number_too_large", PER_DAY_MOST)
+        raise argparse.ArgumentTypeError(message(key, early_language(), value=days, limit=limit))
+    return days
+
+
 async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
-    days = a.positive(PER_DAY_DAYS if args.dagen is None else args.dagen, "--dagen")
-    if days > PER_DAY_MOST:
-        raise InvalidInput("number_too_large", value=str(days), limit=PER_DAY_MOST)
     async with a.store(settings) as store:
-        rows = await overview.per_day(store.db, days, settings)
+        found = await overview.per_day(store.db, args.dagen or PER_DAY_DAYS, settings)
+    rows = [dict(r) for r in found.rows]
     if args.json:
-        print(json.dumps({"dagen": [plain(dict(r)) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
+        print(json.dumps({"dagen": [plain(r) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
     else:
-        print(daily_table([dict(r) for r in rows], settings.language))
+        print(daily_table(rows, settings.language, found.old_queue))
     return ExitCode.OK
 
 

@@ -5,6 +5,7 @@ least 11 px on a 390 px screen, and the page caps a picture's width on a wide on
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import date
@@ -85,12 +86,16 @@ def grouped(
     before: Mapping[str, Sequence[bool]] | None = None,
     switch_on: tuple[date, str] | None = None,
     note: str = "",
+    endless: str = "",
 ) -> str:
     """Bars per day side by side, one per series (a bot), never stacked: a ratio summed over bots means nothing.
     `before[name][i]` draws that bar lighter (a figure of the days before the switch-on); `switch_on`, a day and
-    its label, draws a dashed line at that day's left edge; `note` says what the lighter bars are."""
+    its label, draws a dashed line at that day's left edge; `note` says what the lighter bars are (a line each). An
+    infinite figure (none handled of some messages: the worst day) is a bar to the top with a dashed outline, its
+    title `endless`: never no bar, as if the day had nothing."""
     lines = _wrapped(title)
-    top = max((v for values in series.values() for v in values if v is not None), default=0.0) or 1.0
+    finite = (v for values in series.values() for v in values if v is not None and not math.isinf(v))
+    top = max(finite, default=0.0) or 1.0
     plot_top = 14 + 17 * len(lines) + 6
     base = plot_top + PLOT
     slot = (NARROW - 16) / max(len(days), 1)
@@ -105,13 +110,15 @@ def grouped(
             value = values[i]
             if value is None or value <= 0:
                 continue
-            height = PLOT * value / top
+            capped = math.isinf(value)
+            height = PLOT if capped else PLOT * value / top
             x = 8 + i * slot + slot * 0.1 + n * width
             faded = ' fill-opacity="0.45"' if before and before.get(name, [False] * len(days))[i] else ""
-            tip = escape(f"{name} {day_month(day, months)}: {_label(value, False)}")
+            outline = ' stroke="#222" stroke-dasharray="3 2"' if capped else ""
+            tip = escape(f"{name} {day_month(day, months)}: {endless if capped else _label(value, False)}")
             parts.append(
                 f'<rect x="{x:.1f}" y="{base - height:.1f}" width="{width:.1f}" height="{height:.1f}" '
-                f'fill="{COLOURS[n % len(COLOURS)]}"{faded}><title>{tip}</title></rect>'
+                f'fill="{COLOURS[n % len(COLOURS)]}"{faded}{outline}><title>{tip}</title></rect>'
             )
         if i % -(-len(days) // 6) == 0:  # at most six labels: `30 nov` at 13 units needs about 45
             parts.append(
@@ -139,7 +146,7 @@ def grouped(
         parts.append(f'<rect x="{x:.1f}" y="{y - 11}" width="12" height="12" fill="{COLOURS[n % len(COLOURS)]}"/>')
         parts.append(_text(x + 16, y, name))
         x += room
-    for line in _wrapped(note) if note else []:
+    for line in [line for part in note.splitlines() for line in _wrapped(part)]:
         y += 20
         parts.append(_text(8, y, line, fill="#555"))
     head = (

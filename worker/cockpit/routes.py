@@ -7,6 +7,7 @@ import functools
 import hashlib
 import hmac
 import json
+import math
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -395,11 +396,13 @@ async def _before_after(db: Executor, settings: Settings, days: list[date], mont
     task (before a bot's switch-on the old queue's messages per handled message, lighter) and the median hours a
     question waited, each bot's bar beside the others'."""
     words = area_words("cockpit", settings.language)
-    rows = [dict(r) for r in await overview.per_day(db, len(days), settings, settings.timezone)]
+    rows = [dict(r) for r in (await overview.per_day(db, len(days), settings)).rows]
     switched = daily.fleet_switch_on(rows)
     mark = (switched, words["switched_on"]) if switched is not None else None
     sessions, before = daily.bot_series(rows, days, "sessies_per_klare_taak"), daily.before_switch_on(rows, days)
-    faded = any(v is not None and b for bot in sessions for v, b in zip(sessions[bot], before[bot], strict=True))
+    shown = [(v, b) for bot in sessions for v, b in zip(sessions[bot], before[bot], strict=True) if v is not None]
+    notes = [words["before_note"]] if any(b for _, b in shown) else []
+    notes += [words["none_handled_note"]] if any(math.isinf(v) for v, _ in shown) else []
     return [
         charts.grouped(
             words["sessions_before_after"],
@@ -408,7 +411,8 @@ async def _before_after(db: Executor, settings: Settings, days: list[date], mont
             months,
             before=before,
             switch_on=mark,
-            note=words["before_note"] if faded else "",
+            note="\n".join(notes),
+            endless=words["none_handled"],
         ),
         charts.grouped(
             words["question_wait"], days, daily.bot_series(rows, days, "vraag_wacht_uren"), months, switch_on=mark

@@ -82,12 +82,14 @@ def stamp(moment: datetime, now: datetime, zone: ZoneInfo, months: Sequence[str]
     clock = f"{local.hour:02d}:{local.minute:02d}"
     if not always_date and local.date() == now.astimezone(zone).date():
         return clock
-    date = day_month(local, months)
-    if local.year != now.astimezone(zone).year:
-        date += f" {local.year}"
-    return f"{date} {clock}"
+    return f"{day_label(local.date(), now.astimezone(zone).year, months)} {clock}"
 
 
 def day_month(day: date, months: Sequence[str]) -> str:
     """`1 dec`: a day as every list, log and picture writes it."""
     return f"{day.day} {months[day.month - 1]}"
+
+
+def day_label(day: date, this_year: int | None, months: Sequence[str]) -> str:
+    """`1 dec`, or `1 dec 2025` when the day is of another year than `this_year`: as `when` writes a moment."""
+    return day_month(day, months) + ("" if day.year == this_year else f" {day.year}")

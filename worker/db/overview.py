@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import asyncpg
 
+from worker.core.daily import OldQueue
+from worker.core.phrases import phrase
 from worker.db.sqlfiles import Executor, queries
 from worker.settings import Settings
 
@@ -23,15 +27,40 @@ async def late_per_bot(db: Executor) -> dict[str, int]:
     return {r["bot"]: int(r["over_tijd"]) for r in await db.fetch(queries()["over_tijd"])}
 
 
-async def per_day(db: Executor, days: int, settings: Settings, zone: str | None = None) -> list[asyncpg.Record]:
-    """Per day of the last `days` (in `zone`, by default the household's as the database keeps it): the fleet's
-    row (bot None) and each bot's, with the old queue's messages on the days before a bot's switch-on, read through
-    the intake's column names (TAAK_INTAKE_*)."""
+@dataclass(frozen=True)
+class PerDay:
+    """The rows of `taak overzicht --per-dag`, and what of the old queue could not be read."""
+
+    rows: list[asyncpg.Record]
+    old_queue: OldQueue
+
+
+async def per_day(db: Executor, days: int, settings: Settings) -> PerDay:
+    """Per day of the last `days`, in the run's TAAK_TIMEZONE (as `taak toon` writes times and the cockpit's other
+    pictures count days, so that the command and the cockpit show one day table): the fleet's row (bot None) and
+    each bot's, with the old queue's messages on the days before a bot's switch-on, read through the intake's column
+    names (TAAK_INTAKE_*)."""
     if isinstance(db, asyncpg.Pool):
         async with db.acquire() as conn:
-            return await per_day(conn, days, settings, zone)
-    old_queue = (settings.intake_time_column, settings.intake_recipient_column, settings.intake_status_column)
+            return await per_day(conn, days, settings)
+    state = await db.fetchrow(queries()["oude_wachtrij_staat"])
+    assert state is not None  # one row, always
+    columns = set(state["kolommen"])
+    time, recipient = settings.intake_time_column, settings.intake_recipient_column
+    status = settings.intake_status_column if settings.intake_status_column in columns else ""
+    found = OldQueue()
+    if not state["bestaat"]:
+        found = OldQueue(unread=phrase("intake_no_table"))
+    elif not state["mag_lezen"]:
+        found = OldQueue(unread=phrase("per_day.old_queue_no_right"))
+    elif missing := [name for name in (time, recipient) if name not in columns]:
+        found = OldQueue(unread=phrase("intake_missing_columns", columns=", ".join(missing)))
+    elif settings.intake_status_column and not status:  # switched off ("") is no news; misspelled is
+        found = OldQueue(share_unknown=phrase("intake_missing_columns", columns=settings.intake_status_column))
     statuses = [s.strip().lower() for s in settings.intake_open_status]
     async with db.transaction():
         await db.execute(queries()["overzicht_per_dag_zonder_jit"])
-        return list(await db.fetch(queries()["overzicht_per_dag"], days, *old_queue, statuses, zone))
+        rows = await db.fetch(
+            queries()["overzicht_per_dag"], days, time, recipient, status, statuses, settings.timezone, found.read
+        )
+    return PerDay(list(rows), found)
