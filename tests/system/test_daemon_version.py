@@ -17,7 +17,6 @@ async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
 ) -> None:
     await switch_on(conn, "paco")
     env = worker_env(db_url, tmp_path, TAAK_LANGUAGE="en")
-    assert run_taak(env, "machine", "zet", "testbox", "--alias", "veranda").code == 0
     daemon = Daemon(env, tmp_path / "worker.log")
     try:
 
@@ -25,6 +24,11 @@ async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
             return await conn.fetchval("select versie from agent_bots where bot = 'paco'") == running_version()
 
         await wait_for(beating, what="the daemon's heartbeat with its version")
+        # Not registered yet: listed from the heartbeat, with its bot (the outside try found "(no machines)").
+        (machine,) = [line for line in run_taak(env, "machine", "lijst").out.splitlines() if "testbox" in line]
+        assert "paco" in machine
+        assert machine.endswith(running_version())
+        assert run_taak(env, "machine", "zet", "testbox", "--alias", "veranda").code == 0
         (machine,) = [line for line in run_taak(env, "machine", "lijst").out.splitlines() if "testbox" in line]
         assert machine.endswith(running_version())
         # Another machine's daemon, newer: this one is now behind.

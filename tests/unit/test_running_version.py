@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from importlib import metadata
 
-from worker.core.machines import newest_version, said_version
+from worker.core.machines import Machine, newest_version, said_version, seen_unregistered
 from worker.db.migrate import load_migrations, running_version
 
 
@@ -19,3 +19,9 @@ def test_a_daemon_that_ships_fewer_migrations_is_behind_one_of_the_same_package_
     assert newest_version(fleet) == "0.1.0+005"
     assert said_version("0.1.0+002", "0.1.0+005", "en") == "0.1.0+002 (not the newest: 0.1.0+005)"
     assert newest_version(["0.1.0+009", "0.2.0+006"]) == "0.2.0+006"
+
+
+def test_a_machine_a_daemon_names_that_the_registry_lacks_is_listed_with_the_bots_seen_there() -> None:
+    registered = [Machine("keukenhof-veranda", aliassen=("McMini Veranda",), bots=("paco",))]
+    heartbeats = [("mcmini veranda", "paco"), ("oude-laptop", "dora"), ("oude-laptop", "coco"), (None, "kimi")]
+    assert seen_unregistered(registered, heartbeats) == [Machine("oude-laptop", bots=("coco", "dora"))]

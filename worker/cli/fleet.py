@@ -15,7 +15,7 @@ from worker.cli import intake
 from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput
 from worker.core.language import early_language
-from worker.core.machines import newest_version, said_version, versions_of
+from worker.core.machines import newest_version, said_version, seen_unregistered, versions_of
 from worker.core.phrases import message
 from worker.core.show import json_value, plain
 from worker.core.table import age, dollars, header_row, table, when
@@ -259,7 +259,10 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
     changes = args.machine_command == "zet"
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         found = await _machines(store, args)
-        seen = [(b.machine, b.versie) for b in await all_bots(store.db)]  # what each daemon said in its heartbeat
+        heartbeats = await all_bots(store.db)  # what each daemon said in its heartbeat
+    seen = [(b.machine, b.versie) for b in heartbeats]
+    if args.machine_command == "lijst":
+        found = [*found, *seen_unregistered(found, [(b.machine, b.bot) for b in heartbeats])]
     if changes:  # a success line, as every verb that changes something says one
         print(_machine_saved(found[0], settings.language))
         return ExitCode.OK

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from worker.core.phrases import message
@@ -18,6 +18,17 @@ class Machine:
 
     def names(self) -> list[str]:
         return [self.naam, *self.aliassen]
+
+
+def seen_unregistered(registered: Sequence[Machine], heartbeats: Iterable[tuple[str | None, str]]) -> list[Machine]:
+    """The machines daemons named in their heartbeats, `(machine, bot)`, that the registry knows by no name in any
+    case, each with the bots seen there: a daemon on an unregistered host is listed too, not missing."""
+    known = {name.lower() for machine in registered for name in machine.names()}
+    bots: dict[str, set[str]] = {}
+    for machine, bot in heartbeats:
+        if machine and machine.lower() not in known:
+            bots.setdefault(machine, set()).add(bot)
+    return [Machine(name, bots=tuple(sorted(seen))) for name, seen in sorted(bots.items())]
 
 
 def expand_facts(facts: Mapping[str, str], machines: Mapping[str, Machine]) -> dict[str, str]:
