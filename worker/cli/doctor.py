@@ -371,17 +371,21 @@ def _sessions(settings: Settings) -> Check:
     archive, _ = folder_size(layout.archive)
     said = phrase(
         "doctor.sessions_size",
-        size=_megabytes(sessions),
+        size=_size(sessions),
         n=folders,
         folder=layout.sessions,
         days=settings.sessions_days,
-        archive=_megabytes(archive),
+        archive=_size(archive),
     )
     return Check("ok", "sessions", said)
 
 
-def _megabytes(size: int) -> str:
-    return f"{size / 1_000_000:.1f} MB"
+def _size(size: int) -> str:
+    """A folder's size as a person reads it: `48 kB`, `1.2 MB`, `3.4 GB` (50 kB said as 0.0 MB looked empty)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{-(-size // 1000)} kB"
 
 
 def _skipped_lines(state: Path) -> list[tuple[str, str]]:
