@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import anyio
 import asyncpg
 import psutil
 
 from tests.bench.ledger_bench import _fill_raw, _raw_step, _run_workers
-from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+from tests.helpers import in_session, session_env
+from tests.system.harness import Daemon, new_task, records, switch_on, wait_for, worker_env
 
 NOOP = Path(__file__).resolve().parents[1] / "fakes" / "noop_agent.sh"
 
@@ -267,3 +272,99 @@ async def idle_table(url: str, *, seconds: float) -> str:
             f"| CPU share of one core | {cpu / seconds * 100:.2f} % | {bare_cpu / seconds * 100:.2f} % | |",
         ]
     )
+
+
+# A session's writes as `taak log` sends them, one connection each, in a loop inside the session (its own tree: the
+# daemon answers no other). All writers start at the same moment; each prints when it started and ended.
+WRITER = """
+import json, os, socket, sys, time
+count, start = int(sys.argv[1]), float(sys.argv[2])
+request = {"op": "log", "id": os.environ["TAAK_ID"], "token": os.environ["TAAK_TOKEN"], "soort": "notitie"}
+time.sleep(max(0.0, start - time.time()))
+begun = time.time()
+for n in range(count):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.connect(os.environ["TAAK_SOCKET"])
+        client.sendall(json.dumps({**request, "tekst": f"schrijf {n}"}).encode() + b"\\n")
+        raw = b""
+        while not raw.endswith(b"\\n"):
+            chunk = client.recv(65536)
+            if not chunk:
+                break
+            raw += chunk
+    if json.loads(raw)["code"] != 0:
+        sys.exit(raw.decode())
+print(json.dumps([begun, time.time()]))
+"""
+
+
+def _raw_journal_rate(folder: Path, writes: int) -> float:
+    """The disk's own limit for the journal: a line appended and fsynced, and its settle line after it, per write."""
+    fd = os.open(folder / "raw-journal.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    line = json.dumps({"entry": {"seq": 1, "op": "log", "tekst": "schrijf 1", "sleutel": uuid.uuid4().hex}}).encode()
+    try:
+        started = time.perf_counter()
+        for _ in range(writes):
+            os.write(fd, line + b"\n")
+            os.fsync(fd)
+            os.write(fd, b'{"settled": 1, "uitkomst": "geschreven", "reden": null}\n')
+            os.fsync(fd)
+        return writes / (time.perf_counter() - started)
+    finally:
+        os.close(fd)
+
+
+async def _session_writes(envs: list[dict[str, str]], writes: int) -> float:
+    """Writes a second, all sessions together, each writing `writes` in a loop."""
+    start = time.time() + 1.0  # after the fake sessions (polling their inbox every 0.1 s) have all begun
+
+    async def one(env: dict[str, str], spans: list[list[float]]) -> None:
+        argv = [sys.executable, "-c", WRITER, str(writes), str(start)]
+        done = await anyio.to_thread.run_sync(partial(in_session, env, argv, timeout=600))
+        assert done.code == 0, done.err
+        spans.append(json.loads(done.out))
+
+    spans: list[list[float]] = []
+    async with anyio.create_task_group() as group:
+        for env in envs:
+            group.start_soon(one, env, spans)
+    return writes * len(envs) / (max(end for _, end in spans) - min(begun for begun, _ in spans))
+
+
+async def journal_table(url: str, *, writes: int) -> str:
+    """A session's writes through the daemon's gate (journal fsync, the forwarder's insert, its answer) against the
+    disk's limit for the journal alone, measured on the same folder in the same run."""
+    rows = [
+        f"### Session writes through the daemon ({writes} `taak log` per session; ratio = writes/s / the raw journal"
+        " limit, append+fsync twice a write, same disk and run)",
+        "",
+        "| sessions | writes/s | raw journal limit writes/s | ratio |",
+        "|---:|---:|---:|---:|",
+    ]
+    conn = await asyncpg.connect(url)
+    try:
+        await switch_on(conn, "paco")
+        await _reset(conn)
+        for _ in range(4):
+            await new_task(conn, "schrijf", toegewezen_aan="paco")
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            env = worker_env(url, folder, mode="busy", TAAK_CONCURRENCY="4")
+            daemon = Daemon(env, folder / "worker.log")
+            try:
+                found = await wait_for(lambda: _busy(folder, 4), timeout=60, what="four sessions")
+                envs = [session_env(record) for record in found]
+                for sessions in (1, 4):
+                    rate = await _session_writes(envs[:sessions], writes)
+                    raw = _raw_journal_rate(folder / "data", writes * 2)
+                    rows.append(f"| {sessions} | {rate:,.0f} | {raw:,.0f} | {rate / raw:.2f}x |")
+            finally:
+                daemon.stop()
+    finally:
+        await conn.close()
+    return "\n".join(rows)
+
+
+async def _busy(folder: Path, count: int) -> list[dict[str, Any]] | None:
+    found = records(folder)
+    return found if len(found) >= count else None

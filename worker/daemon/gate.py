@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import stat
 from collections.abc import Awaitable, Callable
@@ -51,6 +52,8 @@ T = TypeVar("T")
 REQUEST_MAX_BYTES = 4 * 1_048_576
 REQUEST_READ_SECONDS = 10  # a client that connects and says nothing does not hold a connection forever
 ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
+BURST_QUIET_SECONDS = 0.05  # no new write for this long: a burst of writes ended (its copies are made again)
+BURST_MAX_SECONDS = 1.0  # a burst that goes on: its copies are made again at least this often
 READ_TIMEOUT_SECONDS = 1.0  # a read for a hook: then the daemon's own copy answers
 SOCKET_PATH_MAX_BYTES = 103  # sun_path is 104 bytes on macOS (108 on Linux), with its closing NUL
 CLOSING_OPS = {"klaar": Status.KLAAR, "blokkeer": Status.WACHT_OP_MENS, "vrijgeven": Status.WACHTEND}
@@ -68,6 +71,7 @@ class Running:
     wrote: bool = False  # a write since the last lease check: activity, like output
     volgende_stap: str | None = None
     leader: int | None = None  # the session's launcher, once it runs: its tree is the session
+    stand: tuple[str, str | None] | None = None  # the status and next step the gate last wrote to the stand file
 
     @property
     def task_id(self) -> str:
@@ -185,6 +189,8 @@ class Gate:
         if op == "stap":
             running.volgende_stap = fields["tekst"]
         status = CLOSING_OPS.get(op, Status.BEZIG)
+        if running.stand == (status, running.volgende_stap):
+            return  # the file says so already: a `taak log` changes neither
         stand = partial(
             write_stand,
             self.data_dir,
@@ -198,6 +204,8 @@ class Gate:
             await anyio.to_thread.run_sync(stand)
         except OSError as exc:
             log.warning("stand_not_written", task_id=running.task_id, reason=file_error_line(exc, self.language))
+        else:
+            running.stand = (status, running.volgende_stap)
 
     def _expect(self, entry: Entry) -> tuple[anyio.Event, list[TaakError | None]]:
         waiting: tuple[anyio.Event, list[TaakError | None]] = (anyio.Event(), [])
@@ -296,27 +304,49 @@ class Gate:
     # --- the journal to Postgres ------------------------------------------------------------------
 
     async def forward(self) -> None:
-        """Every accepted write to the database, in order; an entry of an earlier run is looked up first."""
+        """Every accepted write to the database, in order; an entry of an earlier run is looked up first. After a
+        burst of writes (nothing new for a moment, or a second of them) the settle lines go to disk and the briefing
+        copies of the tasks written are made again: once a burst, not once a write."""
         earlier = {e.seq for e in self.journal.pending()}
+        written: set[str] = set()  # tasks with writes in the database since their copies were made
+        burst = math.inf  # when the first write of this burst reached the database
         while True:
             pending = self.journal.pending()
-            if not pending:
-                await self.new_entry.wait()
-                self.new_entry = anyio.Event()
+            if not pending or anyio.current_time() - burst > BURST_MAX_SECONDS:
+                if pending or await self._quiet(bool(written)):
+                    await self._after_burst(written)
+                    burst = anyio.current_time() if written else math.inf
                 continue
             entry = pending[0]
             attempts = _attempts(self.ledger, entry, entry.seq in earlier, self.backoff)
             result, refusal = await self.retry("journal", attempts)
-            reason = refusal.render("nl") if refusal else None  # the journal's words, as the ledger's, are Dutch
-            await self.journal.settle(entry, result, reason)
-            if refusal is not None:
+            if refusal is None:
+                self.journal.settled(entry)  # its line goes out with the next ones written
+                written.add(entry.task_id)
+                burst = min(burst, anyio.current_time())
+            else:  # the journal's words, as the ledger's, are Dutch
+                await self.journal.settle(entry, result, refusal.render("nl"))
                 self._refused(entry, refusal)
             waiting = self._settled.get(entry.seq)
             if waiting is not None:
                 waiting[1].append(refusal)
                 waiting[0].set()
-            if result == "geschreven" and not self.pending_for(entry.task_id):
-                await self._refresh_copies(entry.task_id)
+
+    async def _quiet(self, burst: bool) -> bool:
+        """Wait for a new entry; True when a burst of writes ended without one (within BURST_QUIET_SECONDS)."""
+        with anyio.move_on_after(BURST_QUIET_SECONDS if burst else math.inf):
+            await self.new_entry.wait()
+        if self.new_entry.is_set():
+            self.new_entry = anyio.Event()
+            return False
+        return True
+
+    async def _after_burst(self, written: set[str]) -> None:
+        await self.journal.flush()
+        for task_id in sorted(written):
+            if not self.pending_for(task_id):  # a task still waiting for the database keeps its copy until then
+                written.discard(task_id)
+                await self._refresh_copies(task_id)
 
     def _refused(self, entry: Entry, refusal: TaakError) -> None:
         """The owner took the task back, or cancelled it: the ledger's rule at work, which the session was told,

@@ -3,9 +3,11 @@
 
 Each accepted write is one line (`seq`, a `sleutel` that the database row carries, the operation and
 its fields, and when the session said it). When the write reached Postgres, or Postgres refused it
-(its token had gone stale), a second line settles it. A daemon that starts reads the file and
-forwards what is not settled yet, in order; a write it had sent just before it died is recognised by
-its `sleutel` and not written twice. A file with nothing left to settle is started afresh.
+(its token had gone stale), a second line settles it. A settle line needs no fsync of its own: it goes
+out with the next lines that do (one lost to a crash costs the next start a look-up by `sleutel`).
+A daemon that starts reads the file and forwards what is not settled yet, in order; a write it had
+sent just before it died is recognised by its `sleutel` and not written twice. A file with nothing
+left to settle is started afresh.
 
 An append that cannot be made durable (a full disk, an I/O error) is cut back off the file, so the journal is
 as it was and the next line starts clean; the session hears "not kept" and the write goes nowhere.
@@ -77,6 +79,7 @@ class Journal:
         self._torn = False  # a failed write that could not be cut back yet
         self._waiting: list[tuple[bytes, anyio.Event, list[OSError | None]]] = []
         self._writing = False
+        self._settles: list[bytes] = []  # settle lines not written yet: they go out with the next batch
 
     def pending(self) -> list[Entry]:
         """Accepted, not yet settled, oldest first."""
@@ -89,26 +92,42 @@ class Journal:
         in the order they are asked for, and kept in that order."""
         entry = Entry(self._next, op, task_id, token, bot, sessie, fields)
         self._next += 1
-        await self._durable({"entry": asdict(entry)})
+        await self._durable(_line({"entry": asdict(entry)}))
         self._pending.append(entry)
         return entry
 
     async def settle(self, entry: Entry, outcome: Outcome, reason: str | None = None) -> None:
-        """Settled in memory whatever the disk says: the row is in the database (or refused) already. A settle line
-        that cannot be written leaves the entry to the next start, which finds its row by its sleutel."""
-        self._pending = [e for e in self._pending if e.seq != entry.seq]
-        try:
-            await self._durable({"settled": entry.seq, "uitkomst": outcome, "reden": reason})
-        except NotKept as exc:
-            log.warning("journal_settle_not_kept", seq=entry.seq, task_id=entry.task_id, reason=exc.render("en"))
+        """Settled, and on disk when this returns (with the settle lines that waited). In memory whatever the disk
+        says: the row is in the database (or refused) already. A settle line that cannot be written leaves the
+        entry to the next start, which finds its row by its sleutel."""
+        self.settled(entry, outcome, reason)
+        await self.flush()
+
+    def settled(self, entry: Entry, outcome: Outcome = "geschreven", reason: str | None = None) -> None:
+        """Settled in memory now; its line goes out with the next lines written (or `flush`, or `close`)."""
+        if self._pending and self._pending[0].seq == entry.seq:  # the forwarder settles the oldest
+            del self._pending[0]
+        else:
+            self._pending = [e for e in self._pending if e.seq != entry.seq]
+        self._settles.append(_line({"settled": entry.seq, "uitkomst": outcome, "reden": reason}))
+
+    async def flush(self) -> None:
+        """The settle lines that wait, written and fsynced (with any appends waiting beside them)."""
+        if self._settles:
+            with contextlib.suppress(NotKept):  # said in the log by the batch that lost them
+                await self._durable(b"")
 
     def close(self) -> None:
+        """The settle lines that wait go out first (at shutdown: nothing else waits for the disk then)."""
+        if self._settles:
+            self._write(b"".join(self._settles), len(self._settles))
+            self._settles = []
         os.close(self._fd)
 
-    async def _durable(self, record: dict[str, Any]) -> None:
-        """Written and fsynced together with whatever else waits: the first caller writes, in a worker thread, batch
-        after batch until nobody waits; the others wait for the batch that holds theirs."""
-        line = json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
+    async def _durable(self, line: bytes) -> None:
+        """Written and fsynced together with whatever else waits (and the settle lines not yet written): the first
+        caller writes, in a worker thread, batch after batch until nobody waits; the others wait for the batch that
+        holds theirs."""
         done = anyio.Event()
         failed: list[OSError | None] = []
         self._waiting.append((line, done, failed))
@@ -118,7 +137,9 @@ class Journal:
                 try:
                     while self._waiting:
                         batch, self._waiting = self._waiting, []
-                        error = await anyio.to_thread.run_sync(self._write, b"".join(item[0] for item in batch))
+                        settles, self._settles = self._settles, []  # taken here, on the loop that adds them
+                        data = b"".join([*settles, *(item[0] for item in batch)])
+                        error = await anyio.to_thread.run_sync(self._write, data, len(settles))
                         for _line, event, outcome in batch:
                             outcome.append(error)
                             event.set()
@@ -128,7 +149,7 @@ class Journal:
         if failed[0] is not None:
             raise NotKept(failed[0])
 
-    def _write(self, data: bytes) -> OSError | None:
+    def _write(self, data: bytes, settles: int = 0) -> OSError | None:
         try:
             if self._torn:
                 self._cut_back()
@@ -138,6 +159,8 @@ class Journal:
             self._torn = True
             with contextlib.suppress(OSError):  # else tried again before the next write
                 self._cut_back()
+            if settles:  # their entries are settled in memory: the next start looks their rows up
+                log.warning("journal_settle_not_kept", settles=settles, reason=NotKept(exc).render("en"))
             return exc
         self._size += len(data)
         return None
@@ -146,6 +169,10 @@ class Journal:
         os.ftruncate(self._fd, self._size)
         os.fsync(self._fd)
         self._torn = False
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
 
 
 def _write_all(fd: int, data: bytes) -> None:
