@@ -196,3 +196,20 @@ async def test_a_whole_last_line_that_is_no_record_is_said_too(tmp_path: Path) -
     with capture_logs() as logged:
         Journal(path)
     assert [(e["event"], e["lines"]) for e in logged] == [("journal_lines_unreadable", 1)]
+
+
+async def test_a_settle_line_goes_out_with_the_next_append_not_with_an_fsync_of_its_own(tmp_path: Path) -> None:
+    """Each write cost two fsyncs, its entry's and its settle line's (issue 42): the settle line now waits for the
+    next lines that are made durable anyway, and a daemon that dies first leaves its entry to a look-up."""
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    first = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "een"})
+    journal.settled(first)
+    assert journal.pending() == []
+    assert [e.seq for e in Journal(path).pending()] == [first.seq]  # not on disk yet: the next start looks it up
+    second = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "twee"})
+    assert [e.seq for e in Journal(path).pending()] == [second.seq]  # the append took the settle line along
+    journal.settled(second)
+    journal.close()  # a daemon that stops writes what waits
+    assert Journal(path).pending() == []
+    assert path.read_bytes() == b""

@@ -248,7 +248,7 @@ class Gate:
         except CONNECTION_ERRORS:
             if op == "toon":
                 raise Unreachable("daemon_no_database", id=running.task_id) from None  # exit 4, as everywhere
-            return Answer(out=self._briefing_from_copy(running, variant, language))
+            return Answer(out=await self._briefing_from_copy(running, variant, language))
         if waiting := self._waiting_lines(running, language):
             # The database is back and the journal not yet written to it (a few seconds): the database alone
             # told the session its steps of before the outage and its old first action. Not kept as the copy,
@@ -283,13 +283,12 @@ class Gate:
         shown["log"] = [plain(asdict(row)) for row in rows]
         return json.dumps(shown, ensure_ascii=False, indent=2)
 
-    def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
-        copy = _copy_path(running.briefing_file, variant)
-        text = copy.read_text(encoding="utf-8").rstrip("\n") if copy.is_file() else ""
+    async def _briefing_from_copy(self, running: Running, variant: Variant, language: str) -> str:
+        text, mtime = await anyio.to_thread.run_sync(_read_copy, _copy_path(running.briefing_file, variant))
         if running.volgende_stap:  # a step set since the copy was made (waiting or written) is the first action
             text = with_first_action(text, running.task_id, running.volgende_stap)
-        made = datetime.fromtimestamp(copy.stat().st_mtime, ZoneInfo(self.timezone)) if copy.is_file() else None
         zone = ZoneInfo(self.timezone)
+        made = datetime.fromtimestamp(mtime, zone) if mtime is not None else None
         waiting = self._waiting_lines(running, language)
         note = message(
             "briefing_from_copy",
@@ -582,6 +581,13 @@ def _as_row(entry: Entry, language: str) -> str:
         kept = kept_phrase(said, entry.fields.get("zin") or entry.fields.get("meta", {}).get("zin"))
         said = kept.said(language) if kept is not None else said
     return f"{kind}, {said}" if said else kind
+
+
+def _read_copy(copy: Path) -> tuple[str, float | None]:
+    """A briefing copy's text and when it was made; nothing for one that is not there."""
+    if not copy.is_file():
+        return "", None
+    return copy.read_text(encoding="utf-8").rstrip("\n"), copy.stat().st_mtime
 
 
 def _copy_path(briefing_file: Path, variant: Variant) -> Path:
