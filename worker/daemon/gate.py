@@ -303,26 +303,31 @@ class Gate:
     # --- the journal to Postgres ------------------------------------------------------------------
 
     async def forward(self) -> None:
-        """Every accepted write to the database, in order; an entry of an earlier run is looked up first. After a
-        burst of writes (nothing new for a moment, or a second of them) the settle lines go to disk and the briefing
-        copies of the tasks written are made again: once a burst, not once a write."""
-        earlier = {e.seq for e in self.journal.pending()}
-        written: set[str] = set()  # tasks with writes in the database since their copies were made
-        burst = math.inf  # when the first write of this burst reached the database
-        while True:
-            pending = self.journal.pending()
-            if not pending or anyio.current_time() - burst > BURST_MAX_SECONDS:
-                if pending or await self._quiet(bool(written)):
-                    await self._after_burst(written)
-                    burst = anyio.current_time() if written else math.inf
-                continue
-            entry = pending[0]
-            attempts = _attempts(self.ledger, entry, entry.seq in earlier, self.backoff)
+        """Every accepted write to the database, each task's in order, the tasks side by side (each on a connection
+        of its own, so that their commits share the database's fsyncs); an entry of an earlier run is looked up
+        first. After a burst of writes (nothing new for a moment, or each second of a long one) the settle lines go
+        to disk and the briefing copies of the tasks written are made again: once a burst, not once a write."""
+        state = _Forwarding({e.seq for e in self.journal.pending()})
+        try:
+            async with anyio.create_task_group() as lanes:
+                while True:
+                    for entry in _oldest_each(self.journal.pending(), state.on_way):
+                        state.on_way.add(entry.task_id)
+                        lanes.start_soon(self._forward_one, entry, state)
+                    ended = state.written and not self.journal.pending()
+                    if anyio.current_time() - state.began > BURST_MAX_SECONDS or await self._quiet(bool(ended)):
+                        await self._after_burst(state)
+        except* DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
+            raise DatabaseGone("journal") from None
+
+    async def _forward_one(self, entry: Entry, state: _Forwarding) -> None:
+        try:
+            attempts = _attempts(self.ledger, entry, entry.seq in state.earlier, self.backoff)
             result, refusal = await self.retry("journal", attempts)
             if refusal is None:
                 self.journal.settled(entry)  # its line goes out with the next ones written
-                written.add(entry.task_id)
-                burst = min(burst, anyio.current_time())
+                state.written.add(entry.task_id)
+                state.began = min(state.began, anyio.current_time())
             else:  # the journal's words, as the ledger's, are Dutch
                 await self.journal.settle(entry, result, refusal.render("nl"))
                 self._refused(entry, refusal)
@@ -330,22 +335,26 @@ class Gate:
             if waiting is not None:
                 waiting[1].append(refusal)
                 waiting[0].set()
+        finally:
+            state.on_way.discard(entry.task_id)
+            self.new_entry.set()  # the task's next entry may go
 
-    async def _quiet(self, burst: bool) -> bool:
-        """Wait for a new entry; True when a burst of writes ended without one (within BURST_QUIET_SECONDS)."""
-        with anyio.move_on_after(BURST_QUIET_SECONDS if burst else math.inf):
+    async def _quiet(self, burst_ended: bool) -> bool:
+        """Wait for a new entry (or a lane that is done); True when a burst of writes ended without one."""
+        with anyio.move_on_after(BURST_QUIET_SECONDS if burst_ended else math.inf):
             await self.new_entry.wait()
         if self.new_entry.is_set():
             self.new_entry = anyio.Event()
             return False
         return True
 
-    async def _after_burst(self, written: set[str]) -> None:
+    async def _after_burst(self, state: _Forwarding) -> None:
         await self.journal.flush()
-        for task_id in sorted(written):
+        for task_id in sorted(state.written):
             if not self.pending_for(task_id):  # a task still waiting for the database keeps its copy until then
-                written.discard(task_id)
+                state.written.discard(task_id)
                 await self._refresh_copies(task_id)
+        state.began = anyio.current_time() if state.written else math.inf
 
     def _refused(self, entry: Entry, refusal: TaakError) -> None:
         """The owner took the task back, or cancelled it: the ledger's rule at work, which the session was told,
@@ -390,6 +399,26 @@ class Gate:
 
     def pending_for(self, task_id: str | None) -> int:
         return sum(1 for e in self.journal.pending() if task_id is None or e.task_id == task_id)
+
+
+@dataclass
+class _Forwarding:
+    """What the forwarder keeps between entries."""
+
+    earlier: set[int]  # the seqs of an earlier run: each may have reached the database before it died
+    on_way: set[str] = field(default_factory=set)  # tasks with an entry on its way to the database
+    written: set[str] = field(default_factory=set)  # tasks with writes in the database since their copies were made
+    began: float = math.inf  # when the first write of this burst reached the database
+
+
+def _oldest_each(pending: list[Entry], on_way: set[str]) -> list[Entry]:
+    """The oldest pending entry of each task that has none on its way: a task's entries go one after another."""
+    seen, oldest = set(on_way), []
+    for entry in pending:
+        if entry.task_id not in seen:
+            seen.add(entry.task_id)
+            oldest.append(entry)
+    return oldest
 
 
 def _attempts(
