@@ -449,6 +449,42 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     assert logged["level"] == "warning"  # the owner's taking back is routine, no error of the daemon's (tester M)
 
 
+async def test_two_sessions_writing_at_once_each_have_their_rows_once_in_the_order_they_said_them(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """The forwarder writes the tasks side by side (issue 42): a task's own writes still go one after another."""
+    await switch_on(conn, "paco")
+    tasks = [await new_task(conn, f"Schrijf {n}", toegewezen_aan="paco") for n in range(2)]
+    daemon = Daemon(worker_env(db_url, tmp_path, mode="busy", TAAK_CONCURRENCY="2"), tmp_path / "worker.log")
+    try:
+        envs = [session_env(record) for record in await wait_for(lambda: _records(tmp_path, 2), what="two sessions")]
+        answers: list[bytes] = []
+
+        async def write(env: dict[str, str]) -> None:
+            said = {"op": "log", "id": env["TAAK_ID"], "token": env["TAAK_TOKEN"], "soort": "notitie"}
+            sends = [(json.dumps({**said, "tekst": str(n)}).encode() + b"\n", True) for n in range(30)]
+            answers.extend(await anyio.to_thread.run_sync(send_raw, env, sends))
+
+        async with anyio.create_task_group() as group:
+            for env in envs:
+                group.start_soon(write, env)
+        rows = {
+            task_id: await wait_for(lambda task_id=task_id: _notes(conn, task_id, 30), what="the rows")
+            for task_id in tasks
+        }
+    finally:
+        daemon.stop()
+    assert [json.loads(answer)["code"] for answer in answers] == [0] * 60
+    assert rows == {task_id: [str(n) for n in range(30)] for task_id in tasks}
+
+
+async def _notes(conn: asyncpg.Connection, task_id: str, count: int) -> list[str] | None:
+    found = await conn.fetch(
+        "select tekst from agent_taak_log where taak_id = $1 and soort = 'notitie' order by id", task_id
+    )
+    return [r["tekst"] for r in found] if len(found) >= count else None
+
+
 async def test_a_briefing_read_while_the_journal_still_holds_lines_shows_them_and_the_latest_step(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
