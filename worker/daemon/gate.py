@@ -305,8 +305,9 @@ class Gate:
     async def forward(self) -> None:
         """Every accepted write to the database, each task's in order, the tasks side by side (each on a connection
         of its own, so that their commits share the database's fsyncs); an entry of an earlier run is looked up
-        first. After a burst of writes (nothing new for a moment, or each second of a long one) the settle lines go
-        to disk and the briefing copies of the tasks written are made again: once a burst, not once a write."""
+        first. A task's briefing copies are made again after a write that follows a quiet second, and after a burst
+        of writes (nothing new for a moment, or each second of a long one), when the settle lines go to disk too:
+        once a burst, not once a write."""
         state = _Forwarding({e.seq for e in self.journal.pending()})
         try:
             async with anyio.create_task_group() as lanes:
@@ -326,8 +327,6 @@ class Gate:
             result, refusal = await self.retry("journal", attempts)
             if refusal is None:
                 self.journal.settled(entry)  # its line goes out with the next ones written
-                state.written.add(entry.task_id)
-                state.began = min(state.began, anyio.current_time())
             else:  # the journal's words, as the ledger's, are Dutch
                 await self.journal.settle(entry, result, refusal.render("nl"))
                 self._refused(entry, refusal)
@@ -335,9 +334,22 @@ class Gate:
             if waiting is not None:
                 waiting[1].append(refusal)
                 waiting[0].set()
+            if refusal is None:
+                await self._copies_after_write(entry.task_id, state)
         finally:
             state.on_way.discard(entry.task_id)
             self.new_entry.set()  # the task's next entry may go
+
+    async def _copies_after_write(self, task_id: str, state: _Forwarding) -> None:
+        """A write after a quiet second: its copies are made again at once (the database may go away next). One
+        in a burst: when the burst ends, or each second of it."""
+        now = anyio.current_time()
+        if self.pending_for(task_id) or now - state.refreshed.get(task_id, -math.inf) < BURST_MAX_SECONDS:
+            state.written.add(task_id)
+            state.began = min(state.began, now)
+            return
+        state.refreshed[task_id] = now
+        await self._refresh_copies(task_id)
 
     async def _quiet(self, burst_ended: bool) -> bool:
         """Wait for a new entry (or a lane that is done); True when a burst of writes ended without one."""
@@ -353,7 +365,9 @@ class Gate:
         for task_id in sorted(state.written):
             if not self.pending_for(task_id):  # a task still waiting for the database keeps its copy until then
                 state.written.discard(task_id)
+                state.refreshed[task_id] = anyio.current_time()
                 await self._refresh_copies(task_id)
+        state.refreshed = {task_id: at for task_id, at in state.refreshed.items() if task_id in self.running}
         state.began = anyio.current_time() if state.written else math.inf
 
     def _refused(self, entry: Entry, refusal: TaakError) -> None:
@@ -409,6 +423,7 @@ class _Forwarding:
     on_way: set[str] = field(default_factory=set)  # tasks with an entry on its way to the database
     written: set[str] = field(default_factory=set)  # tasks with writes in the database since their copies were made
     began: float = math.inf  # when the first write of this burst reached the database
+    refreshed: dict[str, float] = field(default_factory=dict)  # when each task's copies were last made
 
 
 def _oldest_each(pending: list[Entry], on_way: set[str]) -> list[Entry]:
