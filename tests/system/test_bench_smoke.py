@@ -25,6 +25,7 @@ SECTIONS = {
     ),
     "briefing": ["| 10,000 |"],
     "daemon": ["| the same listener on the ledger's tables and claim | 20 |"],
+    "journal": ["| sessions | writes/s | raw journal limit writes/s | ratio |"],
     "hooks": [],
     "memory": [],
     "fleet": [],
