@@ -349,7 +349,7 @@ async def test_a_bulk_intake_of_which_nothing_can_come_in_is_refused_in_one_line
     before = await state(conn)
     refused = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "niemand", "--ja")
     assert refused.code == 1
-    assert refused.err.startswith("taak: none of these 1 message can be taken in as it is (cannot be taken in ")
+    assert refused.err.startswith("taak: none of these 1 message can be taken in as it is, such as 4: for niemand, ")
     assert refused.err.endswith("; nothing was changed\n")
     assert refused.err.count("\n") == 1
     assert await state(conn) == before

@@ -461,7 +461,7 @@ async def take_backlog(store: Store, selection: Selection) -> Intake:
             taken.append(done)
         if not taken:
             why, ids = next(iter(stayed.items()))
-            raise Refused("backlog_none_can", n=len(chosen), reason=cannot_lines({why: ids}, "backlog_cannot")[0])
+            raise Refused("backlog_none_can", n=len(chosen), ids=ids_said(ids), reason=why)
     return Intake(taken, stayed)
 
 
