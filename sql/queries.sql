@@ -963,20 +963,23 @@ update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text =
 -- The skipped backlog, narrowed: messages from before the cut-off ($1; or without a time) that no task took and
 -- the owner did not decide on (no task ID, or $7 = 'overgeslagen'), with these filters, each null for any. The
 -- status rule (what the old worker left open) is the caller's: worker/core/intake.py, in_backlog.
--- $1 cut-off, $2 sender (trimmed, lower case), $3 recipient bot, $4 since, $5 until (exclusive), $6 message ids
--- (text[]), $7 the mark of a skipped message
+-- $1 cut-off, $2 sender (trimmed, lower case), $3 recipient bot, $4 first day, $5 last day (days of the calendar
+-- in the time zone $8: no bound is moved out of the calendar's range), $6 message ids (text[]), $7 the mark of a
+-- skipped message
 select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender,
        taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
        {task_id} as task_id,
        (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
-           as genoemde_taak
+           as genoemde_taak,
+       (select t.status::text from agent_taken t
+        where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M')) as genoemde_status
 from public.agent_messages
 where ({task_id} is null or {task_id} = $7::text)
   and ({time} is null or {time}::timestamptz < $1::timestamptz)
   and ($2::text is null or lower(btrim({sender}::text, E' \t\r\n')) = $2::text)
   and ($3::text is null or taak_botnaam({recipient}::text) = $3::text)
-  and ($4::timestamptz is null or {time}::timestamptz >= $4::timestamptz)
-  and ($5::timestamptz is null or {time}::timestamptz < $5::timestamptz)
+  and ($4::date is null or ({time}::timestamptz at time zone $8::text)::date >= $4::date)
+  and ($5::date is null or ({time}::timestamptz at time zone $8::text)::date <= $5::date)
   and ($6::text[] is null or {id}::text = any($6::text[]))
 order by {time} nulls first, {id};
 

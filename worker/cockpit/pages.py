@@ -40,7 +40,7 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
 .chart { width: 100%; max-width: 480px; height: auto; display: block; }
 .chart-title { font-size: 14px; font-weight: 600; }
 .chart-axis { font-size: 12px; fill: #444; }
-.message { background: #fff7d6; padding: .5em 1em; margin: 1em; border-radius: 4px; }
+.message { background: #fff7d6; padding: .5em 1em; margin: 1em; border-radius: 4px; white-space: pre-line; }
 /* Below a phone's width: one column, and a table of class "cards" becomes one card per row, each cell under its
    column's name (data-label), so that nothing needs sideways scrolling. */
 @media (max-width: 700px) {
@@ -67,7 +67,7 @@ li.card { border: 1px solid #ddd; border-radius: 6px; padding: .5em .7em; margin
 li.card label { display: block; }
 li.card input[type=checkbox] { width: 1.3em; height: 1.3em; vertical-align: middle; margin-right: .4em; }
 li.card p { margin: .3em 0 0; }
-.sample { color: #555; }
+.sample, .ids { color: #555; }
 """
 
 LIVE_LOG = """
