@@ -940,7 +940,7 @@ async def test_the_backlog_page_takes_in_the_checked_cards_once_and_leaves_other
     assert await conn.fetchval("select count(*) from agent_taken") == 0
     taken = client.post("/achterstand", data={"csrf": csrf, "besluit": "neem", "kies.1": form["kies.1"]})
     assert taken.status_code == 200
-    assert "2 berichten binnengehaald: 2 nieuwe taken, 0 bij een bestaande taak" in taken.text
+    assert "2 berichten binnengehaald" in taken.text
     again = client.post("/achterstand", data={"csrf": csrf, "besluit": "neem", "kies.1": form["kies.1"]})
     assert again.status_code == 400  # nothing of it is left in the backlog
     tasks = await conn.fetch("select opdracht, opdrachtgever, toegewezen_aan from agent_taken order by id")
@@ -993,6 +993,6 @@ async def test_a_backlog_card_names_its_messages_and_those_that_cannot_come_in_a
         f"bericht 10 -> {task_ids[0]}",
         f"bericht 155 -> {task_ids[1]}",
         "blijft in de achterstand: 1 bericht (9), leeg, of te lang voor een opdracht (laat ze liggen met sla-over)",
-        "2 berichten binnengehaald: 2 nieuwe taken, 0 bij een bestaande taak",
+        "2 berichten binnengehaald",
     ]
     assert "Berichten: 9</p>" in taken.text  # it stays, on its card

@@ -429,7 +429,11 @@ class Intake:
 
     def lines(self) -> list[Phrase]:
         joined = sum(1 for t in self.taken if t.joined is not None)
-        counted = phrase("backlog_taken", n=len(self.taken), new=len(self.taken) - joined, joined=joined)
+        n, new = len(self.taken), len(self.taken) - joined
+        # "0 joined an existing task" says nothing: the split only when one did.
+        counted = phrase("backlog_taken", n=n)
+        if joined:
+            counted = phrase("backlog_taken_joined", n=n, new=new, joined=joined)
         return [*(t.said() for t in self.taken), *cannot_lines(self.stayed, "backlog_stayed"), counted]
 
 
