@@ -5,7 +5,8 @@ this process: the daemon's own claim and its look at why it took nothing (`Worke
 own wait between looks (`worker.core.poll.next_poll_wait`). They share a few connections, as daemons behind a
 transaction pooler share its server connections. The server's count of committed transactions in the scratch
 database (`pg_stat_database.xact_commit`; every statement of an empty claim is one) is set against the
-arithmetic: daemons x statements per look / mean wait.
+arithmetic: daemons x statements per look / mean wait. One real daemon process, idle, measures what a daemon
+costs in all (its duties too), in each mode, beside the same arithmetic.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import asyncpg
 
+from tests.bench.daemon_bench import _env
+from tests.system.harness import Daemon, switch_on, wait_for
 from worker.core.dsn import parse_database_url
 from worker.core.poll import next_poll_wait
 from worker.daemon.worker import Worker
@@ -28,6 +31,11 @@ from worker.settings import Settings
 
 STATEMENTS_PER_EMPTY_LOOK = 2  # the claim, and the look at why it took nothing (the bots' switch and brake)
 SHARED_CONNECTIONS = 10  # the transaction pooler's server connections the daemons share
+# An idle daemon at the default intervals: the heartbeat, the reaper and the schema watch each once per 30 s (the
+# registry's once per 300 s left out); with LISTEN, the listener's check that its connection is alive once per
+# TAAK_POLL_SECONDS, beside the looks (which LISTEN keeps as its fallback).
+DUTIES_PER_SECOND = 3 / 30
+IDLE = {"TAAK_POLL_SECONDS": "5", "TAAK_HEARTBEAT_SECONDS": "30", "TAAK_REAPER_SECONDS": "30"}
 
 
 async def _committed(conn: asyncpg.Connection) -> int:
@@ -111,9 +119,42 @@ async def _measure(url: str, daemons: int, poll_seconds: float, warm_up: float, 
     }
 
 
+async def _one_daemon(url: str, listen: bool, warm_up: float, seconds: float) -> float:
+    """Statements per second of one idle daemon process (the server's count, less the measurement's own)."""
+    conn = await asyncpg.connect(url)
+    try:
+        await switch_on(conn, "paco")
+        with tempfile.TemporaryDirectory() as folder:
+            env = _env(url, Path(folder), **IDLE, TAAK_LISTEN=str(listen).lower())
+            daemon = Daemon(env, Path(folder) / "worker.log")
+            try:
+                event = "listening" if listen else "listen_unavailable"
+                await wait_for(lambda: _has_event(daemon, event), what="the daemon's start")
+                await asyncio.sleep(warm_up)
+                before = await _committed(conn)
+                started = time.monotonic()
+                await asyncio.sleep(seconds)
+                after = await _committed(conn)
+                elapsed = time.monotonic() - started
+            finally:
+                daemon.stop()
+    finally:
+        await conn.close()
+    return (after - before - 2) / elapsed
+
+
+async def _has_event(daemon: Daemon, name: str) -> bool:
+    return daemon.has_event(name)
+
+
+def one_daemon_arithmetic(listen: bool, poll_seconds: float) -> float:
+    return (STATEMENTS_PER_EMPTY_LOOK + (1 if listen else 0)) / poll_seconds + DUTIES_PER_SECOND
+
+
 async def poll_table(url: str, *, daemons: int, poll_seconds: float = 5.0, seconds: float = 60.0) -> str:
     warm_up = 1 + 2 + 4 + poll_seconds  # 1 s doubling up to TAAK_POLL_SECONDS, and one more wait
     found = await _measure(url, daemons, poll_seconds, warm_up, seconds)
+    alone = {listen: await _one_daemon(url, listen, warm_up, seconds) for listen in (False, True)}
     ratio = found["server"] / found["arithmetic"]
     return "\n".join(
         [
@@ -127,5 +168,17 @@ async def poll_table(url: str, *, daemons: int, poll_seconds: float = 5.0, secon
             f"| counted by the daemons ({found['looks']:.1f} looks/s) | {found['ours']:.1f} "
             f"| {found['ours'] / found['arithmetic']:.2f} | about 1 |",
             f"| committed on the server (pg_stat_database) | {found['server']:.1f} | {ratio:.2f} | about 1 |",
+            "",
+            f"One daemon process, idle, default intervals ({seconds:.0f} s after a {warm_up:.0f} s warm-up; the "
+            "arithmetic: looks, listener check, heartbeat, reaper, schema watch):",
+            "",
+            "| mode | arithmetic statements/s | on the server | ratio | x 1,000 machines |",
+            "|---|---:|---:|---:|---:|",
+            *(
+                f"| {'LISTEN' if listen else 'poll'} | {one_daemon_arithmetic(listen, poll_seconds):.2f} "
+                f"| {alone[listen]:.2f} | {alone[listen] / one_daemon_arithmetic(listen, poll_seconds):.2f} "
+                f"| {alone[listen] * 1000:,.0f} |"
+                for listen in (False, True)
+            ),
         ]
     )
