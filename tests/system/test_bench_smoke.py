@@ -25,6 +25,7 @@ SECTIONS = {
     ),
     "briefing": ["| 10,000 |"],
     "daemon": ["| the same listener on the ledger's tables and claim | 20 |"],
+    "poll": ["| committed on the server (pg_stat_database) |", "| LISTEN |"],
     "hooks": [],
     "memory": [],
     "fleet": [],

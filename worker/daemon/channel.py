@@ -31,6 +31,7 @@ from worker.core.owner_channel import (
     route,
 )
 from worker.core.phrases import message
+from worker.daemon.lane import Lane
 from worker.daemon.outbox import make_reminders, owner_text, run_command
 from worker.db import channel as table
 from worker.db.owner import owner_name
@@ -205,6 +206,7 @@ class OwnerChannel:
     holder: str  # this daemon, as the reader's lease names it
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     sent_up_to: datetime | None = None  # the last digest time seen sent: till the next, no statement asks again
+    lane: Lane = field(default_factory=Lane)  # the daemon's, which `db` runs in: a send steps out of it
 
     @property
     def settings(self) -> Settings:
@@ -311,9 +313,10 @@ class OwnerChannel:
             with anyio.CancelScope(shield=True) as shield:
                 shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
                 try:
-                    extern_id = await channel.send(
-                        delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
-                    )
+                    async with self.lane.outside():
+                        extern_id = await channel.send(
+                            delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
+                        )
                 except ChannelFailed as failed:
                     await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
                     log.warning(
