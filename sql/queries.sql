@@ -762,6 +762,24 @@ with bericht as (
 update taak_meldingen set route = 'nu', verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null
 where id = $1;
 
+-- name: melding_vaardigheid_samen
+-- The other messages not yet routed of tasks that wait for the same skill as the task of message $1, settled as said
+-- by its message (sent at once: one message a skill, not one a task; each task is still told of once). Their tasks
+-- and the skill. $1 melding id
+with mee as (
+    select m.id, m.taak_id, e.nodig
+    from taak_meldingen m
+    join agent_taken t on t.id = m.taak_id
+    join taak_meldingen eerste on eerste.id = $1
+    join agent_taken e on e.id = eerste.taak_id
+    where m.soort = 'vaardigheid' and m.verstuurd is null and m.route is null and m.id <> $1
+      and t.nodig = e.nodig and t.status = 'wachtend' and t.toegewezen_aan is null
+    for update of m skip locked
+)
+update taak_meldingen m set route = 'nu', verstuurd = now(), pogingen = m.pogingen + 1, laatste_fout = null
+from mee where m.id = mee.id
+returning mee.id, mee.taak_id, mee.nodig;
+
 -- name: melding_vasthouden
 -- An urgent message held through the quiet hours. $1 id, $2 until
 update taak_meldingen set volgende_poging = $2 where id = $1;
