@@ -78,6 +78,8 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     changes = args.bot_command != "lijst"
     if args.bot_command == "kan" and bool(args.vaardigheden) == args.geen:  # skills, or --geen: one of the two
         a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
+    if args.bot_command == "kan":  # bad input refused before the database is asked
+        args.vaardigheden = [bots.check_skill_name(name) for name in args.vaardigheden]
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
