@@ -144,7 +144,8 @@ def _vaardigheid_parser(sub: Sub) -> None:
         usage="taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
         description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
         "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
-        "(a word matches where a word of the task begins: foto matches foto's and fotoboek).",
+        "(a word matches where a word of the task begins: foto matches foto's and fotoboek). A word is letters and "
+        "digits, 3 characters at least, and implies one skill: a word another skill has is refused.",
     )
     p.add_argument("vaardigheid", nargs="?", metavar="SKILL", help="the skill, such as audio or beeld")
     p.add_argument("--woorden", metavar="WORDS", help="words that imply the skill, by commas (replacing them), or geen")
