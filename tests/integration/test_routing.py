@@ -249,3 +249,8 @@ async def test_a_message_of_the_old_queue_goes_to_its_recipient_whatever_its_wor
     (task,) = await ledger.lijst()
     assert (task.toegewezen_aan, task.nodig) == ("paco", None)
     assert await claimed_for(ledger, ["paco"]) == (task.id, "paco")
+
+
+async def test_the_database_makes_no_skill_called_geen(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    with pytest.raises(asyncpg.CheckViolationError):
+        await pool.execute("insert into taak_vaardigheden (vaardigheid) values ('geen')")
