@@ -78,6 +78,8 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
     changes = args.bot_command != "lijst"
     if args.bot_command == "kan" and bool(args.vaardigheden) == args.geen:  # skills, or --geen: one of the two
         a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
+    if args.bot_command == "kan":  # bad input refused before the database is asked
+        args.vaardigheden = [bots.check_skill_name(name) for name in args.vaardigheden]
     async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
         if args.bot_command in ("aan", "uit"):
             changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
@@ -142,7 +144,8 @@ def _vaardigheid_parser(sub: Sub) -> None:
         usage="taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
         description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
         "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
-        "(a word matches where a word of the task begins: foto matches foto's and fotoboek).",
+        "(a word matches where a word of the task begins: foto matches foto's and fotoboek). A word is letters and "
+        "digits, 3 characters at least, and implies one skill: a word another skill has is refused.",
     )
     p.add_argument("vaardigheid", nargs="?", metavar="SKILL", help="the skill, such as audio or beeld")
     p.add_argument("--woorden", metavar="WORDS", help="words that imply the skill, by commas (replacing them), or geen")

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import structlog
 
+from worker.core.digest import some_ids
 from worker.core.owner_channel import (
     Answer,
     NoText,
@@ -268,6 +269,10 @@ class OwnerChannel:
             await table.hold(held.conn, row["id"], until)
             log.info("message_held", kind=row["soort"], task_id=row["taak_id"], until=until.isoformat())
             return 0
+        if row["soort"] == "vaardigheid" and (together := await table.unserved_together(held.conn, row["id"])):
+            skill, others = together  # fifty tasks that need tekst were fifty messages
+            ids = some_ids([row["taak_id"], *others])
+            text = message("notify_unserved_many", s.language, n=1 + len(others), skill=skill, ids=ids)
         await table.send_now(held.conn, row["id"], text.rstrip("\n"))
         log.info("message_urgent", kind=row["soort"], task_id=row["taak_id"])
         return 1
