@@ -50,8 +50,8 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
   table.cards, table.cards tbody, table.cards tr { display: block; }
   table.cards tr { border: 1px solid #e3e3df; border-radius: 6px; padding: .3em .5em; margin: 0 0 .6em; }
   table.cards th.card-title { display: block; border: 0; padding: .2em 0; font-size: 1.05em; }
-  table.cards td { display: flex; gap: .8em; justify-content: space-between; border: 0; padding: .15em 0;
-                   text-align: right; }
+  table.cards td { display: flex; flex-wrap: wrap; gap: .8em; justify-content: space-between; border: 0;
+                   padding: .15em 0; text-align: right; }
   table.cards td[data-label]::before { content: attr(data-label); color: #666; text-align: left; flex: none; }
   table.cards td.card-text { display: block; text-align: left; }
   table.cards td.card-text::before { display: block; }
