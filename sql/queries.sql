@@ -301,7 +301,9 @@ select array(select unnest($2::text[]) order by 1);
 
 -- name: vaardigheden_lijst
 -- Every known skill with the words that imply it and the bots that have it (switched on or not).
-select v.vaardigheid, v.woorden,
+select v.vaardigheid,
+       array(select w.woord from taak_vaardigheid_woorden w where w.vaardigheid = v.vaardigheid order by w.woord)
+           as woorden,
        array(select b.bot from taak_bot_vaardigheden b where b.vaardigheid = v.vaardigheid order by b.bot) as bots,
        array(select b.bot from taak_bot_vaardigheden b join agent_bots a on a.bot = b.bot
              where b.vaardigheid = v.vaardigheid and a.actief order by b.bot) as bots_aan
@@ -309,10 +311,23 @@ from taak_vaardigheden v
 order by v.vaardigheid;
 
 -- name: vaardigheid_zetten
--- A skill made known, with the words that imply it. $1 skill, $2 words (text[]; null: as they were)
-insert into taak_vaardigheden as v (vaardigheid, woorden) values ($1, coalesce($2::text[], '{}'))
-on conflict (vaardigheid) do update set woorden = coalesce($2::text[], v.woorden)
-returning vaardigheid, woorden;
+-- A skill made known, with the words that imply it (replacing its words). $1 skill, $2 words (text[], in the form
+-- taak_vaardigheid_woorden keeps; null: as they were). A word of another skill is refused by the table's key.
+with bekend as (
+    insert into taak_vaardigheden (vaardigheid) values ($1) on conflict do nothing
+), weg as (
+    delete from taak_vaardigheid_woorden where vaardigheid = $1 and $2::text[] is not null
+                                           and not (woord = any($2::text[]))
+)
+insert into taak_vaardigheid_woorden (woord, vaardigheid)
+select w, $1 from unnest($2::text[]) as w
+where not exists (select 1 from taak_vaardigheid_woorden o where o.woord = w and o.vaardigheid = $1);
+
+-- name: vaardigheid_woorden_bezet
+-- Of these words, the ones another skill has, with that skill. $1 skill, $2 words (text[])
+select woord, vaardigheid from taak_vaardigheid_woorden
+where woord = any($2::text[]) and vaardigheid <> $1
+order by woord;
 
 -- name: bot_vergeten
 -- A bot's row gone: its switch, brake and heartbeat (`queue-worker demo` after it ran). Its tasks stay. $1 bot
@@ -747,6 +762,24 @@ with bericht as (
 update taak_meldingen set route = 'nu', verstuurd = now(), pogingen = pogingen + 1, laatste_fout = null
 where id = $1;
 
+-- name: melding_vaardigheid_samen
+-- The other messages not yet routed of tasks that wait for the same skill as the task of message $1, settled as said
+-- by its message (sent at once: one message a skill, not one a task; each task is still told of once). Their tasks
+-- and the skill. $1 melding id
+with mee as (
+    select m.id, m.taak_id, e.nodig
+    from taak_meldingen m
+    join agent_taken t on t.id = m.taak_id
+    join taak_meldingen eerste on eerste.id = $1
+    join agent_taken e on e.id = eerste.taak_id
+    where m.soort = 'vaardigheid' and m.verstuurd is null and m.route is null and m.id <> $1
+      and t.nodig = e.nodig and t.status = 'wachtend' and t.toegewezen_aan is null
+    for update of m skip locked
+)
+update taak_meldingen m set route = 'nu', verstuurd = now(), pogingen = m.pogingen + 1, laatste_fout = null
+from mee where m.id = mee.id
+returning mee.id, mee.taak_id, mee.nodig;
+
 -- name: melding_vasthouden
 -- An urgent message held through the quiet hours. $1 id, $2 until
 update taak_meldingen set volgende_poging = $2 where id = $1;
@@ -963,20 +996,23 @@ update public.agent_messages set task_id = $2, parent_id = $3 where {id}::text =
 -- The skipped backlog, narrowed: messages from before the cut-off ($1; or without a time) that no task took and
 -- the owner did not decide on (no task ID, or $7 = 'overgeslagen'), with these filters, each null for any. The
 -- status rule (what the old worker left open) is the caller's: worker/core/intake.py, in_backlog.
--- $1 cut-off, $2 sender (trimmed, lower case), $3 recipient bot, $4 since, $5 until (exclusive), $6 message ids
--- (text[]), $7 the mark of a skipped message
+-- $1 cut-off, $2 sender (trimmed, lower case), $3 recipient bot, $4 first day, $5 last day (days of the calendar
+-- in the time zone $8: no bound is moved out of the calendar's range), $6 message ids (text[]), $7 the mark of a
+-- skipped message
 select {id}::text as bericht_id, {text}::text as tekst, {sender}::text as afzender,
        taak_botnaam({recipient}::text) as ontvanger, {time}::timestamptz as moment, {status} as status,
        {task_id} as task_id,
        (select t.id from agent_taken t where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M'))
-           as genoemde_taak
+           as genoemde_taak,
+       (select t.status::text from agent_taken t
+        where t.id = substring({text}::text from '\mHV-[0-9]{{8}}-[0-9]{{3,}}\M')) as genoemde_status
 from public.agent_messages
 where ({task_id} is null or {task_id} = $7::text)
   and ({time} is null or {time}::timestamptz < $1::timestamptz)
   and ($2::text is null or lower(btrim({sender}::text, E' \t\r\n')) = $2::text)
   and ($3::text is null or taak_botnaam({recipient}::text) = $3::text)
-  and ($4::timestamptz is null or {time}::timestamptz >= $4::timestamptz)
-  and ($5::timestamptz is null or {time}::timestamptz < $5::timestamptz)
+  and ($4::date is null or ({time}::timestamptz at time zone $8::text)::date >= $4::date)
+  and ($5::date is null or ({time}::timestamptz at time zone $8::text)::date <= $5::date)
   and ($6::text[] is null or {id}::text = any($6::text[]))
 order by {time} nulls first, {id};
 

@@ -827,14 +827,24 @@ declare
     nieuw_id text;
     nodig_als text := taak_botnaam(taak_nieuw.nodig);
 begin
+    if nodig_als = '' then
+        raise exception 'nodig is blank: a task that needs no skill gives null'
+            using errcode = 'check_violation', table = 'agent_taken';
+    end if;
+    if nodig_als is not null and not exists (select 1 from taak_vaardigheden v where v.vaardigheid = nodig_als) then
+        raise exception 'skill % is unknown (known: %)', nodig_als,
+            coalesce((select string_agg(v.vaardigheid, ', ' order by v.vaardigheid) from taak_vaardigheden v), '-')
+            using errcode = 'check_violation', table = 'agent_taken',
+                  hint = 'a skill is known once a bot has it (taak bot kan) or taak vaardigheid named it';
+    end if;
     if nodig_als is null and taak_nieuw.toegewezen_aan is null
-       and exists (select 1 from taak_vaardigheden v where cardinality(v.woorden) > 0) then
+       and exists (select 1 from taak_vaardigheid_woorden) then
         select v.vaardigheid into nodig_als
-        from regexp_split_to_table(lower(coalesce(taak_nieuw.titel, '') || ' ' || taak_nieuw.opdracht),
-                                   '[^[:alnum:]]+') with ordinality as w (woord, plek)
-        join taak_vaardigheden v on exists (select 1 from unnest(v.woorden) as s (begin) where starts_with(w.woord, s.begin))
-        where w.woord <> ''
-        order by w.plek, v.vaardigheid
+        from regexp_split_to_table(
+                 lower(normalize(coalesce(taak_nieuw.titel, '') || ' ' || taak_nieuw.opdracht, NFKC)), '[^[:alnum:]]+'
+             ) with ordinality as w (woord, plek)
+        join taak_vaardigheid_woorden v on starts_with(w.woord, v.woord)
+        order by w.plek, char_length(v.woord) desc
         limit 1;
     end if;
     insert into agent_taken (opdracht, opdrachtgever, toegewezen_aan, klaar_wanneer, context, volgende_stap,
@@ -1795,8 +1805,18 @@ CREATE VIEW public.taak_overzicht AS
 
 CREATE TABLE public.taak_vaardigheden (
     vaardigheid text NOT NULL,
-    woorden text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT vaardigheid_naam CHECK ((vaardigheid ~ '^[a-z0-9][a-z0-9_.-]{0,63}$'::text))
+);
+
+
+--
+-- Name: taak_vaardigheid_woorden; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.taak_vaardigheid_woorden (
+    woord text NOT NULL,
+    vaardigheid text NOT NULL,
+    CONSTRAINT vaardigheid_woord CHECK (((woord = lower(NORMALIZE(woord, NFKC))) AND (woord !~ '[^[:alnum:]]'::text) AND ((char_length(woord) >= 3) AND (char_length(woord) <= 64)) AND (woord <> 'geen'::text)))
 );
 
 
@@ -1982,11 +2002,27 @@ ALTER TABLE ONLY public.taak_vaardigheden
 
 
 --
+-- Name: taak_vaardigheid_woorden taak_vaardigheid_woorden_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_vaardigheid_woorden
+    ADD CONSTRAINT taak_vaardigheid_woorden_pkey PRIMARY KEY (woord);
+
+
+--
 -- Name: taak_vloot_eigenaar taak_vloot_eigenaar_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.taak_vloot_eigenaar
     ADD CONSTRAINT taak_vloot_eigenaar_pkey PRIMARY KEY (een);
+
+
+--
+-- Name: taak_vaardigheden vaardigheid_niet_geen; Type: CHECK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_vaardigheden
+    ADD CONSTRAINT vaardigheid_niet_geen CHECK ((vaardigheid <> 'geen'::text)) NOT VALID;
 
 
 --
@@ -2113,6 +2149,13 @@ CREATE INDEX taak_meldingen_open ON public.taak_meldingen USING btree (volgende_
 --
 
 CREATE INDEX taak_meldingen_voor_dagbericht ON public.taak_meldingen USING btree (id) WHERE ((route = 'dagbericht'::text) AND (verstuurd IS NULL));
+
+
+--
+-- Name: taak_vaardigheid_woorden_van; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX taak_vaardigheid_woorden_van ON public.taak_vaardigheid_woorden USING btree (vaardigheid);
 
 
 --
@@ -2293,6 +2336,14 @@ ALTER TABLE ONLY public.taak_dagberichten
 
 ALTER TABLE ONLY public.taak_meldingen
     ADD CONSTRAINT taak_meldingen_taak_id_fkey FOREIGN KEY (taak_id) REFERENCES public.agent_taken(id);
+
+
+--
+-- Name: taak_vaardigheid_woorden taak_vaardigheid_woorden_vaardigheid_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.taak_vaardigheid_woorden
+    ADD CONSTRAINT taak_vaardigheid_woorden_vaardigheid_fkey FOREIGN KEY (vaardigheid) REFERENCES public.taak_vaardigheden(vaardigheid) ON UPDATE CASCADE ON DELETE CASCADE;
 
 
 --
@@ -2480,6 +2531,13 @@ CREATE POLICY taak_daemon_alles ON public.taak_vaardigheden TO taak_daemon USING
 
 
 --
+-- Name: taak_vaardigheid_woorden taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_daemon_alles ON public.taak_vaardigheid_woorden TO taak_daemon USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_vloot_eigenaar taak_daemon_alles; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2619,6 +2677,13 @@ CREATE POLICY taak_eigenaar_alles ON public.taak_vaardigheden TO taak_eigenaar U
 
 
 --
+-- Name: taak_vaardigheid_woorden taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY taak_eigenaar_alles ON public.taak_vaardigheid_woorden TO taak_eigenaar USING (true) WITH CHECK (true);
+
+
+--
 -- Name: taak_vloot_eigenaar taak_eigenaar_alles; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2674,6 +2739,12 @@ ALTER TABLE public.taak_migraties ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.taak_vaardigheden ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: taak_vaardigheid_woorden; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.taak_vaardigheid_woorden ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: taak_vloot_eigenaar; Type: ROW SECURITY; Schema: public; Owner: -
@@ -3274,6 +3345,14 @@ GRANT SELECT ON TABLE public.taak_overzicht TO taak_eigenaar;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheden TO taak_daemon;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheden TO taak_eigenaar;
+
+
+--
+-- Name: TABLE taak_vaardigheid_woorden; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheid_woorden TO taak_daemon;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.taak_vaardigheid_woorden TO taak_eigenaar;
 
 
 --

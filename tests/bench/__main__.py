@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
-from tests.bench import daemon_bench, hooks_bench, instructions_bench, ledger_bench, memory_bench
+from tests.bench import daemon_bench, hooks_bench, instructions_bench, ledger_bench, memory_bench, poll_bench
 from tests.conftest import db_prefix, with_database
 from worker.db.migrate import migrate
 
@@ -48,7 +48,18 @@ async def main(argv: list[str]) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=["ledger", "instructions", "briefing", "daemon", "journal", "hooks", "memory", "fleet", "semantic"],
+        choices=[
+            "ledger",
+            "instructions",
+            "briefing",
+            "daemon",
+            "journal",
+            "poll",
+            "hooks",
+            "memory",
+            "fleet",
+            "semantic",
+        ],
         help="run only this section (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -59,7 +70,18 @@ async def main(argv: list[str]) -> None:
     )
     jobs = 300 if args.quick else args.jobs
     log_sizes = (10, 1_000, 10_000) if args.quick else (10, 1_000, 100_000)
-    everything = ["ledger", "instructions", "briefing", "daemon", "journal", "hooks", "memory", "fleet", "semantic"]
+    everything = [
+        "ledger",
+        "instructions",
+        "briefing",
+        "daemon",
+        "journal",
+        "poll",
+        "hooks",
+        "memory",
+        "fleet",
+        "semantic",
+    ]
     sections = set(args.only or everything)
     async with scratch_database(server) as url:
         if "ledger" in sections:
@@ -84,6 +106,9 @@ async def main(argv: list[str]) -> None:
             print(await daemon_bench.idle_table(url, seconds=3 if args.quick else 60), end="\n\n", flush=True)
         if "journal" in sections:
             print(await daemon_bench.journal_table(url, writes=300 if args.quick else 3000), end="\n\n", flush=True)
+        if "poll" in sections:
+            poll = {"daemons": 50, "seconds": 10} if args.quick else {"daemons": 200, "seconds": 60}
+            print(await poll_bench.poll_table(url, **poll), end="\n\n", flush=True)
         if "hooks" in sections:
             print(await hooks_bench.startup_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)

@@ -238,3 +238,21 @@ async def test_two_databases_of_one_server_migrating_at_once_for_the_first_time_
         await second.close()
     finally:
         await asyncio.to_thread(stop_embedded, tmp_path / "pg")
+
+
+async def test_the_words_of_skills_move_to_one_row_a_word_kept_by_the_skill_that_decided_it(
+    empty_db_url: str,
+) -> None:
+    # Migration 005: a word implies one skill; before it a shared word went to the first skill by name.
+    conn = await asyncpg.connect(empty_db_url)
+    try:
+        await migrate(conn, [m for m in load_migrations() if m.name < "005"])
+        await conn.execute(
+            "insert into taak_vaardigheden (vaardigheid, woorden) values "
+            "('beeld', '{foto,\uff36\uff29\uff24\uff25\uff2f,b}'), ('aaa2', '{foto,geen}')"
+        )
+        await migrate(conn)
+        words = await conn.fetch("select woord, vaardigheid from taak_vaardigheid_woorden order by woord")
+        assert [tuple(r) for r in words] == [("foto", "aaa2"), ("video", "beeld")]
+    finally:
+        await conn.close()

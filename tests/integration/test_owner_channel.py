@@ -483,6 +483,30 @@ async def test_without_a_digest_a_need_nobody_has_is_said_at_once_in_the_owners_
     ]
 
 
+async def test_without_a_digest_the_tasks_of_a_skill_nobody_has_are_said_in_one_message(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    # Fifty tasks that needed tekst were fifty messages; each task is still told of once.
+    daemon = Daemon(pool, settings_for(db_url, tmp_path, telegram, digest_times="", language="en"))
+    await bots.set_words(daemon.store.db, "tekst", None)
+    poems = [
+        await daemon.store.tasks.nieuw(NewTask(opdracht=f"Gedicht {n}", opdrachtgever="jamal", nodig="tekst"))
+        for n in range(7)
+    ]
+    photo = await unserved(daemon.store)
+    await daemon.route_and_deliver()
+    await daemon.route_and_deliver()
+    assert sorted(telegram.texts_to()) == sorted(
+        [
+            "7 tasks wait for a bot that can do tekst (no switched-on bot has that skill): "
+            f"{', '.join(poems[:5])} (+2)",
+            f"{photo}: waits for a bot that can do beeld (no switched-on bot has that skill): bewerk de foto",
+        ]
+    )
+    assert await pool.fetchval("select count(*) from taak_meldingen where verstuurd is null") == 0
+    assert await pool.fetchval("select count(*) from taak_meldingen where soort = 'vaardigheid'") == 8
+
+
 async def test_a_need_a_switched_on_bot_has_is_not_said(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
 ) -> None:

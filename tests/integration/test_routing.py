@@ -10,10 +10,11 @@ import asyncpg
 import pytest
 
 from tests.helpers import ledger_on
-from worker.core.errors import InvalidInput, Refused
+from worker.core.errors import ExitCode, InvalidInput, Refused
 from worker.core.intake import Rules
 from worker.core.model import Status
 from worker.db import bots, intake
+from worker.db.failures import failure_line
 from worker.db.ledger import Ledger, NewTask
 from worker.db.store import Store
 from worker.settings import Settings
@@ -133,21 +134,97 @@ async def test_a_skill_is_known_once_a_bot_has_it_or_it_was_named(ledger: Ledger
     )
 
 
-async def test_the_database_refuses_a_need_nobody_named(ledger: Ledger, pool: asyncpg.Pool) -> None:
-    with pytest.raises(asyncpg.ForeignKeyViolationError):
-        await pool.fetchval("select taak_nieuw('Schrijf een gedicht', 'jamal', nodig => 'tekst')")
+@pytest.mark.parametrize(
+    ("nodig", "said"),
+    [
+        ("vidoe", "skill vidoe is unknown (known: audio, beeld)"),
+        ("", "nodig is blank: a task that needs no skill gives null"),
+        ("  ", "nodig is blank: a task that needs no skill gives null"),
+    ],
+)
+async def test_the_sql_way_in_refuses_a_need_nobody_named_or_a_blank_one_in_one_line(
+    ledger: Ledger, pool: asyncpg.Pool, tmp_path: Path, nodig: str, said: str
+) -> None:
+    # As the command refuses it, and said as a rule the command says (not agent_taken_nodig_fkey).
+    with pytest.raises(asyncpg.CheckViolationError) as refused:
+        await pool.fetchval("select taak_nieuw(opdracht => 'Iets', opdrachtgever => 'cron', nodig => $1)", nodig)
+    assert str(refused.value).splitlines()[0] == said
+    settings = Settings(_env_file=None, database_url="postgresql://unused", data_dir=tmp_path, language="en")  # type: ignore[call-arg]
+    line = failure_line(refused.value, settings)
+    assert line is not None
+    assert line[1] == ExitCode.REFUSED
+    assert said in line[0]
+    assert "\n" not in line[0]
     assert await pool.fetchval("select count(*) from agent_taken") == 0
 
 
-@pytest.mark.parametrize("words", ["foto bewerken", "e-mail", "foto,,video"])
-def test_a_word_of_other_characters_than_letters_and_digits_is_refused(words: str) -> None:
+@pytest.mark.parametrize(
+    "words", ["foto bewerken", "e-mail", "foto,,video", "a,b,foto", "ab", "geen,foto", "foto,GEEN", "e\u0301"]
+)
+def test_a_word_of_other_characters_than_letters_and_digits_a_short_one_or_geen_among_words_is_refused(
+    words: str,
+) -> None:
     with pytest.raises(InvalidInput):
         bots.check_skill_words(words)
 
 
-def test_words_are_spelled_once_in_lower_case_and_geen_is_none() -> None:
-    assert bots.check_skill_words(" Foto, video,FOTO") == ["foto", "video"]
+def test_words_are_spelled_once_in_nfkc_and_lower_case_and_geen_alone_is_none() -> None:
+    assert bots.check_skill_words(" Foto, video,FOTO,\uff26\uff4f\uff54\uff4f") == ["foto", "video"]
+    assert bots.check_skill_words("E\u0301cran") == ["\u00e9cran"]
     assert bots.check_skill_words("geen") == []
+    assert bots.check_skill_words(" GEEN ") == []
+
+
+@pytest.mark.parametrize("name", ["geen", " Geen"])
+def test_geen_is_no_skill_name(name: str) -> None:
+    with pytest.raises(InvalidInput):
+        bots.check_skill_name(name)
+
+
+async def test_a_word_belongs_to_one_skill(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    # The outside try: aaa2 given beeld's foto decided "Plaats foto 3" by the skills' names, for a skill no bot has.
+    with pytest.raises(Refused) as refused:
+        await bots.set_words(pool, "aaa2", ["tekening", "foto"])
+    assert refused.value.render("en") == (
+        "a word implies one skill, and this is another's already: foto (beeld); take it away there first "
+        "(taak vaardigheid beeld --woorden ...)"
+    )
+    assert [s.vaardigheid for s in await bots.all_skills(pool)] == ["audio", "beeld"]  # nothing changed
+    task_id = await ledger.nieuw(NewTask("Plaats foto 3", "jamal"))
+    assert (await ledger.toon(task_id)).nodig == "beeld"
+    # Not by any way in: the word is the table's key.
+    with pytest.raises(asyncpg.UniqueViolationError):
+        await pool.execute("insert into taak_vaardigheid_woorden values ('foto', 'audio')")
+    # Given back by beeld, it is aaa2's to take.
+    await bots.set_words(pool, "beeld", ["video"])
+    assert (await bots.set_words(pool, "aaa2", ["foto"])).woorden == ["foto"]
+
+
+async def test_where_two_skills_words_begin_a_word_of_the_task_the_longer_decides(
+    ledger: Ledger, pool: asyncpg.Pool
+) -> None:
+    await bots.set_words(pool, "plakboek", ["fotoboek"])  # after beeld by name
+    boek = await ledger.nieuw(NewTask("Maak het fotoboek", "jamal"))
+    foto = await ledger.nieuw(NewTask("Maak de foto's", "jamal"))
+    assert [(await ledger.toon(t)).nodig for t in (boek, foto)] == ["plakboek", "beeld"]
+
+
+@pytest.mark.parametrize(
+    "opdracht",
+    ["Zet de \uff46\uff4f\uff54\uff4f online", "Het E\u0301CRAN is kapot", "Het \u00e9cran is kapot"],
+)
+async def test_words_and_the_task_are_matched_in_nfkc_and_lower_case(
+    ledger: Ledger, pool: asyncpg.Pool, opdracht: str
+) -> None:
+    await bots.set_words(pool, "beeld", bots.check_skill_words("foto, e\u0301cran"))
+    task_id = await ledger.nieuw(NewTask(opdracht, "jamal"))
+    assert (await ledger.toon(task_id)).nodig == "beeld"
+
+
+@pytest.mark.parametrize("word", ["e\u0301cran", "FOTOBOEK", "ab", "geen", "foto boek"])
+async def test_the_table_keeps_a_word_only_in_its_form(ledger: Ledger, pool: asyncpg.Pool, word: str) -> None:
+    with pytest.raises(asyncpg.CheckViolationError):
+        await pool.execute("insert into taak_vaardigheid_woorden values ($1, 'audio')", word)
 
 
 async def test_a_message_of_the_old_queue_goes_to_its_recipient_whatever_its_words_imply(
@@ -172,3 +249,8 @@ async def test_a_message_of_the_old_queue_goes_to_its_recipient_whatever_its_wor
     (task,) = await ledger.lijst()
     assert (task.toegewezen_aan, task.nodig) == ("paco", None)
     assert await claimed_for(ledger, ["paco"]) == (task.id, "paco")
+
+
+async def test_the_database_makes_no_skill_called_geen(ledger: Ledger, pool: asyncpg.Pool) -> None:
+    with pytest.raises(asyncpg.CheckViolationError):
+        await pool.execute("insert into taak_vaardigheden (vaardigheid) values ('geen')")

@@ -26,6 +26,7 @@ SECTIONS = {
     "briefing": ["| 10,000 |"],
     "daemon": ["| the same listener on the ledger's tables and claim | 20 |"],
     "journal": ["| sessions | writes/s | raw journal limit writes/s | ratio |"],
+    "poll": ["| committed on the server (pg_stat_database) |", "| LISTEN |"],
     "hooks": [],
     "memory": [],
     "fleet": [],

@@ -133,7 +133,8 @@ async def test_the_owner_watches_the_log_live_answers_and_reads_the_board_on_a_p
 PHONE, DESKTOP = (390, 844, True), (1280, 900, False)
 
 # What a page must never be: wider than its screen (anything that scrolls sideways counts), a field without a label
-# (label[for], a wrapping label, or aria-label), a picture's label under 11 px, or an ID broken over lines.
+# (label[for], a wrapping label, or aria-label), a picture's label under 11 px, an ID broken over lines, or anything
+# reaching past its card (a row on a phone, else its section).
 PAGE_FAULTS = """
 const faults = [];
 const width = window.innerWidth;
@@ -147,6 +148,13 @@ document.querySelectorAll('body *').forEach(function (e) {
   }
   if (e.getBoundingClientRect().right > width + 1 && style.position !== 'fixed') {
     faults.push('beyond the screen: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 30));
+  }
+});
+document.querySelectorAll('section *').forEach(function (e) {
+  const card = e.closest('tr') || e.closest('section');
+  const r = e.getBoundingClientRect();
+  if (card !== e && r.width > 0 && r.right > card.getBoundingClientRect().right + 1) {
+    faults.push('beyond its card: ' + e.tagName + ' ' + (e.textContent || '').slice(0, 30));
   }
 });
 document.querySelectorAll('input, textarea, select').forEach(function (e) {
@@ -207,6 +215,8 @@ async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_
         long_word = "Donaudampfschifffahrtsgesellschaftskapitänswitwenrentenauszahlungsstelle"
         held = await conn.fetchval("select taak_nieuw($1, 'jamal', 'kimi')", f"Een lange klus: {long_word}")
         assert await ledger.claim(["kimi"]) is not None
+        await conn.fetchval("select taak_nieuw('Een tweede klus', 'jamal', 'kimi')")
+        assert await ledger.claim(["kimi"]) is not None  # a bot holding two tasks: two IDs on its card
         browser.get(link)
         for page in ("/", f"/taak/{asked}", f"/taak/{held}"):
             browser.get(link.split("?")[0].rstrip("/") + page)

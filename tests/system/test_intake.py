@@ -216,7 +216,7 @@ async def test_the_bulk_intake_takes_each_backlog_message_once_and_a_second_run_
     assert shown.code == 0, shown.err
     assert "conductor  paco  2026-07" in shown.out
     assert "stille pending 0" in shown.out
-    assert "with --ja these 6 messages are taken in" in shown.out
+    assert shown.out.splitlines()[-1] == "(nothing was changed: --ja takes in 6 messages, each once)"
     assert await conn.fetchval("select count(*) from agent_taken") == 0  # shown, not done
     first = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco", "--ja")
     assert first.code == 0, first.err
@@ -293,25 +293,151 @@ async def test_bad_filters_are_refused_in_one_line_and_change_nothing(
     assert await state(conn) == before
 
 
-async def test_a_bulk_intake_with_a_message_for_an_unknown_bot_takes_nothing(
+async def test_a_bulk_intake_takes_in_what_can_come_in_and_names_what_stays_in_the_backlog_and_why(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """Issue 41, an outside try: one message for nobody refused every other, so `neem --alle --ja` could not run
+    until each was left by hand. What cannot come in as it is (for no bot the fleet knows, for nobody, empty) now
+    stays in the backlog, named in numeric order with its reason, before (`--ja` absent) and after; the rest comes
+    in, and `sla-over --alle` with the same options then leaves exactly what stayed."""
+    from tests.helpers import run_taak
+
+    await backlog(conn, count=2)
+    odd = await conn.fetch(
+        "insert into agent_messages (sender, recipient, content, status, created_at) values "
+        "('kimi', 'niemand', 'voor niemand', 'pending', '2026-07-05'), "
+        "('kimi', null, 'aan niemand 1', 'pending', '2026-07-06'), "
+        "('kimi', '', 'aan niemand 2', 'pending', '2026-07-07'), "
+        "('kimi', 'paco', '   ', 'pending', '2026-07-08') returning id"
+    )
+    nobody, empty = [str(odd[1]["id"]), str(odd[2]["id"])], str(odd[3]["id"])
+    await conn.execute("update agent_messages set id = id + 100 where content = 'aan niemand 1'")  # 9 before 10
+    nobody = [str(int(nobody[0]) + 100), nobody[1]]
+    before = await state(conn)
+    shown = run_taak(cli_env, "intake", "neem", "--alle")
+    assert shown.code == 0, shown.err
+    assert "niemand (?)" in shown.out
+    assert f"cannot be taken in as it is: 2 messages ({nobody[1]}, {nobody[0]}), addressed to nobody (" in shown.out
+    assert f"cannot be taken in as it is: 1 message ({odd[0]['id']}), for niemand, no bot the fleet knows" in shown.out
+    assert f"cannot be taken in as it is: 1 message ({empty}), empty, or too long" in shown.out
+    assert "--ja takes in 3 messages, each once; what cannot be taken in as it is, above, stays" in shown.out
+    assert await state(conn) == before
+    taken = run_taak(cli_env, "intake", "neem", "--alle", "--ja")
+    assert taken.code == 0, taken.err
+    lines = taken.out.splitlines()
+    assert len([line for line in lines if " -> HV-" in line]) == 3
+    assert f"stays in the backlog: 2 messages ({nobody[1]}, {nobody[0]}), addressed to nobody (" in taken.out
+    assert lines[-1] == "3 messages taken in"
+    still = await conn.fetch("select id::text from agent_messages where task_id is null and status = 'pending'")
+    assert sorted(r["id"] for r in still) == sorted([str(odd[0]["id"]), *nobody, empty])
+    left = run_taak(cli_env, "intake", "sla-over", "--alle", "--ja")
+    assert left.out.startswith("4 messages left (afgewezen)"), left.out
+    refused = run_taak(cli_env, "intake", "neem", "--alle", "--ja")
+    assert (refused.code, refused.err) == (3, "taak: no message of the skipped backlog matches; nothing was changed\n")
+
+
+async def test_a_bulk_intake_of_which_nothing_can_come_in_is_refused_in_one_line_and_changes_nothing(
     cli_env: dict[str, str], conn: asyncpg.Connection
 ) -> None:
     from tests.helpers import run_taak
 
-    await backlog(conn, count=2)
+    await backlog(conn, count=1)
     await conn.execute(
         "insert into agent_messages (sender, recipient, content, status, created_at) "
         "values ('kimi', 'niemand', 'voor niemand', 'pending', '2026-07-05')"
     )
     before = await state(conn)
-    shown = run_taak(cli_env, "intake", "neem", "--alle")
-    assert "niemand (?)" in shown.out
-    assert "cannot be taken in as it is: 1 message (" in shown.out
-    refused = run_taak(cli_env, "intake", "neem", "--alle", "--ja")
+    refused = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "niemand", "--ja")
     assert refused.code == 1
-    assert refused.err.startswith("taak: 1 message is for a bot the fleet does not know (niemand; known: ")
+    assert refused.err.startswith("taak: none of these 1 message can be taken in as it is, such as 4: for niemand, ")
+    assert refused.err.endswith("; nothing was changed\n")
+    assert refused.err.count("\n") == 1
     assert await state(conn) == before
-    assert run_taak(cli_env, "intake", "neem", "--alle", "--van", "conductor", "--ja").code == 0
+
+
+async def test_a_backlog_message_that_names_a_finished_task_is_said_to_join_it_not_to_become_a_task(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    """Issue 41, an outside try: "Antwoord op HV-...: ..." to a klaar task was reported as taken in like a new
+    task, though it only became a notitie in that task's log."""
+    from tests.helpers import run_taak
+
+    ledger = ledger_on(conn)
+    finished = await ledger.nieuw(NewTask("Vervang de lamp", "jamal", toegewezen_aan="paco"))
+    await conn.execute("update agent_bots set actief = true where bot = 'paco'")
+    claimed = await ledger.claim(["paco"])
+    assert claimed is not None
+    await ledger.klaar(finished, "/tmp/bewijs", "de lamp brandt", token=claimed.token, bot="paco")
+    await backlog(conn, count=1)
+    joining = await conn.fetchval(
+        "insert into agent_messages (sender, recipient, content, status, created_at) "
+        "values ('jamal', 'paco', $1, 'pending', '2026-07-05') returning id",
+        f"Antwoord op {finished}: hij doet het",
+    )
+    shown = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco")
+    assert shown.code == 0, shown.err
+    joins = f"joins the existing task {finished} (klaar) as a line in its log, not as a new task: 1 message ({joining})"
+    assert joins in shown.out
+    assert shown.out.splitlines()[-1] == "(nothing was changed: --ja takes in 2 messages, each once)"
+    taken = run_taak(cli_env, "intake", "neem", "--alle", "--aan", "paco", "--ja")
+    assert taken.code == 0, taken.err
+    said = f"message {joining} -> {finished}, an existing task (klaar): a notitie in its log, no new task"
+    assert said in taken.out.splitlines()
+    assert taken.out.splitlines()[-1] == "2 messages taken in: 1 new task, 1 joined an existing task"
+    assert await conn.fetchval("select status::text from agent_taken where id = $1", finished) == "klaar"
+
+
+async def test_one_message_is_said_in_the_singular_and_a_missing_one_in_one_wording_by_either_verb(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn, count=1)
+    shown = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "intake", "neem", "--alle", "--aan", "paco")
+    assert shown.out.splitlines()[-1] == "(er is niets veranderd: --ja haalt 1 bericht binnen, elk één keer)"
+    for verb in ("neem", "sla-over"):
+        missing = run_taak(cli_env, "intake", verb, "4660")
+        assert (missing.code, missing.err) == (3, "taak: message 4660 is not in agent_messages\n"), verb
+
+
+@pytest.mark.parametrize(
+    ("words", "matched"),
+    [
+        (["--sinds", "0001-01"], 7),  # the first month of the calendar, wherever the household lives
+        (["--sinds", "0001-01-01", "--tot", "0001-01"], 0),
+        (["--tot", "9999-12"], 7),  # its last month and day
+        (["--tot", "9999-12-31"], 7),
+        (["--aan", "coco", "--sinds", "0001-01"], 0),
+    ],
+)
+async def test_the_first_and_last_days_of_the_calendar_are_days_like_any(
+    cli_env: dict[str, str], conn: asyncpg.Connection, words: list[str], matched: int
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn)
+    shown = run_taak(cli_env, "intake", "neem", "--alle", *words)
+    if matched:
+        assert shown.code == 0, shown.err
+        assert f"--ja takes in {matched} messages" in shown.out
+    else:
+        assert (shown.code, shown.err) == (3, "taak: no message of the skipped backlog matches; nothing was changed\n")
+
+
+async def test_a_period_that_ends_before_it_starts_is_refused_as_bad_input_naming_both_options(
+    cli_env: dict[str, str], conn: asyncpg.Connection
+) -> None:
+    from tests.helpers import run_taak
+
+    await backlog(conn)
+    before = await state(conn)
+    line = "taak: --tot '2026-09' is before --sinds '2026-11': no message can lie between them\n"
+    for verb in ("neem", "sla-over"):
+        for ja in ([], ["--ja"]):
+            done = run_taak(cli_env, "intake", verb, "--alle", "--sinds", "2026-11", "--tot", "2026-09", *ja)
+            assert (done.code, done.err) == (2, line), (verb, ja)
+    assert run_taak(cli_env, "intake", "neem", "--alle", "--sinds", "2026-07-12", "--tot", "2026-07").code == 0
+    assert await state(conn) == before
 
 
 async def test_an_id_and_the_whole_backlog_are_one_of_the_two_and_the_filters_go_with_the_whole(

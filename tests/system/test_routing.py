@@ -122,6 +122,12 @@ async def test_bad_input_to_bot_kan_and_vaardigheid_changes_nothing(
         (["bot", "kan", "paco", "au dio"], 2),
         (["vaardigheid", "beeld", "--woorden", "foto bewerken"], 2),
         (["vaardigheid", "--woorden", "foto"], 2),
+        (["bot", "kan", "paco", "geen"], 2),  # the keyword, not a skill
+        (["bot", "kan", "paco", "audio", "Geen"], 2),
+        (["vaardigheid", "geen"], 2),
+        (["vaardigheid", "beeld", "--woorden", "geen,foto"], 2),  # geen alone clears; among words it is no word
+        (["vaardigheid", "beeld", "--woorden", "a,b,foto"], 2),  # b began "Bewerk"
+        (["nieuw", "Bewerk de foto", "--nodig", "geen"], 2),
     ):
         result = run_taak(cli_env, *command)
         assert result.code == code, (command, result.err)
@@ -129,3 +135,20 @@ async def test_bad_input_to_bot_kan_and_vaardigheid_changes_nothing(
     assert await snapshot(conn) == before
     assert await conn.fetchval("select count(*) from taak_vaardigheden") == 0
     assert await conn.fetchval("select count(*) from taak_bot_vaardigheden") == 0
+
+
+async def test_a_word_of_another_skill_is_refused_naming_it_and_nothing_changes(
+    conn: asyncpg.Connection, cli_env: dict[str, str]
+) -> None:
+    assert run_taak(cli_env, "vaardigheid", "beeld", "--woorden", "foto,video").code == 0
+    before = await conn.fetch("select * from taak_vaardigheid_woorden order by woord")
+    refused = run_taak(cli_env, "vaardigheid", "aaa2", "--woorden", "foto")
+    assert (refused.code, refused.err) == (
+        1,
+        "taak: a word implies one skill, and this is another's already: foto (beeld); take it away there first "
+        "(taak vaardigheid beeld --woorden ...)\n",
+    )
+    assert await conn.fetch("select * from taak_vaardigheid_woorden order by woord") == before
+    assert await conn.fetchval("select count(*) from taak_vaardigheden where vaardigheid = 'aaa2'") == 0
+    assert run_taak(cli_env, "nieuw", "Plaats foto 3", "--van", "jamal").code == 0
+    assert run_taak(cli_env, "lijst", "--nodig", "beeld").out.count("Plaats foto 3") == 1

@@ -547,7 +547,7 @@ async def test_a_list_cut_at_its_limit_says_so_and_one_that_is_whole_does_not(cl
         assert run_taak(cli_env, "nieuw", f"Taak {n}").code == 0
     cut = run_taak(cli_env, "lijst", "-n", "2").out.splitlines()
     assert len(cut) == 1 + 2 + 1  # the header, two tasks, and the line that says there are more
-    assert cut[-1] == "(2 tasks shown, there are more: --limiet N shows more, --status and --aan fewer)"
+    assert cut[-1] == "(2 tasks shown, there are more: --limiet N shows more, --status, --aan and --nodig fewer)"
     whole = run_taak(cli_env, "lijst", "-n", "3").out.splitlines()
     assert len(whole) == 1 + 3
     assert len(json.loads(run_taak(cli_env, "lijst", "-n", "2", "--json").out)) == 2

@@ -88,3 +88,17 @@ def test_a_task_whose_need_no_switched_on_bot_has_is_said_after_what_is_due() ->
     assert render_digest(facts(unserved=unserved), AMS, "nl").split("\n\n")[1] == (
         "Wacht op een vaardigheid die geen bot heeft die aan staat (1):\nHV-20261205-007: Bewerk de foto (nodig: beeld)"
     )
+
+
+def test_the_tasks_of_a_skill_no_switched_on_bot_has_are_said_on_one_line() -> None:
+    # Fifty tasks that need tekst were fifty lines; a skill with one task keeps its line.
+    tekst = [Unserved(f"HV-20261205-{n:03}", f"Gedicht {n}", "tekst") for n in range(1, 8)]
+    beeld = Unserved("HV-20261205-100", "Bewerk de foto", "beeld")
+    said = render_digest(facts(unserved=[tekst[0], beeld, *tekst[1:]]), AMS, "en").split("\n\n")[1]
+    assert said.splitlines() == [
+        "Waiting for a skill no switched-on bot has (8):",
+        "7 tasks need tekst: HV-20261205-001, HV-20261205-002, HV-20261205-003, HV-20261205-004, HV-20261205-005 (+2)",
+        "HV-20261205-100: Bewerk de foto (needs: beeld)",
+    ]
+    nl = render_digest(facts(unserved=tekst[:2]), AMS, "nl").split("\n\n")[1]
+    assert nl.splitlines()[1] == "2 taken met nodig: tekst: HV-20261205-001, HV-20261205-002"

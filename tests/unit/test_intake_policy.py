@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from worker.core.errors import InvalidInput
-from worker.core.intake import Decision, Message, Rules, day_bound, decide, groups, in_backlog
+from worker.core.intake import Decision, Message, Rules, day_bound, decide, groups, ids_said, in_backlog, period
 
 CUTOFF = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 RULES = Rules(cutoff=CUTOFF, open_statuses=frozenset({"pending"}))
@@ -80,26 +80,43 @@ ZONE = ZoneInfo("Europe/Amsterdam")
 @pytest.mark.parametrize(
     ("text", "end", "expected"),
     [
-        ("2026-07-14", False, datetime(2026, 7, 14, tzinfo=ZONE)),
-        ("2026-07-14", True, datetime(2026, 7, 15, tzinfo=ZONE)),  # --tot takes the day in
-        ("2026-07", False, datetime(2026, 7, 1, tzinfo=ZONE)),
-        ("2026-07", True, datetime(2026, 8, 1, tzinfo=ZONE)),
-        ("2026-12", True, datetime(2027, 1, 1, tzinfo=ZONE)),
-        ("2026-12-31", True, datetime(2027, 1, 1, tzinfo=ZONE)),
-        (" 2026-02 ", False, datetime(2026, 2, 1, tzinfo=ZONE)),
+        ("2026-07-14", False, date(2026, 7, 14)),
+        ("2026-07-14", True, date(2026, 7, 14)),  # --tot takes the day in
+        ("2026-07", False, date(2026, 7, 1)),
+        ("2026-07", True, date(2026, 7, 31)),
+        ("2026-02", True, date(2026, 2, 28)),
+        ("2028-02", True, date(2028, 2, 29)),
+        (" 2026-02 ", False, date(2026, 2, 1)),
+        ("0001-01", False, date(1, 1, 1)),  # the calendar's first and last days are days like any
+        ("9999-12", True, date(9999, 12, 31)),
+        ("9999-12-31", True, date(9999, 12, 31)),
     ],
 )
-def test_a_day_or_a_month_is_a_bound_in_the_households_zone(text: str, end: bool, expected: datetime) -> None:
-    assert day_bound(text, "--tot", ZONE, end=end) == expected
+def test_a_day_or_a_month_is_its_first_or_its_last_day(text: str, end: bool, expected: date) -> None:
+    assert day_bound(text, "--tot", end=end) == expected
 
 
 @pytest.mark.parametrize(
-    "text", ["juli", "2026-13", "2026-02-30", "2026-7", "14-07-2026", "", "9999-12", "2026-07-14T08:00"]
+    "text", ["juli", "2026-13", "2026-02-30", "2026-7", "14-07-2026", "", "0000-01", "10000-01", "2026-07-14T08:00"]
 )
 def test_anything_else_is_refused_naming_the_option(text: str) -> None:
     with pytest.raises(InvalidInput) as refused:
-        day_bound(text, "--sinds", ZONE, end=True)
+        day_bound(text, "--sinds", end=True)
     assert refused.value.values == {"option": "--sinds", "value": text}
+
+
+def test_a_period_that_ends_before_it_starts_is_refused_naming_both_options() -> None:
+    assert period("2026-07-15", "2026-07") == (date(2026, 7, 15), date(2026, 7, 31))
+    assert period(None, "2026-07") == (None, date(2026, 7, 31))
+    with pytest.raises(InvalidInput) as refused:
+        period("2026-11", "2026-09")
+    assert refused.value.key == "backlog_backwards"
+    assert refused.value.values == {"since": "2026-11", "until": "2026-09"}
+
+
+def test_message_ids_are_said_in_the_order_of_their_numbers() -> None:
+    assert ids_said(["10", "9", "abc", "100", "2"]) == "2, 9, 10, 100, abc"
+    assert ids_said([str(n) for n in range(20, 0, -1)]) == "1, 2, 3, 4, 5, …"
 
 
 def test_the_backlog_is_grouped_by_sender_recipient_and_month_with_the_first_line_as_sample() -> None:

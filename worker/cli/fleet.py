@@ -75,23 +75,15 @@ def _bot_parser(sub: Sub) -> None:
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots, channel  # start-up: asyncpg, for the verbs that use the database
 
-    changes = args.bot_command != "lijst"
     if args.bot_command == "kan" and bool(args.vaardigheden) == args.geen:  # skills, or --geen: one of the two
         a.fail("usage: taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen", ExitCode.USAGE)
-    async with a.store_for_a_change(settings) if changes else a.store(settings) as store:
-        if args.bot_command in ("aan", "uit"):
-            changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
-            print(f"{changed.bot}: {_switch(changed.actief, settings.language)}")
-            return ExitCode.OK
-        if args.bot_command == "kan":
-            found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
-            print(f"{bots.check_bot_name(args.naam)}: {_skills(found, settings.language)}")
-            return ExitCode.OK
-        if args.bot_command == "rem":
-            changed = await bots.set_brake(store.db, args.naam, **_brake(args))
-            limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, settings.language)
-            print(message("brake_set", settings.language, bot=changed.bot, limits=limits))
-            return ExitCode.OK
+    if args.bot_command == "kan":  # bad input refused before the database is asked
+        args.vaardigheden = [bots.check_skill_name(name) for name in args.vaardigheden]
+    if args.bot_command != "lijst":
+        async with a.store_for_a_change(settings) as store:
+            print(await _bot_changed(store, args, settings.language))
+        return ExitCode.OK
+    async with a.store(settings) as store:
         listed = await bots.all_bots(store.db)
         today = {d.bot: d for d in await bots.days(store.db, None)}
         urgent = await channel.urgent_today(store.db)
@@ -108,7 +100,27 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         ]
         print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
         return ExitCode.OK
+    print(_bots_table(listed, today, urgent, settings))
+    return ExitCode.OK
 
+
+async def _bot_changed(store: Any, args: argparse.Namespace, language: str) -> str:
+    """`bot aan`, `uit`, `kan` or `rem` done; the line that says what the bot is now."""
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+
+    if args.bot_command == "kan":
+        found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
+        return f"{bots.check_bot_name(args.naam)}: {_skills(found, language)}"
+    if args.bot_command == "rem":
+        changed = await bots.set_brake(store.db, args.naam, **_brake(args))
+        limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, language)
+        return message("brake_set", language, bot=changed.bot, limits=limits)
+    changed = await bots.set_active(store.db, args.naam, args.bot_command == "aan", new=args.nieuwe_bot)
+    return f"{changed.bot}: {_switch(changed.actief, language)}"
+
+
+def _bots_table(listed: list[Any], today: dict[str, Any], urgent: dict[str, int], settings: Settings) -> str:
+    """`taak bot lijst` as a table; as `lijst` says `(geen taken)`, no bot is a line, not a bare header."""
     columns = ("bot", "on", "skills", "machine", "version", "task", "last_seen", "today", "urgent")
     headers = header_row("list.bots", columns, settings.language)
     newest = newest_version(b.versie for b in listed)
@@ -122,13 +134,11 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
             b.huidige_taak,
             when(b.laatst_gezien, settings.zone, settings.language),
             _day(today.get(b.bot), settings.language),
-            f"{urgent.get(b.bot, 0)}/{limit}",
+            f"{urgent.get(b.bot, 0)}/{settings.urgent_per_bot_per_day}",
         )
         for b in listed
     ]
-    # As `lijst` says `(geen taken)`: not a bare header.
-    print(table(headers, rows) if rows else message("list.no_bots", settings.language))
-    return ExitCode.OK
+    return table(headers, rows) if rows else message("list.no_bots", settings.language)
 
 
 def _skills(skills: list[str], language: str) -> str:
@@ -142,7 +152,8 @@ def _vaardigheid_parser(sub: Sub) -> None:
         usage="taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
         description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
         "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
-        "(a word matches where a word of the task begins: foto matches foto's and fotoboek).",
+        "(a word matches where a word of the task begins: foto matches foto's and fotoboek). A word is letters and "
+        "digits, 3 characters at least, and implies one skill: a word another skill has is refused.",
     )
     p.add_argument("vaardigheid", nargs="?", metavar="SKILL", help="the skill, such as audio or beeld")
     p.add_argument("--woorden", metavar="WORDS", help="words that imply the skill, by commas (replacing them), or geen")
@@ -272,18 +283,22 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
         return ExitCode.OK
 
-    headers = header_row("list.machines", ("names", "ip", "bots", "version"), settings.language)
+    print(_machines_table(found, seen, newest, settings.language))
+    return ExitCode.OK
+
+
+def _machines_table(found: list[Any], seen: list[tuple[str | None, str | None]], newest: str | None, lang: str) -> str:
+    headers = header_row("list.machines", ("names", "ip", "bots", "version"), lang)
     rows = [
         (
             " = ".join(m.names()),
             m.ip,
             ", ".join(m.bots) or None,
-            ", ".join(said_version(v, newest, settings.language) for v in versions_of(m, seen)) or None,
+            ", ".join(said_version(v, newest, lang) for v in versions_of(m, seen)) or None,
         )
         for m in found
     ]
-    print(table(headers, rows) if rows else message("list.no_machines", settings.language))
-    return ExitCode.OK
+    return table(headers, rows) if rows else message("list.no_machines", lang)
 
 
 async def _machines(store: Any, args: argparse.Namespace) -> list[Any]:

@@ -77,7 +77,7 @@ async def intake(args: argparse.Namespace, settings: Settings) -> int:
             raise InvalidInput("backlog_only_with_all", option="--" + name)
     if args.intake_command == "neem":
         return await _neem(args, settings)
-    return await _decide(args, settings, _selection(args, settings, ids=(args.bericht.strip(),)), take_in=False)
+    return await _decide(args, settings, _selection(args, ids=(args.bericht.strip(),)), take_in=False)
 
 
 async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
@@ -114,14 +114,14 @@ async def _neem(args: argparse.Namespace, settings: Settings) -> int:
             raise Refused("intake_off", reason=found)
         if args.aan is not None:
             check_bot_name(args.aan)  # an empty --aan is refused, never taken as "the message's recipient"
-        task_id = await old_queue.take_one(store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot)
-        print(a.said(settings, "message_taken_now", id=args.bericht, task=task_id))
+        taken = await old_queue.take_one(store, args.bericht, columns, found, aan=args.aan, new_bot=args.nieuwe_bot)
+        print(taken.said().said(settings.language))
     return ExitCode.OK
 
 
-def _selection(args: argparse.Namespace, settings: Settings, ids: tuple[str, ...] | None = None) -> Selection:
+def _selection(args: argparse.Namespace, ids: tuple[str, ...] | None = None) -> Selection:
     """The filters as typed, checked before the database is asked: a bad date or bot name is refused."""
-    from worker.core.intake import day_bound, sender_key  # start-up: as below
+    from worker.core.intake import period, sender_key  # start-up: as below
     from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
     from worker.db.intake import Selection  # start-up: as above
 
@@ -129,12 +129,12 @@ def _selection(args: argparse.Namespace, settings: Settings, ids: tuple[str, ...
         raise InvalidInput("empty", what="MESSAGE_ID")
     if args.van is not None and not args.van.strip():
         raise InvalidInput("empty", what="--van")
-    zone = settings.zone
+    since, until = period(args.sinds, args.tot)
     return Selection(
         sender=sender_key(args.van) if args.van is not None else None,
         recipient=check_bot_name(args.aan) if args.aan is not None and ids is None else None,
-        since=day_bound(args.sinds, "--sinds", zone, end=False) if args.sinds is not None else None,
-        until=day_bound(args.tot, "--tot", zone, end=True) if args.tot is not None else None,
+        since=since,
+        until=until,
         ids=ids,
     )
 
@@ -144,7 +144,7 @@ async def _bulk(args: argparse.Namespace, settings: Settings) -> int:
 
     if getattr(args, "nieuwe_bot", False):
         raise InvalidInput("backlog_no_new_bot")
-    selection = _selection(args, settings)
+    selection = _selection(args)
     take_in = args.intake_command == "neem"
     if args.ja:
         return await _decide(args, settings, selection, take_in=take_in)
@@ -155,15 +155,13 @@ async def _bulk(args: argparse.Namespace, settings: Settings) -> int:
     if not seen.messages:
         raise NotFound("backlog_nothing")
     lines = _backlog_lines(seen, seen.messages, settings)
-    problems: dict[str, list[str]] = {}  # why, said: the messages
-    for m in seen.messages if take_in else ():
-        if (problem := seen.problem(m)) is not None:
-            problems.setdefault(problem.said(settings.language), []).append(m.id)
-    for reason, ids in problems.items():
-        shown = ", ".join(ids[:5]) + (", …" if len(ids) > 5 else "")
-        lines.append(a.said(settings, "backlog_cannot", n=len(ids), ids=shown, reason=reason))
-    outcome = "backlog_would_refuse" if problems else "backlog_would_take" if take_in else "backlog_would_leave"
-    lines.append(a.said(settings, outcome, n=len(seen.messages)))
+    if not take_in:
+        lines.append(a.said(settings, "backlog_would_leave", n=len(seen.messages)))
+    else:
+        lines += [note.said(settings.language) for note in seen.notes(seen.messages)]
+        coming = len(seen.can_come_in(seen.messages))
+        stay = len(seen.messages) - coming
+        lines.append(a.said(settings, "backlog_would_take_some" if stay else "backlog_would_take", n=coming))
     print("\n".join(lines))
     return ExitCode.OK
 
@@ -174,11 +172,10 @@ async def _decide(args: argparse.Namespace, settings: Settings, selection: Selec
     async with a.store_for_a_change(settings) as store:
         if take_in:
             done = await old_queue.take_backlog(store, selection)
+            print("\n".join(line.said(settings.language) for line in done.lines()))
         else:
-            done = await old_queue.leave_backlog(store, selection)
-        if take_in:
-            print("\n".join(a.said(settings, "message_taken_now", id=m, task=t) for m, t in done))
-        print(a.said(settings, "backlog_taken" if take_in else "backlog_left", n=len(done)))
+            left = await old_queue.leave_backlog(store, selection)
+            print(a.said(settings, "backlog_left", n=len(left)))
     return ExitCode.OK
 
 

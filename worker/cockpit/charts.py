@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from html import escape
 
@@ -41,20 +42,8 @@ def bars(
         f'<text x="{PAD}" y="16" class="chart-title">{escape(title)}</text>',
         f'<text x="{WIDTH - PAD}" y="34" text-anchor="end" class="chart-axis">max {_label(top, money)}</text>',
     ]
-    width = slot * 0.8
     for i, day in enumerate(days):
-        base = float(HEIGHT)
-        for n, (name, values) in enumerate(series.items()):
-            tall = (HEIGHT - 48) * values[i] / top
-            if tall <= 0:
-                continue
-            x = PAD + i * slot + slot * 0.1
-            y = base = base - tall
-            tip = escape(f"{name} {day_month(day, months)}: {_label(values[i], money)}")
-            parts.append(
-                f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{tall:.1f}" '
-                f'fill="{COLOURS[n % len(COLOURS)]}"><title>{tip}</title></rect>'
-            )
+        parts.extend(_stacked(PAD + i * slot + slot * 0.1, slot * 0.8, top, day_month(day, months), series, i, money))
         if i % max(1, -(-DAY_LABEL // int(slot or 1))) == 0:
             parts.append(
                 f'<text x="{PAD + i * slot + slot / 2:.1f}" y="{HEIGHT + 16}" text-anchor="middle" '
@@ -68,6 +57,24 @@ def bars(
     return "".join(parts)
 
 
+def _stacked(
+    x: float, width: float, top: float, said_day: str, series: Mapping[str, Sequence[float]], day: int, money: bool
+) -> list[str]:
+    """One day's bars, each series on the one before it."""
+    parts, base = [], float(HEIGHT)
+    for n, (name, values) in enumerate(series.items()):
+        tall = (HEIGHT - 48) * values[day] / top
+        if tall <= 0:
+            continue
+        base -= tall
+        tip = escape(f"{name} {said_day}: {_label(values[day], money)}")
+        parts.append(
+            f'<rect x="{x:.1f}" y="{base:.1f}" width="{width:.1f}" height="{tall:.1f}" '
+            f'fill="{COLOURS[n % len(COLOURS)]}"><title>{tip}</title></rect>'
+        )
+    return parts
+
+
 def _label(value: float, money: bool) -> str:
     return f"${value:.2f}" if money else f"{round(value, 2):g}"  # 1.33, as `taak overzicht` shows a ratio
 
@@ -75,6 +82,16 @@ def _label(value: float, money: bool) -> str:
 # The before-and-after pictures are drawn for the phone: 360 units wide with 13-unit text, so that the page's
 # 390 px (a chart of at least 305 px there) shows every label at 11 px or more; on a wide page they grow to 560 px.
 NARROW, NARROW_TEXT, PLOT = 360, 13, 130
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where a grouped picture's bars stand: a day's slot, a bar's width, the axis (`base`) and the scale (`top`)."""
+
+    slot: float
+    width: float
+    base: float
+    top: float
 
 
 def grouped(
@@ -94,58 +111,21 @@ def grouped(
     infinite figure (none handled of some messages: the worst day) is a bar to the top with a dashed outline, its
     title `endless`: never no bar, as if the day had nothing."""
     lines = _wrapped(title)
-    finite = (v for values in series.values() for v in values if v is not None and not math.isinf(v))
-    top = max(finite, default=0.0) or 1.0
     plot_top = 14 + 17 * len(lines) + 6
-    base = plot_top + PLOT
     slot = (NARROW - 16) / max(len(days), 1)
-    width = slot * 0.8 / max(len(series), 1)
+    frame = _Frame(slot, slot * 0.8 / max(len(series), 1), plot_top + PLOT, _finite_top(series))
     parts = [
         *(_text(8, 16 + 17 * n, line, weight="600") for n, line in enumerate(lines)),
-        _text(NARROW - 8, plot_top - 4, f"max {_label(top, False)}", anchor="end", fill="#555"),
-        f'<line x1="8" y1="{base}" x2="{NARROW - 8}" y2="{base}" stroke="#999"/>',
+        _text(NARROW - 8, plot_top - 4, f"max {_label(frame.top, False)}", anchor="end", fill="#555"),
+        f'<line x1="8" y1="{frame.base}" x2="{NARROW - 8}" y2="{frame.base}" stroke="#999"/>',
+        *_side_by_side(frame, days, series, months, before or {}, endless),
     ]
-    for i, day in enumerate(days):
-        for n, (name, values) in enumerate(series.items()):
-            value = values[i]
-            if value is None or value <= 0:
-                continue
-            capped = math.isinf(value)
-            height = PLOT if capped else PLOT * value / top
-            x = 8 + i * slot + slot * 0.1 + n * width
-            faded = ' fill-opacity="0.45"' if before and before.get(name, [False] * len(days))[i] else ""
-            outline = ' stroke="#222" stroke-dasharray="3 2"' if capped else ""
-            tip = escape(f"{name} {day_month(day, months)}: {endless if capped else _label(value, False)}")
-            parts.append(
-                f'<rect x="{x:.1f}" y="{base - height:.1f}" width="{width:.1f}" height="{height:.1f}" '
-                f'fill="{COLOURS[n % len(COLOURS)]}"{faded}{outline}><title>{tip}</title></rect>'
-            )
-        if i % -(-len(days) // 6) == 0:  # at most six labels: `30 nov` at 13 units needs about 45
-            parts.append(
-                _text(
-                    _inside(8 + i * slot + slot / 2, day_month(day, months)),
-                    base + 16,
-                    day_month(day, months),
-                    anchor="middle",
-                )
-            )
-    y = base + 38
-    if switch_on is not None and switch_on[0] in days:  # a dashed line to the axis; its label under the days
-        x = 8 + days.index(switch_on[0]) * slot
-        parts.append(
-            f'<line x1="{x:.1f}" y1="{plot_top}" x2="{x:.1f}" y2="{base}" stroke="#222" stroke-dasharray="4 3"/>'
-        )
-        anchor = "start" if x < NARROW / 2 else "end"
-        parts.append(_text(x + (3 if anchor == "start" else -3), y, switch_on[1], anchor=anchor))
+    y = frame.base + 38
+    if switch_on is not None and switch_on[0] in days:
+        parts.extend(_switch_on(8 + days.index(switch_on[0]) * slot, plot_top, frame.base, y, switch_on[1]))
         y += 22
-    x = 8.0
-    for n, name in enumerate(series):
-        room = 18 + 7.5 * len(name) + 10
-        if x > 8 and x + room > NARROW - 8:
-            x, y = 8.0, y + 20
-        parts.append(f'<rect x="{x:.1f}" y="{y - 11}" width="12" height="12" fill="{COLOURS[n % len(COLOURS)]}"/>')
-        parts.append(_text(x + 16, y, name))
-        x += room
+    legend, y = _legend(list(series), y)
+    parts.extend(legend)
     for line in [line for part in note.splitlines() for line in _wrapped(part)]:
         y += 20
         parts.append(_text(8, y, line, fill="#555"))
@@ -154,6 +134,71 @@ def grouped(
         'style="max-width: 560px" xmlns="http://www.w3.org/2000/svg">'
     )
     return head + "".join(parts) + "</svg>"
+
+
+def _finite_top(series: Mapping[str, Sequence[float | None]]) -> float:
+    """The picture's scale: its largest finite figure (an infinite one is drawn to the top, not scaled)."""
+    finite = (v for values in series.values() for v in values if v is not None and not math.isinf(v))
+    return max(finite, default=0.0) or 1.0
+
+
+def _side_by_side(
+    frame: _Frame,
+    days: Sequence[date],
+    series: Mapping[str, Sequence[float | None]],
+    months: Sequence[str],
+    before: Mapping[str, Sequence[bool]],
+    endless: str,
+) -> list[str]:
+    """Each day's bars beside each other, and at most six day labels (`30 nov` at 13 units needs about 45)."""
+    parts = []
+    for i, day in enumerate(days):
+        said_day = day_month(day, months)
+        for n, (name, values) in enumerate(series.items()):
+            faded = name in before and before[name][i]
+            parts.extend(_bar(frame, i, n, values[i], faded=faded, tip=f"{name} {said_day}", endless=endless))
+        if i % -(-len(days) // 6) == 0:
+            middle = _inside(8 + i * frame.slot + frame.slot / 2, said_day)
+            parts.append(_text(middle, frame.base + 16, said_day, anchor="middle"))
+    return parts
+
+
+def _bar(frame: _Frame, day: int, n: int, value: float | None, *, faded: bool, tip: str, endless: str) -> list[str]:
+    """Series n's bar on day `day` (none for no figure or none above 0); an infinite figure reaches the top."""
+    if value is None or value <= 0:
+        return []
+    capped = math.isinf(value)
+    height = PLOT if capped else PLOT * value / frame.top
+    x = 8 + day * frame.slot + frame.slot * 0.1 + n * frame.width
+    lighter = ' fill-opacity="0.45"' if faded else ""
+    outline = ' stroke="#222" stroke-dasharray="3 2"' if capped else ""
+    said = escape(f"{tip}: {endless if capped else _label(value, False)}")
+    return [
+        f'<rect x="{x:.1f}" y="{frame.base - height:.1f}" width="{frame.width:.1f}" height="{height:.1f}" '
+        f'fill="{COLOURS[n % len(COLOURS)]}"{lighter}{outline}><title>{said}</title></rect>'
+    ]
+
+
+def _switch_on(x: float, plot_top: float, base: float, y: float, label: str) -> list[str]:
+    """A dashed line at the switch-on day's left edge down to the axis, its label under the days."""
+    anchor = "start" if x < NARROW / 2 else "end"
+    return [
+        f'<line x1="{x:.1f}" y1="{plot_top}" x2="{x:.1f}" y2="{base}" stroke="#222" stroke-dasharray="4 3"/>',
+        _text(x + (3 if anchor == "start" else -3), y, label, anchor=anchor),
+    ]
+
+
+def _legend(names: Sequence[str], y: float) -> tuple[list[str], float]:
+    """A square and a name per series, wrapped to the width; returns the parts and the last line's y."""
+    parts, x = [], 8.0
+    for n, name in enumerate(names):
+        room = 18 + 7.5 * len(name) + 10
+        if x > 8 and x + room > NARROW - 8:
+            x, y = 8.0, y + 20
+        parts.append(f'<rect x="{x:.1f}" y="{y - 11}" width="12" height="12" fill="{COLOURS[n % len(COLOURS)]}"/>')
+        parts.append(_text(x + 16, y, name))
+        x += room
+    return parts, y
 
 
 def _inside(middle: float, said: str) -> float:

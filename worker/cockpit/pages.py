@@ -40,7 +40,7 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
 .chart { width: 100%; max-width: 480px; height: auto; display: block; }
 .chart-title { font-size: 14px; font-weight: 600; }
 .chart-axis { font-size: 12px; fill: #444; }
-.message { background: #fff7d6; padding: .5em 1em; margin: 1em; border-radius: 4px; }
+.message { background: #fff7d6; padding: .5em 1em; margin: 1em; border-radius: 4px; white-space: pre-line; }
 /* Below a phone's width: one column, and a table of class "cards" becomes one card per row, each cell under its
    column's name (data-label), so that nothing needs sideways scrolling. */
 @media (max-width: 700px) {
@@ -50,8 +50,8 @@ button { font: inherit; padding: .3em .8em; margin: .2em 0; white-space: nowrap;
   table.cards, table.cards tbody, table.cards tr { display: block; }
   table.cards tr { border: 1px solid #e3e3df; border-radius: 6px; padding: .3em .5em; margin: 0 0 .6em; }
   table.cards th.card-title { display: block; border: 0; padding: .2em 0; font-size: 1.05em; }
-  table.cards td { display: flex; gap: .8em; justify-content: space-between; border: 0; padding: .15em 0;
-                   text-align: right; }
+  table.cards td { display: flex; flex-wrap: wrap; gap: .8em; justify-content: space-between; border: 0;
+                   padding: .15em 0; text-align: right; }
   table.cards td[data-label]::before { content: attr(data-label); color: #666; text-align: left; flex: none; }
   table.cards td.card-text { display: block; text-align: left; }
   table.cards td.card-text::before { display: block; }
@@ -67,7 +67,7 @@ li.card { border: 1px solid #ddd; border-radius: 6px; padding: .5em .7em; margin
 li.card label { display: block; }
 li.card input[type=checkbox] { width: 1.3em; height: 1.3em; vertical-align: middle; margin-right: .4em; }
 li.card p { margin: .3em 0 0; }
-.sample { color: #555; }
+.sample, .ids { color: #555; }
 """
 
 LIVE_LOG = """

@@ -24,7 +24,7 @@ from worker.cockpit.pages import render
 from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
-from worker.core.intake import groups
+from worker.core.intake import groups, id_order
 from worker.core.machines import expand_facts, newest_version, said_version
 from worker.core.model import FINAL, LogRow, Soort, Status, Task
 from worker.core.phrases import area_words, message, phrase
@@ -214,33 +214,38 @@ async def switch(request: Request, cockpit: Cockpit) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
-async def backlog_page(request: Request, cockpit: Cockpit) -> Response:
-    """The skipped backlog as cards, one a sender, recipient and month, each with its checkbox."""
+async def backlog_page(_request: Request, cockpit: Cockpit) -> Response:
+    return await _backlog_page(cockpit, None)
+
+
+async def _backlog_page(cockpit: Cockpit, said: str | None) -> Response:
+    """The skipped backlog as cards, one a sender, recipient and month, each with its checkbox, its messages' IDs
+    and what a take-in would do apart from making tasks (the CLI's dry run lines); `said`: what was just done."""
     async with cockpit.store.connection() as held:
         seen = await intake.backlog(held.conn, cockpit.settings, intake.Selection())
-    settings = cockpit.settings
+    settings, language = cockpit.settings, cockpit.language
     if isinstance(seen, str):
-        return cockpit.page(cockpit.words["backlog"], message("intake_off", cockpit.language, reason=seen), 200)
-    cards = [
-        {
-            "sender": g.sender,
-            "recipient": g.recipient,
-            "known": g.recipient in seen.known,
-            "month": g.month,
-            "count": g.count,
-            "sample": g.sample,
-            "ids": json.dumps(list(g.ids)),
-        }
-        for g in groups(seen.messages, settings.zone)
-    ]
-    mark, count = request.query_params.get("gedaan", ""), request.query_params.get("n", "")
-    action = mark.partition(".")[0]
-    done = action in ("backlog_taken", "backlog_left") and hmac.compare_digest(mark, cockpit.done_mark(action, count))
-    said = message(action, cockpit.language, n=int(count)) if done and count.isdigit() else None  # the CLI's line
+        return cockpit.page(cockpit.words["backlog"], message("intake_off", language, reason=seen), 200)
+    by_id = {m.id: m for m in seen.messages}
+    cards = []
+    for g in groups(seen.messages, settings.zone):
+        members = [by_id[i] for i in g.ids]
+        cards.append(
+            {
+                "sender": g.sender,
+                "recipient": g.recipient,
+                "month": g.month,
+                "count": g.count,
+                "sample": g.sample,
+                "shown_ids": ", ".join(sorted(g.ids, key=id_order)),
+                "notes": [note.said(language) for note in seen.notes(members)],
+                "ids": json.dumps(list(g.ids)),
+            }
+        )
     return HTMLResponse(
         render(
             "backlog.html",
-            cockpit.language,
+            language,
             title=cockpit.words["backlog"],
             csrf=cockpit.csrf,
             cards=cards,
@@ -251,8 +256,10 @@ async def backlog_page(request: Request, cockpit: Cockpit) -> Response:
 
 
 async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
-    """The checked cards taken in (`besluit=neem`) or left (`besluit=sla-over`), as `taak intake neem` and
-    `taak intake sla-over` do with these messages: all or nothing, each message once."""
+    """The checked cards taken in (`besluit=neem`) or left (`besluit=sla-over`), as `taak intake neem --alle --ja`
+    and `taak intake sla-over --alle --ja` do with these messages: one transaction, each message once, what cannot
+    come in as it is left in the backlog and said. The page that answers is the backlog as it is now, with the
+    CLI's lines (`bericht X -> HV-...`) on top."""
     form: dict[str, str] = request.state.form
     decision = form.get("besluit", "")
     if decision not in ("neem", "sla-over"):
@@ -273,13 +280,13 @@ async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
     try:
         if decision == "neem":
             done = await intake.take_backlog(cockpit.store, selection)
+            said = [line.said(cockpit.language) for line in done.lines()]
         else:
-            done = await intake.leave_backlog(cockpit.store, selection)
+            left = await intake.leave_backlog(cockpit.store, selection)
+            said = [message("backlog_left", cockpit.language, n=len(left))]
     except TaakError as error:
         return cockpit.bad_request(error.render(cockpit.language), 400)
-    action = "backlog_taken" if decision == "neem" else "backlog_left"
-    count = str(len(done))
-    return RedirectResponse(f"/achterstand?gedaan={cockpit.done_mark(action, count)}&n={count}", status_code=303)
+    return await _backlog_page(cockpit, "\n".join(said))
 
 
 ROUTES = [

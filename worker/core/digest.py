@@ -113,7 +113,7 @@ def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[dat
         ),
         _section(say("digest.failed", n=len(failed)), [_failed(c, say) for c in failed]),
         _section(say("digest.due", n=len(facts.due)), [_due(d, say, moment) for d in facts.due]),
-        _section(say("digest.unserved", n=len(facts.unserved)), [_unserved(u, say) for u in facts.unserved]),
+        _section(say("digest.unserved", n=len(facts.unserved)), _unserved(facts.unserved, say)),
         _section(say("digest.finished", n=len(finished)), [_finished(c, say) for c in finished]),
         say("digest.braked", bots=braked) if braked else "",
         _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in busy]),
@@ -136,8 +136,27 @@ def _due(d: Due, say: Say, moment: Callable[[datetime], str]) -> str:
     return say("digest.due_line", id=d.id, title=_cut(d.titel), when=moment(d.uiterlijk), status=d.status)
 
 
-def _unserved(u: Unserved, say: Say) -> str:
-    return say("digest.unserved_line", id=u.id, skill=u.nodig, title=_cut(u.titel))
+def _unserved(unserved: list[Unserved], say: Say) -> list[str]:
+    """A task alone for its skill on a line of its own; the tasks of a skill that has more on one line (fifty tasks
+    that need tekst were fifty lines)."""
+    per_skill: dict[str, list[Unserved]] = {}
+    for u in unserved:
+        per_skill.setdefault(u.nodig, []).append(u)
+    return [
+        say("digest.unserved_line", id=tasks[0].id, skill=skill, title=_cut(tasks[0].titel))
+        if len(tasks) == 1
+        else say("digest.unserved_many", n=len(tasks), skill=skill, ids=some_ids([t.id for t in tasks]))
+        for skill, tasks in per_skill.items()
+    ]
+
+
+IDS_SHOWN = 5  # of many tasks told of at once, the IDs named; the rest counted
+
+
+def some_ids(ids: list[str]) -> str:
+    """`HV-1, HV-2, HV-3`, or the first IDS_SHOWN of more and how many more: `HV-1, ..., HV-5 (+45)`."""
+    more = len(ids) - IDS_SHOWN
+    return ", ".join(ids[:IDS_SHOWN]) + (f" (+{more})" if more > 0 else "")
 
 
 def _section(header: str, lines: list[str]) -> str:

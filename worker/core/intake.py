@@ -12,10 +12,11 @@ and only the owner decides on it: `taak intake neem` takes it in, `taak intake s
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime
 from enum import StrEnum
 from zoneinfo import ZoneInfo
 
@@ -56,6 +57,8 @@ class Message:
     names_task: bool  # its text names a task ID that exists
     task_id: str | None = None
     text: str | None = None  # read only where it is shown or taken in
+    named_task: str | None = None  # the task its text names, where the backlog is read
+    named_status: str | None = None  # that task's status
 
 
 def decide(message: Message, rules: Rules) -> Decision:
@@ -126,19 +129,39 @@ def sample_line(text: str) -> str:
 _DAY_OR_MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?$")
 
 
-def day_bound(text: str, option: str, zone: ZoneInfo, *, end: bool) -> datetime:
-    """`2026-07-14` or a month, `2026-07`, as a bound in `zone`: its start (`--sinds`), or the start of the day or
-    month after it (`--tot`, which takes in the day or month it names). Anything else is refused."""
+def day_bound(text: str, option: str, *, end: bool) -> date:
+    """`2026-07-14` or a month, `2026-07`, as a day of the calendar: its first day (`--sinds`), or its last
+    (`--tot`, which takes in the day or month it names). A day, not a moment: no bound is ever moved past the
+    calendar (the first day of year 1, the last of 9999) by a time zone or a day after. Anything else is refused."""
     found = _DAY_OR_MONTH.match(text.strip())
     try:
         if found is None:
             raise ValueError
         year, month, day = int(found.group(1)), int(found.group(2)), found.group(3)
-        first = date(year, month, int(day) if day else 1)
-        if end and day:
-            first = date.fromordinal(first.toordinal() + 1)
-        elif end:
-            first = date(year + month // 12, month % 12 + 1, 1)
-    except (ValueError, OverflowError):
+        if day:
+            return date(year, month, int(day))
+        return date(year, month, calendar.monthrange(year, month)[1] if end else 1)
+    except ValueError:
         raise InvalidInput("bad_day", option=option, value=text) from None
-    return datetime.combine(first, time(0), tzinfo=zone)
+
+
+def period(since: str | None, until: str | None) -> tuple[date | None, date | None]:
+    """`--sinds` and `--tot` as first and last day, each None for open; a period that ends before it starts is
+    refused naming both, as bad input (it could match nothing)."""
+    first = day_bound(since, "--sinds", end=False) if since is not None else None
+    last = day_bound(until, "--tot", end=True) if until is not None else None
+    if first is not None and last is not None and last < first:
+        raise InvalidInput("backlog_backwards", since=since, until=until)
+    return first, last
+
+
+def id_order(message_id: str) -> tuple[int, int, str]:
+    """Message IDs in the order a person reads them: numbers by their value (9 before 10), then any other."""
+    digits = message_id.isdigit()
+    return (0 if digits else 1, int(message_id) if digits else 0, message_id)
+
+
+def ids_said(ids: Iterable[str], most: int = 5) -> str:
+    """A few IDs, in order, for a line: `3, 9, 10, …`."""
+    ordered = sorted(ids, key=id_order)
+    return ", ".join(ordered[:most]) + (", …" if len(ordered) > most else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
@@ -93,18 +94,29 @@ def is_bot_name(name: str) -> bool:
     return bool(BOT_NAME.match(name)) and name[0].isalnum() and len(name) <= NAME_MAX_CHARS
 
 
+# A word that implies a skill has 3 characters at least: a single letter began half the words of a task (`b` made
+# "Bewerk de foto" need the skill), and two are as bad.
+SKILL_WORD_MIN_CHARS = 3
+
+
+def word_form(word: str) -> str:
+    """A word in the form a skill's words are kept and a task's text is matched in (taak_nieuw): NFKC and lower case,
+    so that `ｆｏｔｏ` is foto and an é typed as e and an accent is é."""
+    return unicodedata.normalize("NFKC", word).lower()
+
+
 def skill_words(text: str) -> tuple[str, ...]:
     """`foto, Video,scherm` as the words that imply a skill (`taak vaardigheid SKILL --woorden`): each trimmed and in
-    lower case, once, in the order given; `geen`: none. A word may be letters and digits only (is_skill_word), as
-    the database splits a task's text into words (taak_nieuw): the caller refuses any other."""
-    if text.strip().lower() in ("geen", "none"):
+    word_form, once, in the order given; `geen` alone: none. A word may be letters and digits only (is_skill_word),
+    as the database splits a task's text into words (taak_nieuw): the caller refuses any other."""
+    if word_form(text.strip()) in ("geen", "none"):
         return ()
-    words = [part.strip().lower() for part in text.split(",")]
+    words = [word_form(part.strip()) for part in text.split(",")]
     return tuple(dict.fromkeys(words))
 
 
 def is_skill_word(word: str) -> bool:
-    return word.isalnum() and len(word) <= NAME_MAX_CHARS
+    return word.isalnum() and SKILL_WORD_MIN_CHARS <= len(word) <= NAME_MAX_CHARS
 
 
 def shown_name(name: str) -> str:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import structlog
 
+from worker.core.digest import some_ids
 from worker.core.owner_channel import (
     Answer,
     NoText,
@@ -31,6 +32,7 @@ from worker.core.owner_channel import (
     route,
 )
 from worker.core.phrases import message
+from worker.daemon.lane import Lane
 from worker.daemon.outbox import make_reminders, owner_text, run_command
 from worker.db import channel as table
 from worker.db.owner import owner_name
@@ -205,6 +207,7 @@ class OwnerChannel:
     holder: str  # this daemon, as the reader's lease names it
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     sent_up_to: datetime | None = None  # the last digest time seen sent: till the next, no statement asks again
+    lane: Lane = field(default_factory=Lane)  # the daemon's, which `db` runs in: a send steps out of it
 
     @property
     def settings(self) -> Settings:
@@ -266,6 +269,10 @@ class OwnerChannel:
             await table.hold(held.conn, row["id"], until)
             log.info("message_held", kind=row["soort"], task_id=row["taak_id"], until=until.isoformat())
             return 0
+        if row["soort"] == "vaardigheid" and (together := await table.unserved_together(held.conn, row["id"])):
+            skill, others = together  # fifty tasks that need tekst were fifty messages
+            ids = some_ids([row["taak_id"], *others])
+            text = message("notify_unserved_many", s.language, n=1 + len(others), skill=skill, ids=ids)
         await table.send_now(held.conn, row["id"], text.rstrip("\n"))
         log.info("message_urgent", kind=row["soort"], task_id=row["taak_id"])
         return 1
@@ -311,9 +318,10 @@ class OwnerChannel:
             with anyio.CancelScope(shield=True) as shield:
                 shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
                 try:
-                    extern_id = await channel.send(
-                        delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
-                    )
+                    async with self.lane.outside():
+                        extern_id = await channel.send(
+                            delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
+                        )
                 except ChannelFailed as failed:
                     await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
                     log.warning(

@@ -26,6 +26,7 @@ from worker.core.phrases import message
 from worker.daemon import outbox
 from worker.daemon.channel import OwnerChannel, channels_of
 from worker.daemon.gate import Running
+from worker.daemon.lane import Lane
 from worker.db import bots as bot_table
 from worker.db import intake
 from worker.db.ledger import Verlopen
@@ -69,11 +70,12 @@ class Duties:
     # Migrations a newer version of taak applied: while there are any, the worker claims nothing.
     newer_schema: list[str] = field(default_factory=list)
     skills: frozenset[str] | None = None  # what the bots can do, as the last heartbeat read it (None: not yet)
+    lane: Lane = field(default_factory=Lane)  # the one `db` runs each operation in (worker/daemon/lane.py)
 
     @cached_property
     def owner_channel(self) -> OwnerChannel:
         s = self.store.settings
-        return OwnerChannel(self.store, self.db, channels_of(s), holder=f"{s.machine}:{os.getpid()}")
+        return OwnerChannel(self.store, self.db, channels_of(s), holder=f"{s.machine}:{os.getpid()}", lane=self.lane)
 
     def all(self) -> tuple[Callable[[], Awaitable[None]], ...]:
         return (

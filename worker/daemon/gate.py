@@ -310,11 +310,11 @@ class Gate:
         once a burst, not once a write."""
         state = _Forwarding({e.seq for e in self.journal.pending()})
         try:
-            async with anyio.create_task_group() as lanes:
+            async with anyio.create_task_group() as group:
                 while True:
                     for entry in _oldest_each(self.journal.pending(), state.on_way):
                         state.on_way.add(entry.task_id)
-                        lanes.start_soon(self._forward_one, entry, state)
+                        group.start_soon(self._forward_one, entry, state)
                     ended = state.written and not self.journal.pending()
                     if anyio.current_time() - state.began > BURST_MAX_SECONDS or await self._quiet(bool(ended)):
                         await self._after_burst(state)
@@ -352,7 +352,7 @@ class Gate:
         await self._refresh_copies(task_id)
 
     async def _quiet(self, burst_ended: bool) -> bool:
-        """Wait for a new entry (or a lane that is done); True when a burst of writes ended without one."""
+        """Wait for a new entry (or an entry forwarded); True when a burst of writes ended without one."""
         with anyio.move_on_after(BURST_QUIET_SECONDS if burst_ended else math.inf):
             await self.new_entry.wait()
         if self.new_entry.is_set():

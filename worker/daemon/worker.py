@@ -31,6 +31,7 @@ from worker.core.folders import check_private, make_folder, make_private_folder,
 from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
 from worker.core.phrases import Phrase, file_error_line, message, os_phrase, phrase
+from worker.core.poll import next_poll_wait
 from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
@@ -44,6 +45,7 @@ from worker.daemon.duties import Duties
 from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathTooLong, reason_fields
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal, NotKept
+from worker.daemon.lane import Lane
 from worker.daemon.listen import listen
 from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import LeaseCheck, Limits, SessionReport, run_session
@@ -65,6 +67,9 @@ log = structlog.get_logger("queue-worker")
 T = TypeVar("T")
 
 FINISH_DEADLINE_SECONDS = 60
+# A pooled connection unused this long closes: what a burst of sessions opened is given back a minute after it,
+# while the lane's one (every claim and duty, at least every TAAK_HEARTBEAT_SECONDS) stays.
+IDLE_CONNECTION_SECONDS = 60.0
 GIVE_BACK_WAIT_SECONDS = 10  # then the journal keeps the give-back and writes it when the database is back
 
 
@@ -123,6 +128,8 @@ class Worker:
         self.previous_claims: list[Group] = []  # what a run before this one held, given back at the start
         self.user_umask = 0o022  # the user's own, read at the start
         self.suspended = False  # Ctrl-Z: nothing is claimed until the process is continued
+        self.lane = Lane()  # the claim and the duties take turns: an idle daemon holds one pooled connection
+        self.poll_wait = 0.0  # the next wait between claims in poll mode (worker/core/poll.py), 0: not yet
 
     # --- life cycle -------------------------------------------------------------------------------
 
@@ -213,9 +220,14 @@ class Worker:
         async def connect(scope: anyio.CancelScope) -> None:
             try:
                 self.database = await resolve_pooler(self.settings, self.database)
-                found.append(
-                    await create_pool(self.settings, self.database, min_size=1, max_size=self.settings.concurrency + 4)
+                pool = create_pool(
+                    self.settings,
+                    self.database,
+                    min_size=1,
+                    max_size=self.settings.concurrency + 4,
+                    idle_seconds=IDLE_CONNECTION_SECONDS,
                 )
+                found.append(await pool)
             except Exception as exc:  # raised below, outside the task group: not as an exception group
                 failed.append(exc)
             scope.cancel()
@@ -233,10 +245,11 @@ class Worker:
         grace = self.settings.reaper_grace_seconds
         duties = Duties(
             self.store,
-            self.outages.run,
+            lambda what, operation: self.outages.run(what, self.lane(operation)),
             self.running,
             self.bots,
             just_back=lambda: self.outages.settling(grace),
+            lane=self.lane,
         )
         self.duties = duties
         await duties.check_schema()  # before the first claim
@@ -428,41 +441,53 @@ class Worker:
             if self.once and self.claimed_once:
                 await self._until_idle()
                 return
-            await self._claim_free_slots(group)
+            took = await self._claim_free_slots(group)
             if self.once and not self.claimed_once:
                 log.info("nothing_to_claim", bots=self.bots)
                 return
-            with anyio.move_on_after(self._next_wait()):
+            with anyio.move_on_after(self._next_wait(took)):
                 await self.wake.wait()
             self.wake = anyio.Event()
 
-    def _next_wait(self) -> float:
+    def _next_wait(self, took: bool) -> float:
+        """Until the next look: the pause's end; with LISTEN, TAAK_POLL_SECONDS (a notice wakes it sooner); in poll
+        mode a wait that grows while nothing is found (worker/core/poll.py)."""
         pause = self.paused_until - time.monotonic()
-        return max(pause, 0.0) if pause > 0 else self.settings.poll_seconds
+        if pause > 0:
+            return pause
+        if self.settings.listen and not self.database.is_transaction_pooler:
+            return self.settings.poll_seconds
+        self.poll_wait = next_poll_wait(self.poll_wait, took, self.settings.poll_seconds)
+        return self.poll_wait
 
-    async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> None:
+    async def _claim_free_slots(self, group: anyio.abc.TaskGroup) -> bool:
+        """Claim while a slot is free; whether a task was taken."""
+        took = False
         if self.duties is not None and self.duties.newer_schema:  # said by the duty that found it
-            return
+            return took
         if time.monotonic() < self.paused_until:
             self._skipping(message("claim_paused", self.settings.language))
         while self._may_claim():
             session_id = str(uuid.uuid4())
             try:
-                claimed = await self.outages.run("claim", partial(self._claim, session_id), abandon=self.stopping)
+                claimed = await self.outages.run(
+                    "claim", self.lane(partial(self._claim, session_id)), abandon=self.stopping
+                )
             except DatabaseGone:  # stopped during an outage: nothing is claimed after a stop
-                return
+                return took
             if claimed is None:
-                return
+                return took
             claim, confirmed = claimed
             if self.stopping.is_set() or self.suspended:  # the stop came while the claim was on its way: back unstarted
                 await self._vrijgeven(claim, session_id, phrase("outcome_shutdown"))
                 said = message("outcome_shutdown", self.settings.language)
                 log.info("claim_vrijgegeven", task_id=claim.task.id, reason=said)
-                return
-            self.claimed_once = True
+                return took
+            took = self.claimed_once = True
             self.groups.claimed(claim.task.id, claim.token)
             self.running[claim.task.id] = self._running(claim, session_id)
             group.start_soon(self._run_task, claim, session_id, confirmed)
+        return took
 
     def _may_claim(self) -> bool:
         """A free slot, no stop, no suspension or pause, and (with --once) nothing claimed yet."""

@@ -9,7 +9,15 @@ from decimal import Decimal
 from types import EllipsisType
 
 from worker.core.errors import InvalidInput, Refused
-from worker.core.model import NAME_MAX_CHARS, bot_name, is_bot_name, is_skill_word, shown_name, skill_words
+from worker.core.model import (
+    NAME_MAX_CHARS,
+    SKILL_WORD_MIN_CHARS,
+    bot_name,
+    is_bot_name,
+    is_skill_word,
+    shown_name,
+    skill_words,
+)
 from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
@@ -169,22 +177,33 @@ class Skill:
     bots_aan: list[str]  # of those, the ones switched on
 
 
+# The keyword for no skill (`taak bot kan BOT --geen`, `--woorden geen`): never a skill, never a word.
+NO_SKILL = "geen"
+
+
 def check_skill_name(name: str) -> str:
-    """The one spelling of a skill (`Beeld ` is beeld), with a bot's rules for a name."""
+    """The one spelling of a skill (`Beeld ` is beeld), with a bot's rules for a name; `geen` is the keyword for
+    none, never a skill."""
     normal = bot_name(name)
     if not normal:
         raise InvalidInput("empty_skill")
     if not is_bot_name(normal):
         raise InvalidInput("bad_skill_name", value=shown_name(name), limit=NAME_MAX_CHARS)
+    if normal == NO_SKILL:
+        raise InvalidInput("skill_named_geen")
     return normal
 
 
 def check_skill_words(text: str) -> list[str]:
-    """The words of `--woorden` (`geen`: none); a word of other characters than letters and digits is refused."""
+    """The words of `--woorden` (`geen` alone: none); a word of other characters than letters and digits, a short
+    one, and `geen` among words are refused."""
     words = list(skill_words(text))
     for word in words:
+        if word == NO_SKILL:
+            raise InvalidInput("skill_word_geen")
         if not is_skill_word(word):
-            raise InvalidInput("bad_skill_word", value=shown_name(word), limit=NAME_MAX_CHARS)
+            shown = shown_name(word)
+            raise InvalidInput("bad_skill_word", value=shown, least=SKILL_WORD_MIN_CHARS, limit=NAME_MAX_CHARS)
     return words
 
 
@@ -210,7 +229,14 @@ async def set_skills(db: Executor, bot: str, skills: Sequence[str]) -> list[str]
 
 
 async def set_words(db: Executor, skill: str, words: Sequence[str] | None) -> Skill:
-    """A skill made known, with the words that imply it (None: as they were)."""
+    """A skill made known, with the words that imply it (None: as they were). A word belongs to one skill: one that
+    another skill has is refused, naming that skill, and nothing changes (the table's key says so to any other way
+    in)."""
     skill = check_skill_name(skill)
+    if words:
+        taken = await db.fetch(queries()["vaardigheid_woorden_bezet"], skill, list(words))
+        if taken:
+            pairs = ", ".join(f"{r['woord']} ({r['vaardigheid']})" for r in taken)
+            raise Refused("skill_word_taken", taken=pairs, skill=taken[0]["vaardigheid"])
     await db.execute(queries()["vaardigheid_zetten"], skill, list(words) if words is not None else None)
     return next(s for s in await all_skills(db) if s.vaardigheid == skill)

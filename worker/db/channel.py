@@ -27,6 +27,13 @@ async def send_now(conn: Connected, melding_id: int, text: str) -> None:
     await conn.execute(queries()["melding_nu"], melding_id, text)
 
 
+async def unserved_together(conn: Connected, melding_id: int) -> tuple[str, list[str]] | None:
+    """The other unrouted messages of tasks that wait for the same skill as message `melding_id`'s, settled as said
+    by it: the skill and their tasks, oldest first; None when there are none."""
+    rows = sorted(await conn.fetch(queries()["melding_vaardigheid_samen"], melding_id), key=lambda r: r["id"])
+    return (rows[0]["nodig"], [r["taak_id"] for r in rows]) if rows else None
+
+
 async def hold(conn: Connected, melding_id: int, until: datetime) -> None:
     await conn.execute(queries()["melding_vasthouden"], melding_id, until)
 

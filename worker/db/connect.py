@@ -249,15 +249,27 @@ async def _nothing_left_to_reset(_connection: asyncpg.Connection) -> None:
 
 
 async def create_pool(
-    settings: Settings, database: DatabaseUrl | None = None, *, min_size: int = 1, max_size: int = 10
+    settings: Settings,
+    database: DatabaseUrl | None = None,
+    *,
+    min_size: int = 1,
+    max_size: int = 10,
+    idle_seconds: float = 300.0,
 ) -> asyncpg.Pool:
+    """A pool that closes a connection left unused `idle_seconds` long (the pool hands out the one released last,
+    so a connection in steady use stays, and those a burst opened close)."""
     database = database or await resolve_database(settings)
     options = connection_options(settings, database)
     pool: asyncpg.Pool = await _retrying(
         settings,
         database,
         lambda: asyncpg.create_pool(
-            min_size=min_size, max_size=max_size, connect=open_connection, reset=_nothing_left_to_reset, **options
+            min_size=min_size,
+            max_size=max_size,
+            max_inactive_connection_lifetime=idle_seconds,
+            connect=open_connection,
+            reset=_nothing_left_to_reset,
+            **options,
         ),
     )
     return pool

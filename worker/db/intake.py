@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import asyncpg
 import structlog
 
 from worker.core.errors import InvalidInput, NotFound, Refused
-from worker.core.intake import LEFT, SKIPPED, UNUSABLE, Decision, Message, Rules, decide, in_backlog
+from worker.core.intake import LEFT, SKIPPED, UNUSABLE, Decision, Message, Rules, decide, ids_said, in_backlog
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
 from worker.core.phrases import Phrase, message, phrase
 from worker.core.terminal import is_blank
@@ -149,6 +149,8 @@ def message_from(record: asyncpg.Record) -> Message:
         names_task=record["genoemde_taak"] is not None,
         task_id=record["task_id"],
         text=text,
+        named_task=record["genoemde_taak"],
+        named_status=record.get("genoemde_status"),
     )
 
 
@@ -188,7 +190,7 @@ async def _take(
                 task_id, parent = SKIPPED, None
             else:
                 try:
-                    task_id, parent = await _convert(conn, ledger, dict(record))
+                    task_id, parent = (await _convert(conn, ledger, dict(record))).marks
                 except Unusable as unusable:
                     log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said(language))
                     task_id, parent = UNUSABLE, None
@@ -200,7 +202,7 @@ async def _take(
 
 async def take_one(
     store: Store, message_id: str, columns: Columns, found: Table, *, aan: str | None = None, new_bot: bool = False
-) -> str:
+) -> Taken:
     """The owner pulls in one message by its ID, whatever its age or status (one the owner left too); returns the
     task it became or joined. Its recipient (or `aan`) must be a bot the fleet knows, as with `taak nieuw --aan`."""
     message_id = message_id.strip()
@@ -218,11 +220,32 @@ async def take_one(
             raise Refused("message_no_recipient", id=message_id)
         record = {**dict(found_record), "ontvanger": await known_bot(conn, recipient, new=new_bot)}
         try:
-            task_id, parent = await _convert(conn, held.tasks, record)
+            taken = await _convert(conn, held.tasks, record)
         except Unusable as unusable:
             raise Refused("message_unusable", id=message_id, reason=unusable.reason) from None
-        await _mark(conn, columns, found, record["bericht_id"], task_id, parent)
-    return task_id
+        await _mark(conn, columns, found, record["bericht_id"], *taken.marks)
+    return taken
+
+
+@dataclass(frozen=True)
+class Taken:
+    """A message taken in: the task it became, or the existing task whose log it joined (with that task's status
+    then, and the kind of row it became there)."""
+
+    message: str
+    task: str
+    joined: str | None = None  # the existing task's status; None: a new task
+    soort: str | None = None
+
+    @property
+    def marks(self) -> tuple[str, str | None]:
+        """The message's task_id and parent_id."""
+        return self.task, self.task if self.joined is not None else None
+
+    def said(self) -> Phrase:
+        if self.joined is None:
+            return phrase("message_taken_now", id=self.message, task=self.task)
+        return phrase("message_joined", id=self.message, task=self.task, status=self.joined, soort=self.soort)
 
 
 class Unusable(Exception):
@@ -233,15 +256,15 @@ class Unusable(Exception):
         self.reason = reason
 
 
-async def _convert(conn: Connected, ledger: Ledger, message: Mapping[str, Any]) -> tuple[str, str | None]:
+async def _convert(conn: Connected, ledger: Ledger, message: Mapping[str, Any]) -> Taken:
     text = (message["tekst"] or "").replace("\x00", "")
     sender = (message["afzender"] or "").strip() or "agent_messages"
     named = TASK_ID_IN_TEXT.search(text)
     # Locked: two daemons answering the same waiting task must not both see it waiting.
     existing = await ledger.db.fetchrow(queries()["taak_vergrendeld"], named.group(0)) if named is not None else None
     if existing is not None:
-        await _join(ledger, existing, text, sender, message["bericht_id"])
-        return existing["id"], existing["id"]
+        soort = await _join(ledger, existing, text, sender, message["bericht_id"])
+        return Taken(message["bericht_id"], existing["id"], joined=str(existing["status"]), soort=soort)
     try:
         async with conn.transaction():  # a savepoint: one odd message must not undo the batch
             task_id = await ledger.nieuw(
@@ -251,16 +274,18 @@ async def _convert(conn: Connected, ledger: Ledger, message: Mapping[str, Any]) 
         raise Unusable(phrase(exc.key, **exc.values)) from None
     except asyncpg.CheckViolationError as exc:
         raise Unusable(phrase("message_breaks_rule", rule=exc.constraint_name or "?")) from None
-    return task_id, None
+    return Taken(message["bericht_id"], task_id)
 
 
-async def _join(ledger: Ledger, existing: asyncpg.Record, text: str, sender: str, message_id: str) -> None:
-    """A message naming a task joins its log: the answer when the task waits for the owner, else a note."""
+async def _join(ledger: Ledger, existing: asyncpg.Record, text: str, sender: str, message_id: str) -> str:
+    """A message naming a task joins its log: the answer when the task waits for the owner, else a note.
+    Returns the kind of row it became."""
     try:
         if existing["status"] == Status.WACHT_OP_MENS:
             await ledger.antwoord(existing["id"], text, wie=sender)
-        else:
-            await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message_id})
+            return Soort.ANTWOORD.value
+        await ledger.log(existing["id"], Soort.NOTITIE, text, bot=sender, meta={"agent_messages": message_id})
+        return Soort.NOTITIE.value
     except InvalidInput as exc:  # checked before anything is written: a text past TEXT_MAX_CHARS
         raise Unusable(phrase(exc.key, **exc.values)) from None
 
@@ -303,23 +328,23 @@ async def preview(conn: Connected, settings: Settings, bot: str | None) -> Previ
             if decision in (Decision.TASK, Decision.JOINS) and message.recipient not in seen.known and bot is None:
                 decision = Decision.NO_BOT.value
             seen.count(message, decision)
-        seen.backlog = await _backlog(conn, columns, found, seen.rules, Selection(recipient=bot))
+        seen.backlog = await _backlog(conn, columns, found, seen.rules, Selection(recipient=bot), settings.timezone)
     return seen
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Which messages of the backlog: each field None means any. `until` is exclusive."""
+    """Which messages of the backlog: each field None means any."""
 
     sender: str | None = None  # as core.intake.sender_key spells it
     recipient: str | None = None  # a bot, in its one spelling
-    since: datetime | None = None
-    until: datetime | None = None
+    since: date | None = None  # the first day, in TAAK_TIMEZONE
+    until: date | None = None  # the last day, taken in
     ids: tuple[str, ...] | None = None
 
 
 async def _backlog(
-    db: Executor, columns: Columns, found: Table, rules: Rules, selection: Selection
+    db: Executor, columns: Columns, found: Table, rules: Rules, selection: Selection, zone: str
 ) -> list[Message]:
     records = await db.fetch(
         statement("intake_achterstand", columns, found),
@@ -330,6 +355,7 @@ async def _backlog(
         selection.until,
         list(selection.ids) if selection.ids is not None else None,
         SKIPPED,
+        zone,
     )
     return [m for m in map(message_from, records) if in_backlog(m, rules)]
 
@@ -342,13 +368,41 @@ class Backlog:
 
     def problem(self, message: Message) -> Phrase | None:
         """Why this message cannot be taken in as it is, as far as it shows before trying (else None)."""
+        if not message.recipient:
+            return phrase("backlog_no_recipient")
         if message.recipient not in self.known:
-            return phrase("backlog_not_a_bot", bot=message.recipient or "-")
+            return phrase("backlog_not_a_bot", bot=message.recipient)
         if message.names_task:
             return None  # it joins a task's log: its length is checked against a log line's when it is taken
         if message.blank or message.characters > OPDRACHT_MAX_CHARS:
             return phrase("backlog_unusable")
         return None
+
+    def notes(self, messages: Sequence[Message]) -> list[Phrase]:
+        """What a take-in of these messages would do apart from making a task of each: which cannot come in as
+        they are, and why (they stay in the backlog), and which join an existing task's log instead."""
+        cannot: dict[Phrase, list[str]] = {}
+        joins: dict[tuple[str, str], list[str]] = {}
+        for m in messages:
+            if (problem := self.problem(m)) is not None:
+                cannot.setdefault(problem, []).append(m.id)
+            elif m.named_task is not None:
+                joins.setdefault((m.named_task, m.named_status or "-"), []).append(m.id)
+        return [*cannot_lines(cannot, "backlog_cannot"), *join_lines(joins)]
+
+    def can_come_in(self, messages: Sequence[Message]) -> list[Message]:
+        return [m for m in messages if self.problem(m) is None]
+
+
+def cannot_lines(cannot: Mapping[Phrase, list[str]], key: str) -> list[Phrase]:
+    return [phrase(key, n=len(ids), ids=ids_said(ids), reason=why) for why, ids in cannot.items()]
+
+
+def join_lines(joins: Mapping[tuple[str, str], list[str]]) -> list[Phrase]:
+    return [
+        phrase("backlog_joins", n=len(ids), ids=ids_said(ids), task=task, status=status)
+        for (task, status), ids in sorted(joins.items())
+    ]
 
 
 async def backlog(conn: Connected, settings: Settings, selection: Selection) -> Backlog | str:
@@ -361,63 +415,100 @@ async def backlog(conn: Connected, settings: Settings, selection: Selection) -> 
     if why := cutoff_problem(rules, settings.language):
         return why
     async with conn.transaction(readonly=True):
-        known = frozenset(b.bot for b in await all_bots(conn))
-        return Backlog(rules, await _backlog(conn, columns, found, rules, selection), known)
+        known = await _known(conn)
+        return Backlog(rules, await _backlog(conn, columns, found, rules, selection, settings.timezone), known)
 
 
-async def take_backlog(store: Store, selection: Selection) -> list[tuple[str, str]]:
-    """Every backlog message the selection names becomes a task (or joins the one it names), all or none: a
-    message for a bot the fleet does not know, or one that cannot become a task, refuses the whole run. Each is
-    taken once however many runs there are at the same time: the messages are locked in one order and read again.
-    Returns (message ID, task ID) in the messages' order; nothing matching is NotFound."""
-    return await _decide(store, selection, take_in=True)
+@dataclass(frozen=True)
+class Intake:
+    """What a take-in of the backlog did: the messages taken in, and those that could not come in as they are,
+    by why (they stay in the backlog, as they were)."""
+
+    taken: list[Taken]
+    stayed: dict[Phrase, list[str]]
+
+    def lines(self) -> list[Phrase]:
+        joined = sum(1 for t in self.taken if t.joined is not None)
+        n, new = len(self.taken), len(self.taken) - joined
+        # "0 joined an existing task" says nothing: the split only when one did.
+        counted = phrase("backlog_taken", n=n)
+        if joined:
+            counted = phrase("backlog_taken_joined", n=n, new=new, joined=joined)
+        return [*(t.said() for t in self.taken), *cannot_lines(self.stayed, "backlog_stayed"), counted]
 
 
-async def leave_backlog(store: Store, selection: Selection) -> list[tuple[str, str]]:
-    """The owner's decision to leave these backlog messages (`task_id = 'afgewezen'`): the backlog shows them no
-    more and `take_backlog` never takes them; `take_one` still takes one by its ID."""
-    return await _decide(store, selection, take_in=False)
-
-
-async def _decide(store: Store, selection: Selection, *, take_in: bool) -> list[tuple[str, str]]:
-    settings = store.settings
-    columns = columns_from(settings)
+async def take_backlog(store: Store, selection: Selection) -> Intake:
+    """Every backlog message the selection names that can come in becomes a task (or joins the task it names),
+    in one transaction; one that cannot as it is (for no bot the fleet knows, or for nobody, empty, too long)
+    stays in the backlog, said with its reason: the same rule for the command line and the cockpit, and what the
+    run without --ja shows beforehand. Each is taken once however many runs there are at the same time: the
+    messages are locked in one order and read again. Nothing matching is NotFound; nothing that can come in is
+    Refused, nothing changed."""
     async with store.transaction() as held:
         conn = held.conn
-        found = await prepare_table(conn, columns, settings.language)
-        if isinstance(found, str):
-            raise Refused("intake_off", reason=found)
-        rules = await rules_from(conn, settings, found)
-        if why := cutoff_problem(rules, settings.language):
-            raise Refused("intake_off", reason=why)
-        matched = await _backlog(conn, columns, found, rules, selection)
-        # Locked in one order, and read again: a run that waited finds what another took meanwhile taken.
-        still = {
-            r["bericht_id"]
-            for r in await conn.fetch(statement("intake_vastzetten", columns, found), [m.id for m in matched])
-            if r["task_id"] in (None, SKIPPED)
-        }
-        chosen = [m for m in matched if m.id in still]
-        if not chosen:
-            raise NotFound("backlog_nothing")
-        if not take_in:
-            for m in chosen:
-                await _mark(conn, columns, found, m.id, LEFT, None)
-            return [(m.id, LEFT) for m in chosen]
-        known = frozenset(b.bot for b in await all_bots(conn))
-        strangers = sorted({m.recipient or "-" for m in chosen if m.recipient not in known})
-        if strangers:
-            count = sum(1 for m in chosen if (m.recipient or "-") in strangers)
-            raise Refused(
-                "backlog_unknown_bots", n=count, bots=", ".join(strangers), known=", ".join(sorted(known)) or "-"
-            )
-        taken = []
+        columns, found, rules, chosen = await _chosen(held, selection)
+        seen = Backlog(rules, chosen, await _known(conn))
+        stayed: dict[Phrase, list[str]] = {}
         for m in chosen:
+            if (problem := seen.problem(m)) is not None:
+                stayed.setdefault(problem, []).append(m.id)
+        taken = []
+        for m in seen.can_come_in(chosen):
             record = {"tekst": m.text, "afzender": m.sender, "ontvanger": m.recipient, "bericht_id": m.id}
             try:
-                task_id, parent = await _convert(conn, held.tasks, record)
+                async with conn.transaction():  # a savepoint: a message the ledger refuses stays, the rest comes in
+                    done = await _convert(conn, held.tasks, record)
             except Unusable as unusable:
-                raise Refused("message_unusable", id=m.id, reason=unusable.reason) from None
-            await _mark(conn, columns, found, m.id, task_id, parent)
-            taken.append((m.id, task_id))
-    return taken
+                stayed.setdefault(unusable.reason, []).append(m.id)
+                continue
+            await _mark(conn, columns, found, m.id, *done.marks)
+            taken.append(done)
+        if not taken:
+            why, ids = next(iter(stayed.items()))
+            raise Refused("backlog_none_can", n=len(chosen), ids=ids_said(ids), reason=why)
+    return Intake(taken, stayed)
+
+
+async def leave_backlog(store: Store, selection: Selection) -> list[str]:
+    """The owner's decision to leave these backlog messages (`task_id = 'afgewezen'`): the backlog shows them no
+    more and `take_backlog` never takes them; `take_one` still takes one by its ID. Returns their IDs."""
+    async with store.transaction() as held:
+        columns, found, _rules, chosen = await _chosen(held, selection)
+        for m in chosen:
+            await _mark(held.conn, columns, found, m.id, LEFT, None)
+    return [m.id for m in chosen]
+
+
+async def _known(conn: Connected) -> frozenset[str]:
+    return frozenset(b.bot for b in await all_bots(conn))
+
+
+async def _chosen(held: Store, selection: Selection) -> tuple[Columns, Table, Rules, list[Message]]:
+    """The backlog messages the selection names, locked in one order and read again once locked (a run that waited
+    finds what another took meanwhile taken); none is NotFound."""
+    settings = held.settings
+    conn = held.conn
+    columns = columns_from(settings)
+    found = await prepare_table(conn, columns, settings.language)
+    if isinstance(found, str):
+        raise Refused("intake_off", reason=found)
+    rules = await rules_from(conn, settings, found)
+    if why := cutoff_problem(rules, settings.language):
+        raise Refused("intake_off", reason=why)
+    matched = await _backlog(conn, columns, found, rules, selection, settings.timezone)
+    still = {
+        r["bericht_id"]
+        for r in await conn.fetch(statement("intake_vastzetten", columns, found), [m.id for m in matched])
+        if r["task_id"] in (None, SKIPPED)
+    }
+    chosen = [m for m in matched if m.id in still]
+    named_ids = selection.ids if not chosen and selection.ids is not None else ()
+    for message_id in named_ids:  # named by its ID and not in the backlog: said as `taak intake neem` says it
+        named = await conn.fetchrow(statement("intake_bericht", columns, found), message_id)
+        if named is None:
+            raise NotFound("no_message", id=message_id)
+        if named["task_id"] not in (None, SKIPPED):
+            raise Refused("message_taken", id=message_id, task=named["task_id"])
+    if not chosen:
+        raise NotFound("backlog_nothing")
+    return columns, found, rules, chosen
