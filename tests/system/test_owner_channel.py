@@ -65,6 +65,7 @@ async def test_an_urgent_question_answered_from_the_phone_across_a_killed_reader
             # Its confirmation delivered first: a kill -9 between Telegram taking a message and the database
             # recording it sends that message again (at least once, by design); this test is about the reader.
             await wait_for(lambda: _confirmed(fake, 1), timeout=30, what="the first confirmation")
+            await wait_for(lambda: _all_recorded(conn), timeout=30, what="the confirmation recorded as delivered")
 
             reader = await conn.fetchval("select houder from taak_lezers")
             killed = first if reader.startswith("paco-box") else second
@@ -120,6 +121,10 @@ async def _sessions(folder: Path) -> list[dict[str, object]] | None:
 
 async def _sent(fake: FakeTelegram, count: int) -> bool:
     return len(fake.texts_to()) >= count
+
+
+async def _all_recorded(conn: asyncpg.Connection) -> bool:
+    return not await conn.fetchval("select exists (select 1 from taak_bezorgingen where verstuurd is null)")
 
 
 async def _confirmed(fake: FakeTelegram, count: int) -> bool:
