@@ -25,6 +25,30 @@ async def test_an_unsettled_entry_is_pending_again_after_a_restart_in_order(tmp_
     assert (await again.append("log", "HV-20261201-001", "t", "paco", "s", {})).seq == third.seq + 1
 
 
+async def test_a_settle_line_in_the_first_daemons_dutch_keys_still_settles_its_entry(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    old = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "oud"})
+    new = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "nieuw"})
+    journal.close()
+    with path.open("ab") as handle:
+        handle.write(json.dumps({"settled": old.seq, "uitkomst": "geschreven", "reden": None}).encode() + b"\n")
+    with capture_logs() as logged:
+        assert [e.seq for e in Journal(path).pending()] == [new.seq]
+    assert logged == []
+
+
+async def test_a_settle_line_is_written_with_english_keys(tmp_path: Path) -> None:
+    path = tmp_path / "j.jsonl"
+    journal = Journal(path)
+    entry = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
+    await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
+    await journal.settle(entry, "geweigerd", "stale")
+    journal.close()
+    last = json.loads(path.read_bytes().splitlines()[-1])
+    assert last == {"settled": entry.seq, "outcome": "geweigerd", "reason": "stale"}
+
+
 async def test_a_line_cut_off_by_a_crash_is_ignored_and_the_rest_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "j.jsonl"
     journal = Journal(path)

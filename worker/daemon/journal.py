@@ -109,7 +109,7 @@ class Journal:
             del self._pending[0]
         else:
             self._pending = [e for e in self._pending if e.seq != entry.seq]
-        self._settles.append(_line({"settled": entry.seq, "uitkomst": outcome, "reden": reason}))
+        self._settles.append(_line({"settled": entry.seq, "outcome": outcome, "reason": reason}))
 
     async def flush(self) -> None:
         """The settle lines that wait, written and fsynced (with any appends waiting beside them)."""
@@ -227,6 +227,10 @@ ENTRY_TYPES: dict[str, tuple[type, ...]] = {
 assert set(ENTRY_TYPES) == {f.name for f in fields(Entry)}
 
 
+# A settle line's keys; the first daemons wrote them in Dutch, and a journal such a daemon left is still read.
+SETTLE_KEYS = {frozenset(keys): keys for keys in (("settled", "outcome", "reason"), ("settled", "uitkomst", "reden"))}
+
+
 def _record(line: bytes) -> Entry | int | None:
     """An entry, the seq a settle line settles, or None for a line that is neither, exactly as written."""
     try:
@@ -237,8 +241,9 @@ def _record(line: bytes) -> Entry | int | None:
         return None
     if set(record) == {"entry"}:
         return _entry(record["entry"])
-    if set(record) == {"settled", "uitkomst", "reden"}:
-        seq, outcome, reason = record["settled"], record["uitkomst"], record["reden"]
+    keys = SETTLE_KEYS.get(frozenset(record))
+    if keys is not None:
+        seq, outcome, reason = (record[key] for key in keys)
         if _typed(seq, (int,)) and outcome in get_args(Outcome) and _typed(reason, (str, type(None))):
             return int(seq)
     return None
