@@ -315,13 +315,14 @@ class OwnerChannel:
                 return False
             # Shielded, with a deadline: a stop must not fall between the channel taking the message and the record
             # that it did (it would go again after the restart).
+            # The send and its record leave the lane (worker/daemon/lane.py): the transaction's connection is held.
+            self.lane.leave()
             with anyio.CancelScope(shield=True) as shield:
                 shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
                 try:
-                    async with self.lane.outside():
-                        extern_id = await channel.send(
-                            delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
-                        )
+                    extern_id = await channel.send(
+                        delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
+                    )
                 except ChannelFailed as failed:
                     await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
                     log.warning(

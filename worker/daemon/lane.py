@@ -6,13 +6,12 @@ timers (5, 10, 30 s) keep meeting, so an idle daemon kept two or three pooled co
 the lane they run one after another, on the pool's newest connection, and the others close. A session's own
 statements (its lease checks, what it says through the gate, its ending) stay out of the lane: a burst opens
 connections and they close again once it is over. Nothing waits in the lane for anything but the database: a
-channel's send steps out of it (`outside`).
+channel's send, and the record that it was sent, leave it (`leave`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import anyio
@@ -29,28 +28,22 @@ class Lane:
         """The operation, run in the lane (each try of a retried one takes its turn again)."""
 
         async def in_lane() -> T:
-            async with self._lock:
-                self._holder = anyio.get_current_task().id
-                try:
-                    return await operation()
-                finally:
+            me = anyio.get_current_task().id
+            await self._lock.acquire()
+            self._holder = me
+            try:
+                return await operation()
+            finally:
+                if self._holder == me:  # not when it left the lane
                     self._holder = None
+                    self._lock.release()
 
         return in_lane
 
-    @asynccontextmanager
-    async def outside(self) -> AsyncIterator[None]:
-        """Wait on something other than the database (a message sent to a channel) without the others waiting for
-        it; a caller outside the lane is not affected."""
-        me = anyio.get_current_task().id
-        if self._holder != me:
-            yield
-            return
-        self._holder = None
-        self._lock.release()
-        try:
-            yield
-        finally:
-            with anyio.CancelScope(shield=True):  # the lane's block releases what it took: it must hold it again
-                await self._lock.acquire()
-            self._holder = me
+    def leave(self) -> None:
+        """The rest of the operation runs outside the lane: it waits on something other than the database (a
+        message sent to a channel), and what it then records must not wait for the lane again (a kill in that
+        wait would send the message twice). Outside the lane it is nothing."""
+        if self._holder == anyio.get_current_task().id:
+            self._holder = None
+            self._lock.release()
