@@ -661,7 +661,7 @@ CREATE FUNCTION public.taak_dag_begin() RETURNS timestamp with time zone
     LANGUAGE plpgsql STABLE
     AS $$
 begin
-    return date_trunc('day', now() at time zone taak_tijdzone()) at time zone taak_tijdzone();
+    return taak_dag(now())::timestamp at time zone taak_tijdzone();
 end
 $$;
 

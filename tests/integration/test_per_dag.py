@@ -4,8 +4,9 @@ day table, the old queue before the switch-on and never after it, and the table 
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import asyncpg
 import pytest
@@ -256,3 +257,18 @@ def test_a_number_of_days_that_is_none_is_refused_in_one_line(cli_env: dict[str,
     assert result.out == ""
     assert len(result.err.strip().splitlines()) == 1, result.err
     assert "argument --dagen: " in result.err
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+async def test_today_begins_at_the_households_midnight_on_the_overview_day(conn: asyncpg.Connection, zone: str) -> None:
+    """The brake, the urgent questions and the digest count from taak_dag_begin, the overview by taak_dag: one day.
+    Zones 25 hours apart, so that one of them is on another date than UTC whenever the test runs."""
+    await conn.execute("update taak_instellingen set waarde = $1 where sleutel = 'tijdzone'", zone)
+    begin = await conn.fetchval("select taak_dag_begin()")
+    now = await conn.fetchval("select now()")
+    local_today = now.astimezone(ZoneInfo(zone)).date()
+    assert begin == datetime.combine(local_today, datetime.min.time(), ZoneInfo(zone))
+    same_day, day_before = await conn.fetchrow(
+        "select taak_dag(taak_dag_begin()), taak_dag(taak_dag_begin() - interval '1 microsecond')"
+    )
+    assert (same_day, day_before) == (local_today, local_today - timedelta(days=1))
