@@ -38,7 +38,7 @@ RAW_LOG = "insert into raw_log (job_id, text) values ($1, $2)"
 TABLE_CLAIM = """
 update agent_taken set status = 'bezig', lease_token = gen_random_uuid(), lease_tot = now() + interval '20 minutes'
 where id = (
-    select id from agent_taken where status = 'wachtend' and toegewezen_aan is null
+    select id from agent_taken where status = 'wachtend' and toegewezen_aan is null and nodig is null
     order by prioriteit desc, aangemaakt, id limit 1 for update skip locked
 )
 returning id, lease_token
