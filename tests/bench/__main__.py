@@ -86,6 +86,8 @@ async def main(argv: list[str]) -> None:
     async with scratch_database(server) as url:
         if "ledger" in sections:
             print(await ledger_bench.throughput_table(url, jobs=jobs), end="\n\n", flush=True)
+            tasks = 100 if args.quick else 500
+            print(await ledger_bench.server_time_table(url, tasks=tasks), end="\n\n", flush=True)
         if "instructions" in sections:  # a Postgres of its own under valgrind, not the scratch database
             counts = {"short": 2, "long": 6} if args.quick else {}
             print(await instructions_bench.instructions_table(**counts), end="\n\n", flush=True)

@@ -105,56 +105,61 @@ returning id
 """
 
 
-async def _raw_pickup_samples(url: str, samples: int) -> list[float]:
-    """The floor for pickup: a raw asyncpg listener that claims on each notification over a second connection
-    (a claim cannot run on the connection that listens without delaying the next notification)."""
-    listener, claimer, inserter = [await asyncpg.connect(url) for _ in range(3)]
-    try:
-        await inserter.execute(RAW_PICKUP_SETUP)
-        pending: list[asyncio.Task[object]] = []
-        await listener.add_listener(
-            "raw_nieuw", lambda *_args: pending.append(asyncio.ensure_future(claimer.fetchval(RAW_PICKUP_CLAIM)))
-        )
-        latencies = []
-        for _ in range(samples):
-            await inserter.execute(RAW_PICKUP_INSERT)
-            ms = await wait_for(lambda: _raw_taken_ms(inserter), timeout=30, interval=0.002)
-            latencies.append(float(ms))
-            await inserter.execute("update raw_pickup set status = 'seen' where status = 'taken'")
-        await asyncio.gather(*pending)
-    finally:
-        for conn in (listener, claimer, inserter):
-            await conn.close()
-    return latencies
-
-
-# The ledger's own claim, as the daemon sends it: for the bots switched on and not at their brake.
-SCHEMA_PICKUP_CLAIM = "select id from taak_claim(array['paco'], 1200, 'bench', null, '{}', true)"
-
-
-async def _schema_pickup_samples(url: str, conn: asyncpg.Connection, samples: int) -> list[float]:
-    """The floor the ledger's tables leave the daemon: the raw listener's few lines, inserting and claiming through
-    the ledger's own statements (the readable ID, the triggers, the claim function and its `gestart` row) and
-    timed as the daemon is. What the daemon takes beyond this is its own code; what this takes beyond raw is the
-    schema's."""
+async def _interleaved_samples(url: str, conn: asyncpg.Connection, samples: int) -> dict[str, list[float]]:
+    """Milliseconds from insert to claim for three listeners taking turns, one sample each in rotation, so that the
+    machine's load moves all three alike:
+    - raw: an asyncpg listener that claims on each notification over a second connection (a claim cannot run on
+      the connection that listens without delaying the next notification), on a bare table;
+    - schema: the same few lines inserting and claiming through the ledger's own statements (the readable ID, the
+      triggers, the claim function and its `gestart` row), timed as the daemon is: the floor the ledger's tables
+      leave the daemon (what the daemon takes beyond it is its own code, what it takes beyond raw the schema's);
+    - daemon: the daemon with LISTEN, a process of its own."""
     await _reset(conn)
-    listener, claimer = await asyncpg.connect(url), await asyncpg.connect(url)
-    try:
-        pending: list[asyncio.Task[object]] = []
-        await listener.add_listener(
-            "taak_nieuw", lambda *_args: pending.append(asyncio.ensure_future(claimer.fetchval(SCHEMA_PICKUP_CLAIM)))
-        )
-        latencies = []
-        for _ in range(samples):
-            task_id = await conn.fetchval(PICKUP_INSERT)
-            ms = await wait_for(partial(_pickup_ms, conn, task_id), timeout=30, interval=0.002)
-            latencies.append(float(ms))
-            await conn.execute(PICKUP_DONE, task_id)
-        await asyncio.gather(*pending)
-    finally:
-        for own in (listener, claimer):
-            await own.close()
+    listener, claimer, inserter, schema_listener, schema_claimer = [await asyncpg.connect(url) for _ in range(5)]
+    pending: list[asyncio.Task[object]] = []
+
+    def schema_heard(*args: object) -> None:  # the notices of the daemon's tasks are not this listener's
+        if f'"{SCHEMA_BOT}"' in str(args[-1]):
+            pending.append(asyncio.ensure_future(schema_claimer.fetchval(SCHEMA_PICKUP_CLAIM)))
+
+    latencies: dict[str, list[float]] = {"raw": [], "schema": [], "daemon": []}
+    with tempfile.TemporaryDirectory() as folder:
+        daemon = Daemon(_env(url, Path(folder), TAAK_POLL_SECONDS="30"), Path(folder) / "worker.log")
+        try:
+            await inserter.execute(RAW_PICKUP_SETUP)
+            await listener.add_listener(
+                "raw_nieuw", lambda *_args: pending.append(asyncio.ensure_future(claimer.fetchval(RAW_PICKUP_CLAIM)))
+            )
+            await schema_listener.add_listener("taak_nieuw", schema_heard)
+            await wait_for(lambda: _started(daemon), what="start-up")
+            for _ in range(samples):
+                await inserter.execute(RAW_PICKUP_INSERT)
+                ms = await wait_for(lambda: _raw_taken_ms(inserter), timeout=30, interval=0.002)
+                latencies["raw"].append(float(ms))
+                await inserter.execute("update raw_pickup set status = 'seen' where status = 'taken'")
+
+                task_id = await conn.fetchval(SCHEMA_PICKUP_INSERT)
+                ms = await wait_for(partial(_pickup_ms, conn, task_id), timeout=30, interval=0.002)
+                latencies["schema"].append(float(ms))
+                await conn.execute(PICKUP_DONE, task_id)
+
+                task_id = await conn.fetchval(PICKUP_INSERT)
+                ms = await wait_for(partial(_pickup_ms, conn, task_id), timeout=30, interval=0.002)
+                latencies["daemon"].append(float(ms))
+                await wait_for(partial(_ended, conn, task_id), timeout=30)
+            await asyncio.gather(*pending)
+        finally:
+            daemon.stop()
+            for own in (listener, claimer, inserter, schema_listener, schema_claimer):
+                await own.close()
     return latencies
+
+
+# The ledger's own claim, as the daemon sends it: for the bots switched on and not at their brake. Its bot is one the
+# daemon beside it does not serve, so that both listen at once and their samples can take turns.
+SCHEMA_BOT = "bench"
+SCHEMA_PICKUP_CLAIM = f"select id from taak_claim(array['{SCHEMA_BOT}'], 1200, 'bench', null, '{{}}', true)"
+SCHEMA_PICKUP_INSERT = PICKUP_INSERT.replace("'paco'", f"'{SCHEMA_BOT}'")
 
 
 async def _raw_taken_ms(conn: asyncpg.Connection) -> float | None:
@@ -167,15 +172,15 @@ async def _raw_taken_ms(conn: asyncpg.Connection) -> float | None:
 async def pickup_table(url: str, *, samples: int) -> str:
     conn = await asyncpg.connect(url)
     try:
-        await switch_on(conn, "paco")
-        raw = await _raw_pickup_samples(url, samples)
-        schema = await _schema_pickup_samples(url, conn, samples)
-        listen = await _pickup_samples(url, conn, samples, TAAK_POLL_SECONDS="30")
+        await switch_on(conn, "paco", SCHEMA_BOT)
+        turns = await _interleaved_samples(url, conn, samples)
+        raw, schema, listen = turns["raw"], turns["schema"], turns["daemon"]
         poll = await _pickup_samples(url, conn, max(5, samples // 5), TAAK_LISTEN="false", TAAK_POLL_SECONDS="1")
     finally:
         await conn.close()
     rows = [
-        "### Pickup latency, insert -> claim (ms, database clock; ratio = p50 / the raw listener's p50)",
+        "### Pickup latency, insert -> claim (ms, database clock; the first three take turns, one sample each; "
+        "ratio = p50 / the raw listener's p50)",
         "",
         "| mode | samples | p50 | p95 | p99 | ratio |",
         "|---|---:|---:|---:|---:|---:|",

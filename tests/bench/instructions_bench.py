@@ -229,7 +229,7 @@ with geclaimd as (
     set status = 'bezig', lease_token = gen_random_uuid(), lease_tot = now() + interval '20 minutes',
         pogingen = pogingen + 1, geclaimd_door = 'paco@bench', bijgewerkt = now()
     where id = (
-        select id from agent_taken where status = 'wachtend' and toegewezen_aan is null
+        select id from agent_taken where status = 'wachtend' and toegewezen_aan is null and nodig is null
         order by prioriteit desc, aangemaakt, id limit 1 for update skip locked
     )
     returning *

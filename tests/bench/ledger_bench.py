@@ -38,7 +38,7 @@ RAW_LOG = "insert into raw_log (job_id, text) values ($1, $2)"
 TABLE_CLAIM = """
 update agent_taken set status = 'bezig', lease_token = gen_random_uuid(), lease_tot = now() + interval '20 minutes'
 where id = (
-    select id from agent_taken where status = 'wachtend' and toegewezen_aan is null
+    select id from agent_taken where status = 'wachtend' and toegewezen_aan is null and nodig is null
     order by prioriteit desc, aangemaakt, id limit 1 for update skip locked
 )
 returning id, lease_token
@@ -47,6 +47,13 @@ TABLE_COMPLETE = """
 update agent_taken set status = 'klaar', bewijs = 'bench', lease_tot = null, lease_token = null
 where id = $1 and lease_token = $2
 """
+# And raw's log row on the ledger's log: its foreign key, its two triggers (the kind and the clock; the count).
+TABLE_LOG = "insert into agent_taak_log (taak_id, bot, soort, tekst) values ($1, 'paco', 'stap_klaar', $2)"
+
+# The ledger's three statements as `Ledger` sends them in the loops below (queries.sql: claim, log_fenced, klaar).
+LEDGER_CLAIM = "select * from taak_claim(array['paco'], 1200, 'bench', null, '{}', false)"
+LEDGER_LOG = "select * from taak_log_met_token($1, $2, 'stap_klaar', 'stap', null, '{}', 1200)"
+LEDGER_KLAAR = "select * from taak_klaar($1, $2, '/tmp/bewijs', 'klaar', null, '{}')"
 
 WORKER_COUNTS = (1, 4, 16)
 
@@ -79,13 +86,20 @@ def _raw_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
     return step
 
 
-async def _table_step(pool: asyncpg.Pool) -> bool:
-    async with pool.acquire() as conn:
-        row = await conn.fetchrow(TABLE_CLAIM)
-        if row is None:
-            return False
-        await conn.execute(TABLE_COMPLETE, row["id"], row["lease_token"])
-        return True
+def _table_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
+    """Raw's own statements on the ledger's tables, triggers and foreign key included."""
+
+    async def step(pool: asyncpg.Pool) -> bool:
+        async with pool.acquire() as conn:
+            row = await conn.fetchrow(TABLE_CLAIM)
+            if row is None:
+                return False
+            if with_log:
+                await conn.execute(TABLE_LOG, row["id"], "stap")
+            await conn.execute(TABLE_COMPLETE, row["id"], row["lease_token"])
+            return True
+
+    return step
 
 
 def _ledger_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
@@ -122,27 +136,29 @@ async def _fill_ledger(pool: asyncpg.Pool, jobs: int) -> None:
 
 async def throughput_table(url: str, *, jobs: int, rounds: int = 2) -> str:
     """Ledger beside raw, interleaved on the same server (raw, ledger, raw, ledger ...), the best round of each:
-    claim + fenced finish, and claim + one log row + fenced finish, the raw loop doing the same statements; last,
-    raw's claim and complete on the ledger's own table, as the ceiling that table leaves the ledger."""
+    claim + fenced finish, and claim + one log row + fenced finish. Raw twice: on a bare table of its own (the
+    goal's baseline) and with the same statements on the ledger's own tables, triggers and foreign key included
+    (what the contract's tables alone leave the ledger)."""
     lines = [
         f"### Ledger throughput ({jobs} jobs per run, jobs/s, best of {rounds} interleaved rounds; "
-        "ratio = ledger / raw)",
+        "ratio = ledger / raw on a bare table; / it = ledger / raw's same statements on the ledger's tables)",
         "",
         "| workers | raw claim+complete | ledger claim+klaar | ratio | raw claim+log+complete | ledger claim+log+klaar "
-        "| ratio | raw's statements on agent_taken | ratio |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| ratio | raw claim+complete on agent_taken | / it | raw claim+log+complete on the ledger's tables | / it |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     pool = await asyncpg.create_pool(url, min_size=16, max_size=16)
     try:
         for workers in WORKER_COUNTS:
-            best = {"raw": 0.0, "plain": 0.0, "raw_log": 0.0, "logged": 0.0, "table": 0.0}
+            best = {"raw": 0.0, "plain": 0.0, "raw_log": 0.0, "logged": 0.0, "table": 0.0, "table_log": 0.0}
             for _ in range(rounds):
                 for name, fill, step in (
                     ("raw", _fill_raw, _raw_step(with_log=False)),
                     ("plain", _fill_ledger, _ledger_step(with_log=False)),
+                    ("table", _fill_ledger, _table_step(with_log=False)),
                     ("raw_log", _fill_raw, _raw_step(with_log=True)),
                     ("logged", _fill_ledger, _ledger_step(with_log=True)),
-                    ("table", _fill_ledger, _table_step),
+                    ("table_log", _fill_ledger, _table_step(with_log=True)),
                 ):
                     await fill(pool, jobs)
                     best[name] = max(best[name], jobs / await _run_workers(pool, workers, step))
@@ -154,11 +170,75 @@ async def throughput_table(url: str, *, jobs: int, rounds: int = 2) -> str:
                 f"{best['logged']:,.0f}",
                 f"{best['logged'] / best['raw_log']:.2f}x",
                 f"{best['table']:,.0f}",
-                f"{best['table'] / best['raw']:.2f}x",
+                f"{best['plain'] / best['table']:.2f}x",
+                f"{best['table_log']:,.0f}",
+                f"{best['logged'] / best['table_log']:.2f}x",
             ]
             lines.append(f"| {workers} | " + " | ".join(cells) + " |")
     finally:
         await pool.close()
+    return "\n".join(lines)
+
+
+async def _server_us(conn: asyncpg.Connection, statement: str, *args: object) -> float:
+    """The server's execution time of one statement in microseconds: EXPLAIN ANALYZE's, which takes in its
+    triggers and foreign-key checks and leaves out planning (the loops send prepared statements)."""
+    plan = await conn.fetch(f"explain (analyze, timing off) {statement}", *args)
+    last = next(r[0] for r in plan if r[0].startswith("Execution Time:"))
+    return float(last.split()[2]) * 1000
+
+
+async def server_time_table(url: str, *, tasks: int, warm_up: int = 20) -> str:
+    """Where a task's server time goes at one worker: each of raw's and the ledger's statements timed by the
+    server itself, one task after the other on one connection, as the loops above send them."""
+    times: dict[str, list[float]] = {name: [] for name in ("claim", "log", "finish", "rclaim", "rlog", "rfinish")}
+    conn = await asyncpg.connect(url)
+    try:
+        await _fill_raw(conn, tasks + warm_up)
+        await _fill_ledger(conn, tasks + warm_up)
+        for n in range(tasks + warm_up):
+            kept = n >= warm_up
+            spent = await _server_us(conn, RAW_CLAIM)
+            job_id, token = await conn.fetchrow(
+                "select id, token from raw_jobs where status = 'running' order by lease desc limit 1"
+            )
+            spent_log = await _server_us(conn, RAW_LOG, job_id, "stap")
+            spent_finish = await _server_us(conn, RAW_COMPLETE, job_id, token)
+            if kept:
+                times["rclaim"].append(spent)
+                times["rlog"].append(spent_log)
+                times["rfinish"].append(spent_finish)
+            spent = await _server_us(conn, LEDGER_CLAIM)
+            task_id, token = await conn.fetchrow(
+                "select id, lease_token from agent_taken where status = 'bezig' order by bijgewerkt desc limit 1"
+            )
+            spent_log = await _server_us(conn, LEDGER_LOG, task_id, token)
+            spent_finish = await _server_us(conn, LEDGER_KLAAR, task_id, token)
+            if kept:
+                times["claim"].append(spent)
+                times["log"].append(spent_log)
+                times["finish"].append(spent_finish)
+    finally:
+        await conn.close()
+    median = {name: statistics.median(values) for name, values in times.items()}
+    lines = [
+        f"### Server time per task at one worker (us, median of {tasks}; the server's execution time of each "
+        "statement, triggers and foreign keys included; ratio = ledger / raw on a bare table)",
+        "",
+        "| statement | raw | ledger | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for label, ours, theirs in (
+        ("claim", "claim", "rclaim"),
+        ("log row", "log", "rlog"),
+        ("finish (complete / klaar)", "finish", "rfinish"),
+    ):
+        lines.append(f"| {label} | {median[theirs]:.0f} | {median[ours]:.0f} | {median[ours] / median[theirs]:.2f}x |")
+    ours, theirs = (
+        median["claim"] + median["log"] + median["finish"],
+        median["rclaim"] + median["rlog"] + median["rfinish"],
+    )
+    lines.append(f"| claim + log row + finish | {theirs:.0f} | {ours:.0f} | {ours / theirs:.2f}x |")
     return "\n".join(lines)
 
 
