@@ -17,6 +17,7 @@ import hashlib
 import importlib.util
 import json
 import shlex
+import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -130,13 +131,12 @@ class Vectors:
     def db(self) -> apsw.Connection:
         if self._db is None:
             import apsw
-            import sqlite_vec
 
             make_folder(self.path.parent)
             db = apsw.Connection(str(self.path))
             db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
             db.enable_load_extension(True)
-            db.load_extension(sqlite_vec.loadable_path())
+            db.load_extension(_extension())
             db.enable_load_extension(False)
             db.execute(SCHEMA)
             db.execute("attach database ? as idx", (str(self.index_path),))
@@ -226,8 +226,15 @@ class Vectors:
                 self.db.execute(NAMED["delete_hash"], (row_id,))
 
 
-def _blob(vector: Any) -> bytes:
-    import numpy
+def _extension() -> str:
+    """sqlite-vec's loadable extension, found without importing its package: that imports numpy, a tenth of a
+    second of every question by meaning."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("sqlite_vec")
+    return str(Path(spec.submodule_search_locations[0]) / "vec0")
 
-    blob: bytes = numpy.asarray(vector, dtype=numpy.float32).tobytes()
-    return blob
+
+def _blob(vector: Any) -> bytes:
+    """The vector as sqlite-vec reads it: float32s, in this machine's byte order."""
+    return struct.pack(f"{len(vector)}f", *vector)
