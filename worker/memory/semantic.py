@@ -49,7 +49,8 @@ create virtual table if not exists vectoren using vec0 (
 create table if not exists ingebed (id integer primary key, hash text not null);
 """
 
-# Only what was said: tool calls and meta lines are not what a half-remembered question is about.
+# Only what was said: tool calls and meta lines are not what a half-remembered question is about. As the
+# exact index's partial index regels_gezegd says it, so that counting the lines without a vector uses it.
 _SPOKEN = "r.type = 'text' and length(trim(r.text)) >= 2"
 
 NAMED = {
