@@ -175,19 +175,22 @@ def test_a_question_embeds_only_itself_and_the_indexer_embeds_the_lines_without_
     archive = Archive(layout.archive, ZONE)
     archive.import_simple(write_simple(tmp_path / "said.jsonl"))
     archive.close()
-    assert bring_up_to_date(layout, ZONE, [], semantic_rows=20).to_embed == 35  # the veranda budget among them
+    bring_up_to_date(layout, ZONE, [])  # searchable by word; no vector yet
     model = CountingModel()
     index, vectors = Index(layout.index), Vectors(layout.vectors, layout.index, model)
     try:
+        before_any = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
+        assert before_any.hits == []
+        assert (model.queries, model.passages) == ([], [])  # no vector at all: the model is not even asked
+        assert "55 regels in het bereik nog niet op betekenis geïndexeerd" in render(before_any, ZONE)
+        assert vectors.fill(ALL_TIME, 20) == semantic.Coverage(20, 35)  # the indexer's first run, newest first
         asked = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
-        assert (model.queries, model.passages) == ([QUESTION], [])
+        assert (model.queries, len(model.passages)) == ([QUESTION], 20)  # the question embedded itself alone
         assert VERANDA not in {h.text for h in asked.hits}  # no vector yet: not guessed at question time
-        header = render(asked, ZONE).splitlines()[0]
-        assert "35 regels in het bereik nog niet op betekenis geïndexeerd" in header
-        assert vectors.fill(ALL_TIME, 1000) == semantic.Coverage(35, 0)  # the indexer's run
-        assert len(model.passages) == 35
+        assert "35 regels in het bereik nog niet op betekenis geïndexeerd" in render(asked, ZONE).splitlines()[0]
+        assert vectors.fill(ALL_TIME, 1000) == semantic.Coverage(35, 0)  # the indexer's next run
         again = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
-        assert len(model.passages) == 35
+        assert len(model.passages) == 55
         assert VERANDA in {h.text for h in again.hits if h.by_meaning}
         assert "geïndexeerd" not in render(again, ZONE).splitlines()[0]
     finally:

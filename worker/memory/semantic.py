@@ -64,6 +64,7 @@ NAMED = {
         where r.id >= ? and r.id < ? and {_SPOKEN}
           and not exists (select 1 from ingebed e where e.id = r.id)""",
     "count": "select count(*) from ingebed",
+    "any_in": "select exists (select 1 from ingebed where id >= ? and id < ?)",
     "orphans": "select e.id from ingebed e where not exists (select 1 from idx.regels r where r.id = e.id)",
     "nearest": """
         select rowid, distance from vectoren where embedding match ? and k = ? and ts >= ? and ts < ?
@@ -186,8 +187,9 @@ class Vectors:
         """Row ids of at most `k` spoken lines in the range closest in meaning to `query`, closest first and
         within MARGIN of the closest, leaving out `skip` and any vector made from a text that has changed
         since (it is deleted, to be embedded again)."""
-        if k <= 0:
-            return []
+        ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
+        if k <= 0 or not self.db.execute(NAMED["any_in"], ids).fetchall()[0][0]:
+            return []  # nothing of the range embedded yet: the model is not asked (nor started) for nothing
         vector = self.embedder.query(query)
         wanted = k + len(skip)
         rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(wanted, 4096), *bounds)).fetchall()
