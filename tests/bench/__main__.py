@@ -123,7 +123,8 @@ async def main(argv: list[str]) -> None:
         embedded, searched = (200, 5_000) if args.quick else (5_000, 200_000)
         print(memory_bench.semantic_table(embedded, searched), end="\n\n", flush=True)
         imported, embedded = (5_000, 200) if args.quick else (200_000, 2_000)
-        print(memory_bench.semantic_process_table(imported, embedded), flush=True)
+        print(memory_bench.semantic_process_table(imported, embedded), end="\n\n", flush=True)
+        print(memory_bench.semantic_question_table(*((2_000, 200) if args.quick else (20_000, 2_000))), flush=True)
 
 
 if __name__ == "__main__":

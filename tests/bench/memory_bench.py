@@ -397,3 +397,66 @@ def semantic_process_table(imported: int, embedded: int, recalls: int = 10) -> s
             f"| bare `python -c pass` p50 | {p50(bare) * 1000:.0f} ms | |",
         ]
     )
+
+
+def semantic_question_table(lines: int, embedded: int, recalls: int = 10) -> str:
+    """A question by meaning (no word of it in any line) as a `taak recall` process, the model's helper running,
+    on an archive of `lines` lines of which only `embedded` have a vector yet (the indexer has not caught up):
+    the question embeds only itself, whatever is left to index (issue 42: 3,250 ms a question, each one
+    embedding up to 256 lines). Beside an exact recall on the same archive (what every `taak recall` costs) and
+    a bare interpreter, and the lines with a vector before and after."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    from worker.memory.semantic import VECTORS_FILE
+    from worker.proc import running_commands
+
+    now = datetime.now(UTC)
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+        env.update(
+            TAAK_DATABASE_URL="postgresql://x@127.0.0.1:1/x",
+            TAAK_EMBED_IDLE_SECONDS="120",
+            TAAK_DATA_DIR=str(root / "data"),
+            TAAK_SEMANTIC_ROWS=str(embedded),
+        )
+        _taak(env, "archief", "import", "--simple", str(_simple_file(root / "said.jsonl", lines, now)))
+        _taak(env, "archief", "vectoren")  # part of the archive, and the helper is running from here on
+
+        def with_vector() -> int:
+            with sqlite3.connect(root / "data" / VECTORS_FILE) as db:
+                return int(db.execute("select count(*) from ingebed").fetchone()[0])
+
+        before = with_vector()
+        asked, exact = [], []
+        for _ in range(recalls):  # interleaved, so that the machine's noise falls on both alike
+            asked.append(_taak(env, "recall", "hoeveel geld voor de aanbouw"))  # no word of it in any line
+            exact.append(_taak(env, "recall", "budget veranda"))
+        after = with_vector()
+        bare = []
+        for _ in range(recalls):
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], check=True)
+            bare.append(time.perf_counter() - started)
+        for pid, args in running_commands():
+            if "worker.memory.embedder" in args and folder in args:
+                os.kill(pid, signal.SIGTERM)
+    p50 = statistics.median
+    return "\n".join(
+        [
+            f"### Semantic recall at question time ({lines:,} lines, {before:,} with a vector; {recalls} questions)",
+            "",
+            "| figure | value | beside | goal |",
+            "|---|---:|---|---|",
+            f"| `taak recall` by meaning, helper running, p50 | {p50(asked) * 1000:.0f} ms "
+            f"| {p50(asked) / p50(bare):.1f}x bare `python -c pass` ({p50(bare) * 1000:.0f} ms) | <= 1 s |",
+            f"| the same, worst of {recalls} | {max(asked) * 1000:.0f} ms | | <= 1 s |",
+            f"| exact recall as a process, same archive, p50 | {p50(exact) * 1000:.0f} ms "
+            f"| by meaning / exact: {p50(asked) / p50(exact):.2f}x | |",
+            f"| lines with a vector before / after the questions | {before:,} / {after:,} | | the same |",
+        ]
+    )

