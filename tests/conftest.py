@@ -10,6 +10,7 @@ at the end of the run.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import tempfile
@@ -148,6 +149,7 @@ async def template(server_url: str) -> AsyncIterator[str]:
     try:
         yield name
     finally:
+        await asyncio.gather(*_dropping)
         await _drop_database(server_url, name)
 
 
@@ -170,12 +172,24 @@ async def _drop_database(server_url: str, name: str) -> None:
         await admin.close()
 
 
+# Postgres 15 makes every DROP DATABASE wait for a checkpoint of its own (a second or more on a busy machine):
+# a test's database is dropped while the next test runs, and the drops still pending are awaited when the run
+# ends, before its template is dropped.
+_dropping: set[asyncio.Task[None]] = set()
+
+
+def _drop_later(server_url: str, name: str) -> None:
+    task = asyncio.get_running_loop().create_task(_drop_database(server_url, name))
+    _dropping.add(task)
+    task.add_done_callback(_dropping.discard)
+
+
 @pytest.fixture
 async def db_url(server_url: str, template: str) -> AsyncIterator[str]:
     """A fresh, migrated database for one test."""
     name = await _create_database(server_url, template)
     yield with_database(server_url, name)
-    await _drop_database(server_url, name)
+    _drop_later(server_url, name)
 
 
 @pytest.fixture
@@ -184,7 +198,7 @@ async def empty_db_url(server_url: str, template: str) -> AsyncIterator[str]:
     that a test migrating it never races another worker making them)."""
     name = await _create_database(server_url, None)
     yield with_database(server_url, name)
-    await _drop_database(server_url, name)
+    _drop_later(server_url, name)
 
 
 @pytest.fixture
