@@ -219,10 +219,16 @@ class InProcess:
             self.code = said[1]
 
     async def wait(self, timeout: float = 30) -> int:
-        """Until the daemon ends (with --once: after its one task); the exit code `queue-worker` would give."""
+        """Until the daemon ends (with --once: after its one task); the exit code `queue-worker` would give. One
+        that has not ended by then is cancelled (the test's environment given back) and the wait fails."""
         try:
             with anyio.fail_after(timeout):
                 await asyncio.shield(self._task)
+        except TimeoutError:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            raise
         finally:
             if self._task.done():
                 self._leave()
@@ -230,13 +236,11 @@ class InProcess:
         return self.code
 
     async def stop(self) -> None:
+        """What SIGTERM does: no more claims; running sessions finish within TAAK_SHUTDOWN_GRACE_SECONDS."""
         if not self._task.done():
             self.worker.stopping.set()
             self.worker.wake.set()
-        try:
-            await self.wait()
-        finally:
-            self._leave()
+        await self.wait()
 
     def events(self) -> list[dict[str, Any]]:
         return Daemon.events(self)  # type: ignore[arg-type]
