@@ -153,21 +153,21 @@ async def test_the_sql_function_is_the_same_way_in_as_taak_nieuw(conn: asyncpg.C
         await conn.fetchval("select taak_nieuw('   ', 'telegram')")
 
 
-def test_the_daemon_writes_the_registry_file(cli_env: dict[str, str], tmp_path: Path) -> None:
-    from tests.system.harness import Daemon, worker_env
+async def test_the_daemon_writes_the_registry_file(cli_env: dict[str, str], tmp_path: Path) -> None:
+    from tests.system.harness import InProcess, wait_for, worker_env
 
     run_taak(cli_env, "machine", "zet", "keukenhof-veranda", "--alias", "McMini Veranda", "--ip", "192.168.1.2")
     registry = tmp_path / "registry.json"
     env = worker_env(cli_env["TAAK_DATABASE_URL"], tmp_path, TAAK_REGISTRY_FILE=str(registry))
-    daemon = Daemon(env, tmp_path / "worker.log")
-    try:
-        import time
+    daemon = InProcess(env, tmp_path / "worker.log")
 
-        deadline = time.monotonic() + 20
-        while not registry.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+    async def written() -> bool:
+        return registry.exists()
+
+    try:
+        await wait_for(written, what="the registry file")
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert json.loads(registry.read_text()) == {
         "machines": [{"naam": "keukenhof-veranda", "aliassen": ["McMini Veranda"], "ip": "192.168.1.2", "bots": []}]
     }

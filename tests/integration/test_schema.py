@@ -573,6 +573,7 @@ async def claim_buffers_read(conn: asyncpg.Connection, bots: list[str]) -> int:
     return await buffers_read(conn, queries()["claim"], bots, 1200, "vm", None, [], False)
 
 
+@pytest.mark.slow  # tens of thousands of rows inserted and analyzed: 15-55 s on a busy machine
 async def test_the_claim_does_not_grow_with_other_bots_backlogs(conn: asyncpg.Connection) -> None:
     await conn.execute(
         "insert into agent_bots (bot, actief) values ('coco', false), ('paco', false) on conflict do nothing"
@@ -637,6 +638,7 @@ for update skip locked
 """
 
 
+@pytest.mark.slow  # tens of thousands of rows inserted and analyzed: 15-55 s on a busy machine
 async def test_the_claim_does_not_grow_with_other_skills_backlogs(conn: asyncpg.Connection) -> None:
     await conn.execute("insert into agent_bots (bot) values ('paco'), ('sjakie')")
     await conn.execute("insert into taak_vaardigheden (vaardigheid) values ('audio'), ('beeld')")
@@ -701,6 +703,7 @@ async def test_the_last_rows_of_a_task_use_the_log_index(conn: asyncpg.Connectio
     assert "agent_taak_log_taak" in "\n".join(r[0] for r in rows)
 
 
+@pytest.mark.slow  # tens of thousands of rows inserted and analyzed: 15-55 s on a busy machine
 async def test_the_last_rows_of_a_task_do_not_grow_with_other_tasks_logs(conn: asyncpg.Connection) -> None:
     old = await new_task(conn)
     insert_row = "insert into agent_taak_log (taak_id, soort) values ($1, 'notitie')"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import contextlib
 import json
+import logging
 import os
 import shlex
 import shutil
@@ -168,3 +171,127 @@ def pid_alive(pid: int) -> bool:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
     except psutil.NoSuchProcess:
         return False
+
+
+class InProcess:
+    """The daemon's `Worker` in the test's own event loop: what `queue-worker` runs, without its process.
+
+    For the tests of the daemon's decisions (a session's outcome, the briefing, retries, routing, the digest): no
+    interpreter to start and no imports to pay for each daemon. The agent it runs stays a real subprocess (the
+    fake), the database the test's real one. What only a process shows stays with `Daemon`: a kill -9, a signal,
+    two daemons' locks, the real command line and its exit codes. Its log lines are JSON in `log_path`, as a
+    `Daemon`'s are, so the same `events()` and `has_event()` read them.
+
+    While it runs, the process's environment is `env` (the settings are read from it, and a session's environment
+    is built from it), as it is a `queue-worker`'s; stopping it puts the test's own back. `stop()` is what SIGTERM
+    does: no more claims, running sessions finish within TAAK_SHUTDOWN_GRACE_SECONDS.
+    """
+
+    def __init__(self, env: dict[str, str], log_path: Path, *args: str) -> None:
+        self.env, self.log_path, self.once = env, log_path, "--once" in args
+        self.code: int | None = None  # the exit code `queue-worker` would give, once it has ended
+        self._saved: tuple[dict[str, str], dict[str, Any], list[logging.Handler], int] | None = None
+        self._enter()
+        try:
+            from worker.db.connect import embedded_or_configured
+            from worker.settings import Settings
+
+            settings = Settings()
+            self.worker = _unsignalled()(settings, embedded_or_configured(settings), once=self.once)
+        except BaseException:
+            self._leave()
+            raise
+        self._task = asyncio.get_running_loop().create_task(self._run(self.worker))
+
+    async def _run(self, worker: Any) -> None:
+        from worker.cli.queue_worker import _start_failure
+
+        try:
+            await worker.run()
+            self.code = 0
+        except BaseException as exc:
+            said = _start_failure(exc, worker.settings)
+            if said is None:
+                self.code = 1
+                raise
+            with self.log_path.open("a", encoding="utf-8") as log:
+                log.write(said[0] + "\n")  # as `queue-worker` says it on stderr, its one line
+            self.code = said[1]
+
+    async def wait(self, timeout: float = 30) -> int:
+        """Until the daemon ends (with --once: after its one task); the exit code `queue-worker` would give. One
+        that has not ended by then is cancelled (the test's environment given back) and the wait fails."""
+        try:
+            with anyio.fail_after(timeout):
+                await asyncio.shield(self._task)
+        except TimeoutError:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            raise
+        finally:
+            if self._task.done():
+                self._leave()
+        assert self.code is not None
+        return self.code
+
+    async def stop(self) -> None:
+        """What SIGTERM does: no more claims; running sessions finish within TAAK_SHUTDOWN_GRACE_SECONDS."""
+        if not self._task.done():
+            self.worker.stopping.set()
+            self.worker.wake.set()
+        await self.wait()
+
+    def events(self) -> list[dict[str, Any]]:
+        return Daemon.events(self)  # type: ignore[arg-type]
+
+    def has_event(self, name: str) -> bool:
+        return any(e.get("event") == name for e in self.events())
+
+    def _enter(self) -> None:
+        import structlog
+
+        from worker.logs import configure_logging
+
+        root = logging.getLogger()
+        self._saved = (dict(os.environ), structlog.get_config(), list(root.handlers), root.level)
+        os.environ.clear()
+        os.environ.update(self.env)
+        self._log = self.log_path.open("a", encoding="utf-8")
+        with contextlib.redirect_stdout(self._log):
+            configure_logging("json", language=self.env.get("TAAK_LANGUAGE", "nl"))
+
+    def _leave(self) -> None:
+        if self._saved is None:
+            return
+        import structlog
+
+        environ, config, handlers, level = self._saved
+        self._saved = None
+        os.environ.clear()
+        os.environ.update(environ)
+        structlog.configure(**config)
+        root = logging.getLogger()
+        root.handlers, root.level = handlers, level
+        self._log.close()
+        _dumpable()
+
+
+def _dumpable() -> None:
+    """The daemon makes its process undumpable (worker/proc.make_undumpable); the test's process is given back."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE, 1
+
+
+def _unsignalled() -> type:
+    from worker.daemon.worker import Worker
+
+    class Unsignalled(Worker):
+        """Without the signal handlers: the test's process is not the daemon's, and SIGTERM is `InProcess.stop`."""
+
+        async def _signals(self, scope: anyio.CancelScope) -> None:
+            await anyio.sleep_forever()
+
+    return Unsignalled

@@ -16,7 +16,7 @@ import pytest
 
 from tests.fixtures import FIXTURES
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, new_task, status_of, switch_on, wait_for, worker_env
 from worker.memory.archive import (
     TIMES_DONE,
     TIMES_OPEN,
@@ -43,7 +43,7 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
     home = tmp_path / "home"  # no ~/.claude/projects here: the fake agent keeps no transcript
     home.mkdir()
     env = worker_env(db_url, tmp_path, HOME=str(home))
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     started = time.time()
     try:
         task_id = await new_task(conn, "Schrijf de blog over de veranda", toegewezen_aan="paco")
@@ -56,7 +56,7 @@ async def test_a_queue_session_without_a_transcript_is_archived_from_its_capture
         assert (capture.task, capture.bot) == (task_id, "paco")
         await wait_for(_exists(capture.times_file(TIMES_DONE)), what="the session's times file to close")
     finally:
-        daemon.stop()
+        await daemon.stop()
     first = run_taak(env, "archief", "bijwerken")
     assert first.code == 0, first.err
     lines = [r for r in archived(tmp_path / "data") if r["session"] == capture.session]
@@ -81,7 +81,7 @@ async def test_the_daemon_brings_the_archive_up_to_date_when_it_starts(db_url: s
     projects.mkdir(parents=True)
     shutil.copy(FIXTURES / "agentlogs__crud.jsonl", projects / f"{FIXTURE_SESSION}.jsonl")
     env = worker_env(db_url, tmp_path, HOME=str(tmp_path / "home"))
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
 
         async def updated() -> bool:
@@ -89,7 +89,7 @@ async def test_the_daemon_brings_the_archive_up_to_date_when_it_starts(db_url: s
 
         await wait_for(updated, what="the indexer's first run")
     finally:
-        daemon.stop()
+        await daemon.stop()
     (event,) = [e for e in daemon.events() if e.get("event") == "archive_updated"]
     records = archived(tmp_path / "data")
     assert event["archived"] == event["indexed"] == len(records) > 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, new_task, status_of, switch_on, wait_for, worker_env
 
 
 async def test_the_day_table_shows_the_daemons_session_beside_the_old_queue_of_the_day_before(
@@ -28,11 +28,11 @@ async def test_the_day_table_shows_the_daemons_session_beside_the_old_queue_of_t
     await switch_on(conn, "paco")
     task_id = await new_task(conn, toegewezen_aan="paco")
     env = worker_env(db_url, tmp_path, TAAK_AGENT_ARGS="--fake-mode finish --fake-cost 0.25")
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _finished(conn, task_id), timeout=60, what="the task finished by its session")
     finally:
-        daemon.stop()
+        await daemon.stop()
     result = run_taak(env, "overzicht", "--per-dag", "--dagen", "2", "--json")
     assert result.code == 0, result.err
     rows = {(r["dag"], r["bot"]): r for r in json.loads(result.out)["dagen"]}

@@ -8,7 +8,7 @@ import anyio
 import asyncpg
 import pytest
 
-from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, new_task, status_of, switch_on, wait_for, worker_env
 from worker.daemon.worker import IDLE_CONNECTION_SECONDS
 
 # The daemon's connections to the test's database (its pool's are named taak, its listener's taak-listen).
@@ -25,7 +25,7 @@ async def test_an_idle_daemon_holds_its_listener_and_one_connection_and_still_pi
     await switch_on(conn, "paco")
     # The harness's heartbeat and reaper run every second: the duties, the claims and the schema watch meet often.
     env = worker_env(db_url, tmp_path, TAAK_LISTEN=listen, TAAK_POLL_SECONDS="1")
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         mode = "listening" if listen == "true" else "listen_unavailable"
         await wait_for(lambda: _event(daemon, mode), what="the listener, or the poll-mode notice")
@@ -39,10 +39,10 @@ async def test_an_idle_daemon_holds_its_listener_and_one_connection_and_still_pi
         task_id = await new_task(conn, "Na de stilte", toegewezen_aan="paco")
         await wait_for(lambda: _status_is(conn, task_id, "klaar"), timeout=30, what="klaar")
     finally:
-        daemon.stop()
+        await daemon.stop()
 
 
-async def _event(daemon: Daemon, name: str) -> bool:
+async def _event(daemon: InProcess, name: str) -> bool:
     return daemon.has_event(name)
 
 

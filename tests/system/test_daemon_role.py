@@ -10,7 +10,7 @@ import asyncpg
 import pytest
 
 from tests.integration.test_security import Logins, as_role
-from tests.system.harness import Daemon, kinds, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, kinds, new_task, status_of, switch_on, wait_for, worker_env
 
 
 @pytest.fixture
@@ -36,13 +36,13 @@ async def test_a_daemon_logged_in_as_the_daemon_role_claims_logs_finishes_gives_
         "lease_tot = now() - interval '1 minute', geclaimd_door = 'coco@elders' where id = $1",
         expired,
     )
-    daemon = Daemon(worker_env(daemon_url, tmp_path / "een"), tmp_path / "een.log")
+    daemon = InProcess(worker_env(daemon_url, tmp_path / "een"), tmp_path / "een.log")
     try:
         await wait_for(lambda: _status_is(conn, finished, "klaar"), timeout=60, what="klaar")
         await wait_for(lambda: _status_is(conn, expired, "wachtend"), timeout=30, what="the expired lease reaped")
         await wait_for(lambda: _rows(conn, finished, 5), what="the session's result row")
     finally:
-        daemon.stop()
+        await daemon.stop()
     rows = await conn.fetch("select soort, bot from agent_taak_log where taak_id = $1 order by id", finished)
     assert [(r["soort"], r["bot"]) for r in rows] == [
         ("gestart", "paco"),
@@ -54,11 +54,11 @@ async def test_a_daemon_logged_in_as_the_daemon_role_claims_logs_finishes_gives_
     assert (await kinds(conn, expired))[-1] == "verlopen"
 
     given_back = await new_task(conn, "Nog een", toegewezen_aan="paco")
-    second = Daemon(worker_env(daemon_url, tmp_path / "twee", mode="notloggedin"), tmp_path / "twee.log", "--once")
+    second = InProcess(worker_env(daemon_url, tmp_path / "twee", mode="notloggedin"), tmp_path / "twee.log", "--once")
     try:
-        assert second.wait(60) == 0
+        assert await second.wait(60) == 0
     finally:
-        second.stop()
+        await second.stop()
     row = await conn.fetchrow("select status, pogingen from agent_taken where id = $1", given_back)
     assert (row["status"], row["pogingen"]) == ("wachtend", 0)
     assert await kinds(conn, given_back) == ["gestart", "notitie", "vrijgegeven"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, switch_on, wait_for, worker_env
 from worker.db.migrate import running_version
 
 
@@ -17,7 +17,7 @@ async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
 ) -> None:
     await switch_on(conn, "paco")
     env = worker_env(db_url, tmp_path, TAAK_LANGUAGE="en")
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
 
         async def beating() -> bool:
@@ -41,4 +41,4 @@ async def test_a_running_daemon_says_its_version_and_an_older_one_is_flagged(
         (paco,) = [line for line in run_taak(env, "bot", "lijst").out.splitlines() if line.startswith("paco")]
         assert f"{running_version()} (not the newest: 99.0.0)" in paco
     finally:
-        daemon.stop()
+        await daemon.stop()

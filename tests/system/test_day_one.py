@@ -21,7 +21,7 @@ import asyncpg
 import pytest
 
 from tests.integration.test_security import as_role
-from tests.system.harness import Daemon, wait_for, worker_env
+from tests.system.harness import InProcess, wait_for, worker_env
 
 OLD_TABLES = [
     """create table agent_messages (
@@ -155,7 +155,7 @@ async def test_switching_paco_on_runs_only_new_open_messages_and_old_ones_come_i
     env = cli_env(owners_db, tmp_path)
     ok(env, "db", "migrate")
     conn = await asyncpg.connect(owners_db)
-    daemon = Daemon(worker_env(owners_db, tmp_path / "paco", TAAK_POLL_SECONDS="0.5"), tmp_path / "paco.log")
+    daemon = InProcess(worker_env(owners_db, tmp_path / "paco", TAAK_POLL_SECONDS="0.5"), tmp_path / "paco.log")
     try:
         fresh = await new_messages(conn)
         await wait_for(lambda: _has(daemon, "intake_on"), timeout=60, what="the intake to start")
@@ -189,11 +189,11 @@ async def test_switching_paco_on_runs_only_new_open_messages_and_old_ones_come_i
         assert task_id in again.stderr
         assert taak(env, "intake", "neem", "999999").returncode == 3
     finally:
-        daemon.stop()
+        await daemon.stop()
         await conn.close()
 
 
-async def _has(daemon: Daemon, event: str) -> bool:
+async def _has(daemon: InProcess, event: str) -> bool:
     return daemon.has_event(event)
 
 
@@ -205,7 +205,7 @@ async def test_the_owner_takes_part_of_the_old_backlog_in_paco_runs_it_and_the_r
     env = cli_env(owners_db, tmp_path)
     ok(env, "db", "migrate")
     conn = await asyncpg.connect(owners_db)
-    daemon = Daemon(worker_env(owners_db, tmp_path / "paco", TAAK_POLL_SECONDS="0.5"), tmp_path / "paco.log")
+    daemon = InProcess(worker_env(owners_db, tmp_path / "paco", TAAK_POLL_SECONDS="0.5"), tmp_path / "paco.log")
     try:
         await wait_for(lambda: _has(daemon, "intake_on"), timeout=60, what="the intake to start")
         ok(env, "bot", "aan", "paco")
@@ -232,7 +232,7 @@ async def test_the_owner_takes_part_of_the_old_backlog_in_paco_runs_it_and_the_r
         assert sum(g["aantal"] for g in left) == 12
         assert await conn.fetchval("select count(*) from agent_taken") == 3
     finally:
-        daemon.stop()
+        await daemon.stop()
         await conn.close()
 
 
@@ -327,7 +327,7 @@ async def test_heartbeats_get_row_level_security_only_when_the_owner_says_so_and
 # --- the owner's verbs ------------------------------------------------------------------------------------
 
 
-async def _running(conn: asyncpg.Connection, daemon: Daemon, task_id: str) -> bool:
+async def _running(conn: asyncpg.Connection, daemon: InProcess, task_id: str) -> bool:
     return bool(
         await conn.fetchval("select status = 'bezig' from agent_taken where id = $1", task_id)
         and daemon.has_event("session_start")
@@ -342,7 +342,7 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
     ok(env, "db", "migrate")
     ok(env, "bot", "aan", "paco", "--nieuwe-bot")
     task_id = ok(env, "nieuw", "Blijft hangen", "--aan", "paco").strip()
-    daemon = Daemon(
+    daemon = InProcess(
         worker_env(owners_db, tmp_path / "paco", mode="hang", TAAK_POLL_SECONDS="0.5", TAAK_LEASE_EXTEND_SECONDS="1"),
         tmp_path / "paco.log",
     )
@@ -400,7 +400,7 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
             )
             assert (again["ts"] - back["ts"]).total_seconds() >= 44  # nobody could take it while it still ran
     finally:
-        daemon.stop()
+        await daemon.stop()
         await conn.close()
 
 
@@ -442,7 +442,7 @@ async def test_a_due_date_is_shown_everywhere_and_the_owner_hears_when_it_passes
             "update taak_meldingen set aangemaakt = now() - interval '3 days', verstuurd = now() where taak_id = $1",
             waiting,
         )
-        daemon = Daemon(
+        daemon = InProcess(
             worker_env(
                 owners_db,
                 tmp_path / "paco",
@@ -462,7 +462,7 @@ async def test_a_due_date_is_shown_everywhere_and_the_owner_hears_when_it_passes
                 what="the due date, the escalation and the failure messages",
             )
         finally:
-            daemon.stop()
+            await daemon.stop()
     finally:
         await conn.close()
     said = sent.read_text()
@@ -500,7 +500,7 @@ async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_t
     notify = tmp_path / "notify.sh"
     notify.write_text(f'#!/bin/sh\nprintf "%s %s\\n" "$TAAK_MELDING" "$(cat)" >> {sent}\n')
     notify.chmod(0o755)
-    daemon = Daemon(
+    daemon = InProcess(
         worker_env(
             owners_db,
             tmp_path / "paco",
@@ -517,7 +517,7 @@ async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_t
         await _settle(daemon)
         statuses = [await conn.fetchval("select status from agent_taken where id = $1", t) for t in tasks]
     finally:
-        daemon.stop()
+        await daemon.stop()
         await conn.close()
     assert statuses.count("klaar") == 2
     assert statuses.count("wachtend") == 2
@@ -532,7 +532,7 @@ async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_t
     assert json.loads(ok(env, "bot", "lijst", "--json"))[0]["vandaag"]["geremd"] is True
 
 
-async def _settle(daemon: Daemon) -> None:
+async def _settle(daemon: InProcess) -> None:
     """Give the braked daemon a few more claim rounds, to see that it really takes nothing more."""
     import anyio
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, status_of, switch_on, wait_for, worker_env
 
 
 async def test_a_bots_question_answered_on_another_machine_carries_the_fleets_name(
@@ -21,7 +21,7 @@ async def test_a_bots_question_answered_on_another_machine_carries_the_fleets_na
     laptop = {**env, "TAAK_MACHINE": "laptop", "TAAK_OWNER": "jamal-laptop"}
     assert run_taak(laptop, "eigenaar", "zet", "Jamal").code == 0
     task_id = run_taak(laptop, "nieuw", "Zet de foto's online", "--aan", "paco").out.strip()
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
 
         async def asked() -> bool:
@@ -29,7 +29,7 @@ async def test_a_bots_question_answered_on_another_machine_carries_the_fleets_na
 
         await wait_for(asked, timeout=30, what="the bot's question")
     finally:
-        daemon.stop()
+        await daemon.stop()
     phone = {**env, "TAAK_MACHINE": "mini", "TAAK_OWNER": ""}  # the OS user here, were it not for the fleet's name
     answered = run_taak(phone, "antwoord", task_id, "album Zomer")
     assert answered.code == 0, answered.err

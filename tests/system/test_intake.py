@@ -8,7 +8,7 @@ import asyncpg
 import pytest
 
 from tests.helpers import ledger_on
-from tests.system.harness import Daemon, wait_for, worker_env
+from tests.system.harness import Daemon, InProcess, wait_for, worker_env
 from worker.db.ledger import NewTask
 
 OLD_TABLE = """
@@ -80,14 +80,14 @@ async def test_two_daemons_take_each_of_1000_messages_exactly_once(
 async def test_without_the_old_table_intake_is_off_and_says_so_once(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
-    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_POLL_SECONDS="0.2"), tmp_path / "worker.log")
+    daemon = InProcess(worker_env(db_url, tmp_path, TAAK_POLL_SECONDS="0.2"), tmp_path / "worker.log")
     try:
         await wait_for(lambda: _event(daemon, "intake_off"), what="the notice")
         import anyio
 
         await anyio.sleep(1)
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert [e.get("event") for e in daemon.events()].count("intake_off") == 1
 
 
@@ -98,7 +98,7 @@ async def _taken(pool: asyncpg.Pool, count: int) -> bool:
         return False
 
 
-async def _event(daemon: Daemon, name: str) -> bool:
+async def _event(daemon: Daemon | InProcess, name: str) -> bool:
     return daemon.has_event(name)
 
 
@@ -182,7 +182,7 @@ create table agent_messages (
 
 async def backlog(conn: asyncpg.Connection, count: int = 6) -> list[int]:
     """Messages the old worker left open long before the cut-off, for paco and sjakie, and one it handled, in a
-table the baseline migration gave its columns."""
+    table the baseline migration gave its columns."""
     await conn.execute(BACKLOG_TABLE)
     rows = [
         ("conductor", "Paco", f"stille pending {n}", "pending", f"2026-0{7 + n % 2}-1{n % 10}") for n in range(count)

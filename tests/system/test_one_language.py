@@ -146,7 +146,7 @@ async def test_the_daemons_reasons_are_said_in_the_runs_language_and_kept_in_dut
 async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_daemon(
     db_url: str, tmp_path: Path, conn: asyncpg.Connection
 ) -> None:
-    from tests.system.harness import Daemon, switch_on, wait_for, worker_env
+    from tests.system.harness import InProcess, switch_on, wait_for, worker_env
     from worker.db.ledger import NewTask
 
     await switch_on(conn, "paco")
@@ -159,11 +159,11 @@ async def test_a_session_that_asks_in_english_is_answered_in_english_by_a_dutch_
         f"echo '{{}}' | TAAK_LANGUAGE=en taak hook prompt --stand {stand}",
     ]
     env = worker_env(db_url, tmp_path, mode="run", TAAK_LANGUAGE="nl", FAKE_RUN="\n".join(asked))
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         ran = await wait_for(lambda: _ran(tmp_path), timeout=60, what="the session's commands")
     finally:
-        daemon.stop()
+        await daemon.stop()
     english_toon, english_brief, dutch_toon, english_prompt = (r["out"] for r in ran)
     assert [r["code"] for r in ran] == [0, 0, 0, 0], ran
     assert "Next step:" in english_prompt, english_prompt  # the hook too, though the daemon's stand says nl

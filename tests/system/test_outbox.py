@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import ledger_on
-from tests.system.harness import Daemon, new_task, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, new_task, switch_on, wait_for, worker_env
 from worker.db.ledger import NewTask
 
 RECEIVER = """
@@ -50,14 +50,14 @@ async def test_a_question_is_sent_once_and_reminded_once(db_url: str, pool: asyn
         TAAK_OUTBOX_SECONDS="0.2",
         TAAK_REMIND_HOURS=str(2.5 / 3600),
     )
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _has(tmp_path, "vraag", 1), what="the question")
         await wait_for(lambda: _has(tmp_path, "herinnering", 1), timeout=15, what="the reminder")
         await ledger.antwoord(task_id, "blauw", wie="jamal")
         await _sleep(3.5)  # more than a reminder period: an answered question is not reminded again
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert lines(tmp_path, "vraag") == [f"{task_id}|{task_id}: rood of blauw?\\n"]
     assert len(lines(tmp_path, "herinnering")) == 1
     assert lines(tmp_path, "herinnering")[0].startswith(f"{task_id}|herinnering: {task_id}: rood of blauw?")
@@ -72,13 +72,13 @@ async def test_a_failed_send_is_logged_and_retried_not_lost(db_url: str, pool: a
     await ledger.blokkeer(task_id, "welke?", token=claim.token)
     env = worker_env(db_url, tmp_path, TAAK_NOTIFY_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2")
     await pool.execute("update taak_meldingen set volgende_poging = now()")
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _failed_once(pool), what="the failed attempt")
         await pool.execute("update taak_bezorgingen set volgende_poging = now()")  # skip the 30 s backoff
         await wait_for(lambda: _has(tmp_path, "vraag", 1), what="the retry")
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert len(lines(tmp_path, "vraag")) == 1
     row = await pool.fetchrow("select pogingen, laatste_fout, verstuurd from taak_bezorgingen where kanaal = 'cmd'")
     assert row["pogingen"] == 2, (tmp_path / "worker.log").read_text()[-3000:]
@@ -93,17 +93,17 @@ async def test_the_sink_gets_one_summary_per_finished_task_across_a_restart(
     await switch_on(conn, "paco")
     task_id = await new_task(conn, "Schrijf de blog", toegewezen_aan="paco")
     env = worker_env(db_url, tmp_path, mode="finish", TAAK_ON_KLAAR_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2")
-    first = Daemon(env, tmp_path / "first.log")
+    first = InProcess(env, tmp_path / "first.log")
     try:
         await wait_for(lambda: _has(tmp_path, "klaar", 1), timeout=30, what="the summary")
     finally:
-        first.stop()
-    second = Daemon(env, tmp_path / "second.log")
+        await first.stop()
+    second = InProcess(env, tmp_path / "second.log")
     try:
         await wait_for(lambda: _event(second, "worker_started"), what="the restart")
         await _sleep(1.5)
     finally:
-        second.stop()
+        await second.stop()
     (summary,) = lines(tmp_path, "klaar")
     assert summary.startswith(f"{task_id}|Taak {task_id} is klaar")
     assert "Opdracht:\\nSchrijf de blog" in summary
@@ -121,7 +121,7 @@ async def _failed_once(pool: asyncpg.Pool) -> bool:
     return bool(await pool.fetchval("select pogingen = 1 and laatste_fout is not null from taak_bezorgingen"))
 
 
-async def _event(daemon: Daemon, name: str) -> bool:
+async def _event(daemon: InProcess, name: str) -> bool:
     return daemon.has_event(name)
 
 
@@ -152,12 +152,12 @@ async def test_an_english_daemon_sends_in_english_and_leaves_out_what_is_no_long
         db_url, tmp_path, TAAK_NOTIFY_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2", TAAK_LANGUAGE="en"
     )
     await pool.execute("update agent_bots set actief = false where bot = 'paco'")  # the daemon claims nothing
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _has(tmp_path, "mislukt", 1), what="the failure")
         await wait_for(lambda: _event(daemon, "message_outdated"), what="the question left out")
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert lines(tmp_path, "mislukt") == [f"{failed}|{failed}: failed after 1 of 1 attempts: Vervang de lamp\\n"]
     assert lines(tmp_path, "vraag") == []
     left_out = await pool.fetchrow("select verstuurd, laatste_fout from taak_meldingen where soort = 'vraag'")
@@ -178,12 +178,12 @@ async def test_a_notify_command_that_never_reads_its_message_is_sent_to_without_
     sent = tmp_path / "verstuurd"
     command = f"sh -c {shlex.quote(f'echo $TAAK_ID >> {sent}')}"
     env = worker_env(db_url, tmp_path, TAAK_NOTIFY_CMD=command, TAAK_OUTBOX_SECONDS="0.2")
-    daemon = Daemon(env, tmp_path / "w.log")
+    daemon = InProcess(env, tmp_path / "w.log")
     try:
         await wait_for(lambda: _exists(sent), what="the message sent")
         await _sleep(1)
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert sent.read_text().splitlines() == [task_id]  # once
     assert "Traceback" not in (tmp_path / "w.log").read_text()
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak, snapshot
-from tests.system.harness import Daemon, records, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, records, status_of, switch_on, wait_for, worker_env
 from tests.system.test_outbox import lines, receiver
 
 
@@ -42,7 +42,7 @@ async def test_one_daemon_for_paco_and_sjakie_runs_each_task_as_the_bot_that_has
     env = worker_env(
         db_url, folder, TAAK_BOTS="paco,sjakie", TAAK_NOTIFY_CMD=receiver(folder), TAAK_OUTBOX_SECONDS="0.2"
     )
-    daemon = Daemon(env, folder / "worker.log")
+    daemon = InProcess(env, folder / "worker.log")
     try:
         for task_id in (foto, song):
             await wait_for(lambda task_id=task_id: _is(conn, task_id, "klaar"), timeout=30, what=f"{task_id} klaar")
@@ -50,7 +50,7 @@ async def test_one_daemon_for_paco_and_sjakie_runs_each_task_as_the_bot_that_has
         later = nieuw("Schrijf een liedtekst", "--nodig", "tekst")
         await wait_for(lambda: _told(folder, 2), what="the owner told of the second poem")
     finally:
-        daemon.stop()
+        await daemon.stop()
     ran_as = {r["env"]["TAAK_ID"]: r["env"]["TAAK_BOT"] for r in records(folder)}
     assert ran_as == {foto: "sjakie", song: "paco"}
     assert await status_of(conn, poem) == "wachtend"

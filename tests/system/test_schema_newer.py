@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, kinds, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, kinds, new_task, status_of, switch_on, wait_for, worker_env
 
 LATER = "999_van_een_latere_versie.sql"  # a migration this code does not ship
 
@@ -19,7 +19,7 @@ async def newer_version_migrates(conn: asyncpg.Connection) -> None:
     await conn.execute("insert into taak_migraties (naam, checksum) values ($1, 'later')", LATER)
 
 
-def said_newer(daemon: Daemon) -> list[str]:
+def said_newer(daemon: InProcess) -> list[str]:
     return [e["reason"] for e in daemon.events() if e.get("event") == "schema_newer"]
 
 
@@ -29,11 +29,11 @@ async def test_a_daemon_started_on_a_newer_schema_claims_nothing_and_says_why_wi
     await switch_on(conn, "paco")
     await newer_version_migrates(conn)
     task_id = await new_task(conn, toegewezen_aan="paco")
-    daemon = Daemon(worker_env(db_url, tmp_path), tmp_path / "worker.log", "--once")
+    daemon = InProcess(worker_env(db_url, tmp_path), tmp_path / "worker.log", "--once")
     try:
-        assert daemon.wait(60) == 0
+        assert await daemon.wait(60) == 0
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert await status_of(conn, task_id) == "wachtend"
     (reason,) = said_newer(daemon)
     assert LATER in reason
@@ -46,7 +46,7 @@ async def test_a_running_daemon_sees_a_newer_schema_at_its_next_beat_and_keeps_i
     await switch_on(conn, "paco")
     running = await new_task(conn, toegewezen_aan="paco")
     env = worker_env(db_url, tmp_path, mode="steps", TAAK_AGENT_ARGS="--fake-mode steps --fake-steps 4")
-    daemon = Daemon(env, tmp_path / "worker.log")
+    daemon = InProcess(env, tmp_path / "worker.log")
     try:
         await wait_for(lambda: _has(conn, running, "stap_klaar"), timeout=30, what="the session's first step")
         await newer_version_migrates(conn)
@@ -55,7 +55,7 @@ async def test_a_running_daemon_sees_a_newer_schema_at_its_next_beat_and_keeps_i
         await wait_for(lambda: _is(conn, running, "klaar"), timeout=30, what="the running session's klaar")
         assert await status_of(conn, waiting) == "wachtend"
     finally:
-        daemon.stop()
+        await daemon.stop()
     assert (await kinds(conn, running)).count("stap_klaar") == 4
     assert await status_of(conn, waiting) == "wachtend"
     assert len(said_newer(daemon)) == 1  # said once, not at every beat

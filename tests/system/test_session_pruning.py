@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.helpers import run_taak
-from tests.system.harness import Daemon, new_task, status_of, switch_on, wait_for, worker_env
+from tests.system.harness import InProcess, new_task, status_of, switch_on, wait_for, worker_env
 
 
 def age(folder: Path, days: float) -> None:
@@ -36,7 +36,7 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
     home.mkdir()
     env = worker_env(db_url, tmp_path, HOME=str(home), TAAK_SESSIONS_DAYS="30")
     sessions = tmp_path / "data" / "sessies"
-    first = Daemon(env, tmp_path / "first.log")
+    first = InProcess(env, tmp_path / "first.log")
     try:
         finished = await new_task(conn, "Schrijf de blog over de veranda", toegewezen_aan="paco")
 
@@ -45,7 +45,7 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
 
         await wait_for(done, what="the session to finish and its capture to close")
     finally:
-        first.stop()
+        await first.stop()
     waiting = await new_task(conn, "Nog niet gedaan", toegewezen_aan="sjakie")  # sjakie is off: it waits
     recent = await new_task(conn, "Net klaar")
     await conn.execute("update agent_taken set status = 'geannuleerd' where id = $1", recent)
@@ -61,7 +61,7 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
     assert " in 4 taakmappen (" in line, line
     assert "na 30 stille dagen" in line, line
 
-    second = Daemon(env, tmp_path / "second.log")
+    second = InProcess(env, tmp_path / "second.log")
     try:
 
         async def pruned() -> bool:
@@ -69,7 +69,7 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
 
         await wait_for(pruned, timeout=60, what="the daemon to prune")
     finally:
-        second.stop()
+        await second.stop()
     (event,) = [e for e in second.events() if e.get("event") == "sessions_pruned"]
     assert event["folders"] == 1
     assert event["bytes"] > 0
