@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
-import secrets
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
@@ -354,7 +354,7 @@ def _text_after_end_of_options(words: Sequence[str]) -> tuple[list[str], dict[st
     if "--" not in words:
         return list(words), {}
     cut = list(words).index("--")
-    tag = secrets.token_hex(4)
+    tag = os.urandom(4).hex()
     stand_ins = {f"@{tag}.{n}": word for n, word in enumerate(words[cut + 1 :])}
     return [*words[:cut], *stand_ins], stand_ins
 

@@ -33,7 +33,10 @@ def _main(argv: Sequence[str] | None) -> None:
         from worker.cli import session  # start-up: below the hooks, as every import from here on
 
         if words[:1] and words[0] in session.SOCKET_VERBS:
-            raise SystemExit(session.main(build_parser(only_tasks=True), words))
+            from worker.cli.args import use_argparse_words  # start-up: as above
+
+            use_argparse_words()  # before the parser is built: its section titles are taken then
+            raise SystemExit(session.main(build_parser(verb=words[0]), words))
         if words[:1] and words[0] not in session.LOCAL_VERBS:
             session.refuse_outside_the_daemon(words[0])
     # start-up: below the hooks
@@ -80,16 +83,17 @@ def _hook_misused(words: list[str]) -> int:
     return 0
 
 
-def build_parser(*, only_tasks: bool = False) -> Any:
-    """Every verb; `only_tasks`: the verbs of one task, all that a queue session's client needs (faster)."""
+def build_parser(*, verb: str | None = None) -> Any:
+    """Every verb; `verb`: only that verb of one task, all that a queue session's client needs (faster: each
+    verb's parser costs argparse a few milliseconds to build)."""
     # start-up: below the hooks
     from worker.cli import tasks
     from worker.cli.args import Parser, in_the_runs_language  # start-up: as above
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
-    tasks.register(sub)
-    if not only_tasks:
+    tasks.register(sub, only=verb)
+    if verb is None:
         from worker.cli import fleet, memory, setup  # start-up: the in-session client needs only the task verbs
 
         for module in (memory, fleet, setup):
