@@ -109,6 +109,27 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
         fail(*said)
 
 
+def run_here(language: str, work: Callable[[], int]) -> int:
+    """A command's work with no event loop and no database (`taak recall` on this machine's archive), its failures
+    said as `run` says them; a Ctrl-C is the guard's (worker/cli/guard.py), as while the command loads."""
+    from worker.core.phrases import file_error_line  # start-up: only when something failed, below
+
+    try:
+        code = work()
+    except (BrokenPipeError, OutputLost):  # stdout, as in `run`
+        raise
+    except TaakError as exc:
+        fail(exc.render(language), exc.exit_code)
+    except Exception as exc:
+        if isinstance(exc, OSError) and (line := file_error_line(exc, language)):
+            fail(line, ExitCode.REFUSED)
+        said = str(exc).strip().splitlines()  # worker/db/failures.first_line, which loads the database driver
+        detail = f"{type(exc).__name__}: {said[0] if said else type(exc).__name__}"
+        fail(message("internal_error", language, detail=detail), ExitCode.REFUSED)
+    ignore_ctrl_c_from_now()
+    return code
+
+
 @contextlib.asynccontextmanager
 async def store_for_a_change(settings: Settings) -> AsyncIterator[Store]:
     """The database for a verb that changes something: once connected, its change is on its way (below)."""

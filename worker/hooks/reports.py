@@ -20,6 +20,7 @@ from worker.core.terminal import clip, printable
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
 
+
 def summary_instructions(language: str, task_id: str | None = None, opdracht: str | None = None, stap: str = "") -> str:
     """What the summariser is told to keep, in the run's language. The opdracht and the next step are the
     ledger's text, shown escaped as everywhere a person reads them (the summariser's instructions are shown
