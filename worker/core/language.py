@@ -43,7 +43,7 @@ def language_setting_problem() -> str | None:
 
 
 def dotenv_value(path: str, name: str) -> str | None:
-    """One variable from a dotenv file as pydantic-settings (python-dotenv) reads it: `[export] NAME=value`,
+    """One variable from a dotenv file as the settings class (python-dotenv) reads it: `[export] NAME=value`,
     the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
     itself takes 50 ms to import, half of what help may take."""
     try:

@@ -1,5 +1,5 @@
 """Where the owner's hooks outside a task read and write: the few settings they need, read without the
-settings class, because a hook runs on every prompt and pydantic-settings costs more than the issue's 100 ms
+settings class, because a hook runs on every prompt and pydantic costs more than the issue's 100 ms
 (standard library and python-dotenv only; no event loop, no database driver).
 
 The values are the settings class's own: the same variables, the same `.env` file in the working folder
