@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -190,6 +191,7 @@ async def waiting_table(url: str, *, repeats: int, recall_lines: int) -> str:
     from tests.system.harness import Daemon, records, switch_on, worker_env
     from worker.memory.archive import Layout
     from worker.memory.index import Index
+    from worker.proc import running_commands
 
     conn = await asyncpg.connect(url)
     try:
@@ -235,10 +237,22 @@ async def waiting_table(url: str, *, repeats: int, recall_lines: int) -> str:
         index.update(sorted(Layout(local).archive.glob("*/*.jsonl")))
         index.close()
         recall_env = {**owner, "TAAK_DATA_DIR": str(local)}
-        recall = [*taak, "recall", "vorige week budget veranda"]
-        _time(recall, recall_env, b"", 1)
-        searched = _time(recall, recall_env, b"", repeats)
-        rows.append((f"`taak recall` ({recall_lines:,} lines, local)", searched, "<= 8x"))
+        searches = [
+            ("a time phrase and words", ["vorige week budget veranda"], {}),
+            ("words only", ["budget veranda"], {}),
+            (
+                "a time phrase and words, semantic extra switched off",
+                ["vorige week budget veranda"],
+                {"TAAK_SEMANTIC": "false"},
+            ),
+        ]
+        for name, words, extra in searches:
+            _time([*taak, "recall", *words], {**recall_env, **extra}, b"", 1)  # the index into the page cache
+            searched = _time([*taak, "recall", *words], {**recall_env, **extra}, b"", repeats)
+            rows.append((f"`taak recall` on {recall_lines:,} lines here: {name}", searched, "<= 8x"))
+        for pid, args in running_commands():  # a recall that fell back to meaning started the model's helper
+            if "worker.memory.embedder" in args and folder in args:
+                os.kill(pid, signal.SIGTERM)
     lines = [f"| {name} | {ms:.0f} | {ms / bare:.1f}x | {goal} |" for name, ms, goal in rows]
     return "\n".join(
         [

@@ -29,7 +29,7 @@ SECTIONS = {
     "poll": ["| committed on the server (pg_stat_database) |", "| LISTEN |"],
     "hooks": [
         "| queue session: `taak log stap_klaar ...` (through the daemon) |",
-        "| `taak recall` (20,000 lines, local) |",
+        "| `taak recall` on 20,000 lines here: words only |",
     ],
     "memory": [],
     "fleet": [],
