@@ -112,3 +112,17 @@ def test_recall_on_this_machines_archive_loads_no_settings_class_and_no_driver(t
     # The semantic extra is another matter (its model's helper): switched off, the search is the word index's.
     env = _env(tmp_path, TAAK_SEMANTIC="false", TAAK_LANGUAGE="en")
     assert loaded(env, "recall", "last week budget veranda") == set()
+
+
+def test_a_verb_built_alone_reads_its_words_as_among_all_verbs() -> None:
+    """`taak VERB` builds only that verb's parser (worker/cli/taak.build_parser): the same help, the same usage."""
+    from worker.cli import memory, tasks
+    from worker.cli.args import _subparsers
+    from worker.cli.taak import MEMORY_VERBS, build_parser
+
+    assert set(MEMORY_VERBS) == set(memory.PARSERS)
+    everything = _subparsers(build_parser()).choices
+    for verb in [*tasks.PARSERS, *MEMORY_VERBS]:
+        alone = _subparsers(build_parser(verb=verb)).choices
+        assert list(alone) == [verb]
+        assert alone[verb].format_help() == everything[verb].format_help()

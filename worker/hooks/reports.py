@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
 import re
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -162,7 +162,7 @@ def trigger_of(payload: dict[str, object]) -> str:
 def summary_path(folder: Path, session: object) -> Path:
     """A new file for each summary: two compactions in one second of one session must not share one."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{uuid.uuid4().hex[:8]}.txt"
+    return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{os.urandom(4).hex()}.txt"
 
 
 def briefing_from_file(path: Path | None) -> str | None:
