@@ -20,7 +20,6 @@ from worker.core.session_plan import EVENTS, QUEUE_MARK, hooks_block
 
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
 
-
 def _is_ours(hook: dict[str, Any]) -> bool:
     command = hook.get("command")
     return isinstance(command, str) and any(command.endswith(f" hook {name}") for name in EVENTS.values())
