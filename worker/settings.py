@@ -60,6 +60,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(
         extra="ignore",
         frozen=True,
+        validate_default=True,  # a default is checked as a set value is (the host's name as the machine's)
         populate_by_name=True,  # Settings(owner=...) in code, TAAK_OWNER (or its old name) in the environment
         # `inf` and `nan` parse as floats: a lease extended every `inf` seconds is never extended.
         allow_inf_nan=False,
