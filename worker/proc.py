@@ -8,7 +8,6 @@ ARGV...` it is the launcher that ties a session to its daemon's life (see `super
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import json
 import os
@@ -234,6 +233,8 @@ def make_undumpable() -> None:
     """Linux: no other process of this user can read the daemon's memory or /proc/<pid>/environ (which
     holds the database URL it was started with); a session runs as the same user. Root still can."""
     if sys.platform.startswith("linux"):
+        import ctypes  # start-up: the daemon alone calls this; every command that locks a file imports the module
+
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
@@ -339,6 +340,8 @@ def become_subreaper() -> None:
     """Linux: what the session starts and then leaves (a tool call whose shell exited) stays below the launcher,
     so kill_session still finds it, instead of going to init."""
     if sys.platform.startswith("linux"):
+        import ctypes  # start-up: as above (the session's launcher)
+
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 

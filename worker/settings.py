@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import socket
@@ -10,12 +11,11 @@ from collections.abc import Mapping
 from datetime import datetime, time
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationInfo, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.dsn import DatabaseUrl, parse_database_url
@@ -51,17 +51,23 @@ def renamed(field: str) -> AliasChoices:
     return AliasChoices(f"TAAK_{field.upper()}", RENAMED[field])
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_prefix="TAAK_",
-        env_file=".env",
-        env_file_encoding="utf-8",
+class Settings(BaseModel):
+    """Every `TAAK_` variable of the environment, else of the `.env` file in the working folder, names in any case;
+    values given in code over both. Read here, as pydantic-settings read them (which took longer to import than
+    the rest of every owner's command to start, issue 42): each setting is typed text, and the settings that are
+    lists or times are split by their own validators below, never read as JSON."""
+
+    model_config = ConfigDict(
         extra="ignore",
         frozen=True,
+        validate_default=True,  # a default is checked as a set value is (the host's name as the machine's)
         populate_by_name=True,  # Settings(owner=...) in code, TAAK_OWNER (or its old name) in the environment
         # `inf` and `nan` parse as floats: a lease extended every `inf` seconds is never extended.
         allow_inf_nan=False,
     )
+
+    def __init__(self, _env_file: str | Path | None = ".env", **values: Any) -> None:
+        super().__init__(**{**_environment(values, _env_file), **values})
 
     database_url: SecretStr | None = None
     data_dir: Path = Field(default_factory=default_data_dir)
@@ -94,7 +100,7 @@ class Settings(BaseSettings):
     claude_settings: Path = Field(default_factory=lambda: Path.home() / ".claude" / "settings.json")
 
     # The queue-worker daemon.
-    bots: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    bots: list[str] = Field(default_factory=list)
     concurrency: int = Field(default=1, ge=1, le=32)
     poll_seconds: float = Field(default=5.0, gt=0)
     listen: bool = True
@@ -133,7 +139,7 @@ class Settings(BaseSettings):
     # defaults to when migration 013 was applied (kept in the database), so history is never run again.
     intake_time_column: str = "created_at"
     intake_status_column: str = "status"  # "": the old table has no status column (filter by time alone)
-    intake_open_status: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["pending"])
+    intake_open_status: list[str] = Field(default_factory=lambda: ["pending"])
     intake_vanaf: datetime | None = None
     # A question to the owner that waits this long is escalated (one more message, marked as such).
     decide_hours: float = Field(default=48.0, gt=0, validation_alias=renamed("decide_hours"))
@@ -160,16 +166,16 @@ class Settings(BaseSettings):
 
     # The owner's channel (worker/core/owner_channel.py): a digest at these times for the whole fleet, urgent
     # messages at once (at most so many marked urgent per bot a day), nothing but failures in the quiet hours.
-    digest_times: Annotated[tuple[time, ...], NoDecode] = (time(8), time(18))
+    digest_times: tuple[time, ...] = (time(8), time(18))
     urgent_per_bot_per_day: int = Field(default=3, ge=0, le=INT_MAX)
-    quiet_hours: Annotated[Quiet | None, NoDecode] = Quiet(time(22), time(7))
+    quiet_hours: Quiet | None = Quiet(time(22), time(7))
     # Telegram both ways: the digest and urgent messages out, the owner's answers in (from this chat only).
     telegram_token: SecretStr | None = None
     telegram_chat: int | None = Field(default=None, validate_default=True)
     telegram_api: str = "https://api.telegram.org"
     # One way, through Apprise (ntfy://, mailto://, signal://, slack://, matrix:// ...): the same messages.
     # They carry tokens: never logged, said by their scheme only.
-    notify_urls: Annotated[tuple[SecretStr, ...], NoDecode] = ()
+    notify_urls: tuple[SecretStr, ...] = ()
 
     @field_validator("bots", mode="before")
     @classmethod
@@ -443,6 +449,32 @@ class Settings(BaseSettings):
         return shlex.split(self.agent_args)
 
 
+def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> dict[str, str]:
+    """The settings' values as the environment and the `.env` file set them (the environment wins), by field name,
+    or for a renamed setting by its new name, whichever name set it (an error names the new one); none for a
+    setting `given`."""
+    layers = [_taak_variables(os.environ)]
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import dotenv_values  # start-up: only where there is a `.env` file
+
+        layers.append(_taak_variables(dotenv_values(env_file, encoding="utf-8")))
+    values: dict[str, str] = {}
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        choices = alias.choices if isinstance(alias, AliasChoices) else []
+        renamed = [choice.lower() for choice in choices if isinstance(choice, str)]
+        found = next((layer[v] for layer in layers for v in renamed or [f"taak_{name}"] if v in layer), None)
+        if found is not None and name not in given:
+            values[renamed[0].upper() if renamed else name] = found
+    return values
+
+
+def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:
+    return {
+        name.lower(): value for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"
+    }
+
+
 def _failed(info: ValidationInfo) -> set[str]:
     """The fields validated before this one that were refused (they are then missing from `info.data`)."""
     return {name for name in ("telegram_token",) if name not in info.data}
@@ -505,7 +537,7 @@ def unreadable_settings(exc: Exception, language: str) -> str | None:
 
     if isinstance(exc, ValidationError):
         detail = "; ".join(settings_problem(e, language) for e in exc.errors())
-    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder, read by pydantic-settings
+    elif isinstance(exc, UnicodeDecodeError):  # the .env file in the working folder (python-dotenv)
         detail = f".env: {message('setting_not_utf8', language)}"
     else:
         return None

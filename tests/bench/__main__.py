@@ -115,6 +115,9 @@ async def main(argv: list[str]) -> None:
             print(await hooks_bench.startup_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.hooks_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
             print(await hooks_bench.session_table(url, repeats=3 if args.quick else 20), end="\n\n", flush=True)
+            lines = 20_000 if args.quick else 1_000_000  # the recall's archive
+            waiting = await hooks_bench.waiting_table(url, repeats=3 if args.quick else 20, recall_lines=lines)
+            print(waiting, end="\n\n", flush=True)
         if "fleet" in sections:
             print(await memory_bench.fleet_table(url, 20_000 if args.quick else 1_000_000), end="\n\n", flush=True)
     if "memory" in sections:

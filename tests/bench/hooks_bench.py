@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
@@ -176,5 +178,89 @@ async def startup_table(url: str, *, repeats: int) -> str:
             "|---|---:|---|---:|",
             f"| bare `python -c pass` | {bare:.0f} | | 1.0x |",
             *rows,
+        ]
+    )
+
+
+async def waiting_table(url: str, *, repeats: int, recall_lines: int) -> str:
+    """Issue 42, where someone waits: each command a whole process (bytecode cached) beside a bare interpreter
+    measured in the same run, as a ratio: `taak log` and the hooks inside a real queue session (through the
+    daemon's socket), the owner's commands straight to the database, and `taak recall` on a local archive of
+    `recall_lines` lines."""
+    from tests.bench.memory_bench import _write_archive
+    from tests.system.harness import Daemon, records, switch_on, worker_env
+    from worker.memory.archive import Layout
+    from worker.memory.index import Index
+    from worker.proc import running_commands
+
+    conn = await asyncpg.connect(url)
+    try:
+        await switch_on(conn, "paco")
+        await ledger_on(conn).nieuw(NewTask("Meet het wachten", "bench", toegewezen_aan="paco"))
+        owners = await ledger_on(conn).nieuw(NewTask("Bekijk het wachten", "bench", toegewezen_aan="bench"))
+    finally:
+        await conn.close()
+    rows: list[tuple[str, float, str]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_") and k != "PYTHONDONTWRITEBYTECODE"}
+        taak = [sys.executable, "-m", "worker.cli.taak"]
+        owner = {**base, "TAAK_DATABASE_URL": url, "TAAK_DATA_DIR": str(Path(folder) / "eigenaar")}
+        _time([*taak, "lijst"], owner, b"", 1)  # fills the bytecode cache
+        bare = _time([sys.executable, "-c", "pass"], base, b"", repeats)
+        daemon = Daemon(worker_env(url, Path(folder), mode="busy"), Path(folder) / "worker.log")
+        try:
+            deadline = time.monotonic() + 30
+            while not records(Path(folder)) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            session = {k: v for k, v in session_env(records(Path(folder))[0]).items() if k != "PYTHONDONTWRITEBYTECODE"}
+            stand = str(stand_path(Path(session["TAAK_DATA_DIR"]), session["TAAK_ID"]))
+            hook = [*taak, "hook"]
+            in_session = [
+                ("`taak log stap_klaar ...` (through the daemon)", [*taak, "log", "stap_klaar", "gemeten"], b""),
+                ("`taak hook session-start` (compact)", [*hook, "session-start"], b'{"source": "compact"}'),
+                ("`taak hook pre-compact`", [*hook, "pre-compact"], b'{"trigger": "auto", "session_id": "s1"}'),
+                ("`taak hook prompt --stand`", [*hook, "prompt", "--stand", stand], b'{"prompt": "ga door"}'),
+            ]
+            for name, command, stdin in in_session:
+                rows.append((f"queue session: {name}", _time(command, session, stdin, repeats), "<= 4x"))
+        finally:
+            daemon.stop()
+        for name, words in [
+            ("`taak lijst`", ["lijst"]),
+            ("`taak toon ID`", ["toon", owners]),
+            ('`taak log ID notitie "..."`', ["log", owners, "notitie", "gemeten"]),
+        ]:
+            rows.append((f"owner: {name}", _time([*taak, *words], owner, b"", repeats), "<= 15x"))
+        local = Path(folder) / "archief"
+        _write_archive(Layout(local).archive, recall_lines, datetime.now(UTC) - timedelta(days=365))
+        index = Index(Layout(local).index)
+        index.update(sorted(Layout(local).archive.glob("*/*.jsonl")))
+        index.close()
+        recall_env = {**owner, "TAAK_DATA_DIR": str(local)}
+        searches = [
+            ("a time phrase and words", ["vorige week budget veranda"], {}),
+            ("words only", ["budget veranda"], {}),
+            (
+                "a time phrase and words, semantic extra switched off",
+                ["vorige week budget veranda"],
+                {"TAAK_SEMANTIC": "false"},
+            ),
+        ]
+        for name, words, extra in searches:
+            _time([*taak, "recall", *words], {**recall_env, **extra}, b"", 1)  # the index into the page cache
+            searched = _time([*taak, "recall", *words], {**recall_env, **extra}, b"", repeats)
+            rows.append((f"`taak recall` on {recall_lines:,} lines here: {name}", searched, "<= 8x"))
+        for pid, args in running_commands():  # a recall that fell back to meaning started the model's helper
+            if "worker.memory.embedder" in args and folder in args:
+                os.kill(pid, signal.SIGTERM)
+    lines = [f"| {name} | {ms:.0f} | {ms / bare:.1f}x | {goal} |" for name, ms, goal in rows]
+    return "\n".join(
+        [
+            f"### Start-up where someone waits (issue 42; median of {repeats}; whole process, bytecode cached)",
+            "",
+            "| command, as a process | ms | ratio to `python -c pass` | goal |",
+            "|---|---:|---:|---|",
+            f"| bare `python -c pass` | {bare:.0f} | 1.0x | |",
+            *lines,
         ]
     )

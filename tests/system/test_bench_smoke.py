@@ -27,7 +27,10 @@ SECTIONS = {
     "daemon": ["| the same listener on the ledger's tables and claim | 20 |"],
     "journal": ["| sessions | writes/s | raw journal limit writes/s | ratio |"],
     "poll": ["| committed on the server (pg_stat_database) |", "| LISTEN |"],
-    "hooks": [],
+    "hooks": [
+        "| queue session: `taak log stap_klaar ...` (through the daemon) |",
+        "| `taak recall` on 20,000 lines here: words only |",
+    ],
     "memory": [],
     "fleet": [],
     "semantic": ["| lines with a vector before / after the questions |"],

@@ -80,7 +80,7 @@ def test_a_reden_that_shows_nothing_is_sent_as_left_out() -> None:
     from worker.cli.session import REQUESTS
     from worker.cli.taak import build_parser
 
-    args = parse(build_parser(only_tasks=True), ["vrijgeven", "HV-20261202-001", "--reden", "\u200b "])
+    args = parse(build_parser(verb="vrijgeven"), ["vrijgeven", "HV-20261202-001", "--reden", "\u200b "])
     assert REQUESTS["vrijgeven"](args)["reden"] is None  # the daemon writes its default reason
 
 

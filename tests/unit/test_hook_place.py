@@ -27,6 +27,8 @@ CASES = [
     pytest.param({"TAAK_ID": "HV-20261202-007", "TAAK_BOT": "paco"}, "", id="a-task"),
     pytest.param({"TAAK_ID": ""}, "", id="empty-id"),
     pytest.param({"TAAK_MEMORY_DIR": "~/geheugen"}, "TAAK_CLAUDE_SETTINGS=instellingen.json\n", id="memory-home"),
+    pytest.param({"TAAK_SEMANTIC": "Off", "TAAK_EMBED_IDLE_SECONDS": "120"}, "", id="recall-settings"),
+    pytest.param({"TAAK_EMBED_IDLE_SECONDS": "0.5"}, "TAAK_SEMANTIC=1\n", id="recall-settings-dotenv"),
 ]
 
 
@@ -60,6 +62,8 @@ def test_the_light_reader_finds_what_the_settings_class_finds(
         ("TAAK_DATA_DIR", ""),
         ("TAAK_MEMORY_DIR", " "),
         ("TAAK_DATA_DIR", "/tmp/\udcff"),
+        ("TAAK_SEMANTIC", "misschien"),
+        ("TAAK_EMBED_IDLE_SECONDS", "0"),
     ],
 )
 def test_a_value_the_settings_class_refuses_is_left_to_it(clean_env: pytest.MonkeyPatch, name: str, value: str) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
-import secrets
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
@@ -107,6 +107,27 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
             detail = f"{type(exc).__name__}: {first_line(exc)}"
             said = message("internal_error", settings.language, detail=detail), ExitCode.REFUSED
         fail(*said)
+
+
+def run_here(language: str, work: Callable[[], int]) -> int:
+    """A command's work with no event loop and no database (`taak recall` on this machine's archive), its failures
+    said as `run` says them; a Ctrl-C is the guard's (worker/cli/guard.py), as while the command loads."""
+    from worker.core.phrases import file_error_line  # start-up: only when something failed, below
+
+    try:
+        code = work()
+    except (BrokenPipeError, OutputLost):  # stdout, as in `run`
+        raise
+    except TaakError as exc:
+        fail(exc.render(language), exc.exit_code)
+    except Exception as exc:
+        if isinstance(exc, OSError) and (line := file_error_line(exc, language)):
+            fail(line, ExitCode.REFUSED)
+        said = str(exc).strip().splitlines()  # worker/db/failures.first_line, which loads the database driver
+        detail = f"{type(exc).__name__}: {said[0] if said else type(exc).__name__}"
+        fail(message("internal_error", language, detail=detail), ExitCode.REFUSED)
+    ignore_ctrl_c_from_now()
+    return code
 
 
 @contextlib.asynccontextmanager
@@ -354,7 +375,7 @@ def _text_after_end_of_options(words: Sequence[str]) -> tuple[list[str], dict[st
     if "--" not in words:
         return list(words), {}
     cut = list(words).index("--")
-    tag = secrets.token_hex(4)
+    tag = os.urandom(4).hex()
     stand_ins = {f"@{tag}.{n}": word for n, word in enumerate(words[cut + 1 :])}
     return [*words[:cut], *stand_ins], stand_ins
 

@@ -11,20 +11,23 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
+from worker.core.model import check_bot_name, check_task_id, check_text
 from worker.core.phrases import OsReason, phrase
 from worker.core.row_phrases import said_row
 from worker.core.terminal import one_line
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+    from worker.hooks.place import HookPlace
     from worker.settings import Settings
 
 Sub = Any
 
 
-def register(sub: Sub) -> None:
-    _recall_parser(sub)
-    _archief_parser(sub)
-    _lll_parser(sub)
+def register(sub: Sub, only: str | None = None) -> None:
+    """Every verb's parser, or `only` the one named."""
+    for verb, parser in PARSERS.items():
+        if only is None or verb == only:
+            parser(sub)
 
 
 def _recall_parser(sub: Sub) -> None:
@@ -47,18 +50,31 @@ def _recall_parser(sub: Sub) -> None:
 
 
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.recall import as_json, render  # start-up: the archive, for the memory verbs
+    if not (args.taken or args.vloot):
+        return recall_here(args, settings)
+    limit, query = _checked(args, settings)
+    search = _recall_taken if args.taken else _recall_fleet
+    return _said(await search(query, limit, args, settings), args, settings)
 
+
+def recall_here(args: argparse.Namespace, settings: Settings | HookPlace) -> int:
+    """This machine's archive: no event loop and no database, so that `taak recall` can run on the few settings
+    read without the settings class (worker/cli/taak.py)."""
+    limit, query = _checked(args, settings)
+    return _said(_recall_archive(query, limit, args, settings), args, settings)
+
+
+def _checked(args: argparse.Namespace, settings: Settings | HookPlace) -> tuple[int, str]:
     limit = a.positive(args.limiet, "--limiet")
     query = _checked_query(a.joined(args.words), settings)
     _check_filters(args)
     _check_combination(args)
-    if args.taken:
-        result = await _recall_taken(query, limit, args, settings)
-    elif args.vloot:
-        result = await _recall_fleet(query, limit, args, settings)
-    else:
-        result = _recall_archive(query, limit, args, settings)
+    return limit, query
+
+
+def _said(result: Any, args: argparse.Namespace, settings: Settings | HookPlace) -> int:
+    from worker.memory.recall import as_json, render  # start-up: the archive, for the memory verbs
+
     language = settings.language
     print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
     return ExitCode.OK
@@ -67,12 +83,8 @@ async def recall(args: argparse.Namespace, settings: Settings) -> int:
 def _check_filters(args: argparse.Namespace) -> None:
     """`--bot` in its one spelling, `--taak` an ID."""
     if args.bot is not None:
-        from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
-
         args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
     if args.taak is not None:
-        from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
-
         check_task_id(args.taak)
 
 
@@ -85,7 +97,7 @@ def _check_combination(args: argparse.Namespace) -> None:
         raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
 
 
-def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
+def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings | HookPlace) -> Any:
     """This machine's archive: its word index, and its vectors when the semantic extra is on."""
     from worker.memory.archive import Layout, open_vectors  # start-up: the archive, for the memory verbs
     from worker.memory.index import Index  # start-up: the archive, for the memory verbs
@@ -136,10 +148,9 @@ def _unknown_filter(index: Any, args: argparse.Namespace) -> None:
 QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 139 KB header
 
 
-def _checked_query(query: str, settings: Settings) -> str:
+def _checked_query(query: str, settings: Settings | HookPlace) -> str:
     """A question recall can answer: not too long, and with a time phrase or a word that is searched."""
     from worker.core.timephrase import parse_time, search_words  # start-up: only for the verbs that use it
-    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
 
     check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
@@ -361,7 +372,6 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
 
 def _lll_change(path: Path, typed: str, closing: bool, settings: Settings) -> None:
     """Open a topic, or close one that is open."""
-    from worker.db.ledger import check_text  # start-up: asyncpg, for the verbs that use the database
     from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
     topic = check_text(typed, "onderwerp", max_chars=300).strip()
@@ -385,3 +395,6 @@ def _written_by_a_model(settings: Settings) -> bool:
     """The list is the owner's (the second seed): a queue session, or any command Claude Code runs (it sets
     CLAUDECODE=1 for its tools), only reads it."""
     return bool(settings.token or os.environ.get("TAAK_SOCKET") or os.environ.get("CLAUDECODE"))
+
+
+PARSERS = {"recall": _recall_parser, "archief": _archief_parser, "lll": _lll_parser}

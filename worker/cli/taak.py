@@ -33,7 +33,10 @@ def _main(argv: Sequence[str] | None) -> None:
         from worker.cli import session  # start-up: below the hooks, as every import from here on
 
         if words[:1] and words[0] in session.SOCKET_VERBS:
-            raise SystemExit(session.main(build_parser(only_tasks=True), words))
+            from worker.cli.args import use_argparse_words  # start-up: as above
+
+            use_argparse_words()  # before the parser is built: its section titles are taken then
+            raise SystemExit(session.main(build_parser(verb=words[0]), words))
         if words[:1] and words[0] not in session.LOCAL_VERBS:
             session.refuse_outside_the_daemon(words[0])
     # start-up: below the hooks
@@ -43,13 +46,31 @@ def _main(argv: Sequence[str] | None) -> None:
     use_argparse_words()
 
     sys.stderr = Escaping(sys.stderr)  # an error line may quote what was typed
-    args = parse(build_parser(), words)  # help and usage errors end here: no settings, no database driver
+    # help and usage errors end here: no settings, no database driver
+    args = parse(build_parser(verb=words[0] if words else None), words)
     # JSON stays exact: its values are escaped the JSON way, which a parser reads back as they were.
     sys.stdout = Escaping(sys.stdout, json_safe if getattr(args, "json", False) else printable)
+    if args.command == "recall" and not (args.taken or args.vloot):
+        _recall_here(args)
     settings = load_settings_or_exit()
     ends_with_ctrl_c = getattr(args, "ends_with_ctrl_c", False)  # `taak tail`, the cockpit
     code = run(settings, lambda: args.handler(args, settings), ends_with_ctrl_c=ends_with_ctrl_c)
     raise SystemExit(int(code))
+
+
+def _recall_here(args: Any) -> None:
+    """`taak recall` on this machine's archive needs a folder, a time zone and a language: read as the owner's
+    hooks read theirs (worker/hooks/place.py), it starts in a fraction of the time the settings class (pydantic)
+    takes, and loads no database driver. A value that reader does not take as plainly good, or a `.env` file
+    here (whose lines the settings class judges), leaves the command to the settings class, as before."""
+    if os.path.exists(".env"):
+        return
+    from worker.cli import memory  # start-up: as above
+    from worker.cli.args import run_here  # start-up: as above
+    from worker.hooks.place import read_place  # start-up: as above
+
+    if (place := read_place()) is not None:
+        raise SystemExit(int(run_here(place.language, lambda: memory.recall_here(args, place))))
 
 
 def _hook_misused(words: list[str]) -> int:
@@ -80,19 +101,28 @@ def _hook_misused(words: list[str]) -> int:
     return 0
 
 
-def build_parser(*, only_tasks: bool = False) -> Any:
-    """Every verb; `only_tasks`: the verbs of one task, all that a queue session's client needs (faster)."""
+MEMORY_VERBS = ("recall", "archief", "lll")  # worker/cli/memory.PARSERS, without loading that module
+
+
+def build_parser(*, verb: str | None = None) -> Any:
+    """Every verb's parser; for a verb of one task or of the memory only that verb's, all a command needs to
+    read its words (faster: argparse takes milliseconds a verb to build, and every module more to load)."""
     # start-up: below the hooks
     from worker.cli import tasks
     from worker.cli.args import Parser, in_the_runs_language  # start-up: as above
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
-    tasks.register(sub)
-    if not only_tasks:
-        from worker.cli import fleet, memory, setup  # start-up: the in-session client needs only the task verbs
+    if verb in tasks.PARSERS:
+        tasks.register(sub, only=verb)
+    elif verb in MEMORY_VERBS:
+        from worker.cli import memory  # start-up: a verb's parser, not every module's
 
-        for module in (memory, fleet, setup):
+        memory.register(sub, only=verb)
+    else:
+        from worker.cli import fleet, memory, setup  # start-up: as above
+
+        for module in (tasks, memory, fleet, setup):
             module.register(sub)
     return in_the_runs_language(parser)
 

@@ -12,15 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
-from worker.core.due import parse_due
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
 from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
 from worker.core.phrases import message, phrase, written
-from worker.core.row_phrases import said_row
-from worker.core.show import plain, show_task, task_json
-from worker.core.table import header_row, month_names, stamp, table, when
-from worker.core.terminal import hanging, is_blank, padded
-from worker.owner import take_back_wait
+from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
@@ -28,20 +23,11 @@ if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads 
 Sub = Any  # argparse's sub-parser action has no public type
 
 
-def register(sub: Sub) -> None:
-    _nieuw_parser(sub)
-    _claim_parser(sub)
-    _log_parser(sub)
-    _klaar_parser(sub)
-    _blokkeer_parser(sub)
-    _antwoord_parser(sub)
-    _vrijgeven_parser(sub)
-    _annuleer_parser(sub)
-    _stap_parser(sub)
-    _toon_parser(sub)
-    _lijst_parser(sub)
-    _brief_parser(sub)
-    _tail_parser(sub)
+def register(sub: Sub, only: str | None = None) -> None:
+    """Every verb's parser, or `only` the one named."""
+    for verb, parser in PARSERS.items():
+        if only is None or verb == only:
+            parser(sub)
 
 
 # --- nieuw --------------------------------------------------------------------------------------
@@ -78,6 +64,8 @@ def _nieuw_parser(sub: Sub) -> None:
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.due import parse_due  # start-up: the in-session client reads the parsers only
+
     # start-up: asyncpg, for the verbs that use the database
     from worker.db.bots import check_bot_name, check_skill_name, known_bot, known_skill
     from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
@@ -259,6 +247,8 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     task_id, token = a.session_task(settings, explicit)
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
+        from worker.owner import take_back_wait  # start-up: the in-session client reads the parsers only
+
         wait = take_back_wait(settings)
         async with a.store_for_a_change(settings) as store:
             wie = await a.who(store, settings)
@@ -354,6 +344,8 @@ def _toon_parser(sub: Sub) -> None:
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.show import plain, show_task, task_json  # start-up: the in-session client reads the parsers only
+
     args.id, _token = a.session_task(settings, args.id)
     async with a.store(settings) as store:
         ledger = store.tasks
@@ -383,6 +375,9 @@ def _lijst_parser(sub: Sub) -> None:
 
 
 async def lijst(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.show import task_json  # start-up: the in-session client reads the parsers only
+    from worker.core.table import header_row, table  # start-up: as above
+
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
     from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
@@ -431,6 +426,8 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _due(task: Any, now: datetime, settings: Settings) -> str | None:
+    from worker.core.table import when  # start-up: the in-session client reads the parsers only
+
     if task.uiterlijk is None:
         return None
     late = task.uiterlijk < now and task.status not in FINAL
@@ -499,6 +496,9 @@ async def _reconnected(settings: Settings, lost: BaseException) -> Any:
 
 
 async def tail(args: argparse.Namespace, settings: Settings) -> int:
+    from worker.core.row_phrases import said_row  # start-up: the in-session client reads the parsers only
+    from worker.core.table import month_names, stamp  # start-up: as above
+    from worker.core.terminal import hanging, padded  # start-up: as above
     from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
     from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
 
@@ -568,3 +568,20 @@ async def _follow(
     finally:
         if following is not store.db:
             await following.close()
+
+
+PARSERS = {
+    "nieuw": _nieuw_parser,
+    "claim": _claim_parser,
+    "log": _log_parser,
+    "klaar": _klaar_parser,
+    "blokkeer": _blokkeer_parser,
+    "antwoord": _antwoord_parser,
+    "vrijgeven": _vrijgeven_parser,
+    "annuleer": _annuleer_parser,
+    "stap": _stap_parser,
+    "toon": _toon_parser,
+    "lijst": _lijst_parser,
+    "brief": _brief_parser,
+    "tail": _tail_parser,
+}

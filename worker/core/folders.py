@@ -8,7 +8,6 @@ import errno
 import json
 import os
 import stat
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -118,7 +117,7 @@ def write_private(path: Path, data: bytes | str) -> None:
     and renamed over the path, so a reader never sees half of it and a planted symlink is replaced, not
     followed."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.urandom(6).hex()}.tmp")
     with said_of(path):
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
         try:

@@ -43,7 +43,7 @@ def language_setting_problem() -> str | None:
 
 
 def dotenv_value(path: str, name: str) -> str | None:
-    """One variable from a dotenv file as pydantic-settings (python-dotenv) reads it: `[export] NAME=value`,
+    """One variable from a dotenv file as the settings class (python-dotenv) reads it: `[export] NAME=value`,
     the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
     itself takes 50 ms to import, half of what help may take."""
     try:
@@ -68,6 +68,8 @@ def unreadable_dotenv(path: str) -> str | None:
     """What is wrong with a dotenv file python-dotenv cannot read a line of (it warns in English through
     logging and leaves the line out, so a setting there was silently not taken), in the early language; None
     when every line reads (the usual case: then the language is not looked up, which reads the file again)."""
+    if not os.path.isfile(path):  # the usual case: no file, nothing to load
+        return None
     from dotenv.parser import parse_stream  # python-dotenv: 50 ms, for the commands that load the settings only
 
     try:

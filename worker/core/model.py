@@ -9,6 +9,9 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
+from worker.core.errors import InvalidInput
+from worker.core.terminal import is_blank
+
 
 class Status(StrEnum):
     WACHTEND = "wachtend"
@@ -185,3 +188,39 @@ class OlderRows:
     @property
     def total(self) -> int:
         return self.rows if self.rows is not None else sum(self.per_soort.values())
+
+
+# The checks of typed values a command makes before it asks anyone (a local search too): no database driver here.
+# worker/db/ledger.py has its own check_text and check_task_id still (another helper's file at the time).
+
+
+def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
+    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text (every text
+    has a limit, TEXT_MAX_CHARS unless it has its own). A blank
+    text that may be left out counts as left out: it comes back empty, never as the invisible characters."""
+    if "\x00" in value:
+        raise InvalidInput("nul_byte", what=what)
+    if is_blank(value):
+        if required:
+            raise InvalidInput("empty", what=what)
+        return ""
+    limit = TEXT_MAX_CHARS if max_chars is None else max_chars
+    if len(value) > limit:
+        raise InvalidInput("too_long", what=what, length=len(value), limit=limit)
+    return value
+
+
+def check_task_id(task_id: str) -> str:
+    if not is_task_id(task_id):
+        raise InvalidInput("bad_id", value=task_id)
+    return task_id
+
+
+def check_bot_name(name: str) -> str:
+    """The one spelling of a bot (`Paco ` is paco); an empty name, or one TAAK_BOTS would refuse, is refused."""
+    normal = bot_name(name)
+    if not normal:
+        raise InvalidInput("empty_bot")
+    if not is_bot_name(normal):
+        raise InvalidInput("bad_bot_name", value=shown_name(name), limit=NAME_MAX_CHARS)
+    return normal

@@ -18,6 +18,9 @@ from worker.core.model import (
     shown_name,
     skill_words,
 )
+from worker.core.model import (
+    check_bot_name as check_bot_name,  # its home: worker/core/model.py (no database driver there)
+)
 from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
@@ -72,16 +75,6 @@ def raise_brake_option(day: BotDay) -> str:
         # Above what was spent already (a session can pass the limit before its cost is known), and a dollar at least.
         options.append(f"--kosten {max(day.max_kosten * 2, day.kosten_vandaag * 2, Decimal('1')):.2f}")
     return " ".join(options) or f"--sessies {max(1000, day.sessies_vandaag * 2)}"
-
-
-def check_bot_name(name: str) -> str:
-    """The one spelling of a bot (`Paco ` is paco); an empty name, or one TAAK_BOTS would refuse, is refused."""
-    normal = bot_name(name)
-    if not normal:
-        raise InvalidInput("empty_bot")
-    if not is_bot_name(normal):
-        raise InvalidInput("bad_bot_name", value=shown_name(name), limit=NAME_MAX_CHARS)
-    return normal
 
 
 async def known_bot(db: Executor, name: str, *, new: bool = False, may_be_new: bool = True) -> str:

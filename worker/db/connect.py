@@ -22,7 +22,6 @@ from tenacity import (
 from worker.core.dsn import DatabaseUrl, certificate_files, parse_database_url, redact, url_parameter
 from worker.core.errors import InvalidInput, Misconfigured, Unreachable
 from worker.core.phrases import OsReason, Phrase, phrase
-from worker.db.embedded import ensure_embedded
 from worker.db.sqlfiles import queries
 from worker.settings import Settings
 
@@ -104,6 +103,8 @@ def embedded_or_configured(settings: Settings) -> DatabaseUrl:
     blocks; an event loop calls resolve_database)."""
     if settings.database is not None:
         return settings.database
+    from worker.db.embedded import ensure_embedded  # start-up: a configured database needs no server of its own
+
     return parse_database_url(ensure_embedded(settings.embedded_dir))
 
 

@@ -137,7 +137,7 @@ def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: fl
 
 def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     try:
-        from worker.settings import Settings  # start-up: pydantic-settings only for a task's hooks
+        from worker.settings import Settings  # start-up: pydantic only for a task's hooks
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session

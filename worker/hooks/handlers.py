@@ -48,6 +48,8 @@ def place_of(settings: Settings) -> HookPlace:
         language=settings.language,
         zone=settings.zone,
         memory_dir=settings.memory_dir,
+        semantic=settings.semantic,
+        embed_idle_seconds=settings.embed_idle_seconds,
     )
 
 

@@ -1,5 +1,5 @@
 """Where the owner's hooks outside a task read and write: the few settings they need, read without the
-settings class, because a hook runs on every prompt and pydantic-settings costs more than the issue's 100 ms
+settings class, because a hook runs on every prompt and pydantic costs more than the issue's 100 ms
 (standard library and python-dotenv only; no event loop, no database driver).
 
 The values are the settings class's own: the same variables, the same `.env` file in the working folder
@@ -31,6 +31,9 @@ class HookPlace:
     language: str
     zone: ZoneInfo
     memory_dir: Path
+    # `taak recall` on this machine's archive reads these too (worker/cli/taak.py): no pydantic for a search.
+    semantic: bool = True
+    embed_idle_seconds: float = 600.0
 
 
 def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".env")) -> HookPlace | None:
@@ -41,7 +44,11 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
     timezone = values.get("timezone", "Europe/Amsterdam")
     data_dir = folder_setting(values.get("data_dir"), default_data_dir)
     memory_dir = folder_setting(values.get("memory_dir"), default_memory_dir)
+    semantic = _plain_bool(values.get("semantic", "true"))
+    idle = _plain_seconds(values.get("embed_idle_seconds", "600"))
     if language is None or not _known_zone(timezone) or data_dir is None or memory_dir is None:
+        return None
+    if semantic is None or idle is None:
         return None
     return HookPlace(
         id=values.get("id") or None,
@@ -50,6 +57,8 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
         language=language,
         zone=ZoneInfo(timezone),
         memory_dir=memory_dir,
+        semantic=semantic,
+        embed_idle_seconds=idle,
     )
 
 
@@ -96,3 +105,20 @@ def _known_zone(name: str) -> bool:
     except (ValueError, KeyError, OSError):
         return False
     return True
+
+
+SWITCHES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def _plain_bool(value: str) -> bool | None:
+    """A switch written as pydantic reads one (`true`, `Off`, `1`); None for any other spelling, left to it."""
+    return SWITCHES.get(value.lower())
+
+
+def _plain_seconds(value: str) -> float | None:
+    """A number of seconds above 0 written plainly (`600`, `1.5`); None for any other (`0`, `inf`, `1e3`)."""
+    whole, dot, part = value.partition(".")
+    if not (whole.isdigit() and whole.isascii() and (not dot or (part.isdigit() and part.isascii()))):
+        return None
+    seconds = float(value)
+    return seconds if seconds > 0 else None

@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import re
-import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 
-from worker.core import transcript
-from worker.core.briefing import COMPACT_LIMIT
 from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
-from worker.core.model import TEXT_MAX_CHARS
 from worker.core.phrases import message, phrase
-from worker.core.row_phrases import ending_json, phrase_json
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import clip, printable
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
+
 
 def summary_instructions(language: str, task_id: str | None = None, opdracht: str | None = None, stap: str = "") -> str:
     """What the summariser is told to keep, in the run's language. The opdracht and the next step are the
@@ -46,6 +43,8 @@ class Report:
 
     def row(self, trigger: str) -> tuple[str, dict[str, object]]:
         """The compaction's log row: its Dutch text, and its meta with the same words as a phrase."""
+        from worker.core.row_phrases import phrase_json  # start-up: a queue session's session-start needs none of it
+
         said = phrase("row_compact_report", path=str(self.path), lines=self.lines, entries=self.entries)
         return str(said), {"rapport": str(self.path), "trigger": trigger, "zin": phrase_json(said)}
 
@@ -56,6 +55,8 @@ def write_report(
     """Everything said since the previous report, verbatim, to a new file; remembers where it stopped. Times
     in `zone`, the household's. A transcript that cannot be read raises TranscriptUnreadable; a report that
     cannot be written, the OSError of its own file."""
+    from worker.core import transcript  # start-up: as above
+
     state_file = folder / ".voortgang.json"
     state: dict[str, object] = json.loads(state_file.read_text()) if state_file.is_file() else {}
     try:
@@ -142,8 +143,12 @@ def summary_for_the_log(text: str, path: Path) -> tuple[str, dict[str, object]]:
     its start and where the whole one is kept, that ending kept as a phrase for readers of another language. A
     longer one was refused, and the compaction went uncounted (or, over the socket's limit, was blamed on the
     daemon)."""
+    from worker.core.model import TEXT_MAX_CHARS  # start-up: as above
+    from worker.core.row_phrases import ending_json  # start-up: as above
+
     if len(text) <= TEXT_MAX_CHARS:
         return text, {}
+
     ending = phrase("row_summary_cut", path=str(path))
     return clip(text, TEXT_MAX_CHARS, str(ending)), {"zin": ending_json(ending)}
 
@@ -157,11 +162,13 @@ def trigger_of(payload: dict[str, object]) -> str:
 def summary_path(folder: Path, session: object) -> Path:
     """A new file for each summary: two compactions in one second of one session must not share one."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{uuid.uuid4().hex[:8]}.txt"
+    return folder / f"{stamp}-{session if isinstance(session, str) else 'sessie'}-{os.urandom(4).hex()}.txt"
 
 
 def briefing_from_file(path: Path | None) -> str | None:
     """The compact briefing the daemon wrote beside the full one, else the full one cut to size."""
+    from worker.core.briefing import COMPACT_LIMIT  # start-up: as above
+
     if path is None:
         return None
     for candidate in (SessionFiles.from_briefing(path).compact_briefing, path):

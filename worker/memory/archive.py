@@ -28,11 +28,7 @@ from worker.core.folders import loads, make_folder
 from worker.core.model import is_task_id
 from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
-from worker.memory import semantic
-from worker.memory.embedder import RemoteEmbedder
 from worker.memory.index import ALL_TIME, Index
-from worker.memory.semantic import VECTORS_FILE
-from worker.proc import exclusive
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
@@ -63,11 +59,20 @@ class Layout:
 
     @property
     def vectors(self) -> Path:
+        from worker.memory.semantic import VECTORS_FILE  # start-up: a recall with the extra off loads none of it
+
         return self.data_dir / VECTORS_FILE
 
     @property
     def sessions(self) -> Path:
         return self.data_dir / "sessies"
+
+
+def _one_writer(layout: Layout) -> contextlib.AbstractContextManager[None]:
+    """The archive's file lock: one writer at a time on this machine."""
+    from worker.proc import exclusive  # start-up: a recall writes nothing, and loads no process module
+
+    return exclusive(layout.data_dir / "archief.lock")
 
 
 def folder_size(folder: Path) -> tuple[int, int]:
@@ -108,7 +113,7 @@ def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: 
     so that no update reads a folder while it goes, and each folder still quiet (a task reopened since it was
     found may have a session writing in it again)."""
     removed = freed = 0
-    with exclusive(layout.data_dir / "archief.lock"):
+    with _one_writer(layout):
         for task_id in task_ids:
             folder = layout.sessions / task_id
             if not is_task_id(task_id) or folder.is_symlink() or not folder.is_dir():
@@ -435,7 +440,7 @@ def bring_up_to_date(
     sessions that left no transcript. `simple`: plain {ts, role, text} files. `rebuild`: delete the indexes
     first, to build them again from the day files. One writer at a time on this machine (a file lock), so
     that the indexer and `taak archief` never write the same lines twice."""
-    with exclusive(layout.data_dir / "archief.lock"):
+    with _one_writer(layout):
         if rebuild:
             for path in (layout.index, layout.vectors):  # checked first: nothing is deleted unless all can be
                 if path.exists() and not path.is_file():
@@ -517,7 +522,7 @@ def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = 
     if layout.vectors.exists() and not layout.vectors.is_file():
         raise Refused("not_a_file", path=layout.vectors)
     Index(layout.index).close()  # the exact index the vectors point into, made if it is missing or empty
-    with exclusive(layout.data_dir / "archief.lock"):
+    with _one_writer(layout):
         try:
             vectors.forget_orphans()
             coverage = vectors.fill(ALL_TIME, rows)
@@ -534,6 +539,9 @@ def open_vectors(layout: Layout, *, helper_idle_seconds: float | None = None) ->
     """The semantic side when its optional extra is installed, else None. With `helper_idle_seconds` the model
     lives in a helper process that stays loaded that long after its last question (worker/memory/embedder.py:
     what the commands use); without, in this process."""
+    from worker.memory import semantic  # start-up: as in Layout.vectors
+    from worker.memory.embedder import RemoteEmbedder  # start-up: as above
+
     if not semantic.installed():
         return None
     if helper_idle_seconds is None:
