@@ -20,7 +20,7 @@ import pytest
 from tests.helpers import run_taak
 from tests.printed import commands_in
 from worker.memory import semantic
-from worker.memory.archive import Archive, Layout, bring_up_to_date, open_vectors
+from worker.memory.archive import Archive, Layout, bring_up_to_date, embed_new, open_vectors
 from worker.memory.index import ALL_TIME, Index
 from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, recall, render
 from worker.memory.semantic import Vectors
@@ -59,7 +59,8 @@ def layout(tmp_path: Path) -> Layout:
     archive = Archive(layout.archive, ZONE)
     archive.import_simple(write_simple(tmp_path / "said.jsonl"))
     archive.close()
-    bring_up_to_date(layout, ZONE, [], semantic_rows=1000)
+    bring_up_to_date(layout, ZONE, [])
+    embed_new(layout, 1000)
     return layout
 
 
@@ -140,15 +141,16 @@ def test_the_indexer_embeds_newest_first_a_bounded_number_per_run(tmp_path: Path
     archive = Archive(layout.archive, ZONE)
     archive.import_simple(write_simple(tmp_path / "said.jsonl"))
     archive.close()
-    first = bring_up_to_date(layout, ZONE, [], semantic_rows=20)
-    assert (first.indexed, first.embedded, first.to_embed) == (55, 20, 35)
+    assert bring_up_to_date(layout, ZONE, []).indexed == 55
+    first = embed_new(layout, 20)
+    assert (first.embedded, first.to_embed) == (20, 35)
     vectors = open_vectors(layout)
     assert vectors is not None
     newest = vectors.db.execute("select max(ts) from vectoren").fetchall()[0][0]
     vectors.close()
     assert newest == int(datetime(2026, 11, 27, 8, tzinfo=UTC).timestamp() * 1000)
-    second = bring_up_to_date(layout, ZONE, [], semantic_rows=1000)
-    assert (second.indexed, second.embedded, second.to_embed) == (0, 35, 0)
+    second = embed_new(layout, 1000)
+    assert (second.embedded, second.to_embed) == (35, 0)
 
 
 class CountingModel:

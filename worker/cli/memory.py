@@ -293,14 +293,14 @@ async def archief(args: argparse.Namespace, settings: Settings) -> int:
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":
         return _vectoren(args, settings, layout)
-    rows = 0  # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
+    # import, bijwerken and herbouw never wait for embedding: `taak archief vectoren` does it
     paths = _readable_files(getattr(args, "paths", None) or [])
     if args.archief_command == "herbouw":
-        update = bring_up_to_date(layout, settings.zone, [], semantic_rows=rows, rebuild=True)
+        update = bring_up_to_date(layout, settings.zone, [], rebuild=True)
     elif args.archief_command == "import" and args.simple:
-        update = bring_up_to_date(layout, settings.zone, [], simple=paths, semantic_rows=rows)
+        update = bring_up_to_date(layout, settings.zone, [], simple=paths)
     else:
-        update = bring_up_to_date(layout, settings.zone, paths or None, semantic_rows=rows)
+        update = bring_up_to_date(layout, settings.zone, paths or None)
     _print_update(update, args, settings)
     return ExitCode.OK
 

@@ -431,10 +431,9 @@ def bring_up_to_date(
     sources: list[Path] | None = None,
     *,
     simple: list[Path] | None = None,
-    semantic_rows: int = 0,
     rebuild: bool = False,
 ) -> Update:
-    """Import new lines, index them, and embed up to `semantic_rows` of them when the semantic extra is here.
+    """Import new lines and index them; their vectors are `embed_new`'s, in a run of its own.
 
     `sources` None means: every transcript under ~/.claude/projects, and the daemon's finished captures of
     sessions that left no transcript. `simple`: plain {ts, role, text} files. `rebuild`: delete the indexes
@@ -447,12 +446,10 @@ def bring_up_to_date(
                     raise Refused("not_a_file", path=path)
             layout.index.unlink(missing_ok=True)
             layout.vectors.unlink(missing_ok=True)
-        return _bring_up_to_date(layout, zone, sources, simple or [], semantic_rows)
+        return _bring_up_to_date(layout, zone, sources, simple or [])
 
 
-def _bring_up_to_date(
-    layout: Layout, zone: ZoneInfo, sources: list[Path] | None, simple: list[Path], semantic_rows: int
-) -> Update:
+def _bring_up_to_date(layout: Layout, zone: ZoneInfo, sources: list[Path] | None, simple: list[Path]) -> Update:
     queue = queue_sessions(layout.sessions)
     archive = Archive(layout.archive, zone)
     files_skipped: list[tuple[str, str]] = []
@@ -473,8 +470,7 @@ def _bring_up_to_date(
             unreadable = tuple(where for where in unreadable if where.startswith(named))
     finally:
         archive.close()
-    embedded, to_embed = _embedded(layout, semantic_rows)
-    return Update(archived, indexed, embedded, to_embed, skipped, unreadable, tuple(files_skipped))
+    return Update(archived, indexed, 0, 0, skipped, unreadable, tuple(files_skipped))
 
 
 def _archive_found(archive: Archive, queue: dict[str, QueueSession], files_skipped: list[tuple[str, str]]) -> int:
@@ -498,19 +494,6 @@ def _archive_found(archive: Archive, queue: dict[str, QueueSession], files_skipp
         for session in queue.values()
         if session.session not in with_transcript and session.capture.exists() and session.finished(now)
     )
-
-
-def _embedded(layout: Layout, semantic_rows: int) -> tuple[int, int]:
-    """Up to `semantic_rows` lines given a vector (the semantic extra installed): how many now, how many still not."""
-    vectors = open_vectors(layout) if semantic_rows else None
-    if vectors is None:
-        return 0, 0
-    try:
-        vectors.forget_orphans()
-        coverage = vectors.fill(ALL_TIME, semantic_rows)
-    finally:
-        vectors.close()
-    return coverage.embedded_now, coverage.still_missing
 
 
 def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = None) -> Update:
