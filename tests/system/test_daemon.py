@@ -848,3 +848,28 @@ async def test_a_daemon_for_coco_claims_nothing_for_twenty_new_tasks_of_paco(
     # The claims at the start and after listening, and two for its own task (the second finds nothing).
     assert 2 <= claims <= 6, claims
     assert await conn.fetchval("select count(*) from agent_taken where status = 'wachtend'") == 20
+
+
+@pytest.mark.slow  # the server's function counts reach pg_stat_user_functions up to 10 s after an idle backend ran
+async def test_a_daemon_whose_bot_is_switched_off_claims_nothing_for_twenty_new_tasks_of_its_bot(
+    db_url: str, conn: asyncpg.Connection, tmp_path: Path
+) -> None:
+    """Outside try of issue 42: a daemon ran a claim for each new task of a bot switched off (or braked), which it
+    could never win; it knew, and said so in its start-up line."""
+    await conn.execute(f"alter database \"{db_url.rsplit('/', 1)[1]}\" set track_functions = 'pl'")
+    await switch_on(conn, "coco")
+    await conn.execute("update agent_bots set actief = false where bot = 'coco'")
+    daemon = Daemon(worker_env(db_url, tmp_path, TAAK_BOTS="coco", TAAK_POLL_SECONDS="300"), tmp_path / "worker.log")
+    try:
+        await wait_for(lambda: _listening(daemon), what="the daemon to listen")
+        for n in range(20):
+            await new_task(conn, f"voor coco {n}", toegewezen_aan="coco")
+            await new_task(conn, f"voor iedereen {n}")
+            await anyio.sleep(0.1)  # each its own notice, none folded into another's wake
+        await anyio.sleep(12)  # an idle backend's counts reach the statistics within 10 s
+        counted = "select coalesce(sum(calls), 0) from pg_stat_user_functions where funcname = 'taak_claim'"
+        claims = await conn.fetchval(counted)
+    finally:
+        daemon.stop()
+    assert 1 <= claims <= 2, claims  # the claims at the start and after listening
+    assert await conn.fetchval("select count(*) from agent_taken where status = 'wachtend'") == 40

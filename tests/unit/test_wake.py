@@ -32,3 +32,8 @@ def test_a_daemon_for_coco_and_sjakie_wakes_only_for_a_task_it_could_win(
     said: str, skills: frozenset[str] | None, wakes: bool
 ) -> None:
     assert could_win(said, ["coco", "sjakie"], skills) is wakes
+
+
+@pytest.mark.parametrize("said", [notice("coco"), notice(), notice(None, "beeld"), "", "not json"])
+def test_a_daemon_whose_bots_are_all_off_or_braked_wakes_for_nothing(said: str) -> None:
+    assert could_win(said, [], frozenset({"beeld"})) is False

@@ -12,9 +12,12 @@ from collections.abc import Collection
 
 
 def could_win(notice: str, bots: Collection[str], skills: Collection[str] | None) -> bool:
-    """A task for one of `bots`, or for any bot with no need or a need one of them has (`skills`, as the last
-    heartbeat read them; None: not read yet). A notice this version cannot read wakes the daemon: a claim too many
-    costs less than one missed. A skill given since the last heartbeat is found by the next poll."""
+    """A task for one of `bots` (those that may claim: none while all are switched off or at their brake), or for
+    any bot with no need or a need one of them has (`skills`, as the last heartbeat read them; None: not read yet).
+    A notice this version cannot read wakes the daemon: a claim too many costs less than one missed. A skill given
+    or a bot switched on since is found by the next look (TAAK_POLL_SECONDS)."""
+    if not bots:
+        return False
     try:
         said = json.loads(notice)
     except ValueError:

@@ -119,6 +119,9 @@ class Worker:
         self.outages = Outages(self.force_stop, on_back=lambda: self.wake.set(), language=settings.language)
         self.claimed_once = False
         self.braked: dict[str, date] = {}  # the day each bot was last said to be at its brake
+        # The bots that could claim at the last look that took nothing (switched on, not at their brake); None: any.
+        # A notice for a task only the others could take wakes nothing until a look finds them back.
+        self.claimable: list[str] | None = None
         self.pool: asyncpg.Pool | None = None
         self._store: Store | None = None
         self.gate: Gate | None = None
@@ -266,7 +269,8 @@ class Worker:
 
     def _heard(self, notice: str) -> None:
         """A task became claimable: wake the claim loop if it could win it (self.wake is renewed after every wake)."""
-        if could_win(notice, self.bots, self.duties.skills if self.duties is not None else None):
+        bots = self.bots if self.claimable is None else self.claimable
+        if could_win(notice, bots, self.duties.skills if self.duties is not None else None):
             self.wake.set()
 
     def _make_session_folders(self) -> None:
@@ -524,10 +528,11 @@ class Worker:
             self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
         )
         if claim is not None:
-            self.skipping = None
+            self.skipping = self.claimable = None
             return claim
         # Nothing taken: say why, once, and tell the owner of a bot that reached its brake.
         days = await bot_table.days(conn, self.bots, usage_of_all=False)
+        self.claimable = [day.bot for day in days if day.may_claim]
         if not any(day.actief for day in days):
             self._skipping(message("claim_no_bot_on", self.settings.language))
             return None
