@@ -204,10 +204,9 @@ async def test_no_rule_of_the_task_row_or_the_log_is_rebuilt_for_every_statement
         "and tgqual is not null"
     )
     by_name = {r["tgname"]: r["columns"] for r in when_triggers}
-    # Left: the frozen columns' guard, which only an update naming them looks at; the announcement of a new task,
-    # which only an insert of a task looks at (and which must see whether the insert happened); and the log's
-    # one comparison that lets a start skip the count.
-    assert sorted(by_name) == ["agent_taak_log_na_insert", "agent_taken_bevroren", "agent_taken_meld_nieuw"]
+    # Left: the frozen columns' guard, which only an update naming them looks at; and the announcement of a new
+    # task, which only an insert of a task looks at (and which must see whether the insert happened).
+    assert sorted(by_name) == ["agent_taken_bevroren", "agent_taken_meld_nieuw"]
     frozen = await conn.fetch(
         "select attname from pg_attribute where attrelid = 'agent_taken'::regclass and attnum = any($1::int2[]) "
         "order by attname",
