@@ -102,7 +102,8 @@ class Settings(BaseModel):
     # The queue-worker daemon.
     bots: list[str] = Field(default_factory=list)
     concurrency: int = Field(default=1, ge=1, le=32)
-    poll_seconds: float = Field(default=5.0, gt=0)
+    # At least 0.2 s: one idle daemon at 0.001 sent 1,000 statements a second; at most an hour, a wait still.
+    poll_seconds: float = Field(default=5.0, ge=0.2, le=3600)
     listen: bool = True
     agent_cmd: str = "claude"
     agent_args: str = ""

@@ -271,6 +271,9 @@ def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
             "'Paco!' is not a bot name (letters,",
         ),  # as typed
         ("TAAK_POLL_SECONDS", "inf", "TAAK_POLL_SECONDS: moet een eindig getal zijn", "finite number"),
+        # one idle daemon at 0.001 sent 1,000 statements a second (outside try of issue 42)
+        ("TAAK_POLL_SECONDS", "0.001", "TAAK_POLL_SECONDS: moet minstens 0.2 zijn", "must be at least 0.2"),
+        ("TAAK_POLL_SECONDS", "1e9", "TAAK_POLL_SECONDS: mag hoogstens 3600 zijn", "must be at most 3600"),
         ("TAAK_LEASE_SECONDS", "99999999999", "TAAK_LEASE_SECONDS: mag hoogstens 2147483647 zijn", "2147483647"),
         ("TAAK_LEASE_EXTEND_SECONDS", "nan", "moet een eindig getal zijn", "finite number"),
         # a limit of a seconds setting as it is typed, not as the float it is (tester 23)
