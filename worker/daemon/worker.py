@@ -530,20 +530,23 @@ class Worker:
         if claim is not None:
             self.skipping = self.claimable = None
             return claim
-        # Nothing taken: say why, once, and tell the owner of a bot that reached its brake.
+        await self._nothing_taken(conn)
+        return None
+
+    async def _nothing_taken(self, conn: Executor) -> None:
+        """Say why, once, tell the owner of a bot that reached its brake, and keep which bots may claim."""
         days = await bot_table.days(conn, self.bots, usage_of_all=False)
         self.claimable = [day.bot for day in days if day.may_claim]
         if not any(day.actief for day in days):
             self._skipping(message("claim_no_bot_on", self.settings.language))
-            return None
+            return
         for day in days:
             if day.actief and day.geremd:
                 await self._braked(day)
-        if not any(day.may_claim for day in days):
+        if not self.claimable:
             self._skipping(message("claim_all_braked", self.settings.language))
-            return None
+            return
         self.skipping = None  # a bot may claim: the queue is empty for it
-        return None
 
     async def _braked(self, day: bot_table.BotDay) -> None:
         """A bot at its brake claims nothing until local midnight; said once per day, and the owner is told once."""

@@ -191,27 +191,33 @@ class Vectors:
         if k <= 0 or not self.db.execute(NAMED["any_in"], ids).fetchall()[0][0]:
             return []  # nothing of the range embedded yet: the model is not asked (nor started) for nothing
         vector = self.embedder.query(query)
-        wanted = k + len(skip)
-        rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(wanted, 4096), *bounds)).fetchall()
+        rows = self.db.execute(NAMED["nearest"], (_blob(vector), min(k + len(skip), 4096), *bounds)).fetchall()
+        found, stale = self._closest([(int(r[0]), float(r[1])) for r in rows if int(r[0]) not in skip], k)  # type: ignore[arg-type]
+        self._forget(stale)
+        return found
+
+    def _closest(self, rows: list[tuple[int, float]], k: int) -> tuple[list[int], list[int]]:
+        """Of rows (id, distance), closest first: at most `k` ids within MARGIN of the closest, and the stale ones
+        passed on the way."""
         found: list[int] = []
         stale: list[int] = []
-        closest: float | None = None
-        for row in rows:
-            row_id, distance = int(row[0]), float(row[1])  # type: ignore[arg-type]
-            if row_id in skip:
-                continue
-            if closest is not None and distance > closest + MARGIN:
+        closest = float("inf")  # the first found's distance
+        for row_id, distance in rows:
+            if distance > closest + MARGIN:
                 break
-            current = self.db.execute(NAMED["current"], (row_id,)).fetchall()
-            if not current or text_hash(str(current[0][1])) != current[0][2]:
+            if not self._current(row_id):
                 stale.append(row_id)
                 continue
-            closest = distance if closest is None else closest
+            closest = min(closest, distance)
             found.append(row_id)
             if len(found) == k:
                 break
-        self._forget(stale)
-        return found
+        return found, stale
+
+    def _current(self, row_id: int) -> bool:
+        """Whether the line's vector was made from its text as it stands."""
+        current = self.db.execute(NAMED["current"], (row_id,)).fetchall()
+        return bool(current) and text_hash(str(current[0][1])) == current[0][2]
 
     def _embed(self, rows: Sequence[tuple[int, int, str]]) -> None:
         vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
