@@ -68,7 +68,7 @@ class RemoteEmbedder:
     def _start(self) -> None:
         import subprocess  # start-up: a recall opens this helper but starts it only when it asks for meaning
 
-        from worker.proc import exclusive
+        from worker.proc import exclusive  # start-up: as above
 
         make_folder(self.socket_path.parent, mode=0o700)
         with exclusive(self.socket_path.with_suffix(".lock")):

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 from worker.core.phrases import Phrase, area_words, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
-from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
+from worker.memory.layout import iso_utc
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
