@@ -29,6 +29,14 @@ TASK_ID = "HV-20261205-001"
 
 
 def loaded(env: dict[str, str], *words: str, stdin: bytes = b"") -> set[str]:
+    """The heavy modules (HEAVY) a `taak` process loaded."""
+    names = imported(env, *words, stdin=stdin)
+    return {
+        name if name in HEAVY else name.split(".")[0] for name in names if name in HEAVY or name.split(".")[0] in HEAVY
+    }
+
+
+def imported(env: dict[str, str], *words: str, stdin: bytes = b"") -> list[str]:
     """The modules a `taak` process loaded, as `python -X importtime` lists them on stderr."""
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "worker.cli.taak", *words],
@@ -42,9 +50,7 @@ def loaded(env: dict[str, str], *words: str, stdin: bytes = b"") -> set[str]:
     assert done.returncode == 0, err
     names = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", err, re.MULTILINE)
     assert "worker.cli.taak" in names or "worker.cli.guard" in names  # the listing was read
-    return {
-        name if name in HEAVY else name.split(".")[0] for name in names if name in HEAVY or name.split(".")[0] in HEAVY
-    }
+    return names
 
 
 @pytest.fixture
@@ -112,6 +118,19 @@ def test_recall_on_this_machines_archive_loads_no_settings_class_and_no_driver(t
     # The semantic extra is another matter (its model's helper): switched off, the search is the word index's.
     env = _env(tmp_path, TAAK_SEMANTIC="false", TAAK_LANGUAGE="en")
     assert loaded(env, "recall", "last week budget veranda") == set()
+
+
+def test_recall_with_the_semantic_extra_on_loads_no_package_metadata_and_no_subprocess(tmp_path: Path) -> None:
+    """They serve the extra's install hint and the start of the model's helper: a recall whose words are found
+    needs neither (they took ~10 ms of its start)."""
+    layout = Layout(tmp_path / "data")
+    _write_archive(layout.archive, 2_000, datetime.now(UTC) - timedelta(days=365))
+    index = Index(layout.index)
+    index.update(sorted(layout.archive.glob("*/*.jsonl")))
+    index.close()
+    names = imported(_env(tmp_path, TAAK_SEMANTIC="true", TAAK_LANGUAGE="en"), "recall", "budget veranda")
+    assert "worker.memory.semantic" in names  # the extra's side was opened
+    assert not {"importlib.metadata", "subprocess"} & set(names)
 
 
 def test_a_verb_built_alone_reads_its_words_as_among_all_verbs() -> None:

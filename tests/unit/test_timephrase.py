@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -445,3 +447,76 @@ def test_numbers_that_are_no_dates_or_times_stay_words(sentence: str) -> None:
     parsed = parse_time(sentence, NOW, ZONE)
     assert parsed.range is None
     assert parsed.words == sentence.split()
+
+
+def _needs(items: Any) -> tuple[str, ...] | None:
+    """Strings one of which every match of a parsed pattern holds (lowercased), or None when there are none."""
+    from re import _constants as c
+
+    best: tuple[str, ...] | None = None
+
+    def better(found: tuple[str, ...] | None) -> None:
+        nonlocal best
+        if found and (best is None or min(map(len, found)) > min(map(len, best))):
+            best = found
+
+    run = ""
+    for op, av in [*items, (None, None)]:
+        if op is c.LITERAL:
+            run += chr(av).lower()
+            continue
+        better((run,) if run else None)
+        run = ""
+        if op is c.IN:
+            chars: set[str] = set()
+            for kind, value in av:
+                if kind is c.LITERAL:
+                    chars.add(chr(value).lower())
+                elif kind is c.CATEGORY and value is c.CATEGORY_DIGIT:
+                    chars.update("0123456789")
+                else:
+                    break
+            else:
+                better(tuple(sorted(chars)))
+        elif op is c.SUBPATTERN:
+            better(_needs(av[-1]))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            better(_needs(av[2]))
+        elif op is c.BRANCH:
+            each = [_needs(branch) for branch in av[1]]
+            if all(each):
+                better(tuple(sorted({n for found in each if found for n in found})))
+    return best
+
+
+def derived_needs() -> tuple[list[tuple[str, ...] | None], list[tuple[str, ...] | None]]:
+    from re import _parser
+
+    from worker.core import timephrase
+
+    rules = [_needs(_parser.parse(pattern, re.IGNORECASE)) for pattern, _ in timephrase.RULES]
+    clocks = [_needs(_parser.parse(pattern, flags)) for pattern, flags in timephrase._CLOCK_PATTERNS]
+    return rules, clocks
+
+
+def test_the_strings_a_time_pattern_needs_are_derived_from_the_patterns() -> None:
+    """A query of ASCII letters is tried only against the patterns whose needed strings it holds
+    (worker/core/timephrase_needs.py); after a change to the patterns: `python -m tests.unit.test_timephrase`."""
+    from worker.core.timephrase_needs import CLOCK_NEEDS, RULE_NEEDS
+
+    assert derived_needs() == (list(RULE_NEEDS), list(CLOCK_NEEDS))
+
+
+if __name__ == "__main__":  # writes worker/core/timephrase_needs.py anew
+    import pprint
+    from pathlib import Path
+
+    rules, clocks = derived_needs()
+    Path("worker/core/timephrase_needs.py").write_text(
+        '"""Written by `python -m tests.unit.test_timephrase`: per pattern of worker/core/timephrase.py (RULES,\n'
+        'then the clock patterns), strings one of which every match holds, lowercased; None: none."""\n\n'
+        "# fmt: off\n"
+        f"RULE_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(rules), width=110)}\n"
+        f"CLOCK_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(clocks), width=110)}\n",
+        encoding="utf-8",
+    )

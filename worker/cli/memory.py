@@ -99,8 +99,8 @@ def _check_combination(args: argparse.Namespace) -> None:
 
 def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings | HookPlace) -> Any:
     """This machine's archive: its word index, and its vectors when the semantic extra is on."""
-    from worker.memory.archive import Layout, open_vectors  # start-up: the archive, for the memory verbs
     from worker.memory.index import Index  # start-up: the archive, for the memory verbs
+    from worker.memory.layout import Layout, open_vectors  # start-up: the archive, for the memory verbs
     from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF  # start-up: the archive, for the memory verbs
     from worker.memory.recall import recall as search  # start-up: the archive, for the memory verbs
 
@@ -278,8 +278,8 @@ def _archief_parser(sub: Sub) -> None:
 
 async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     """The shared copy of this machine's archive, rebuilt from its day files (the source of truth)."""
-    from worker.memory.archive import Layout  # start-up: the archive, for the memory verbs
     from worker.memory.fleet import forget_machine  # start-up: the archive, for the memory verbs
+    from worker.memory.layout import Layout  # start-up: the archive, for the memory verbs
 
     async with a.store_for_a_change(settings) as store:
         removed = await forget_machine(store.db, Layout(settings.data_dir).index, settings.machine)

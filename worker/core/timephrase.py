@@ -15,6 +15,8 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from worker.core.timephrase_needs import CLOCK_NEEDS, RULE_NEEDS
+
 
 @dataclass(frozen=True)
 class TimeRange:
@@ -228,7 +230,7 @@ def _past_date(today: date, month: int, day: int, year: int | None) -> date | No
 
 
 Handler = Callable[[re.Match[str], datetime, ZoneInfo], TimeRange | None]
-Rule = tuple[re.Pattern[str], Handler | None]  # None: a numeric date, read in the query's order (_numeric)
+Rule = tuple[str, Handler | None]  # None: a numeric date, read in the query's order (_numeric)
 
 # Parts of a month: the first, middle and last ten days.
 MONTH_PARTS = {
@@ -553,10 +555,21 @@ def _rules() -> list[Rule]:
         (rf"{b}(?:gisteren|gister|yesterday){e}", fixed(1)),
         (rf"{b}(?:vandaag|today){e}", fixed(0)),
     ]
-    return [(re.compile(pattern, re.IGNORECASE), handler) for pattern, handler in rules]
+    return rules
 
 
+# The patterns are compiled when a query may match them (re caches them): compiling all of them took longer
+# than the rest of `taak recall` to start. A query of plain ASCII letters is tried only against the patterns
+# one of whose needed strings it holds (NEEDS, derived from the patterns by tests/unit/test_timephrase.py).
 RULES = _rules()
+
+
+def _may_match(text: str) -> Callable[[tuple[str, ...] | None], bool]:
+    """Whether `text` may match a pattern that needs one of these strings (None: needs none)."""
+    if not text.isascii():  # IGNORECASE matches some letters beyond ASCII to ASCII ones: no shortcut
+        return lambda _needs: True
+    lowered = text.lower()
+    return lambda needs: needs is None or any(n in lowered for n in needs)
 
 
 def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
@@ -565,8 +578,9 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
     a clock time alone is its most recent past occurrence."""
     local_now = now.astimezone(zone)
     order = date_order(query, language)
-    for pattern, handler in RULES:
-        match = pattern.search(query)
+    may = _may_match(query)
+    for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
+        match = re.search(pattern, query, re.IGNORECASE) if may(needs) else None
         if match is None:
             continue
         found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
@@ -584,30 +598,29 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
 # --- narrowing a day: a part of the day or a clock time beside it -------------------------------------------
 
 _CLOCK_WINDOW = timedelta(hours=1)  # a clock time means the hour either side of it
-_PART_WORD = re.compile(
+_PART_WORD = (
     r"(?<![\w-])(?:in de |'s |in the )?"
     r"(?P<part>ochtends|morgens|middags|avonds|nachts|ochtend|middag|avond|nacht|morning|afternoon|evening|night)"
     r"(?![\w-])"
-    r"|の?(?P<jpart>朝|午前|午後|夜|夕方)(?!\d|[一二三四五六七八九十]|時)",
-    re.IGNORECASE,
+    r"|の?(?P<jpart>朝|午前|午後|夜|夕方)(?!\d|[一二三四五六七八九十]|時)"
 )
 _HOUR = rf"\d{{1,2}}|{_LATIN_NUMBER}"
-_CLOCK_PATTERNS = [
+_CLOCK_PATTERNS = [  # (source, flags), compiled when a query may match them, as RULES
     # 15:00, om 15:00, rond 15.30 uur, at 15:30, around 3:30 pm
-    re.compile(
+    (
         r"(?<![\w:.])(?:(?P<near>rond|omstreeks|around|about|ongeveer) |(?:om|at|tegen) )?"
         r"(?P<h>\d{1,2}):(?P<min>\d{2})(?: ?uur)?(?: ?(?P<ampm>am|pm|a\.m\.|p\.m\.))?(?![\w:])",
         re.IGNORECASE,
     ),
     # om 3 uur, rond drie uur, rond 3 uur 's nachts
-    re.compile(
+    (
         rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur"
         r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
         r"(?![\w-])",
         re.IGNORECASE,
     ),
     # om half tien (9:30: Dutch counts half towards the next hour), kwart over drie, kwart voor drie
-    re.compile(
+    (
         rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )?(?P<dutch>half|kwart over|kwart voor) "
         rf"(?P<h>{_HOUR})(?: uur)?"
         r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
@@ -615,32 +628,33 @@ _CLOCK_PATTERNS = [
         re.IGNORECASE,
     ),
     # at half past three, quarter past three, quarter to four
-    re.compile(
+    (
         rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<english>half past|(?:a )?quarter past|(?:a )?quarter to) "
         rf"(?P<h>{_HOUR})(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w-])",
         re.IGNORECASE,
     ),
     # om 17u, rond 9u
-    re.compile(r"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>\d{1,2})u(?![\w-])", re.IGNORECASE),
+    (r"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>\d{1,2})u(?![\w-])", re.IGNORECASE),
     # at 3pm, around 3 pm, 3pm, around three o'clock, at three o'clock at night
-    re.compile(
+    (
         rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<h>{_HOUR}) ?(?P<ampm>am|pm|a\.m\.|p\.m\.|o'clock)"
         r"(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w])",
         re.IGNORECASE,
     ),
     # noon, midnight, rond het middaguur
-    re.compile(
+    (
         r"(?<![\w-])(?:(?P<near>around|about|rond) |at |om )?(?:het )?(?P<word>noon|midday|midnight|middernacht|"
         r"middaguur)(?![\w-])",
         re.IGNORECASE,
     ),
     # 午後3時, 3時半, 15時ごろ, 正午
-    re.compile(
+    (
         rf"の?(?:(?P<ampm>午前|午後)?(?P<h>\d{{1,2}}|{_KANJI_NUMBER})時(?:(?P<min>\d{{1,2}})分|(?P<half>半))?"
-        r"(?P<near>ごろ|頃)?|(?P<word>正午)(?:ごろ|頃)?)"
+        r"(?P<near>ごろ|頃)?|(?P<word>正午)(?:ごろ|頃)?)",
+        0,
     ),
     # around 3 (English, no o'clock): last, so that `at 3 o'clock` and `at 3pm` are read whole first
-    re.compile(r"(?<![\w-])(?P<near>around|about|at) (?P<h>\d{1,2})(?![\w:.-])", re.IGNORECASE),
+    (r"(?<![\w-])(?P<near>around|about|at) (?P<h>\d{1,2})(?![\w:.-])", re.IGNORECASE),
 ]
 _NAMED_CLOCK = {"noon": 12, "midday": 12, "middaguur": 12, "正午": 12, "midnight": 0, "middernacht": 0}
 
@@ -710,8 +724,9 @@ def _window(day: date, hour: int, minute: int, zone: ZoneInfo) -> TimeRange:
 
 
 def _find_clock(text: str) -> tuple[re.Match[str], Clock] | None:
-    for pattern in _CLOCK_PATTERNS:
-        for match in pattern.finditer(text):
+    may = _may_match(text)
+    for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True):
+        for match in re.finditer(pattern, text, flags) if may(needs) else ():
             found = _clock(match)
             if found is not None:
                 return match, found
@@ -735,7 +750,7 @@ def narrow(found: TimeRange, rest: str, now: datetime, zone: ZoneInfo) -> tuple[
         match, when = clock
         return _at_clock(found, day, when, zone), rest[: match.start()] + " " + rest[match.end() :]
     whole_day = found.start.hour == 0 and found.end - found.start >= timedelta(hours=23)
-    part = _PART_WORD.search(rest) if whole_day else None
+    part = re.search(_PART_WORD, rest, re.IGNORECASE) if whole_day else None
     if part is not None:
         name = (part.group("part") or part.group("jpart")).lower()
         return _day(day, zone, PARTS[name]), rest[: part.start()] + " " + rest[part.end() :]

@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from worker.core.errors import Refused
@@ -29,9 +28,9 @@ from worker.core.model import is_task_id
 from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 from worker.memory.index import ALL_TIME, Index
-
-if TYPE_CHECKING:
-    from worker.memory.semantic import Vectors
+from worker.memory.layout import Layout as Layout
+from worker.memory.layout import iso_utc as iso_utc
+from worker.memory.layout import open_vectors as open_vectors
 
 # What the daemon keeps of a session in <sessies>/<task>/, each file named <attempt>-<session>: a small record
 # of whose session it is (.sessie.json, written before the session starts), its stdout byte for byte
@@ -41,31 +40,6 @@ TIMES_OPEN = ".tijden.open"
 TIMES_DONE = ".tijden"
 # A capture whose times file was never closed belonged to a daemon that died; after this long it is over.
 ABANDONED_SECONDS = 24 * 3600
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the archive and its indexes live in the data folder."""
-
-    data_dir: Path
-
-    @property
-    def archive(self) -> Path:
-        return self.data_dir / "archief"
-
-    @property
-    def index(self) -> Path:
-        return self.data_dir / "archief-index.sqlite"
-
-    @property
-    def vectors(self) -> Path:
-        from worker.memory.semantic import VECTORS_FILE  # start-up: a recall with the extra off loads none of it
-
-        return self.data_dir / VECTORS_FILE
-
-    @property
-    def sessions(self) -> Path:
-        return self.data_dir / "sessies"
 
 
 def _one_writer(layout: Layout) -> contextlib.AbstractContextManager[None]:
@@ -518,21 +492,6 @@ def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = 
     return Update(0, 0, coverage.embedded_now, coverage.still_missing)
 
 
-def open_vectors(layout: Layout, *, helper_idle_seconds: float | None = None) -> Vectors | None:
-    """The semantic side when its optional extra is installed, else None. With `helper_idle_seconds` the model
-    lives in a helper process that stays loaded that long after its last question (worker/memory/embedder.py:
-    what the commands use); without, in this process."""
-    from worker.memory import semantic  # start-up: as in Layout.vectors
-    from worker.memory.embedder import RemoteEmbedder  # start-up: as above
-
-    if not semantic.installed():
-        return None
-    if helper_idle_seconds is None:
-        return semantic.Vectors(layout.vectors, layout.index)
-    helper = RemoteEmbedder(layout.data_dir / "run" / "embed.sock", helper_idle_seconds)
-    return semantic.Vectors(layout.vectors, layout.index, helper)
-
-
 def _timed_lines(queue: QueueSession, complete: bytes, first_line: int) -> list[str]:
     """A capture's lines, each timed by its arrival (else the file's time) and tagged with its session."""
     times = _arrival_times(queue)
@@ -564,11 +523,6 @@ def _arrival_times(queue: QueueSession) -> list[int]:
         if path.exists():
             return [int(line) for line in path.read_text().split() if line.isdigit()]
     return []
-
-
-def iso_utc(ms: int) -> str:
-    """Milliseconds since the epoch as the archive writes a time: ISO-8601 UTC with milliseconds and Z."""
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def unreadable_reason(stored: str, language: str) -> str:

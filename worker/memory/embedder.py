@@ -15,14 +15,12 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from worker.core.folders import loads, make_folder
-from worker.proc import exclusive
 
 SOCKET_PATH_MAX_BYTES = 103  # macOS allows 104 bytes with the terminating NUL
 START_TIMEOUT_SECONDS = 30.0
@@ -68,6 +66,10 @@ class RemoteEmbedder:
             return _exchange(self.socket_path, op, texts)
 
     def _start(self) -> None:
+        import subprocess  # start-up: a recall opens this helper but starts it only when it asks for meaning
+
+        from worker.proc import exclusive  # start-up: as above
+
         make_folder(self.socket_path.parent, mode=0o700)
         with exclusive(self.socket_path.with_suffix(".lock")):
             if _answers(self.socket_path):

@@ -14,8 +14,8 @@ from zoneinfo import ZoneInfo
 from worker.core.phrases import Phrase, area_words, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
-from worker.memory.archive import iso_utc
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
+from worker.memory.layout import iso_utc
 
 if TYPE_CHECKING:
     from worker.memory.semantic import Vectors
@@ -324,9 +324,23 @@ def _word_hits(scope: _Scope, words: list[str], ranked: bool, table: str) -> tup
     """The best `limit` lines for these words (by bm25, or the newest), and how many matched, up to `bound`.
     `table`: the word index of what was said (zoek), or of the tool results (uitvoer)."""
     joined, values = _matching(scope, words, table)
+    if ranked and scope.taak is None and scope.actor is None:
+        return _best_ranked(scope, values, table), _count_matching(scope, joined, values)
     order = f"bm25({table})" if ranked else f"{table}.rowid desc"
     rows = scope.index.db.execute(f"select r.id, {_COLUMNS} {joined} order by {order} limit ?", (*values, scope.limit))
     return [_hit(r) for r in rows.fetchall()], _count_matching(scope, joined, values)
+
+
+def _best_ranked(scope: _Scope, values: tuple[object, ...], table: str) -> list[Hit]:
+    """The best `limit` lines by bm25 when no filter needs the lines' columns: ranked in the word index alone,
+    and only those lines read (joined first, every match in a week's range was read before it was ranked: a
+    third of the search on a million lines). The same order, ties too: the matches reach the sort as before."""
+    db = scope.index.db
+    in_range = f"select rowid from {table} where {table} match ? and rowid >= ? and rowid < ?"
+    best = [row[0] for row in db.execute(f"{in_range} order by bm25({table}) limit ?", (*values[:3], scope.limit))]
+    marks = ", ".join("?" * len(best))
+    rows = {row[0]: row for row in db.execute(f"select r.id, {_COLUMNS} from regels r where r.id in ({marks})", best)}
+    return [_hit(rows[row_id]) for row_id in best if row_id in rows]
 
 
 def _word_count(scope: _Scope, word: str, table: str) -> int:

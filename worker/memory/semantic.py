@@ -21,7 +21,6 @@ import struct
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote, urlsplit
@@ -92,6 +91,8 @@ def install_command() -> str:
     """The command that adds this extra to this very installation, to be typed as shown: this interpreter's pip
     (a bare `pip` may be another environment's), and for a clone installed with `pip install -e .` the clone
     itself (the package's name is on no index the owner's machine may reach)."""
+    from importlib import metadata  # start-up: only for this message, not on every recall
+
     pip = f"{shlex.quote(sys.executable)} -m pip install"
     try:
         origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
