@@ -516,7 +516,7 @@ if __name__ == "__main__":  # writes worker/core/timephrase_needs.py anew
         '"""Written by `python -m tests.unit.test_timephrase`: per pattern of worker/core/timephrase.py (RULES,\n'
         'then the clock patterns), strings one of which every match holds, lowercased; None: none."""\n\n'
         "# fmt: off\n"
-        f"RULE_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(rules), width=110)}\n"
-        f"CLOCK_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(clocks), width=110)}\n",
+        f"RULE_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(rules), width=72, compact=True)}\n"
+        f"CLOCK_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(clocks), width=72, compact=True)}\n",
         encoding="utf-8",
     )
