@@ -461,13 +461,18 @@ def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> dict[
         layers.append(_taak_variables(dotenv_values(env_file, encoding="utf-8")))
     values: dict[str, str] = {}
     for name, field in Settings.model_fields.items():
-        alias = field.validation_alias
-        choices = alias.choices if isinstance(alias, AliasChoices) else []
-        renamed = [choice.lower() for choice in choices if isinstance(choice, str)]
-        found = next((layer[v] for layer in layers for v in renamed or [f"taak_{name}"] if v in layer), None)
+        names = _variable_names(name, field.validation_alias)
+        found = next((layer[v] for layer in layers for v in names if v in layer), None)
         if found is not None and name not in given:
-            values[renamed[0].upper() if renamed else name] = found
+            values[names[0].upper() if field.validation_alias else name] = found
     return values
+
+
+def _variable_names(name: str, alias: object) -> list[str]:
+    """The variables that set a field, lowercased: a renamed setting's new name first, then its old one."""
+    if isinstance(alias, AliasChoices):
+        return [choice.lower() for choice in alias.choices if isinstance(choice, str)]
+    return [f"taak_{name}"]
 
 
 def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:

@@ -30,15 +30,7 @@ def _main(argv: Sequence[str] | None) -> None:
         code = run_hook_command(words[1:])
         raise SystemExit(code if code is not None else _hook_misused(words))
     if os.environ.get("TAAK_SOCKET"):  # inside a queue session: the daemon, never the database
-        from worker.cli import session  # start-up: below the hooks, as every import from here on
-
-        if words[:1] and words[0] in session.SOCKET_VERBS:
-            from worker.cli.args import use_argparse_words  # start-up: as above
-
-            use_argparse_words()  # before the parser is built: its section titles are taken then
-            raise SystemExit(session.main(build_parser(verb=words[0]), words))
-        if words[:1] and words[0] not in session.LOCAL_VERBS:
-            session.refuse_outside_the_daemon(words[0])
+        _in_a_queue_session(words)
     # start-up: below the hooks
     from worker.cli.args import load_settings_or_exit, parse, run, use_argparse_words
     from worker.core.terminal import Escaping, json_safe, printable  # start-up: as above
@@ -56,6 +48,20 @@ def _main(argv: Sequence[str] | None) -> None:
     ends_with_ctrl_c = getattr(args, "ends_with_ctrl_c", False)  # `taak tail`, the cockpit
     code = run(settings, lambda: args.handler(args, settings), ends_with_ctrl_c=ends_with_ctrl_c)
     raise SystemExit(int(code))
+
+
+def _in_a_queue_session(words: list[str]) -> None:
+    """A verb of the session's own task goes to the daemon (and ends here); one that reads only this machine goes
+    on; any other is refused."""
+    from worker.cli import session  # start-up: below the hooks, as every import from here on
+
+    if words[:1] and words[0] in session.SOCKET_VERBS:
+        from worker.cli.args import use_argparse_words  # start-up: as above
+
+        use_argparse_words()  # before the parser is built: its section titles are taken then
+        raise SystemExit(session.main(build_parser(verb=words[0]), words))
+    if words[:1] and words[0] not in session.LOCAL_VERBS:
+        session.refuse_outside_the_daemon(words[0])
 
 
 def _recall_here(args: Any) -> None:

@@ -40,25 +40,21 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
     values = _taak_values(os.environ if environ is None else environ, env_file)
     if values is None:
         return None
-    language = spoken_language(values.get("language", "nl"))  # `EN` is English to the settings class too
     timezone = values.get("timezone", "Europe/Amsterdam")
-    data_dir = folder_setting(values.get("data_dir"), default_data_dir)
-    memory_dir = folder_setting(values.get("memory_dir"), default_memory_dir)
-    semantic = _plain_bool(values.get("semantic", "true"))
-    idle = _plain_seconds(values.get("embed_idle_seconds", "600"))
-    if language is None or not _known_zone(timezone) or data_dir is None or memory_dir is None:
-        return None
-    if semantic is None or idle is None:
-        return None
+    read = {
+        "language": spoken_language(values.get("language", "nl")),  # `EN` is English to the settings class too
+        "data_dir": folder_setting(values.get("data_dir"), default_data_dir),
+        "memory_dir": folder_setting(values.get("memory_dir"), default_memory_dir),
+        "semantic": _plain_bool(values.get("semantic", "true")),
+        "embed_idle_seconds": _plain_seconds(values.get("embed_idle_seconds", "600")),
+    }
+    if any(value is None for value in read.values()) or not _known_zone(timezone):
+        return None  # left to the settings class, which says what is wrong
     return HookPlace(
         id=values.get("id") or None,
         bot=values.get("bot") or None,
-        data_dir=data_dir,
-        language=language,
         zone=ZoneInfo(timezone),
-        memory_dir=memory_dir,
-        semantic=semantic,
-        embed_idle_seconds=idle,
+        **read,  # type: ignore[arg-type]
     )
 
 
