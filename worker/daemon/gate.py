@@ -51,6 +51,7 @@ T = TypeVar("T")
 # Room for two texts of TEXT_MAX_CHARS (klaar's evidence and text) however JSON escapes them (6 bytes a character).
 REQUEST_MAX_BYTES = 4 * 1_048_576
 REQUEST_READ_SECONDS = 10  # a client that connects and says nothing does not hold a connection forever
+LAUNCH_WAIT_SECONDS = 10  # a session that speaks before the daemon knows its launcher: it is waited for this long
 ANSWER_WAIT_SECONDS = 0.5  # a write not in the database by then is answered "kept" (the journal holds it)
 BURST_QUIET_SECONDS = 0.05  # no new write for this long: a burst of writes ended (its copies are made again)
 BURST_MAX_SECONDS = 1.0  # a burst that goes on: its copies are made again at least this often
@@ -71,6 +72,9 @@ class Running:
     wrote: bool = False  # a write since the last lease check: activity, like output
     volgende_stap: str | None = None
     leader: int | None = None  # the session's launcher, once it runs: its tree is the session
+    # Set with the leader. The session can speak before the daemon's task that started it runs again (a loaded
+    # machine: 2 s and more), and its `taak klaar` was refused as another's and its task run a second time.
+    launched: anyio.Event = field(default_factory=anyio.Event)
     stand: tuple[str, str | None] | None = None  # the status and next step the gate last wrote to the stand file
 
     @property
@@ -149,7 +153,7 @@ class Gate:
 
     async def handle(self, request: dict[str, Any], language: str, peer: int | None) -> Answer:
         op = str(request.get("op", ""))
-        running = self._own(request, peer)
+        running = await self._own(request, peer)
         if op == "taak":
             task = running.claim.task
             shown = {"id": task.id, "opdracht": task.opdracht, "volgende_stap": running.volgende_stap}
@@ -173,13 +177,18 @@ class Gate:
         await self._keep_stand(running, op, fields)
         return await self._answer_when_written(entry, waiting, language)
 
-    def _own(self, request: dict[str, Any], peer: int | None) -> Running:
+    async def _own(self, request: dict[str, Any], peer: int | None) -> Running:
         """Only the session's own task, with its current token, asked by a process of that session's own tree
         (the peer's pid, from the kernel): another session of the same user that read the token (in a
         sibling's environment, in the journal) can read or change nothing of it."""
         task_id = str(request.get("id") or "")
         running = self.running.get(task_id)
-        if running is None or request.get("token") != running.claim.token or not _of_session(running, peer):
+        if running is None or request.get("token") != running.claim.token:
+            raise Refused("not_own_task", id=task_id or "-")
+        if peer is not None:
+            with anyio.move_on_after(LAUNCH_WAIT_SECONDS):  # its launcher's pid, which the daemon learns at the start
+                await running.launched.wait()
+        if not _of_session(running, peer):
             raise Refused("not_own_task", id=task_id or "-")
         return running
 

@@ -674,6 +674,7 @@ class Worker:
     def _session_started(self, task_id: str, leader: int) -> None:
         if (running := self.running.get(task_id)) is not None:
             running.leader = leader  # the gate answers only the processes of this session's tree
+            running.launched.set()
 
     def _write_session_files(self, claim: Claim, session_id: str, files: SessionFiles, source: BriefingInput) -> None:
         """What a session's hooks and the archive read, written before it starts (in a worker thread: the disk)."""
