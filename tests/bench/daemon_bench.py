@@ -180,7 +180,7 @@ async def pickup_table(url: str, *, samples: int) -> str:
         await conn.close()
     rows = [
         "### Pickup latency, insert -> claim (ms, database clock; the first three take turns, one sample each; "
-        "ratio = p50 / the raw listener's p50)",
+        "ratio = p50 / the raw listener's p50; goal: the daemon with LISTEN <= 2x)",
         "",
         "| mode | samples | p50 | p95 | p99 | ratio |",
         "|---|---:|---:|---:|---:|---:|",
@@ -341,7 +341,7 @@ async def journal_table(url: str, *, writes: int) -> str:
     disk's limit for the journal alone, measured on the same folder in the same run."""
     rows = [
         f"### Session writes through the daemon ({writes} `taak log` per session; ratio = writes/s / the raw journal"
-        " limit, append+fsync twice a write, same disk and run)",
+        " limit, append+fsync twice a write, same disk and run; goal: >= 0.5x with 4 sessions)",
         "",
         "| sessions | writes/s | raw journal limit writes/s | ratio |",
         "|---:|---:|---:|---:|",
