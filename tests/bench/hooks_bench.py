@@ -200,8 +200,8 @@ async def waiting_table(url: str, *, repeats: int, recall_lines: int) -> str:
     `recall_lines` lines."""
     from tests.bench.memory_bench import _write_archive
     from tests.system.harness import Daemon, records, switch_on, worker_env
-    from worker.memory.archive import Layout
     from worker.memory.index import Index
+    from worker.memory.layout import Layout
     from worker.proc import running_commands
 
     conn = await asyncpg.connect(url)

@@ -177,8 +177,8 @@ def semantic_table(embedded: int, searched: int, recalls: int = 30) -> str:
     same archive, and the vector search alone over a larger table of random vectors (no model needed)."""
     import numpy
 
-    from worker.memory.archive import Layout
     from worker.memory.index import ALL_TIME
+    from worker.memory.layout import Layout
     from worker.memory.semantic import DIMENSIONS, Vectors
 
     now = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)

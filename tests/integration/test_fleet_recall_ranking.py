@@ -147,7 +147,8 @@ async def test_vloot_opnieuw_rebuilds_this_machines_copy_from_its_day_files(
     import json
 
     from worker.memory import fleet
-    from worker.memory.archive import Layout, bring_up_to_date
+    from worker.memory.archive import bring_up_to_date
+    from worker.memory.layout import Layout
 
     env = {**cli_env, "TAAK_MACHINE": "mac-paco", "TAAK_TIMEZONE": "UTC", "HOME": str(tmp_path / "home")}
     layout = Layout(Path(env["TAAK_DATA_DIR"]))

@@ -20,8 +20,9 @@ import pytest
 from tests.helpers import run_taak
 from tests.printed import commands_in
 from worker.memory import semantic
-from worker.memory.archive import Archive, Layout, bring_up_to_date, embed_new, open_vectors
+from worker.memory.archive import Archive, bring_up_to_date, embed_new
 from worker.memory.index import ALL_TIME, Index
+from worker.memory.layout import Layout, open_vectors
 from worker.memory.recall import NOT_INSTALLED, SWITCHED_OFF, recall, render
 from worker.memory.semantic import Vectors
 

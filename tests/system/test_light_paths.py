@@ -20,8 +20,8 @@ import pytest
 
 from tests.bench.memory_bench import _write_archive
 from worker.core.session_files import stand_path, write_stand
-from worker.memory.archive import Layout
 from worker.memory.index import Index
+from worker.memory.layout import Layout
 
 # pydantic_settings and pydantic_core come with pydantic; the settings class (worker.settings) with all of them
 HEAVY = {"pydantic", "pydantic_settings", "asyncpg", "asyncio", "anyio", "structlog", "worker.settings"}

@@ -7,7 +7,8 @@ import os
 import time
 from pathlib import Path
 
-from worker.memory.archive import Layout, folder_size, prune_task_folders, quiet_task_folders
+from worker.memory.archive import folder_size, prune_task_folders, quiet_task_folders
+from worker.memory.layout import Layout
 
 DAY = 86400
 

@@ -79,7 +79,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
 
     import anyio
 
-    from worker.db.failures import failure_line, first_line  # start-up: asyncpg, as above
+    from worker.db.failures import failure_line  # start-up: asyncpg, as above
 
     finished: list[T] = []
 
@@ -103,10 +103,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
         raise  # says it (worker/cli/guard.guarded)
     except Exception as exc:
         said = failure_line(exc, settings)
-        if said is None:  # a bug: still one line for the user; the traceback is no help at a terminal
-            detail = f"{type(exc).__name__}: {first_line(exc)}"
-            said = message("internal_error", settings.language, detail=detail), ExitCode.REFUSED
-        fail(*said)
+        fail(*(said or _internal_error(exc, settings.language)))
 
 
 def run_here(language: str, work: Callable[[], int]) -> int:
@@ -123,11 +120,16 @@ def run_here(language: str, work: Callable[[], int]) -> int:
     except Exception as exc:
         if isinstance(exc, OSError) and (line := file_error_line(exc, language)):
             fail(line, ExitCode.REFUSED)
-        said = str(exc).strip().splitlines()  # worker/db/failures.first_line, which loads the database driver
-        detail = f"{type(exc).__name__}: {said[0] if said else type(exc).__name__}"
-        fail(message("internal_error", language, detail=detail), ExitCode.REFUSED)
+        fail(*_internal_error(exc, language))
     ignore_ctrl_c_from_now()
     return code
+
+
+def _internal_error(exc: BaseException, language: str) -> tuple[str, ExitCode]:
+    """A bug: still one line for the user (its first line); the traceback is no help at a terminal."""
+    lines = str(exc).strip().splitlines()
+    detail = f"{type(exc).__name__}: {lines[0] if lines else type(exc).__name__}"
+    return message("internal_error", language, detail=detail), ExitCode.REFUSED
 
 
 @contextlib.asynccontextmanager

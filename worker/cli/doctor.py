@@ -28,7 +28,8 @@ from worker.db.sqlfiles import Connected
 from worker.hooks import settings_file
 from worker.hooks.memory import dead_paths
 from worker.memory import semantic
-from worker.memory.archive import Layout, default_sources, folder_size, unreadable_reason
+from worker.memory.archive import default_sources, folder_size, unreadable_reason
+from worker.memory.layout import Layout
 from worker.proc import running_commands
 from worker.settings import Settings, renamed_in_use
 

@@ -288,7 +288,8 @@ async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def archief(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.memory.archive import Layout, bring_up_to_date  # start-up: the archive, for the memory verbs
+    from worker.memory.archive import bring_up_to_date  # start-up: the archive, for the memory verbs
+    from worker.memory.layout import Layout  # start-up: as above
 
     layout = Layout(settings.data_dir)
     if args.archief_command == "vectoren":

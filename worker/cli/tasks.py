@@ -275,7 +275,7 @@ def _annuleer_parser(sub: Sub) -> None:
 
 
 async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
+    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
 
     explicit, rest = a.split_id(args.words)
     if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
@@ -303,7 +303,7 @@ def _antwoord_parser(sub: Sub) -> None:
 
 
 async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
+    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
 
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
@@ -504,7 +504,7 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
-        from worker.db.ledger import check_task_id  # start-up: asyncpg, for the verbs that use the database
+        from worker.core.model import check_task_id  # start-up: as the other verbs' imports
 
         check_task_id(args.id)
     months = month_names(settings.language)

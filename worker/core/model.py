@@ -191,7 +191,6 @@ class OlderRows:
 
 
 # The checks of typed values a command makes before it asks anyone (a local search too): no database driver here.
-# worker/db/ledger.py has its own check_text and check_task_id still (another helper's file at the time).
 
 
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:

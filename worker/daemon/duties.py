@@ -34,8 +34,9 @@ from worker.db.machines import all_machines
 from worker.db.migrate import newer_migrations, running_version, schema_newer_line
 from worker.db.session_folders import finished_tasks
 from worker.db.store import Store
-from worker.memory.archive import Layout, prune_task_folders, quiet_task_folders
+from worker.memory.archive import prune_task_folders, quiet_task_folders
 from worker.memory.fleet import copy_new
+from worker.memory.layout import Layout
 
 log = structlog.get_logger("queue-worker")
 REAP_AT_ONCE = 100  # expired leases taken back per reaper turn

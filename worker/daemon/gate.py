@@ -31,7 +31,7 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from worker.core.briefing import Variant, build_briefing, with_first_action
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
 from worker.core.folders import make_folder, write_private
-from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status
+from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status, check_text
 from worker.core.phrases import Phrase, file_error_line, message, phrase, written
 from worker.core.row_phrases import kept_phrase, phrase_json
 from worker.core.session_files import SessionFiles, write_stand
@@ -42,7 +42,7 @@ from worker.core.terminal import is_blank
 from worker.daemon.journal import Entry, Journal, NotKept, Outcome
 from worker.daemon.retry import DatabaseGone
 from worker.db.connect import CONNECTION_ERRORS
-from worker.db.ledger import Claim, Ledger, Reason, check_text
+from worker.db.ledger import Claim, Ledger, Reason
 from worker.proc import descends_from, peer_pid
 
 log = structlog.get_logger("queue-worker")

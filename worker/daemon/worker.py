@@ -59,7 +59,8 @@ from worker.db.migrate import status as migration_status
 from worker.db.pooler import resolve_pooler
 from worker.db.sqlfiles import Executor
 from worker.db.store import Store
-from worker.memory.archive import Layout, write_session_record
+from worker.memory.archive import write_session_record
+from worker.memory.layout import Layout
 from worker.proc import AlreadyRunning, Group, InstanceLock, bot_lock_path, lease_clock, make_undumpable
 from worker.settings import Settings, renamed_in_use
 

@@ -27,7 +27,6 @@ from worker.core.model import (
     OPDRACHT_MAX_CHARS,
     OWNER_KINDS,
     SESSION_KINDS,
-    TEXT_MAX_CHARS,
     TITEL_MAX_CHARS,
     VOLGENDE_STAP_MAX_CHARS,
     Lease,
@@ -36,7 +35,8 @@ from worker.core.model import (
     Soort,
     Status,
     Task,
-    is_task_id,
+    check_task_id,
+    check_text,
 )
 from worker.core.phrases import Phrase
 from worker.core.row_phrases import phrase_json
@@ -151,30 +151,10 @@ def _phrase_or_null(reden: Reason) -> str | None:
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
-def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
-    """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text (every text
-    has a limit, TEXT_MAX_CHARS unless it has its own). A blank
-    text that may be left out counts as left out: it comes back empty, never as the invisible characters."""
-    if "\x00" in value:
-        raise InvalidInput("nul_byte", what=what)
-    if is_blank(value):
-        if required:
-            raise InvalidInput("empty", what=what)
-        return ""
-    _check_length(value, what, TEXT_MAX_CHARS if max_chars is None else max_chars)
-    return value
-
-
 def _check_length(value: str | None, what: str, limit: int) -> None:
     """A text within its limit; a new task's texts are named by the option that gives them (the intake's too)."""
     if value is not None and len(value) > limit:
         raise InvalidInput("too_long", what=what, length=len(value), limit=limit)
-
-
-def check_task_id(task_id: str) -> str:
-    if not is_task_id(task_id):
-        raise InvalidInput("bad_id", value=task_id)
-    return task_id
 
 
 def check_token(token: str) -> str:
@@ -328,7 +308,11 @@ class Ledger:
         """A session's result row, written only for the claim that had this token and session: whoever holds the
         task by now, and whatever the journal's file was made to say of another task."""
         record = await self.db.fetchrow(
-            queries()["resultaat"], check_task_id(task_id), check_token(token), check_text(tekst, "tekst"), sessie,
+            queries()["resultaat"],
+            check_task_id(task_id),
+            check_token(token),
+            check_text(tekst, "tekst"),
+            sessie,
             _meta_json(meta),
         )
         if record is None:

@@ -28,9 +28,7 @@ from worker.core.model import is_task_id
 from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 from worker.memory.index import ALL_TIME, Index
-from worker.memory.layout import Layout as Layout
-from worker.memory.layout import iso_utc as iso_utc
-from worker.memory.layout import open_vectors as open_vectors
+from worker.memory.layout import Layout, iso_utc, open_vectors
 
 # What the daemon keeps of a session in <sessies>/<task>/, each file named <attempt>-<session>: a small record
 # of whose session it is (.sessie.json, written before the session starts), its stdout byte for byte
