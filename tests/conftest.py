@@ -150,7 +150,7 @@ async def template(server_url: str) -> AsyncIterator[str]:
         yield name
     finally:
         await _drop_spare(server_url)
-        await asyncio.gather(*_dropping)
+        await _drop_the_rest(server_url)
         await _drop_database(server_url, name)
 
 
@@ -175,14 +175,28 @@ async def _drop_database(server_url: str, name: str) -> None:
 
 # Postgres 15 makes every DROP DATABASE wait for a checkpoint of its own (a second or more on a busy machine):
 # a test's database is dropped while the next test runs, and the drops still pending are awaited when the run
-# ends, before its template is dropped.
+# ends, before its template is dropped. A drop that failed is tried once more then, and fails the run's end
+# loudly if it fails again: a database left behind on a shared server is a leak someone has to find.
 _dropping: set[asyncio.Task[None]] = set()
+_not_dropped: list[str] = []
 
 
 def _drop_later(server_url: str, name: str) -> None:
     task = asyncio.get_running_loop().create_task(_drop_database(server_url, name))
     _dropping.add(task)
-    task.add_done_callback(_dropping.discard)
+
+    def settled(task: asyncio.Task[None]) -> None:
+        _dropping.discard(task)
+        if task.cancelled() or task.exception() is not None:
+            _not_dropped.append(name)
+
+    task.add_done_callback(settled)
+
+
+async def _drop_the_rest(server_url: str) -> None:
+    await asyncio.gather(*_dropping, return_exceptions=True)
+    while _not_dropped:
+        await _drop_database(server_url, _not_dropped.pop())
 
 
 # The next test's clone is made while this one runs (0.2-0.6 s of the server's each, here): a test waits for one
