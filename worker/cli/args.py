@@ -399,12 +399,65 @@ def _subparsers(parser: argparse.ArgumentParser) -> Any:
     return None
 
 
-def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+Arg = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def arg(names: str, metavar: str | None, help: str, **options: Any) -> Arg:
+    """One argument of a verb's parser, as `Verb` takes it: its names (`-n --limiet`), placeholder and help."""
+    return tuple(names.split()), {"help": help, **options, **({"metavar": metavar} if metavar else {})}
+
+
+def flag(name: str, help: str) -> Arg:
+    return (name,), {"action": "store_true", "help": help}
+
+
+JSON = flag("--json", "print JSON instead of text")
+
+
+def limit(default: int, what: str) -> tuple[Arg, Arg]:
     """`--limiet N` (and `-n N`) for every verb that shows a bounded number of rows; `--limit` still works."""
-    parser.add_argument(
-        "-n", "--limiet", type=whole_number, default=default, metavar="N", help=f"{what} (default {default})"
+    return (
+        arg("-n --limiet", "N", f"{what} (default {default})", type=whole_number, default=default),
+        arg("--limit", None, argparse.SUPPRESS, dest="limiet", type=whole_number),
     )
-    parser.add_argument("--limit", dest="limiet", type=whole_number, help=argparse.SUPPRESS)
+
+
+class Verb:
+    """A verb's parser as data: its help, usage line, arguments, and defaults (the handler among them)."""
+
+    def __init__(
+        self, help: str, usage: str | None, *arguments: Arg, description: str | None = None, **defaults: Any
+    ) -> None:
+        self.help, self.usage, self.description = help, usage, description
+        self.arguments, self.defaults = arguments, defaults
+
+    def add(self, sub: Any, name: str, **defaults: Any) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, help=self.help, usage=self.usage, description=self.description)
+        for names, options in self.arguments:
+            parser.add_argument(*names, **options)
+        parser.set_defaults(**{**defaults, **self.defaults})
+        return parser
+
+
+class Group(Verb):
+    """A verb with verbs of its own (`taak bot aan`); each takes the group's defaults."""
+
+    def __init__(self, help: str, dest: str, verbs: dict[str, Verb], *, required: bool = True, **defaults: Any) -> None:
+        super().__init__(help, defaults.pop("usage", None), **defaults)  # a description too
+        self.dest, self.verbs, self.required = dest, verbs, required
+
+    def add(self, sub: Any, name: str, **defaults: Any) -> argparse.ArgumentParser:
+        parser = super().add(sub, name, **defaults)
+        group = parser.add_subparsers(dest=self.dest, required=self.required, parser_class=Parser, metavar="VERB")
+        add_verbs(group, self.verbs, **self.defaults)
+        return parser
+
+
+def add_verbs(sub: Any, verbs: dict[str, Verb], only: str | None = None, **defaults: Any) -> None:
+    """Every verb's parser, or `only` the one named."""
+    for name, verb in verbs.items():
+        if only is None or name == only:
+            verb.add(sub, name, **defaults)
 
 
 # Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
@@ -422,10 +475,6 @@ def whole_number(text: str) -> int:
         key, limit = ("number_too_small", INT_MIN) if negative else ("number_too_large", INT_MAX)
         raise argparse.ArgumentTypeError(message(key, early_language(), value=shown_name(text.strip()), limit=limit))
     return value
-
-
-def add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def positive(value: int, option: str, minimum: int = 1) -> int:

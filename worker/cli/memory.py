@@ -20,34 +20,6 @@ if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads 
     from worker.hooks.place import HookPlace
     from worker.settings import Settings
 
-Sub = Any
-
-
-def register(sub: Sub, only: str | None = None) -> None:
-    """Every verb's parser, or `only` the one named."""
-    for verb, parser in PARSERS.items():
-        if only is None or verb == only:
-            parser(sub)
-
-
-def _recall_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "recall",
-        help='search the archive, time phrase first: taak recall "last night budget"',
-        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
-    )
-    p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
-    a.add_limit(p, 40, "at most this many lines")
-    p.add_argument("--taak", metavar="ID", help="only lines of this task")
-    p.add_argument("--bot", metavar="B", help="only lines of this bot (the task log) or actor (the archive)")
-    p.add_argument("--uitvoer", action="store_true", help="search the tools' output (tool results) too")
-    p.add_argument("--taken", action="store_true", help="search the task log in the database instead")
-    p.add_argument(
-        "--vloot", action="store_true", help="search every machine's archive (the copy in the shared database)"
-    )
-    a.add_json(p)
-    p.set_defaults(handler=recall)
-
 
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
     if not (args.taken or args.vloot):
@@ -250,32 +222,6 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
         return found
 
 
-def _archief_parser(sub: Sub) -> None:
-    p = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
-    verbs = p.add_subparsers(dest="archief_command", required=True, parser_class=a.Parser, metavar="VERB")
-    imported = verbs.add_parser(
-        "import",
-        help="import transcripts (default: ~/.claude/projects and the daemon's captures)",
-        usage="taak archief import [PATH ...] [--simple] [--json]",
-    )
-    imported.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="transcript files (JSONL)")
-    imported.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
-    update = verbs.add_parser("bijwerken", help="import new lines and update the word index")
-    rebuild = verbs.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
-    embed = verbs.add_parser(
-        "vectoren", help="embed up to TAAK_SEMANTIC_ROWS lines without a vector (the semantic extra), newest first"
-    )
-    for verb in (imported, update, rebuild, embed):
-        verb.add_argument("--json", action="store_true", help="the counts as one JSON object")
-        verb.set_defaults(handler=archief)
-    again = verbs.add_parser(
-        "vloot-opnieuw",
-        help="delete this machine's lines from the fleet's shared copy; the next indexer run copies them all again",
-        usage="taak archief vloot-opnieuw",
-    )
-    again.set_defaults(handler=fleet_again)
-
-
 async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
     """The shared copy of this machine's archive, rebuilt from its day files (the source of truth)."""
     from worker.memory.fleet import forget_machine  # start-up: the archive, for the memory verbs
@@ -337,16 +283,6 @@ def _print_update(update: Any, args: argparse.Namespace, settings: Settings) -> 
         print(update.as_json() if args.json else update.summary(settings.language))
 
 
-def _lll_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "lll",
-        help='"where are we now", kept by the owner',
-        usage="taak lll TOPIC | taak lll klaar TOPIC | taak lll toon",
-    )
-    p.add_argument("words", nargs="+", metavar="TOPIC", help="open a topic; `klaar TOPIC` closes it; `toon`")
-    p.set_defaults(handler=lll)
-
-
 async def lll(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
@@ -398,4 +334,54 @@ def _written_by_a_model(settings: Settings) -> bool:
     return bool(settings.token or os.environ.get("TAAK_SOCKET") or os.environ.get("CLAUDECODE"))
 
 
-PARSERS = {"recall": _recall_parser, "archief": _archief_parser, "lll": _lll_parser}
+COUNTS_JSON = a.flag("--json", "the counts as one JSON object")
+PARSERS = {
+    "recall": a.Verb(
+        'search the archive, time phrase first: taak recall "last night budget"',
+        "taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
+        a.arg("words", "QUERY", "a time phrase and words (Dutch, English, Japanese)", nargs="+"),
+        *a.limit(40, "at most this many lines"),
+        a.arg("--taak", "ID", "only lines of this task"),
+        a.arg("--bot", "B", "only lines of this bot (the task log) or actor (the archive)"),
+        a.flag("--uitvoer", "search the tools' output (tool results) too"),
+        a.flag("--taken", "search the task log in the database instead"),
+        a.flag("--vloot", "search every machine's archive (the copy in the shared database)"),
+        a.JSON,
+        handler=recall,
+    ),
+    "archief": a.Group(
+        "the lossless archive: import, bijwerken, herbouw",
+        "archief_command",
+        {
+            "import": a.Verb(
+                "import transcripts (default: ~/.claude/projects and the daemon's captures)",
+                "taak archief import [PATH ...] [--simple] [--json]",
+                a.arg("paths", "PATH", "transcript files (JSONL)", nargs="*", type=Path),
+                a.flag("--simple", "the files are {ts, role, text} JSONL"),
+                COUNTS_JSON,
+                handler=archief,
+            ),
+            "bijwerken": a.Verb("import new lines and update the word index", None, COUNTS_JSON, handler=archief),
+            "herbouw": a.Verb(
+                "delete the indexes and rebuild them from the day files", None, COUNTS_JSON, handler=archief
+            ),
+            "vectoren": a.Verb(
+                "embed up to TAAK_SEMANTIC_ROWS lines without a vector (the semantic extra), newest first",
+                None,
+                COUNTS_JSON,
+                handler=archief,
+            ),
+            "vloot-opnieuw": a.Verb(
+                "delete this machine's lines from the fleet's shared copy; the next indexer run copies them all again",
+                "taak archief vloot-opnieuw",
+                handler=fleet_again,
+            ),
+        },
+    ),
+    "lll": a.Verb(
+        '"where are we now", kept by the owner',
+        "taak lll TOPIC | taak lll klaar TOPIC | taak lll toon",
+        a.arg("words", "TOPIC", "open a topic; `klaar TOPIC` closes it; `toon`", nargs="+"),
+        handler=lll,
+    ),
+}

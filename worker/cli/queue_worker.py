@@ -16,7 +16,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
+from worker.cli.args import (
+    Group,
+    Parser,
+    Verb,
+    add_verbs,
+    arg,
+    fail,
+    flag,
+    in_the_runs_language,
+    load_settings_or_exit,
+    parse,
+    use_argparse_words,
+)
 from worker.cli.args import store as opened
 from worker.cli.guard import guarded
 from worker.core.defaults import default_data_dir
@@ -34,10 +46,6 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    return in_the_runs_language(_parser())
-
-
-def _parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="queue-worker",
         description="Claims tasks for this machine's bots and runs them.",
@@ -46,44 +54,55 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
     # The verbs' own usage lines start with the program alone, not with the daemon's usage line above.
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB", prog="queue-worker")
-    demo = sub.add_parser(
-        "demo",
-        help="show the whole flow with a scripted agent (no Claude account needed)",
-        usage="queue-worker demo [--agent script|claude]",
-    )
-    demo.add_argument(
-        "--agent",
-        choices=["script", "claude"],
-        default="script",
-        help="script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
-    )
-    service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot: install, status, uninstall")
-    service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=Parser, metavar="VERB")
-    install = service_sub.add_parser(
-        "install",
-        help="write it for this machine and print how to load it",
-        usage="queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
-    )
-    install.add_argument("--dry-run", action="store_true", help="print the file instead of writing it")
-    install.add_argument(
-        "--system", action="store_true", help="a system unit (Linux, installed as root) that runs as --user"
-    )
-    install.add_argument("--user", metavar="NAME", help="with --system: the user it runs as (never root)")
-    status = service_sub.add_parser(
-        "status", help="is it installed, and is it running", usage="queue-worker service status --bot BOT [--system]"
-    )
-    uninstall = service_sub.add_parser(
-        "uninstall",
-        help="stop it, disable it and remove its file (the settings file is kept)",
-        usage="queue-worker service uninstall --bot BOT [--system] [--dry-run]",
-    )
-    uninstall.add_argument("--dry-run", action="store_true", help="say what would be done, do nothing")
-    for verb in (install, status, uninstall):
-        verb.add_argument("--bot", required=True, metavar="BOT", help="the bot this service serves")
-        verb.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
-    for verb in (status, uninstall):
-        verb.add_argument("--system", action="store_true", help="the system unit (Linux) instead of the user unit")
-    return parser
+    add_verbs(sub, VERBS)
+    return in_the_runs_language(parser)
+
+
+SERVICE = (
+    arg("--bot", "BOT", "the bot this service serves", required=True),
+    arg("--platform", None, "default: this machine's", choices=["linux", "macos"]),
+)
+SYSTEM = flag("--system", "the system unit (Linux) instead of the user unit")
+VERBS = {
+    "demo": Verb(
+        "show the whole flow with a scripted agent (no Claude account needed)",
+        "queue-worker demo [--agent script|claude]",
+        arg(
+            "--agent",
+            None,
+            "script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
+            choices=["script", "claude"],
+            default="script",
+        ),
+    ),
+    "service": Group(
+        "the systemd unit or launchd agent for a bot: install, status, uninstall",
+        "service_command",
+        {
+            "install": Verb(
+                "write it for this machine and print how to load it",
+                "queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
+                flag("--dry-run", "print the file instead of writing it"),
+                flag("--system", "a system unit (Linux, installed as root) that runs as --user"),
+                arg("--user", "NAME", "with --system: the user it runs as (never root)"),
+                *SERVICE,
+            ),
+            "status": Verb(
+                "is it installed, and is it running",
+                "queue-worker service status --bot BOT [--system]",
+                *SERVICE,
+                SYSTEM,
+            ),
+            "uninstall": Verb(
+                "stop it, disable it and remove its file (the settings file is kept)",
+                "queue-worker service uninstall --bot BOT [--system] [--dry-run]",
+                flag("--dry-run", "say what would be done, do nothing"),
+                *SERVICE,
+                SYSTEM,
+            ),
+        },
+    ),
+}
 
 
 def _fail(line: str, code: int) -> NoReturn:
