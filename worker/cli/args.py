@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import sys
@@ -432,7 +433,9 @@ class Verb:
         self.arguments, self.defaults = arguments, defaults
 
     def add(self, sub: Any, name: str, **defaults: Any) -> argparse.ArgumentParser:
-        parser = sub.add_parser(name, help=self.help, usage=self.usage, description=self.description)
+        parser: argparse.ArgumentParser = sub.add_parser(
+            name, help=self.help, usage=self.usage, description=self.description
+        )
         for names, options in self.arguments:
             parser.add_argument(*names, **options)
         parser.set_defaults(**{**defaults, **self.defaults})
@@ -477,6 +480,14 @@ def whole_number(text: str) -> int:
     return value
 
 
+def print_json(value: Any) -> int:
+    """A verb's --json: indented, its text as it is (not escaped to ASCII)."""
+    from worker.core.show import json_value  # start-up: only when JSON is printed
+
+    print(json.dumps(value, ensure_ascii=False, indent=2, default=json_value))
+    return ExitCode.OK
+
+
 def positive(value: int, option: str, minimum: int = 1) -> int:
     if value < minimum:
         raise InvalidInput("bad_number", what=option, minimum=minimum)
@@ -504,8 +515,9 @@ def unless_blank(value: str | None) -> str | None:
     return None if value is None or is_blank(value) else value
 
 
-def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | None]:
-    """The task to act on and the token that goes with it (only the session's own task has one)."""
+def session_task(settings: Any, explicit: str | None) -> tuple[str, str | None]:
+    """The task to act on and the token that goes with it (only the session's own task has one). `settings`: the
+    settings, or in a queue session what its environment says (worker/cli/session.py)."""
     task_id = explicit or settings.id
     if task_id is None:
         raise InvalidInput("no_id")
@@ -513,6 +525,16 @@ def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | N
         raise InvalidInput("bad_id", value=task_id)
     token = settings.token if task_id == settings.id else None
     return task_id, token
+
+
+def task_and_text(words: Sequence[str], usage: str, *, text: bool) -> tuple[str | None, str]:
+    """The task ID among a verb's words and the text after it, which the verb requires (`text`) or refuses."""
+    explicit, rest = split_id(words)
+    if text and not rest:
+        fail(f"usage: {usage}", ExitCode.USAGE)
+    if not text and rest:
+        fail(f"usage: {usage} (unexpected: {joined(rest)})", ExitCode.USAGE)
+    return explicit, joined(rest)
 
 
 def need_token(task_id: str, token: str | None, command: str) -> str:

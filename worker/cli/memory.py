@@ -39,8 +39,16 @@ def recall_here(args: argparse.Namespace, settings: Settings | HookPlace) -> int
 def _checked(args: argparse.Namespace, settings: Settings | HookPlace) -> tuple[int, str]:
     limit = a.positive(args.limiet, "--limiet")
     query = _checked_query(a.joined(args.words), settings)
-    _check_filters(args)
-    _check_combination(args)
+    if args.bot is not None:
+        args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
+    if args.taak is not None:
+        check_task_id(args.taak)
+    if args.vloot and (args.taken or args.uitvoer):
+        raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
+    if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
+        # A queue session holds no database access (design section 12): an answer from any other database,
+        # the embedded one of a data folder for instance, would be wrong without saying so.
+        raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
     return limit, query
 
 
@@ -50,23 +58,6 @@ def _said(result: Any, args: argparse.Namespace, settings: Settings | HookPlace)
     language = settings.language
     print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
     return ExitCode.OK
-
-
-def _check_filters(args: argparse.Namespace) -> None:
-    """`--bot` in its one spelling, `--taak` an ID."""
-    if args.bot is not None:
-        args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
-    if args.taak is not None:
-        check_task_id(args.taak)
-
-
-def _check_combination(args: argparse.Namespace) -> None:
-    if args.vloot and (args.taken or args.uitvoer):
-        raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
-    if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
-        # A queue session holds no database access (design section 12): an answer from any other database,
-        # the embedded one of a data folder for instance, would be wrong without saying so.
-        raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
 
 
 def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings | HookPlace) -> Any:
@@ -155,15 +146,9 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     hits.sort(key=lambda h: h.ts)
     per_word = dict(zip(words, counts, strict=True))
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
+    in_range_too = parsed.range is not None
     return Recall(
-        now,
-        parsed.range,
-        fallback,
-        hits,
-        in_range,
-        per_word=per_word,
-        bound=bound,
-        words_in_range=parsed.range is not None,
+        now, parsed.range, fallback, hits, in_range, per_word=per_word, bound=bound, words_in_range=in_range_too
     )
 
 
@@ -185,18 +170,8 @@ def _log_hit(r: Any, *, matching: bool, as_stored: bool, language: str) -> Any:
 
     # The system's own rows in the reader's language, as `taak toon` says them; --json as stored.
     text = r["tekst"] if as_stored else said_row(r["tekst"], json_object(r["meta"]), language)
-    ts = int(r["ts"].timestamp() * 1000)
-    return Hit(
-        r["id"],
-        ts,
-        r["actor"],
-        "log",
-        r["soort"],
-        text,
-        r["sessie"],
-        r["taak_id"],
-        matched=matching and r["treffers"] > 0,
-    )
+    ts, matched = int(r["ts"].timestamp() * 1000), matching and r["treffers"] > 0
+    return Hit(r["id"], ts, r["actor"], "log", r["soort"], text, r["sessie"], r["taak_id"], matched=matched)
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:

@@ -16,10 +16,11 @@ from typing import Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
+from worker.cli.tasks import BLOKKEER_USAGE, STAP_USAGE, VRIJGEVEN_USAGE
 from worker.client import ANSWER_TIMEOUT_SECONDS, Unanswered, exchange, no_daemon
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
-from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
+from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS
 from worker.core.phrases import message
 from worker.core.terminal import json_safe, printable
 
@@ -83,12 +84,8 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _task(explicit: str | None) -> dict[str, Any]:
-    task_id = explicit or os.environ.get("TAAK_ID")
-    if not task_id:
-        raise InvalidInput("no_id")
-    if not is_task_id(task_id):
-        raise InvalidInput("bad_id", value=task_id)
-    token = os.environ.get("TAAK_TOKEN") if task_id == os.environ.get("TAAK_ID") else None
+    own = argparse.Namespace(id=os.environ.get("TAAK_ID") or None, token=os.environ.get("TAAK_TOKEN"))
+    task_id, token = a.session_task(own, explicit)
     return {"id": task_id, "token": token}
 
 
@@ -104,24 +101,18 @@ def _klaar(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _blokkeer(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
-    return {**_task(explicit), "tekst": a.joined(rest), **({"dringend": True} if args.dringend else {})}
+    explicit, tekst = a.task_and_text(args.words, BLOKKEER_USAGE, text=True)
+    return {**_task(explicit), "tekst": tekst, **({"dringend": True} if args.dringend else {})}
 
 
 def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if rest:
-        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    explicit, _ = a.task_and_text(args.words, VRIJGEVEN_USAGE, text=False)
     return {**_task(explicit), "reden": a.unless_blank(args.reden)}
 
 
 def _stap(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
-    return {**_task(explicit), "tekst": a.joined(rest)}
+    explicit, tekst = a.task_and_text(args.words, STAP_USAGE, text=True)
+    return {**_task(explicit), "tekst": tekst}
 
 
 def _toon(args: argparse.Namespace) -> dict[str, Any]:

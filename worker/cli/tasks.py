@@ -13,15 +13,12 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.guard import discard_output
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
-from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
+from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status, check_task_id
 from worker.core.phrases import message, phrase, written
 from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
-
-
-# --- nieuw --------------------------------------------------------------------------------------
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
@@ -61,16 +58,12 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- claim --------------------------------------------------------------------------------------
-
-
 async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant  # start-up: only for the verbs that use it
+    from worker.db.bots import known_bots  # start-up: as above
     from worker.db.briefing import briefing_for  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
-        from worker.db.bots import known_bots  # start-up: asyncpg, for the verbs that use the database
-
         bots = await known_bots(store.db, args.bot, new=args.nieuwe_bot)
         ledger = store.tasks
         # A claim whose token nobody saw holds the task until its lease runs out: once asked, it is said.
@@ -88,9 +81,6 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- log ----------------------------------------------------------------------------------------
-
-
 async def log(args: argparse.Namespace, settings: Settings) -> int:
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
@@ -100,9 +90,6 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
         await store.tasks.log(task_id, soort, tekst, token=token, bot=await a.who(store, settings), sessie=session_id)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
-
-
-# --- klaar, blokkeer, vrijgeven: a session ends its hold on the task ------------------------------
 
 
 async def klaar(args: argparse.Namespace, settings: Settings) -> int:
@@ -120,15 +107,13 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
+    explicit, question = a.task_and_text(args.words, BLOKKEER_USAGE, text=True)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
     async with a.store_for_a_change(settings) as store:
         await store.tasks.blokkeer(
             task_id,
-            a.joined(rest),
+            question,
             token=token,
             bot=await a.who(store, settings),
             sessie=settings.sessie,
@@ -139,9 +124,7 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if rest:
-        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    explicit, _ = a.task_and_text(args.words, VRIJGEVEN_USAGE, text=False)
     task_id, token = a.session_task(settings, explicit)
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
@@ -162,11 +145,8 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
-    explicit, rest = a.split_id(args.words)
-    if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
-        a.fail(f"usage: taak annuleer ID --reden R (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    # a reason typed without --reden, most likely: named, as vrijgeven names it
+    explicit, _ = a.task_and_text(args.words, "taak annuleer ID --reden R", text=False)
     if explicit is None:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
@@ -180,12 +160,7 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- antwoord, stap -----------------------------------------------------------------------------
-
-
 async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
         a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
@@ -198,17 +173,12 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def stap(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
+    explicit, step = a.task_and_text(args.words, STAP_USAGE, text=True)
     task_id, token = a.session_task(settings, explicit)
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.stap(task_id, a.joined(rest), token=token, bot=await a.who(store, settings))
+        await store.tasks.stap(task_id, step, token=token, bot=await a.who(store, settings))
         print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
-
-
-# --- reading: toon, lijst, brief, tail ------------------------------------------------------------
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
@@ -220,10 +190,7 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
         task = await ledger.toon(args.id)
         rows = await ledger.log_rows(args.id)
     if args.json:
-        shown = task_json(task)
-        shown["log"] = [plain(asdict(row)) for row in rows]
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json({**task_json(task), "log": [plain(asdict(row)) for row in rows]})
     print(show_task(task, rows, settings.zone, settings.language))
     return ExitCode.OK
 
@@ -231,47 +198,37 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
 async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.show import task_json  # start-up: the in-session client reads the parsers only
     from worker.core.table import header_row, table  # start-up: as above
+    from worker.db.bots import check_bot_name, known_bot, known_skill  # start-up: asyncpg, as above
 
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
-    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
-
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.store(settings) as store:
-        nodig = None
-        if args.nodig is not None:
-            from worker.db.bots import known_skill  # start-up: asyncpg, for the verbs that use the database
-
-            nodig = await known_skill(store.db, args.nodig)
+        nodig = await known_skill(store.db, args.nodig) if args.nodig is not None else None
         # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
         tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, nodig=nodig, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
-            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
-
             # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
             # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
             await known_bot(store.db, aan, may_be_new=False)
     more = len(tasks) > limit
     tasks = tasks[:limit]
     if args.json:
-        print(json.dumps([task_json(t) for t in tasks], ensure_ascii=False, indent=2))
-        return ExitCode.OK
-
+        return a.print_json([task_json(t) for t in tasks])
     now = datetime.now(settings.zone)
-    headers = header_row(
-        "list.tasks", ("id", "status", "assigned", "needs", "attempts", "due", "title"), settings.language
-    )
+    columns = ("id", "status", "assigned", "needs", "attempts", "due", "title")
+    headers = header_row("list.tasks", columns, settings.language)
     rows = [
         (
-            task.id,
-            task.status.value,
-            task.toegewezen_aan,
-            task.nodig,
-            f"{task.pogingen}/{task.max_pogingen}",
-            _due(task, now, settings),
-            task.titel,
+            t.id,
+            t.status.value,
+            t.toegewezen_aan,
+            t.nodig,
+            f"{t.pogingen}/{t.max_pogingen}",
+            _due(t, now, settings),
+            t.titel,
         )
-        for task in tasks
+        for t in tasks
     ]
     print(table(headers, rows) if rows else message("list.no_tasks", settings.language))
     if more:
@@ -333,12 +290,11 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.table import month_names, stamp  # start-up: as above
     from worker.core.terminal import hanging, padded  # start-up: as above
     from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.bots import known_bot  # start-up: as above
+    from worker.db.ledger import json_object  # start-up: as above
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
-        from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
         check_task_id(args.id)
     months = month_names(settings.language)
 
@@ -352,8 +308,6 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         if args.id is not None:  # an ID that is not there would be waited for forever
             await store.tasks.toon(args.id)
         if args.bot is not None:  # a bot nobody knows would be followed forever too
-            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
-
             args.bot = await known_bot(store.db, args.bot, may_be_new=False)
         # No notification per log row (they serialised every writer at commit, issue 16): a look every second
         # by id. A row whose transaction took its id earlier but committed later is caught by looking a little
@@ -406,6 +360,9 @@ async def _follow(
 SESSION_WORDS = ", ".join(sorted(SESSION_KINDS))
 OWNER_WORDS = ", ".join(sorted(OWNER_KINDS))
 TASK = "the task (default TAAK_ID)"
+BLOKKEER_USAGE = "taak blokkeer [ID] [--dringend] QUESTION"
+VRIJGEVEN_USAGE = "taak vrijgeven [ID] [--reden R]"
+STAP_USAGE = "taak stap [ID] TEXT"
 URGENT_HELP = "urgent: to the owner at once, not in the next digest (at most TAAK_URGENT_PER_BOT_PER_DAY a day)"
 PARSERS = {
     "nieuw": a.Verb(
@@ -453,7 +410,7 @@ PARSERS = {
     ),
     "blokkeer": a.Verb(
         "the task waits for the owner's answer",
-        "taak blokkeer [ID] [--dringend] QUESTION",
+        BLOKKEER_USAGE,
         a.arg("words", "[ID] QUESTION", f"{TASK} and the question", nargs="*"),
         a.flag("--dringend", URGENT_HELP),
         handler=blokkeer,
@@ -466,7 +423,7 @@ PARSERS = {
     ),
     "vrijgeven": a.Verb(
         "give a held task back to the queue (the owner: take a lease back by hand)",
-        "taak vrijgeven [ID] [--reden R]",
+        VRIJGEVEN_USAGE,
         a.arg("words", "[ID]", TASK, nargs="*"),
         a.arg("--reden", "R", "why, for the log"),
         description="Inside a session: give the task back (the attempt stays used). The owner, without a token: "
@@ -483,7 +440,7 @@ PARSERS = {
     ),
     "stap": a.Verb(
         "set the task's next step",
-        "taak stap [ID] TEXT",
+        STAP_USAGE,
         a.arg("words", "[ID] TEXT", f"{TASK} and the next step", nargs="*"),
         handler=stap,
     ),
