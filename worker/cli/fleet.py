@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -17,7 +16,7 @@ from worker.core.errors import ExitCode, InvalidInput
 from worker.core.language import early_language
 from worker.core.machines import newest_version, said_version, seen_unregistered, versions_of
 from worker.core.phrases import message
-from worker.core.show import json_value, plain
+from worker.core.show import plain
 from worker.core.table import age, dollars, header_row, table, when
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -44,14 +43,13 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [
             {
                 **plain(asdict(b)),
-                "vandaag": _day_json(today.get(b.bot)),
+                "vandaag": None if (day := today.get(b.bot)) is None else asdict(day),
                 "dringend_vandaag": urgent.get(b.bot, 0),
                 "dringend_grens": limit,
             }
             for b in listed
         ]
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json(shown)
     print(_bots_table(listed, today, urgent, settings))
     return ExitCode.OK
 
@@ -62,7 +60,7 @@ async def _bot_changed(store: Any, args: argparse.Namespace, language: str) -> s
 
     if args.bot_command == "kan":
         found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
-        return f"{bots.check_bot_name(args.naam)}: {_skills(found, language)}"
+        return f"{bots.check_bot_name(args.naam)}: {', '.join(found) or message('no_skills', language)}"
     if args.bot_command == "rem":
         changed = await bots.set_brake(store.db, args.naam, **_brake(args))
         limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, language)
@@ -93,10 +91,6 @@ def _bots_table(listed: list[Any], today: dict[str, Any], urgent: dict[str, int]
     return table(headers, rows) if rows else message("list.no_bots", settings.language)
 
 
-def _skills(skills: list[str], language: str) -> str:
-    return ", ".join(skills) if skills else message("no_skills", language)
-
-
 async def vaardigheid(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
 
@@ -111,8 +105,7 @@ async def vaardigheid(args: argparse.Namespace, settings: Settings) -> int:
         async with a.store(settings) as store:
             shown = await bots.all_skills(store.db)
     if args.json:
-        print(json.dumps([asdict(s) for s in shown], ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json([asdict(s) for s in shown])
     if not shown:
         print(message("list.no_skills", settings.language))
         return ExitCode.OK
@@ -172,10 +165,6 @@ def _day(day: Any, language: str) -> str:
     return f"{used} / {limit}" + (f"  {message('braked_till_midnight', language)}" if day.geremd else "")
 
 
-def _day_json(day: Any) -> dict[str, Any] | None:
-    return None if day is None else asdict(day)
-
-
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
 
     from worker.db.bots import all_bots  # start-up: asyncpg, for the verbs that use the database
@@ -193,8 +182,7 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
     newest = newest_version(v for _m, v in seen)
     if getattr(args, "json", False):
         shown = [{**asdict(m), "versies": versions_of(m, seen), "nieuwste_versie": newest} for m in found]
-        print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json(shown[0] if args.machine_command == "wie" else shown)
 
     print(_machines_table(found, seen, newest, settings.language))
     return ExitCode.OK
@@ -273,9 +261,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     for b in bots:
         b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:
-        shown = {"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]}
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json({"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]})
     _print_overview(bots, held, settings.language)
     return ExitCode.OK
 
@@ -300,10 +286,15 @@ async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
         found = await overview.per_day(store.db, args.dagen or PER_DAY_DAYS, settings)
     rows = [dict(r) for r in found.rows]
     if args.json:
-        print(json.dumps({"dagen": [plain(r) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
-    else:
-        print(daily_table(rows, settings.language, found.old_queue))
+        return a.print_json({"dagen": [plain(r) for r in rows]})
+    print(daily_table(rows, settings.language, found.old_queue))
     return ExitCode.OK
+
+
+OVERVIEW_COLUMNS = (
+    *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
+    *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
+)
 
 
 def _print_overview(bots: list[dict[str, Any]], held: list[dict[str, Any]], language: str) -> None:
@@ -311,23 +302,13 @@ def _print_overview(bots: list[dict[str, Any]], held: list[dict[str, Any]], lang
     if not bots:
         print(message("list.no_bots", language))
         return
-    print(table(_overview_headers(language), [_bot_row(b, language) for b in bots], right=range(1, 14)))
+    headers = header_row("list.overview", OVERVIEW_COLUMNS, language)
+    print(table(headers, [_bot_row(b, language) for b in bots], right=range(1, 14)))
     print(f"({message('overview_windows', language)})")  # one table, two windows: said, not guessed
     held_label, lease_left = message("list.held", language), message("list.lease_left", language)
     for h in held:
         left = age(h["lease_seconden"], language)
         print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
-
-
-def _overview_headers(language: str) -> tuple[str, ...]:
-    return header_row(
-        "list.overview",
-        (
-            *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
-            *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
-        ),
-        language,
-    )
 
 
 async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
@@ -336,8 +317,7 @@ async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
     async with a.store(settings) as store:
         slot, text = await preview(store.db, settings, datetime.now(UTC))
     if args.json:
-        print(json.dumps({"moment": slot, "tekst": text}, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json({"moment": slot, "tekst": text})
     if slot is not None:
         print(message("digest.next", settings.language, when=when(slot, settings.zone, settings.language)))
         print()

@@ -54,8 +54,7 @@ async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
             print(a.said(settings, "intake_off", reason=seen))
         return ExitCode.OK
     if args.json:
-        print(json.dumps(_preview_json(seen, settings), ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json(_preview_json(seen, settings))
     print(_preview_text(seen, settings))
     return ExitCode.OK
 

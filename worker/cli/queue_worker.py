@@ -223,10 +223,9 @@ def _service_advice(service: Any, platform: Platform, language: str, *, system: 
         print(message("launchd_no_rotation", language, log_file=service.log_file))
 
 
-def _service_status(service: object, bot: str, language: str) -> int:
+def _service_status(service: Any, bot: str, language: str) -> int:
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
-    assert isinstance(service, svc.ServiceFile)
     installed = service.path.is_file() and service.env_file.is_file()
     print(
         message("service_installed" if service.path.is_file() else "service_not_installed", language, path=service.path)
@@ -246,10 +245,9 @@ def _service_status(service: object, bot: str, language: str) -> int:
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
 
-def _service_uninstall(service: object, bot: str, language: str, *, dry_run: bool) -> int:
+def _service_uninstall(service: Any, bot: str, language: str, *, dry_run: bool) -> int:
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
-    assert isinstance(service, svc.ServiceFile)
     if not service.path.is_file():
         print(message("service_nothing_to_do", language, path=service.path))
         return 0

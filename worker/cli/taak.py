@@ -22,8 +22,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     guarded(lambda: _main(words), interrupted(words), program_of(words), hook=words[:1] == ["hook"])
 
 
-def _main(argv: Sequence[str] | None) -> None:
-    words = list(sys.argv[1:] if argv is None else argv)
+def _main(words: list[str]) -> None:
     if words[:1] == ["hook"]:
         from worker.hooks.entry import run_hook_command  # start-up: a hook loads nothing of the verbs (below)
 
