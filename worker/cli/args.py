@@ -308,14 +308,10 @@ class Parser(argparse.ArgumentParser):
         if not takes_text or "--" in self.typed or position is None:
             return None
         before, word, after = self.typed[:position], self.typed[position], self.typed[position + 1 :]
-        if self._value_of_option(before) or any(w.startswith("-") for w in after):
+        option = self._option_string_actions.get(before[-1]) if before else None
+        if (option is not None and option.nargs != 0) or any(w.startswith("-") for w in after):
             return None
         return word, shlex.join([*self.prog.split(), *before, "--", word, *after])
-
-    def _value_of_option(self, before: list[str]) -> bool:
-        """Whether the word after `before` is the value of the option before it."""
-        option = self._option_string_actions.get(before[-1]) if before else None
-        return option is not None and option.nargs != 0
 
     def _stray_dash_word(self) -> int | None:
         """Where the first word is that starts with one dash and is no option of this verb."""
@@ -548,19 +544,15 @@ def log_words(explicit: str | None, rest: list[str]) -> tuple[Soort, str]:
     the command as it was typed (only the usage line answered `taak log HV-... notitie`)."""
     if not rest:
         fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
-    kind = soort(rest[0])
+    try:
+        kind = Soort(rest[0])
+    except ValueError:
+        allowed = ", ".join(sorted(SESSION_KINDS | OWNER_KINDS))  # the kinds `taak log` writes at all
+        raise InvalidInput("unknown_soort", value=rest[0], allowed=allowed) from None
     if len(rest) < 2:
         command = " ".join(["taak", "log", *([explicit] if explicit else []), kind.value])
         raise InvalidInput("log_text_missing", soort=kind.value, command=command)
     return kind, read_text(joined(rest[1:]))
-
-
-def soort(value: str) -> Soort:
-    try:
-        return Soort(value)
-    except ValueError:
-        allowed = ", ".join(sorted(SESSION_KINDS | OWNER_KINDS))  # the kinds `taak log` writes at all
-        raise InvalidInput("unknown_soort", value=value, allowed=allowed) from None
 
 
 async def who(store: Store, settings: Settings) -> str:

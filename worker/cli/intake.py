@@ -24,12 +24,10 @@ BULK_USAGE = "[--van WHO] [--aan BOT] [--sinds WHEN] [--tot WHEN] [--ja]"
 async def intake(args: argparse.Namespace, settings: Settings) -> int:
     if args.intake_command == "voorbeeld":
         return await _voorbeeld(args, settings)
-    if args.bericht is not None and args.alle:
+    if (args.bericht is not None) == bool(args.alle):  # one message by its ID, or the backlog: one of the two
         raise InvalidInput("backlog_id_or_all")
     if args.alle:
         return await _bulk(args, settings)
-    if args.bericht is None:
-        raise InvalidInput("backlog_id_or_all")
     for name in ("van", "sinds", "tot", "ja") + (("aan",) if args.intake_command == "sla-over" else ()):
         if getattr(args, name):
             raise InvalidInput("backlog_only_with_all", option="--" + name)

@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from worker.cli import args as a
@@ -115,20 +116,12 @@ def _stap(args: argparse.Namespace) -> dict[str, Any]:
     return {**_task(explicit), "tekst": tekst}
 
 
-def _toon(args: argparse.Namespace) -> dict[str, Any]:
-    return {**_task(args.id), "json": args.json}
-
-
-def _brief(args: argparse.Namespace) -> dict[str, Any]:
-    return {**_task(args.id), "compact": args.compact}
-
-
-REQUESTS = {
+REQUESTS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "log": _log,
     "klaar": _klaar,
     "blokkeer": _blokkeer,
     "vrijgeven": _vrijgeven,
     "stap": _stap,
-    "toon": _toon,
-    "brief": _brief,
+    "toon": lambda args: {**_task(args.id), "json": args.json},
+    "brief": lambda args: {**_task(args.id), "compact": args.compact},
 }

@@ -122,13 +122,10 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
 def _db_stop(settings: Settings) -> int:
     from worker.db.embedded import stop_embedded  # start-up: asyncpg, for the verbs that use the database
 
-    stopped = settings.database is None and stop_embedded(settings.embedded_dir)
-    folder = settings.embedded_dir
-    print(
-        message("embedded_stopped", settings.language, folder=folder)
-        if stopped
-        else message("no_embedded_running", settings.language)
-    )
+    if settings.database is None and stop_embedded(settings.embedded_dir):
+        print(message("embedded_stopped", settings.language, folder=settings.embedded_dir))
+    else:
+        print(message("no_embedded_running", settings.language))
     return ExitCode.OK
 
 
