@@ -314,7 +314,6 @@ class Parser(argparse.ArgumentParser):
         return word, shlex.join([*self.prog.split(), *before, "--", word, *after])
 
     def _stray_dash_word(self) -> int | None:
-        """Where the first word is that starts with one dash and is no option of this verb."""
         for position, word in enumerate(self.typed):
             one_dash = word.startswith("-") and not word.startswith("--") and word != "-"
             if one_dash and word.split("=", 1)[0] not in self._option_string_actions:
@@ -453,7 +452,6 @@ class Group(Verb):
 
 
 def add_verbs(sub: Any, verbs: dict[str, Verb], only: str | None = None, **defaults: Any) -> None:
-    """Every verb's parser, or `only` the one named."""
     for name, verb in verbs.items():
         if only is None or name == only:
             verb.add(sub, name, **defaults)

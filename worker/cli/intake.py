@@ -58,7 +58,6 @@ async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _neem(args: argparse.Namespace, settings: Settings) -> int:
-    """One message of the old queue taken as a task now."""
     from worker.db import intake as old_queue  # start-up: asyncpg, for the verbs that use the database
     from worker.db.bots import check_bot_name  # start-up: as above
 
@@ -220,7 +219,6 @@ def _preview_text(seen: Preview, settings: Settings) -> str:
 
 
 def _backlog_options(for_whom: str = "") -> tuple[a.Arg, ...]:
-    """`--alle` and the filters that narrow it, for neem and sla-over."""
     return (
         a.flag("--alle", "the skipped backlog, narrowed by the options below"),
         a.arg("--van", "WHO", "with --alle: only messages from this sender"),

@@ -283,7 +283,6 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _lll_change(path: Path, typed: str, closing: bool, settings: Settings) -> None:
-    """Open a topic, or close one that is open."""
     from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
     topic = check_text(typed, "onderwerp", max_chars=300).strip()

@@ -205,7 +205,6 @@ def _system_user(user: str | None, language: str) -> str:
 
 
 def _service_advice(service: Any, platform: Platform, language: str, *, system: bool) -> None:
-    """What to do next with a service just installed."""
     import getpass
 
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
