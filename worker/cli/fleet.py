@@ -291,18 +291,19 @@ async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-OVERVIEW_COLUMNS = (
-    *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
-    *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
-)
-
-
 def _print_overview(bots: list[dict[str, Any]], held: list[dict[str, Any]], language: str) -> None:
     bots = [b for b in bots if b["bot"] != "-" or _has_news(b)]
     if not bots:
         print(message("list.no_bots", language))
         return
-    headers = header_row("list.overview", OVERVIEW_COLUMNS, language)
+    headers = header_row(
+        "list.overview",
+        (
+            *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
+            *("cost", "per_task", "compactions_auto", "compactions_done", "late", "worker"),
+        ),
+        language,
+    )
     print(table(headers, [_bot_row(b, language) for b in bots], right=range(1, 14)))
     print(f"({message('overview_windows', language)})")  # one table, two windows: said, not guessed
     held_label, lease_left = message("list.held", language), message("list.lease_left", language)

@@ -13,6 +13,7 @@ import shlex
 import shutil
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -321,6 +322,9 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 def _demo(settings: Settings, agent: str) -> int:
     import anyio
 
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.ledger import NewTask  # start-up: as above
+
     bot = "demo"
     agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
     # The demo never touches a configured queue: always the embedded database under the data folder.
@@ -331,9 +335,6 @@ def _demo(settings: Settings, agent: str) -> int:
         print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
-        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
-        from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
-
         language = settings.language
         async with opened(demo_settings) as store:
             await bots.set_active(store.db, bot, True, new=True)
@@ -361,8 +362,6 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
-
         async with opened(demo_settings) as store:
             await bots.forget(store.db, bot)
 
@@ -377,8 +376,6 @@ def _demo(settings: Settings, agent: str) -> int:
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
             print("\n" + said)
-            from datetime import datetime
-
             now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
                 text = said_row(row.tekst, row.meta, settings.language)

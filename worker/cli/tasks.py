@@ -216,8 +216,9 @@ async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         return a.print_json([task_json(t) for t in tasks])
     now = datetime.now(settings.zone)
-    columns = ("id", "status", "assigned", "needs", "attempts", "due", "title")
-    headers = header_row("list.tasks", columns, settings.language)
+    headers = header_row(
+        "list.tasks", ("id", "status", "assigned", "needs", "attempts", "due", "title"), settings.language
+    )
     rows = [
         (
             t.id,
