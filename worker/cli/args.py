@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import sys
@@ -307,17 +308,12 @@ class Parser(argparse.ArgumentParser):
         if not takes_text or "--" in self.typed or position is None:
             return None
         before, word, after = self.typed[:position], self.typed[position], self.typed[position + 1 :]
-        if self._value_of_option(before) or any(w.startswith("-") for w in after):
+        option = self._option_string_actions.get(before[-1]) if before else None
+        if (option is not None and option.nargs != 0) or any(w.startswith("-") for w in after):
             return None
         return word, shlex.join([*self.prog.split(), *before, "--", word, *after])
 
-    def _value_of_option(self, before: list[str]) -> bool:
-        """Whether the word after `before` is the value of the option before it."""
-        option = self._option_string_actions.get(before[-1]) if before else None
-        return option is not None and option.nargs != 0
-
     def _stray_dash_word(self) -> int | None:
-        """Where the first word is that starts with one dash and is no option of this verb."""
         for position, word in enumerate(self.typed):
             one_dash = word.startswith("-") and not word.startswith("--") and word != "-"
             if one_dash and word.split("=", 1)[0] not in self._option_string_actions:
@@ -399,12 +395,66 @@ def _subparsers(parser: argparse.ArgumentParser) -> Any:
     return None
 
 
-def add_limit(parser: argparse.ArgumentParser, default: int, what: str) -> None:
+Arg = tuple[tuple[str, ...], dict[str, Any]]
+
+
+def arg(names: str, metavar: str | None, help: str, **options: Any) -> Arg:
+    """One argument of a verb's parser, as `Verb` takes it: its names (`-n --limiet`), placeholder and help."""
+    return tuple(names.split()), {"help": help, **options, **({"metavar": metavar} if metavar else {})}
+
+
+def flag(name: str, help: str) -> Arg:
+    return (name,), {"action": "store_true", "help": help}
+
+
+JSON = flag("--json", "print JSON instead of text")
+
+
+def limit(default: int, what: str) -> tuple[Arg, Arg]:
     """`--limiet N` (and `-n N`) for every verb that shows a bounded number of rows; `--limit` still works."""
-    parser.add_argument(
-        "-n", "--limiet", type=whole_number, default=default, metavar="N", help=f"{what} (default {default})"
+    return (
+        arg("-n --limiet", "N", f"{what} (default {default})", type=whole_number, default=default),
+        arg("--limit", None, argparse.SUPPRESS, dest="limiet", type=whole_number),
     )
-    parser.add_argument("--limit", dest="limiet", type=whole_number, help=argparse.SUPPRESS)
+
+
+class Verb:
+    """A verb's parser as data: its help, usage line, arguments, and defaults (the handler among them)."""
+
+    def __init__(
+        self, help: str, usage: str | None, *arguments: Arg, description: str | None = None, **defaults: Any
+    ) -> None:
+        self.help, self.usage, self.description = help, usage, description
+        self.arguments, self.defaults = arguments, defaults
+
+    def add(self, sub: Any, name: str, **defaults: Any) -> argparse.ArgumentParser:
+        parser: argparse.ArgumentParser = sub.add_parser(
+            name, help=self.help, usage=self.usage, description=self.description
+        )
+        for names, options in self.arguments:
+            parser.add_argument(*names, **options)
+        parser.set_defaults(**{**defaults, **self.defaults})
+        return parser
+
+
+class Group(Verb):
+    """A verb with verbs of its own (`taak bot aan`); each takes the group's defaults."""
+
+    def __init__(self, help: str, dest: str, verbs: dict[str, Verb], *, required: bool = True, **defaults: Any) -> None:
+        super().__init__(help, defaults.pop("usage", None), **defaults)  # a description too
+        self.dest, self.verbs, self.required = dest, verbs, required
+
+    def add(self, sub: Any, name: str, **defaults: Any) -> argparse.ArgumentParser:
+        parser = super().add(sub, name, **defaults)
+        group = parser.add_subparsers(dest=self.dest, required=self.required, parser_class=Parser, metavar="VERB")
+        add_verbs(group, self.verbs, **self.defaults)
+        return parser
+
+
+def add_verbs(sub: Any, verbs: dict[str, Verb], only: str | None = None, **defaults: Any) -> None:
+    for name, verb in verbs.items():
+        if only is None or name == only:
+            verb.add(sub, name, **defaults)
 
 
 # Digits as typed on a keyboard: int() would also take `١٢`, full-width digits and `1_0`.
@@ -424,8 +474,12 @@ def whole_number(text: str) -> int:
     return value
 
 
-def add_json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+def print_json(value: Any) -> int:
+    """A verb's --json: indented, its text as it is (not escaped to ASCII)."""
+    from worker.core.show import json_value  # start-up: only when JSON is printed
+
+    print(json.dumps(value, ensure_ascii=False, indent=2, default=json_value))
+    return ExitCode.OK
 
 
 def positive(value: int, option: str, minimum: int = 1) -> int:
@@ -455,8 +509,9 @@ def unless_blank(value: str | None) -> str | None:
     return None if value is None or is_blank(value) else value
 
 
-def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | None]:
-    """The task to act on and the token that goes with it (only the session's own task has one)."""
+def session_task(settings: Any, explicit: str | None) -> tuple[str, str | None]:
+    """The task to act on and the token that goes with it (only the session's own task has one). `settings`: the
+    settings, or in a queue session what its environment says (worker/cli/session.py)."""
     task_id = explicit or settings.id
     if task_id is None:
         raise InvalidInput("no_id")
@@ -464,6 +519,16 @@ def session_task(settings: Settings, explicit: str | None) -> tuple[str, str | N
         raise InvalidInput("bad_id", value=task_id)
     token = settings.token if task_id == settings.id else None
     return task_id, token
+
+
+def task_and_text(words: Sequence[str], usage: str, *, text: bool) -> tuple[str | None, str]:
+    """The task ID among a verb's words and the text after it, which the verb requires (`text`) or refuses."""
+    explicit, rest = split_id(words)
+    if text and not rest:
+        fail(f"usage: {usage}", ExitCode.USAGE)
+    if not text and rest:
+        fail(f"usage: {usage} (unexpected: {joined(rest)})", ExitCode.USAGE)
+    return explicit, joined(rest)
 
 
 def need_token(task_id: str, token: str | None, command: str) -> str:
@@ -477,19 +542,15 @@ def log_words(explicit: str | None, rest: list[str]) -> tuple[Soort, str]:
     the command as it was typed (only the usage line answered `taak log HV-... notitie`)."""
     if not rest:
         fail("usage: taak log [ID] SOORT TEXT", ExitCode.USAGE)
-    kind = soort(rest[0])
+    try:
+        kind = Soort(rest[0])
+    except ValueError:
+        allowed = ", ".join(sorted(SESSION_KINDS | OWNER_KINDS))  # the kinds `taak log` writes at all
+        raise InvalidInput("unknown_soort", value=rest[0], allowed=allowed) from None
     if len(rest) < 2:
         command = " ".join(["taak", "log", *([explicit] if explicit else []), kind.value])
         raise InvalidInput("log_text_missing", soort=kind.value, command=command)
     return kind, read_text(joined(rest[1:]))
-
-
-def soort(value: str) -> Soort:
-    try:
-        return Soort(value)
-    except ValueError:
-        allowed = ", ".join(sorted(SESSION_KINDS | OWNER_KINDS))  # the kinds `taak log` writes at all
-        raise InvalidInput("unknown_soort", value=value, allowed=allowed) from None
 
 
 async def who(store: Store, settings: Settings) -> str:

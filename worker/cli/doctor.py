@@ -49,13 +49,9 @@ class Check:
     def line(self, language: str = "en") -> str:
         """`warn  hooks: ...  -> taak hooks install` (the level words stay: ok/warn/fail)."""
         what = message(f"doctor.what.{self.what}", language)
-        detail, fix = _said(self.detail, language), _said(self.fix, language)
+        detail, fix = (w.said(language) if isinstance(w, Phrase) else w for w in (self.detail, self.fix))
         shown_fix = f"  -> {fix}" if fix and self.level != "ok" else ""
         return f"{self.level:4}  {what}: {detail}{shown_fix}"
-
-
-def _said(words: Phrase | str, language: str) -> str:
-    return words.said(language) if isinstance(words, Phrase) else words
 
 
 async def run_checks(settings: Settings) -> list[Check]:
@@ -137,7 +133,11 @@ async def _database_checks(settings: Settings) -> list[Check]:
 
 async def _connected_checks(settings: Settings, database: DatabaseUrl, conn: Connected) -> list[Check]:
     migrations = await status(conn)
-    checks = _newer_schema(migrations.newer, settings.language)
+    checks: list[Check] = []
+    if migrations.newer:  # a newer taak migrated the database: this machine's daemon claims nothing until upgraded
+        checks.append(
+            Check("fail", "schema", schema_newer_said(migrations.newer, settings.language), upgrade_command())
+        )
     if not migrations.pending and not await health.tables_visible(conn):  # in public, and the URL's path passes it by
         said = phrase("schema_missing_search_path", path=url_search_path(database.url))
         return [*checks, Check("fail", "database", said, phrase("doctor.fix_search_path"))]
@@ -148,7 +148,9 @@ async def _connected_checks(settings: Settings, database: DatabaseUrl, conn: Con
     checks.append(
         clock_check(abs((database_now - datetime.fromtimestamp((before + time.time()) / 2, UTC)).total_seconds()))
     )
-    checks += await _owner_tables(conn)
+    # The owner's own tables we read but do not own: who may write agent_messages and bot_heartbeats.
+    checks += queue_table_check(await heartbeats.state(conn, "public.agent_messages"))
+    checks += heartbeats_check(await heartbeats.state(conn))
     if migrations.pending:  # the bots' switches live in a table the pending migrations make
         return checks
     if not settings.bots:
@@ -194,14 +196,6 @@ def clock_check(skew: float) -> Check:
     return Check(level, "clock", said, phrase("doctor.fix_clock"))
 
 
-async def _owner_tables(conn: Connected) -> list[Check]:
-    """The owner's own tables we read but do not own: who may write agent_messages and bot_heartbeats."""
-    return [
-        *queue_table_check(await heartbeats.state(conn, "public.agent_messages")),
-        *heartbeats_check(await heartbeats.state(conn)),
-    ]
-
-
 def queue_table_check(queue: Any) -> list[Check]:
     public = [role for role in (queue.writers if queue else []) if role in ("public", "anon", "authenticated")]
     if queue is None or not public or queue.rls:
@@ -219,12 +213,6 @@ def heartbeats_check(state: Any) -> list[Check]:
         return [Check("ok", "bot_heartbeats", detail)]
     writers = ", ".join(state.writers) or phrase("doctor.nobody_but_owner")
     return [Check("warn", "bot_heartbeats", phrase("doctor.rls_off", writers=writers))]
-
-
-def _newer_schema(newer: list[str], language: str) -> list[Check]:
-    """A newer version of taak migrated the database: this machine's daemon claims nothing until it is upgraded."""
-
-    return [Check("fail", "schema", schema_newer_said(newer, language), upgrade_command())] if newer else []
 
 
 def _ignore(*_args: object) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -17,59 +16,11 @@ from worker.core.errors import ExitCode, InvalidInput
 from worker.core.language import early_language
 from worker.core.machines import newest_version, said_version, seen_unregistered, versions_of
 from worker.core.phrases import message
-from worker.core.show import json_value, plain
+from worker.core.show import plain
 from worker.core.table import age, dollars, header_row, table, when
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
-
-Sub = Any
-
-
-def register(sub: Sub) -> None:
-    _bot_parser(sub)
-    _vaardigheid_parser(sub)
-    _machine_parser(sub)
-    _eigenaar_parser(sub)
-    _overzicht_parser(sub)
-    _dagbericht_parser(sub)
-    intake.register(sub)
-
-
-def _bot_parser(sub: Sub) -> None:
-    p = sub.add_parser("bot", help="the per-bot switch: taak bot aan|uit BOT, taak bot lijst")
-    verbs = p.add_subparsers(dest="bot_command", required=True, parser_class=a.Parser, metavar="VERB")
-    for verb, text in (("aan", "let the daemons claim for this bot"), ("uit", "claim nothing new for this bot")):
-        switch = verbs.add_parser(verb, help=text, usage=f"taak bot {verb} BOT [--nieuwe-bot]")
-        switch.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
-        switch.add_argument("--nieuwe-bot", action="store_true", help="the bot is new: register it")
-        switch.set_defaults(handler=bot)
-    brake = verbs.add_parser(
-        "rem",
-        help="the bot's brake per day: at most this many sessions and this much cost",
-        usage="taak bot rem BOT [--sessies N|geen] [--kosten USD|geen]",
-        description="At the limit the daemons claim nothing for the bot until local midnight and tell the owner "
-        "once. A bot starts with at most 50 sessions a day and no cost limit; `geen` removes a limit.",
-    )
-    brake.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
-    brake.add_argument("--sessies", metavar="N", help="sessions started per day, or geen")
-    brake.add_argument("--kosten", metavar="USD", help="cost per day in dollars (the sessions' result rows), or geen")
-    brake.set_defaults(handler=bot)
-    skills = verbs.add_parser(
-        "kan",
-        help="what the bot is for: a task for anyone that needs a skill goes only to a bot that has it",
-        usage="taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen",
-        description="Replaces the bot's skills with these (each known from now on); --geen takes them all away.",
-    )
-    skills.add_argument("naam", metavar="BOT", help="the bot's name (a known bot)")
-    skills.add_argument("vaardigheden", nargs="*", metavar="SKILL", help="a skill, such as audio or beeld")
-    skills.add_argument("--geen", action="store_true", help="the bot has no skill (it takes tasks that need none)")
-    skills.set_defaults(handler=bot)
-    listed = verbs.add_parser(
-        "lijst", help="every bot with its switch, heartbeat and brake", usage="taak bot lijst [--json]"
-    )
-    a.add_json(listed)
-    listed.set_defaults(handler=bot)
 
 
 async def bot(args: argparse.Namespace, settings: Settings) -> int:
@@ -92,14 +43,13 @@ async def bot(args: argparse.Namespace, settings: Settings) -> int:
         shown = [
             {
                 **plain(asdict(b)),
-                "vandaag": _day_json(today.get(b.bot)),
+                "vandaag": None if (day := today.get(b.bot)) is None else asdict(day),
                 "dringend_vandaag": urgent.get(b.bot, 0),
                 "dringend_grens": limit,
             }
             for b in listed
         ]
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json(shown)
     print(_bots_table(listed, today, urgent, settings))
     return ExitCode.OK
 
@@ -110,7 +60,7 @@ async def _bot_changed(store: Any, args: argparse.Namespace, language: str) -> s
 
     if args.bot_command == "kan":
         found = await bots.set_skills(store.db, args.naam, args.vaardigheden)
-        return f"{bots.check_bot_name(args.naam)}: {_skills(found, language)}"
+        return f"{bots.check_bot_name(args.naam)}: {', '.join(found) or message('no_skills', language)}"
     if args.bot_command == "rem":
         changed = await bots.set_brake(store.db, args.naam, **_brake(args))
         limits = bots.brake_limits(changed.max_sessies_per_dag, changed.max_kosten_per_dag, language)
@@ -141,26 +91,6 @@ def _bots_table(listed: list[Any], today: dict[str, Any], urgent: dict[str, int]
     return table(headers, rows) if rows else message("list.no_bots", settings.language)
 
 
-def _skills(skills: list[str], language: str) -> str:
-    return ", ".join(skills) if skills else message("no_skills", language)
-
-
-def _vaardigheid_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "vaardigheid",
-        help="the fleet's skills: name one and the words that imply it, or list them",
-        usage="taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
-        description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
-        "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
-        "(a word matches where a word of the task begins: foto matches foto's and fotoboek). A word is letters and "
-        "digits, 3 characters at least, and implies one skill: a word another skill has is refused.",
-    )
-    p.add_argument("vaardigheid", nargs="?", metavar="SKILL", help="the skill, such as audio or beeld")
-    p.add_argument("--woorden", metavar="WORDS", help="words that imply the skill, by commas (replacing them), or geen")
-    a.add_json(p)
-    p.set_defaults(handler=vaardigheid)
-
-
 async def vaardigheid(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
 
@@ -175,8 +105,7 @@ async def vaardigheid(args: argparse.Namespace, settings: Settings) -> int:
         async with a.store(settings) as store:
             shown = await bots.all_skills(store.db)
     if args.json:
-        print(json.dumps([asdict(s) for s in shown], ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json([asdict(s) for s in shown])
     if not shown:
         print(message("list.no_skills", settings.language))
         return ExitCode.OK
@@ -236,33 +165,6 @@ def _day(day: Any, language: str) -> str:
     return f"{used} / {limit}" + (f"  {message('braked_till_midnight', language)}" if day.geremd else "")
 
 
-def _day_json(day: Any) -> dict[str, Any] | None:
-    return None if day is None else asdict(day)
-
-
-def _machine_parser(sub: Sub) -> None:
-    p = sub.add_parser("machine", help="the machine registry: zet, wie, lijst")
-    verbs = p.add_subparsers(dest="machine_command", required=True, parser_class=a.Parser, metavar="VERB")
-    zet = verbs.add_parser(
-        "zet",
-        help="add or update a machine",
-        usage="taak machine zet NAME [--alias A ...] [--ip IP] [--bot B ...]",
-    )
-    zet.add_argument("naam", metavar="NAME", help="the machine's name")
-    zet.add_argument("--alias", action="append", default=[], metavar="A", help="another name for it (repeatable)")
-    zet.add_argument("--ip", metavar="IP", help="its LAN IP")
-    zet.add_argument("--bot", action="append", default=[], metavar="B", help="a bot that runs there (repeatable)")
-    wie = verbs.add_parser(
-        "wie", help="all the names of the machine a name or alias stands for", usage="taak machine wie NAME [--json]"
-    )
-    wie.add_argument("naam", metavar="NAME", help="a name or alias")
-    a.add_json(wie)
-    listed = verbs.add_parser("lijst", help="every machine with all its names", usage="taak machine lijst [--json]")
-    a.add_json(listed)
-    for verb in (zet, wie, listed):
-        verb.set_defaults(handler=machine)
-
-
 async def machine(args: argparse.Namespace, settings: Settings) -> int:
 
     from worker.db.bots import all_bots  # start-up: asyncpg, for the verbs that use the database
@@ -280,8 +182,7 @@ async def machine(args: argparse.Namespace, settings: Settings) -> int:
     newest = newest_version(v for _m, v in seen)
     if getattr(args, "json", False):
         shown = [{**asdict(m), "versies": versions_of(m, seen), "nieuwste_versie": newest} for m in found]
-        print(json.dumps(shown[0] if args.machine_command == "wie" else shown, ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json(shown[0] if args.machine_command == "wie" else shown)
 
     print(_machines_table(found, seen, newest, settings.language))
     return ExitCode.OK
@@ -322,19 +223,6 @@ def _machine_saved(saved: Any, language: str) -> str:
     return message("machine_saved", language, name=saved.naam, details=details)
 
 
-def _eigenaar_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "eigenaar",
-        help="the owner's name, one for the whole fleet: taak eigenaar, taak eigenaar zet NAME",
-        usage="taak eigenaar [zet NAME]",
-    )
-    verbs = p.add_subparsers(dest="eigenaar_command", parser_class=a.Parser, metavar="VERB")
-    zet = verbs.add_parser("zet", help="set the owner's name on every machine", usage="taak eigenaar zet NAME")
-    zet.add_argument("naam", metavar="NAME", help="the name on the rows the owner writes")
-    for verb in (p, zet):
-        verb.set_defaults(handler=eigenaar)
-
-
 async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
     """`taak eigenaar`: who the owner is and where the name comes from; `zet NAME`: one name for the fleet."""
     from worker.db import owner  # start-up: asyncpg, for the verbs that use the database
@@ -359,22 +247,6 @@ async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _overzicht_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "overzicht",
-        help="per bot: held, waiting, done today, sessions, cost, workers",
-        usage="taak overzicht [--per-dag [--dagen N]] [--json]",
-    )
-    p.add_argument(
-        "--per-dag",
-        action="store_true",
-        help="per day, fleet and bots: tasks, sessions, questions, cost; the old queue before the switch-on",
-    )
-    p.add_argument("--dagen", type=_days, metavar="N", help="with --per-dag: the last N days (default 14)")
-    a.add_json(p)
-    p.set_defaults(handler=overzicht)
-
-
 async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db import overview  # start-up: asyncpg, for the verbs that use the database
 
@@ -389,9 +261,7 @@ async def overzicht(args: argparse.Namespace, settings: Settings) -> int:
     for b in bots:
         b["over_tijd"] = late.get(b["bot"], 0)
     if args.json:
-        shown = {"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]}
-        print(json.dumps(shown, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json({"bots": [plain(b) for b in bots], "bezig": [plain(h) for h in held]})
     _print_overview(bots, held, settings.language)
     return ExitCode.OK
 
@@ -416,9 +286,8 @@ async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
         found = await overview.per_day(store.db, args.dagen or PER_DAY_DAYS, settings)
     rows = [dict(r) for r in found.rows]
     if args.json:
-        print(json.dumps({"dagen": [plain(r) for r in rows]}, ensure_ascii=False, indent=2, default=json_value))
-    else:
-        print(daily_table(rows, settings.language, found.old_queue))
+        return a.print_json({"dagen": [plain(r) for r in rows]})
+    print(daily_table(rows, settings.language, found.old_queue))
     return ExitCode.OK
 
 
@@ -427,16 +296,7 @@ def _print_overview(bots: list[dict[str, Any]], held: list[dict[str, Any]], lang
     if not bots:
         print(message("list.no_bots", language))
         return
-    print(table(_overview_headers(language), [_bot_row(b, language) for b in bots], right=range(1, 14)))
-    print(f"({message('overview_windows', language)})")  # one table, two windows: said, not guessed
-    held_label, lease_left = message("list.held", language), message("list.lease_left", language)
-    for h in held:
-        left = age(h["lease_seconden"], language)
-        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
-
-
-def _overview_headers(language: str) -> tuple[str, ...]:
-    return header_row(
+    headers = header_row(
         "list.overview",
         (
             *("bot", "held", "waiting", "owner", "oldest", "done", "failed", "sessions_per_done", "with_step"),
@@ -444,16 +304,12 @@ def _overview_headers(language: str) -> tuple[str, ...]:
         ),
         language,
     )
-
-
-def _dagbericht_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "dagbericht",
-        help="the next digest to the owner, as it would read now, without sending it",
-        usage="taak dagbericht [--json]",
-    )
-    a.add_json(p)
-    p.set_defaults(handler=dagbericht)
+    print(table(headers, [_bot_row(b, language) for b in bots], right=range(1, 14)))
+    print(f"({message('overview_windows', language)})")  # one table, two windows: said, not guessed
+    held_label, lease_left = message("list.held", language), message("list.lease_left", language)
+    for h in held:
+        left = age(h["lease_seconden"], language)
+        print(f"  {held_label}: {h['id']} {h['bot']}  {lease_left} {left}  {h['titel']}")
 
 
 async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
@@ -462,8 +318,7 @@ async def dagbericht(args: argparse.Namespace, settings: Settings) -> int:
     async with a.store(settings) as store:
         slot, text = await preview(store.db, settings, datetime.now(UTC))
     if args.json:
-        print(json.dumps({"moment": slot, "tekst": text}, ensure_ascii=False, indent=2, default=json_value))
-        return ExitCode.OK
+        return a.print_json({"moment": slot, "tekst": text})
     if slot is not None:
         print(message("digest.next", settings.language, when=when(slot, settings.zone, settings.language)))
         print()
@@ -501,3 +356,111 @@ def _bot_row(b: dict[str, Any], language: str) -> tuple[object, ...]:
         b["over_tijd"],
         worker,
     )
+
+
+BOT = a.arg("naam", "BOT", "the bot's name (a known bot)")
+PARSERS = {
+    "bot": a.Group(
+        "the per-bot switch: taak bot aan|uit BOT, taak bot lijst",
+        "bot_command",
+        {
+            **{
+                verb: a.Verb(
+                    text,
+                    f"taak bot {verb} BOT [--nieuwe-bot]",
+                    BOT,
+                    a.flag("--nieuwe-bot", "the bot is new: register it"),
+                )
+                for verb, text in (
+                    ("aan", "let the daemons claim for this bot"),
+                    ("uit", "claim nothing new for this bot"),
+                )
+            },
+            "rem": a.Verb(
+                "the bot's brake per day: at most this many sessions and this much cost",
+                "taak bot rem BOT [--sessies N|geen] [--kosten USD|geen]",
+                BOT,
+                a.arg("--sessies", "N", "sessions started per day, or geen"),
+                a.arg("--kosten", "USD", "cost per day in dollars (the sessions' result rows), or geen"),
+                description="At the limit the daemons claim nothing for the bot until local midnight and tell the "
+                "owner once. A bot starts with at most 50 sessions a day and no cost limit; `geen` removes a limit.",
+            ),
+            "kan": a.Verb(
+                "what the bot is for: a task for anyone that needs a skill goes only to a bot that has it",
+                "taak bot kan BOT SKILL [SKILL ...] | taak bot kan BOT --geen",
+                BOT,
+                a.arg("vaardigheden", "SKILL", "a skill, such as audio or beeld", nargs="*"),
+                a.flag("--geen", "the bot has no skill (it takes tasks that need none)"),
+                description="Replaces the bot's skills with these (each known from now on); --geen takes them all "
+                "away.",
+            ),
+            "lijst": a.Verb("every bot with its switch, heartbeat and brake", "taak bot lijst [--json]", a.JSON),
+        },
+        handler=bot,
+    ),
+    "vaardigheid": a.Verb(
+        "the fleet's skills: name one and the words that imply it, or list them",
+        "taak vaardigheid [SKILL [--woorden WORD,WORD,...|geen]] [--json]",
+        a.arg("vaardigheid", "SKILL", "the skill, such as audio or beeld", nargs="?"),
+        a.arg("--woorden", "WORDS", "words that imply the skill, by commas (replacing them), or geen"),
+        a.JSON,
+        description="Without SKILL: every known skill, its words and the bots that have it. With SKILL: the skill is "
+        "known from now on; --woorden sets the words that imply it for a task that names neither --aan nor --nodig "
+        "(a word matches where a word of the task begins: foto matches foto's and fotoboek). A word is letters and "
+        "digits, 3 characters at least, and implies one skill: a word another skill has is refused.",
+        handler=vaardigheid,
+    ),
+    "machine": a.Group(
+        "the machine registry: zet, wie, lijst",
+        "machine_command",
+        {
+            "zet": a.Verb(
+                "add or update a machine",
+                "taak machine zet NAME [--alias A ...] [--ip IP] [--bot B ...]",
+                a.arg("naam", "NAME", "the machine's name"),
+                a.arg("--alias", "A", "another name for it (repeatable)", action="append", default=[]),
+                a.arg("--ip", "IP", "its LAN IP"),
+                a.arg("--bot", "B", "a bot that runs there (repeatable)", action="append", default=[]),
+            ),
+            "wie": a.Verb(
+                "all the names of the machine a name or alias stands for",
+                "taak machine wie NAME [--json]",
+                a.arg("naam", "NAME", "a name or alias"),
+                a.JSON,
+            ),
+            "lijst": a.Verb("every machine with all its names", "taak machine lijst [--json]", a.JSON),
+        },
+        handler=machine,
+    ),
+    "eigenaar": a.Group(
+        "the owner's name, one for the whole fleet: taak eigenaar, taak eigenaar zet NAME",
+        "eigenaar_command",
+        {
+            "zet": a.Verb(
+                "set the owner's name on every machine",
+                "taak eigenaar zet NAME",
+                a.arg("naam", "NAME", "the name on the rows the owner writes"),
+            )
+        },
+        required=False,
+        usage="taak eigenaar [zet NAME]",
+        handler=eigenaar,
+    ),
+    "overzicht": a.Verb(
+        "per bot: held, waiting, done today, sessions, cost, workers",
+        "taak overzicht [--per-dag [--dagen N]] [--json]",
+        a.flag(
+            "--per-dag", "per day, fleet and bots: tasks, sessions, questions, cost; the old queue before the switch-on"
+        ),
+        a.arg("--dagen", "N", "with --per-dag: the last N days (default 14)", type=_days),
+        a.JSON,
+        handler=overzicht,
+    ),
+    "dagbericht": a.Verb(
+        "the next digest to the owner, as it would read now, without sending it",
+        "taak dagbericht [--json]",
+        a.JSON,
+        handler=dagbericht,
+    ),
+    **intake.PARSERS,
+}

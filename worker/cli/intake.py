@@ -18,60 +18,16 @@ if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads 
     from worker.db.intake import Backlog, Preview, Selection
     from worker.settings import Settings
 
-Sub = Any
-FILTERS = ("van", "aan", "sinds", "tot")
 BULK_USAGE = "[--van WHO] [--aan BOT] [--sinds WHEN] [--tot WHEN] [--ja]"
-
-
-def register(sub: Sub) -> None:
-    p = sub.add_parser(
-        "intake",
-        help="the old agent_messages queue: voorbeeld (a preview), neem (take in), sla-over (leave the backlog)",
-    )
-    verbs = p.add_subparsers(dest="intake_command", required=True, parser_class=a.Parser, metavar="VERB")
-    preview = verbs.add_parser(
-        "voorbeeld",
-        help="what the intake would make of every message, and the skipped backlog; changes nothing",
-        usage="taak intake voorbeeld [--bot B] [--json]",
-    )
-    preview.add_argument("--bot", metavar="B", help="only messages addressed to this bot")
-    a.add_json(preview)
-    take = verbs.add_parser(
-        "neem",
-        help="take in one message by its ID, whatever its age or status, or the skipped backlog (--alle)",
-        usage=f"taak intake neem MESSAGE_ID [--aan BOT] [--nieuwe-bot] | taak intake neem --alle {BULK_USAGE}",
-    )
-    take.add_argument("bericht", metavar="MESSAGE_ID", nargs="?", help="the message's ID in agent_messages")
-    take.add_argument("--nieuwe-bot", action="store_true", help="that bot is new: register it")
-    leave = verbs.add_parser(
-        "sla-over",
-        help="leave messages of the skipped backlog for good: no --alle takes them in",
-        usage=f"taak intake sla-over MESSAGE_ID | taak intake sla-over --alle {BULK_USAGE}",
-    )
-    leave.add_argument("bericht", metavar="MESSAGE_ID", nargs="?", help="the message's ID in agent_messages")
-    for verb in (take, leave):
-        verb.add_argument("--alle", action="store_true", help="the skipped backlog, narrowed by the options below")
-        verb.add_argument("--van", metavar="WHO", help="with --alle: only messages from this sender")
-        for_whom = "; with an ID: the bot it is for" if verb is take else ""
-        verb.add_argument("--aan", metavar="BOT", help="with --alle: only messages for this bot" + for_whom)
-        verb.add_argument(
-            "--sinds", metavar="WHEN", help="with --alle: from this day or month on (2026-07-14, 2026-07)"
-        )
-        verb.add_argument("--tot", metavar="WHEN", help="with --alle: up to and with this day or month")
-        verb.add_argument("--ja", action="store_true", help="with --alle: do it (without: show what it would do)")
-    for verb in (preview, take, leave):
-        verb.set_defaults(handler=intake)
 
 
 async def intake(args: argparse.Namespace, settings: Settings) -> int:
     if args.intake_command == "voorbeeld":
         return await _voorbeeld(args, settings)
-    if args.bericht is not None and args.alle:
+    if (args.bericht is not None) == bool(args.alle):  # one message by its ID, or the backlog: one of the two
         raise InvalidInput("backlog_id_or_all")
     if args.alle:
         return await _bulk(args, settings)
-    if args.bericht is None:
-        raise InvalidInput("backlog_id_or_all")
     for name in ("van", "sinds", "tot", "ja") + (("aan",) if args.intake_command == "sla-over" else ()):
         if getattr(args, name):
             raise InvalidInput("backlog_only_with_all", option="--" + name)
@@ -96,14 +52,12 @@ async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
             print(a.said(settings, "intake_off", reason=seen))
         return ExitCode.OK
     if args.json:
-        print(json.dumps(_preview_json(seen, settings), ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json(_preview_json(seen, settings))
     print(_preview_text(seen, settings))
     return ExitCode.OK
 
 
 async def _neem(args: argparse.Namespace, settings: Settings) -> int:
-    """One message of the old queue taken as a task now."""
     from worker.db import intake as old_queue  # start-up: asyncpg, for the verbs that use the database
     from worker.db.bots import check_bot_name  # start-up: as above
 
@@ -262,3 +216,45 @@ def _preview_text(seen: Preview, settings: Settings) -> str:
         lines.append(a.said(settings, "intake_backlog_empty"))
     lines.append(a.said(settings, "intake_preview_changed_nothing"))
     return "\n".join(lines)
+
+
+def _backlog_options(for_whom: str = "") -> tuple[a.Arg, ...]:
+    return (
+        a.flag("--alle", "the skipped backlog, narrowed by the options below"),
+        a.arg("--van", "WHO", "with --alle: only messages from this sender"),
+        a.arg("--aan", "BOT", "with --alle: only messages for this bot" + for_whom),
+        a.arg("--sinds", "WHEN", "with --alle: from this day or month on (2026-07-14, 2026-07)"),
+        a.arg("--tot", "WHEN", "with --alle: up to and with this day or month"),
+        a.flag("--ja", "with --alle: do it (without: show what it would do)"),
+    )
+
+
+MESSAGE_ID = a.arg("bericht", "MESSAGE_ID", "the message's ID in agent_messages", nargs="?")
+PARSERS = {
+    "intake": a.Group(
+        "the old agent_messages queue: voorbeeld (a preview), neem (take in), sla-over (leave the backlog)",
+        "intake_command",
+        {
+            "voorbeeld": a.Verb(
+                "what the intake would make of every message, and the skipped backlog; changes nothing",
+                "taak intake voorbeeld [--bot B] [--json]",
+                a.arg("--bot", "B", "only messages addressed to this bot"),
+                a.JSON,
+            ),
+            "neem": a.Verb(
+                "take in one message by its ID, whatever its age or status, or the skipped backlog (--alle)",
+                f"taak intake neem MESSAGE_ID [--aan BOT] [--nieuwe-bot] | taak intake neem --alle {BULK_USAGE}",
+                MESSAGE_ID,
+                a.flag("--nieuwe-bot", "that bot is new: register it"),
+                *_backlog_options("; with an ID: the bot it is for"),
+            ),
+            "sla-over": a.Verb(
+                "leave messages of the skipped backlog for good: no --alle takes them in",
+                f"taak intake sla-over MESSAGE_ID | taak intake sla-over --alle {BULK_USAGE}",
+                MESSAGE_ID,
+                *_backlog_options(),
+            ),
+        },
+        handler=intake,
+    )
+}

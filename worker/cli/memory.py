@@ -20,34 +20,6 @@ if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads 
     from worker.hooks.place import HookPlace
     from worker.settings import Settings
 
-Sub = Any
-
-
-def register(sub: Sub, only: str | None = None) -> None:
-    """Every verb's parser, or `only` the one named."""
-    for verb, parser in PARSERS.items():
-        if only is None or verb == only:
-            parser(sub)
-
-
-def _recall_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "recall",
-        help='search the archive, time phrase first: taak recall "last night budget"',
-        usage="taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
-    )
-    p.add_argument("words", nargs="+", metavar="QUERY", help="a time phrase and words (Dutch, English, Japanese)")
-    a.add_limit(p, 40, "at most this many lines")
-    p.add_argument("--taak", metavar="ID", help="only lines of this task")
-    p.add_argument("--bot", metavar="B", help="only lines of this bot (the task log) or actor (the archive)")
-    p.add_argument("--uitvoer", action="store_true", help="search the tools' output (tool results) too")
-    p.add_argument("--taken", action="store_true", help="search the task log in the database instead")
-    p.add_argument(
-        "--vloot", action="store_true", help="search every machine's archive (the copy in the shared database)"
-    )
-    a.add_json(p)
-    p.set_defaults(handler=recall)
-
 
 async def recall(args: argparse.Namespace, settings: Settings) -> int:
     if not (args.taken or args.vloot):
@@ -67,8 +39,16 @@ def recall_here(args: argparse.Namespace, settings: Settings | HookPlace) -> int
 def _checked(args: argparse.Namespace, settings: Settings | HookPlace) -> tuple[int, str]:
     limit = a.positive(args.limiet, "--limiet")
     query = _checked_query(a.joined(args.words), settings)
-    _check_filters(args)
-    _check_combination(args)
+    if args.bot is not None:
+        args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
+    if args.taak is not None:
+        check_task_id(args.taak)
+    if args.vloot and (args.taken or args.uitvoer):
+        raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
+    if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
+        # A queue session holds no database access (design section 12): an answer from any other database,
+        # the embedded one of a data folder for instance, would be wrong without saying so.
+        raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
     return limit, query
 
 
@@ -78,23 +58,6 @@ def _said(result: Any, args: argparse.Namespace, settings: Settings | HookPlace)
     language = settings.language
     print(as_json(result, settings.zone, language) if args.json else render(result, settings.zone, language=language))
     return ExitCode.OK
-
-
-def _check_filters(args: argparse.Namespace) -> None:
-    """`--bot` in its one spelling, `--taak` an ID."""
-    if args.bot is not None:
-        args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
-    if args.taak is not None:
-        check_task_id(args.taak)
-
-
-def _check_combination(args: argparse.Namespace) -> None:
-    if args.vloot and (args.taken or args.uitvoer):
-        raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
-    if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
-        # A queue session holds no database access (design section 12): an answer from any other database,
-        # the embedded one of a data folder for instance, would be wrong without saying so.
-        raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
 
 
 def _recall_archive(query: str, limit: int, args: argparse.Namespace, settings: Settings | HookPlace) -> Any:
@@ -183,15 +146,9 @@ async def _recall_taken(query: str, limit: int, args: argparse.Namespace, settin
     hits.sort(key=lambda h: h.ts)
     per_word = dict(zip(words, counts, strict=True))
     fallback = phrase("recall_task_log", step=phrase("recall_none"))
+    in_range_too = parsed.range is not None
     return Recall(
-        now,
-        parsed.range,
-        fallback,
-        hits,
-        in_range,
-        per_word=per_word,
-        bound=bound,
-        words_in_range=parsed.range is not None,
+        now, parsed.range, fallback, hits, in_range, per_word=per_word, bound=bound, words_in_range=in_range_too
     )
 
 
@@ -213,18 +170,8 @@ def _log_hit(r: Any, *, matching: bool, as_stored: bool, language: str) -> Any:
 
     # The system's own rows in the reader's language, as `taak toon` says them; --json as stored.
     text = r["tekst"] if as_stored else said_row(r["tekst"], json_object(r["meta"]), language)
-    ts = int(r["ts"].timestamp() * 1000)
-    return Hit(
-        r["id"],
-        ts,
-        r["actor"],
-        "log",
-        r["soort"],
-        text,
-        r["sessie"],
-        r["taak_id"],
-        matched=matching and r["treffers"] > 0,
-    )
+    ts, matched = int(r["ts"].timestamp() * 1000), matching and r["treffers"] > 0
+    return Hit(r["id"], ts, r["actor"], "log", r["soort"], text, r["sessie"], r["taak_id"], matched=matched)
 
 
 async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settings: Settings) -> Any:
@@ -248,32 +195,6 @@ async def _recall_fleet(query: str, limit: int, args: argparse.Namespace, settin
         if not found.hits and await log.fleet_empty(store.db):  # "found nowhere" searched nothing
             found.notes.append(phrase("recall_fleet_empty"))
         return found
-
-
-def _archief_parser(sub: Sub) -> None:
-    p = sub.add_parser("archief", help="the lossless archive: import, bijwerken, herbouw")
-    verbs = p.add_subparsers(dest="archief_command", required=True, parser_class=a.Parser, metavar="VERB")
-    imported = verbs.add_parser(
-        "import",
-        help="import transcripts (default: ~/.claude/projects and the daemon's captures)",
-        usage="taak archief import [PATH ...] [--simple] [--json]",
-    )
-    imported.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="transcript files (JSONL)")
-    imported.add_argument("--simple", action="store_true", help="the files are {ts, role, text} JSONL")
-    update = verbs.add_parser("bijwerken", help="import new lines and update the word index")
-    rebuild = verbs.add_parser("herbouw", help="delete the indexes and rebuild them from the day files")
-    embed = verbs.add_parser(
-        "vectoren", help="embed up to TAAK_SEMANTIC_ROWS lines without a vector (the semantic extra), newest first"
-    )
-    for verb in (imported, update, rebuild, embed):
-        verb.add_argument("--json", action="store_true", help="the counts as one JSON object")
-        verb.set_defaults(handler=archief)
-    again = verbs.add_parser(
-        "vloot-opnieuw",
-        help="delete this machine's lines from the fleet's shared copy; the next indexer run copies them all again",
-        usage="taak archief vloot-opnieuw",
-    )
-    again.set_defaults(handler=fleet_again)
 
 
 async def fleet_again(args: argparse.Namespace, settings: Settings) -> int:
@@ -337,16 +258,6 @@ def _print_update(update: Any, args: argparse.Namespace, settings: Settings) -> 
         print(update.as_json() if args.json else update.summary(settings.language))
 
 
-def _lll_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "lll",
-        help='"where are we now", kept by the owner',
-        usage="taak lll TOPIC | taak lll klaar TOPIC | taak lll toon",
-    )
-    p.add_argument("words", nargs="+", metavar="TOPIC", help="open a topic; `klaar TOPIC` closes it; `toon`")
-    p.set_defaults(handler=lll)
-
-
 async def lll(args: argparse.Namespace, settings: Settings) -> int:
     from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
@@ -372,7 +283,6 @@ async def lll(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _lll_change(path: Path, typed: str, closing: bool, settings: Settings) -> None:
-    """Open a topic, or close one that is open."""
     from worker.memory import lll as where  # start-up: the archive, for the memory verbs
 
     topic = check_text(typed, "onderwerp", max_chars=300).strip()
@@ -398,4 +308,54 @@ def _written_by_a_model(settings: Settings) -> bool:
     return bool(settings.token or os.environ.get("TAAK_SOCKET") or os.environ.get("CLAUDECODE"))
 
 
-PARSERS = {"recall": _recall_parser, "archief": _archief_parser, "lll": _lll_parser}
+COUNTS_JSON = a.flag("--json", "the counts as one JSON object")
+PARSERS = {
+    "recall": a.Verb(
+        'search the archive, time phrase first: taak recall "last night budget"',
+        "taak recall QUERY [--limiet N] [--taak ID] [--bot B] [--uitvoer] [--taken] [--vloot] [--json]",
+        a.arg("words", "QUERY", "a time phrase and words (Dutch, English, Japanese)", nargs="+"),
+        *a.limit(40, "at most this many lines"),
+        a.arg("--taak", "ID", "only lines of this task"),
+        a.arg("--bot", "B", "only lines of this bot (the task log) or actor (the archive)"),
+        a.flag("--uitvoer", "search the tools' output (tool results) too"),
+        a.flag("--taken", "search the task log in the database instead"),
+        a.flag("--vloot", "search every machine's archive (the copy in the shared database)"),
+        a.JSON,
+        handler=recall,
+    ),
+    "archief": a.Group(
+        "the lossless archive: import, bijwerken, herbouw",
+        "archief_command",
+        {
+            "import": a.Verb(
+                "import transcripts (default: ~/.claude/projects and the daemon's captures)",
+                "taak archief import [PATH ...] [--simple] [--json]",
+                a.arg("paths", "PATH", "transcript files (JSONL)", nargs="*", type=Path),
+                a.flag("--simple", "the files are {ts, role, text} JSONL"),
+                COUNTS_JSON,
+                handler=archief,
+            ),
+            "bijwerken": a.Verb("import new lines and update the word index", None, COUNTS_JSON, handler=archief),
+            "herbouw": a.Verb(
+                "delete the indexes and rebuild them from the day files", None, COUNTS_JSON, handler=archief
+            ),
+            "vectoren": a.Verb(
+                "embed up to TAAK_SEMANTIC_ROWS lines without a vector (the semantic extra), newest first",
+                None,
+                COUNTS_JSON,
+                handler=archief,
+            ),
+            "vloot-opnieuw": a.Verb(
+                "delete this machine's lines from the fleet's shared copy; the next indexer run copies them all again",
+                "taak archief vloot-opnieuw",
+                handler=fleet_again,
+            ),
+        },
+    ),
+    "lll": a.Verb(
+        '"where are we now", kept by the owner',
+        "taak lll TOPIC | taak lll klaar TOPIC | taak lll toon",
+        a.arg("words", "TOPIC", "open a topic; `klaar TOPIC` closes it; `toon`", nargs="+"),
+        handler=lll,
+    ),
+}

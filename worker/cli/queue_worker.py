@@ -13,10 +13,23 @@ import shlex
 import shutil
 import sys
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from worker.cli.args import Parser, fail, in_the_runs_language, load_settings_or_exit, parse, use_argparse_words
+from worker.cli.args import (
+    Group,
+    Parser,
+    Verb,
+    add_verbs,
+    arg,
+    fail,
+    flag,
+    in_the_runs_language,
+    load_settings_or_exit,
+    parse,
+    use_argparse_words,
+)
 from worker.cli.args import store as opened
 from worker.cli.guard import guarded
 from worker.core.defaults import default_data_dir
@@ -34,10 +47,6 @@ if TYPE_CHECKING:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    return in_the_runs_language(_parser())
-
-
-def _parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="queue-worker",
         description="Claims tasks for this machine's bots and runs them.",
@@ -46,44 +55,55 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
     # The verbs' own usage lines start with the program alone, not with the daemon's usage line above.
     sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB", prog="queue-worker")
-    demo = sub.add_parser(
-        "demo",
-        help="show the whole flow with a scripted agent (no Claude account needed)",
-        usage="queue-worker demo [--agent script|claude]",
-    )
-    demo.add_argument(
-        "--agent",
-        choices=["script", "claude"],
-        default="script",
-        help="script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
-    )
-    service = sub.add_parser("service", help="the systemd unit or launchd agent for a bot: install, status, uninstall")
-    service_sub = service.add_subparsers(dest="service_command", required=True, parser_class=Parser, metavar="VERB")
-    install = service_sub.add_parser(
-        "install",
-        help="write it for this machine and print how to load it",
-        usage="queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
-    )
-    install.add_argument("--dry-run", action="store_true", help="print the file instead of writing it")
-    install.add_argument(
-        "--system", action="store_true", help="a system unit (Linux, installed as root) that runs as --user"
-    )
-    install.add_argument("--user", metavar="NAME", help="with --system: the user it runs as (never root)")
-    status = service_sub.add_parser(
-        "status", help="is it installed, and is it running", usage="queue-worker service status --bot BOT [--system]"
-    )
-    uninstall = service_sub.add_parser(
-        "uninstall",
-        help="stop it, disable it and remove its file (the settings file is kept)",
-        usage="queue-worker service uninstall --bot BOT [--system] [--dry-run]",
-    )
-    uninstall.add_argument("--dry-run", action="store_true", help="say what would be done, do nothing")
-    for verb in (install, status, uninstall):
-        verb.add_argument("--bot", required=True, metavar="BOT", help="the bot this service serves")
-        verb.add_argument("--platform", choices=["linux", "macos"], help="default: this machine's")
-    for verb in (status, uninstall):
-        verb.add_argument("--system", action="store_true", help="the system unit (Linux) instead of the user unit")
-    return parser
+    add_verbs(sub, VERBS)
+    return in_the_runs_language(parser)
+
+
+SERVICE = (
+    arg("--bot", "BOT", "the bot this service serves", required=True),
+    arg("--platform", None, "default: this machine's", choices=["linux", "macos"]),
+)
+SYSTEM = flag("--system", "the system unit (Linux) instead of the user unit")
+VERBS = {
+    "demo": Verb(
+        "show the whole flow with a scripted agent (no Claude account needed)",
+        "queue-worker demo [--agent script|claude]",
+        arg(
+            "--agent",
+            None,
+            "script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
+            choices=["script", "claude"],
+            default="script",
+        ),
+    ),
+    "service": Group(
+        "the systemd unit or launchd agent for a bot: install, status, uninstall",
+        "service_command",
+        {
+            "install": Verb(
+                "write it for this machine and print how to load it",
+                "queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
+                flag("--dry-run", "print the file instead of writing it"),
+                flag("--system", "a system unit (Linux, installed as root) that runs as --user"),
+                arg("--user", "NAME", "with --system: the user it runs as (never root)"),
+                *SERVICE,
+            ),
+            "status": Verb(
+                "is it installed, and is it running",
+                "queue-worker service status --bot BOT [--system]",
+                *SERVICE,
+                SYSTEM,
+            ),
+            "uninstall": Verb(
+                "stop it, disable it and remove its file (the settings file is kept)",
+                "queue-worker service uninstall --bot BOT [--system] [--dry-run]",
+                flag("--dry-run", "say what would be done, do nothing"),
+                *SERVICE,
+                SYSTEM,
+            ),
+        },
+    ),
+}
 
 
 def _fail(line: str, code: int) -> NoReturn:
@@ -186,7 +206,6 @@ def _system_user(user: str | None, language: str) -> str:
 
 
 def _service_advice(service: Any, platform: Platform, language: str, *, system: bool) -> None:
-    """What to do next with a service just installed."""
     import getpass
 
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
@@ -204,10 +223,9 @@ def _service_advice(service: Any, platform: Platform, language: str, *, system: 
         print(message("launchd_no_rotation", language, log_file=service.log_file))
 
 
-def _service_status(service: object, bot: str, language: str) -> int:
+def _service_status(service: Any, bot: str, language: str) -> int:
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
-    assert isinstance(service, svc.ServiceFile)
     installed = service.path.is_file() and service.env_file.is_file()
     print(
         message("service_installed" if service.path.is_file() else "service_not_installed", language, path=service.path)
@@ -227,10 +245,9 @@ def _service_status(service: object, bot: str, language: str) -> int:
     return 0 if code == 0 else int(ExitCode.REFUSED)
 
 
-def _service_uninstall(service: object, bot: str, language: str, *, dry_run: bool) -> int:
+def _service_uninstall(service: Any, bot: str, language: str, *, dry_run: bool) -> int:
     from worker.daemon import service as svc  # start-up: the daemon's modules, for the verbs that use them
 
-    assert isinstance(service, svc.ServiceFile)
     if not service.path.is_file():
         print(message("service_nothing_to_do", language, path=service.path))
         return 0
@@ -305,6 +322,9 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 def _demo(settings: Settings, agent: str) -> int:
     import anyio
 
+    from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.ledger import NewTask  # start-up: as above
+
     bot = "demo"
     agent_cmd = "claude" if agent == "claude" else f"{shlex.quote(sys.executable)} -m worker.demo_agent"
     # The demo never touches a configured queue: always the embedded database under the data folder.
@@ -315,9 +335,6 @@ def _demo(settings: Settings, agent: str) -> int:
         print(message("demo_not_your_queue", settings.language, folder=settings.embedded_dir), file=sys.stderr)
 
     async def prepare() -> str:
-        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
-        from worker.db.ledger import NewTask  # start-up: asyncpg, for the verbs that use the database
-
         language = settings.language
         async with opened(demo_settings) as store:
             await bots.set_active(store.db, bot, True, new=True)
@@ -345,8 +362,6 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        from worker.db import bots  # start-up: asyncpg, for the verbs that use the database
-
         async with opened(demo_settings) as store:
             await bots.forget(store.db, bot)
 
@@ -361,8 +376,6 @@ def _demo(settings: Settings, agent: str) -> int:
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
             print("\n" + said)
-            from datetime import datetime
-
             now, months = datetime.now(settings.zone), month_names(settings.language)
             for row in await ledger.log_rows(task_id):
                 text = said_row(row.tekst, row.meta, settings.language)

@@ -12,14 +12,16 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
+from worker.cli.tasks import BLOKKEER_USAGE, STAP_USAGE, VRIJGEVEN_USAGE
 from worker.client import ANSWER_TIMEOUT_SECONDS, Unanswered, exchange, no_daemon
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
-from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS, is_task_id
+from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS
 from worker.core.phrases import message
 from worker.core.terminal import json_safe, printable
 
@@ -83,12 +85,8 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _task(explicit: str | None) -> dict[str, Any]:
-    task_id = explicit or os.environ.get("TAAK_ID")
-    if not task_id:
-        raise InvalidInput("no_id")
-    if not is_task_id(task_id):
-        raise InvalidInput("bad_id", value=task_id)
-    token = os.environ.get("TAAK_TOKEN") if task_id == os.environ.get("TAAK_ID") else None
+    own = argparse.Namespace(id=os.environ.get("TAAK_ID") or None, token=os.environ.get("TAAK_TOKEN"))
+    task_id, token = a.session_task(own, explicit)
     return {"id": task_id, "token": token}
 
 
@@ -104,40 +102,26 @@ def _klaar(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _blokkeer(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
-    return {**_task(explicit), "tekst": a.joined(rest), **({"dringend": True} if args.dringend else {})}
+    explicit, tekst = a.task_and_text(args.words, BLOKKEER_USAGE, text=True)
+    return {**_task(explicit), "tekst": tekst, **({"dringend": True} if args.dringend else {})}
 
 
 def _vrijgeven(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if rest:
-        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    explicit, _ = a.task_and_text(args.words, VRIJGEVEN_USAGE, text=False)
     return {**_task(explicit), "reden": a.unless_blank(args.reden)}
 
 
 def _stap(args: argparse.Namespace) -> dict[str, Any]:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
-    return {**_task(explicit), "tekst": a.joined(rest)}
+    explicit, tekst = a.task_and_text(args.words, STAP_USAGE, text=True)
+    return {**_task(explicit), "tekst": tekst}
 
 
-def _toon(args: argparse.Namespace) -> dict[str, Any]:
-    return {**_task(args.id), "json": args.json}
-
-
-def _brief(args: argparse.Namespace) -> dict[str, Any]:
-    return {**_task(args.id), "compact": args.compact}
-
-
-REQUESTS = {
+REQUESTS: dict[str, Callable[[argparse.Namespace], dict[str, Any]]] = {
     "log": _log,
     "klaar": _klaar,
     "blokkeer": _blokkeer,
     "vrijgeven": _vrijgeven,
     "stap": _stap,
-    "toon": _toon,
-    "brief": _brief,
+    "toon": lambda args: {**_task(args.id), "json": args.json},
+    "brief": lambda args: {**_task(args.id), "compact": args.compact},
 }

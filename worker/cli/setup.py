@@ -22,32 +22,8 @@ from worker.hooks.entry import HOOK_NAMES
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
 
-Sub = Any
-
-
-def register(sub: Sub) -> None:
-    _db_parser(sub)
-    _hook_parser(sub)
-    _hooks_parser(sub)
-    _claude_md_parser(sub)
-    _geheugen_parser(sub)
-    _doctor_parser(sub)
-    _cockpit_parser(sub)
-
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
-
-
-def _cockpit_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "cockpit",
-        help="the fleet on one web page (optional extra `cockpit`); --link prints the address with its token",
-        usage="taak cockpit [--host ADDRESS] [--port N] [--link]",
-    )
-    p.add_argument("--host", default=DEFAULT_HOST, metavar="ADDRESS", help="where to listen (default 127.0.0.1)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N", help="the port, 1 to 65535 (default 8765)")
-    p.add_argument("--link", action="store_true", help="print the address with the token, to open once, and stop")
-    p.set_defaults(handler=cockpit, ends_with_ctrl_c=True)
 
 
 def _port(text: str) -> int:
@@ -116,29 +92,6 @@ def _listening(host: str, port: int, address: str, settings: Settings) -> socket
     return listening
 
 
-def _db_parser(sub: Sub) -> None:
-    p = sub.add_parser("db", help="the database: migrate, status, stop")
-    verbs = p.add_subparsers(dest="db_command", required=True, parser_class=a.Parser, metavar="VERB")
-    migrate = verbs.add_parser("migrate", help="apply pending migrations", usage="taak db migrate")
-    status = verbs.add_parser("status", help="list applied and pending migrations", usage="taak db status [--json]")
-    a.add_json(status)
-    stop = verbs.add_parser(
-        "stop", help="stop the embedded server (it is otherwise left running)", usage="taak db stop"
-    )
-    beats = verbs.add_parser(
-        "heartbeats",
-        help="the owner's bot_heartbeats: who can write it, and row-level security by your decision",
-        usage="taak db heartbeats [--beveilig]",
-        description="Shows whether row-level security is on for bot_heartbeats, who may write and delete it today, "
-        "and the statements --beveilig would run. With --beveilig it runs them: every role that writes today "
-        "gets its own select, insert and update policies (the bots keep working), delete and truncate are "
-        "taken from everyone but the owner, and row-level security is switched on. Migrating never does this.",
-    )
-    beats.add_argument("--beveilig", action="store_true", help="switch row-level security on, with those policies")
-    for verb in (migrate, status, stop, beats):
-        verb.set_defaults(handler=db)
-
-
 async def db(args: argparse.Namespace, settings: Settings) -> int:
     from worker.db.connect import connect_one, resolve_database  # start-up: asyncpg, for the database verbs
     from worker.db.migrate import status  # start-up: asyncpg, for the verbs that use the database
@@ -169,13 +122,10 @@ async def db(args: argparse.Namespace, settings: Settings) -> int:
 def _db_stop(settings: Settings) -> int:
     from worker.db.embedded import stop_embedded  # start-up: asyncpg, for the verbs that use the database
 
-    stopped = settings.database is None and stop_embedded(settings.embedded_dir)
-    folder = settings.embedded_dir
-    print(
-        message("embedded_stopped", settings.language, folder=folder)
-        if stopped
-        else message("no_embedded_running", settings.language)
-    )
+    if settings.database is None and stop_embedded(settings.embedded_dir):
+        print(message("embedded_stopped", settings.language, folder=settings.embedded_dir))
+    else:
+        print(message("no_embedded_running", settings.language))
     return ExitCode.OK
 
 
@@ -215,38 +165,6 @@ async def _heartbeats(conn: Any, secure: bool, language: str) -> int:
     assert after is not None
     print(message("heartbeats_done", language, state="; ".join(heartbeats.describe(after, language))))
     return ExitCode.OK
-
-
-def _hook_parser(sub: Sub) -> None:
-    """Only for help and errors: a well-formed `taak hook NAME` never reaches argparse (worker/cli/taak.py)."""
-    p = sub.add_parser(
-        "hook",
-        help="a Claude Code hook handler (reads the hook JSON on stdin)",
-        usage="taak hook NAME [--queue] | taak hook prompt --stand FILE",
-    )
-    p.add_argument("name", choices=HOOK_NAMES, metavar="NAME", help=", ".join(HOOK_NAMES))
-
-
-def _hooks_parser(sub: Sub) -> None:
-    p = sub.add_parser("hooks", help="our hooks in ~/.claude/settings.json: install, check")
-    verbs = p.add_subparsers(dest="hooks_command", required=True, parser_class=a.Parser, metavar="VERB")
-    install = verbs.add_parser(
-        "install",
-        help="merge the hooks in (backup first; twice changes nothing)",
-        usage="taak hooks install [--settings FILE] [--dry-run]",
-    )
-    install.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
-    check = verbs.add_parser(
-        "check",
-        help="list hook commands whose script is missing, and old hooks that do our work a second way",
-        usage="taak hooks check [--settings FILE] [--fix]",
-    )
-    check.add_argument("--fix", action="store_true", help="remove them (after a backup)")
-    for verb in (install, check):
-        verb.add_argument(
-            "--settings", type=Path, metavar="FILE", help="the settings file (default TAAK_CLAUDE_SETTINGS)"
-        )
-        verb.set_defaults(handler=hooks)
 
 
 async def hooks(args: argparse.Namespace, settings: Settings) -> int:
@@ -301,17 +219,6 @@ def _hooks_check(current: Any, path: Path, fix: bool, settings: Settings) -> int
     return ExitCode.OK
 
 
-def _claude_md_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "claude-md",
-        help='add or refresh the "Compact instructions" in a CLAUDE.md',
-        usage="taak claude-md [PATH] [--write]",
-    )
-    p.add_argument("path", nargs="?", type=Path, metavar="PATH", help="default ~/.claude/CLAUDE.md")
-    p.add_argument("--write", action="store_true", help="write it (otherwise print the result)")
-    p.set_defaults(handler=claude_md)
-
-
 async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
     from worker.hooks.memory import with_compact_instructions  # start-up: the hook modules, for the verbs that use them
 
@@ -328,19 +235,6 @@ async def claude_md(args: argparse.Namespace, settings: Settings) -> int:
             path.write_text(wanted, encoding="utf-8")
             print(a.said(settings, "compact_instructions_written", path=path))
     return ExitCode.OK
-
-
-def _geheugen_parser(sub: Sub) -> None:
-    p = sub.add_parser("geheugen", help="the memory folder: taak geheugen check [FOLDER]")
-    verbs = p.add_subparsers(dest="geheugen_command", required=True, parser_class=a.Parser, metavar="VERB")
-    check = verbs.add_parser(
-        "check",
-        help="MEMORY.md size, what reaches a session, unindexed files",
-        usage="taak geheugen check [FOLDER] [--json]",
-    )
-    check.add_argument("dir", nargs="?", type=Path, metavar="FOLDER", help="default TAAK_MEMORY_DIR")
-    a.add_json(check)
-    check.set_defaults(handler=geheugen)
 
 
 async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
@@ -387,11 +281,6 @@ async def geheugen(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _doctor_parser(sub: Sub) -> None:
-    p = sub.add_parser("doctor", help="check this machine's setup: ok / warn / fail with the fix", usage="taak doctor")
-    p.set_defaults(handler=doctor)
-
-
 async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     from worker.cli.doctor import run_checks  # start-up: the checks, for `taak doctor`
 
@@ -404,3 +293,83 @@ async def doctor(args: argparse.Namespace, settings: Settings) -> int:
     except BrokenPipeError:  # `taak doctor | head -1`: the reader stopped, the checks' verdict still stands
         discard_output()
     return code
+
+
+SETTINGS_FILE = a.arg("--settings", "FILE", "the settings file (default TAAK_CLAUDE_SETTINGS)", type=Path)
+PARSERS = {
+    "db": a.Group(
+        "the database: migrate, status, stop",
+        "db_command",
+        {
+            "migrate": a.Verb("apply pending migrations", "taak db migrate"),
+            "status": a.Verb("list applied and pending migrations", "taak db status [--json]", a.JSON),
+            "stop": a.Verb("stop the embedded server (it is otherwise left running)", "taak db stop"),
+            "heartbeats": a.Verb(
+                "the owner's bot_heartbeats: who can write it, and row-level security by your decision",
+                "taak db heartbeats [--beveilig]",
+                a.flag("--beveilig", "switch row-level security on, with those policies"),
+                description="Shows whether row-level security is on for bot_heartbeats, who may write and delete it "
+                "today, and the statements --beveilig would run. With --beveilig it runs them: every role that writes "
+                "today gets its own select, insert and update policies (the bots keep working), delete and truncate "
+                "are taken from everyone but the owner, and row-level security is switched on. Migrating never does "
+                "this.",
+            ),
+        },
+        handler=db,
+    ),
+    # Only for help and errors: a well-formed `taak hook NAME` never reaches argparse (worker/cli/taak.py).
+    "hook": a.Verb(
+        "a Claude Code hook handler (reads the hook JSON on stdin)",
+        "taak hook NAME [--queue] | taak hook prompt --stand FILE",
+        a.arg("name", "NAME", ", ".join(HOOK_NAMES), choices=HOOK_NAMES),
+    ),
+    "hooks": a.Group(
+        "our hooks in ~/.claude/settings.json: install, check",
+        "hooks_command",
+        {
+            "install": a.Verb(
+                "merge the hooks in (backup first; twice changes nothing)",
+                "taak hooks install [--settings FILE] [--dry-run]",
+                a.flag("--dry-run", "print the result, write nothing"),
+                SETTINGS_FILE,
+            ),
+            "check": a.Verb(
+                "list hook commands whose script is missing, and old hooks that do our work a second way",
+                "taak hooks check [--settings FILE] [--fix]",
+                a.flag("--fix", "remove them (after a backup)"),
+                SETTINGS_FILE,
+            ),
+        },
+        handler=hooks,
+    ),
+    "claude-md": a.Verb(
+        'add or refresh the "Compact instructions" in a CLAUDE.md',
+        "taak claude-md [PATH] [--write]",
+        a.arg("path", "PATH", "default ~/.claude/CLAUDE.md", nargs="?", type=Path),
+        a.flag("--write", "write it (otherwise print the result)"),
+        handler=claude_md,
+    ),
+    "geheugen": a.Group(
+        "the memory folder: taak geheugen check [FOLDER]",
+        "geheugen_command",
+        {
+            "check": a.Verb(
+                "MEMORY.md size, what reaches a session, unindexed files",
+                "taak geheugen check [FOLDER] [--json]",
+                a.arg("dir", "FOLDER", "default TAAK_MEMORY_DIR", nargs="?", type=Path),
+                a.JSON,
+            )
+        },
+        handler=geheugen,
+    ),
+    "doctor": a.Verb("check this machine's setup: ok / warn / fail with the fix", "taak doctor", handler=doctor),
+    "cockpit": a.Verb(
+        "the fleet on one web page (optional extra `cockpit`); --link prints the address with its token",
+        "taak cockpit [--host ADDRESS] [--port N] [--link]",
+        a.arg("--host", "ADDRESS", "where to listen (default 127.0.0.1)", default=DEFAULT_HOST),
+        a.arg("--port", "N", "the port, 1 to 65535 (default 8765)", type=_port, default=DEFAULT_PORT),
+        a.flag("--link", "print the address with the token, to open once, and stop"),
+        handler=cockpit,
+        ends_with_ctrl_c=True,
+    ),
+}

@@ -22,8 +22,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     guarded(lambda: _main(words), interrupted(words), program_of(words), hook=words[:1] == ["hook"])
 
 
-def _main(argv: Sequence[str] | None) -> None:
-    words = list(sys.argv[1:] if argv is None else argv)
+def _main(words: list[str]) -> None:
     if words[:1] == ["hook"]:
         from worker.hooks.entry import run_hook_command  # start-up: a hook loads nothing of the verbs (below)
 
@@ -115,21 +114,21 @@ def build_parser(*, verb: str | None = None) -> Any:
     read its words (faster: argparse takes milliseconds a verb to build, and every module more to load)."""
     # start-up: below the hooks
     from worker.cli import tasks
-    from worker.cli.args import Parser, in_the_runs_language  # start-up: as above
+    from worker.cli.args import Parser, add_verbs, in_the_runs_language  # start-up: as above
 
     parser = Parser(prog="taak", description="The task ledger of the bot fleet.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="VERB")
     if verb in tasks.PARSERS:
-        tasks.register(sub, only=verb)
+        add_verbs(sub, tasks.PARSERS, only=verb)
     elif verb in MEMORY_VERBS:
         from worker.cli import memory  # start-up: a verb's parser, not every module's
 
-        memory.register(sub, only=verb)
+        add_verbs(sub, memory.PARSERS, only=verb)
     else:
         from worker.cli import fleet, memory, setup  # start-up: as above
 
         for module in (tasks, memory, fleet, setup):
-            module.register(sub)
+            add_verbs(sub, module.PARSERS)
     return in_the_runs_language(parser)
 
 

@@ -13,54 +13,12 @@ from typing import TYPE_CHECKING, Any
 from worker.cli import args as a
 from worker.cli.guard import discard_output
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
-from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status
+from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status, check_task_id
 from worker.core.phrases import message, phrase, written
 from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
     from worker.settings import Settings
-
-Sub = Any  # argparse's sub-parser action has no public type
-
-
-def register(sub: Sub, only: str | None = None) -> None:
-    """Every verb's parser, or `only` the one named."""
-    for verb, parser in PARSERS.items():
-        if only is None or verb == only:
-            parser(sub)
-
-
-# --- nieuw --------------------------------------------------------------------------------------
-
-
-def _nieuw_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "nieuw",
-        help="create a task; prints only its ID",
-        usage="taak nieuw OPDRACHT [--aan BOT] [--nodig SKILL] [--van WHO] [--klaar-wanneer T] "
-        "[--context KEY=VALUE ...] ...",
-    )
-    p.add_argument(
-        "opdracht",
-        nargs="+",
-        metavar="OPDRACHT",
-        help="the instruction, verbatim (unquoted words are joined); - reads stdin",
-    )
-    p.add_argument("--aan", metavar="BOT", help="the bot that must do it (default: any bot); a known bot")
-    p.add_argument("--nieuwe-bot", action="store_true", help="the --aan bot is new: register it (switched off)")
-    p.add_argument("--nodig", metavar="SKILL", help="the skill it needs: without --aan only a bot that has it takes it")
-    p.add_argument("--uiterlijk", metavar="WHEN", help="due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w")
-    p.add_argument("--van", metavar="WHO", help="who asks (default: TAAK_BOT or your user name)")
-    p.add_argument("--klaar-wanneer", metavar="T", help="what done means, in plain words")
-    p.add_argument("--context", action="append", default=[], metavar="KEY=VALUE", help="a fixed fact (repeatable)")
-    p.add_argument("--volgende-stap", metavar="T", help="the first thing to do")
-    p.add_argument("--titel", metavar="T", help="a short title (default: the opdracht's first line)")
-    p.add_argument(
-        "--prioriteit", type=a.whole_number, default=0, metavar="N", help="higher is claimed first (default 0)"
-    )
-    p.add_argument("--max-pogingen", type=a.whole_number, default=3, metavar="N", help="attempts allowed (default 3)")
-    a.add_json(p)
-    p.set_defaults(handler=nieuw)
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
@@ -100,26 +58,12 @@ async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- claim --------------------------------------------------------------------------------------
-
-
-def _claim_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "claim", help="take the best waiting task for a bot", usage="taak claim --bot BOT [--nieuwe-bot] [--json]"
-    )
-    p.add_argument("--bot", action="append", required=True, metavar="BOT", help="a bot to claim for (repeatable)")
-    p.add_argument("--nieuwe-bot", action="store_true", help="the bot is new: register it")
-    p.add_argument("--json", action="store_true", help="id, lease_token, bot and briefing as JSON")
-    p.set_defaults(handler=claim)
-
-
 async def claim(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant  # start-up: only for the verbs that use it
+    from worker.db.bots import known_bots  # start-up: as above
     from worker.db.briefing import briefing_for  # start-up: asyncpg, for the verbs that use the database
 
     async with a.store(settings) as store:
-        from worker.db.bots import known_bots  # start-up: asyncpg, for the verbs that use the database
-
         bots = await known_bots(store.db, args.bot, new=args.nieuwe_bot)
         ledger = store.tasks
         # A claim whose token nobody saw holds the task until its lease runs out: once asked, it is said.
@@ -137,25 +81,6 @@ async def claim(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- log ----------------------------------------------------------------------------------------
-
-
-def _log_parser(sub: Sub) -> None:
-    session_kinds = ", ".join(sorted(SESSION_KINDS))
-    owner_kinds = ", ".join(sorted(OWNER_KINDS))
-    p = sub.add_parser(
-        "log",
-        help="append a row to a task's log",
-        usage="taak log [ID] SOORT TEXT",
-        description=(
-            f"SOORT, inside a session (with TAAK_TOKEN): {session_kinds}; the lease is extended. "
-            f"Without a token (the owner): {owner_kinds}."
-        ),
-    )
-    p.add_argument("words", nargs="*", metavar="[ID] SOORT TEXT", help="the task (default TAAK_ID), the kind, the text")
-    p.set_defaults(handler=log)
-
-
 async def log(args: argparse.Namespace, settings: Settings) -> int:
     explicit, rest = a.split_id(args.words)
     task_id, token = a.session_task(settings, explicit)
@@ -165,20 +90,6 @@ async def log(args: argparse.Namespace, settings: Settings) -> int:
         await store.tasks.log(task_id, soort, tekst, token=token, bot=await a.who(store, settings), sessie=session_id)
         print(written("log", settings.language, task_id, soort.value))
     return ExitCode.OK
-
-
-# --- klaar, blokkeer, vrijgeven: a session ends its hold on the task ------------------------------
-
-
-def _klaar_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "klaar", help="finish a held task with evidence", usage='taak klaar [ID] --bewijs B ["what you did"]'
-    )
-    p.add_argument("words", nargs="*", metavar="[ID] [TEXT]", help="the task (default TAAK_ID) and what was done")
-    p.add_argument(
-        "--bewijs", metavar="B", nargs="?", const="", help="required: a link, a path, a test result (--bewijs=-x)"
-    )
-    p.set_defaults(handler=klaar)
 
 
 async def klaar(args: argparse.Namespace, settings: Settings) -> int:
@@ -195,28 +106,14 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _blokkeer_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "blokkeer", help="the task waits for the owner's answer", usage="taak blokkeer [ID] [--dringend] QUESTION"
-    )
-    p.add_argument("words", nargs="*", metavar="[ID] QUESTION", help="the task (default TAAK_ID) and the question")
-    p.add_argument("--dringend", action="store_true", help=URGENT_HELP)
-    p.set_defaults(handler=blokkeer)
-
-
-URGENT_HELP = "urgent: to the owner at once, not in the next digest (at most TAAK_URGENT_PER_BOT_PER_DAY a day)"
-
-
 async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak blokkeer [ID] [--dringend] QUESTION", ExitCode.USAGE)
+    explicit, question = a.task_and_text(args.words, BLOKKEER_USAGE, text=True)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
     async with a.store_for_a_change(settings) as store:
         await store.tasks.blokkeer(
             task_id,
-            a.joined(rest),
+            question,
             token=token,
             bot=await a.who(store, settings),
             sessie=settings.sessie,
@@ -226,24 +123,8 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _vrijgeven_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "vrijgeven",
-        help="give a held task back to the queue (the owner: take a lease back by hand)",
-        usage="taak vrijgeven [ID] [--reden R]",
-        description="Inside a session: give the task back (the attempt stays used). The owner, without a token: "
-        "take the lease back; the attempt is given back, the daemon that runs its session stops it, and then the "
-        "task can be claimed again.",
-    )
-    p.add_argument("words", nargs="*", metavar="[ID]", help="the task (default TAAK_ID)")
-    p.add_argument("--reden", metavar="R", help="why, for the log")
-    p.set_defaults(handler=vrijgeven)
-
-
 async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if rest:
-        a.fail(f"usage: taak vrijgeven [ID] [--reden R] (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    explicit, _ = a.task_and_text(args.words, VRIJGEVEN_USAGE, text=False)
     task_id, token = a.session_task(settings, explicit)
     reden = a.unless_blank(args.reden)
     if token is None:  # the owner, by hand
@@ -263,23 +144,9 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _annuleer_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "annuleer",
-        help="the owner cancels a task (a running session is stopped)",
-        usage="taak annuleer ID --reden R",
-    )
-    p.add_argument("words", nargs="*", metavar="ID", help="the task")
-    p.add_argument("--reden", metavar="R", help="why, for the log (required)")
-    p.set_defaults(handler=annuleer)
-
-
 async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
-    explicit, rest = a.split_id(args.words)
-    if rest:  # a reason typed without --reden, most likely: named, as vrijgeven names it
-        a.fail(f"usage: taak annuleer ID --reden R (unexpected: {a.joined(rest)})", ExitCode.USAGE)
+    # a reason typed without --reden, most likely: named, as vrijgeven names it
+    explicit, _ = a.task_and_text(args.words, "taak annuleer ID --reden R", text=False)
     if explicit is None:
         a.fail("usage: taak annuleer ID --reden R", ExitCode.USAGE)
     check_task_id(explicit)
@@ -293,18 +160,7 @@ async def annuleer(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-# --- antwoord, stap -----------------------------------------------------------------------------
-
-
-def _antwoord_parser(sub: Sub) -> None:
-    p = sub.add_parser("antwoord", help="the owner answers a task's question", usage="taak antwoord ID TEXT")
-    p.add_argument("words", nargs="*", metavar="ID TEXT", help="the task and the answer (- reads it from stdin)")
-    p.set_defaults(handler=antwoord)
-
-
 async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
     explicit, rest = a.split_id(args.words)
     if explicit is None or not rest:
         a.fail("usage: taak antwoord ID TEXT", ExitCode.USAGE)
@@ -316,31 +172,13 @@ async def antwoord(args: argparse.Namespace, settings: Settings) -> int:
     return ExitCode.OK
 
 
-def _stap_parser(sub: Sub) -> None:
-    p = sub.add_parser("stap", help="set the task's next step", usage="taak stap [ID] TEXT")
-    p.add_argument("words", nargs="*", metavar="[ID] TEXT", help="the task (default TAAK_ID) and the next step")
-    p.set_defaults(handler=stap)
-
-
 async def stap(args: argparse.Namespace, settings: Settings) -> int:
-    explicit, rest = a.split_id(args.words)
-    if not rest:
-        a.fail("usage: taak stap [ID] TEXT", ExitCode.USAGE)
+    explicit, step = a.task_and_text(args.words, STAP_USAGE, text=True)
     task_id, token = a.session_task(settings, explicit)
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.stap(task_id, a.joined(rest), token=token, bot=await a.who(store, settings))
+        await store.tasks.stap(task_id, step, token=token, bot=await a.who(store, settings))
         print(a.said(settings, "step_set", id=task_id))
     return ExitCode.OK
-
-
-# --- reading: toon, lijst, brief, tail ------------------------------------------------------------
-
-
-def _toon_parser(sub: Sub) -> None:
-    p = sub.add_parser("toon", help="show a task and its whole log", usage="taak toon [ID] [--json]")
-    p.add_argument("id", nargs="?", metavar="ID", help="the task (default TAAK_ID)")
-    p.add_argument("--json", action="store_true", help="column names as keys, the log under `log`")
-    p.set_defaults(handler=toon)
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
@@ -352,72 +190,46 @@ async def toon(args: argparse.Namespace, settings: Settings) -> int:
         task = await ledger.toon(args.id)
         rows = await ledger.log_rows(args.id)
     if args.json:
-        shown = task_json(task)
-        shown["log"] = [plain(asdict(row)) for row in rows]
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
-        return ExitCode.OK
+        return a.print_json({**task_json(task), "log": [plain(asdict(row)) for row in rows]})
     print(show_task(task, rows, settings.zone, settings.language))
     return ExitCode.OK
-
-
-def _lijst_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "lijst",
-        help="tasks, newest first",
-        usage="taak lijst [--status S] [--aan BOT] [--nodig SKILL] [--limiet N] [--json]",
-    )
-    p.add_argument("--status", choices=[s.value for s in Status], help="only tasks with this status")
-    p.add_argument("--aan", metavar="BOT", help="only tasks assigned to this bot")
-    p.add_argument("--nodig", metavar="SKILL", help="only tasks that need this skill (a known skill)")
-    a.add_limit(p, 50, "at most this many tasks")
-    a.add_json(p)
-    p.set_defaults(handler=lijst)
 
 
 async def lijst(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.show import task_json  # start-up: the in-session client reads the parsers only
     from worker.core.table import header_row, table  # start-up: as above
+    from worker.db.bots import check_bot_name, known_bot, known_skill  # start-up: asyncpg, as above
 
     limit = a.positive(args.limiet, "--limiet")
     status = Status(args.status) if args.status else None
-    from worker.db.bots import check_bot_name  # start-up: asyncpg, for the verbs that use the database
-
     aan = check_bot_name(args.aan) if args.aan is not None else None
     async with a.store(settings) as store:
-        nodig = None
-        if args.nodig is not None:
-            from worker.db.bots import known_skill  # start-up: asyncpg, for the verbs that use the database
-
-            nodig = await known_skill(store.db, args.nodig)
+        nodig = await known_skill(store.db, args.nodig) if args.nodig is not None else None
         # One more than shown, to know whether the list was cut (it stopped at 50 without a word).
         tasks = await store.tasks.lijst(status=status, toegewezen_aan=aan, nodig=nodig, limit=min(limit + 1, INT_MAX))
         if not tasks and aan is not None:
-            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
-
             # Nothing for a name the fleet does not know is most likely a typo (`pacoo`): say so rather than
             # answer an empty list. Tasks given by SQL to a bot never registered are still listed.
             await known_bot(store.db, aan, may_be_new=False)
     more = len(tasks) > limit
     tasks = tasks[:limit]
     if args.json:
-        print(json.dumps([task_json(t) for t in tasks], ensure_ascii=False, indent=2))
-        return ExitCode.OK
-
+        return a.print_json([task_json(t) for t in tasks])
     now = datetime.now(settings.zone)
     headers = header_row(
         "list.tasks", ("id", "status", "assigned", "needs", "attempts", "due", "title"), settings.language
     )
     rows = [
         (
-            task.id,
-            task.status.value,
-            task.toegewezen_aan,
-            task.nodig,
-            f"{task.pogingen}/{task.max_pogingen}",
-            _due(task, now, settings),
-            task.titel,
+            t.id,
+            t.status.value,
+            t.toegewezen_aan,
+            t.nodig,
+            f"{t.pogingen}/{t.max_pogingen}",
+            _due(t, now, settings),
+            t.titel,
         )
-        for task in tasks
+        for t in tasks
     ]
     print(table(headers, rows) if rows else message("list.no_tasks", settings.language))
     if more:
@@ -434,16 +246,6 @@ def _due(task: Any, now: datetime, settings: Settings) -> str | None:
     return when(task.uiterlijk, settings.zone, settings.language) + (" TE LAAT" if late else "")
 
 
-def _brief_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "brief", help="print the briefing a session would get", usage="taak brief [ID] [--compact] [--json]"
-    )
-    p.add_argument("id", nargs="?", metavar="ID", help="the task (default TAAK_ID)")
-    p.add_argument("--compact", action="store_true", help="the variant re-injected after a compaction")
-    a.add_json(p)
-    p.set_defaults(handler=brief)
-
-
 async def brief(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.briefing import Variant  # start-up: only for the verbs that use it
     from worker.db.briefing import briefing_for  # start-up: asyncpg, for the verbs that use the database
@@ -454,17 +256,6 @@ async def brief(args: argparse.Namespace, settings: Settings) -> int:
         text = await briefing_for(store.tasks, args.id, settings, variant)
     print(json.dumps({"id": args.id, "briefing": text}, ensure_ascii=False) if args.json else text)
     return ExitCode.OK
-
-
-def _tail_parser(sub: Sub) -> None:
-    p = sub.add_parser(
-        "tail", help="follow the log live, like tail -f (Ctrl-C ends it)", usage="taak tail [--bot B] [-n N] [ID]"
-    )
-    p.add_argument("id", nargs="?", metavar="ID", help="only this task")
-    p.add_argument("--bot", metavar="B", help="only rows of this bot")
-    a.add_limit(p, 10, "rows to show first")
-    p.add_argument("--regels", dest="limiet", type=a.whole_number, help=argparse.SUPPRESS)
-    p.set_defaults(handler=tail, ends_with_ctrl_c=True)
 
 
 TAIL_POLL_SECONDS = 1.0
@@ -500,12 +291,11 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.table import month_names, stamp  # start-up: as above
     from worker.core.terminal import hanging, padded  # start-up: as above
     from worker.db import tail as log  # start-up: asyncpg, for the verbs that use the database
-    from worker.db.ledger import json_object  # start-up: asyncpg, for the verbs that use the database
+    from worker.db.bots import known_bot  # start-up: as above
+    from worker.db.ledger import json_object  # start-up: as above
 
     a.positive(args.limiet, "--limiet", minimum=0)  # 0: only what is written from now on
     if args.id is not None:
-        from worker.core.model import check_task_id  # start-up: as the other verbs' imports
-
         check_task_id(args.id)
     months = month_names(settings.language)
 
@@ -519,8 +309,6 @@ async def tail(args: argparse.Namespace, settings: Settings) -> int:
         if args.id is not None:  # an ID that is not there would be waited for forever
             await store.tasks.toon(args.id)
         if args.bot is not None:  # a bot nobody knows would be followed forever too
-            from worker.db.bots import known_bot  # start-up: asyncpg, for the verbs that use the database
-
             args.bot = await known_bot(store.db, args.bot, may_be_new=False)
         # No notification per log row (they serialised every writer at commit, issue 16): a look every second
         # by id. A row whose transaction took its id earlier but committed later is caught by looking a little
@@ -570,18 +358,126 @@ async def _follow(
             await following.close()
 
 
+SESSION_WORDS = ", ".join(sorted(SESSION_KINDS))
+OWNER_WORDS = ", ".join(sorted(OWNER_KINDS))
+TASK = "the task (default TAAK_ID)"
+BLOKKEER_USAGE = "taak blokkeer [ID] [--dringend] QUESTION"
+VRIJGEVEN_USAGE = "taak vrijgeven [ID] [--reden R]"
+STAP_USAGE = "taak stap [ID] TEXT"
+URGENT_HELP = "urgent: to the owner at once, not in the next digest (at most TAAK_URGENT_PER_BOT_PER_DAY a day)"
 PARSERS = {
-    "nieuw": _nieuw_parser,
-    "claim": _claim_parser,
-    "log": _log_parser,
-    "klaar": _klaar_parser,
-    "blokkeer": _blokkeer_parser,
-    "antwoord": _antwoord_parser,
-    "vrijgeven": _vrijgeven_parser,
-    "annuleer": _annuleer_parser,
-    "stap": _stap_parser,
-    "toon": _toon_parser,
-    "lijst": _lijst_parser,
-    "brief": _brief_parser,
-    "tail": _tail_parser,
+    "nieuw": a.Verb(
+        "create a task; prints only its ID",
+        "taak nieuw OPDRACHT [--aan BOT] [--nodig SKILL] [--van WHO] [--klaar-wanneer T] [--context KEY=VALUE ...] ...",
+        a.arg(
+            "opdracht", "OPDRACHT", "the instruction, verbatim (unquoted words are joined); - reads stdin", nargs="+"
+        ),
+        a.arg("--aan", "BOT", "the bot that must do it (default: any bot); a known bot"),
+        a.flag("--nieuwe-bot", "the --aan bot is new: register it (switched off)"),
+        a.arg("--nodig", "SKILL", "the skill it needs: without --aan only a bot that has it takes it"),
+        a.arg("--uiterlijk", "WHEN", "due date: 2026-12-05, '2026-12-05 17:00', morgen, +3d, 2w"),
+        a.arg("--van", "WHO", "who asks (default: TAAK_BOT or your user name)"),
+        a.arg("--klaar-wanneer", "T", "what done means, in plain words"),
+        a.arg("--context", "KEY=VALUE", "a fixed fact (repeatable)", action="append", default=[]),
+        a.arg("--volgende-stap", "T", "the first thing to do"),
+        a.arg("--titel", "T", "a short title (default: the opdracht's first line)"),
+        a.arg("--prioriteit", "N", "higher is claimed first (default 0)", type=a.whole_number, default=0),
+        a.arg("--max-pogingen", "N", "attempts allowed (default 3)", type=a.whole_number, default=3),
+        a.JSON,
+        handler=nieuw,
+    ),
+    "claim": a.Verb(
+        "take the best waiting task for a bot",
+        "taak claim --bot BOT [--nieuwe-bot] [--json]",
+        a.arg("--bot", "BOT", "a bot to claim for (repeatable)", action="append", required=True),
+        a.flag("--nieuwe-bot", "the bot is new: register it"),
+        a.flag("--json", "id, lease_token, bot and briefing as JSON"),
+        handler=claim,
+    ),
+    "log": a.Verb(
+        "append a row to a task's log",
+        "taak log [ID] SOORT TEXT",
+        a.arg("words", "[ID] SOORT TEXT", "the task (default TAAK_ID), the kind, the text", nargs="*"),
+        description=f"SOORT, inside a session (with TAAK_TOKEN): {SESSION_WORDS}; the lease is extended. "
+        f"Without a token (the owner): {OWNER_WORDS}.",
+        handler=log,
+    ),
+    "klaar": a.Verb(
+        "finish a held task with evidence",
+        'taak klaar [ID] --bewijs B ["what you did"]',
+        a.arg("words", "[ID] [TEXT]", f"{TASK} and what was done", nargs="*"),
+        a.arg("--bewijs", "B", "required: a link, a path, a test result (--bewijs=-x)", nargs="?", const=""),
+        handler=klaar,
+    ),
+    "blokkeer": a.Verb(
+        "the task waits for the owner's answer",
+        BLOKKEER_USAGE,
+        a.arg("words", "[ID] QUESTION", f"{TASK} and the question", nargs="*"),
+        a.flag("--dringend", URGENT_HELP),
+        handler=blokkeer,
+    ),
+    "antwoord": a.Verb(
+        "the owner answers a task's question",
+        "taak antwoord ID TEXT",
+        a.arg("words", "ID TEXT", "the task and the answer (- reads it from stdin)", nargs="*"),
+        handler=antwoord,
+    ),
+    "vrijgeven": a.Verb(
+        "give a held task back to the queue (the owner: take a lease back by hand)",
+        VRIJGEVEN_USAGE,
+        a.arg("words", "[ID]", TASK, nargs="*"),
+        a.arg("--reden", "R", "why, for the log"),
+        description="Inside a session: give the task back (the attempt stays used). The owner, without a token: "
+        "take the lease back; the attempt is given back, the daemon that runs its session stops it, and then the "
+        "task can be claimed again.",
+        handler=vrijgeven,
+    ),
+    "annuleer": a.Verb(
+        "the owner cancels a task (a running session is stopped)",
+        "taak annuleer ID --reden R",
+        a.arg("words", "ID", "the task", nargs="*"),
+        a.arg("--reden", "R", "why, for the log (required)"),
+        handler=annuleer,
+    ),
+    "stap": a.Verb(
+        "set the task's next step",
+        STAP_USAGE,
+        a.arg("words", "[ID] TEXT", f"{TASK} and the next step", nargs="*"),
+        handler=stap,
+    ),
+    "toon": a.Verb(
+        "show a task and its whole log",
+        "taak toon [ID] [--json]",
+        a.arg("id", "ID", TASK, nargs="?"),
+        a.flag("--json", "column names as keys, the log under `log`"),
+        handler=toon,
+    ),
+    "lijst": a.Verb(
+        "tasks, newest first",
+        "taak lijst [--status S] [--aan BOT] [--nodig SKILL] [--limiet N] [--json]",
+        a.arg("--status", None, "only tasks with this status", choices=[s.value for s in Status]),
+        a.arg("--aan", "BOT", "only tasks assigned to this bot"),
+        a.arg("--nodig", "SKILL", "only tasks that need this skill (a known skill)"),
+        *a.limit(50, "at most this many tasks"),
+        a.JSON,
+        handler=lijst,
+    ),
+    "brief": a.Verb(
+        "print the briefing a session would get",
+        "taak brief [ID] [--compact] [--json]",
+        a.arg("id", "ID", TASK, nargs="?"),
+        a.flag("--compact", "the variant re-injected after a compaction"),
+        a.JSON,
+        handler=brief,
+    ),
+    "tail": a.Verb(
+        "follow the log live, like tail -f (Ctrl-C ends it)",
+        "taak tail [--bot B] [-n N] [ID]",
+        a.arg("id", "ID", "only this task", nargs="?"),
+        a.arg("--bot", "B", "only rows of this bot"),
+        *a.limit(10, "rows to show first"),
+        a.arg("--regels", None, argparse.SUPPRESS, dest="limiet", type=a.whole_number),
+        handler=tail,
+        ends_with_ctrl_c=True,
+    ),
 }
