@@ -92,8 +92,6 @@ def padded(text: str, width: int) -> str:
 def columns(text: str) -> int:
     """How many columns a terminal gives the text: two for a wide character (ＭＡＣ, 漢字, most emoji), none for a
     combining mark or a joiner; `len` counted characters, and a column after a wide name stood out of line."""
-    import unicodedata
-
     return sum(
         0
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
