@@ -63,7 +63,6 @@ class Words:
 
 @cache
 def briefing_words(language: str) -> Words:
-    """The briefing's words in `language` (the catalogue's `briefing.` keys)."""
     return Words(**area_words("briefing", language), months=month_names(language))
 
 

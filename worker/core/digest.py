@@ -148,7 +148,6 @@ def some_ids(ids: list[str]) -> str:
 
 
 def _section(header: str, lines: list[str]) -> str:
-    """A header and its lines; nothing when there are no lines."""
     return "\n".join([header, *lines]) if lines else ""
 
 

@@ -122,7 +122,6 @@ def _malformed(url: str) -> InvalidInput:
 
 
 def _check_pairs(url: str, query: str) -> None:
-    """Every parameter has a name and a value."""
     for pair in query.split("&") if query else ():
         key, equals, _ = pair.partition("=")
         if "@" in key:  # a key with an '@': the rest of a user or password with a raw '?'

@@ -136,7 +136,6 @@ def one_line(text: str) -> str:
 
 
 def clip(text: str, cap: int, mark: str) -> str:
-    """The text itself when it fits, else its start and a visible mark, `cap` characters in all."""
     if len(text) <= cap:
         return text
     return text[: max(cap - len(mark), 0)].rstrip() + mark
