@@ -63,7 +63,6 @@ class Words:
 
 @cache
 def briefing_words(language: str) -> Words:
-    """The briefing's words in `language` (the catalogue's `briefing.` keys)."""
     return Words(**area_words("briefing", language), months=month_names(language))
 
 
@@ -154,19 +153,11 @@ def _history(source: BriefingInput, words: Words, when: When, line_cap: int, max
 
 def _ask(source: BriefingInput, words: Words, when: When, field_cap: int) -> list[str]:
     """The owner's answer, if one came, the first action and how to log, finish and block."""
-    task, cut = source.task, words.cut
-    answer = source.answer
-    said = (
-        [
-            words.answer.format(
-                who=clip(one_line(answer.bot or "?"), 40, cut).upper(),
-                when=when(answer.ts),
-                text=clip(one_line(answer.tekst), field_cap, cut),
-            )
-        ]
-        if answer is not None
-        else []
-    )
+    task, cut, answer = source.task, words.cut, source.answer
+    said = []
+    if answer is not None:
+        who, text = clip(one_line(answer.bot or "?"), 40, cut).upper(), clip(one_line(answer.tekst), field_cap, cut)
+        said.append(words.answer.format(who=who, when=when(answer.ts), text=text))
     first_action = clip(one_line(task.volgende_stap or words.default_action), field_cap, cut)
     return [
         *said,

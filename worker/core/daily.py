@@ -18,6 +18,11 @@ COLUMNS = (
     *("day", "bot", "new", "done", "failed", "sessions", "sessions_per_done", "no_step"),
     *("questions", "wait_hours", "compactions", "cost", "messages", "handled"),
 )
+# The rows' figures of the columns "new" to "compactions", shown as they are.
+_COUNTS = (
+    *("nieuw", "klaar", "mislukt", "sessies", "sessies_per_klare_taak", "sessies_zonder_stap", "vragen"),
+    *("vraag_wacht_uren", "compacties"),
+)
 
 
 @dataclass(frozen=True)
@@ -44,15 +49,7 @@ def daily_table(rows: Sequence[Row], language: str, old_queue: OldQueue = OldQue
         (
             day_label(r["dag"], year, months),
             fleet if r["bot"] is None else r["bot"],
-            r["nieuw"],
-            r["klaar"],
-            r["mislukt"],
-            r["sessies"],
-            r["sessies_per_klare_taak"],
-            r["sessies_zonder_stap"],
-            r["vragen"],
-            r["vraag_wacht_uren"],
-            r["compacties"],
+            *(r[key] for key in _COUNTS),
             dollars(r["kosten_usd"]),
             r["berichten"],
             _share(r["afgehandeld"], r["berichten"]),

@@ -103,10 +103,10 @@ def render_digest(facts: DigestFacts, zone: ZoneInfo, language: str) -> str:
 
 def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[datetime], str]) -> list[str]:
     """Each section in its order, empty when it has nothing to say."""
-    failed = _of_status(facts.closed, "mislukt")
-    finished = _of_status(facts.closed, "klaar")
-    braked = ", ".join(b.bot for b in _braked(facts.bots))
-    busy = _with_a_day(facts.bots)
+    failed = [c for c in facts.closed if c.status == "mislukt"]
+    finished = [c for c in facts.closed if c.status == "klaar"]
+    braked = ", ".join(b.bot for b in facts.bots if b.geremd)
+    busy = [b for b in facts.bots if b.sessies_vandaag or b.klaar_vandaag or b.kosten_vandaag or b.dringend_vandaag]
     return [
         _section(
             say("digest.waiting", n=len(facts.waiting)), [_waiting(w, facts, language, say) for w in facts.waiting]
@@ -118,18 +118,6 @@ def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[dat
         say("digest.braked", bots=braked) if braked else "",
         _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in busy]),
     ]
-
-
-def _braked(bots: list[BotToday]) -> list[BotToday]:
-    return [b for b in bots if b.geremd]
-
-
-def _with_a_day(bots: list[BotToday]) -> list[BotToday]:
-    return [b for b in bots if _had_a_day(b)]
-
-
-def _of_status(closed: list[Closed], status: str) -> list[Closed]:
-    return [c for c in closed if c.status == status]
 
 
 def _due(d: Due, say: Say, moment: Callable[[datetime], str]) -> str:
@@ -160,7 +148,6 @@ def some_ids(ids: list[str]) -> str:
 
 
 def _section(header: str, lines: list[str]) -> str:
-    """A header and its lines; nothing when there are no lines."""
     return "\n".join([header, *lines]) if lines else ""
 
 
@@ -186,10 +173,6 @@ def _failed(c: Closed, say: Say) -> str:
 def _finished(c: Closed, say: Say) -> str:
     evidence = _cut(c.bewijs) if c.bewijs and c.bewijs.strip() else say("digest.no_evidence")
     return say("digest.finished_line", id=c.id, bot=c.bot, title=_cut(c.titel), evidence=evidence)
-
-
-def _had_a_day(b: BotToday) -> bool:
-    return bool(b.sessies_vandaag or b.klaar_vandaag or b.kosten_vandaag or b.dringend_vandaag)
 
 
 def _bot_day(b: BotToday, urgent_limit: int, say: Say) -> str:

@@ -51,9 +51,10 @@ class DatabaseUrl:
 
 # What libpq and asyncpg accept; anything else fails at the first connection with the driver's own words (for
 # target_session_attrs a line that prints a Python object instead of the choices).
-SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-SESSION_ATTRS = ("any", "primary", "standby", "prefer-standby", "read-write", "read-only")
-URL_CHOICES = {"sslmode": SSL_MODES, "target_session_attrs": SESSION_ATTRS}
+URL_CHOICES = {
+    "sslmode": ("disable", "allow", "prefer", "require", "verify-ca", "verify-full"),
+    "target_session_attrs": ("any", "primary", "standby", "prefer-standby", "read-write", "read-only"),
+}
 
 
 def parse_database_url(url: str) -> DatabaseUrl:
@@ -108,7 +109,7 @@ def _split(url: str) -> tuple[SplitResult, int | None]:
 
 
 def _unsplittable(url: str, exc: ValueError) -> InvalidInput:
-    if _bracket_in_host(url):  # the host's brackets: not the password's
+    if "[" in _host_part(url) or "]" in _host_part(url):  # the host's brackets: not the password's
         key = "malformed_url_brackets" if "IPv6" in str(exc) else "url_ipv4_in_brackets"
         return InvalidInput(key, url=redact(url))
     if _port_is_wrong(url):
@@ -121,7 +122,6 @@ def _malformed(url: str) -> InvalidInput:
 
 
 def _check_pairs(url: str, query: str) -> None:
-    """Every parameter has a name and a value."""
     for pair in query.split("&") if query else ():
         key, equals, _ = pair.partition("=")
         if "@" in key:  # a key with an '@': the rest of a user or password with a raw '?'
@@ -173,12 +173,10 @@ def url_search_path(url: str) -> str | None:
     return in_options[-1] if in_options else given
 
 
-CERTIFICATE_PARAMETERS = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
-
-
 def certificate_files(url: str) -> list[tuple[str, str]]:
     """The certificate and key files a URL names, as (parameter, path), in order (an empty one is none)."""
-    return [(name, value) for name, value in parse_qsl(urlsplit(url).query) if name in CERTIFICATE_PARAMETERS]
+    names = ("sslrootcert", "sslcert", "sslkey", "sslcrl")
+    return [(name, value) for name, value in parse_qsl(urlsplit(url).query) if name in names]
 
 
 def _query_values(query: str, name: str) -> list[str]:
@@ -191,20 +189,15 @@ def _is_port(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 5 and 1 <= int(text) <= 65535
 
 
-def _userinfo(url: str) -> str:
-    """User and password as written: up to the last `@` before the query's first `=` (an `@` after that is a
-    parameter's value)."""
+def _raw_in_userinfo(url: str) -> bool:
+    """A character in the user or password as written (up to the last `@` before the query's first `=`: an `@`
+    after that is a parameter's value) that ends them early unless encoded: a `#`, `/` or `?` (the parsers take what
+    follows for a fragment, a path or a query) or a second `@` (asyncpg and psql split at the first, Python's
+    urlsplit at the last)."""
     rest = url.strip().partition("//")[2]
     equals = rest.find("=")
     at = (rest[:equals] if equals != -1 else rest).rfind("@")
-    return rest[:at] if at != -1 else ""
-
-
-def _raw_in_userinfo(url: str) -> bool:
-    """A character that ends the user or password early unless encoded: a `#`, `/` or `?` (the parsers take what
-    follows for a fragment, a path or a query) or a second `@` (asyncpg and psql split at the first, Python's
-    urlsplit at the last)."""
-    return any(ch in "#/?@[]" for ch in _userinfo(url))
+    return at != -1 and any(ch in "#/?@[]" for ch in rest[:at])
 
 
 def _encoding_example(url: str) -> str:
@@ -221,12 +214,6 @@ def _host_part(url: str) -> str:
     return re.split(r"[/?#]", rest[rest.rfind("@") + 1 :], maxsplit=1)[0]
 
 
-def _bracket_in_host(url: str) -> bool:
-    host_and_port = _host_part(url)
-    return "[" in host_and_port or "]" in host_and_port
-
-
-# The port of digits at the end of the host part, after the last '@' (urlsplit refuses one above 65535).
 def _port_is_wrong(url: str) -> bool:
     """Whether what stands after the host's colon is no port (`:abc`, `:70000`). Read from the right of the
     last `@`, so that a password with `/`, `#` or `?` in it is never taken for a host and port."""
@@ -257,15 +244,11 @@ def _redact_userinfo(url: str) -> str:
     if sep and at and ":" in userinfo:
         return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
     try:
-        return _without_password(url)
+        parts = urlsplit(url)
+        if not parts.password:
+            return url
+        port = f":{parts.port}" if parts.port else ""
     except ValueError:  # unparsable: whatever stands left of the last '@' may be a password, none of it is shown
         return f"{scheme}://…@{host}" if sep and at else "<…>"
-
-
-def _without_password(url: str) -> str:
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    port = f":{parts.port}" if parts.port else ""
     netloc = f"{parts.username or ''}:***@{parts.hostname or ''}{port}"
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

@@ -62,7 +62,6 @@ class Message:
 
 
 def decide(message: Message, rules: Rules) -> Decision:
-    """What one message becomes."""
     if message.task_id is not None:
         return Decision.DONE
     if message.moment is None or message.moment < rules.cutoff:
@@ -101,16 +100,13 @@ class Group:
         return len(self.ids)
 
 
-def month_of(moment: datetime | None, zone: ZoneInfo) -> str:
-    return moment.astimezone(zone).strftime("%Y-%m") if moment is not None else "-"
-
-
 def groups(messages: Iterable[Message], zone: ZoneInfo) -> list[Group]:
     """By sender (as `--van` matches it: trimmed, lower case), recipient and month, in that order; the
     sample is the group's first message, on one line and cut."""
     found: dict[tuple[str, str, str], list[Message]] = {}
     for m in messages:
-        found.setdefault((sender_key(m.sender), m.recipient or "-", month_of(m.moment, zone)), []).append(m)
+        month = m.moment.astimezone(zone).strftime("%Y-%m") if m.moment is not None else "-"
+        found.setdefault((sender_key(m.sender), m.recipient or "-", month), []).append(m)
     return [
         Group(sender, recipient, month, tuple(m.id for m in members), sample_line(members[0].text or ""))
         for (sender, recipient, month), members in sorted(found.items())

@@ -15,6 +15,5 @@ def failed_line(errno: int, program: str) -> str:
 
 
 def failed_start(text: str) -> tuple[int, str] | None:
-    """The error number and the program of a launch that failed, when `text` says so."""
     found = _LINE.search(text)
     return (int(found[1]), found[2]) if found else None

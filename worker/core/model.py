@@ -74,7 +74,6 @@ CONTEXT_MAX_CHARS = 2000
 # Every other text (a log line, evidence, a question, an answer, a reason): room for a pasted test output, not
 # for a file; the file goes in as a path. The daemon's socket takes a request of this size however it is escaped.
 TEXT_MAX_CHARS = 100_000
-# HV-YYYYMMDD-NNN with a month and a day that can be (HV-20991301-001 is no ID, not an unknown one).
 TASK_ID = re.compile(r"^HV-[0-9]{4}(0[1-9]|1[0-2])(0[1-9]|[12][0-9]|3[01])-[0-9]{3,}$")
 TASK_ID_IN_TEXT = re.compile(r"\bHV-\d{8}-\d{3,}\b")
 BOT_NAME = re.compile(r"^[a-z0-9_.-]+$")
@@ -195,8 +194,8 @@ class OlderRows:
 
 def check_text(value: str, what: str, *, max_chars: int | None = None, required: bool = True) -> str:
     """Refuse what Postgres would refuse less clearly: NUL bytes, blank required text, overlong text (every text
-    has a limit, TEXT_MAX_CHARS unless it has its own). A blank
-    text that may be left out counts as left out: it comes back empty, never as the invisible characters."""
+    has a limit, TEXT_MAX_CHARS unless it has its own). A blank text that may be left out counts as left out: it
+    comes back empty, never as the invisible characters."""
     if "\x00" in value:
         raise InvalidInput("nul_byte", what=what)
     if is_blank(value):

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from worker.core.launch import failed_start
 from worker.core.model import Lease, Status, Task
-from worker.core.phrases import OsReason, Phrase, phrase
+from worker.core.phrases import Phrase, os_phrase, phrase
 from worker.core.stream import Result
 
 
@@ -94,10 +94,6 @@ RESULT_NOTE_CAP = 2000
 STDERR_CAP = 1500
 
 
-def is_infrastructure(text: str) -> bool:
-    return bool(INFRA_PATTERNS.search(text))
-
-
 def decide(seen: Observed) -> Outcome:
     """The first rule that speaks: the task is not this attempt's any more, the agent or its world failed (the
     attempt is given back), or the session failed the task (an attempt is used)."""
@@ -156,7 +152,7 @@ def _not_the_task(seen: Observed) -> Outcome | None:
         )
         return Outcome(Action.VRIJGEVEN, phrase("outcome_agent_wont_start", why=why), infrastructure=True)
     text = _result_text(seen)
-    if _failed(seen) and is_infrastructure(f"{text}\n{seen.stderr_tail}"):
+    if _failed(seen) and INFRA_PATTERNS.search(f"{text}\n{seen.stderr_tail}"):
         why = _first_line(text) or _tail(seen.stderr_tail)
         return Outcome(Action.VRIJGEVEN, phrase("outcome_infrastructure", why=why), infrastructure=True)
     return None
@@ -217,9 +213,7 @@ def launch_failure(text: str) -> Phrase | None:
     if failed is None:
         return None
     number, program = failed
-    return phrase(
-        "file_error", path=program, reason=OsReason("os", (("errno", number), ("strerror", os.strerror(number))))
-    )
+    return phrase("file_error", path=program, reason=os_phrase(OSError(number, os.strerror(number))))
 
 
 def _tail(text: str) -> str:

@@ -124,7 +124,6 @@ def latest_slot(now: datetime, times: tuple[time, ...], zone: ZoneInfo) -> datet
 
 
 def next_slot(now: datetime, times: tuple[time, ...], zone: ZoneInfo) -> datetime | None:
-    """The next digest after `now`."""
     if not times:
         return None
     return min(_next_at(now, clock, zone) for clock in times)

@@ -74,7 +74,6 @@ COUNTING = _Counting()
 
 
 def filled(template: str, **values: Any) -> str:
-    """A message template with its values: str.format, plus counted nouns."""
     return COUNTING.format(template, **values)
 
 

@@ -12,7 +12,6 @@ from worker.core.terminal import columns, one_line, printable
 
 
 def header_row(area: str, names: Sequence[str], language: str) -> tuple[str, ...]:
-    """A table's header row in `language`: the catalogue's `<area>.<name>` for each column."""
     return tuple(message(f"{area}.{name}", language) for name in names)
 
 

@@ -92,8 +92,6 @@ def padded(text: str, width: int) -> str:
 def columns(text: str) -> int:
     """How many columns a terminal gives the text: two for a wide character (ＭＡＣ, 漢字, most emoji), none for a
     combining mark or a joiner; `len` counted characters, and a column after a wide name stood out of line."""
-    import unicodedata
-
     return sum(
         0
         if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf")
@@ -138,7 +136,6 @@ def one_line(text: str) -> str:
 
 
 def clip(text: str, cap: int, mark: str) -> str:
-    """The text itself when it fits, else its start and a visible mark, `cap` characters in all."""
     if len(text) <= cap:
         return text
     return text[: max(cap - len(mark), 0)].rstrip() + mark

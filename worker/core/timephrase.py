@@ -30,35 +30,24 @@ class Parsed:
     words: list[str]
 
 
-# Parts of the day: (start hour, end hour); night runs from 00:00 to 06:00.
-PARTS = {
-    "ochtend": (6, 12),
-    "middag": (12, 18),
-    "avond": (18, 24),
-    "nacht": (18, 30),  # a night runs 18:00 to 06:00 the next morning (`zaterdagnacht`, `saturday night`)
-    "morning": (6, 12),
-    "afternoon": (12, 18),
-    "evening": (18, 24),
-    "night": (18, 30),
-    # `gisteren 's avonds`, `maandag 's ochtends`
-    "ochtends": (6, 12),
-    "morgens": (6, 12),
-    "middags": (12, 18),
-    "avonds": (18, 24),
-    "nachts": (18, 30),
-    "朝": (6, 12),
-    "午前": (6, 12),
-    "午後": (12, 18),
-    "夜": (18, 24),
-    "夕方": (16, 20),
-}
+def _words(text: str) -> list[str]:
+    return text.split()
 
 
 def _numbered(words: str, first: int) -> dict[str, int]:
-    """Words in their order, numbered from `first` (the days of the week, the months, counts; a set of words)."""
-    return {word: first + n for n, word in enumerate(words.split())}
+    """Words in their order, numbered from `first` (the days of the week, the months, counts)."""
+    return {word: first + n for n, word in enumerate(_words(words))}
 
 
+# Parts of the day: (start hour, end hour), also as the adverb (`gisteren 's avonds`, `maandag 's ochtends`). A
+# night runs 18:00 to 06:00 the next morning (`zaterdagnacht`, `saturday night`).
+PARTS = {
+    **dict.fromkeys(_words("ochtend morning ochtends morgens 朝 午前"), (6, 12)),
+    **dict.fromkeys(_words("middag afternoon middags 午後"), (12, 18)),
+    **dict.fromkeys(_words("avond evening avonds 夜"), (18, 24)),
+    **dict.fromkeys(_words("nacht night nachts"), (18, 30)),
+    "夕方": (16, 20),
+}
 WEEKDAYS = {
     **_numbered("maandag dinsdag woensdag donderdag vrijdag zaterdag zondag", 0),
     **_numbered("monday tuesday wednesday thursday friday saturday sunday", 0),
@@ -67,57 +56,35 @@ WEEKDAYS = {
 MONTHS = {
     **_numbered("januari februari maart april mei juni juli augustus september oktober november december", 1),
     **_numbered("january february march april may june july august september october november december", 1),
-    **_numbered("jan feb mrt apr", 1),
+    **_numbered("jan feb mrt apr mei jun jul aug sep okt nov dec", 1),
+    "mar": 3,
+    "oct": 10,
 }
-MONTHS.update({"jun": 6, "jul": 7, "aug": 8, "sep": 9, "okt": 10, "oct": 10, "nov": 11, "dec": 12, "mar": 3})
 UNITS = {
-    "dag": "d",
-    "dagen": "d",
-    "day": "d",
-    "days": "d",
-    "日": "d",
-    "week": "w",
-    "weken": "w",
-    "weeks": "w",
-    "週間": "w",
-    "uur": "h",
-    "uren": "h",
-    "hour": "h",
-    "hours": "h",
-    "時間": "h",
-    "maand": "m",
-    "maanden": "m",
-    "month": "m",
-    "months": "m",
-    "ヶ月": "m",
-    "か月": "m",
+    **dict.fromkeys(_words("dag dagen day days 日"), "d"),
+    **dict.fromkeys(_words("week weken weeks 週間"), "w"),
+    **dict.fromkeys(_words("uur uren hour hours 時間"), "h"),
+    **dict.fromkeys(_words("maand maanden month months ヶ月 か月"), "m"),
 }
 
-# Counts written as words (`twee weken geleden`, `three days ago`, `二週間前`).
-NUMBER_WORDS = {
-    **_numbered("een twee drie vier vijf zes zeven acht negen tien elf twaalf", 1),
-    "één": 1,
-    **_numbered("one two three four five six seven eight nine ten eleven twelve", 1),
-}
-_NL_UNITS = ["een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"]
-_EN_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-NUMBER_WORDS.update(
-    {
-        **{w: n + 13 for n, w in enumerate(["dertien", "veertien", "vijftien", "zestien", "zeventien", "achttien"])},
-        "negentien": 19,
-        "twintig": 20,
-        "dertig": 30,
-        **{f"{u}{'ën' if u.endswith('e') else 'en'}twintig": n + 1 + 20 for n, u in enumerate(_NL_UNITS)},
-        "eenendertig": 31,
-        **{w: n + 13 for n, w in enumerate(["thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen"])},
-        "nineteen": 19,
-        "twenty": 20,
-        "thirty": 30,
-        **{f"twenty-{u}": n + 21 for n, u in enumerate(_EN_UNITS)},
-        **{f"twenty {u}": n + 21 for n, u in enumerate(_EN_UNITS)},
-        "thirty-one": 31,
-    }
+# Counts written as words, up to 31 (`twee weken geleden`, `three days ago`; in kanji, `二週間前`: kanji_number).
+_NL_NUMBERS = _numbered(
+    "een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien zestien zeventien"
+    " achttien negentien twintig",
+    1,
 )
+_EN_NUMBERS = _numbered(
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+    " eighteen nineteen twenty",
+    1,
+)
+NUMBER_WORDS = {
+    **_NL_NUMBERS,
+    **_EN_NUMBERS,
+    **{f"{u}{'ën' if u.endswith('e') else 'en'}twintig": 20 + n for u, n in _NL_NUMBERS.items() if n < 10},
+    **{f"twenty{sep}{u}": 20 + n for u, n in _EN_NUMBERS.items() if n < 10 for sep in "- "},
+    **{"één": 1, "dertig": 30, "eenendertig": 31, "thirty": 30, "thirty-one": 31},
+}
 _KANJI_DIGITS = {ch: n + 1 for n, ch in enumerate("一二三四五六七八九")}
 
 
@@ -129,16 +96,16 @@ def kanji_number(text: str) -> int:
     return (_KANJI_DIGITS[tens] if tens else 1) * 10 + (_KANJI_DIGITS[units] if units else 0)
 
 
-FULL_MONTHS = {name: n for name, n in MONTHS.items() if len(name) > 3 or name == "mei" or name == "may"}
+FULL_MONTHS = {name: n for name, n in MONTHS.items() if len(name) > 3 or name in ("mei", "may")}
 # Small words that are never searched (`wat zei paco in september over het budget` searches paco and budget).
 STOP_WORDS = frozenset(
-    _numbered(
+    _words(
         "de het een in op om over van rond wat wie waar zei zegt had heeft is was en of te met voor bij naar er die dat"
         " aan ik je we hij zij ze the a an in on at of about around what who where did said say says was is and or to"
-        " for with by from we i you he she it they that this の は が を に で と も",
-        0,
+        " for with by from we i you he she it they that this の は が を に で と も"
     )
 )
+
 
 _WEEKDAY = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _PART = "|".join(sorted(PARTS, key=len, reverse=True))
@@ -170,6 +137,10 @@ def search_words(words: list[str]) -> list[str]:
     return [w for w in words if w.lower() not in STOP_WORDS]
 
 
+_ENGLISH_MARKERS = frozenset(_words("the what did said about yesterday ago last at on around this"))
+_DUTCH_MARKERS = frozenset(_words("de het wat zei over gisteren geleden vorige om rond deze van een"))
+
+
 def date_order(query: str, language: str) -> str:
     """How a numeric date such as 5/11 is read: day first in Dutch (and with a dash), month first in English
     and Japanese. The query's own words decide; the household's language when they do not."""
@@ -183,14 +154,6 @@ def date_order(query: str, language: str) -> str:
     return "mdy" if language == "en" else "dmy"
 
 
-_ENGLISH_MARKERS = frozenset(
-    ["the", "what", "did", "said", "about", "yesterday", "ago", "last", "at", "on", "around", "this"]
-)
-_DUTCH_MARKERS = frozenset(
-    ["de", "het", "wat", "zei", "over", "gisteren", "geleden", "vorige", "om", "rond", "deze", "van", "een"]
-)
-
-
 def _day(day: date, zone: ZoneInfo, part: tuple[int, int] | None = None) -> TimeRange:
     start_hour, end_hour = part or (0, 24)
     start = datetime.combine(day, time(0), zone) + timedelta(hours=start_hour)
@@ -199,6 +162,11 @@ def _day(day: date, zone: ZoneInfo, part: tuple[int, int] | None = None) -> Time
 
 def _days(first: date, last: date, zone: ZoneInfo) -> TimeRange:
     return TimeRange(_day(first, zone).start, _day(last, zone).end)
+
+
+def _so_far(found: TimeRange, now: datetime) -> TimeRange:
+    """A range that has begun ends at `now` at the latest: recall looks back."""
+    return TimeRange(found.start, min(found.end, now)) if found.start <= now else found
 
 
 def _last_weekday(today: date, weekday: int, *, strictly_before: bool) -> date:
@@ -216,6 +184,16 @@ def _month_start(day: date, months_back: int = 0) -> date:
     month = day.month - months_back
     year = day.year + (month - 1) // 12
     return date(year, (month - 1) % 12 + 1, 1)
+
+
+def _week(now: datetime, zone: ZoneInfo, weeks_back: int) -> TimeRange:
+    monday = _monday(now.date()) - timedelta(weeks=weeks_back)
+    return _days(monday, monday + timedelta(days=6), zone)
+
+
+def _month(now: datetime, zone: ZoneInfo, months_back: int) -> TimeRange:
+    start = _day(_month_start(now.date(), months_back), zone).start
+    return TimeRange(start, _day(_month_start(now.date(), months_back - 1), zone).start)
 
 
 def _past_date(today: date, month: int, day: int, year: int | None) -> date | None:
@@ -243,6 +221,7 @@ MONTH_PARTS = {
 _MONTH_PART = (
     r"(?:the )?(?:" + "|".join(sorted((re.escape(k) for k in MONTH_PARTS if k.isascii()), key=len, reverse=True)) + ")"
 )
+_JA_MONTH_PART = "|".join(k for k in MONTH_PARTS if not k.isascii())
 
 
 def _month_number(m: re.Match[str]) -> int:
@@ -269,170 +248,126 @@ def _numeric(m: re.Match[str], now: datetime, zone: ZoneInfo, order: str) -> Tim
     return None
 
 
-def _rules() -> list[Rule]:
-    def today(now: datetime) -> date:
-        return now.date()
+def _month_part(now: datetime, zone: ZoneInfo, month: int, days: tuple[int, int], year: int | None) -> TimeRange:
+    """Days of a month, the latest such month that has begun unless the year is given."""
+    if year is None:
+        year = now.year if month <= now.month else now.year - 1
+    first = date(year, month, 1)
+    last_day = (_month_start(first, -1) - timedelta(days=1)).day
+    return _so_far(_days(first.replace(day=days[0]), first.replace(day=min(days[1], last_day)), zone), now)
 
+
+def _rules() -> list[Rule]:
     def part_of(m: re.Match[str]) -> tuple[int, int] | None:
         """The part of the day the match names, if any."""
         name = m.groupdict().get("part")
         return PARTS[name.lower()] if name else None
 
-    def night_before(day: date, zone: ZoneInfo) -> TimeRange:
-        """The evening and night from `day` 18:00 to the next morning 06:00."""
-        return TimeRange(_day(day, zone, (18, 24)).start, _day(day + timedelta(days=1), zone, (0, 6)).end)
-
-    def weekday_rule(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        previous = bool(m.group("vorige"))
-        weekday = WEEKDAYS[m.group("weekday").lower()]
-        day = _last_weekday(today(now), weekday, strictly_before=previous)
+    def weekday(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        """The latest such day (today counts), or with `vorige` the one before today."""
+        previous = bool(m.groupdict().get("vorige"))
+        day = _last_weekday(now.date(), WEEKDAYS[m.group("weekday").lower()], strictly_before=previous)
         return _day(day, zone, part_of(m))
 
     def previous_week_weekday(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        monday = _monday(today(now)) - timedelta(days=7)
-        day = monday + timedelta(days=WEEKDAYS[m.group("weekday").lower()])
-        return _day(day, zone, part_of(m))
+        monday = _monday(now.date()) - timedelta(days=7)
+        return _day(monday + timedelta(days=WEEKDAYS[m.group("weekday").lower()]), zone, part_of(m))
 
-    def one_ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return ago_count(1, UNITS[m.group("unit").lower()], now, zone)
-
-    def ago_count(count: int, unit: str, now: datetime, zone: ZoneInfo) -> TimeRange:
+    def ago(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
         """Hours: a two-hour window around then; days: that day; weeks and months: that whole week or month."""
+        count = number(m.group("n")) if m.groupdict().get("n") else 1
+        unit = UNITS[m.group("unit").lower()]
         if unit == "h":
             return TimeRange(now - timedelta(hours=count + 1), now - timedelta(hours=count - 1))
         if unit == "d":
-            return _day(today(now) - timedelta(days=count), zone)
-        if unit == "w":
-            monday = _monday(today(now)) - timedelta(weeks=count)
-            return _days(monday, monday + timedelta(days=6), zone)
-        first = _month_start(today(now), count)
-        return TimeRange(_day(first, zone).start, _day(_month_start(today(now), count - 1), zone).start)
+            return _day(now.date() - timedelta(days=count), zone)
+        return _week(now, zone, count) if unit == "w" else _month(now, zone, count)
 
     def day_of_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
         """`on the 3rd`, `op de 3e`: the latest such day that has begun, this month or the one before."""
         wanted = int(m.group("day") or m.group("nlday"))
         for months_back in (0, 1, 2):
-            first = _month_start(today(now), months_back)
+            first = _month_start(now.date(), months_back)
             try:
                 found = first.replace(day=wanted)
             except ValueError:
                 continue
-            if found <= today(now):
+            if found <= now.date():
                 return _day(found, zone)
         return None
 
     def absolute(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange | None:
         groups = m.groupdict()
-        found = _past_date(today(now), _month_number(m), int(groups["day"]), _year(groups.get("year")))
-        if found is None:
-            return None
-        return _day(found, zone, part_of(m))
+        found = _past_date(now.date(), _month_number(m), int(groups["day"]), _year(groups.get("year")))
+        return None if found is None else _day(found, zone, part_of(m))
 
-    def fixed(offset_days: int, part: tuple[int, int] | None = None) -> Callable[..., TimeRange]:
-        return lambda _m, now, zone: _day(today(now) - timedelta(days=offset_days), zone, part)
+    def fixed(days_back: int, part: tuple[int, int] | None = None) -> Handler:
+        """A day `days_back` before today, or the part of it given here or in the match."""
+        return lambda m, now, zone: _day(now.date() - timedelta(days=days_back), zone, part or part_of(m))
 
-    def week(weeks_back: int) -> Callable[..., TimeRange]:
-        def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-            monday = _monday(today(now)) - timedelta(weeks=weeks_back)
-            end = _day(monday + timedelta(days=6), zone).end if weeks_back else now
-            return TimeRange(_day(monday, zone).start, end)
+    def week(weeks_back: int) -> Handler:
+        return lambda _m, now, zone: _so_far(_week(now, zone, weeks_back), now)
 
-        return rule
+    def month(months_back: int) -> Handler:
+        return lambda _m, now, zone: _so_far(_month(now, zone, months_back), now)
 
-    def month(months_back: int) -> Callable[..., TimeRange]:
-        def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-            start = _day(_month_start(today(now), months_back), zone).start
-            end = _day(_month_start(today(now), months_back - 1), zone).start if months_back else now
-            return TimeRange(start, end)
-
-        return rule
-
-    def tonight(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now), zone, (18, 24))
-
-    def last_night(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return night_before(today(now) - timedelta(days=1), zone)
-
-    def this_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now), zone, part_of(m))
-
-    def yesterday_part(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return _day(today(now) - timedelta(days=1), zone, part_of(m))
-
-    def weekend(weeks_back: int) -> Callable[..., TimeRange]:
+    def weekend(weeks_back: int) -> Handler:
         """Saturday 00:00 to Monday 00:00: of this week (up to now), or of a week before."""
 
         def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-            saturday = _monday(today(now)) + timedelta(days=5) - timedelta(weeks=weeks_back)
-            if saturday > today(now):  # `dit weekend` on a Tuesday: recall looks back, so the one just past
+            saturday = _monday(now.date()) + timedelta(days=5) - timedelta(weeks=weeks_back)
+            if saturday > now.date():  # `dit weekend` on a Tuesday: recall looks back, so the one just past
                 saturday -= timedelta(weeks=1)
-            found = _days(saturday, saturday + timedelta(days=1), zone)
-            return TimeRange(found.start, min(found.end, now))
+            return _so_far(_days(saturday, saturday + timedelta(days=1), zone), now)
 
         return rule
 
-    def ago_words(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        return ago_count(number(m.group("n")), UNITS[m.group("unit").lower()], now, zone)
-
-    def some_ago(first: int, last: int, unit: str) -> Callable[..., TimeRange]:
+    def some_ago(first: int, last: int, unit: str) -> Handler:
         """A vague count: from `last` units back to the end of `first` units back (days, or whole weeks)."""
 
         def rule(_m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
             if unit == "d":
-                return _days(today(now) - timedelta(days=last), today(now) - timedelta(days=first), zone)
-            monday = _monday(today(now))
+                return _days(now.date() - timedelta(days=last), now.date() - timedelta(days=first), zone)
+            monday = _monday(now.date())
             return _days(monday - timedelta(weeks=last), monday - timedelta(weeks=first - 1, days=1), zone)
 
         return rule
 
-    def whole_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        """A month alone is the latest one that has begun: `in september` in July is last September; with a
-        year (`in maart 2025`, `2025年3月`) it is that one."""
-        return month_part(now, zone, _month_number(m), (1, 31), _year(m.groupdict().get("year")))
+    def in_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        """A month, or a part of one (`begin maart`, `3月下旬`); a month alone is the latest one that has begun:
+        `in september` in July is last September; with a year (`in maart 2025`, `2025年3月`) it is that one."""
+        which = (m.groupdict().get("which") or "").lower().replace("the ", "").strip()
+        days = MONTH_PARTS[which] if which else (1, 31)
+        if m.groupdict().get("mnum") or m.groupdict().get("mname"):
+            return _month_part(now, zone, _month_number(m), days, _year(m.groupdict().get("year")))
+        last = _month_start(now.date(), 1)  # `eind vorige maand`
+        return _month_part(now, zone, last.month, days, last.year)
 
-    def part_of_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        word = m.group("which").lower().replace("the ", "").strip()
-        return month_part(now, zone, _month_number(m), MONTH_PARTS[word], _year(m.groupdict().get("year")))
-
-    def part_of_last_month(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        word = m.group("which").lower().replace("the ", "").strip()
-        last = _month_start(today(now), 1)
-        return month_part(now, zone, last.month, MONTH_PARTS[word], last.year)
-
-    def whole_year(years_back: int) -> Callable[..., TimeRange]:
+    def whole_year(years_back: int) -> Handler:
         def rule(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-            year = int(m.group("year")) if m.groupdict().get("year") else today(now).year - years_back
-            found = _days(date(year, 1, 1), date(year, 12, 31), zone)
-            return TimeRange(found.start, min(found.end, now)) if found.start <= now else found
+            year = int(m.group("year")) if m.groupdict().get("year") else now.year - years_back
+            return _so_far(_days(date(year, 1, 1), date(year, 12, 31), zone), now)
 
         return rule
 
-    def month_part(
-        now: datetime, zone: ZoneInfo, month_number: int, days: tuple[int, int], year: int | None = None
-    ) -> TimeRange:
-        if year is None:
-            year = today(now).year if month_number <= today(now).month else today(now).year - 1
-        first = date(year, month_number, 1)
-        last_day = (_month_start(first, -1) - timedelta(days=1)).day
-        start = first.replace(day=days[0])
-        end = first.replace(day=min(days[1], last_day))
-        found = _days(start, end, zone)
-        return TimeRange(found.start, min(found.end, now)) if found.start <= now else found
+    def night_of(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        """`de nacht van zaterdag op zondag`: the latest such night that has begun before today."""
+        day = _last_weekday(now.date() - timedelta(days=1), WEEKDAYS[m.group("weekday").lower()], strictly_before=False)
+        return _day(day, zone, PARTS["nacht"])
 
     b = r"(?<![\w-])"  # a word starts here (Latin scripts)
     e = r"(?![\w-])"
     vorige = r"(?P<vorige>vorige |afgelopen |last |previous )?"
-    rules: list[tuple[str, Callable[..., TimeRange | None] | None]] = [
+    few = r"(?:een paar|paar|enkele|a couple of|a couple|a few|several)"
+    last_night = fixed(1, PARTS["nacht"])
+    return [
         # Absolute dates first: they are the most specific.
         (rf"{b}(?P<year>\d{{4}})-(?P<mnum>\d{{1,2}})-(?P<day>\d{{1,2}}){e}", absolute),
         (r"(?:(?P<year>\d{4})年)?(?P<mnum>\d{1,2})月(?P<day>\d{1,2})日(?:の(?P<part>" + _PART + "))?", absolute),
         (rf"{b}(?P<day>\d{{1,2}}) (?P<mname>{_MONTH})(?: (?P<year>\d{{4}}))?{e}", absolute),
         (rf"{b}(?P<mname>{_MONTH}) (?P<day>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<year>\d{{4}}))?{e}", absolute),
         # Numeric dates in the query's own order (27/11, 27-11, 11/27), never inside a longer number or a time.
-        (
-            r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>[/-])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\d/:.-])",
-            None,  # read in the query's own order: see _numeric
-        ),
+        (r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>[/-])(?P<b>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\d/:.-])", None),
         # With dots, day first (24.11, 3.11.2026); the month in two digits or a year, so 3.5 liter is no date.
         (
             r"(?<![\d/:.-])(?P<a>\d{1,2})(?P<sep>\.)(?P<b>\d{2}|\d(?=\.\d{4}))(?:\.(?P<year>\d{4}|\d{2}))?"
@@ -442,18 +377,15 @@ def _rules() -> list[Rule]:
         # Parts of a month, and a month alone.
         (
             rf"{b}(?P<which>{_MONTH_PART})[ -](?:(?:de |the )?(?:vorige|afgelopen|last|previous) (?:maand|month)){e}",
-            part_of_last_month,
+            in_month,
         ),
-        (r"先月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)", part_of_last_month),
-        (rf"{b}(?P<which>{_MONTH_PART})[ -](?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", part_of_month),
-        (
-            r"(?:(?P<year>\d{4})年)?(?P<mnum>\d{1,2})月の?(?P<which>初め|はじめ|上旬|中旬|半ば|下旬|末|終わり)",
-            part_of_month,
-        ),
-        (rf"{b}in (?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", whole_month),
-        (rf"{b}(?P<mname>{_FULL_MONTH}) (?P<year>(?:19|20)\d\d){e}", whole_month),
-        (r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?![\d日])", whole_month),
-        (r"(?<![\d年])(?P<mnum>\d{1,2})月(?![\d日])", whole_month),
+        (rf"先月の?(?P<which>{_JA_MONTH_PART})", in_month),
+        (rf"{b}(?P<which>{_MONTH_PART})[ -](?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", in_month),
+        (rf"(?:(?P<year>\d{{4}})年)?(?P<mnum>\d{{1,2}})月の?(?P<which>{_JA_MONTH_PART})", in_month),
+        (rf"{b}in (?P<mname>{_FULL_MONTH})(?: (?P<year>(?:19|20)\d\d))?{e}", in_month),
+        (rf"{b}(?P<mname>{_FULL_MONTH}) (?P<year>(?:19|20)\d\d){e}", in_month),
+        (r"(?P<year>\d{4})年(?P<mnum>\d{1,2})月(?![\d日])", in_month),
+        (r"(?<![\d年])(?P<mnum>\d{1,2})月(?![\d日])", in_month),
         # Years.
         (rf"{b}(?:vorig jaar|verleden jaar|afgelopen jaar|last year){e}|去年|昨年", whole_year(1)),
         (rf"{b}(?:dit jaar|this year){e}|今年", whole_year(0)),
@@ -467,16 +399,13 @@ def _rules() -> list[Rule]:
         (r"先日|この間|このあいだ|この前|最近", some_ago(1, 7, "d")),
         (r"数週間前", some_ago(2, 3, "w")),
         (r"先々週", week(2)),
-        (r"(?P<n>" + _KANJI_NUMBER + r")(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
+        (r"(?P<n>" + _KANJI_NUMBER + r")(?P<unit>日|週間|時間|ヶ月|か月)前", ago),
         (r"先週の(?P<weekday>" + _WEEKDAY + r")(?:の(?P<part>" + _PART + "))?", previous_week_weekday),
         (r"昨夜|昨晩|ゆうべ", last_night),
-        (
-            r"一昨日の(?P<part>" + _PART + ")",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
-        ),
-        (r"(?<!一)昨日の(?P<part>" + _PART + r")(?!\d|時)", yesterday_part),
-        (r"今朝", lambda m, now, zone: _day(today(now), zone, (6, 12))),
-        (r"今夜|今晩", tonight),
+        (r"一昨日の(?P<part>" + _PART + ")", fixed(2)),
+        (r"(?<!一)昨日の(?P<part>" + _PART + r")(?!\d|時)", fixed(1)),
+        (r"今朝", fixed(0, PARTS["朝"])),
+        (r"今夜|今晩", fixed(0, PARTS["avond"])),
         (r"一昨日|おととい", fixed(2)),
         (r"(?<!一)昨日|きのう", fixed(1)),
         (r"今日|きょう", fixed(0)),
@@ -484,31 +413,17 @@ def _rules() -> list[Rule]:
         (r"今週", week(0)),
         (r"先月", month(1)),
         (r"今月", month(0)),
-        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago_words),
+        (r"(?P<n>\d+)(?P<unit>日|週間|時間|ヶ月|か月)前", ago),
         (
             r"(?P<weekday>" + "|".join(k for k in WEEKDAYS if k.endswith("曜日")) + r")(?:の(?P<part>" + _PART + "))?",
-            lambda m, now, zone: _day(
-                _last_weekday(today(now), WEEKDAYS[m.group("weekday")], strictly_before=False),
-                zone,
-                part_of(m),
-            ),
+            weekday,
         ),
         # Dutch and English.
         (rf"{b}(?:the weekend before last|eervorig weekend|het weekend daarvoor){e}", weekend(2)),
         (rf"{b}(?:afgelopen|vorig|vorige|last|past) weekend{e}", weekend(1)),
+        (rf"{b}(?:in )?de nacht van (?P<weekday>{_WEEKDAY}) op (?:{_WEEKDAY}){e}", night_of),
         (
-            rf"{b}(?:in )?de nacht van (?P<weekday>{_WEEKDAY}) op (?:{_WEEKDAY}){e}",
-            lambda m, now, zone: _day(
-                _last_weekday(
-                    today(now) - timedelta(days=1), WEEKDAYS[m.group("weekday").lower()], strictly_before=False
-                ),
-                zone,
-                PARTS["nacht"],
-            ),
-        ),
-        (
-            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:uur|uren|hours) "
-            rf"(?:geleden|terug|ago){e}|数時間前",
+            rf"{b}{few} (?:uur|uren|hours) (?:geleden|terug|ago){e}|数時間前",
             lambda _m, now, zone: TimeRange(now - timedelta(hours=5), now - timedelta(hours=1)),
         ),
         (
@@ -520,42 +435,32 @@ def _rules() -> list[Rule]:
         (rf"{b}on the (?P<day>\d{{1,2}})(?:st|nd|rd|th){e}|{b}op de (?P<nlday>\d{{1,2}})(?:e|ste|de){e}", day_of_month),
         (rf"{b}(?:dit|this) weekend{e}", weekend(0)),
         (rf"{b}(?:the week before last|eervorige week|de week voor vorige week){e}", week(2)),
-        (
-            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:dagen|days) (?:geleden|terug|ago){e}",
-            some_ago(2, 4, "d"),
-        ),
-        (
-            rf"{b}(?:een paar|paar|enkele|a couple of|a couple|a few|several) (?:weken|weeks) (?:geleden|terug|ago){e}",
-            some_ago(2, 3, "w"),
-        ),
+        (rf"{b}{few} (?:dagen|days) (?:geleden|terug|ago){e}", some_ago(2, 4, "d")),
+        (rf"{b}{few} (?:weken|weeks) (?:geleden|terug|ago){e}", some_ago(2, 3, "w")),
         (rf"{b}(?:the other day|recently|lately|onlangs|laatst|pas geleden|kort geleden){e}", some_ago(1, 7, "d")),
-        (rf"{b}(?P<n>\d+|{_LATIN_NUMBER}) (?P<unit>{_UNIT}) (?:geleden|terug|ago){e}", ago_words),
-        (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", one_ago),
+        (rf"{b}(?P<n>\d+|{_LATIN_NUMBER}) (?P<unit>{_UNIT}) (?:geleden|terug|ago){e}", ago),
+        (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", ago),
         (rf"{b}vorige week (?P<weekday>{_WEEKDAY})(?P<part>{_PART})?{e}", previous_week_weekday),
         (rf"{b}(?:vorige|afgelopen|last|previous) week{e}", week(1)),
         (rf"{b}(?:deze|this) week{e}", week(0)),
         (rf"{b}(?:vorige|afgelopen|last|previous) (?:maand|month){e}", month(1)),
         (rf"{b}(?:deze|this) (?:maand|month){e}", month(0)),
         (rf"{b}(?:afgelopen nacht|gister(?:en)?nacht){e}", last_night),
-        (
-            rf"{b}eergister(?:en)?(?P<part>ochtend|middag|avond){e}",
-            lambda m, now, zone: _day(today(now) - timedelta(days=2), zone, part_of(m)),
-        ),
+        (rf"{b}eergister(?:en)?(?P<part>ochtend|middag|avond){e}", fixed(2)),
         (rf"{b}eergister(?:en)?{e}|{b}the day before yesterday{e}", fixed(2)),
-        (rf"{b}gister(?:en)?(?P<part>ochtend|middag|avond){e}", yesterday_part),
+        (rf"{b}gister(?:en)?(?P<part>ochtend|middag|avond){e}", fixed(1)),
         (
             rf"{b}(?:gisteren|yesterday) (?:in the )?(?P<part>ochtend|middag|avond|morning|afternoon|evening){e}",
-            yesterday_part,
+            fixed(1),
         ),
         (rf"{b}last night{e}|{b}vannacht{e}", last_night),
-        (rf"{b}(?:tonight|vanavond){e}", tonight),
-        (rf"{b}van(?P<part>ochtend|middag){e}", this_part),
-        (rf"{b}this (?P<part>morning|afternoon|evening){e}", this_part),
-        (rf"{b}{vorige}(?P<weekday>{_WEEKDAY})(?: ?(?P<part>{_PART}))?{e}", weekday_rule),
+        (rf"{b}(?:tonight|vanavond){e}", fixed(0, PARTS["avond"])),
+        (rf"{b}van(?P<part>ochtend|middag){e}", fixed(0)),
+        (rf"{b}this (?P<part>morning|afternoon|evening){e}", fixed(0)),
+        (rf"{b}{vorige}(?P<weekday>{_WEEKDAY})(?: ?(?P<part>{_PART}))?{e}", weekday),
         (rf"{b}(?:gisteren|gister|yesterday){e}", fixed(1)),
         (rf"{b}(?:vandaag|today){e}", fixed(0)),
     ]
-    return rules
 
 
 # The patterns are compiled when a query may match them (re caches them): compiling all of them took longer
@@ -572,6 +477,10 @@ def _may_match(text: str) -> Callable[[tuple[str, ...] | None], bool]:
     return lambda needs: needs is None or any(n in lowered for n in needs)
 
 
+def _without(text: str, found: re.Match[str]) -> str:
+    return text[: found.start()] + " " + text[found.end() :]
+
+
 def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
     """The first time phrase in `query` as a range in `zone`, and the words that are left. A day may be narrowed
     by a part of the day or a clock time beside it (`eergisteren ochtend`, `gisteren om 15:00`, `3日前の夜`);
@@ -586,8 +495,7 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
         found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
         if found is None:
             continue
-        rest = query[: match.start()] + " " + query[match.end() :]
-        found, rest = narrow(found, rest, local_now, zone)
+        found, rest = narrow(found, _without(query, match), local_now, zone)
         return Parsed(found, rest.split())
     alone = clock_alone(query, local_now, zone)
     if alone is not None:
@@ -605,56 +513,37 @@ _PART_WORD = (
     r"|の?(?P<jpart>朝|午前|午後|夜|夕方)(?!\d|[一二三四五六七八九十]|時)"
 )
 _HOUR = rf"\d{{1,2}}|{_LATIN_NUMBER}"
-_CLOCK_PATTERNS = [  # (source, flags), compiled when a query may match them, as RULES
-    # 15:00, om 15:00, rond 15.30 uur, at 15:30, around 3:30 pm
-    (
+_NL_DAYPART = r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
+_EN_DAYPART = r"(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?"
+# (source, flags), compiled when a query may match them, as RULES; in the order they are tried.
+_CLOCK_PATTERNS = [
+    (source, re.IGNORECASE)
+    for source in (
+        # 15:00, om 15:00, rond 15.30 uur, at 15:30, around 3:30 pm
         r"(?<![\w:.])(?:(?P<near>rond|omstreeks|around|about|ongeveer) |(?:om|at|tegen) )?"
         r"(?P<h>\d{1,2}):(?P<min>\d{2})(?: ?uur)?(?: ?(?P<ampm>am|pm|a\.m\.|p\.m\.))?(?![\w:])",
-        re.IGNORECASE,
-    ),
-    # om 3 uur, rond drie uur, rond 3 uur 's nachts
-    (
-        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur"
-        r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
-        r"(?![\w-])",
-        re.IGNORECASE,
-    ),
-    # om half tien (9:30: Dutch counts half towards the next hour), kwart over drie, kwart voor drie
-    (
+        # om 3 uur, rond drie uur, rond 3 uur 's nachts
+        rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>{_HOUR}) uur{_NL_DAYPART}(?![\w-])",
+        # om half tien (9:30: Dutch counts half towards the next hour), kwart over drie, kwart voor drie
         rf"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )?(?P<dutch>half|kwart over|kwart voor) "
-        rf"(?P<h>{_HOUR})(?: uur)?"
-        r"(?: (?P<daypart>'s (?:nachts|ochtends|morgens|middags|avonds)|in de (?:nacht|ochtend|middag|avond)))?"
-        r"(?![\w-])",
-        re.IGNORECASE,
-    ),
-    # at half past three, quarter past three, quarter to four
-    (
+        rf"(?P<h>{_HOUR})(?: uur)?{_NL_DAYPART}(?![\w-])",
+        # at half past three, quarter past three, quarter to four
         rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<english>half past|(?:a )?quarter past|(?:a )?quarter to) "
-        rf"(?P<h>{_HOUR})(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w-])",
-        re.IGNORECASE,
-    ),
-    # om 17u, rond 9u
-    (r"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>\d{1,2})u(?![\w-])", re.IGNORECASE),
-    # at 3pm, around 3 pm, 3pm, around three o'clock, at three o'clock at night
-    (
+        rf"(?P<h>{_HOUR}){_EN_DAYPART}(?![\w-])",
+        # om 17u, rond 9u
+        r"(?<![\w-])(?:(?P<near>rond|omstreeks|ongeveer|tegen) |om )(?P<h>\d{1,2})u(?![\w-])",
+        # at 3pm, around 3 pm, 3pm, around three o'clock, at three o'clock at night
         rf"(?<![\w-])(?:(?P<near>around|about) |at )?(?P<h>{_HOUR}) ?(?P<ampm>am|pm|a\.m\.|p\.m\.|o'clock)"
-        r"(?: (?P<daypart>at night|in the (?:morning|afternoon|evening)))?(?![\w])",
-        re.IGNORECASE,
-    ),
-    # noon, midnight, rond het middaguur
-    (
+        rf"{_EN_DAYPART}(?![\w])",
+        # noon, midnight, rond het middaguur
         r"(?<![\w-])(?:(?P<near>around|about|rond) |at |om )?(?:het )?(?P<word>noon|midday|midnight|middernacht|"
         r"middaguur)(?![\w-])",
-        re.IGNORECASE,
-    ),
-    # 午後3時, 3時半, 15時ごろ, 正午
-    (
+        # 午後3時, 3時半, 15時ごろ, 正午 (no letters that have a case: IGNORECASE changes nothing)
         rf"の?(?:(?P<ampm>午前|午後)?(?P<h>\d{{1,2}}|{_KANJI_NUMBER})時(?:(?P<min>\d{{1,2}})分|(?P<half>半))?"
         r"(?P<near>ごろ|頃)?|(?P<word>正午)(?:ごろ|頃)?)",
-        0,
-    ),
-    # around 3 (English, no o'clock): last, so that `at 3 o'clock` and `at 3pm` are read whole first
-    (r"(?<![\w-])(?P<near>around|about|at) (?P<h>\d{1,2})(?![\w:.-])", re.IGNORECASE),
+        # around 3 (English, no o'clock): last, so that `at 3 o'clock` and `at 3pm` are read whole first
+        r"(?<![\w-])(?P<near>around|about|at) (?P<h>\d{1,2})(?![\w:.-])",
+    )
 ]
 _NAMED_CLOCK = {"noon": 12, "midday": 12, "middaguur": 12, "正午": 12, "midnight": 0, "middernacht": 0}
 
@@ -702,20 +591,16 @@ def _hour_minute(groups: dict[str, Any]) -> tuple[int, int]:
 
 
 def _hours(groups: dict[str, Any], hour: int, minute: int) -> Clock | None:
-    """The hours a clock time may mean: am or pm as said, else one on a 24-hour clock, else both."""
+    """The hours a clock time may mean: am or pm as said, else one on a 24-hour clock (15:00, 09:30, 0 uur), else
+    both."""
     ampm = (groups.get("ampm") or "").lower().replace(".", "")
     if ampm in ("am", "午前"):
         return Clock((0 if hour == 12 else hour,), minute) if hour <= 12 else None
     if ampm in ("pm", "午後") and hour < 12:
         return Clock((hour + 12,), minute)
-    if _24_hour(groups, hour):
+    if (groups.get("min") and len(groups["h"]) == 2) or hour > 12 or hour == 0:
         return Clock((hour,), minute)
     return Clock((hour, (hour + 12) % 24), minute)  # drie uur: 3:00 or 15:00
-
-
-def _24_hour(groups: dict[str, Any], hour: int) -> bool:
-    """15:00, 09:30, 0 uur: a 24-hour clock."""
-    return bool(groups.get("min") and len(groups["h"]) == 2) or hour > 12 or hour == 0
 
 
 def _window(day: date, hour: int, minute: int, zone: ZoneInfo) -> TimeRange:
@@ -733,27 +618,23 @@ def _find_clock(text: str) -> tuple[re.Match[str], Clock] | None:
     return None
 
 
-def _one_day(found: TimeRange) -> date | None:
-    """The day a range covers when it is one day or part of one (narrowing makes sense only then)."""
-    if found.end - found.start > timedelta(hours=25):
-        return None
-    return found.start.date() if found.start.hour < 18 or found.end - found.start <= timedelta(hours=7) else None
-
-
 def narrow(found: TimeRange, rest: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str]:
-    """A day with a part of the day or a clock time beside it becomes that part, or the hour around that time."""
-    day = _one_day(found)
-    if day is None:
+    """A day with a part of the day or a clock time beside it becomes that part, or the hour around that time.
+    Only a range that is one day or part of one is narrowed."""
+    if found.end - found.start > timedelta(hours=25):
         return found, rest
+    if found.start.hour >= 18 and found.end - found.start > timedelta(hours=7):
+        return found, rest
+    day = found.start.date()
     clock = _find_clock(rest)
     if clock is not None:
         match, when = clock
-        return _at_clock(found, day, when, zone), rest[: match.start()] + " " + rest[match.end() :]
+        return _at_clock(found, day, when, zone), _without(rest, match)
     whole_day = found.start.hour == 0 and found.end - found.start >= timedelta(hours=23)
     part = re.search(_PART_WORD, rest, re.IGNORECASE) if whole_day else None
     if part is not None:
         name = (part.group("part") or part.group("jpart")).lower()
-        return _day(day, zone, PARTS[name]), rest[: part.start()] + " " + rest[part.end() :]
+        return _day(day, zone, PARTS[name]), _without(rest, part)
     return found, rest
 
 
@@ -778,4 +659,4 @@ def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, s
     ]
     past = [c for c in candidates if c.start + _CLOCK_WINDOW <= now]
     chosen = max(past, key=lambda c: c.start)
-    return chosen, query[: match.start()] + " " + query[match.end() :]
+    return chosen, _without(query, match)

@@ -96,10 +96,7 @@ def render(entries: Iterable[Entry], *, include_meta: bool = False, zone: tzinfo
         if entry.kind == "meta" and not include_meta:
             continue
         stamp = f"[{_local(entry.ts, zone)}] " if entry.ts else ""
-        if entry.kind == "action":
-            out.append(f"{stamp}{entry.role} -> {entry.text}")
-        else:
-            out.append(f"{stamp}{entry.role}: {entry.text}")
+        out.append(f"{stamp}{entry.role}{' -> ' if entry.kind == 'action' else ': '}{entry.text}")
     return "\n".join(out)
 
 
@@ -167,23 +164,11 @@ def _entries(record: dict[str, Any], number: int, tool_results: bool = False) ->
     role = message["role"]
     message_id, model = _text(message, "id"), _text(message, "model")
     meta = bool(record.get("isMeta") or record.get("isCompactSummary"))
-    entries = []
-    for block_kind, text in _blocks(message.get("content"), tool_results):
-        entry_kind: Kind = "meta" if meta or (block_kind == "text" and _is_noise(text)) else block_kind
-        entries.append(
-            Entry(
-                role,
-                entry_kind,
-                text,
-                ts=ts,
-                uuid=uuid,
-                message_id=message_id,
-                session=session,
-                model=model,
-                line=number,
-            )
-        )
-    return entries
+    base = Entry(role, "text", "", ts=ts, uuid=uuid, message_id=message_id, session=session, model=model, line=number)
+    return [
+        replace(base, kind="meta" if meta or (block == "text" and _is_noise(text)) else block, text=text)
+        for block, text in _blocks(message.get("content"), tool_results)
+    ]
 
 
 def _text(record: dict[str, Any], key: str) -> str | None:
