@@ -36,7 +36,6 @@ from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.core.session_plan import settings_json as hook_settings_json
-from worker.core.stream import Result
 from worker.core.table import dollars
 from worker.core.wake import could_win
 from worker.daemon import outbox
@@ -50,7 +49,6 @@ from worker.daemon.listen import listen
 from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import LeaseCheck, Limits, SessionReport, run_session
 from worker.db import bots as bot_table
-from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
 from worker.db.connect import CONNECTION_ERRORS, create_pool
 from worker.db.ledger import Claim, Ledger
@@ -322,9 +320,6 @@ class Worker:
         async with self.store.connection() as store:
             return await briefing_source(store.tasks, task_id, self.settings)
 
-    def _ledger_on(self, db: Executor) -> Ledger:
-        return self.store.on(db).tasks
-
     async def _start_up(self) -> None:
         try:
             await self._start_up_on_migrated()
@@ -516,23 +511,20 @@ class Worker:
         async with self.pool.acquire() as conn:
             if self.stopping.is_set():  # the stop came while a connection was made (a database just back)
                 return None
-            confirmed = lease_clock()
-            claim = await self._claim_on(conn, session_id)
-            return None if claim is None else (claim, confirmed)
-
-    async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
-        if self.only_task is not None:
-            return await self._ledger_on(conn).claim_id(self.only_task, self.bots[0], sessie=session_id)
-        # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
-        # takes nothing new, and a notification becomes a claimed task in one round trip.
-        claim = await self._ledger_on(conn).claim(
-            self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
-        )
-        if claim is not None:
+            confirmed, ledger = lease_clock(), self.store.on(conn).tasks
+            if self.only_task is not None:
+                claim = await ledger.claim_id(self.only_task, self.bots[0], sessie=session_id)
+                return None if claim is None else (claim, confirmed)
+            # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
+            # takes nothing new, and a notification becomes a claimed task in one round trip.
+            claim = await ledger.claim(
+                self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
+            )
+            if claim is None:
+                await self._nothing_taken(conn)
+                return None
             self.skipping = self.claimable = None
-            return claim
-        await self._nothing_taken(conn)
-        return None
+            return claim, confirmed
 
     async def _nothing_taken(self, conn: Executor) -> None:
         """Say why, once, tell the owner of a bot that reached its brake, and keep which bots may claim."""
@@ -561,8 +553,8 @@ class Worker:
             bot=day.bot,
             sessions=day.sessies_vandaag,
             cost=f"{day.kosten_vandaag:.2f}",
-            limits=brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
-            raise_it=raise_brake_option(day),
+            limits=bot_table.brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
+            raise_it=bot_table.raise_brake_option(day),
         )
         log.warning(
             "bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag), reason=text
@@ -661,7 +653,7 @@ class Worker:
             prompt=briefing,
             settings_json=hook_settings_json(stand=stand_path(self.settings.data_dir, task.id)),
         )
-        plan = SessionPlan(
+        return SessionPlan(
             argv=argv,
             env=build_env(os.environ, extra, taak_dir=Path(sys.executable).parent),
             cwd=self.settings.workdir or Path.home(),
@@ -670,7 +662,6 @@ class Worker:
             session_id=session_id,
             umask=self.user_umask,
         )
-        return plan
 
     def _session_started(self, task_id: str, leader: int) -> None:
         if (running := self.running.get(task_id)) is not None:
@@ -920,20 +911,16 @@ def _no_result_phrase(report: SessionReport) -> Phrase:
     return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
 
 
-def _figures(result: Result) -> dict[str, object]:
-    return {
-        "turns": result.num_turns if result.num_turns is not None else "?",
-        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
-        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
-    }
-
-
 def _result_phrase(report: SessionReport) -> Phrase:
     result = report.result
     if result is None:
         return _no_result_phrase(report)
     text = (result.text or result.subtype or "").strip()
-    figures = _figures(result)
+    figures: dict[str, object] = {
+        "turns": result.num_turns if result.num_turns is not None else "?",
+        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
+        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
+    }
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
         return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)
