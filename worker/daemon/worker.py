@@ -45,12 +45,11 @@ from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathT
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal, NotKept
 from worker.daemon.lane import Lane
-from worker.daemon.listen import listen
 from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import LeaseCheck, Limits, SessionReport, run_session
 from worker.db import bots as bot_table
 from worker.db.briefing import briefing_source
-from worker.db.connect import CONNECTION_ERRORS, create_pool
+from worker.db.connect import CONNECTION_ERRORS, alive, connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.migrate import SCHEMA_MISSING, migrate, running_version, schema_missing_line
 from worker.db.migrate import status as migration_status
@@ -856,6 +855,62 @@ class Worker:
             written = True
         if not written:
             await self._journal(claim, session_id, "vrijgeven_poging_terug", reason_fields(reason))
+
+
+async def listen(
+    settings: Settings, database: DatabaseUrl, heard: Callable[[str], None], stopping: anyio.Event
+) -> None:
+    """Hand each `NOTIFY taak_nieuw` notice to `heard` (an empty one: look at once, one may have been missed) over a
+    dedicated connection, restored when it drops; poll mode (said once) through the Supabase transaction pooler or
+    with TAAK_LISTEN off."""
+    if database.is_transaction_pooler or not settings.listen:
+        reason = message("listen_pooler" if database.is_transaction_pooler else "listen_off", settings.language)
+        log.warning("listen_unavailable", mode="poll", poll_seconds=settings.poll_seconds, reason=reason)
+        return
+    failures = 0
+    while not stopping.is_set():
+        try:
+            conn = await connect_one(settings, database, application_name="taak-listen")
+        except (TaakError, *CONNECTION_ERRORS) as exc:
+            failures += 1
+            if failures == 1:
+                log.warning("listen_lost", error=said_error(exc, settings.language))
+            await anyio.sleep(backoff(failures, 0.5, 5))
+            continue
+        failures = await _listen_on(conn, settings, heard, stopping, reconnected=failures > 0)
+
+
+async def _listen_on(
+    conn: asyncpg.Connection,
+    settings: Settings,
+    heard: Callable[[str], None],
+    stopping: anyio.Event,
+    *,
+    reconnected: bool,
+) -> int:
+    """Listen on one connection until it is lost (returns 1: a failure, for the backoff) or the daemon stops (0)."""
+    lost = anyio.Event()
+    try:
+        conn.add_termination_listener(lambda _conn: lost.set())
+
+        await conn.add_listener("taak_nieuw", lambda _conn, _pid, _channel, notice: heard(notice))
+        log.info("listening", channel="taak_nieuw", reconnected=reconnected)
+        heard("")  # after any (re)connect, look at once: a notification may have been missed
+        while not lost.is_set() and not stopping.is_set():
+            with anyio.move_on_after(settings.poll_seconds):
+                await lost.wait()
+            if not lost.is_set():
+                await alive(conn, settings.connect_timeout_seconds)
+        if lost.is_set():
+            log.warning("listen_lost", error=message("connection_closed", settings.language))
+            return 1
+    except CONNECTION_ERRORS as exc:
+        log.warning("listen_lost", error=said_error(exc, settings.language))
+        return 1
+    finally:
+        with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+            conn.terminate() if lost.is_set() else await conn.close()
+    return 0
 
 
 # The daemon's log event for a lease that is gone at a token check.
