@@ -195,10 +195,6 @@ def unknown_address(settings: Settings) -> str | None:
     return said_address(unknown[0]) if unknown else None
 
 
-def _said(settings: Settings, key: str, **values: object) -> str:
-    return message(key, settings.language, **values)
-
-
 @dataclass
 class OwnerChannel:
     store: Store
@@ -363,9 +359,8 @@ class OwnerChannel:
                     if not await self.db("telegram", partial(self.handle_update, channel, update)):
                         break  # the lease went to another reader: it reads from here
         finally:
-            with anyio.CancelScope(shield=True):
-                with anyio.move_on_after(5):
-                    await table.let_go_reader(self.store.db, channel.key, self.holder)
+            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                await table.let_go_reader(self.store.db, channel.key, self.holder)
 
     async def _poll(self, channel: TelegramChannel, offset: int, poll: float, trouble: Trouble) -> list[Any]:
         """The updates from `offset` on; none when Telegram refused or could not be reached (said once a trouble)."""
@@ -411,12 +406,12 @@ class OwnerChannel:
         if isinstance(found, Answer):
             await held.tasks.antwoord(found.task_id, found.text, wie=await owner_name(held.db, s))
             log.info("telegram_answer", task_id=found.task_id)
-            return found.task_id, _said(s, "channel.answer_kept", id=found.task_id)
+            return found.task_id, message("channel.answer_kept", s.language, id=found.task_id)
         if isinstance(found, NoText):
-            return None, _said(s, "channel.no_text", id=found.task_id)
+            return None, message("channel.no_text", s.language, id=found.task_id)
         if not waiting:
-            return None, _said(s, "channel.nothing_waits")
-        return None, _said(s, "channel.which_task", waiting=", ".join(sorted(waiting)))
+            return None, message("channel.nothing_waits", s.language)
+        return None, message("channel.which_task", s.language, waiting=", ".join(sorted(waiting)))
 
 
 @dataclass
