@@ -480,7 +480,6 @@ def _reason(fields: dict[str, Any]) -> Reason:
 
 async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60.0, 3600.0)) -> None:
     f, meta, (base, maximum) = entry.fields, entry.meta(), backoff
-
     kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
     if entry.op == "log":
         await ledger.log(

@@ -78,7 +78,6 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
         text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
         assert settings.on_klaar_cmd is not None
         error = await run_command(settings.on_klaar_cmd, text, row["taak_id"] or "", row["soort"])
-
         if error is None:
             await outbox.sent(conn, row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])

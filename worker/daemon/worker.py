@@ -892,7 +892,6 @@ async def _listen_on(
     lost = anyio.Event()
     try:
         conn.add_termination_listener(lambda _conn: lost.set())
-
         await conn.add_listener("taak_nieuw", lambda _conn, _pid, _channel, notice: heard(notice))
         log.info("listening", channel="taak_nieuw", reconnected=reconnected)
         heard("")  # after any (re)connect, look at once: a notification may have been missed
