@@ -761,10 +761,6 @@ class Worker:
                     lambda: self.ledger.resultaat(task_id, claim.token, result[0], sessie=session_id, meta=result[1]),
                     last_try_after=self.stopping,
                 )
-        except DatabaseGone:
-            await self._ending_to_journal(claim, session_id)
-            return
-        try:
             task_after = await self.outages.run(
                 "task_after", lambda: self.ledger.toon(task_id), last_try_after=self.stopping
             )
