@@ -195,10 +195,6 @@ def unknown_address(settings: Settings) -> str | None:
     return said_address(unknown[0]) if unknown else None
 
 
-def _said(settings: Settings, key: str, **values: object) -> str:
-    return message(key, settings.language, **values)
-
-
 @dataclass
 class OwnerChannel:
     store: Store
@@ -254,27 +250,23 @@ class OwnerChannel:
             "urgent_limit": s.urgent_per_bot_per_day,
         }
         decided = route(row["soort"], quiet=is_quiet(now, s.quiet_hours, s.zone), digest=bool(s.digest_times), **urgent)
+        about = {"kind": row["soort"], "task_id": row["taak_id"]}
         if decided is Route.DIGEST:
             await table.to_digest(held.conn, row["id"])
-            log.info(
-                "message_for_digest",
-                kind=row["soort"],
-                task_id=row["taak_id"],
-                over_limit=over_the_limit(row["soort"], **urgent),
-            )
+            log.info("message_for_digest", **about, over_limit=over_the_limit(row["soort"], **urgent))
             return 0
         if decided is Route.HOLD:
             assert s.quiet_hours is not None  # only quiet hours hold
             until = quiet_ends(now, s.quiet_hours, s.zone)
             await table.hold(held.conn, row["id"], until)
-            log.info("message_held", kind=row["soort"], task_id=row["taak_id"], until=until.isoformat())
+            log.info("message_held", **about, until=until.isoformat())
             return 0
         if row["soort"] == "vaardigheid" and (together := await table.unserved_together(held.conn, row["id"])):
             skill, others = together  # fifty tasks that need tekst were fifty messages
             ids = some_ids([row["taak_id"], *others])
             text = message("notify_unserved_many", s.language, n=1 + len(others), skill=skill, ids=ids)
         await table.send_now(held.conn, row["id"], text.rstrip("\n"))
-        log.info("message_urgent", kind=row["soort"], task_id=row["taak_id"])
+        log.info("message_urgent", **about)
         return 1
 
     async def digest_due(self) -> bool:
@@ -317,6 +309,7 @@ class OwnerChannel:
             # that it did (it would go again after the restart).
             # The send and its record leave the lane (worker/daemon/lane.py): the transaction's connection is held.
             self.lane.leave()
+            about = {"channel": _shown(channel), "message": delivery.bericht_id, "kind": delivery.soort}
             with anyio.CancelScope(shield=True) as shield:
                 shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
                 try:
@@ -325,23 +318,10 @@ class OwnerChannel:
                     )
                 except ChannelFailed as failed:
                     await table.not_delivered(held.conn, delivery, channel.key, str(failed), base=30.0, most=3600.0)
-                    log.warning(
-                        "delivery_failed",
-                        channel=_shown(channel),
-                        message=delivery.bericht_id,
-                        kind=delivery.soort,
-                        error=str(failed),
-                        attempt=delivery.pogingen + 1,
-                    )
+                    log.warning("delivery_failed", **about, error=str(failed), attempt=delivery.pogingen + 1)
                     return True
                 await table.delivered(held.conn, delivery, channel.key, extern_id)
-            log.info(
-                "delivered",
-                channel=_shown(channel),
-                message=delivery.bericht_id,
-                kind=delivery.soort,
-                task_id=delivery.taak_id,
-            )
+            log.info("delivered", **about, task_id=delivery.taak_id)
             return True
 
     # Reading the owner's answers.
@@ -363,9 +343,8 @@ class OwnerChannel:
                     if not await self.db("telegram", partial(self.handle_update, channel, update)):
                         break  # the lease went to another reader: it reads from here
         finally:
-            with anyio.CancelScope(shield=True):
-                with anyio.move_on_after(5):
-                    await table.let_go_reader(self.store.db, channel.key, self.holder)
+            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                await table.let_go_reader(self.store.db, channel.key, self.holder)
 
     async def _poll(self, channel: TelegramChannel, offset: int, poll: float, trouble: Trouble) -> list[Any]:
         """The updates from `offset` on; none when Telegram refused or could not be reached (said once a trouble)."""
@@ -411,12 +390,12 @@ class OwnerChannel:
         if isinstance(found, Answer):
             await held.tasks.antwoord(found.task_id, found.text, wie=await owner_name(held.db, s))
             log.info("telegram_answer", task_id=found.task_id)
-            return found.task_id, _said(s, "channel.answer_kept", id=found.task_id)
+            return found.task_id, message("channel.answer_kept", s.language, id=found.task_id)
         if isinstance(found, NoText):
-            return None, _said(s, "channel.no_text", id=found.task_id)
+            return None, message("channel.no_text", s.language, id=found.task_id)
         if not waiting:
-            return None, _said(s, "channel.nothing_waits")
-        return None, _said(s, "channel.which_task", waiting=", ".join(sorted(waiting)))
+            return None, message("channel.nothing_waits", s.language)
+        return None, message("channel.which_task", s.language, waiting=", ".join(sorted(waiting)))
 
 
 @dataclass

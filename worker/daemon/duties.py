@@ -204,7 +204,7 @@ class Duties:
             if done.returncode == 0:  # every finished session's lines are in the archive now: its files may go
                 await self.prune_sessions(files_skipped)
             if s.fleet_archive:
-                await self.db("fleet archive", partial(self._copy_to_fleet))
+                await self.db("fleet archive", self._copy_to_fleet)
             if s.semantic:  # in a run of its own: new lines are searchable by word before they have a vector
                 embedded = await anyio.run_process(embed, env=env, check=False)
                 counts = json.loads(embedded.stdout) if embedded.returncode == 0 else {}

@@ -93,6 +93,7 @@ class Answer:
 
 
 Retry = Callable[[str, Callable[[], Awaitable[T]]], Awaitable[T]]
+Settling = tuple[anyio.Event, list[TaakError | None]]
 
 
 @dataclass
@@ -109,7 +110,7 @@ class Gate:
     backoff: tuple[float, float] = (60.0, 3600.0)  # a released task waits before it is claimed again
     new_entry: anyio.Event = field(default_factory=anyio.Event)
     # A write a session waits for: set when the journal settled it, with the refusal if it was refused.
-    _settled: dict[int, tuple[anyio.Event, list[TaakError | None]]] = field(default_factory=dict)
+    _settled: dict[int, Settling] = field(default_factory=dict)
 
     # --- the socket -------------------------------------------------------------------------------
 
@@ -173,7 +174,10 @@ class Gate:
             running.closed = None if op in CLOSING_OPS else running.closed
             raise
         running.wrote = True
-        waiting = self._expect(entry)  # before anything else can let the forwarder settle it
+        # Expected before anything else can let the forwarder settle it.
+        waiting: Settling = (anyio.Event(), [])
+        self._settled[entry.seq] = waiting
+        self.new_entry.set()
         await self._keep_stand(running, op, fields)
         return await self._answer_when_written(entry, waiting, language)
 
@@ -185,11 +189,13 @@ class Gate:
         running = self.running.get(task_id)
         if running is None or request.get("token") != running.claim.token:
             raise Refused("not_own_task", id=task_id or "-")
+        # The asking process must run below the session's launcher. Where the kernel names no peer (neither Linux
+        # nor macOS), the token alone decides, as before.
         if peer is not None:
             with anyio.move_on_after(LAUNCH_WAIT_SECONDS):  # its launcher's pid, which the daemon learns at the start
                 await running.launched.wait()
-        if not _of_session(running, peer):
-            raise Refused("not_own_task", id=task_id or "-")
+            if running.leader is None or not descends_from(peer, running.leader):
+                raise Refused("not_own_task", id=task_id or "-")
         return running
 
     async def _keep_stand(self, running: Running, op: str, fields: dict[str, Any]) -> None:
@@ -216,15 +222,7 @@ class Gate:
         else:
             running.stand = (status, running.volgende_stap)
 
-    def _expect(self, entry: Entry) -> tuple[anyio.Event, list[TaakError | None]]:
-        waiting: tuple[anyio.Event, list[TaakError | None]] = (anyio.Event(), [])
-        self._settled[entry.seq] = waiting
-        self.new_entry.set()
-        return waiting
-
-    async def _answer_when_written(
-        self, entry: Entry, waiting: tuple[anyio.Event, list[TaakError | None]], language: str
-    ) -> Answer:
+    async def _answer_when_written(self, entry: Entry, waiting: Settling, language: str) -> Answer:
         done, outcome = waiting
         # While the database is away the journal is the answer at once; else wait briefly for the write.
         with anyio.move_on_after(ANSWER_WAIT_SECONDS if self.database_up() else 0):
@@ -282,7 +280,6 @@ class Gate:
         return "\n".join([message("journal_waiting", language, waiting=len(waiting)), *waiting, text])
 
     async def _toon(self, task_id: str, as_json: bool, language: str) -> str:
-
         ledger = self.ledger()
         task = await ledger.toon(task_id)
         rows = await ledger.log_rows(task_id)
@@ -482,7 +479,7 @@ def _reason(fields: dict[str, Any]) -> Reason:
 
 
 async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60.0, 3600.0)) -> None:
-    f, meta = entry.fields, entry.meta()
+    f, meta, (base, maximum) = entry.fields, entry.meta(), backoff
     kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
     if entry.op == "log":
         await ledger.log(
@@ -494,7 +491,6 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         urgent = {"dringend": True} if f.get("dringend") else {}
         await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta={**meta, **urgent}, **kw)
     elif entry.op == "vrijgeven":
-        base, maximum = backoff
         await ledger.vrijgeven(
             entry.task_id, entry.token, _reason(f), bot=entry.bot, meta=meta, backoff_base=base, backoff_max=maximum
         )
@@ -510,7 +506,6 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
             entry.task_id, entry.token, bot=entry.bot, reden=_reason(f), sessie=entry.sessie
         )
     elif entry.op == "poging_mislukt":
-        base, maximum = backoff
         await ledger.poging_mislukt(
             entry.task_id,
             entry.token,
@@ -537,13 +532,6 @@ def _text_field(request: dict[str, Any], name: str, default: str = "") -> str:
     return value
 
 
-def _urgent(request: dict[str, Any]) -> dict[str, Any]:
-    """`taak blokkeer --dringend`: the question goes to the owner at once (worker/core/owner_channel.py)."""
-    if request.get("dringend") not in (None, True):
-        raise InvalidInput("not_a_switch", what="dringend")
-    return {"dringend": True} if request.get("dringend") else {}
-
-
 def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     """The same rules the ledger applies, checked before the write is accepted into the journal."""
     text = _text_field(request, "tekst")
@@ -558,8 +546,10 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
         if is_blank(bewijs):
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
-    if op == "blokkeer":
-        return {"vraag": check_text(text, "vraag"), **_urgent(request)}
+    if op == "blokkeer":  # `--dringend`: the question goes to the owner at once (worker/core/owner_channel.py)
+        if request.get("dringend") not in (None, True):
+            raise InvalidInput("not_a_switch", what="dringend")
+        return {"vraag": check_text(text, "vraag"), **({"dringend": True} if request.get("dringend") else {})}
     if op == "vrijgeven":
         if request.get("reden") in (None, ""):
             return reason_fields(phrase("row_released_by_session"))
@@ -593,19 +583,8 @@ def _session_meta(soort: str, meta: object) -> dict[str, Any]:
 def _meta_allowed(soort: str, key: str, value: object) -> bool:
     """A text a session may give (a trigger only as Claude Code names one), or a compaction's phrase."""
     text = key in SESSION_META_TEXTS and isinstance(value, str) and (key != "trigger" or value in TRIGGERS)
-    return text or (key == "zin" and soort == Soort.COMPACT and _phrase_key(value) in SESSION_PHRASES)
-
-
-def _phrase_key(value: object) -> object:
-    return value.get("sleutel") if isinstance(value, dict) else None
-
-
-def _of_session(running: Running, peer: int | None) -> bool:
-    """The asking process runs below the session's launcher. Where the kernel names no peer (neither Linux nor
-    macOS), the token alone decides, as before."""
-    if peer is None:
-        return True
-    return running.leader is not None and descends_from(peer, running.leader)
+    phrased = isinstance(value, dict) and value.get("sleutel") in SESSION_PHRASES
+    return text or (key == "zin" and soort == Soort.COMPACT and phrased)
 
 
 def _local_time(iso: str, zone: Any) -> str:
@@ -615,23 +594,19 @@ def _local_time(iso: str, zone: Any) -> str:
         return iso[11:16]
 
 
-def _said(entry: Entry) -> str:
-    f = entry.fields
-    return str(f.get("tekst") or f.get("vraag") or f.get("bewijs") or f.get("reden") or "")
-
-
 # The log kind each of a session's writes becomes in the ledger (`log` names its own).
 ROW_OF_OP = {"klaar": "klaar", "blokkeer": "vraag", "vrijgeven": "vrijgegeven", "resultaat": "notitie"}
 
 
 def _as_row(entry: Entry, language: str) -> str:
     """A journal entry as the briefing shows a log row: its kind in words, then what it says."""
+    f = entry.fields
     if entry.op == "stap":
-        return f"notitie, {phrase('row_next_step', step=entry.fields['tekst']).said(language)}"
-    kind = str(entry.fields.get("soort") or ROW_OF_OP.get(entry.op, entry.op)).replace("_", " ")
-    said = _said(entry)
+        return f"notitie, {phrase('row_next_step', step=f['tekst']).said(language)}"
+    kind = str(f.get("soort") or ROW_OF_OP.get(entry.op, entry.op)).replace("_", " ")
+    said = str(f.get("tekst") or f.get("vraag") or f.get("bewijs") or f.get("reden") or "")
     if entry.op in ("vrijgeven", "resultaat"):
-        kept = kept_phrase(said, entry.fields.get("zin") or entry.fields.get("meta", {}).get("zin"))
+        kept = kept_phrase(said, f.get("zin") or f.get("meta", {}).get("zin"))
         said = kept.said(language) if kept is not None else said
     return f"{kind}, {said}" if said else kind
 

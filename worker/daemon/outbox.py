@@ -35,14 +35,10 @@ def kinds_to_send(settings: Settings) -> list[str]:
     return ["klaar"] if settings.on_klaar_cmd else []
 
 
-# Kinds the ledger writes into the outbox only when a daemon says it delivers them.
-DELIVERED_ON_REQUEST = ["klaar"]
-
-
 async def register_deliveries(db: asyncpg.Pool, settings: Settings, holders: list[str]) -> None:
-    """Tell the ledger what this daemon delivers for its bots, so that nothing piles up undelivered."""
-    kinds = [kind for kind in kinds_to_send(settings) if kind in DELIVERED_ON_REQUEST]
-    await outbox.set_deliverers(db, holders, kinds)
+    """Tell the ledger what this daemon delivers for its bots (the ledger writes a `klaar` into the outbox only when
+    a daemon delivers it), so that nothing piles up undelivered."""
+    await outbox.set_deliverers(db, holders, kinds_to_send(settings))
 
 
 async def make_reminders(pool: Executor, settings: Settings) -> None:
@@ -64,9 +60,7 @@ async def send_due(store: Store, settings: Settings) -> int:
         with anyio.CancelScope(shield=True) as shield:
             shield.deadline = anyio.current_time() + SEND_DEADLINE_SECONDS
             done = await _send_one(store, settings, kinds)
-        if shield.cancelled_caught:
-            return sent
-        if done is None:
+        if shield.cancelled_caught or done is None:
             return sent
         sent += done
     return sent
@@ -76,16 +70,14 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
     """Send the oldest due summary of a finished task: 1 when it went out, 0 when it failed, None when there was
     none."""
     async with store.transaction() as held:
-        conn = held.conn
+        conn, ledger = held.conn, held.tasks
         row = await outbox.take_due(conn, kinds)
         if row is None:
             return None
-        ledger = held.tasks
         task = await ledger.toon(row["taak_id"])
         text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
-        command = settings.on_klaar_cmd
-        assert command is not None
-        error = await run_command(command, text, row["taak_id"] or "", row["soort"])
+        assert settings.on_klaar_cmd is not None
+        error = await run_command(settings.on_klaar_cmd, text, row["taak_id"] or "", row["soort"])
         if error is None:
             await outbox.sent(conn, row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])

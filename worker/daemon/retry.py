@@ -30,11 +30,6 @@ def backoff(failures: int, base: float, maximum: float) -> float:
     return with_jitter(backoff_seconds(failures, base, maximum), random.random())
 
 
-def one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-
-
 def said_error(exc: BaseException, language: str) -> str:
     """A lost or refused connection as the log says it: a common cause in the run's language, else the driver's
     own first line with its type."""
@@ -44,8 +39,10 @@ def said_error(exc: BaseException, language: str) -> str:
         if isinstance(reason, Phrase):
             return reason.said(language)
         return str(reason) if isinstance(reason, str) else exc.render(language)
-    known = known_reason(exc)
-    return known.said(language) if known is not None else one_line(exc)
+    if (known := known_reason(exc)) is not None:
+        return known.said(language)
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
 
 @dataclass

@@ -143,10 +143,9 @@ def _systemd_file(bot: str, home: Path, command: str, *, system: bool, user: str
 def install(
     service: ServiceFile, bot: str, home: Path, *, path: str, owner: str | None = None, language: str = "en"
 ) -> list[Path]:
-    written = []
     make_folder(service.path.parent)
     service.path.write_text(service.text, encoding="utf-8")
-    written.append(service.path)
+    written = [service.path]
     if not service.env_file.exists():
         make_folder(service.env_file.parent)
         service.env_file.write_text(

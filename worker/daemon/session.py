@@ -10,7 +10,6 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import anyio
 import structlog
@@ -21,7 +20,8 @@ from worker.core.launch import failed_line
 from worker.core.model import DAEMON_STOP_SHARE, LAUNCHER_STOP_SHARE, Lease
 from worker.core.outcome import STOP_OF_LEASE_GONE, Stop
 from worker.core.session_plan import SessionPlan
-from worker.core.stream import Init, Result, parse_line
+from worker.core.stream import Result, parse_line
+from worker.daemon.groups import TaskGroup
 from worker.memory.archive import TIMES_DONE, TIMES_OPEN
 from worker.proc import confirm_lease, kill_session, lease_clock, signal_group, supervised_argv
 
@@ -46,7 +46,6 @@ class Limits:
 class SessionReport:
     exit_code: int | None = None
     result: Result | None = None
-    init: Init | None = None
     stop: Stop | None = None
     stderr_tail: str = ""
     spawn_error: str | None = None
@@ -60,24 +59,23 @@ when the lease was extended, the lease clock's time from which it was (read befo
 
 @dataclass
 class _Live:
+    """A session as its readers and its watcher see it while it runs."""
+
+    limits: Limits
+    lease_check: LeaseCheck
+    shutdown: anyio.Event
+    report: SessionReport
+    held: int  # the lifeline's write end
+    confirmed: float  # lease clock: the lease runs at least lease_seconds from here
     started: float = field(default_factory=time.monotonic)
     last_activity: float = field(default_factory=time.monotonic)
     active_since_check: bool = False
     closed_at: float | None = None  # when the session was seen to have closed its own task
     stop: Stop | None = None
     stderr: bytearray = field(default_factory=bytearray)
-    confirmed: float = 0.0  # lease clock: the lease runs at least lease_seconds from here
 
-    def unconfirmed_too_long(self, limits: Limits) -> bool:
-        return lease_clock() > self.confirmed + DAEMON_STOP_SHARE * limits.lease_seconds
-
-
-class Groups(Protocol):
-    """Where the daemon records the process groups it started (see worker/proc.py)."""
-
-    def add(self, pgid: int) -> None: ...
-
-    def remove(self, pgid: int) -> None: ...
+    def unconfirmed_too_long(self) -> bool:
+        return lease_clock() > self.confirmed + DAEMON_STOP_SHARE * self.limits.lease_seconds
 
 
 async def run_session(
@@ -85,7 +83,7 @@ async def run_session(
     limits: Limits,
     lease_check: LeaseCheck,
     shutdown: anyio.Event,
-    groups: Groups,
+    groups: TaskGroup,
     *,
     confirmed: float,
     started: Callable[[int], None] = lambda _pid: None,
@@ -97,7 +95,7 @@ async def run_session(
     # The session's lifeline: this process alone holds the write end, so its death, however it comes, closes
     # the pipe and the launcher kills the session; each confirmed lease goes down it too (worker/proc.py).
     lifeline, held = os.pipe()
-    live = _Live(confirmed=confirmed)
+    live = _Live(limits, lease_check, shutdown, report, held, confirmed)
     stop_by = confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds
     try:
         try:
@@ -121,7 +119,7 @@ async def run_session(
         groups.add(process.pid)
         started(process.pid)
         try:
-            await _supervise(process, plan, limits, lease_check, shutdown, report, live, held)
+            await _supervise(process, plan, live)
         finally:
             # Every way out of here (an error, a cancelled daemon) takes the session's whole tree with it.
             with anyio.CancelScope(shield=True):
@@ -134,28 +132,19 @@ async def run_session(
     return report
 
 
-async def _supervise(
-    process: Process,
-    plan: SessionPlan,
-    limits: Limits,
-    lease_check: LeaseCheck,
-    shutdown: anyio.Event,
-    report: SessionReport,
-    live: _Live,
-    held: int,
-) -> None:
+async def _supervise(process: Process, plan: SessionPlan, live: _Live) -> None:
     times_path = plan.raw_path.with_suffix(TIMES_OPEN)
     sinks = await anyio.to_thread.run_sync(lambda: [Sink(p) for p in (plan.raw_path, times_path, plan.stderr_path)])
     raw, times, err_file = sinks
     with raw, times, err_file:
         async with anyio.create_task_group() as watchers:
-            watchers.start_soon(_watch, process, limits, lease_check, shutdown, live, held)
+            watchers.start_soon(_watch, process, live)
             async with anyio.create_task_group() as readers:
                 assert process.stdout is not None
                 assert process.stderr is not None
-                readers.start_soon(_read_stdout, process.stdout, raw, times, limits.max_line_bytes, live, report)
+                readers.start_soon(_read_stdout, process.stdout, raw, times, live)
                 readers.start_soon(_drain_stderr, process.stderr, err_file, live)
-                report.exit_code = await process.wait()
+                live.report.exit_code = await process.wait()
                 # Whatever the session left running goes with it, so the pipes close. A process that left its
                 # tree (a double fork) may still hold them open: read on briefly, then stop waiting.
                 kill_session(process.pid)
@@ -163,10 +152,10 @@ async def _supervise(
             watchers.cancel_scope.cancel()
     # The capture is complete: the archive may take it (when Claude Code kept no transcript of it).
     times_path.replace(plan.raw_path.with_suffix(TIMES_DONE))
-    if live.stop is None and live.unconfirmed_too_long(limits):
+    if live.stop is None and live.unconfirmed_too_long():
         live.stop = Stop.UNCONFIRMED  # its launcher stopped it while this daemon was frozen
-    report.stop = live.stop
-    report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
+    live.report.stop = live.stop
+    live.report.stderr_tail = live.stderr.decode("utf-8", errors="replace")
 
 
 class Sink:
@@ -202,10 +191,9 @@ class Sink:
         self.close()
 
 
-async def _read_stdout(
-    stream: ByteReceiveStream, raw: Sink, times: Sink, cap: int, live: _Live, report: SessionReport
-) -> None:
+async def _read_stdout(stream: ByteReceiveStream, raw: Sink, times: Sink, live: _Live) -> None:
     """Every byte to the raw file as it comes; beside it, when each line arrived (stream-json has no times)."""
+    report = live.report
     pending = bytearray()
     overlong = False
     while True:
@@ -228,7 +216,7 @@ async def _read_stdout(
             start = newline + 1
         if not overlong:
             pending += chunk[start:]
-            if len(pending) > cap:
+            if len(pending) > live.limits.max_line_bytes:
                 # A line this long is kept in the raw file but not parsed.
                 pending.clear()
                 overlong = True
@@ -239,11 +227,8 @@ async def _read_stdout(
 
 def _take_line(line: bytes, report: SessionReport) -> None:
     report.lines += 1
-    event = parse_line(line)
-    if isinstance(event, Result):
+    if isinstance(event := parse_line(line), Result):
         report.result = event
-    elif isinstance(event, Init):
-        report.init = event
 
 
 async def _drain_stderr(stream: ByteReceiveStream, err_file: Sink, live: _Live) -> None:
@@ -257,9 +242,10 @@ async def _drain_stderr(stream: ByteReceiveStream, err_file: Sink, live: _Live) 
         del live.stderr[:-STDERR_KEEP]
 
 
-def _stop_by_the_clock(live: _Live, limits: Limits, now: float, *, shutdown: bool) -> Stop | None:
+def _stop_by_the_clock(live: _Live, now: float) -> Stop | None:
     """Why the session stops now, by the daemon's stop and the session's clocks; None: it goes on."""
-    if shutdown:
+    limits = live.limits
+    if live.shutdown.is_set():
         return Stop.SHUTDOWN
     if live.closed_at is not None:
         # Its task is finished, blocked or released: the session is winding down; let it exit and print its
@@ -269,17 +255,15 @@ def _stop_by_the_clock(live: _Live, limits: Limits, now: float, *, shutdown: boo
         return Stop.SILENCE
     if now - live.started > limits.total_seconds:
         return Stop.TOTAL
-    return Stop.UNCONFIRMED if live.unconfirmed_too_long(limits) else None
+    return Stop.UNCONFIRMED if live.unconfirmed_too_long() else None
 
 
-async def _check_lease(
-    process: Process, limits: Limits, lease_check: LeaseCheck, live: _Live, held: int, now: float
-) -> None:
+async def _check_lease(process: Process, live: _Live, now: float) -> None:
     active, live.active_since_check = live.active_since_check, False
-    lease, confirmed = await lease_check(active)
+    lease, confirmed = await live.lease_check(active)
     if confirmed is not None:
         live.confirmed = confirmed
-        confirm_lease(held, confirmed + LAUNCHER_STOP_SHARE * limits.lease_seconds)
+        confirm_lease(live.held, confirmed + LAUNCHER_STOP_SHARE * live.limits.lease_seconds)
     if lease in STOP_OF_LEASE_GONE:
         live.stop = STOP_OF_LEASE_GONE[lease]
     elif lease == Lease.CLOSED_BY_SESSION:
@@ -287,18 +271,17 @@ async def _check_lease(
         live.closed_at = now
 
 
-async def _watch(
-    process: Process, limits: Limits, lease_check: LeaseCheck, shutdown: anyio.Event, live: _Live, held: int
-) -> None:
+async def _watch(process: Process, live: _Live) -> None:
+    limits = live.limits
     tick = max(0.05, min(1.0, limits.silence_seconds / 4, limits.lease_check_seconds / 4))
     next_lease_check = time.monotonic() + limits.lease_check_seconds
     while live.stop is None:
         await anyio.sleep(tick)
         now = time.monotonic()
-        live.stop = _stop_by_the_clock(live, limits, now, shutdown=shutdown.is_set())
+        live.stop = _stop_by_the_clock(live, now)
         if live.stop is None and live.closed_at is None and now >= next_lease_check:
             next_lease_check = now + limits.lease_check_seconds
-            await _check_lease(process, limits, lease_check, live, held, now)
+            await _check_lease(process, live, now)
     log.info("session_stopping", stop=str(live.stop), pid=process.pid)
     if live.stop in (*STOP_OF_LEASE_GONE.values(), Stop.UNCONFIRMED):  # not one more step may happen
         kill_session(process.pid)

@@ -36,7 +36,6 @@ from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.core.session_plan import settings_json as hook_settings_json
-from worker.core.stream import Result
 from worker.core.table import dollars
 from worker.core.wake import could_win
 from worker.daemon import outbox
@@ -46,13 +45,11 @@ from worker.daemon.gate import SOCKET_PATH_MAX_BYTES, Gate, Running, SocketPathT
 from worker.daemon.groups import SessionGroups
 from worker.daemon.journal import Journal, NotKept
 from worker.daemon.lane import Lane
-from worker.daemon.listen import listen
 from worker.daemon.retry import DatabaseGone, Outages, backoff, said_error
 from worker.daemon.session import LeaseCheck, Limits, SessionReport, run_session
 from worker.db import bots as bot_table
-from worker.db.bots import brake_limits, raise_brake_option
 from worker.db.briefing import briefing_source
-from worker.db.connect import CONNECTION_ERRORS, create_pool
+from worker.db.connect import CONNECTION_ERRORS, alive, connect_one, create_pool
 from worker.db.ledger import Claim, Ledger
 from worker.db.migrate import SCHEMA_MISSING, migrate, running_version, schema_missing_line
 from worker.db.migrate import status as migration_status
@@ -266,7 +263,49 @@ class Worker:
         group.cancel_scope.cancel()
 
     async def _listen(self) -> None:
-        await listen(self.settings, self.database, self._heard, self.stopping)
+        """Hand each `NOTIFY taak_nieuw` notice to `_heard` (an empty one: look at once, one may have been missed) over
+        a dedicated connection, restored when it drops; poll mode (said once) through the Supabase transaction pooler
+        or with TAAK_LISTEN off."""
+        s, pooler = self.settings, self.database.is_transaction_pooler
+        if pooler or not s.listen:
+            reason = message("listen_pooler" if pooler else "listen_off", s.language)
+            log.warning("listen_unavailable", mode="poll", poll_seconds=s.poll_seconds, reason=reason)
+            return
+        failures = 0
+        while not self.stopping.is_set():
+            try:
+                conn = await connect_one(s, self.database, application_name="taak-listen")
+            except (TaakError, *CONNECTION_ERRORS) as exc:
+                failures += 1
+                if failures == 1:
+                    log.warning("listen_lost", error=said_error(exc, s.language))
+                await anyio.sleep(backoff(failures, 0.5, 5))
+                continue
+            failures = await self._listen_on(conn, reconnected=failures > 0)
+
+    async def _listen_on(self, conn: asyncpg.Connection, *, reconnected: bool) -> int:
+        """Listen on one connection until it is lost (returns 1: a failure, for the backoff) or the daemon stops (0)."""
+        s, lost = self.settings, anyio.Event()
+        try:
+            conn.add_termination_listener(lambda _conn: lost.set())
+            await conn.add_listener("taak_nieuw", lambda _conn, _pid, _channel, notice: self._heard(notice))
+            log.info("listening", channel="taak_nieuw", reconnected=reconnected)
+            self._heard("")  # after any (re)connect, look at once: a notification may have been missed
+            while not lost.is_set() and not self.stopping.is_set():
+                with anyio.move_on_after(s.poll_seconds):
+                    await lost.wait()
+                if not lost.is_set():
+                    await alive(conn, s.connect_timeout_seconds)
+            if lost.is_set():
+                log.warning("listen_lost", error=message("connection_closed", s.language))
+                return 1
+        except CONNECTION_ERRORS as exc:
+            log.warning("listen_lost", error=said_error(exc, s.language))
+            return 1
+        finally:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+                conn.terminate() if lost.is_set() else await conn.close()
+        return 0
 
     def _heard(self, notice: str) -> None:
         """A task became claimable: wake the claim loop if it could win it (self.wake is renewed after every wake)."""
@@ -321,9 +360,6 @@ class Worker:
         # borrowed connection, not one borrow each.
         async with self.store.connection() as store:
             return await briefing_source(store.tasks, task_id, self.settings)
-
-    def _ledger_on(self, db: Executor) -> Ledger:
-        return self.store.on(db).tasks
 
     async def _start_up(self) -> None:
         try:
@@ -516,23 +552,20 @@ class Worker:
         async with self.pool.acquire() as conn:
             if self.stopping.is_set():  # the stop came while a connection was made (a database just back)
                 return None
-            confirmed = lease_clock()
-            claim = await self._claim_on(conn, session_id)
-            return None if claim is None else (claim, confirmed)
-
-    async def _claim_on(self, conn: Executor, session_id: str) -> Claim | None:
-        if self.only_task is not None:
-            return await self._ledger_on(conn).claim_id(self.only_task, self.bots[0], sessie=session_id)
-        # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
-        # takes nothing new, and a notification becomes a claimed task in one round trip.
-        claim = await self._ledger_on(conn).claim(
-            self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
-        )
-        if claim is not None:
+            confirmed, ledger = lease_clock(), self.store.on(conn).tasks
+            if self.only_task is not None:
+                claim = await ledger.claim_id(self.only_task, self.bots[0], sessie=session_id)
+                return None if claim is None else (claim, confirmed)
+            # The switch and the brake are read by the claim itself: a bot turned off finishes what it runs and
+            # takes nothing new, and a notification becomes a claimed task in one round trip.
+            claim = await ledger.claim(
+                self.bots, sessie=session_id, still_running=list(self.running), only_switched_on=True
+            )
+            if claim is None:
+                await self._nothing_taken(conn)
+                return None
             self.skipping = self.claimable = None
-            return claim
-        await self._nothing_taken(conn)
-        return None
+            return claim, confirmed
 
     async def _nothing_taken(self, conn: Executor) -> None:
         """Say why, once, tell the owner of a bot that reached its brake, and keep which bots may claim."""
@@ -561,8 +594,8 @@ class Worker:
             bot=day.bot,
             sessions=day.sessies_vandaag,
             cost=f"{day.kosten_vandaag:.2f}",
-            limits=brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
-            raise_it=raise_brake_option(day),
+            limits=bot_table.brake_limits(day.max_sessies, day.max_kosten, self.settings.language),
+            raise_it=bot_table.raise_brake_option(day),
         )
         log.warning(
             "bot_braked", bot=day.bot, sessions=day.sessies_vandaag, cost=dollars(day.kosten_vandaag), reason=text
@@ -661,7 +694,7 @@ class Worker:
             prompt=briefing,
             settings_json=hook_settings_json(stand=stand_path(self.settings.data_dir, task.id)),
         )
-        plan = SessionPlan(
+        return SessionPlan(
             argv=argv,
             env=build_env(os.environ, extra, taak_dir=Path(sys.executable).parent),
             cwd=self.settings.workdir or Path.home(),
@@ -670,7 +703,6 @@ class Worker:
             session_id=session_id,
             umask=self.user_umask,
         )
-        return plan
 
     def _session_started(self, task_id: str, leader: int) -> None:
         if (running := self.running.get(task_id)) is not None:
@@ -771,10 +803,6 @@ class Worker:
                     lambda: self.ledger.resultaat(task_id, claim.token, result[0], sessie=session_id, meta=result[1]),
                     last_try_after=self.stopping,
                 )
-        except DatabaseGone:
-            await self._ending_to_journal(claim, session_id)
-            return
-        try:
             task_after = await self.outages.run(
                 "task_after", lambda: self.ledger.toon(task_id), last_try_after=self.stopping
             )
@@ -920,20 +948,16 @@ def _no_result_phrase(report: SessionReport) -> Phrase:
     return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
 
 
-def _figures(result: Result) -> dict[str, object]:
-    return {
-        "turns": result.num_turns if result.num_turns is not None else "?",
-        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
-        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
-    }
-
-
 def _result_phrase(report: SessionReport) -> Phrase:
     result = report.result
     if result is None:
         return _no_result_phrase(report)
     text = (result.text or result.subtype or "").strip()
-    figures = _figures(result)
+    figures: dict[str, object] = {
+        "turns": result.num_turns if result.num_turns is not None else "?",
+        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
+        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
+    }
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
         return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)
