@@ -62,6 +62,7 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     that every caller waits for it as for a server that is down instead of failing on a rule; and a URL that
     can never connect as it is (a parameter Postgres does not know, a certificate it names that is not there)
     as bad input, in one line without its password."""
+    given = str(options.get("dsn") or (args[0] if args else ""))  # the pool passes the URL as `dsn`
     try:
         connection: asyncpg.Connection = await asyncpg.connect(*args, **options)
     except asyncpg.ObjectNotInPrerequisiteStateError as exc:
@@ -71,25 +72,17 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
         named = re.search(r'"([^"]*)"', str(exc))
         name = named[1] if named else "?"
-        given = _given_url(args, options)
         in_options = re.search(rf"(?:-c\s*|--){re.escape(name)}=", url_parameter(given, "options") or "")
         key = "url_unknown_setting" if in_options else "url_unknown_parameter"
         raise InvalidInput(key, url=redact(given), name=name) from None
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
-        url = redact(_given_url(args, options))
-        raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
+        raise InvalidInput("url_unusable", url=redact(given), reason=_client_configuration(exc)) from None
     except FileNotFoundError:  # asyncpg does not say which file; a certificate the URL names that is not there
-        missing = missing_certificate(_given_url(args, options))
+        missing = missing_certificate(given)
         if missing is None:
             raise
-        url = redact(_given_url(args, options))
-        raise InvalidInput("url_missing_file", url=url, name=missing[0], path=missing[1]) from None
+        raise InvalidInput("url_missing_file", url=redact(given), name=missing[0], path=missing[1]) from None
     return connection
-
-
-def _given_url(args: tuple[Any, ...], options: dict[str, Any]) -> str:
-    """The URL asyncpg.connect was given: the pool passes it as `dsn`, a direct call as the first argument."""
-    return str(options.get("dsn") or (args[0] if args else ""))
 
 
 def missing_certificate(url: str) -> tuple[str, str] | None:
