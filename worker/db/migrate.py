@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import asyncpg
@@ -57,9 +56,8 @@ class MigrationStatus:
     newer: list[str]  # applied, but shipped only by a newer version of taak than this one
 
 
-def load_migrations(directory: Path | None = None) -> list[Migration]:
-    folder = directory or sql_dir() / "migrations"
-    files = sorted(folder.glob("[0-9][0-9][0-9]_*.sql"))
+def load_migrations() -> list[Migration]:
+    files = sorted((sql_dir() / "migrations").glob("[0-9][0-9][0-9]_*.sql"))
     return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
 
 
