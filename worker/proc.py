@@ -1,8 +1,7 @@
 """The POSIX-only process control, kept in one small place: process groups, signals, file locks, the
-record of the session groups a daemon started, and the parent-death signal on Linux.
-
-Below `db`, `memory` and `daemon`: it imports nothing of ours. Run as `python -m worker.proc PARENT_PID --
-ARGV...` it is the launcher that ties a session to its daemon's life (see `supervised_argv`).
+record of the session groups a daemon started, and the launcher that ties a session to its daemon's life
+(`python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV...`, see `supervised_argv`). Below `db`, `memory` and
+`daemon`: it imports only worker/core.
 """
 
 from __future__ import annotations
