@@ -311,25 +311,17 @@ class Settings(BaseModel):
             raise _refused("setting_under_a_file", path=str(value), file=str(in_the_way))
         return value
 
-    @field_validator("digest_times", mode="before")
+    @field_validator("digest_times", "quiet_hours", mode="before")
     @classmethod
-    def _clock_times(cls, value: object) -> object:
-        if isinstance(value, str):
-            try:
-                return digest_times(value)
-            except NoTime as bad:
-                raise _refused("setting_digest_times", value=repr(str(bad) or value.strip())) from None
-        return value
-
-    @field_validator("quiet_hours", mode="before")
-    @classmethod
-    def _a_range_of_hours(cls, value: object) -> object:
-        if isinstance(value, str):
-            try:
-                return quiet_hours(value)
-            except NoTime:
-                raise _refused("setting_quiet_hours", value=repr(value.strip())) from None
-        return value
+    def _clock_times(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, str):
+            return value
+        digest = info.field_name == "digest_times"
+        try:
+            return digest_times(value) if digest else quiet_hours(value)
+        except NoTime as bad:  # a list of times is said by the time that is wrong, a range whole
+            said = (str(bad) if digest else "") or value.strip()
+            raise _refused(f"setting_{info.field_name}", value=repr(said)) from None
 
     @field_validator("telegram_token", mode="before")
     @classmethod
