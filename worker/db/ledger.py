@@ -260,13 +260,15 @@ class Ledger:
             if soort not in SESSION_KINDS:
                 raise Refused("soort_own_command", soort=soort)
             values = (soort.value, tekst, sessie, meta_json, self.lease_seconds)
-            return await self._fenced("log_fenced", task_id, token, *values)
+            return Written.of(await self._fenced("log_fenced", task_id, token, *values))
         if soort == Soort.ANTWOORD:
             return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
         if soort not in OWNER_KINDS:
             raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
         record = await self.db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
-        return await self._written_or_why(record, task_id)
+        if record is None:
+            raise NotFound("not_found", id=task_id)  # a task of any status takes an owner's row
+        return Written.of(record)
 
     async def compact_by_owner(
         self, task_id: str, tekst: str, *, bot: str | None, sessie: str | None, meta: dict[str, Any]
@@ -322,7 +324,7 @@ class Ledger:
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         tekst = check_text(tekst, "tekst", required=False)
-        return await self._fenced("klaar", task_id, token, bewijs, tekst, sessie, _meta_json(meta))
+        return Written.of(await self._fenced("klaar", task_id, token, bewijs, tekst, sessie, _meta_json(meta)))
 
     async def blokkeer(
         self,
@@ -336,7 +338,7 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(vraag, "vraag")
-        return await self._fenced("blokkeer", task_id, token, vraag, sessie, _meta_json(meta))
+        return Written.of(await self._fenced("blokkeer", task_id, token, vraag, sessie, _meta_json(meta)))
 
     async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Answered:
         check_task_id(task_id)
@@ -360,20 +362,9 @@ class Ledger:
     ) -> Released:
         check_task_id(task_id)
         check_text(str(reden), "reden")
-        record = await self.db.fetchrow(
-            queries()["vrijgeven"],
-            task_id,
-            check_token(token),
-            str(reden),
-            niet_voor,
-            _meta_json(meta),
-            backoff_base,
-            backoff_max,
-            _reason_value(reden),
-        )
-        written = await self._written_or_why(record, task_id)
-        assert record is not None  # else the line above raised
-        return Released(id=written.id, ts=written.ts, mislukt=record["mislukt"])
+        values = (str(reden), niet_voor, _meta_json(meta), backoff_base, backoff_max, _reason_value(reden))
+        record = await self._fenced("vrijgeven", task_id, token, *values)
+        return Released(id=record["id"], ts=record["ts"], mislukt=record["mislukt"])
 
     async def annuleer(self, task_id: str, reden: Reason, *, wie: str) -> Written:
         """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
@@ -415,7 +406,8 @@ class Ledger:
                     raise Refused("step_to_finished", id=task_id, status=task.status)
                 raise Refused("held_by_session", id=task_id)
             return Written.of(record)
-        return await self._fenced("stap_fenced", task_id, token, tekst, self.lease_seconds, _meta_json(meta))
+        values = (tekst, self.lease_seconds, _meta_json(meta))
+        return Written.of(await self._fenced("stap_fenced", task_id, token, *values))
 
     async def journaal_bekend(self, task_id: str, sleutel: str) -> bool:
         known: bool = await self.db.fetchval(queries()["journaal_bekend"], task_id, sleutel)
@@ -541,19 +533,15 @@ class Ledger:
             answer=log_row_from_record(answer) if answer is not None else None,
         )
 
-    async def _fenced(self, name: str, task_id: str, token: str, *values: Any) -> Written:
-        """The statement `name` for the lease `token` holds, or why it wrote nothing."""
-        return await self._written_or_why(
-            await self.db.fetchrow(queries()[name], task_id, check_token(token), *values), task_id
-        )
-
-    async def _written_or_why(self, record: asyncpg.Record | None, task_id: str) -> Written:
-        if record is not None:
-            return Written.of(record)
-        task = await self.toon(task_id)
-        if task.status != Status.BEZIG:
-            raise Refused("not_bezig", id=task_id, status=task.status)
-        raise Refused("stale_token", id=task_id)
+    async def _fenced(self, name: str, task_id: str, token: str, *values: Any) -> asyncpg.Record:
+        """The row the statement `name` wrote for the lease `token` holds; refused, saying why, when it wrote none."""
+        record = await self.db.fetchrow(queries()[name], task_id, check_token(token), *values)
+        if record is None:
+            task = await self.toon(task_id)
+            if task.status != Status.BEZIG:
+                raise Refused("not_bezig", id=task_id, status=task.status)
+            raise Refused("stale_token", id=task_id)
+        return record
 
     async def _refuse(self, key: str, task_id: str) -> NoReturn:
         """Refused with the task's status; an unknown ID is NotFound."""
