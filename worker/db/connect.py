@@ -158,7 +158,8 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
     own words, with the URL (and so its password) replaced by its redacted form."""
     if cause is None:
         return phrase("reason_timeout")
-    if "rejected SSL upgrade" in str(cause) and not _ssl_required(database):
+    ssl_mode = database.parameter("sslmode") or os.environ.get("PGSSLMODE") or "prefer"  # asyncpg's default
+    if "rejected SSL upgrade" in str(cause) and ssl_mode in ("disable", "allow", "prefer"):
         # SSL was only offered: a Postgres server's "no" is taken as plain text, so this answer was no Postgres
         # server's at all (a web server, another service on the port).
         return phrase("reason_not_postgres")
@@ -168,12 +169,6 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
     if not text:
         return type(cause).__name__
     return text.replace(database.url, database.redacted).splitlines()[0]
-
-
-def _ssl_required(database: DatabaseUrl) -> bool:
-    """Whether the connection insists on SSL (asyncpg's modes; its default, and PGSSLMODE's, is prefer)."""
-    mode = database.parameter("sslmode") or os.environ.get("PGSSLMODE") or "prefer"
-    return mode not in ("disable", "allow", "prefer")
 
 
 # A cause's common kinds, said in the run's language: the first that fits.
@@ -204,12 +199,7 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
-    return _named_reason(cause, text)
-
-
-def _named_reason(cause: BaseException, text: str) -> Phrase | None:
-    """A database or role the server says does not exist, by its name."""
-    named = re.search(r'"([^"]*)" does not exist', text)
+    named = re.search(r'"([^"]*)" does not exist', text)  # a database or role the server says does not exist
     for kinds, key in _NAMED:
         if named and isinstance(cause, kinds):
             return phrase(key, name=named.group(1))

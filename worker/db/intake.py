@@ -51,11 +51,6 @@ class Table:
     exists: bool
     columns: frozenset[str] = frozenset()
 
-    def missing(self, columns: Columns) -> list[str]:
-        # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a
-        # misspelled one would let every message the old worker handled run again.
-        return [name for name in astuple(columns) if name and name not in self.columns]
-
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
@@ -87,7 +82,9 @@ def _unusable(found: Table, columns: Columns, language: str) -> str | None:
     """Why intake cannot read the table, or None."""
     if not found.exists:
         return message("intake_no_table", language)
-    if missing := found.missing(columns):
+    # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a misspelled
+    # one would let every message the old worker handled run again.
+    if missing := [name for name in astuple(columns) if name and name not in found.columns]:
         return message("intake_missing_columns", language, columns=", ".join(missing))
     return None
 
