@@ -368,23 +368,20 @@ class Ledger:
 
     async def annuleer(self, task_id: str, reden: Reason, *, wie: str) -> Written:
         """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
-        check_task_id(task_id)
-        check_text(str(reden), "reden")
-        record = await self.db.fetchrow(queries()["annuleren"], task_id, wie, str(reden), _reason_value(reden))
-        if record is None:
-            await self._refuse("already_final", task_id)
-        return Written.of(record)
+        return await self._by_owner("annuleren", "already_final", task_id, reden, wie)
 
     async def terugnemen(self, task_id: str, reden: Reason, *, wie: str, wait_seconds: float = 30) -> Written:
         """The owner takes a held lease back by hand: the attempt given back, claimable again after
         `wait_seconds` (by then the daemon that ran it has stopped its session: one task never runs twice)."""
+        return await self._by_owner("terugnemen", "not_bezig", task_id, reden, wie, wait_seconds)
+
+    async def _by_owner(self, name: str, refusal: str, task_id: str, reden: Reason, wie: str, *values: Any) -> Written:
+        """The owner's statement `name` with its reason; when it changed nothing, `refusal` with the task's status."""
         check_task_id(task_id)
         check_text(str(reden), "reden")
-        record = await self.db.fetchrow(
-            queries()["terugnemen"], task_id, wie, str(reden), wait_seconds, _reason_value(reden)
-        )
+        record = await self.db.fetchrow(queries()[name], task_id, wie, str(reden), *values, _reason_value(reden))
         if record is None:
-            await self._refuse("not_bezig", task_id)
+            await self._refuse(refusal, task_id)
         return Written.of(record)
 
     async def stap(
