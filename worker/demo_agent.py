@@ -31,17 +31,8 @@ def taak(*args: str) -> None:
 
 
 def say(session: str, text: str) -> None:
-    emit(
-        {
-            "type": "assistant",
-            "session_id": session,
-            "message": {
-                "id": f"msg_{uuid.uuid4().hex[:8]}",
-                "role": "assistant",
-                "content": [{"type": "text", "text": text}],
-            },
-        }
-    )
+    said = {"id": f"msg_{uuid.uuid4().hex[:8]}", "role": "assistant", "content": [{"type": "text", "text": text}]}
+    emit({"type": "assistant", "session_id": session, "message": said})
 
 
 def main() -> None:

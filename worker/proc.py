@@ -1,8 +1,7 @@
 """The POSIX-only process control, kept in one small place: process groups, signals, file locks, the
-record of the session groups a daemon started, and the parent-death signal on Linux.
-
-Below `db`, `memory` and `daemon`: it imports nothing of ours. Run as `python -m worker.proc PARENT_PID --
-ARGV...` it is the launcher that ties a session to its daemon's life (see `supervised_argv`).
+record of the session groups a daemon started, and the launcher that ties a session to its daemon's life
+(`python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV...`, see `supervised_argv`). Below `db`, `memory` and
+`daemon`: it imports only worker/core.
 """
 
 from __future__ import annotations
@@ -232,10 +231,14 @@ def descends_from(pid: int, ancestor: int) -> bool:
 def make_undumpable() -> None:
     """Linux: no other process of this user can read the daemon's memory or /proc/<pid>/environ (which
     holds the database URL it was started with); a session runs as the same user. Root still can."""
-    if sys.platform.startswith("linux"):
-        import ctypes  # start-up: the daemon alone calls this; every command that locks a file imports the module
+    _prctl(PR_SET_DUMPABLE, 0)
 
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+def _prctl(option: int, value: int) -> None:
+    if sys.platform.startswith("linux"):
+        import ctypes  # start-up: only the daemon and the launcher need it; every command that locks a file imports us
+
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
 
 
 # --- the launcher: a session dies with its daemon, and stops before its lease can end ----------------
@@ -266,19 +269,20 @@ def confirm_lease(held: int, stop_by: float) -> None:
 def kill_session(leader: int) -> None:
     """SIGKILL a session's whole tree: its process group, and every process below its leader that left the group
     (the real Claude Code starts each tool call and hook in a process group of its own)."""
-    for pid in descendants(leader):  # first: the launcher itself may be the one killing, and dies with its group
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    kill_descendants(leader)  # first: the launcher itself may be the one killing, and dies with its group
     signal_group(leader, signal.SIGKILL)
 
 
-def descendants(pid: int) -> list[int]:
+def kill_descendants(pid: int) -> None:
     import psutil
 
     try:
-        return [child.pid for child in psutil.Process(pid).children(recursive=True)]
+        below = psutil.Process(pid).children(recursive=True)
     except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return []
+        return
+    for child in below:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child.pid, signal.SIGKILL)
 
 
 def _ignore(_signum: int, _frame: object) -> None:
@@ -315,7 +319,9 @@ def _launch(words: list[str]) -> None:
         sys.exit("usage: python -m worker.proc LIFELINE_FD STOP_BY UMASK -- ARGV...")
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, _ignore)
-    become_subreaper()
+    # Linux: what the session starts and then leaves (a tool call whose shell exited) stays below the launcher,
+    # so kill_session still finds it, instead of going to init.
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     os.umask(int(umask, 8))
     # Watched before the agent starts: a daemon that died already is seen at once.
     threading.Thread(target=_watch_lifeline, args=(int(lifeline), float(stop_by)), daemon=True).start()
@@ -325,24 +331,13 @@ def _launch(words: list[str]) -> None:
         print(failed_line(exc.errno or 0, argv[0]), file=sys.stderr)  # the daemon says it in the run's language
         sys.exit(127)
     code = agent.wait()
-    for pid in descendants(os.getpid()):  # what the session left running does not outlive it
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    kill_descendants(os.getpid())  # what the session left running does not outlive it
     if code < 0:  # ended by a signal: end the same way, so the daemon reads the agent's own exit status
         with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset
             signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
         code = 128 - code  # a signal whose default is to carry on
     sys.exit(code)
-
-
-def become_subreaper() -> None:
-    """Linux: what the session starts and then leaves (a tool call whose shell exited) stays below the launcher,
-    so kill_session still finds it, instead of going to init."""
-    if sys.platform.startswith("linux"):
-        import ctypes  # start-up: as above (the session's launcher)
-
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 if __name__ == "__main__":

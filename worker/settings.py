@@ -178,12 +178,14 @@ class Settings(BaseModel):
     # They carry tokens: never logged, said by their scheme only.
     notify_urls: tuple[SecretStr, ...] = ()
 
-    @field_validator("bots", mode="before")
+    @field_validator("bots", "intake_open_status", mode="before")
     @classmethod
-    def _comma_separated(cls, value: object) -> object:
+    def _comma_separated(cls, value: object, info: ValidationInfo) -> object:
         # One spelling of a bot (worker/core/model.bot_name): `TAAK_BOTS="Paco, sjakie"` serves paco and sjakie.
         if isinstance(value, str):
-            return [bot.strip() for bot in value.split(",") if bot.strip()]
+            value = [word.strip() for word in value.split(",") if word.strip()]
+            if not value and info.field_name == "intake_open_status":
+                raise _refused("setting_open_status")
         return value
 
     @field_validator("bots")
@@ -235,15 +237,6 @@ class Settings(BaseModel):
             raise _refused("setting_unbalanced_quote", value=repr(value)) from None
         if not words and info.field_name == "agent_cmd":
             raise _refused("setting_empty_command")
-        return value
-
-    @field_validator("intake_open_status", mode="before")
-    @classmethod
-    def _status_list(cls, value: object) -> object:
-        if isinstance(value, str):
-            value = [status.strip() for status in value.split(",") if status.strip()]
-            if not value:
-                raise _refused("setting_open_status")
         return value
 
     @field_validator("intake_vanaf", mode="before")
@@ -298,21 +291,12 @@ class Settings(BaseModel):
             raise _refused("setting_path_blank")
         return value
 
-    @field_validator(
-        "data_dir",
-        "socket_dir",
-        "lock_dir",
-        "registry_file",
-        "workdir",
-        "briefing_file",
-        "memory_dir",
-        "claude_settings",
-    )
+    @field_validator("*")
     @classmethod
-    def _absolute(cls, value: Path | None) -> Path | None:
+    def _absolute(cls, value: object) -> object:
         # Sessions, hooks and services run in other folders: a relative path (or one with ~ that no shell
         # expanded, as in a .env or a unit file) would point somewhere else for each of them.
-        return None if value is None else value.expanduser().absolute()
+        return value.expanduser().absolute() if isinstance(value, Path) else value
 
     @field_validator("data_dir", "socket_dir", "lock_dir", "memory_dir", "workdir")
     @classmethod
@@ -327,25 +311,17 @@ class Settings(BaseModel):
             raise _refused("setting_under_a_file", path=str(value), file=str(in_the_way))
         return value
 
-    @field_validator("digest_times", mode="before")
+    @field_validator("digest_times", "quiet_hours", mode="before")
     @classmethod
-    def _clock_times(cls, value: object) -> object:
-        if isinstance(value, str):
-            try:
-                return digest_times(value)
-            except NoTime as bad:
-                raise _refused("setting_digest_times", value=repr(str(bad) or value.strip())) from None
-        return value
-
-    @field_validator("quiet_hours", mode="before")
-    @classmethod
-    def _a_range_of_hours(cls, value: object) -> object:
-        if isinstance(value, str):
-            try:
-                return quiet_hours(value)
-            except NoTime:
-                raise _refused("setting_quiet_hours", value=repr(value.strip())) from None
-        return value
+    def _clock_times(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, str):
+            return value
+        digest = info.field_name == "digest_times"
+        try:
+            return digest_times(value) if digest else quiet_hours(value)
+        except NoTime as bad:  # a list of times is said by the time that is wrong, a range whole
+            said = (str(bad) if digest else "") or value.strip()
+            raise _refused(f"setting_{info.field_name}", value=repr(said)) from None
 
     @field_validator("telegram_token", mode="before")
     @classmethod
@@ -380,7 +356,8 @@ class Settings(BaseModel):
         # Without it every message would be read as a stranger's, and nothing could be sent.
         if value is None and info.data.get("telegram_token") is not None:
             raise _refused("setting_telegram_chat_needed")
-        if value is not None and info.data.get("telegram_token") is None and "telegram_token" not in _failed(info):
+        # A token that was refused is missing from `info.data`: that one is said, not this.
+        if value is not None and "telegram_token" in info.data and info.data["telegram_token"] is None:
             raise _refused("setting_telegram_token_needed")
         return value
 
@@ -393,28 +370,11 @@ class Settings(BaseModel):
             raise _refused("setting_time_zone", value=repr(value)) from exc
         return value
 
-    @field_validator(
-        "id",
-        "token",
-        "bot",
-        "sessie",
-        "database_url",
-        "briefing_file",
-        "workdir",
-        "registry_file",
-        "socket_dir",
-        "lock_dir",
-        "notify_cmd",
-        "on_klaar_cmd",
-        "owner",
-        "intake_vanaf",
-        "telegram_token",
-        "telegram_chat",
-        mode="before",
-    )
+    @field_validator("*", mode="before")
     @classmethod
-    def _empty_is_unset(cls, value: object) -> object:
-        return None if value == "" else value
+    def _empty_is_unset(cls, value: object, info: ValidationInfo) -> object:
+        # A setting that may be left out (its default is None) is left out when it is set empty.
+        return None if value == "" and cls.model_fields[str(info.field_name)].default is None else value
 
     def replaced(self, **changes: object) -> Settings:
         """These settings with some changed. Not `model_copy`: that would carry the cached, parsed database URL
@@ -460,30 +420,18 @@ def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> dict[
 
         layers.append(_taak_variables(dotenv_values(env_file, encoding="utf-8")))
     values: dict[str, str] = {}
-    for name, field in Settings.model_fields.items():
-        names = _variable_names(name, field.validation_alias)
+    for name in Settings.model_fields:
+        names = [f"taak_{name}", RENAMED.get(name, "").lower()]  # a renamed setting's new name first
         found = next((layer[v] for layer in layers for v in names if v in layer), None)
         if found is not None and name not in given:
-            values[names[0].upper() if field.validation_alias else name] = found
+            values[f"TAAK_{name.upper()}" if name in RENAMED else name] = found
     return values
-
-
-def _variable_names(name: str, alias: object) -> list[str]:
-    """The variables that set a field, lowercased: a renamed setting's new name first, then its old one."""
-    if isinstance(alias, AliasChoices):
-        return [choice.lower() for choice in alias.choices if isinstance(choice, str)]
-    return [f"taak_{name}"]
 
 
 def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:
     return {
         name.lower(): value for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"
     }
-
-
-def _failed(info: ValidationInfo) -> set[str]:
-    """The fields validated before this one that were refused (they are then missing from `info.data`)."""
-    return {name for name in ("telegram_token",) if name not in info.data}
 
 
 def said_address(url: str) -> str:
@@ -506,10 +454,6 @@ def renamed_in_use(environ: Mapping[str, str], env_file: Path = Path(".env")) ->
         m.group(1).upper() for m in re.finditer(r"^\s*(?:export\s+)?(\w+)\s*=", in_file, re.MULTILINE)
     }
     return [(old, f"TAAK_{field.upper()}") for field, old in RENAMED.items() if old in typed]
-
-
-def load_settings() -> Settings:
-    return Settings()
 
 
 def settings_problem(error: Mapping[str, Any], language: str) -> str:

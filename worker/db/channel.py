@@ -4,7 +4,7 @@ deliveries, and the lease of the one daemon that reads Telegram's updates (migra
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 import asyncpg
 
@@ -63,34 +63,22 @@ async def first_channel(db: Executor, now: datetime) -> datetime:
     return found if found is not None else now
 
 
-async def digest_facts(
-    db: Executor, since: datetime, today: date
-) -> tuple[list[Waiting], list[Closed], list[Due], list[BotToday]]:
-    """What a digest says: what waits, what closed since `since`, what is due by the end of `today`, each bot's day."""
-    waiting = [Waiting(**dict(r)) for r in await db.fetch(queries()["dagbericht_wacht"])]
-    closed = [Closed(**dict(r)) for r in await db.fetch(queries()["dagbericht_afgerond"], since)]
-    due = [Due(**dict(r)) for r in await db.fetch(queries()["dagbericht_uiterlijk"], today)]
-    bots = [BotToday(**dict(r)) for r in await db.fetch(queries()["dagbericht_per_bot"])]
-    return waiting, closed, due, bots
-
-
 async def digest_text(
     db: Executor, settings: Settings, slot: datetime, now: datetime, *, late: bool, last: datetime | None
 ) -> str:
-    """The digest of `slot` as it reads at `now`: what closed since the `last` digest (none: the last day). The
-    caller reads `last` before it claims `slot`, which is then the last digest itself."""
-    since = last or now - timedelta(days=1)
-    waiting, closed, due, bots = await digest_facts(db, since, now.astimezone(settings.zone).date())
-    unserved = [Unserved(**dict(r)) for r in await db.fetch(queries()["dagbericht_vaardigheid"])]
+    """The digest of `slot` as it reads at `now`: what waits, what closed since the `last` digest (none: the last
+    day), what is due by the end of today, each bot's day. The caller reads `last` before it claims `slot`, which is
+    then the last digest itself."""
+    since, today = last or now - timedelta(days=1), now.astimezone(settings.zone).date()
     facts = DigestFacts(
-        unserved=unserved,
+        waiting=[Waiting(**dict(r)) for r in await db.fetch(queries()["dagbericht_wacht"])],
+        closed=[Closed(**dict(r)) for r in await db.fetch(queries()["dagbericht_afgerond"], since)],
+        due=[Due(**dict(r)) for r in await db.fetch(queries()["dagbericht_uiterlijk"], today)],
+        bots=[BotToday(**dict(r)) for r in await db.fetch(queries()["dagbericht_per_bot"])],
+        unserved=[Unserved(**dict(r)) for r in await db.fetch(queries()["dagbericht_vaardigheid"])],
         slot=slot,
         now=now,
         late=late,
-        waiting=waiting,
-        closed=closed,
-        due=due,
-        bots=bots,
         urgent_limit=settings.urgent_per_bot_per_day,
     )
     return render_digest(facts, settings.zone, settings.language)

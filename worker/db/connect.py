@@ -62,6 +62,7 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     that every caller waits for it as for a server that is down instead of failing on a rule; and a URL that
     can never connect as it is (a parameter Postgres does not know, a certificate it names that is not there)
     as bad input, in one line without its password."""
+    given = str(options.get("dsn") or (args[0] if args else ""))  # the pool passes the URL as `dsn`
     try:
         connection: asyncpg.Connection = await asyncpg.connect(*args, **options)
     except asyncpg.ObjectNotInPrerequisiteStateError as exc:
@@ -71,25 +72,17 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
     except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
         named = re.search(r'"([^"]*)"', str(exc))
         name = named[1] if named else "?"
-        given = _given_url(args, options)
         in_options = re.search(rf"(?:-c\s*|--){re.escape(name)}=", url_parameter(given, "options") or "")
         key = "url_unknown_setting" if in_options else "url_unknown_parameter"
         raise InvalidInput(key, url=redact(given), name=name) from None
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
-        url = redact(_given_url(args, options))
-        raise InvalidInput("url_unusable", url=url, reason=_client_configuration(exc)) from None
+        raise InvalidInput("url_unusable", url=redact(given), reason=_client_configuration(exc)) from None
     except FileNotFoundError:  # asyncpg does not say which file; a certificate the URL names that is not there
-        missing = missing_certificate(_given_url(args, options))
+        missing = missing_certificate(given)
         if missing is None:
             raise
-        url = redact(_given_url(args, options))
-        raise InvalidInput("url_missing_file", url=url, name=missing[0], path=missing[1]) from None
+        raise InvalidInput("url_missing_file", url=redact(given), name=missing[0], path=missing[1]) from None
     return connection
-
-
-def _given_url(args: tuple[Any, ...], options: dict[str, Any]) -> str:
-    """The URL asyncpg.connect was given: the pool passes it as `dsn`, a direct call as the first argument."""
-    return str(options.get("dsn") or (args[0] if args else ""))
 
 
 def missing_certificate(url: str) -> tuple[str, str] | None:
@@ -165,7 +158,8 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
     own words, with the URL (and so its password) replaced by its redacted form."""
     if cause is None:
         return phrase("reason_timeout")
-    if "rejected SSL upgrade" in str(cause) and not _ssl_required(database):
+    ssl_mode = database.parameter("sslmode") or os.environ.get("PGSSLMODE") or "prefer"  # asyncpg's default
+    if "rejected SSL upgrade" in str(cause) and ssl_mode in ("disable", "allow", "prefer"):
         # SSL was only offered: a Postgres server's "no" is taken as plain text, so this answer was no Postgres
         # server's at all (a web server, another service on the port).
         return phrase("reason_not_postgres")
@@ -175,12 +169,6 @@ def _reason(database: DatabaseUrl, cause: BaseException | None) -> str | Phrase:
     if not text:
         return type(cause).__name__
     return text.replace(database.url, database.redacted).splitlines()[0]
-
-
-def _ssl_required(database: DatabaseUrl) -> bool:
-    """Whether the connection insists on SSL (asyncpg's modes; its default, and PGSSLMODE's, is prefer)."""
-    mode = database.parameter("sslmode") or os.environ.get("PGSSLMODE") or "prefer"
-    return mode not in ("disable", "allow", "prefer")
 
 
 # A cause's common kinds, said in the run's language: the first that fits.
@@ -211,12 +199,7 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
-    return _named_reason(cause, text)
-
-
-def _named_reason(cause: BaseException, text: str) -> Phrase | None:
-    """A database or role the server says does not exist, by its name."""
-    named = re.search(r'"([^"]*)" does not exist', text)
+    named = re.search(r'"([^"]*)" does not exist', text)  # a database or role the server says does not exist
     for kinds, key in _NAMED:
         if named and isinstance(cause, kinds):
             return phrase(key, name=named.group(1))

@@ -139,24 +139,12 @@ def _start_with_path_binaries(directory: Path) -> str:
                 capture_output=True,
                 check=True,
             )
-        status = subprocess.run([pg_ctl, "-D", str(data), "status"], capture_output=True, check=False)
-        if status.returncode != 0:
+        ctl = [pg_ctl, "-D", str(data)]
+        if subprocess.run([*ctl, "status"], capture_output=True, check=False).returncode != 0:
             # Not captured: the server inherits pg_ctl's pipes, and reading them would never end.
+            options = ["-w", "-l", str(directory / "postgres.log"), "-o", f"-h '' -k {socket_dir}", "start"]
             started = subprocess.run(
-                [
-                    pg_ctl,
-                    "-D",
-                    str(data),
-                    "-w",
-                    "-l",
-                    str(directory / "postgres.log"),
-                    "-o",
-                    f"-h '' -k {socket_dir}",
-                    "start",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                check=False,
+                [*ctl, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
             )
             if started.returncode != 0:
                 raise Unreachable("embedded_failed", where=directory, reason=f"see {directory / 'postgres.log'}")

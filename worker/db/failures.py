@@ -57,7 +57,7 @@ def failure_text(exc: BaseException, settings: Settings) -> str:
 
 
 def _unreachable_line(settings: Settings, exc: BaseException) -> tuple[str, ExitCode]:
-    reason = _said_reason(exc)
+    reason: Any = known_reason(exc) or first_line(exc)  # a common cause in the run's language, else its own words
     if settings.database is None:
         return message("unreachable_embedded", settings.language, reason=reason), ExitCode.UNREACHABLE
     where = settings.database.where
@@ -67,8 +67,3 @@ def _unreachable_line(settings: Settings, exc: BaseException) -> tuple[str, Exit
 def first_line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
-
-
-def _said_reason(exc: BaseException) -> Any:
-    """A common cause in the run's language (worker/db/connect.known_reason), else its own first line."""
-    return known_reason(exc) or first_line(exc)

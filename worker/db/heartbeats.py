@@ -25,6 +25,9 @@ class State:
     deleters: list[str]  # roles that may delete or truncate today
 
 
+_POLICIES = (("select", "using (true)"), ("insert", "with check (true)"), ("update", "using (true) with check (true)"))
+
+
 def _ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -36,14 +39,7 @@ def _role(name: str) -> str:
 async def state(db: Executor, table: str = TABLE) -> State | None:
     """Who may do what with one of the owner's tables today (None: there is no such table)."""
     record = await db.fetchrow(queries()["tabel_stand"], table)
-    if record is None:
-        return None
-    return State(
-        rls=record["rls"],
-        policies=list(record["policies"]),
-        writers=list(record["writers"]),
-        deleters=list(record["deleters"]),
-    )
+    return State(**dict(record)) if record is not None else None
 
 
 def plan(current: State) -> list[str]:
@@ -52,11 +48,8 @@ def plan(current: State) -> list[str]:
         return []
     statements = []
     for role in current.writers:
-        for command in ("select", "insert", "update"):
+        for command, check in _POLICIES:
             name = _ident(f"hartslag_{command}_{role}")
-            check = "with check (true)" if command == "insert" else "using (true)"
-            if command == "update":
-                check = "using (true) with check (true)"
             statements.append(f"create policy {name} on {TABLE} for {command} to {_role(role)} {check}")
     for role in current.deleters:
         statements.append(f"revoke delete, truncate on {TABLE} from {_role(role)}")

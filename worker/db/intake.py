@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, fields
 from datetime import date, datetime
 from typing import Any
 
@@ -51,28 +51,15 @@ class Table:
     exists: bool
     columns: frozenset[str] = frozenset()
 
-    def missing(self, columns: Columns) -> list[str]:
-        # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a
-        # misspelled one would let every message the old worker handled run again.
-        needed = (columns.id, columns.text, columns.sender, columns.recipient, columns.time, columns.status)
-        return [name for name in needed if name and name not in self.columns]
-
 
 def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
 def statement(name: str, columns: Columns, table: Table) -> str:
-    status = quoted(columns.status) + "::text" if columns.status and columns.status in table.columns else "null::text"
-    return queries()[name].format(
-        task_id="task_id::text" if "task_id" in table.columns else "null::text",
-        id=quoted(columns.id),
-        text=quoted(columns.text),
-        sender=quoted(columns.sender),
-        recipient=quoted(columns.recipient),
-        time=quoted(columns.time),
-        status=status,
-    )
+    named = {field: quoted(column) for field, column in asdict(columns).items()}
+    named["status"] = named["status"] + "::text" if columns.status and columns.status in table.columns else "null::text"
+    return queries()[name].format(task_id="task_id::text" if "task_id" in table.columns else "null::text", **named)
 
 
 async def table(db: Executor) -> Table:
@@ -81,14 +68,7 @@ async def table(db: Executor) -> Table:
 
 
 def columns_from(settings: Settings) -> Columns:
-    return Columns(
-        settings.intake_id_column,
-        settings.intake_text_column,
-        settings.intake_sender_column,
-        settings.intake_recipient_column,
-        settings.intake_time_column,
-        settings.intake_status_column,
-    )
+    return Columns(*(getattr(settings, f"intake_{column.name}_column") for column in fields(Columns)))
 
 
 def cutoff_problem(rules: Rules, language: str) -> str | None:
@@ -102,7 +82,9 @@ def _unusable(found: Table, columns: Columns, language: str) -> str | None:
     """Why intake cannot read the table, or None."""
     if not found.exists:
         return message("intake_no_table", language)
-    if missing := found.missing(columns):
+    # The status column may be switched off (TAAK_INTAKE_STATUS_COLUMN=""), never silently missed: a misspelled
+    # one would let every message the old worker handled run again.
+    if missing := [name for name in astuple(columns) if name and name not in found.columns]:
         return message("intake_missing_columns", language, columns=", ".join(missing))
     return None
 
@@ -167,34 +149,29 @@ async def take(
     """Convert or skip one batch of messages; returns how many were looked at. `language`: the log's."""
     if not bots:
         return 0
+    decided: Counter[str] = Counter()
     try:
-        return await _take(store, bots, columns, found, rules, language)
+        async with store.transaction() as held:
+            conn, ledger = held.conn, held.tasks
+            # Messages for these bots that became nothing yet, locked (SKIP LOCKED) so that several daemons take
+            # each once.
+            records = list(await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH))
+            for record in records:
+                decision = decide(message_from(record), rules)
+                decided[decision.value] += 1
+                task_id, parent = SKIPPED, None
+                if decision not in (Decision.TOO_OLD, Decision.HANDLED):
+                    try:
+                        task_id, parent = (await _convert(conn, ledger, dict(record))).marks
+                    except Unusable as unusable:
+                        why = unusable.reason.said(language)
+                        log.warning("intake_unusable", message=record["bericht_id"], reason=why)
+                        task_id, parent = UNUSABLE, None
+                await _mark(conn, columns, found, record["bericht_id"], task_id, parent)
     except asyncpg.DeadlockDetectedError:
         # Two daemons locked the same tasks in another order; Postgres undid one batch: take it again later.
         log.info("intake_deadlock_retry")
         return 0
-
-
-async def _take(
-    store: Store, bots: Sequence[str], columns: Columns, found: Table, rules: Rules, language: str
-) -> int:
-    decided: Counter[str] = Counter()
-    async with store.transaction() as held:
-        conn, ledger = held.conn, held.tasks
-        # Messages for these bots that became nothing yet, locked (SKIP LOCKED) so that several daemons take each once.
-        records = list(await conn.fetch(statement("intake_berichten", columns, found), list(bots), BATCH))
-        for record in records:
-            decision = decide(message_from(record), rules)
-            decided[decision.value] += 1
-            if decision in (Decision.TOO_OLD, Decision.HANDLED):
-                task_id, parent = SKIPPED, None
-            else:
-                try:
-                    task_id, parent = (await _convert(conn, ledger, dict(record))).marks
-                except Unusable as unusable:
-                    log.warning("intake_unusable", message=record["bericht_id"], reason=unusable.reason.said(language))
-                    task_id, parent = UNUSABLE, None
-            await _mark(conn, columns, found, record["bericht_id"], task_id, parent)
     if records:
         log.info("intake", messages=len(records), **decided)
     return len(records)
@@ -321,7 +298,7 @@ async def preview(conn: Connected, settings: Settings, bot: str | None) -> Previ
         return why
     seen = Preview(rules=await rules_from(conn, settings, found))
     async with conn.transaction(readonly=True):
-        seen.known = frozenset(b.bot for b in await all_bots(conn))
+        seen.known = await _known(conn)
         for record in await conn.fetch(statement("intake_voorbeeld", columns, found), bot):
             message = message_from(record)
             decision = decide(message, seen.rules).value
@@ -388,7 +365,11 @@ class Backlog:
                 cannot.setdefault(problem, []).append(m.id)
             elif m.named_task is not None:
                 joins.setdefault((m.named_task, m.named_status or "-"), []).append(m.id)
-        return [*cannot_lines(cannot, "backlog_cannot"), *join_lines(joins)]
+        joined = [
+            phrase("backlog_joins", n=len(ids), ids=ids_said(ids), task=task, status=status)
+            for (task, status), ids in sorted(joins.items())
+        ]
+        return [*cannot_lines(cannot, "backlog_cannot"), *joined]
 
     def can_come_in(self, messages: Sequence[Message]) -> list[Message]:
         return [m for m in messages if self.problem(m) is None]
@@ -396,13 +377,6 @@ class Backlog:
 
 def cannot_lines(cannot: Mapping[Phrase, list[str]], key: str) -> list[Phrase]:
     return [phrase(key, n=len(ids), ids=ids_said(ids), reason=why) for why, ids in cannot.items()]
-
-
-def join_lines(joins: Mapping[tuple[str, str], list[str]]) -> list[Phrase]:
-    return [
-        phrase("backlog_joins", n=len(ids), ids=ids_said(ids), task=task, status=status)
-        for (task, status), ids in sorted(joins.items())
-    ]
 
 
 async def backlog(conn: Connected, settings: Settings, selection: Selection) -> Backlog | str:

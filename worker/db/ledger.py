@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 import asyncpg
 
@@ -75,6 +75,10 @@ class Claim:
 class Written:
     id: int
     ts: datetime
+
+    @classmethod
+    def of(cls, record: asyncpg.Record) -> Written:
+        return Written(id=record["id"], ts=record["ts"])
 
 
 @dataclass(frozen=True)
@@ -197,25 +201,11 @@ class Ledger:
                 check_text(value, what)
         if new.max_pogingen < 1:
             raise InvalidInput("bad_number", what="--max-pogingen", minimum=1)
-        context = new.context or {}
-        context_json = json.dumps(context, ensure_ascii=False)
+        context_json = json.dumps(new.context or {}, ensure_ascii=False)
         _check_length(context_json, "--context (JSON)", CONTEXT_MAX_CHARS)  # counted as it is stored
         check_text(context_json, "context", required=False)
-        task_id: str = await self.db.fetchval(
-            queries()["nieuw"],
-            new.opdracht,
-            new.opdrachtgever,
-            new.toegewezen_aan,
-            new.klaar_wanneer,
-            context_json,
-            new.volgende_stap,
-            new.titel,
-            new.prioriteit,
-            new.max_pogingen,
-            new.niet_voor,
-            new.uiterlijk,
-            new.nodig,
-        )
+        # The statement takes the fields in their order, the context as it is stored.
+        task_id: str = await self.db.fetchval(queries()["nieuw"], *{**vars(new), "context": context_json}.values())
         return task_id
 
     async def claim(
@@ -242,8 +232,7 @@ class Ledger:
         if record is None:
             return None
         task = task_from_record(record)
-        bot = (task.geclaimd_door or "").split("@", 1)[0]
-        return Claim(task=task, bot=bot)
+        return Claim(task=task, bot=(task.geclaimd_door or "").split("@", 1)[0])
 
     async def claim_id(self, task_id: str, bot: str, *, sessie: str | None = None) -> Claim | None:
         """This one task, claimed for `bot` as `claim` claims, or nothing: taken, not waiting, not for this bot,
@@ -266,27 +255,20 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(tekst, "tekst")
-        meta_json = json.dumps(meta or {}, ensure_ascii=False)
-        if token is None:
-            if soort == Soort.ANTWOORD:
-                return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
-            if soort not in OWNER_KINDS:
-                raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
-            record = await self.db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
-        else:
+        meta_json = _meta_json(meta)
+        if token is not None:
             if soort not in SESSION_KINDS:
                 raise Refused("soort_own_command", soort=soort)
-            record = await self.db.fetchrow(
-                queries()["log_fenced"],
-                task_id,
-                check_token(token),
-                soort.value,
-                tekst,
-                sessie,
-                meta_json,
-                self.lease_seconds,
-            )
-        return await self._written_or_why(record, task_id, token)
+            values = (soort.value, tekst, sessie, meta_json, self.lease_seconds)
+            return Written.of(await self._fenced("log_fenced", task_id, token, *values))
+        if soort == Soort.ANTWOORD:
+            return await self.antwoord(task_id, tekst, wie=bot or "eigenaar")
+        if soort not in OWNER_KINDS:
+            raise Refused("soort_needs_token", allowed=", ".join(sorted(OWNER_KINDS)), soort=soort)
+        record = await self.db.fetchrow(queries()["log_open"], task_id, bot, soort.value, tekst, sessie, meta_json)
+        if record is None:
+            raise NotFound("not_found", id=task_id)  # a task of any status takes an owner's row
+        return Written.of(record)
 
     async def compact_by_owner(
         self, task_id: str, tekst: str, *, bot: str | None, sessie: str | None, meta: dict[str, Any]
@@ -300,7 +282,7 @@ class Ledger:
         )
         if record is None:
             raise NotFound("not_found", id=task_id)
-        return Written(id=record["id"], ts=record["ts"])
+        return Written.of(record)
 
     async def resultaat(
         self, task_id: str, token: str, tekst: str, *, sessie: str | None, meta: dict[str, Any]
@@ -317,7 +299,7 @@ class Ledger:
         )
         if record is None:
             raise Refused("no_such_claim", id=task_id)
-        return Written(id=record["id"], ts=record["ts"])
+        return Written.of(record)
 
     async def verleng(self, task_id: str, token: str) -> datetime | None:
         """Extend a held lease; None means the lease is lost (another holder, or the task moved on)."""
@@ -342,10 +324,7 @@ class Ledger:
             raise Refused("no_evidence", id=task_id)
         check_text(bewijs, "bewijs")
         tekst = check_text(tekst, "tekst", required=False)
-        record = await self.db.fetchrow(
-            queries()["klaar"], task_id, check_token(token), bewijs, tekst, sessie, _meta_json(meta)
-        )
-        return await self._written_or_why(record, task_id, token)
+        return Written.of(await self._fenced("klaar", task_id, token, bewijs, tekst, sessie, _meta_json(meta)))
 
     async def blokkeer(
         self,
@@ -359,18 +338,14 @@ class Ledger:
     ) -> Written:
         check_task_id(task_id)
         check_text(vraag, "vraag")
-        record = await self.db.fetchrow(
-            queries()["blokkeer"], task_id, check_token(token), vraag, sessie, _meta_json(meta)
-        )
-        return await self._written_or_why(record, task_id, token)
+        return Written.of(await self._fenced("blokkeer", task_id, token, vraag, sessie, _meta_json(meta)))
 
     async def antwoord(self, task_id: str, tekst: str, *, wie: str = "eigenaar") -> Answered:
         check_task_id(task_id)
         check_text(tekst, "antwoord")
         record = await self.db.fetchrow(queries()["antwoord"], task_id, wie, tekst)
         if record is None:
-            task = await self.toon(task_id)  # an unknown ID is refused here
-            raise Refused("answer_to_finished", id=task_id, status=task.status)
+            await self._refuse("answer_to_finished", task_id)
         return Answered(id=record["id"], ts=record["ts"], heropend=record["heropend"])
 
     async def vrijgeven(
@@ -387,43 +362,27 @@ class Ledger:
     ) -> Released:
         check_task_id(task_id)
         check_text(str(reden), "reden")
-        record = await self.db.fetchrow(
-            queries()["vrijgeven"],
-            task_id,
-            check_token(token),
-            str(reden),
-            niet_voor,
-            _meta_json(meta),
-            backoff_base,
-            backoff_max,
-            _reason_value(reden),
-        )
-        written = await self._written_or_why(record, task_id, token)
-        assert record is not None  # else the line above raised
-        return Released(id=written.id, ts=written.ts, mislukt=record["mislukt"])
+        values = (str(reden), niet_voor, _meta_json(meta), backoff_base, backoff_max, _reason_value(reden))
+        record = await self._fenced("vrijgeven", task_id, token, *values)
+        return Released(id=record["id"], ts=record["ts"], mislukt=record["mislukt"])
 
     async def annuleer(self, task_id: str, reden: Reason, *, wie: str) -> Written:
         """The owner cancels a task that is not finished; a session holding it is stopped by its daemon."""
-        check_task_id(task_id)
-        check_text(str(reden), "reden")
-        record = await self.db.fetchrow(queries()["annuleren"], task_id, wie, str(reden), _reason_value(reden))
-        if record is None:
-            task = await self.toon(task_id)
-            raise Refused("already_final", id=task_id, status=task.status)
-        return Written(id=record["id"], ts=record["ts"])
+        return await self._by_owner("annuleren", "already_final", task_id, reden, wie)
 
     async def terugnemen(self, task_id: str, reden: Reason, *, wie: str, wait_seconds: float = 30) -> Written:
         """The owner takes a held lease back by hand: the attempt given back, claimable again after
         `wait_seconds` (by then the daemon that ran it has stopped its session: one task never runs twice)."""
+        return await self._by_owner("terugnemen", "not_bezig", task_id, reden, wie, wait_seconds)
+
+    async def _by_owner(self, name: str, refusal: str, task_id: str, reden: Reason, wie: str, *values: Any) -> Written:
+        """The owner's statement `name` with its reason; when it changed nothing, `refusal` with the task's status."""
         check_task_id(task_id)
         check_text(str(reden), "reden")
-        record = await self.db.fetchrow(
-            queries()["terugnemen"], task_id, wie, str(reden), wait_seconds, _reason_value(reden)
-        )
+        record = await self.db.fetchrow(queries()[name], task_id, wie, str(reden), *values, _reason_value(reden))
         if record is None:
-            task = await self.toon(task_id)
-            raise Refused("not_bezig", id=task_id, status=task.status)
-        return Written(id=record["id"], ts=record["ts"])
+            await self._refuse(refusal, task_id)
+        return Written.of(record)
 
     async def stap(
         self,
@@ -443,11 +402,9 @@ class Ledger:
                 if task.status in FINAL:
                     raise Refused("step_to_finished", id=task_id, status=task.status)
                 raise Refused("held_by_session", id=task_id)
-            return Written(id=record["id"], ts=record["ts"])
-        record = await self.db.fetchrow(
-            queries()["stap_fenced"], task_id, check_token(token), tekst, self.lease_seconds, _meta_json(meta)
-        )
-        return await self._written_or_why(record, task_id, token)
+            return Written.of(record)
+        values = (tekst, self.lease_seconds, _meta_json(meta))
+        return Written.of(await self._fenced("stap_fenced", task_id, token, *values))
 
     async def journaal_bekend(self, task_id: str, sleutel: str) -> bool:
         known: bool = await self.db.fetchval(queries()["journaal_bekend"], task_id, sleutel)
@@ -485,7 +442,7 @@ class Ledger:
             str(reden),
             notitie,
             sessie,
-            json.dumps(meta, ensure_ascii=False),
+            _meta_json(meta),
             backoff_base,
             backoff_max,
             _phrase_or_null(reden),
@@ -573,13 +530,20 @@ class Ledger:
             answer=log_row_from_record(answer) if answer is not None else None,
         )
 
-    async def _written_or_why(self, record: asyncpg.Record | None, task_id: str, token: str | None) -> Written:
-        if record is not None:
-            return Written(id=record["id"], ts=record["ts"])
+    async def _fenced(self, name: str, task_id: str, token: str, *values: Any) -> asyncpg.Record:
+        """The row the statement `name` wrote for the lease `token` holds; refused, saying why, when it wrote none."""
+        record = await self.db.fetchrow(queries()[name], task_id, check_token(token), *values)
+        if record is None:
+            task = await self.toon(task_id)
+            if task.status != Status.BEZIG:
+                raise Refused("not_bezig", id=task_id, status=task.status)
+            raise Refused("stale_token", id=task_id)
+        return record
+
+    async def _refuse(self, key: str, task_id: str) -> NoReturn:
+        """Refused with the task's status; an unknown ID is NotFound."""
         task = await self.toon(task_id)
-        if task.status != Status.BEZIG:
-            raise Refused("not_bezig", id=task_id, status=task.status)
-        raise Refused("stale_token", id=task_id)
+        raise Refused(key, id=task_id, status=task.status)
 
 
 def older_rows(counts: Sequence[asyncpg.Record], recent: Sequence[LogRow]) -> OlderRows:

@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import asyncpg
@@ -57,9 +56,8 @@ class MigrationStatus:
     newer: list[str]  # applied, but shipped only by a newer version of taak than this one
 
 
-def load_migrations(directory: Path | None = None) -> list[Migration]:
-    folder = directory or sql_dir() / "migrations"
-    files = sorted(folder.glob("[0-9][0-9][0-9]_*.sql"))
+def load_migrations() -> list[Migration]:
+    files = sorted((sql_dir() / "migrations").glob("[0-9][0-9][0-9]_*.sql"))
     return [Migration(path.name, path.read_text(encoding="utf-8")) for path in files]
 
 
@@ -88,16 +86,17 @@ def _versioned(record: Record, migrations: list[Migration]) -> dict[str, str]:
     return {name: checksum for name, (checksum, kind) in record.items() if kind == VERSIONED}
 
 
-def _changed(repeatables: list[Migration], record: Record, newer: list[str]) -> list[Migration]:
-    """The functions whose text differs from the one applied; none on a schema a newer version migrated, whose
-    functions may rest on what this version does not know."""
-    return [] if newer else [r for r in repeatables if record.get(r.name, ("", ""))[0] != r.checksum]
-
-
-def _check_unchanged(migrations: list[Migration], applied: dict[str, str]) -> None:
+def _plan(record: Record, migrations: list[Migration]) -> tuple[dict[str, str], list[Migration], list[str]]:
+    """The versioned migrations applied (refused when one changed since), what is pending, and what a newer version
+    applied. Pending: the versioned migrations not applied, then the functions whose text differs from the one
+    applied; no function on a schema a newer version migrated, whose functions may rest on what this one lacks."""
+    applied = _versioned(record, migrations)
     for migration in migrations:
         if applied.get(migration.name, migration.checksum) != migration.checksum:
             raise Refused("tampered_migration", name=migration.name)
+    newer = _newer(migrations, applied)
+    changed = [] if newer else [r for r in load_repeatables() if record.get(r.name, ("", ""))[0] != r.checksum]
+    return applied, [m for m in migrations if m.name not in applied] + changed, newer
 
 
 def _newer(migrations: list[Migration], applied: dict[str, str]) -> list[str]:
@@ -139,19 +138,16 @@ async def _migrate(connection: Connection, migrations: list[Migration]) -> list[
     await connection.execute(queries()["migraties_slot"], _LOCK_KEY)
     await connection.execute(queries()["migraties_tabel"])
     record = await _record(connection)
-    applied = _versioned(record, migrations)
-    _check_unchanged(migrations, applied)
+    _applied, pending, _newer_ones = _plan(record, migrations)
     if _unfolded(record, migrations):
         await connection.execute(queries()["migraties_opvouwen"])
         await _note(connection, migrations[0], VERSIONED)
-    pending = [m for m in migrations if m.name not in applied]
-    changed = _changed(load_repeatables(), record, _newer(migrations, applied))
-    for migration in pending + changed:
+    for migration in pending:
         await connection.execute(migration.sql)
-        await _note(connection, migration, VERSIONED if migration in pending else REPEATABLE)
-    if pending or changed:  # what default privileges gave the new objects (Supabase's: all to anon) is taken back
+        await _note(connection, migration, VERSIONED if migration in migrations else REPEATABLE)
+    if pending:  # what default privileges gave the new objects (Supabase's: all to anon) is taken back
         await connection.execute(queries()["rechten_zetten"])
-    return [m.name for m in pending + changed]
+    return [m.name for m in pending]
 
 
 async def _note(connection: Connection, migration: Migration, kind: str) -> None:
@@ -163,15 +159,8 @@ async def status(connection: Connection, migrations: list[Migration] | None = No
     async with in_public(connection):
         exists = await connection.fetchval(queries()["migraties_bestaan"])
         record = await _record(connection) if exists else {}
-    applied = _versioned(record, migrations)
-    _check_unchanged(migrations, applied)
-    newer = _newer(migrations, applied)
-    return MigrationStatus(
-        applied=[m.name for m in migrations if m.name in applied],
-        pending=[m.name for m in migrations if m.name not in applied]
-        + [r.name for r in _changed(load_repeatables(), record, newer)],
-        newer=newer,
-    )
+    applied, pending, newer = _plan(record, migrations)
+    return MigrationStatus([m.name for m in migrations if m.name in applied], [m.name for m in pending], newer)
 
 
 async def newer_migrations(connection: Executor) -> list[str]:

@@ -30,13 +30,10 @@ _BLOCK = re.compile(r"^-- name: (?P<name>[a-z_]+)\s*$", re.MULTILINE)
 @cache
 def queries() -> dict[str, str]:
     """Every runtime statement from `sql/queries.sql`, by its `-- name:` header."""
-    text = (sql_dir() / "queries.sql").read_text(encoding="utf-8")
-    headers = list(_BLOCK.finditer(text))
+    parts = _BLOCK.split((sql_dir() / "queries.sql").read_text(encoding="utf-8"))  # before, name, body, name, ...
     named: dict[str, str] = {}
-    for header, following in zip(headers, [*headers[1:], None], strict=True):
-        end = following.start() if following else len(text)
-        body = text[header.end() : end].strip()
-        if header["name"] in named:
-            raise ValueError(f"queries.sql names {header['name']!r} twice")
-        named[header["name"]] = body
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+        if name in named:
+            raise ValueError(f"queries.sql names {name!r} twice")
+        named[name] = body.strip()
     return named
