@@ -12,15 +12,17 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from worker.cockpit import charts
-from worker.cockpit.pages import render
 from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
@@ -57,6 +59,22 @@ DONE = {
 }
 CHART_DAYS = 14
 STALE_SECONDS = 90  # as `taak overzicht`: a heartbeat older than this is flagged
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    # Every value from the database is text, whatever it holds (an opdracht can hold HTML or script), and shows no
+    # control character raw; only the pictures drawn here (marked safe) pass as they are.
+    autoescape=True,
+    finalize=lambda value: value if isinstance(value, Markup) or not isinstance(value, str) else printable(value),
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def render(name: str, language: str, **values: Any) -> str:
+    """A page in the run's language: its own words as `w`, and the line an action left as `message`."""
+    words = area_words("cockpit", language)
+    return ENVIRONMENT.get_template(name).render(
+        w=words, language=language, message=values.pop("message", None), **values
+    )
 
 
 @dataclass
