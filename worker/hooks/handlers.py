@@ -10,6 +10,7 @@ transcript holds conversation: that exits 1 (never 2, which would block the comp
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from worker.core.briefing import Variant
@@ -26,6 +27,7 @@ from worker.hooks.place import HookPlace
 from worker.hooks.reports import (
     Report,
     briefing_from_file,
+    save_summary,
     summary_for_the_log,
     summary_instructions,
     trigger_of,
@@ -41,16 +43,8 @@ HOOK_CONNECT_TIMEOUT_SECONDS = 3
 
 
 def place_of(settings: Settings) -> HookPlace:
-    return HookPlace(
-        id=settings.id,
-        bot=settings.bot,
-        data_dir=settings.data_dir,
-        language=settings.language,
-        zone=settings.zone,
-        memory_dir=settings.memory_dir,
-        semantic=settings.semantic,
-        embed_idle_seconds=settings.embed_idle_seconds,
-    )
+    """The settings the owner's hooks read (worker/hooks/owner.py), as the settings class has them."""
+    return HookPlace(**{field.name: getattr(settings, field.name) for field in fields(HookPlace)})
 
 
 async def quick_connection(settings: Settings) -> asyncpg.Connection:
@@ -144,7 +138,7 @@ async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict
 
 
 async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
-    saved = owner.save_summary(payload, place_of(settings))
+    saved = save_summary(payload, settings.data_dir, settings.language)
     if isinstance(saved, HookResult):
         return saved
     path, text = saved
