@@ -22,8 +22,6 @@ def with_compact_instructions(text: str, language: str = "nl") -> str:
     if pattern.search(text):
         return pattern.sub(lambda _m: section, text, count=1)
     separator = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-    if text and not text.endswith("\n\n") and text.endswith("\n"):
-        separator = "\n"
     return f"{text}{separator}{section}\n"
 
 

@@ -26,10 +26,13 @@ def where_we_are_now(place: HookPlace) -> str:
 def session_start(payload: dict[str, Any], place: HookPlace) -> HookResult:
     if payload.get("source") not in ("startup", "clear"):
         return HookResult()
-    text = "\n\n".join(
-        part for part in (where_we_are_now(place), memory_context(place.memory_dir, place.language)) if part
-    )
-    return HookResult(stdout=additional_context("SessionStart", text)) if text else HookResult()
+    state, index = where_we_are_now(place), place.memory_dir / "MEMORY.md"
+    if index.is_file():
+        memory = memory_index(
+            index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET, place.language
+        )
+        state = "\n\n".join(part for part in (state, memory) if part)
+    return HookResult(stdout=additional_context("SessionStart", state)) if state else HookResult()
 
 
 def prompt(_payload: dict[str, Any], place: HookPlace) -> HookResult:
@@ -47,13 +50,12 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
         report = write_report(
             Path(path_value), folder, session=payload.get("session_id"), language=place.language, zone=place.zone
         )
-    except TranscriptUnreadable as exc:  # the summariser is steered regardless
+    except OSError as exc:  # the summariser is steered regardless
         reason = file_reason(exc, place.language)
-        said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
-        return HookResult(stdout=summary_instructions(place.language), stderr=said)
-    except OSError as exc:  # the report's own folder (a data folder that cannot be written): that one is named
-        reason = file_reason(exc, place.language)
-        said = message("file_error", place.language, path=exc.filename or folder, reason=reason)
+        if isinstance(exc, TranscriptUnreadable):
+            said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
+        else:  # the report's own folder (a data folder that cannot be written): that one is named
+            said = message("file_error", place.language, path=exc.filename or folder, reason=reason)
         return HookResult(stdout=summary_instructions(place.language), stderr=said)
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
@@ -70,16 +72,6 @@ def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
 def post_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
     saved = save_summary(payload, place.data_dir, place.language)
     return saved if isinstance(saved, HookResult) else HookResult()
-
-
-# --- memory at session start --------------------------------------------------------------------
-
-
-def memory_context(folder: Path, language: str = "nl") -> str:
-    index = folder / "MEMORY.md"
-    if not index.is_file():
-        return ""
-    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET, language)
 
 
 def memory_index(text: str, where: str, budget: int, language: str = "nl") -> str:
