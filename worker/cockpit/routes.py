@@ -69,14 +69,6 @@ ENVIRONMENT = jinja2.Environment(
 )
 
 
-def render(name: str, language: str, **values: Any) -> str:
-    """A page in the run's language: its own words as `w`, and the line an action left as `message`."""
-    words = area_words("cockpit", language)
-    return ENVIRONMENT.get_template(name).render(
-        w=words, language=language, message=values.pop("message", None), **values
-    )
-
-
 @dataclass
 class Cockpit:
     """What every request of one cockpit shares: its settings, its secret, its words, and the store the
@@ -98,8 +90,13 @@ class Cockpit:
     def language(self) -> str:
         return self.settings.language
 
+    def html(self, name: str, title: str, status: int = 200, **values: Any) -> HTMLResponse:
+        """A page in the run's language: its own words as `w`, and the line an action left as `message`."""
+        values = {"w": self.words, "language": self.language, "title": title, "csrf": self.csrf, **values}
+        return HTMLResponse(ENVIRONMENT.get_template(name).render({"message": None, **values}), status_code=status)
+
     def page(self, title: str, text: str, status: int) -> HTMLResponse:
-        return HTMLResponse(render("message.html", self.language, title=title, text=text), status_code=status)
+        return self.html("message.html", title, status, text=text)
 
     def bad_request(self, text: str, status: int) -> HTMLResponse:
         return self.page(self.words["bad_request"], text, status)
@@ -175,8 +172,7 @@ async def board(_request: Request, cockpit: Cockpit) -> Response:
         backlog = await intake.backlog(held.conn, cockpit.settings, intake.Selection())
     waiting = len(backlog.messages) if not isinstance(backlog, str) else 0
     page["backlog"] = message("cockpit.backlog_link", cockpit.language, n=waiting) if waiting else None
-    words = cockpit.words
-    return HTMLResponse(render("board.html", cockpit.language, title=words["board"], csrf=cockpit.csrf, **page))
+    return cockpit.html("board.html", cockpit.words["board"], **page)
 
 
 async def task_page(request: Request, cockpit: Cockpit) -> Response:
@@ -191,7 +187,7 @@ async def task_page(request: Request, cockpit: Cockpit) -> Response:
     action = mark.partition(".")[0]
     done = DONE.get(action) if hmac.compare_digest(mark, cockpit.done_mark(action, task_id)) else None
     said = message(done, cockpit.language, id=task_id, soort="notitie") if done else None
-    return HTMLResponse(render("task.html", cockpit.language, title=task_id, csrf=cockpit.csrf, message=said, **page))
+    return cockpit.html("task.html", task_id, message=said, **page)
 
 
 async def log_after(request: Request, cockpit: Cockpit) -> Response:
@@ -232,11 +228,7 @@ async def switch(request: Request, cockpit: Cockpit) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
-async def backlog_page(_request: Request, cockpit: Cockpit) -> Response:
-    return await _backlog_page(cockpit, None)
-
-
-async def _backlog_page(cockpit: Cockpit, said: str | None) -> Response:
+async def backlog_page(_request: Request, cockpit: Cockpit, said: str | None = None) -> Response:
     """The skipped backlog as cards, one a sender, recipient and month, each with its checkbox, its messages' IDs
     and what a take-in would do apart from making tasks (the CLI's dry run lines); `said`: what was just done."""
     async with cockpit.store.connection() as held:
@@ -260,17 +252,8 @@ async def _backlog_page(cockpit: Cockpit, said: str | None) -> Response:
                 "ids": json.dumps(list(g.ids)),
             }
         )
-    return HTMLResponse(
-        render(
-            "backlog.html",
-            language,
-            title=cockpit.words["backlog"],
-            csrf=cockpit.csrf,
-            cards=cards,
-            cutoff=_when(seen.rules.cutoff, settings),
-            message=said,
-        )
-    )
+    cutoff = _when(seen.rules.cutoff, settings)
+    return cockpit.html("backlog.html", cockpit.words["backlog"], cards=cards, cutoff=cutoff, message=said)
 
 
 async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
@@ -304,7 +287,7 @@ async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
             said = [message("backlog_left", cockpit.language, n=len(left))]
     except TaakError as error:
         return cockpit.bad_request(error.render(cockpit.language), 400)
-    return await _backlog_page(cockpit, "\n".join(said))
+    return await backlog_page(request, cockpit, "\n".join(said))
 
 
 ROUTES = [
