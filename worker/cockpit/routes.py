@@ -326,40 +326,32 @@ async def _board(db: Executor, settings: Settings) -> dict[str, Any]:
     held = list(await overview.held_tasks(db))
     listed = await bots.all_bots(db)
     newest = newest_version(b.versie for b in listed)
-    shown_bots = [_bot_line(b, figures.get(b.bot), held, today, now, settings, newest) for b in listed]
+
+    def bot_line(b: Bot) -> dict[str, Any]:
+        seen = b.laatst_gezien
+        current = [h for h in held if h["bot"] == b.bot]  # every task it holds, from the ledger
+        counted: Any = figures.get(b.bot) or {}
+        return {
+            "bot": b.bot,
+            "actief": b.actief,
+            "machine": b.machine,
+            "version": said_version(b.versie, newest, settings.language),
+            "version_other": bool(b.versie and newest and b.versie != newest),
+            "huidige_taken": [h["id"] for h in current],
+            "lease_left": age(int(current[0]["lease_seconden"]), settings.language) if current else "-",
+            "seen": _when(seen, settings) if seen else "-",
+            "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
+            "klaar": counted.get("klaar_vandaag", 0),
+            "mislukt": counted.get("mislukt_vandaag", 0),
+            "wacht": counted.get("wacht_op_mens", 0),
+            "kosten": f"${today[b.bot]:.2f}" if b.bot in today else "-",
+        }
+
+    shown_bots = [bot_line(b) for b in listed]
     tasks = [_task_line(task, now, settings) for task in await cockpit_rows.board_tasks(db)]
     slot, digest = await channel.preview(db, settings, now)
     next_digest = {"when": _when(slot, settings) if slot is not None else None, "text": digest}
     return {"bots": shown_bots, "tasks": tasks, "charts": await _charts(db, settings), "digest": next_digest}
-
-
-def _bot_line(
-    b: Bot,
-    figures: Any,
-    held: list[Any],
-    today: dict[str, Any],
-    now: datetime,
-    settings: Settings,
-    newest: str | None,
-) -> dict[str, Any]:
-    seen = b.laatst_gezien
-    current = [h for h in held if h["bot"] == b.bot]  # every task it holds, from the ledger
-    counted = figures or {}
-    return {
-        "bot": b.bot,
-        "actief": b.actief,
-        "machine": b.machine,
-        "version": said_version(b.versie, newest, settings.language),
-        "version_other": bool(b.versie and newest and b.versie != newest),
-        "huidige_taken": [h["id"] for h in current],
-        "lease_left": age(int(current[0]["lease_seconden"]), settings.language) if current else "-",
-        "seen": _when(seen, settings) if seen else "-",
-        "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
-        "klaar": counted.get("klaar_vandaag", 0),
-        "mislukt": counted.get("mislukt_vandaag", 0),
-        "wacht": counted.get("wacht_op_mens", 0),
-        "kosten": f"${today[b.bot]:.2f}" if b.bot in today else "-",
-    }
 
 
 def _task_line(task: Task, now: datetime, settings: Settings) -> dict[str, Any]:
@@ -465,15 +457,9 @@ def _sessions(rows: list[LogRow], settings: Settings) -> list[dict[str, Any]]:
     sessions = []
     for started in (r for r in rows if r.soort == Soort.GESTART):
         result = results.get(started.sessie, {})
-        turns = result.get("num_turns")
-        sessions.append(
-            {
-                "ts": _when(started.ts, settings),
-                "bot": started.bot or "-",
-                "turns": "-" if turns is None else turns,
-                "cost": dollars(result.get("total_cost_usd")),
-            }
-        )
+        turns, cost = result.get("num_turns"), dollars(result.get("total_cost_usd"))
+        turns = "-" if turns is None else turns
+        sessions.append({"ts": _when(started.ts, settings), "bot": started.bot or "-", "turns": turns, "cost": cost})
     return sessions
 
 
