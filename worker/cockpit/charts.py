@@ -1,7 +1,7 @@
 """Pictures for the cockpit, drawn here as SVG: no script, no CDN, and every label escaped.
 
 Drawn narrow (WIDTH user units) so that a phone shows them near their own size: a label of 12 units stays at
-least 11 px on a 390 px screen, and the page caps a picture's width on a wide one (`.chart` in pages.STYLE)."""
+least 11 px on a 390 px screen, and the page caps a picture's width on a wide one (`.chart` in templates/base.html)."""
 
 from __future__ import annotations
 

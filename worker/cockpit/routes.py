@@ -12,15 +12,17 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
+import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from worker.cockpit import charts
-from worker.cockpit.pages import render
 from worker.core import daily
 from worker.core.briefing import Variant
 from worker.core.errors import InvalidInput, TaakError
@@ -57,6 +59,14 @@ DONE = {
 }
 CHART_DAYS = 14
 STALE_SECONDS = 90  # as `taak overzicht`: a heartbeat older than this is flagged
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    # Every value from the database is text, whatever it holds (an opdracht can hold HTML or script), and shows no
+    # control character raw; only the pictures drawn here (marked safe) pass as they are.
+    autoescape=True,
+    finalize=lambda value: value if isinstance(value, Markup) or not isinstance(value, str) else printable(value),
+    undefined=jinja2.StrictUndefined,
+)
 
 
 @dataclass
@@ -80,8 +90,13 @@ class Cockpit:
     def language(self) -> str:
         return self.settings.language
 
+    def html(self, name: str, title: str, status: int = 200, **values: Any) -> HTMLResponse:
+        """A page in the run's language: its own words as `w`, and the line an action left as `message`."""
+        values = {"w": self.words, "language": self.language, "title": title, "csrf": self.csrf, **values}
+        return HTMLResponse(ENVIRONMENT.get_template(name).render({"message": None, **values}), status_code=status)
+
     def page(self, title: str, text: str, status: int) -> HTMLResponse:
-        return HTMLResponse(render("message.html", self.language, title=title, text=text), status_code=status)
+        return self.html("message.html", title, status, text=text)
 
     def bad_request(self, text: str, status: int) -> HTMLResponse:
         return self.page(self.words["bad_request"], text, status)
@@ -157,8 +172,7 @@ async def board(_request: Request, cockpit: Cockpit) -> Response:
         backlog = await intake.backlog(held.conn, cockpit.settings, intake.Selection())
     waiting = len(backlog.messages) if not isinstance(backlog, str) else 0
     page["backlog"] = message("cockpit.backlog_link", cockpit.language, n=waiting) if waiting else None
-    words = cockpit.words
-    return HTMLResponse(render("board.html", cockpit.language, title=words["board"], csrf=cockpit.csrf, **page))
+    return cockpit.html("board.html", cockpit.words["board"], **page)
 
 
 async def task_page(request: Request, cockpit: Cockpit) -> Response:
@@ -173,7 +187,7 @@ async def task_page(request: Request, cockpit: Cockpit) -> Response:
     action = mark.partition(".")[0]
     done = DONE.get(action) if hmac.compare_digest(mark, cockpit.done_mark(action, task_id)) else None
     said = message(done, cockpit.language, id=task_id, soort="notitie") if done else None
-    return HTMLResponse(render("task.html", cockpit.language, title=task_id, csrf=cockpit.csrf, message=said, **page))
+    return cockpit.html("task.html", task_id, message=said, **page)
 
 
 async def log_after(request: Request, cockpit: Cockpit) -> Response:
@@ -214,11 +228,7 @@ async def switch(request: Request, cockpit: Cockpit) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
-async def backlog_page(_request: Request, cockpit: Cockpit) -> Response:
-    return await _backlog_page(cockpit, None)
-
-
-async def _backlog_page(cockpit: Cockpit, said: str | None) -> Response:
+async def backlog_page(_request: Request, cockpit: Cockpit, said: str | None = None) -> Response:
     """The skipped backlog as cards, one a sender, recipient and month, each with its checkbox, its messages' IDs
     and what a take-in would do apart from making tasks (the CLI's dry run lines); `said`: what was just done."""
     async with cockpit.store.connection() as held:
@@ -242,17 +252,8 @@ async def _backlog_page(cockpit: Cockpit, said: str | None) -> Response:
                 "ids": json.dumps(list(g.ids)),
             }
         )
-    return HTMLResponse(
-        render(
-            "backlog.html",
-            language,
-            title=cockpit.words["backlog"],
-            csrf=cockpit.csrf,
-            cards=cards,
-            cutoff=_when(seen.rules.cutoff, settings),
-            message=said,
-        )
-    )
+    cutoff = _when(seen.rules.cutoff, settings)
+    return cockpit.html("backlog.html", cockpit.words["backlog"], cards=cards, cutoff=cutoff, message=said)
 
 
 async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
@@ -286,7 +287,7 @@ async def backlog_decide(request: Request, cockpit: Cockpit) -> Response:
             said = [message("backlog_left", cockpit.language, n=len(left))]
     except TaakError as error:
         return cockpit.bad_request(error.render(cockpit.language), 400)
-    return await _backlog_page(cockpit, "\n".join(said))
+    return await backlog_page(request, cockpit, "\n".join(said))
 
 
 ROUTES = [
@@ -325,40 +326,32 @@ async def _board(db: Executor, settings: Settings) -> dict[str, Any]:
     held = list(await overview.held_tasks(db))
     listed = await bots.all_bots(db)
     newest = newest_version(b.versie for b in listed)
-    shown_bots = [_bot_line(b, figures.get(b.bot), held, today, now, settings, newest) for b in listed]
+
+    def bot_line(b: Bot) -> dict[str, Any]:
+        seen = b.laatst_gezien
+        current = [h for h in held if h["bot"] == b.bot]  # every task it holds, from the ledger
+        counted: Any = figures.get(b.bot) or {}
+        return {
+            "bot": b.bot,
+            "actief": b.actief,
+            "machine": b.machine,
+            "version": said_version(b.versie, newest, settings.language),
+            "version_other": bool(b.versie and newest and b.versie != newest),
+            "huidige_taken": [h["id"] for h in current],
+            "lease_left": age(int(current[0]["lease_seconden"]), settings.language) if current else "-",
+            "seen": _when(seen, settings) if seen else "-",
+            "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
+            "klaar": counted.get("klaar_vandaag", 0),
+            "mislukt": counted.get("mislukt_vandaag", 0),
+            "wacht": counted.get("wacht_op_mens", 0),
+            "kosten": f"${today[b.bot]:.2f}" if b.bot in today else "-",
+        }
+
+    shown_bots = [bot_line(b) for b in listed]
     tasks = [_task_line(task, now, settings) for task in await cockpit_rows.board_tasks(db)]
     slot, digest = await channel.preview(db, settings, now)
     next_digest = {"when": _when(slot, settings) if slot is not None else None, "text": digest}
     return {"bots": shown_bots, "tasks": tasks, "charts": await _charts(db, settings), "digest": next_digest}
-
-
-def _bot_line(
-    b: Bot,
-    figures: Any,
-    held: list[Any],
-    today: dict[str, Any],
-    now: datetime,
-    settings: Settings,
-    newest: str | None,
-) -> dict[str, Any]:
-    seen = b.laatst_gezien
-    current = [h for h in held if h["bot"] == b.bot]  # every task it holds, from the ledger
-    counted = figures or {}
-    return {
-        "bot": b.bot,
-        "actief": b.actief,
-        "machine": b.machine,
-        "version": said_version(b.versie, newest, settings.language),
-        "version_other": bool(b.versie and newest and b.versie != newest),
-        "huidige_taken": [h["id"] for h in current],
-        "lease_left": age(int(current[0]["lease_seconden"]), settings.language) if current else "-",
-        "seen": _when(seen, settings) if seen else "-",
-        "stale": seen is not None and (now - seen).total_seconds() > STALE_SECONDS,
-        "klaar": counted.get("klaar_vandaag", 0),
-        "mislukt": counted.get("mislukt_vandaag", 0),
-        "wacht": counted.get("wacht_op_mens", 0),
-        "kosten": f"${today[b.bot]:.2f}" if b.bot in today else "-",
-    }
 
 
 def _task_line(task: Task, now: datetime, settings: Settings) -> dict[str, Any]:
@@ -464,15 +457,9 @@ def _sessions(rows: list[LogRow], settings: Settings) -> list[dict[str, Any]]:
     sessions = []
     for started in (r for r in rows if r.soort == Soort.GESTART):
         result = results.get(started.sessie, {})
-        turns = result.get("num_turns")
-        sessions.append(
-            {
-                "ts": _when(started.ts, settings),
-                "bot": started.bot or "-",
-                "turns": "-" if turns is None else turns,
-                "cost": dollars(result.get("total_cost_usd")),
-            }
-        )
+        turns, cost = result.get("num_turns"), dollars(result.get("total_cost_usd"))
+        turns = "-" if turns is None else turns
+        sessions.append({"ts": _when(started.ts, settings), "bot": started.bot or "-", "turns": turns, "cost": cost})
     return sessions
 
 

@@ -4,9 +4,11 @@ Kept apart from the rest of the command so that a hook imports only what it need
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +17,7 @@ from worker.core.folders import loads, make_folder
 from worker.core.language import early_language, unreadable_dotenv
 from worker.core.phrases import file_error_line, message
 from worker.core.session_files import STAND_FILE, stand_path
-from worker.hooks.lines import HookFailed, HookResult, first_line, hook_line, written_out
+from worker.hooks.lines import HookFailed, HookResult, answered, bug_line
 from worker.hooks.lines import record_hook_run as record_hook_run  # taak's guard records a hook's crash with it
 from worker.hooks.place import HookPlace, folder_setting, read_place
 
@@ -33,7 +35,8 @@ def run_hook_command(words: list[str]) -> int | None:
     words, stands_down = _as_daemon_copy(words, in_queue_session, daemon_copies_marker())
     if stands_down:  # the copy installed in ~/.claude stands down: the daemon's runs in this process
         sys.stdin.read()
-        record_hook_run(_data_dir(), words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
+        data_dir = Path(_env("TAAK_DATA_DIR") or ".")
+        record_hook_run(data_dir, words[0], _env("TAAK_ID"), _env("TAAK_BOT"), started, stood_down=True)
         return 0
     stdin_read = False
     if len(words) == 3 and words[:2] == ["prompt", "--stand"]:
@@ -53,7 +56,10 @@ def _as_daemon_copy(words: list[str], in_queue_session: bool, marker: Path | Non
     """The hook's words as the daemon's copy runs them, and whether this copy stands down for the daemon's."""
     if words[1:] == ["--queue"] and words[0] in HOOK_NAMES:  # the daemon's copy of the hook
         if words[0] == "session-start" and marker is not None:
-            _say_daemon_copies_run(marker)
+            # Before anything else at SessionStart: every later event of this process finds it there.
+            with contextlib.suppress(OSError):  # then both copies act: a line twice, never none
+                make_folder(marker.parent)
+                marker.touch()
         return words[:1], False
     if not (in_queue_session and _one_hook(words) and marker is not None):
         return words, False
@@ -91,21 +97,8 @@ def daemon_copies_marker() -> Path | None:
     return stand_path(Path(data_dir), task_id).with_name(f"daemon-hooks.{_env('CLAUDE_PID') or 'onbekend'}")
 
 
-def _say_daemon_copies_run(marker: Path) -> None:
-    """Before anything else at SessionStart: every later event of this process finds it there."""
-    try:
-        make_folder(marker.parent)
-        marker.touch()
-    except OSError:
-        pass  # then both copies act: a line twice, never none
-
-
 def _env(name: str) -> str | None:
     return os.environ.get(name) or None
-
-
-def _data_dir() -> Path:
-    return Path(_env("TAAK_DATA_DIR") or ".")
 
 
 def main(name: str, *, stdin_read: bool = False) -> int:
@@ -118,7 +111,7 @@ def main(name: str, *, stdin_read: bool = False) -> int:
     except BadPayload as exc:
         return _unread(name, str(exc), started)
     except Exception as exc:  # a hook never breaks a session
-        return _unread(name, f"{type(exc).__name__}: {first_line(exc)}", started)
+        return _unread(name, bug_line(exc), started)
     if place is not None and place.id is None:
         return owner_main(name, payload, place, started)
     return task_main(name, payload, started)
@@ -131,8 +124,8 @@ def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: fl
 
         result = OWNER_HANDLERS[name](payload, place)
     except Exception as exc:
-        return _failed(exc, place, name, started)
-    return _said(result, place, name, started)
+        result = _failed(exc, place, name)
+    return answered(name, result, partial(record_hook_run, place.data_dir, name, place.id, place.bot, started))
 
 
 def task_main(name: str, payload: dict[str, Any], started: float) -> int:
@@ -140,8 +133,10 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
         from worker.settings import Settings  # start-up: pydantic only for a task's hooks
 
         settings = Settings()
-    except Exception as exc:  # a hook never breaks a session
-        return _unread(name, _unreadable_settings(exc), started)
+    except Exception as exc:  # a hook never breaks a session: which setting, and why, as the commands say it
+        from worker.settings import unreadable_settings  # start-up: as Settings above, for a task's hooks only
+
+        return _unread(name, unreadable_settings(exc, early_language()) or bug_line(exc), started)
     try:
         import anyio
 
@@ -149,20 +144,19 @@ def task_main(name: str, payload: dict[str, Any], started: float) -> int:
 
         result = anyio.run(HANDLERS[name], payload, settings)
     except Exception as exc:
-        return _failed(exc, settings, name, started)
-    return _said(result, settings, name, started)
+        result = _failed(exc, settings, name)
+    record = partial(record_hook_run, settings.data_dir, name, settings.id, settings.bot, started)
+    return answered(name, result, record)
 
 
 def _unread(name: str, said: str, started: float) -> int:
     """What the hook was given or must read first (its input, its settings) cannot be read: said in one line,
     recorded where hooks.log would be, and exit 0."""
-    line = f"taak hook {name}: {said}"
-    print(line, file=sys.stderr)
-    record_hook_run(data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started, error=line, code=0)
-    return 0
+    record = partial(record_hook_run, data_dir_anyway(), name, os.environ.get("TAAK_ID"), None, started)
+    return answered(name, HookResult(stderr=f"taak hook {name}: {said}"), record)
 
 
-def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: float) -> int:
+def _failed(exc: Exception, settings: Settings | HookPlace, name: str) -> HookResult:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
     if isinstance(exc, HookFailed):
@@ -174,32 +168,8 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str, started: 
     elif isinstance(exc, OSError) and (file_line := file_error_line(exc, settings.language)):
         said = file_line
     else:
-        said = f"{type(exc).__name__}: {first_line(exc)}"
-    line = f"taak hook {name}: {said}"
-    print(line, file=sys.stderr)
-    _record(settings, name, started, error=line)
-    return 0
-
-
-def _said(result: HookResult, settings: Settings | HookPlace, name: str, started: float) -> int:
-    if result.stdout:
-        try:
-            written_out(result.stdout)
-        except OSError as exc:  # said by the command's guard (worker/cli/guard.py); recorded here as what it was
-            _record(settings, name, started, error=f"taak hook {name}: stdout: {exc.strerror or exc}")
-            raise
-    said = hook_line(name, result.stderr)
-    if said:
-        print(said, file=sys.stderr)
-    _record(settings, name, started, error=said or None, code=result.exit_code)
-    return result.exit_code
-
-
-def _unreadable_settings(exc: Exception) -> str:
-    """Which setting, and why, in the run's language, as the commands say it."""
-    from worker.settings import unreadable_settings  # start-up: as Settings above, for a task's hooks only
-
-    return unreadable_settings(exc, early_language()) or f"{type(exc).__name__}: {first_line(exc)}"
+        said = bug_line(exc)
+    return HookResult(stderr=f"taak hook {name}: {said}")
 
 
 def data_dir_anyway() -> Path:
@@ -220,9 +190,3 @@ def _read_payload() -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise BadPayload(message("hook_input_not_json", early_language()))
     return payload
-
-
-def _record(
-    settings: Settings | HookPlace, name: str, started: float, *, error: str | None = None, code: int = 0
-) -> None:
-    record_hook_run(settings.data_dir, name, settings.id, settings.bot, started, error=error, code=code)

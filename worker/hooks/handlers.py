@@ -9,8 +9,10 @@ transcript holds conversation: that exits 1 (never 2, which would block the comp
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import fields
+from typing import Any
 
 from worker.core.briefing import Variant
 from worker.core.errors import NotFound
@@ -19,148 +21,92 @@ from worker.core.phrases import message
 from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one
 from worker.db.failures import failure_text
+from worker.db.ledger import Ledger
 from worker.db.store import Store
 from worker.hooks import owner
 from worker.hooks.lines import HOOK_CONTEXT_LIMIT, HookFailed, HookResult, additional_context, where_we_are
 from worker.hooks.place import HookPlace
-from worker.hooks.reports import (
-    Report,
-    briefing_from_file,
-    summary_for_the_log,
-    summary_instructions,
-    trigger_of,
-)
+from worker.hooks.reports import briefing_from_file, save_summary, summary_for_the_log, summary_instructions, trigger_of
 from worker.settings import Settings
-
-if TYPE_CHECKING:
-    import asyncpg
-
-    from worker.db.ledger import Ledger
 
 HOOK_CONNECT_TIMEOUT_SECONDS = 3
 
 
 def place_of(settings: Settings) -> HookPlace:
-    return HookPlace(
-        id=settings.id,
-        bot=settings.bot,
-        data_dir=settings.data_dir,
-        language=settings.language,
-        zone=settings.zone,
-        memory_dir=settings.memory_dir,
-        semantic=settings.semantic,
-        embed_idle_seconds=settings.embed_idle_seconds,
-    )
+    """The settings the owner's hooks read (worker/hooks/owner.py), as the settings class has them."""
+    return HookPlace(**{field.name: getattr(settings, field.name) for field in fields(HookPlace)})
 
 
-async def quick_connection(settings: Settings) -> asyncpg.Connection:
+@contextlib.asynccontextmanager
+async def _ledger(settings: Settings) -> AsyncIterator[Ledger]:
     """One attempt with a short timeout: a hook must not keep a session waiting on a database that is away.
     Its failures are the commands' (`database niet bereikbaar op ... (verbinding geweigerd)`)."""
     if settings.database is None:
-        return await connect_one(settings)
-    once = settings.model_copy(update={"connect_attempts": 1, "connect_timeout_seconds": HOOK_CONNECT_TIMEOUT_SECONDS})
-    return await connect_one(once, application_name="taak-hook")
-
-
-# --- SessionStart -------------------------------------------------------------------------------
+        conn = await connect_one(settings)
+    else:
+        update = {"connect_attempts": 1, "connect_timeout_seconds": HOOK_CONNECT_TIMEOUT_SECONDS}
+        conn = await connect_one(settings.model_copy(update=update), application_name="taak-hook")
+    try:
+        yield Store(conn, settings).tasks
+    finally:
+        await conn.close()
 
 
 async def session_start(payload: dict[str, Any], settings: Settings) -> HookResult:
-    source = payload.get("source")
-    if settings.id and source == "compact":  # on resume the context already holds it (see queue_session.py)
-        text = await _compact_briefing(settings)
-        return HookResult(stdout=additional_context("SessionStart", text))
-    return owner.session_start(payload, place_of(settings))  # startup, clear: what is open and the memory index
-
-
-async def _compact_briefing(settings: Settings) -> str:
-    assert settings.id is not None
-    try:
-        conn = await quick_connection(settings)
+    if settings.id and payload.get("source") == "compact":  # on resume the context already holds it (queue_session)
         try:
-            text = await briefing_for(Store(conn, settings).tasks, settings.id, settings, Variant.COMPACT)
-        finally:
-            await conn.close()
-    except Exception as exc:  # any failure: fall back to the file the daemon wrote
-        from_file = briefing_from_file(settings.briefing_file)
-        if from_file is None:
-            reason = failure_text(exc, settings)
-            raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
-        text = from_file
-    return text[: HOOK_CONTEXT_LIMIT - 1]
-
-
-# --- PreCompact ---------------------------------------------------------------------------------
+            async with _ledger(settings) as ledger:
+                text = await briefing_for(ledger, settings.id, settings, Variant.COMPACT)
+        except Exception as exc:  # any failure: fall back to the file the daemon wrote
+            if (from_file := briefing_from_file(settings.briefing_file)) is None:
+                reason = failure_text(exc, settings)
+                raise HookFailed(message("hook_no_briefing", settings.language, reason=reason)) from exc
+            text = from_file
+        return HookResult(stdout=additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]))
+    return owner.session_start(payload, place_of(settings))  # startup, clear: what is open and the memory index
 
 
 async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
     report = owner.report_before_compaction(payload, place_of(settings))
     if isinstance(report, HookResult):
         return report
-    task = None
-    if settings.id:
-        try:
-            task = await _log_and_read(settings, report, trigger_of(payload))
-        except Exception as exc:  # the database step is best effort: the summariser is steered regardless
-            steering = summary_instructions(settings.language, settings.id)
-            reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
-            return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
-    if task is None:
+    if not settings.id:
         return HookResult(stdout=summary_instructions(settings.language), stderr=report.note)
-    opdracht, stap = task
-    return HookResult(stdout=summary_instructions(settings.language, settings.id, opdracht, stap), stderr=report.note)
-
-
-async def _log_and_read(settings: Settings, report: Report, trigger: str) -> tuple[str, str] | None:
-    assert settings.id is not None
-    conn = await quick_connection(settings)
     try:
-        ledger = Store(conn, settings).tasks
-        if report.path is not None:
-            await _log_compact(ledger, settings, *report.row(trigger))
-        task = await ledger.toon(settings.id)
-    finally:
-        await conn.close()
-    return task.opdracht, task.volgende_stap or "-"
+        async with _ledger(settings) as ledger:
+            if report.path is not None:
+                await _log_compact(ledger, settings, *report.row(trigger_of(payload)))
+            task = await ledger.toon(settings.id)
+    except Exception as exc:  # the database step is best effort: the summariser is steered regardless
+        steering = summary_instructions(settings.language, settings.id)
+        reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
+        return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
+    steering = summary_instructions(settings.language, settings.id, task.opdracht, task.volgende_stap or "-")
+    return HookResult(stdout=steering, stderr=report.note)
 
 
 async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, object]) -> None:
     assert settings.id is not None
     if settings.token is None:  # the owner's own session on a task: the owner holds no lease
         await ledger.compact_by_owner(settings.id, text, bot=settings.bot, sessie=settings.sessie, meta=meta)
-        return
-    await ledger.log(
-        settings.id,
-        Soort.COMPACT,
-        text,
-        token=settings.token,
-        bot=settings.bot,
-        sessie=settings.sessie,
-        meta=meta,
-    )
-
-
-# --- PostCompact --------------------------------------------------------------------------------
+    else:
+        await ledger.log(
+            settings.id, Soort.COMPACT, text, token=settings.token, bot=settings.bot, sessie=settings.sessie, meta=meta
+        )
 
 
 async def post_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
-    saved = owner.save_summary(payload, place_of(settings))
+    saved = save_summary(payload, settings.data_dir, settings.language)
     if isinstance(saved, HookResult):
         return saved
-    path, text = saved
     if settings.id:
-        conn = await quick_connection(settings)
-        try:
-            ledger = Store(conn, settings).tasks
-            row, said = summary_for_the_log(text, path)
-            meta: dict[str, object] = {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
-            await _log_compact(ledger, settings, row, meta)
-        finally:
-            await conn.close()
+        path, text = saved
+        row, said = summary_for_the_log(text, path)
+        async with _ledger(settings) as ledger:
+            await _log_compact(
+                ledger, settings, row, {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
+            )
     return HookResult()
-
-
-# --- UserPromptSubmit ---------------------------------------------------------------------------
 
 
 async def prompt(payload: dict[str, Any], settings: Settings) -> HookResult:
@@ -184,13 +130,11 @@ async def _task_line(settings: Settings) -> str | None:
     the owner may hand it back or cancel it from anywhere, so no file of this machine can stand in for the
     ledger (a queue session's own prompt hook reads its daemon's stand file: worker/hooks/stand.py)."""
     assert settings.id is not None
-    conn = await quick_connection(settings)
     try:
-        task = await Store(conn, settings).tasks.toon(settings.id)
+        async with _ledger(settings) as ledger:
+            task = await ledger.toon(settings.id)
     except NotFound:
         return None
-    finally:
-        await conn.close()
     return where_we_are(settings.id, task.status, task.volgende_stap, settings.language)
 
 

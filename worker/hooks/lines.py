@@ -3,16 +3,18 @@ class, by every way a hook runs (the prompt hook's fast path, a queue session's,
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from worker.core.folders import make_folder, open_private
-from worker.core.phrases import message
+from worker.core.folders import NotARegularFile, make_folder, open_private
+from worker.core.phrases import message, os_reason
 from worker.core.terminal import clip, json_safe
 
 HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
@@ -47,15 +49,39 @@ def hook_line(name: str, said: str) -> str:
     return said if not said or said.startswith(prefix) else prefix + said
 
 
-def written_out(text: str) -> None:
-    """The hook's answer on stdout, flushed at once: a stdout that fails shows here, while it can be recorded."""
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    sys.stdout.flush()
+def answered(name: str, result: HookResult, record: Callable[..., None]) -> int:
+    """The hook's answer on stdout and its line on stderr, recorded by `record` (record_hook_run, all but the
+    error and the exit code given)."""
+    if result.stdout:
+        try:  # flushed at once: a stdout that fails shows here, while it can be recorded
+            sys.stdout.write(result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
+            sys.stdout.flush()
+        except OSError as exc:  # said by the command's guard (worker/cli/guard.py); recorded here as what it was
+            record(error=f"taak hook {name}: stdout: {exc.strerror or exc}")
+            raise
+    said = hook_line(name, result.stderr)
+    if said:
+        print(said, file=sys.stderr)
+    record(error=said or None, code=result.exit_code)
+    return result.exit_code
 
 
-def first_line(exc: BaseException) -> str:
+def bug_line(exc: BaseException) -> str:
+    """A failure that is none of ours, in one line: its class and its first line."""
     text = str(exc).strip().splitlines()
-    return text[0] if text else ""
+    return f"{type(exc).__name__}: {text[0] if text else ''}"
+
+
+def file_reason(exc: OSError, language: str) -> str:
+    """Why a file could not be read, in the run's language, as every hook line says it. The reading itself is
+    worker/core/folders.read_regular: regular files only, and never more of one than a hook can use."""
+    if isinstance(exc.__cause__, OSError):  # said as what it was, not as what it was turned into
+        exc = exc.__cause__
+    if isinstance(exc, NotARegularFile):
+        return message("file_not_regular", language)
+    said = {errno.ENOENT: "file_missing", errno.EISDIR: "file_is_folder", errno.EACCES: "file_no_access"}
+    key = said.get(exc.errno or 0)
+    return message(key, language) if key else os_reason(exc, language)
 
 
 def record_hook_run(

@@ -11,6 +11,8 @@ from worker.hooks.owner import MEMORY_BUDGET, index_line, memory_index
 
 START = "<!-- taak:compact-instructions:start -->"
 END = "<!-- taak:compact-instructions:end -->"
+
+
 def with_compact_instructions(text: str, language: str = "nl") -> str:
     """The CLAUDE.md text with our section added at the end, or refreshed in place between the markers."""
     # In the run's language, as the pre-compact hook's own instruction is (worker/hooks/reports.py).
@@ -20,8 +22,6 @@ def with_compact_instructions(text: str, language: str = "nl") -> str:
     if pattern.search(text):
         return pattern.sub(lambda _m: section, text, count=1)
     separator = "" if not text else ("\n" if text.endswith("\n") else "\n\n")
-    if text and not text.endswith("\n\n") and text.endswith("\n"):
-        separator = "\n"
     return f"{text}{separator}{section}\n"
 
 

@@ -10,19 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from worker.core.folders import make_folder
 from worker.core.phrases import message
-from worker.hooks.files import file_reason as _file_reason
-from worker.hooks.lines import HookResult, additional_context
+from worker.hooks.lines import HookResult, additional_context, file_reason
 from worker.hooks.place import HookPlace
-from worker.hooks.reports import (
-    Report,
-    TranscriptUnreadable,
-    strip_analysis,
-    summary_instructions,
-    summary_path,
-    write_report,
-)
+from worker.hooks.reports import Report, TranscriptUnreadable, save_summary, summary_instructions, write_report
 from worker.memory import lll
 
 MEMORY_BUDGET = 6_000
@@ -35,10 +26,13 @@ def where_we_are_now(place: HookPlace) -> str:
 def session_start(payload: dict[str, Any], place: HookPlace) -> HookResult:
     if payload.get("source") not in ("startup", "clear"):
         return HookResult()
-    text = "\n\n".join(
-        part for part in (where_we_are_now(place), memory_context(place.memory_dir, place.language)) if part
-    )
-    return HookResult(stdout=additional_context("SessionStart", text)) if text else HookResult()
+    state, index = where_we_are_now(place), place.memory_dir / "MEMORY.md"
+    if index.is_file():
+        memory = memory_index(
+            index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET, place.language
+        )
+        state = "\n\n".join(part for part in (state, memory) if part)
+    return HookResult(stdout=additional_context("SessionStart", state)) if state else HookResult()
 
 
 def prompt(_payload: dict[str, Any], place: HookPlace) -> HookResult:
@@ -56,19 +50,16 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
         report = write_report(
             Path(path_value), folder, session=payload.get("session_id"), language=place.language, zone=place.zone
         )
-    except TranscriptUnreadable as exc:  # the summariser is steered regardless
-        said = message("hook_transcript_unreadable", place.language, path=path_value, reason=file_reason(exc, place))
-        return HookResult(stdout=summary_instructions(place.language), stderr=said)
-    except OSError as exc:  # the report's own folder (a data folder that cannot be written): that one is named
-        said = message("file_error", place.language, path=exc.filename or folder, reason=file_reason(exc, place))
+    except OSError as exc:  # the summariser is steered regardless
+        reason = file_reason(exc, place.language)
+        if isinstance(exc, TranscriptUnreadable):
+            said = message("hook_transcript_unreadable", place.language, path=path_value, reason=reason)
+        else:  # the report's own folder (a data folder that cannot be written): that one is named
+            said = message("file_error", place.language, path=exc.filename or folder, reason=reason)
         return HookResult(stdout=summary_instructions(place.language), stderr=said)
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
     return report
-
-
-def file_reason(exc: OSError, place: HookPlace) -> str:
-    return _file_reason(exc, place.language)
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
@@ -78,33 +69,9 @@ def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
     return HookResult(stdout=summary_instructions(place.language), stderr=report.note)
 
 
-def save_summary(payload: dict[str, Any], place: HookPlace) -> tuple[Path, str] | HookResult:
-    """The summary Claude Code made, without its analysis block, in a file of its own (where, and the text);
-    or what to say instead."""
-    summary = payload.get("compact_summary")
-    if not isinstance(summary, str) or not summary.strip():
-        return HookResult(stderr=message("hook_no_summary", place.language))
-    folder = place.data_dir / "samenvattingen"
-    make_folder(folder)
-    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
-    path, text = summary_path(folder, session), strip_analysis(summary)
-    path.write_text(text + "\n", encoding="utf-8")
-    return path, text
-
-
 def post_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
-    saved = save_summary(payload, place)
+    saved = save_summary(payload, place.data_dir, place.language)
     return saved if isinstance(saved, HookResult) else HookResult()
-
-
-# --- memory at session start --------------------------------------------------------------------
-
-
-def memory_context(folder: Path, language: str = "nl") -> str:
-    index = folder / "MEMORY.md"
-    if not index.is_file():
-        return ""
-    return memory_index(index.read_text(encoding="utf-8", errors="replace"), str(index), MEMORY_BUDGET, language)
 
 
 def memory_index(text: str, where: str, budget: int, language: str = "nl") -> str:

@@ -45,7 +45,7 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
         "language": spoken_language(values.get("language", "nl")),  # `EN` is English to the settings class too
         "data_dir": folder_setting(values.get("data_dir"), default_data_dir),
         "memory_dir": folder_setting(values.get("memory_dir"), default_memory_dir),
-        "semantic": _plain_bool(values.get("semantic", "true")),
+        "semantic": SWITCHES.get(values.get("semantic", "true").lower()),
         "embed_idle_seconds": _plain_seconds(values.get("embed_idle_seconds", "600")),
     }
     if any(value is None for value in read.values()) or not _known_zone(timezone):
@@ -87,12 +87,7 @@ def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> 
 
 
 def _prefixed(variables: os._Environ[str] | dict[str, str]) -> dict[str, str]:
-    found = {}
-    for name, value in variables.items():
-        lowered = name.lower()
-        if lowered.startswith(PREFIX):
-            found[lowered.removeprefix(PREFIX)] = value
-    return found
+    return {name.lower().removeprefix(PREFIX): v for name, v in variables.items() if name.lower().startswith(PREFIX)}
 
 
 def _known_zone(name: str) -> bool:
@@ -103,12 +98,8 @@ def _known_zone(name: str) -> bool:
     return True
 
 
+# A switch written as pydantic reads one (`true`, `Off`, `1`); any other spelling is left to it.
 SWITCHES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
-
-
-def _plain_bool(value: str) -> bool | None:
-    """A switch written as pydantic reads one (`true`, `Off`, `1`); None for any other spelling, left to it."""
-    return SWITCHES.get(value.lower())
 
 
 def _plain_seconds(value: str) -> float | None:

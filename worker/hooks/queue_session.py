@@ -8,33 +8,32 @@ failure in hooks.log, and exits 0.
 from __future__ import annotations
 
 import os
-import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.client import exchange, no_daemon
-from worker.core.folders import loads, make_folder, read_small_text
+from worker.core.folders import loads, read_small_text
 from worker.core.language import early_language
 from worker.core.phrases import message
 from worker.core.session_files import SessionFiles, read_stand
-from worker.hooks.files import file_reason
 from worker.hooks.lines import (
     HOOK_CONTEXT_LIMIT,
+    HookResult,
     additional_context,
-    first_line,
-    hook_line,
+    answered,
+    bug_line,
+    file_reason,
     record_hook_run,
     where_we_are,
-    written_out,
 )
 from worker.hooks.reports import (
     briefing_from_file,
-    strip_analysis,
+    save_summary,
     summary_for_the_log,
     summary_instructions,
-    summary_path,
     trigger_of,
     write_report,
 )
@@ -50,31 +49,18 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
     """`unreadable_input`: what was wrong with the hook's input, said in place of the handler's complaint (the
     handler runs on an empty input: pre-compact steers the summary whatever it was given)."""
     started = time.monotonic()
-    stdout, stderr, code = "", "", 0
     try:
-        stdout, stderr, code = HANDLERS[name](payload)
+        result = HANDLERS[name](payload)
     except NoAnswer as exc:  # its words are the daemon's or say why it could not be asked
-        stderr = f"taak hook {name}: {exc}"
+        result = HookResult(stderr=f"taak hook {name}: {exc}")
     except Exception as exc:  # a hook never breaks a session
-        stderr = f"taak hook {name}: {type(exc).__name__}: {first_line(exc)}"
+        result = HookResult(stderr=f"taak hook {name}: {bug_line(exc)}")
     if unreadable_input is not None:
-        stderr, code = f"taak hook {name}: {unreadable_input}", 0
-
-    def record(error: str | None) -> None:
-        task, bot = os.environ.get("TAAK_ID"), os.environ.get("TAAK_BOT")
-        record_hook_run(_data_dir(), name, task, bot, started, error=error, code=code)
-
-    if stdout:
-        try:
-            written_out(stdout)
-        except OSError as exc:  # said by the command's guard (worker/cli/guard.py); recorded here as what it was
-            record(f"taak hook {name}: stdout: {exc.strerror or exc}")
-            raise
-    stderr = hook_line(name, stderr)
-    if stderr:
-        print(stderr, file=sys.stderr)
-    record(stderr or None)
-    return code
+        result = HookResult(result.stdout, f"taak hook {name}: {unreadable_input}")
+    task, bot = os.environ.get("TAAK_ID"), os.environ.get("TAAK_BOT")
+    return answered(
+        name, result, partial(record_hook_run, _data_dir(), name, task, bot, started, code=result.exit_code)
+    )
 
 
 def ask(op: str, **fields: Any) -> dict[str, Any]:
@@ -91,46 +77,42 @@ def ask(op: str, **fields: Any) -> dict[str, Any]:
     return answer
 
 
-def session_start(payload: dict[str, Any]) -> tuple[str, str, int]:
+def session_start(payload: dict[str, Any]) -> HookResult:
     if payload.get("source") != "compact":
         # startup: the briefing is the prompt. resume: the resumed conversation already holds the briefing or
         # the block injected after its last compaction (another copy would stack), and the prompt hook says
         # where the task stands every turn.
-        return "", "", 0
+        return HookResult()
     try:
         text, problem = str(ask("brief", compact=True)["out"]), ""
     except NoAnswer as exc:
         text, problem = _copy_said_as_such(), message("hook_briefing_from_file", early_language(), reason=exc)
-    return additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]), problem, 0
+    return HookResult(additional_context("SessionStart", text[: HOOK_CONTEXT_LIMIT - 1]), problem)
 
 
-def pre_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
-    task_id = os.environ.get("TAAK_ID", "")
-    steering = _steering(task_id)  # first: the summary is steered even when everything below fails
+def pre_compact(payload: dict[str, Any]) -> HookResult:
+    task_id, language = os.environ.get("TAAK_ID", ""), early_language()
+    steering = _steering(task_id, language)  # first: the summary is steered even when everything below fails
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
-        return steering, message("hook_no_transcript", early_language()), 0
+        return HookResult(steering, message("hook_no_transcript", language))
+    session, zone = payload.get("session_id"), _zone()
     try:
         report = write_report(
-            Path(path_value),
-            _data_dir() / "rapporten",
-            session=payload.get("session_id"),
-            language=early_language(),
-            zone=_zone(),
+            Path(path_value), _data_dir() / "rapporten", session=session, language=language, zone=zone
         )
     except OSError as exc:  # a transcript that is gone, a folder or a FIFO: said as a file's failure, steered still
-        language = early_language()
         said = message("file_error", language, path=exc.filename or path_value, reason=file_reason(exc, language))
-        return steering, said, 0  # as outside a queue session: said, and the session goes on
+        return HookResult(steering, said)  # as outside a queue session: said, and the session goes on
     if report.error:
-        return steering, report.error, 1  # never 2: that would block the compaction
+        return HookResult(steering, report.error, 1)  # never 2: that would block the compaction
     if report.path is not None:
         text, meta = report.row(trigger_of(payload))
         try:
             ask("log", soort="compact", tekst=text, meta=meta)
         except NoAnswer as exc:
-            return steering, message("hook_report_not_logged", early_language(), path=report.path, reason=exc), 0
-    return steering, report.note, 0
+            return HookResult(steering, message("hook_report_not_logged", language, path=report.path, reason=exc))
+    return HookResult(steering, report.note)
 
 
 def _zone() -> ZoneInfo | None:
@@ -141,41 +123,33 @@ def _zone() -> ZoneInfo | None:
         return None
 
 
-def post_compact(payload: dict[str, Any]) -> tuple[str, str, int]:
-    summary = payload.get("compact_summary")
-    if not isinstance(summary, str) or not summary.strip():
-        return "", message("hook_no_summary", early_language()), 0
-    text = strip_analysis(summary)
-    folder = _data_dir() / "samenvattingen"
-    make_folder(folder)
-    session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "sessie"
-    path = summary_path(folder, session)
-    path.write_text(text + "\n", encoding="utf-8")
+def post_compact(payload: dict[str, Any]) -> HookResult:
+    saved = save_summary(payload, _data_dir(), early_language())
+    if isinstance(saved, HookResult):
+        return saved
+    path, text = saved
     row, said = summary_for_the_log(text, path)
-    meta = {"samenvatting": str(path), "trigger": trigger_of(payload), **said}
-    ask("log", soort="compact", tekst=row, meta=meta)
-    return "", "", 0
+    ask("log", soort="compact", tekst=row, meta={"samenvatting": str(path), "trigger": trigger_of(payload), **said})
+    return HookResult()
 
 
-def prompt(payload: dict[str, Any]) -> tuple[str, str, int]:
+def prompt(payload: dict[str, Any]) -> HookResult:
     task_id = os.environ.get("TAAK_ID", "")
-    stand = read_stand(_data_dir(), task_id) or {}
-    if not stand:
-        return "", "", 0
+    if not (stand := read_stand(_data_dir(), task_id) or {}):
+        return HookResult()
     line = where_we_are(task_id, stand["status"], stand.get("volgende_stap"), early_language())
-    return additional_context("UserPromptSubmit", line), "", 0
+    return HookResult(additional_context("UserPromptSubmit", line))
 
 
-def _steering(task_id: str) -> str:
+def _steering(task_id: str, language: str) -> str:
     """From the session's own files (the task card and stand the daemon wrote): no socket, no database."""
     files = _files()
     try:
-        card = loads(read_small_text(files.task_card)) if files else {}
-        opdracht = card["opdracht"]
+        opdracht = (loads(read_small_text(files.task_card)) if files else {})["opdracht"]
     except (OSError, ValueError, KeyError, TypeError):
-        return summary_instructions(early_language(), task_id or None)
+        return summary_instructions(language, task_id or None)
     stap = (read_stand(_data_dir(), task_id) or {}).get("volgende_stap") or "-"
-    return summary_instructions(early_language(), task_id, opdracht, stap)
+    return summary_instructions(language, task_id, opdracht, stap)
 
 
 def _files() -> SessionFiles | None:
@@ -183,15 +157,10 @@ def _files() -> SessionFiles | None:
     return SessionFiles.from_briefing(Path(briefing)) if briefing else None
 
 
-def _compact_copy() -> str:
-    briefing = os.environ.get("TAAK_BRIEFING_FILE")
-    return briefing_from_file(Path(briefing) if briefing else None) or ""
-
-
 def _copy_said_as_such() -> str:
     """The daemon's last copy, with where it came from and how old it is (the daemon did not answer)."""
-    text = _compact_copy()
-    files = _files()
+    briefing, files = os.environ.get("TAAK_BRIEFING_FILE"), _files()
+    text = briefing_from_file(Path(briefing) if briefing else None) or ""
     if not text or files is None:
         return text
     copy = files.compact_briefing if files.compact_briefing.is_file() else files.briefing

@@ -13,6 +13,7 @@ from worker.core.folders import CHUNK, make_folder, read_regular, read_small_tex
 from worker.core.phrases import message, phrase
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import clip, printable
+from worker.hooks.lines import HookResult
 
 TRANSCRIPT_READ_LIMIT = 64 * 1024 * 1024  # bytes of new transcript one report reads at most
 
@@ -134,10 +135,6 @@ def _previous_end(path: Path, previous: object) -> int:
 _ANALYSIS = re.compile(r"<analysis>.*?</analysis>\s*", re.DOTALL)
 
 
-def strip_analysis(summary: str) -> str:
-    return _ANALYSIS.sub("", summary).strip()
-
-
 def summary_for_the_log(text: str, path: Path) -> tuple[str, dict[str, object]]:
     """The summary as the compaction's row holds it, and what its meta adds: whole when it fits a log row, else
     its start and where the whole one is kept, that ending kept as a phrase for readers of another language. A
@@ -157,6 +154,19 @@ def trigger_of(payload: dict[str, object]) -> str:
     """auto or manual, as Claude Code says; stored on the compact row so compactions are counted by kind."""
     trigger = payload.get("trigger")
     return trigger if isinstance(trigger, str) and trigger in ("auto", "manual") else "onbekend"
+
+
+def save_summary(payload: dict[str, object], data_dir: Path, language: str) -> tuple[Path, str] | HookResult:
+    """The summary Claude Code made, without its analysis block, in a file of its own (where, and the text);
+    or what to say instead."""
+    summary = payload.get("compact_summary")
+    if not isinstance(summary, str) or not summary.strip():
+        return HookResult(stderr=message("hook_no_summary", language))
+    folder = data_dir / "samenvattingen"
+    make_folder(folder)
+    path, text = summary_path(folder, payload.get("session_id")), _ANALYSIS.sub("", summary).strip()
+    path.write_text(text + "\n", encoding="utf-8")
+    return path, text
 
 
 def summary_path(folder: Path, session: object) -> Path:

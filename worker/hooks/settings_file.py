@@ -9,6 +9,7 @@ import json
 import os
 import shlex
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from worker.core.session_plan import EVENTS, QUEUE_MARK, hooks_block
 
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}
 
+
 def _is_ours(hook: dict[str, Any]) -> bool:
     command = hook.get("command")
     return isinstance(command, str) and any(command.endswith(f" hook {name}") for name in EVENTS.values())
@@ -30,13 +32,13 @@ def merged(settings: dict[str, Any], command: str | None = None) -> dict[str, An
     result = copy.deepcopy(settings)
     hooks = result.setdefault("hooks", {})
     for event, groups in hooks_block(command).items():
-        kept = []
-        for group in hooks.get(event, []):
-            others = [h for h in group.get("hooks", []) if not _is_ours(h)]
-            if others:
-                kept.append({**group, "hooks": others})
-        hooks[event] = kept + groups
+        hooks[event] = _kept(event, hooks.get(event), lambda _event, hook: not _is_ours(hook)) + groups
     return result
+
+
+def _kept(event: str, groups: list[Any] | None, keep: Callable[[str, dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """An event's groups with only the hooks `keep` accepts; a group left empty goes."""
+    return [{**g, "hooks": kept} for g in groups or [] if (kept := [h for h in g.get("hooks", []) if keep(event, h)])]
 
 
 def installed(settings: dict[str, Any], command: str | None = None) -> bool:
@@ -116,13 +118,9 @@ def _old_hook(event: str, hook: dict[str, Any], home: Path) -> OldHook | None:
     named = next((name for name in OLD_SCRIPTS if name in _file_names(command)), None)
     if named is not None:
         return OldHook(event, command, OLD_SCRIPTS[named])
-    if event in _OUR_EVENTS_WITH_REPORTS and _script_writes_reports(command, home):
+    if event in _OUR_EVENTS_WITH_REPORTS and any(_writes_compact_reports(p) for _, p in _scripts(command, home) if p):
         return OldHook(event, command, "old_hook_other_reports")
     return None
-
-
-def _script_writes_reports(command: str, home: Path) -> bool:
-    return any(path is not None and _writes_compact_reports(path) for _word, path in _scripts(command, home))
 
 
 def without(settings: dict[str, Any], hooks: list[DeadHook] | list[OldHook]) -> dict[str, Any]:
@@ -130,12 +128,7 @@ def without(settings: dict[str, Any], hooks: list[DeadHook] | list[OldHook]) -> 
     commands = {(h.event, h.command) for h in hooks}
     result = copy.deepcopy(settings)
     for event, groups in list((result.get("hooks") or {}).items()):
-        kept = []
-        for group in groups or []:
-            remaining = [h for h in group.get("hooks", []) if (event, h.get("command")) not in commands]
-            if remaining:
-                kept.append({**group, "hooks": remaining})
-        result["hooks"][event] = kept
+        result["hooks"][event] = _kept(event, groups, lambda e, hook: (e, hook.get("command")) not in commands)
     return result
 
 
@@ -177,35 +170,8 @@ def _file_names(command: str) -> set[str]:
 
 
 # Shell builtins and keywords: a segment that starts with one runs no script of its own.
-_BUILTINS = {
-    "cd",
-    "echo",
-    "printf",
-    "export",
-    "set",
-    "unset",
-    "true",
-    "false",
-    ":",
-    "test",
-    "[",
-    "exit",
-    "return",
-    "if",
-    "then",
-    "else",
-    "fi",
-    "for",
-    "do",
-    "done",
-    "while",
-    "case",
-    "esac",
-    "read",
-    "wait",
-    "eval",
-    "exec",
-}
+_BUILTINS = {"cd", "echo", "printf", "export", "set", "unset", "true", "false", ":", "test", "[", "exit", "return"}
+_BUILTINS |= {"if", "then", "else", "fi", "for", "do", "done", "while", "case", "esac", "read", "wait", "eval", "exec"}
 _OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", ";;", "|&"}
 
 
@@ -254,7 +220,8 @@ def _script_of(word: str, home: Path, *, relative_known: bool) -> tuple[str, Pat
     """The script a word names, on PATH or as a path (`~` and `$HOME` filled in), and where it is when it is there;
     None when this cannot be told here."""
     if "/" not in word and not word.startswith("~"):
-        return _on_path(word, relative_known=relative_known)
+        found = shutil.which(word)
+        return None if found is None and not relative_known else (word, Path(found) if found else None)
     if not word.startswith(("/", "~", "$HOME")) and not relative_known:
         return None
     expanded = os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word)
@@ -263,13 +230,6 @@ def _script_of(word: str, home: Path, *, relative_known: bool) -> tuple[str, Pat
         return None  # a variable only the hook's own run has ($CLAUDE_PROJECT_DIR): cannot be checked here
     path = Path(expanded)
     return word, path if path.exists() else None
-
-
-def _on_path(word: str, *, relative_known: bool) -> tuple[str, Path | None] | None:
-    found = shutil.which(word)
-    if found is None and not relative_known:
-        return None
-    return word, Path(found) if found else None
 
 
 class BadSettingsFile(ValueError):
