@@ -111,6 +111,9 @@ def test_check_finds_a_hook_whose_script_is_gone_and_fix_removes_only_it(
                     "hooks": [
                         {"type": "command", "command": f"bash {tmp_path}/scripts/resize-large-images.sh"},
                         {"type": "command", "command": f"{alive}"},
+                        # Guarded: it says itself what to do when its script is gone, so it is not dead.
+                        {"type": "command", "command": f"test -f {tmp_path}/gone.sh && {tmp_path}/gone.sh"},
+                        {"type": "command", "command": f"[ -x {tmp_path}/gone.sh ] && {tmp_path}/gone.sh"},
                     ],
                 }
             ]
@@ -122,10 +125,11 @@ def test_check_finds_a_hook_whose_script_is_gone_and_fix_removes_only_it(
     assert listed.code == 1  # something to mend, said by the exit code too
     assert "resize-large-images.sh" in listed.out
     assert str(alive) not in listed.out
+    assert "gone.sh" not in listed.out
     fixed = run_taak(cli_env, "hooks", "check", "--settings", str(settings), "--fix")
     assert "removed 1" in fixed.out
     left = json.loads(settings.read_text())["hooks"]["PostToolUse"][0]["hooks"]
-    assert left == [{"type": "command", "command": str(alive)}]
+    assert left == [{"type": "command", "command": str(alive)}, *data["hooks"]["PostToolUse"][0]["hooks"][2:]]
     assert list(tmp_path.glob("settings.json.bak-*"))
 
 

@@ -421,10 +421,12 @@ class Worker:
             except DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
                 return
             except Exception as exc:
+                # The owner channel's duties are functools.partial objects: named by the function they call.
+                name = str(getattr(getattr(duty, "func", duty), "__name__", duty))
                 if (said := file_error_line(exc, self.settings.language)) is None:
-                    log.exception("duty_failed", duty=duty.__name__)
+                    log.exception("duty_failed", duty=name)
                 elif said != said_before:
-                    log.error("duty_failed", duty=duty.__name__, reason=said)
+                    log.error("duty_failed", duty=name, reason=said)
                     said_before = said
                 await anyio.sleep(self.settings.poll_seconds)
 

@@ -101,7 +101,7 @@ def dead_hooks(settings: dict[str, Any], home: Path | None = None) -> list[DeadH
 def _guarded(command: object) -> bool:
     if not isinstance(command, str):
         return False
-    return "||" in command or any(f"{guard} " in command for guard in ("test ", "[ ", "if "))
+    return "||" in command or any(guard in command for guard in ("test ", "[ ", "if "))
 
 
 def old_hooks(settings: dict[str, Any], home: Path | None = None) -> list[OldHook]:
