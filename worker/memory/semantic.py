@@ -105,11 +105,7 @@ def install_command() -> str:
 
 
 def text_hash(text: str) -> str:
-    return hashlib.blake2b(_embedded_part(text).encode("utf-8"), digest_size=12).hexdigest()
-
-
-def _embedded_part(text: str) -> str:
-    return text[:EMBED_CHARS]
+    return hashlib.blake2b(text[:EMBED_CHARS].encode("utf-8"), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -221,7 +217,7 @@ class Vectors:
         return bool(current) and text_hash(str(current[0][1])) == current[0][2]
 
     def _embed(self, rows: Sequence[tuple[int, int, str]]) -> None:
-        vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
+        vectors = self.embedder.passage([text[:EMBED_CHARS] for _, _, text in rows])
         with self.db:
             for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
                 # Another indexer run may have embedded the same line meanwhile: the first one made stays.
