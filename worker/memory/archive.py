@@ -100,7 +100,7 @@ def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: 
 
 @dataclass(frozen=True)
 class QueueSession:
-    """A session the daemon ran: its task and bot, and where its stdout was captured."""
+    """A session the daemon ran, and where its stdout was captured."""
 
     session: str
     task: str
@@ -231,12 +231,10 @@ class Archive:
                 record = record_from_entry(entry, queue.get(entry.session or ""))
                 if record is not None:
                     self.day_file(record.ts)
+                    records.append((self._key(entry, path), record))
             except (ValueError, OverflowError) as exc:
                 self._unreadable(f"{path}:{entry.line + 1}", exc)
-                continue
-            if record is not None:
-                records.append((entry, record))
-        added = self._write((self._key(e, path), r) for e, r in records)
+        added = self._write(records)
         self._set_offset(path, offset + len(complete))
         return added
 
@@ -281,7 +279,7 @@ class Archive:
                 self._unreadable(f"{path}:{number + 1}", exc)
                 continue
             records.append((f"{path}:{number}", record))
-        return self._write(iter(records))
+        return self._write(records)
 
     def _unreadable(self, where: str, why: BaseException) -> None:
         """Count and keep where a line could not be read; the import goes on with the next one."""

@@ -4,7 +4,6 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import Enum
@@ -116,8 +115,7 @@ class Recall:
 
 @dataclass(frozen=True)
 class _Scope:
-    """Where one recall searches: the index, the rows' filter and its values, the time bounds, how many lines
-    it shows and where counting stops."""
+    """Where one recall searches, how many lines it shows and where counting stops."""
 
     index: Index
     bounds: tuple[int, int]
@@ -179,13 +177,9 @@ def recall(
         semantic=vectors is not None,
     )
     notes = [why_no_vectors] if step.semantic_missed else []
-
-    def in_order() -> tuple[list[Hit], int]:
-        return _matched_then_range(scope, found), spoken_in_range
-
     query_words = " ".join(parsed.words)
     found, candidates = _extended(
-        step, scope, vectors, query_words, (found, candidates), notes, in_order if bounded else None
+        step, scope, vectors, query_words, (found, candidates), notes, spoken_in_range if bounded else None
     )
     cut = max(0, candidates - len(found))
     return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, scope.bound)
@@ -223,15 +217,15 @@ def _extended(
     query: str,
     exact: tuple[list[Hit], int],
     notes: list[Phrase],
-    in_order: Callable[[], tuple[list[Hit], int]] | None,
+    spoken_in_range: int | None,
 ) -> tuple[list[Hit], int]:
     """The lines shown and how many there were: what the fallback step adds to the exact hits, each part in time
-    order. `in_order`: the range in time order after the hits, when there is a range with lines in it; also
-    what is shown when the semantic extra fails (the header's notes say so, and how many lines the vectors
-    have not reached)."""
+    order. `spoken_in_range`, when there is a range with lines in it: the range is shown in time order after the
+    hits; also when the semantic extra fails (the header's notes say so, and how many lines the vectors have
+    not reached)."""
     found, candidates = exact
-    if step.extra is Extra.RANGE_IN_ORDER and in_order is not None:
-        return in_order()
+    if step.extra is Extra.RANGE_IN_ORDER and spoken_in_range is not None:
+        return _matched_then_range(scope, found), spoken_in_range
     if step.extra is not Extra.SEMANTIC or vectors is None:
         return sorted(found, key=lambda h: h.ts), candidates
     try:  # only the question is embedded: lines without a vector wait for the indexer, and the header says so
@@ -240,7 +234,8 @@ def _extended(
     except Exception as error:  # the optional extra must never cost the exact answer
         reason = " ".join(str(error).split())[:120] or type(error).__name__
         notes.append(phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}"))
-        found, candidates = in_order() if in_order else exact
+        if spoken_in_range is not None:
+            found, candidates = _matched_then_range(scope, found), spoken_in_range
         return sorted(found, key=lambda h: h.ts), candidates
     notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
     if missing:
@@ -494,12 +489,7 @@ def as_json(result: Recall, zone: ZoneInfo, language: str = "nl") -> str:
             "regels": [
                 {
                     "ts": iso_utc(h.ts),
-                    "actor": h.actor,
-                    "role": h.role,
-                    "type": h.type,
-                    "text": h.text,
-                    "session": h.session,
-                    "taak": h.taak,
+                    **{name: getattr(h, name) for name in ("actor", "role", "type", "text", "session", "taak")},
                     "bron": "betekenis" if h.by_meaning else "woorden" if h.matched else "bereik",
                     **({"machine": h.machine} if h.machine is not None else {}),
                 }
