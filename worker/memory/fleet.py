@@ -60,10 +60,7 @@ def pending(index_path: Path, batch: int = BATCH) -> tuple[list[tuple[Any, ...]]
             "where r.regel > coalesce(v.regel, 0) order by r.bestand, r.regel limit ?",
             (batch,),
         ).fetchall()
-    reached: dict[str, int] = {}
-    for row in rows:
-        reached[row[0]] = max(reached.get(row[0], 0), int(row[1]))
-    return rows, reached
+    return rows, {row[0]: int(row[1]) for row in rows}  # in line order: each file's last row is the furthest
 
 
 def mark_copied(index_path: Path, reached: dict[str, int]) -> None:
