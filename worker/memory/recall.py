@@ -364,6 +364,16 @@ def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, langua
     return "\n".join([page.header(len(body)), *body, *page.cut(len(result.hits) - len(kept), max_chars)])
 
 
+# The header's count, by (one line, beside the range): lines from beyond the range (a fallback over all time)
+# are not "of" the range.
+_SHOWN = {
+    (False, False): "shown",
+    (True, False): "shown_one",
+    (False, True): "shown_beside",
+    (True, True): "shown_one_beside",
+}
+
+
 @dataclass(frozen=True)
 class _Page:
     """One recall as text: the header, each line, the line that says what was cut."""
@@ -379,8 +389,7 @@ class _Page:
 
     def header(self, shown: int) -> str:
         result, words, zone = self.result, self.words, self.zone
-        # Lines from beyond the range (a fallback over all time) are not "of" it: `2 shown of 0` read wrong.
-        template = "shown" + ("_one" if shown == 1 else "") + ("_beside" if shown > result.in_range else "")
+        template = _SHOWN[shown == 1, shown > result.in_range]  # `2 shown of 0` read wrong
         return (
             f"# {words['now']} {result.now.astimezone(zone):%Y-%m-%d %H:%M} ({zone.key}); {words['range']}: "
             f"{self.span}; {words[template].format(shown=shown, n=self.counted(result.in_range))}; "
