@@ -67,16 +67,19 @@ def _last_written(folder: Path) -> float:
         return time.time()
 
 
+def _quiet_folder(layout: Layout, task_id: str, days: int, now: float) -> Path | None:
+    """The task's folder in `sessies/` when nothing was written in it for `days` days (an ID is all a folder's
+    name may be; anything else is left alone)."""
+    folder = layout.sessions / task_id
+    if not is_task_id(task_id) or folder.is_symlink() or not folder.is_dir():
+        return None
+    return folder if _last_written(folder) < now - days * 86400 else None
+
+
 def quiet_task_folders(layout: Layout, days: int, now: float) -> list[str]:
-    """The tasks whose folder in `sessies/` nothing was written in for `days` days: candidates for pruning, once the
-    database says the task is finished (an ID is all a folder's name may be; anything else is left alone)."""
-    found = []
-    for folder in sorted(layout.sessions.iterdir()) if layout.sessions.is_dir() else []:
-        if folder.is_symlink() or not folder.is_dir() or not is_task_id(folder.name):
-            continue
-        if _last_written(folder) < now - days * 86400:
-            found.append(folder.name)
-    return found
+    """The tasks with a quiet folder: candidates for pruning, once the database says the task is finished."""
+    names = sorted(path.name for path in layout.sessions.iterdir()) if layout.sessions.is_dir() else []
+    return [name for name in names if _quiet_folder(layout, name, days, now)]
 
 
 def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: float) -> tuple[int, int]:
@@ -87,10 +90,7 @@ def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: 
     removed = freed = 0
     with _one_writer(layout):
         for task_id in task_ids:
-            folder = layout.sessions / task_id
-            if not is_task_id(task_id) or folder.is_symlink() or not folder.is_dir():
-                continue
-            if _last_written(folder) >= now - days * 86400:
+            if (folder := _quiet_folder(layout, task_id, days, now)) is None:
                 continue
             size, _ = folder_size(folder)
             shutil.rmtree(folder)
@@ -100,7 +100,7 @@ def prune_task_folders(layout: Layout, task_ids: Iterable[str], days: int, now: 
 
 @dataclass(frozen=True)
 class QueueSession:
-    """A session the daemon ran: its task and bot, and where its stdout was captured."""
+    """A session the daemon ran, and where its stdout was captured."""
 
     session: str
     task: str
@@ -163,7 +163,7 @@ def record_from_entry(entry: Entry, queue: QueueSession | None = None) -> Record
         raise ValueError("no timestamp (missing, or not text)")
     return Record(
         ts=_utc(entry.ts),
-        actor=_actor(entry, queue),
+        actor=entry.role if entry.role != "assistant" else queue.bot if queue else entry.model or "assistant",
         role=entry.role,
         type=entry.kind,
         text=entry.text,
@@ -171,14 +171,6 @@ def record_from_entry(entry: Entry, queue: QueueSession | None = None) -> Record
         session=entry.session,
         taak=queue.task if queue else None,
     )
-
-
-def _actor(entry: Entry, queue: QueueSession | None) -> str:
-    if entry.role != "assistant":
-        return entry.role
-    if queue is not None:
-        return queue.bot
-    return entry.model or "assistant"
 
 
 def _utc(ts: object) -> str:
@@ -229,7 +221,8 @@ class Archive:
             return 0
         lines, broken = parsed_lines(jsonl_lines(complete.decode("utf-8", errors="replace")))
         queue = queue or {}
-        first_line = self._line_count(path, offset)
+        with path.open("rb") as handle:  # the number of the line at `offset`
+            first_line = handle.read(offset).count(b"\n")
         for number in broken:  # a line whose end was lost: said, and what was glued to it is kept
             self._unreadable(f"{path}:{first_line + number + 1}", json.JSONDecodeError("no JSON object", "", 0))
         records = []
@@ -238,12 +231,10 @@ class Archive:
                 record = record_from_entry(entry, queue.get(entry.session or ""))
                 if record is not None:
                     self.day_file(record.ts)
+                    records.append((self._key(entry, path), record))
             except (ValueError, OverflowError) as exc:
                 self._unreadable(f"{path}:{entry.line + 1}", exc)
-                continue
-            if record is not None:
-                records.append((entry, record))
-        added = self._write((self._key(e, path), r) for e, r in records)
+        added = self._write(records)
         self._set_offset(path, offset + len(complete))
         return added
 
@@ -288,7 +279,7 @@ class Archive:
                 self._unreadable(f"{path}:{number + 1}", exc)
                 continue
             records.append((f"{path}:{number}", record))
-        return self._write(iter(records))
+        return self._write(records)
 
     def _unreadable(self, where: str, why: BaseException) -> None:
         """Count and keep where a line could not be read; the import goes on with the next one."""
@@ -302,13 +293,6 @@ class Archive:
     def unreadable(self) -> list[tuple[str, str]]:
         """Every line skipped so far, with why (`taak archief bijwerken` and doctor report them)."""
         return [(w, r) for w, r in self._state.execute("select waar, reden from onleesbaar order by rowid")]
-
-    def _line_count(self, path: Path, offset: int) -> int:
-        """The number of the line at `offset` (0 when the file is read from its start)."""
-        if offset == 0:
-            return 0
-        with path.open("rb") as handle:
-            return handle.read(offset).count(b"\n")
 
     def _write(self, keyed: Iterable[tuple[str, Record]]) -> int:
         """Append the new records to their day files as one unit: either every line is in its file and every
@@ -492,7 +476,8 @@ def embed_new(layout: Layout, rows: int, *, helper_idle_seconds: float | None = 
 
 def _timed_lines(queue: QueueSession, complete: bytes, first_line: int) -> list[str]:
     """A capture's lines, each timed by its arrival (else the file's time) and tagged with its session."""
-    times = _arrival_times(queue)
+    found = [path for path in map(queue.times_file, (TIMES_DONE, TIMES_OPEN)) if path.exists()]
+    times = [int(line) for line in found[0].read_text().split() if line.isdigit()] if found else []
     fallback = iso_utc(int(queue.capture.stat().st_mtime * 1000))
     lines: list[str] = []
     for number, raw in enumerate(jsonl_lines(complete.decode("utf-8", errors="replace")), start=first_line):
@@ -513,14 +498,6 @@ def _whole_lines_from(path: Path, offset: int) -> bytes:
         handle.seek(offset)
         chunk = handle.read()
     return chunk[: chunk.rfind(b"\n") + 1]  # a line still being written is read next time
-
-
-def _arrival_times(queue: QueueSession) -> list[int]:
-    for suffix in (TIMES_DONE, TIMES_OPEN):
-        path = queue.times_file(suffix)
-        if path.exists():
-            return [int(line) for line in path.read_text().split() if line.isdigit()]
-    return []
 
 
 def unreadable_reason(stored: str, language: str) -> str:

@@ -133,15 +133,11 @@ def serve(path: Path, idle_seconds: float) -> None:
                 request = loads(conn.makefile("rb").readline())
                 texts = [str(t) for t in request["texts"]]
                 vectors = [model.query(texts[0])] if request["op"] == "query" else list(model.passage(texts))
-                conn.sendall(json.dumps({"vectors": [_floats(v) for v in vectors]}).encode() + b"\n")
+                conn.sendall(json.dumps({"vectors": [[float(x) for x in v] for v in vectors]}).encode() + b"\n")
     finally:
         server.close()
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
-
-
-def _floats(vector: Any) -> list[float]:
-    return [float(x) for x in vector]
 
 
 if __name__ == "__main__":  # pragma: no cover - the helper process itself

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,60 +41,48 @@ class Copied:
     removed: int
 
 
+@contextmanager
+def _cursors(index_path: Path) -> Iterator[sqlite3.Connection]:
+    """The local index with the fleet's cursor tables, committed and closed after use."""
+    with closing(sqlite3.connect(index_path)) as db, db:
+        db.executescript(_CURSORS)
+        yield db
+
+
 def pending(index_path: Path, batch: int = BATCH) -> tuple[list[tuple[Any, ...]], dict[str, int]]:
     """Up to `batch` indexed lines not copied yet, and the cursor each file reaches with them."""
     if not index_path.exists():
         return [], {}
-    db = sqlite3.connect(index_path)
-    try:
-        db.executescript(_CURSORS)
+    with _cursors(index_path) as db:
         rows = db.execute(
             "select r.bestand, r.regel, r.ts, r.actor, r.role, r.type, r.taak, r.session, r.text "
             "from regels r left join vloot v on v.bestand = r.bestand "
             "where r.regel > coalesce(v.regel, 0) order by r.bestand, r.regel limit ?",
             (batch,),
         ).fetchall()
-    finally:
-        db.close()
-    reached: dict[str, int] = {}
-    for row in rows:
-        reached[row[0]] = max(reached.get(row[0], 0), int(row[1]))
-    return rows, reached
+    return rows, {row[0]: int(row[1]) for row in rows}  # in line order: each file's last row is the furthest
 
 
 def mark_copied(index_path: Path, reached: dict[str, int]) -> None:
-    db = sqlite3.connect(index_path)
-    try:
-        db.executescript(_CURSORS)
+    with _cursors(index_path) as db:
         db.executemany(
             "insert into vloot (bestand, regel) values (?, ?) "
             "on conflict (bestand) do update set regel = excluded.regel",
             list(reached.items()),
         )
-        db.commit()
-    finally:
-        db.close()
 
 
 def edited_files(index_path: Path) -> list[str]:
     """Day files indexed again since the last copy (edited): their lines in the shared copy are replaced."""
     if not index_path.exists():
         return []
-    db = sqlite3.connect(index_path)
-    try:
-        db.executescript(_CURSORS)
+    with _cursors(index_path) as db:
         return [str(row[0]) for row in db.execute("select bestand from vloot_opnieuw").fetchall()]
-    finally:
-        db.close()
 
 
 def mark_replaced(index_path: Path, files: list[str]) -> None:
-    db = sqlite3.connect(index_path)
-    try:
+    with _cursors(index_path) as db:
         db.executemany("delete from vloot_opnieuw where bestand = ?", [(f,) for f in files])
-        db.commit()
-    finally:
-        db.close()
 
 
 async def forget_machine(db: Executor, index_path: Path, machine: str) -> int:
@@ -104,18 +94,9 @@ async def forget_machine(db: Executor, index_path: Path, machine: str) -> int:
 
 
 def _rewind(index_path: Path) -> None:
-    if not index_path.exists():
-        return
-    db = sqlite3.connect(index_path)
-    try:
-        db.executescript(_CURSORS + "delete from vloot; delete from vloot_opnieuw;")
-    finally:
-        db.close()
-
-
-def key(row: tuple[Any, ...]) -> str:
-    _file, _line, ts, actor, role, kind, taak, session, text = row
-    return hashlib.sha256(f"{ts}\x1f{actor}\x1f{role}\x1f{kind}\x1f{taak}\x1f{session}\x1f{text}".encode()).hexdigest()
+    if index_path.exists():
+        with _cursors(index_path) as db:
+            db.executescript("delete from vloot; delete from vloot_opnieuw;")
 
 
 async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: int) -> Copied:
@@ -139,11 +120,12 @@ async def copy_new(db: Executor, index_path: Path, machine: str, *, keep_days: i
 
 
 def _line(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    """An indexed line as the shared copy holds it."""
+    """An indexed line as the shared copy holds it, keyed by a hash of the line."""
     bestand, _line, ts, actor, role, kind, taak, session, text = row
+    key = hashlib.sha256(f"{ts}\x1f{actor}\x1f{role}\x1f{kind}\x1f{taak}\x1f{session}\x1f{text}".encode()).hexdigest()
     moment = datetime.fromtimestamp(int(ts) / 1000, UTC)
     words = " ".join(terms(str(text), indexed=True))
-    return key(row), moment, actor, role, kind, taak, session, text, words, Path(bestand).name
+    return key, moment, actor, role, kind, taak, session, text, words, Path(bestand).name
 
 
 def windows(start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
@@ -193,10 +175,6 @@ async def count(db: Executor, scope: Scope, query: str, bound: int) -> int:
     return (await matches(db, scope, query, 0, bound))[1]
 
 
-async def whole_range(db: Executor, scope: Scope, limit: int) -> list[Any]:
-    return await fleet_archive.whole_range(db, scope.start, scope.end, scope.actor, scope.taak, limit)
-
-
 def tsquery(words: list[str]) -> str:
     """The words as a tsquery that matches any of them ('' for none), each quoted as a lexeme."""
     return " | ".join("'" + w.replace("'", "''").replace("\\", "\\\\") + "'" for w in dict.fromkeys(words))
@@ -218,52 +196,36 @@ async def recall(
     machine's lines in the shared copy (newest first instead of bm25: Postgres ranks only what it sorts).
     One read-only transaction; its statements are planned for their values every time, because a generic
     plan cannot tell a word in every line from a word in none (the two want opposite plans)."""
-    async with conn.transaction(readonly=True):
-        await fleet_archive.plan_per_value(conn)
-        found = await _recall(conn, query, now, zone, limit=limit, language=language, actor=actor, taak=taak)
-    if keep_days is not None and (found.range is None or found.range.start < now - timedelta(days=keep_days)):
-        found.notes.append(phrase("recall_fleet_keeps", days=keep_days))
-    return found
-
-
-async def _recall(
-    db: Executor,
-    query: str,
-    now: datetime,
-    zone: ZoneInfo,
-    *,
-    limit: int,
-    language: str,
-    actor: str | None,
-    taak: str | None,
-) -> Recall:
     parsed = parse_time(query, now, zone, language)
     words = query_terms(parsed.words)
     bound = limit + COUNT_BOUND
     scope = Scope(*database_bounds(parsed.range, now), actor, taak)
-    in_range = await count(db, scope, "", bound)
-    range_empty = parsed.range is not None and in_range == 0
-    if range_empty:
-        start, end = database_bounds(None, now)
-        scope = replace(scope, start=start, end=end)
-    wanted = tsquery(words)
-    rows, candidates = await matches(db, scope, wanted, limit, bound) if words else ([], 0)
-    found = ranked([_hit(r, matched=True) for r in rows])
-    per_word = {word: await count(db, scope, tsquery([word]), bound) for word in dict.fromkeys(words)}
-    step = fallback_step(
-        has_range=parsed.range is not None,
-        range_empty=range_empty,
-        has_words=bool(words),
-        hits=candidates,
-        spoken_in_range=in_range if parsed.range is not None else 0,  # an empty range's is 0 all the same
-        limit=limit,
-        semantic=False,
-    )
-    found.sort(key=lambda h: h.ts)
-    if step.extra is Extra.RANGE_IN_ORDER:
-        found, candidates = await _with_the_range(db, scope, found, limit), in_range
+    async with conn.transaction(readonly=True):
+        await fleet_archive.plan_per_value(conn)
+        in_range = await count(conn, scope, "", bound)
+        range_empty = parsed.range is not None and in_range == 0
+        if range_empty:
+            start, end = database_bounds(None, now)
+            scope = replace(scope, start=start, end=end)
+        rows, candidates = await matches(conn, scope, tsquery(words), limit, bound) if words else ([], 0)
+        found = ranked([_hit(r, matched=True) for r in rows])
+        per_word = {word: await count(conn, scope, tsquery([word]), bound) for word in dict.fromkeys(words)}
+        step = fallback_step(
+            has_range=parsed.range is not None,
+            range_empty=range_empty,
+            has_words=bool(words),
+            hits=candidates,
+            spoken_in_range=in_range if parsed.range is not None else 0,  # an empty range's is 0 all the same
+            limit=limit,
+            semantic=False,
+        )
+        found.sort(key=lambda h: h.ts)
+        if step.extra is Extra.RANGE_IN_ORDER:
+            found, candidates = await _with_the_range(conn, scope, found, limit), in_range
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
     notes = [phrase("recall_not_with_fleet")] if step.semantic_missed else []
+    if keep_days is not None and (parsed.range is None or parsed.range.start < now - timedelta(days=keep_days)):
+        notes.append(phrase("recall_fleet_keeps", days=keep_days))
     cut = max(0, candidates - len(numbered))
     fallback = phrase("recall_fleet", step=step.fallback)
     return Recall(now, parsed.range, fallback, numbered, in_range, cut, notes, per_word, bound)
@@ -272,7 +234,8 @@ async def _recall(
 async def _with_the_range(db: Executor, scope: Scope, found: list[Hit], limit: int) -> list[Hit]:
     """The words found too few lines: the range's other lines after them, in time order."""
     seen = {(h.actor, h.ts, h.text) for h in found}
-    rest = [h for h in map(_hit, await whole_range(db, scope, limit)) if (h.actor, h.ts, h.text) not in seen]
+    rows = await fleet_archive.whole_range(db, scope.start, scope.end, scope.actor, scope.taak, limit)
+    rest = [h for h in map(_hit, rows) if (h.actor, h.ts, h.text) not in seen]
     return (found + ranked(rest, after=len(found)))[:limit]
 
 

@@ -68,10 +68,6 @@ ID_PER_MS = 1_000_000  # room for a million lines per millisecond; ids stay belo
 ALL_TIME = (0, (2**63 - 1) // ID_PER_MS)  # in milliseconds: the largest range whose row ids fit SQLite
 
 
-def epoch_ms(ts: str) -> int:
-    return int(datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp() * 1000)
-
-
 _SQLITE_REASONS = {
     "file is not a database": "reason_not_sqlite",
     "database disk image is malformed": "reason_sqlite_damaged",
@@ -135,9 +131,7 @@ class Index:
         """An index of an older version: every file is read again (its words as this version indexes them).
         The lines stay the same, so the fleet's cursors stay; the stamps go, so every file is indexed anew."""
         for (bestand,) in self.db.execute("select bestand from bestanden").fetchall():
-            self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))
-            self.db.execute("delete from uitvoer where rowid in (select id from regels where bestand = ?)", (bestand,))
-            self.db.execute("delete from regels where bestand = ?", (bestand,))
+            self._drop_lines(bestand)
         self.db.execute("delete from bestanden")
 
     def _add(self, path: Path, lines: list[str], start: int) -> int:
@@ -145,32 +139,23 @@ class Index:
         for number, line in enumerate(lines[start:], start=start + 1):
             try:
                 record = loads(line)
-                ts = epoch_ms(str(record["ts"]))
+                ts = int(datetime.fromisoformat(str(record["ts"]).replace("Z", "+00:00")).timestamp() * 1000)
             except (ValueError, KeyError, TypeError):
                 continue  # not a record: kept in the file, not indexed
             text = str(record.get("text", ""))
             row_id = self._free_id(ts)
+            columns = [record.get(name) for name in ("actor", "role", "type", "session", "taak")]
             self.db.execute(
                 "insert into regels (id, ts, bestand, regel, actor, role, type, session, taak, text) "
                 "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row_id,
-                    ts,
-                    str(path),
-                    number,
-                    record.get("actor"),
-                    record.get("role"),
-                    record.get("type"),
-                    record.get("session"),
-                    record.get("taak"),
-                    text,
-                ),
+                (row_id, ts, str(path), number, *columns, text),
             )
             kind = record.get("type")
-            if kind == "tool_result":
-                self.db.execute("insert into uitvoer (rowid, terms) values (?, ?)", (row_id, index_terms(text)))
-            elif kind != "meta":
-                self.db.execute("insert into zoek (rowid, terms) values (?, ?)", (row_id, index_terms(text)))
+            if kind != "meta":
+                table = "uitvoer" if kind == "tool_result" else "zoek"
+                self.db.execute(
+                    f"insert into {table} (rowid, terms) values (?, ?)", (row_id, " ".join(terms(text, indexed=True)))
+                )
             added += 1
         return added
 
@@ -186,18 +171,17 @@ class Index:
             raise ValueError(f"more than {ID_PER_MS} archive lines in one millisecond")
         return int(highest) + 1
 
-    def _forget(self, bestand: str) -> None:
-        self.db.execute("delete from zoek where rowid in (select id from regels where bestand = ?)", (bestand,))
-        self.db.execute("delete from uitvoer where rowid in (select id from regels where bestand = ?)", (bestand,))
+    def _drop_lines(self, bestand: str) -> None:
+        for table in ("zoek", "uitvoer"):
+            self.db.execute(f"delete from {table} where rowid in (select id from regels where bestand = ?)", (bestand,))
         self.db.execute("delete from regels where bestand = ?", (bestand,))
+
+    def _forget(self, bestand: str) -> None:
+        self._drop_lines(bestand)
         self.db.execute("delete from bestanden where bestand = ?", (bestand,))
         # Edited: the fleet's copy of this file is replaced by what is in it now.
         self.db.execute("delete from vloot where bestand = ?", (bestand,))
         self.db.execute("insert or ignore into vloot_opnieuw (bestand) values (?)", (bestand,))
-
-
-def index_terms(text: str) -> str:
-    return " ".join(terms(text, indexed=True))
 
 
 def _hash_lines(lines: list[str]) -> str:

@@ -18,7 +18,6 @@ from worker.core.table import month_names, stamp
 from worker.core.terminal import one_line
 from worker.core.transcript import jsonl_lines
 
-FILE_NAME = "lll.jsonl"
 READ_TAIL_BYTES = 262_144
 MAX_OPEN = 20
 MAX_CHARS = 1500
@@ -33,7 +32,7 @@ class Event:
 
 
 def lll_path(data_dir: Path) -> Path:
-    return data_dir / FILE_NAME
+    return data_dir / "lll.jsonl"
 
 
 def append(path: Path, soort: str, onderwerp: str, now: datetime) -> None:
@@ -90,23 +89,19 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     closed = [e for e in events if e.soort == "klaar" and now - e.ts <= RECENTLY_CLOSED]
     if not topics and not closed:
         return ""
-    text = "\n".join(_lines(topics, closed, now, zone, "en" if language == "en" else "nl"))
-    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
+    language = "en" if language == "en" else "nl"
+    months = month_names(language)
 
-
-def _lines(topics: list[Event], closed: list[Event], now: datetime, zone: ZoneInfo, language: str) -> list[str]:
     def said(key: str, event: Event) -> str:  # one topic, one line: a line break must not print another topic
-        return message(key, language, topic=one_line(event.onderwerp), when=_when(event.ts, now, zone, language))
+        when = stamp(event.ts, now, zone, months, always_date=True)  # the one local time format of lists and logs
+        return message(key, language, topic=one_line(event.onderwerp), when=when)
 
     more = [message("lll.more", language, n=len(topics) - MAX_OPEN)] if len(topics) > MAX_OPEN else []
-    return [
+    lines = [
         message("lll.header", language),
         *(said("lll.open", event) for event in topics[-MAX_OPEN:]),
         *more,
         *(said("lll.closed", event) for event in closed[-5:]),
     ]
-
-
-def _when(moment: datetime, now: datetime, zone: ZoneInfo, language: str) -> str:
-    """The one local time format of lists and logs (`29 nov 15:00`)."""
-    return stamp(moment, now, zone, month_names("en" if language == "en" else "nl"), always_date=True)
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"

@@ -4,7 +4,6 @@ order, under a header that says honestly what was searched and which fallback wa
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from enum import Enum
@@ -116,8 +115,7 @@ class Recall:
 
 @dataclass(frozen=True)
 class _Scope:
-    """Where one recall searches: the index, the rows' filter and its values, the time bounds, how many lines
-    it shows and where counting stops."""
+    """Where one recall searches, how many lines it shows and where counting stops."""
 
     index: Index
     bounds: tuple[int, int]
@@ -179,13 +177,9 @@ def recall(
         semantic=vectors is not None,
     )
     notes = [why_no_vectors] if step.semantic_missed else []
-
-    def in_order() -> tuple[list[Hit], int]:
-        return _matched_then_range(scope, found), spoken_in_range
-
     query_words = " ".join(parsed.words)
     found, candidates = _extended(
-        step, scope, vectors, query_words, (found, candidates), notes, in_order if bounded else None
+        step, scope, vectors, query_words, (found, candidates), notes, spoken_in_range if bounded else None
     )
     cut = max(0, candidates - len(found))
     return Recall(now, parsed.range, step.fallback, found, in_range, cut, notes, per_word, scope.bound)
@@ -195,7 +189,7 @@ def _scoped(scope: _Scope, time_range: TimeRange | None) -> tuple[_Scope, int]:
     """The scope of the time range, with the lines in it; all time when there is none or it holds nothing."""
     if time_range is None:
         return scope, scope.count(*scope.where)
-    in_range = replace(scope, bounds=(_ms(time_range.start), _ms(time_range.end)))
+    in_range = replace(scope, bounds=(int(time_range.start.timestamp() * 1000), int(time_range.end.timestamp() * 1000)))
     lines = in_range.count(*in_range.where)
     return (in_range if lines else scope), lines
 
@@ -211,7 +205,9 @@ def _exact(scope: _Scope, words: list[str], by_rank: bool, tables: tuple[str, ..
 
 
 def _per_word(scope: _Scope, words: list[str], tables: tuple[str, ...]) -> dict[str, int]:
-    return {word: min(scope.bound, sum(_word_count(scope, word, t) for t in tables)) for word in dict.fromkeys(words)}
+    """How many lines in the range each word matched (said in the header, and plainly when it is none)."""
+    counts = {w: sum(_count_matching(scope, *_matching(scope, [w], t)) for t in tables) for w in dict.fromkeys(words)}
+    return {word: min(scope.bound, n) for word, n in counts.items()}
 
 
 def _extended(
@@ -221,23 +217,25 @@ def _extended(
     query: str,
     exact: tuple[list[Hit], int],
     notes: list[Phrase],
-    in_order: Callable[[], tuple[list[Hit], int]] | None,
+    spoken_in_range: int | None,
 ) -> tuple[list[Hit], int]:
     """The lines shown and how many there were: what the fallback step adds to the exact hits, each part in time
-    order. `in_order`: the range in time order after the hits, when there is a range with lines in it; also
-    what is shown when the semantic extra fails (the header's notes say so, and how many lines the vectors
-    have not reached)."""
+    order. `spoken_in_range`, when there is a range with lines in it: the range is shown in time order after the
+    hits; also when the semantic extra fails (the header's notes say so, and how many lines the vectors have
+    not reached)."""
     found, candidates = exact
-    if step.extra is Extra.RANGE_IN_ORDER and in_order is not None:
-        return in_order()
+    if step.extra is Extra.RANGE_IN_ORDER and spoken_in_range is not None:
+        return _matched_then_range(scope, found), spoken_in_range
     if step.extra is not Extra.SEMANTIC or vectors is None:
         return sorted(found, key=lambda h: h.ts), candidates
     try:  # only the question is embedded: lines without a vector wait for the indexer, and the header says so
         near = _by_meaning(scope, vectors, query, min(SEMANTIC_LINES, scope.limit - len(found)), found)
         missing = vectors.missing(scope.bounds)
     except Exception as error:  # the optional extra must never cost the exact answer
-        notes.append(meaning_skipped(error))
-        found, candidates = in_order() if in_order else exact
+        reason = " ".join(str(error).split())[:120] or type(error).__name__
+        notes.append(phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}"))
+        if spoken_in_range is not None:
+            found, candidates = _matched_then_range(scope, found), spoken_in_range
         return sorted(found, key=lambda h: h.ts), candidates
     notes.append(phrase("recall_by_meaning", near=len(near), found=len(found)))
     if missing:
@@ -262,12 +260,6 @@ def _matched_then_range(scope: _Scope, found: list[Hit]) -> list[Hit]:
     seen = {h.id for h in found}
     rest = ranked([h for h in map(_hit, rows) if h.id not in seen], after=len(found))
     return (sorted(found, key=lambda h: h.ts) + rest)[: scope.limit]
-
-
-def meaning_skipped(error: BaseException) -> Phrase:
-    """The header's note when the semantic extra failed (a damaged vector file, a model that would not load)."""
-    reason = " ".join(str(error).split())[:120] or type(error).__name__
-    return phrase("recall_meaning_skipped", reason=f"{type(error).__name__}: {reason}")
 
 
 def _by_meaning(scope: _Scope, vectors: Vectors, query: str, wanted: int, exact: list[Hit]) -> list[Hit]:
@@ -343,11 +335,6 @@ def _best_ranked(scope: _Scope, values: tuple[object, ...], table: str) -> list[
     return [_hit(rows[row_id]) for row_id in best if row_id in rows]
 
 
-def _word_count(scope: _Scope, word: str, table: str) -> int:
-    """How many lines in the range one word matched (said in the header, and plainly when it is none)."""
-    return _count_matching(scope, *_matching(scope, [word], table))
-
-
 def _matching(scope: _Scope, words: list[str], table: str) -> tuple[str, tuple[object, ...]]:
     """The lines in the scope that hold one of the words, as a `from` clause and its values."""
     assert table in ("zoek", "uitvoer")
@@ -368,10 +355,6 @@ def _count_matching(scope: _Scope, joined: str, values: tuple[object, ...]) -> i
 
 def _hit(row: tuple[object, ...]) -> Hit:
     return Hit(*row)  # type: ignore[arg-type]
-
-
-def _ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
 
 
 def render(result: Recall, zone: ZoneInfo, *, max_chars: int = MAX_CHARS, language: str = "nl") -> str:
@@ -424,11 +407,15 @@ class _Page:
 
     @property
     def word_counts(self) -> str:
+        """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly; inside a time
+        range, `(niet in het bereik)`, because it may well be on another day."""
         result = self.result
-        # Counted inside the range: a word it lacks may well be on another day.
         ranged = result.range is not None and result.in_range > 0
         in_range = ranged if result.words_in_range is None else result.words_in_range
-        return word_counts(result.per_word, self.counted, ranged=in_range, language=self.language)
+        nothing = f" ({self.words['none_in_range' if in_range else 'nowhere']})"
+        return ", ".join(
+            f"{word} {self.counted(n)}" + (nothing if n == 0 else "") for word, n in result.per_word.items()
+        )
 
     def entry(self, hit: Hit, mixed: bool) -> tuple[str, str]:
         """The line's prefix (time, mark, actor) and its text. Marks are needed only where matching lines stand
@@ -453,29 +440,24 @@ class _Page:
 def _fitted(page: _Page, max_chars: int) -> dict[int, str]:
     """The lines that fit, by their place in time order. They are taken in the search's order (the newest, or the
     best ranked, first) until the output is full, and then shown in time order: cutting the time order itself
-    dropped the newest matches, and squeezed a short line from days later in after a gap."""
+    dropped the newest matches, and squeezed a short line from days later in after a gap. A line of 9,000
+    characters was counted as shown and never printed, and one that filled the output would push every later
+    line out: one longer than the room or than one entry may take is shortened when a useful part fits."""
     hits = page.result.hits
     kept: dict[int, str] = {}
     used = len(page.header(len(hits)))  # the header says how many are shown: never more digits than this
     mixed = any(not h.matched for h in hits) and any(h.matched for h in hits)
     for place in sorted(range(len(hits)), key=lambda n: hits[n].rank):
         prefix, text = page.entry(hits[place], mixed)
-        line = _fitting(prefix, text, min(max_chars - used - 1, ENTRY_MAX_CHARS), page.words["shortened"])
-        if line is None:
-            break
+        room = min(max_chars - used - 1, ENTRY_MAX_CHARS)
+        line = hanging(prefix, text)
+        if len(line) > room:
+            if room < SHORTENED_AT_LEAST:
+                break
+            line = shortened(prefix, text, room, page.words["shortened"])
         kept[place] = line
         used += len(line) + 1
     return kept
-
-
-def _fitting(prefix: str, text: str, room: int, said: str) -> str | None:
-    """The entry, or shortened to the room left; None when not even a useful part of it fits. A line of 9,000
-    characters was counted as shown and never printed, and one that filled the output would push every later
-    line out; one longer than the room or than one entry may take is shortened when a useful part fits."""
-    line = hanging(prefix, text)
-    if len(line) <= room:
-        return line
-    return shortened(prefix, text, room, said) if room >= SHORTENED_AT_LEAST else None
 
 
 # A line is shortened to the room left only when at least this much of it can be shown; no entry takes more
@@ -502,16 +484,6 @@ def shortened(prefix: str, text: str, room: int, said: str) -> str:
     return entry(low)
 
 
-def word_counts(
-    per_word: dict[str, int], counted: Callable[[int], str] = str, *, ranged: bool = False, language: str = "nl"
-) -> str:
-    """`budget 3, olifant 0 (nergens gevonden)`: a word that matched nothing is said plainly; inside a time
-    range, `(niet in het bereik)`, because it may well be on another day."""
-    words = area_words("recall", "en" if language == "en" else "nl")
-    nothing = f" ({words['none_in_range']})" if ranged else f" ({words['nowhere']})"
-    return ", ".join(f"{word} {counted(n)}" + (nothing if n == 0 else "") for word, n in per_word.items())
-
-
 def as_json(result: Recall, zone: ZoneInfo, language: str = "nl") -> str:
     """The keys and the values of the domain (`bron`) keep their Dutch names; sentences for a reader are said in
     the run's language, as the header says them."""
@@ -526,12 +498,7 @@ def as_json(result: Recall, zone: ZoneInfo, language: str = "nl") -> str:
             "regels": [
                 {
                     "ts": iso_utc(h.ts),
-                    "actor": h.actor,
-                    "role": h.role,
-                    "type": h.type,
-                    "text": h.text,
-                    "session": h.session,
-                    "taak": h.taak,
+                    **{name: getattr(h, name) for name in ("actor", "role", "type", "text", "session", "taak")},
                     "bron": "betekenis" if h.by_meaning else "woorden" if h.matched else "bereik",
                     **({"machine": h.machine} if h.machine is not None else {}),
                 }

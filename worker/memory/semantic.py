@@ -50,18 +50,12 @@ create table if not exists ingebed (id integer primary key, hash text not null);
 
 # Only what was said: tool calls and meta lines are not what a half-remembered question is about. As the
 # exact index's partial index regels_gezegd says it, so that counting the lines without a vector uses it.
-_SPOKEN = "r.type = 'text' and length(trim(r.text)) >= 2"
+_MISSING = """from idx.regels r where r.id >= ? and r.id < ? and r.type = 'text' and length(trim(r.text)) >= 2
+    and not exists (select 1 from ingebed e where e.id = r.id)"""
 
 NAMED = {
-    "missing": f"""
-        select r.id, r.ts, r.text from idx.regels r
-        where r.id >= ? and r.id < ? and {_SPOKEN}
-          and not exists (select 1 from ingebed e where e.id = r.id)
-        order by r.id desc limit ?""",
-    "missing_count": f"""
-        select count(*) from idx.regels r
-        where r.id >= ? and r.id < ? and {_SPOKEN}
-          and not exists (select 1 from ingebed e where e.id = r.id)""",
+    "missing": f"select r.id, r.ts, r.text {_MISSING} order by r.id desc limit ?",
+    "missing_count": f"select count(*) {_MISSING}",
     "count": "select count(*) from ingebed",
     "any_in": "select exists (select 1 from ingebed where id >= ? and id < ?)",
     "orphans": "select e.id from ingebed e where not exists (select 1 from idx.regels r where r.id = e.id)",
@@ -105,11 +99,7 @@ def install_command() -> str:
 
 
 def text_hash(text: str) -> str:
-    return hashlib.blake2b(_embedded_part(text).encode("utf-8"), digest_size=12).hexdigest()
-
-
-def _embedded_part(text: str) -> str:
-    return text[:EMBED_CHARS]
+    return hashlib.blake2b(text[:EMBED_CHARS].encode("utf-8"), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -178,11 +168,10 @@ class Vectors:
         """Lines with a vector; reading it opens the file, so a damaged one is found here."""
         return int(self.db.execute(NAMED["count"]).fetchall()[0][0])  # type: ignore[arg-type]
 
-    def forget_orphans(self) -> int:
+    def forget_orphans(self) -> None:
         """Vectors whose line left the exact index (a rewritten day file): deleted."""
         orphans = [int(row[0]) for row in self.db.execute(NAMED["orphans"]).fetchall()]  # type: ignore[arg-type]
         self._forget(orphans)
-        return len(orphans)
 
     def nearest(self, query: str, bounds: tuple[int, int], k: int, skip: set[int]) -> list[int]:
         """Row ids of at most `k` spoken lines in the range closest in meaning to `query`, closest first and
@@ -221,7 +210,7 @@ class Vectors:
         return bool(current) and text_hash(str(current[0][1])) == current[0][2]
 
     def _embed(self, rows: Sequence[tuple[int, int, str]]) -> None:
-        vectors = self.embedder.passage([_embedded_part(text) for _, _, text in rows])
+        vectors = self.embedder.passage([text[:EMBED_CHARS] for _, _, text in rows])
         with self.db:
             for (row_id, ts, text), vector in zip(rows, vectors, strict=True):
                 # Another indexer run may have embedded the same line meanwhile: the first one made stays.
