@@ -43,13 +43,17 @@ def _checked(args: argparse.Namespace, settings: Settings | HookPlace) -> tuple[
         args.bot = check_bot_name(args.bot)  # `--bot Paco` is paco, as on every other way in
     if args.taak is not None:
         check_task_id(args.taak)
+    _check_combination(args)
+    return limit, query
+
+
+def _check_combination(args: argparse.Namespace) -> None:
     if args.vloot and (args.taken or args.uitvoer):
         raise InvalidInput("fleet_combination", option="--taken" if args.taken else "--uitvoer")
     if (args.taken or args.vloot) and os.environ.get("TAAK_SOCKET"):
         # A queue session holds no database access (design section 12): an answer from any other database,
         # the embedded one of a data folder for instance, would be wrong without saying so.
         raise Refused("recall_needs_database", option="--taken" if args.taken else "--vloot")
-    return limit, query
 
 
 def _said(result: Any, args: argparse.Namespace, settings: Settings | HookPlace) -> int:

@@ -102,11 +102,9 @@ def render_digest(facts: DigestFacts, zone: ZoneInfo, language: str) -> str:
 
 
 def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[datetime], str]) -> list[str]:
-    """Each section in its order, empty when it has nothing to say."""
+    """Each section in its order, empty when it has nothing to say: the tasks', then the bots'."""
     failed = [c for c in facts.closed if c.status == "mislukt"]
     finished = [c for c in facts.closed if c.status == "klaar"]
-    braked = ", ".join(b.bot for b in facts.bots if b.geremd)
-    busy = [b for b in facts.bots if b.sessies_vandaag or b.klaar_vandaag or b.kosten_vandaag or b.dringend_vandaag]
     return [
         _section(
             say("digest.waiting", n=len(facts.waiting)), [_waiting(w, facts, language, say) for w in facts.waiting]
@@ -115,6 +113,14 @@ def _sections(facts: DigestFacts, language: str, say: Say, moment: Callable[[dat
         _section(say("digest.due", n=len(facts.due)), [_due(d, say, moment) for d in facts.due]),
         _section(say("digest.unserved", n=len(facts.unserved)), _unserved(facts.unserved, say)),
         _section(say("digest.finished", n=len(finished)), [_finished(c, say) for c in finished]),
+        *_bot_sections(facts, say),
+    ]
+
+
+def _bot_sections(facts: DigestFacts, say: Say) -> list[str]:
+    braked = ", ".join(b.bot for b in facts.bots if b.geremd)
+    busy = [b for b in facts.bots if b.sessies_vandaag or b.klaar_vandaag or b.kosten_vandaag or b.dringend_vandaag]
+    return [
         say("digest.braked", bots=braked) if braked else "",
         _section(say("digest.bots"), [_bot_day(b, facts.urgent_limit, say) for b in busy]),
     ]

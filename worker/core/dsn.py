@@ -244,11 +244,15 @@ def _redact_userinfo(url: str) -> str:
     if sep and at and ":" in userinfo:
         return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
     try:
-        parts = urlsplit(url)
-        if not parts.password:
-            return url
-        port = f":{parts.port}" if parts.port else ""
+        return _without_password(url)
     except ValueError:  # unparsable: whatever stands left of the last '@' may be a password, none of it is shown
         return f"{scheme}://…@{host}" if sep and at else "<…>"
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    port = f":{parts.port}" if parts.port else ""
     netloc = f"{parts.username or ''}:***@{parts.hostname or ''}{port}"
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))

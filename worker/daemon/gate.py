@@ -546,10 +546,8 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
         if is_blank(bewijs):
             raise Refused("no_evidence", id=str(request.get("id")))
         return {"bewijs": check_text(bewijs, "bewijs"), "tekst": check_text(text, "tekst", required=False)}
-    if op == "blokkeer":  # `--dringend`: the question goes to the owner at once (worker/core/owner_channel.py)
-        if request.get("dringend") not in (None, True):
-            raise InvalidInput("not_a_switch", what="dringend")
-        return {"vraag": check_text(text, "vraag"), **({"dringend": True} if request.get("dringend") else {})}
+    if op == "blokkeer":
+        return {"vraag": check_text(text, "vraag"), **_urgent(request)}
     if op == "vrijgeven":
         if request.get("reden") in (None, ""):
             return reason_fields(phrase("row_released_by_session"))
@@ -557,6 +555,13 @@ def _checked_fields(op: str, request: dict[str, Any]) -> dict[str, Any]:
     if op == "stap":
         return {"tekst": check_text(text, "volgende stap", max_chars=VOLGENDE_STAP_MAX_CHARS)}
     raise InvalidInput("unknown_op", op=op)
+
+
+def _urgent(request: dict[str, Any]) -> dict[str, Any]:
+    """`--dringend`: the question goes to the owner at once (worker/core/owner_channel.py)."""
+    if request.get("dringend") not in (None, True):
+        raise InvalidInput("not_a_switch", what="dringend")
+    return {"dringend": True} if request.get("dringend") else {}
 
 
 # What a session may say beside a row: its compaction's files and trigger, and the phrase of a compaction row (its
@@ -604,7 +609,7 @@ def _as_row(entry: Entry, language: str) -> str:
     if entry.op == "stap":
         return f"notitie, {phrase('row_next_step', step=f['tekst']).said(language)}"
     kind = str(f.get("soort") or ROW_OF_OP.get(entry.op, entry.op)).replace("_", " ")
-    said = str(f.get("tekst") or f.get("vraag") or f.get("bewijs") or f.get("reden") or "")
+    said = next((str(f[key]) for key in ("tekst", "vraag", "bewijs", "reden") if f.get(key)), "")
     if entry.op in ("vrijgeven", "resultaat"):
         kept = kept_phrase(said, f.get("zin") or f.get("meta", {}).get("zin"))
         said = kept.said(language) if kept is not None else said

@@ -36,6 +36,7 @@ from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand
 from worker.core.session_plan import SessionPlan, build_argv, build_env, session_env
 from worker.core.session_plan import settings_json as hook_settings_json
+from worker.core.stream import Result
 from worker.core.table import dollars
 from worker.core.wake import could_win
 from worker.daemon import outbox
@@ -950,16 +951,20 @@ def _no_result_phrase(report: SessionReport) -> Phrase:
     return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)
 
 
+def _figures(result: Result) -> dict[str, object]:
+    return {
+        "turns": result.num_turns if result.num_turns is not None else "?",
+        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
+        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
+    }
+
+
 def _result_phrase(report: SessionReport) -> Phrase:
     result = report.result
     if result is None:
         return _no_result_phrase(report)
     text = (result.text or result.subtype or "").strip()
-    figures: dict[str, object] = {
-        "turns": result.num_turns if result.num_turns is not None else "?",
-        "duration": duration(result.duration_ms / 1000) if result.duration_ms is not None else "?",
-        "cost": dollars(result.total_cost_usd) if result.total_cost_usd is not None else "?",
-    }
+    figures = _figures(result)
     key = "row_result_error" if result.is_error else "row_result"
     if not text:  # a result line that says nothing: no `: ` with nothing after it
         return phrase("row_result_error_no_text" if result.is_error else "row_result_no_text", **figures)

@@ -70,11 +70,7 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
             raise
         raise DatabaseRefusesConnections(str(exc).splitlines()[0]) from exc
     except asyncpg.UndefinedObjectError as exc:  # asyncpg sends a URL parameter it does not know as a setting
-        named = re.search(r'"([^"]*)"', str(exc))
-        name = named[1] if named else "?"
-        in_options = re.search(rf"(?:-c\s*|--){re.escape(name)}=", url_parameter(given, "options") or "")
-        key = "url_unknown_setting" if in_options else "url_unknown_parameter"
-        raise InvalidInput(key, url=redact(given), name=name) from None
+        raise _unknown_parameter(exc, given) from None
     except asyncpg.ClientConfigurationError as exc:  # sslmode=verify-ca/verify-full without the root certificate
         raise InvalidInput("url_unusable", url=redact(given), reason=_client_configuration(exc)) from None
     except FileNotFoundError:  # asyncpg does not say which file; a certificate the URL names that is not there
@@ -83,6 +79,15 @@ async def open_connection(*args: Any, **options: Any) -> asyncpg.Connection:
             raise
         raise InvalidInput("url_missing_file", url=redact(given), name=missing[0], path=missing[1]) from None
     return connection
+
+
+def _unknown_parameter(exc: Exception, given: str) -> InvalidInput:
+    """The parameter the server does not know, said as a setting where the URL's `options` gave it as one."""
+    named = re.search(r'"([^"]*)"', str(exc))
+    name = named[1] if named else "?"
+    in_options = re.search(rf"(?:-c\s*|--){re.escape(name)}=", url_parameter(given, "options") or "")
+    key = "url_unknown_setting" if in_options else "url_unknown_parameter"
+    return InvalidInput(key, url=redact(given), name=name)
 
 
 def missing_certificate(url: str) -> tuple[str, str] | None:
@@ -199,7 +204,12 @@ def known_reason(cause: BaseException) -> Phrase | None:
         return phrase("connection_closed")
     if isinstance(cause, OSError) and cause.errno:
         return OsReason("os", (("errno", cause.errno), ("strerror", cause.strerror)))
-    named = re.search(r'"([^"]*)" does not exist', text)  # a database or role the server says does not exist
+    return _named_reason(cause, text)
+
+
+def _named_reason(cause: BaseException, text: str) -> Phrase | None:
+    """A database or role the server says does not exist, by its name."""
+    named = re.search(r'"([^"]*)" does not exist', text)
     for kinds, key in _NAMED:
         if named and isinstance(cause, kinds):
             return phrase(key, name=named.group(1))

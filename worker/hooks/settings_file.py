@@ -118,9 +118,13 @@ def _old_hook(event: str, hook: dict[str, Any], home: Path) -> OldHook | None:
     named = next((name for name in OLD_SCRIPTS if name in _file_names(command)), None)
     if named is not None:
         return OldHook(event, command, OLD_SCRIPTS[named])
-    if event in _OUR_EVENTS_WITH_REPORTS and any(_writes_compact_reports(p) for _, p in _scripts(command, home) if p):
+    if event in _OUR_EVENTS_WITH_REPORTS and _script_writes_reports(command, home):
         return OldHook(event, command, "old_hook_other_reports")
     return None
+
+
+def _script_writes_reports(command: str, home: Path) -> bool:
+    return any(path is not None and _writes_compact_reports(path) for _word, path in _scripts(command, home))
 
 
 def without(settings: dict[str, Any], hooks: list[DeadHook] | list[OldHook]) -> dict[str, Any]:
@@ -220,8 +224,7 @@ def _script_of(word: str, home: Path, *, relative_known: bool) -> tuple[str, Pat
     """The script a word names, on PATH or as a path (`~` and `$HOME` filled in), and where it is when it is there;
     None when this cannot be told here."""
     if "/" not in word and not word.startswith("~"):
-        found = shutil.which(word)
-        return None if found is None and not relative_known else (word, Path(found) if found else None)
+        return _on_path(word, relative_known=relative_known)
     if not word.startswith(("/", "~", "$HOME")) and not relative_known:
         return None
     expanded = os.path.expandvars(word.replace("~", str(home), 1) if word.startswith("~") else word)
@@ -230,6 +233,11 @@ def _script_of(word: str, home: Path, *, relative_known: bool) -> tuple[str, Pat
         return None  # a variable only the hook's own run has ($CLAUDE_PROJECT_DIR): cannot be checked here
     path = Path(expanded)
     return word, path if path.exists() else None
+
+
+def _on_path(word: str, *, relative_known: bool) -> tuple[str, Path | None] | None:
+    found = shutil.which(word)
+    return None if found is None and not relative_known else (word, Path(found) if found else None)
 
 
 class BadSettingsFile(ValueError):

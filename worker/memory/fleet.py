@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 
 import anyio
 
-from worker.core.phrases import phrase
-from worker.core.timephrase import database_bounds, parse_time
+from worker.core.phrases import Phrase, phrase
+from worker.core.timephrase import TimeRange, database_bounds, parse_time
 from worker.db import fleet_archive
 from worker.db.sqlfiles import Connected, Executor
 from worker.memory.index import terms
@@ -223,12 +223,18 @@ async def recall(
         if step.extra is Extra.RANGE_IN_ORDER:
             found, candidates = await _with_the_range(conn, scope, found, limit), in_range
     numbered = [replace(h, id=n) for n, h in enumerate(found)]
-    notes = [phrase("recall_not_with_fleet")] if step.semantic_missed else []
-    if keep_days is not None and (parsed.range is None or parsed.range.start < now - timedelta(days=keep_days)):
-        notes.append(phrase("recall_fleet_keeps", days=keep_days))
+    notes = _notes(step.semantic_missed, parsed.range, now, keep_days)
     cut = max(0, candidates - len(numbered))
     fallback = phrase("recall_fleet", step=step.fallback)
     return Recall(now, parsed.range, fallback, numbered, in_range, cut, notes, per_word, bound)
+
+
+def _notes(semantic_missed: bool, asked: TimeRange | None, now: datetime, keep_days: int | None) -> list[Phrase]:
+    """What the header adds: no meaning search over the fleet, and a range older than the shared copy keeps."""
+    notes = [phrase("recall_not_with_fleet")] if semantic_missed else []
+    if keep_days is not None and (asked is None or asked.start < now - timedelta(days=keep_days)):
+        notes.append(phrase("recall_fleet_keeps", days=keep_days))
+    return notes
 
 
 async def _with_the_range(db: Executor, scope: Scope, found: list[Hit], limit: int) -> list[Hit]:

@@ -89,7 +89,11 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
     closed = [e for e in events if e.soort == "klaar" and now - e.ts <= RECENTLY_CLOSED]
     if not topics and not closed:
         return ""
-    language = "en" if language == "en" else "nl"
+    text = "\n".join(_lines(topics, closed, now, zone, "en" if language == "en" else "nl"))
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
+
+
+def _lines(topics: list[Event], closed: list[Event], now: datetime, zone: ZoneInfo, language: str) -> list[str]:
     months = month_names(language)
 
     def said(key: str, event: Event) -> str:  # one topic, one line: a line break must not print another topic
@@ -97,11 +101,9 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
         return message(key, language, topic=one_line(event.onderwerp), when=when)
 
     more = [message("lll.more", language, n=len(topics) - MAX_OPEN)] if len(topics) > MAX_OPEN else []
-    lines = [
+    return [
         message("lll.header", language),
         *(said("lll.open", event) for event in topics[-MAX_OPEN:]),
         *more,
         *(said("lll.closed", event) for event in closed[-5:]),
     ]
-    text = "\n".join(lines)
-    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 2].rsplit("\n", 1)[0] + "\n…"
