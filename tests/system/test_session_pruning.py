@@ -55,7 +55,9 @@ async def test_a_finished_tasks_quiet_folder_goes_after_its_lines_are_archived_a
     (sessions / "notities").mkdir()  # not a task's folder: never touched
     for folder, days in ((finished, 40), (waiting, 40), (recent, 2), ("notities", 400)):
         age(sessions / folder, days)
-    assert archived_texts(tmp_path / "data") == []  # nothing archived yet: the first indexer run came too early
+    # The first daemon's indexer ran at its start, as a rule before the session ended: its lines are archived by
+    # the second daemon, which removes the folder only after that run (on a loaded machine the first run can come
+    # after the session's end and archive them already; the folder still waits for the second daemon's run).
     before = run_taak(env, "doctor")
     (line,) = [x for x in before.out.splitlines() if "sessiemappen:" in x]
     assert " in 4 taakmappen (" in line, line
