@@ -44,14 +44,11 @@ async def _committed(conn: asyncpg.Connection) -> int:
     return int(await conn.fetchval("select xact_commit from pg_stat_database where datname = current_database()"))
 
 
-async def _daemon(
-    worker: Worker, pool: asyncpg.Pool, poll_seconds: float, stop: asyncio.Event, waits: list[float]
-) -> int:
+async def _daemon(worker: Worker, poll_seconds: float, stop: asyncio.Event, waits: list[float]) -> int:
     """One daemon's claim loop in poll mode, as the worker runs it: a look, then the wait; returns its looks."""
     wait, looks = 0.0, 0
     while not stop.is_set():
-        async with pool.acquire() as conn:
-            claim = await worker._claim_on(conn, str(uuid.uuid4()))
+        claim = await worker._claim(str(uuid.uuid4()))  # on a connection of the pool all daemons here share
         looks += 1
         wait = next_poll_wait(wait, claim is not None, poll_seconds)
         waits.append(wait)
@@ -87,11 +84,11 @@ async def _measure(url: str, daemons: int, poll_seconds: float, warm_up: float, 
                     listen=False,
                 )
                 worker = Worker(settings, database)
-                worker._store = Store(pool, settings)
+                worker._store, worker.pool = Store(pool, settings), pool
                 workers.append(worker)
             waits: list[list[float]] = [[] for _ in workers]
             loops = [
-                asyncio.create_task(_daemon(w, pool, poll_seconds, stop, waited))
+                asyncio.create_task(_daemon(w, poll_seconds, stop, waited))
                 for w, waited in zip(workers, waits, strict=True)
             ]
             await asyncio.sleep(warm_up)  # the waits have grown to TAAK_POLL_SECONDS
