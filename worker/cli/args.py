@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from worker.cli.guard import GuardedOutput, OutputLost
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
@@ -509,9 +509,18 @@ def unless_blank(value: str | None) -> str | None:
     return None if value is None or is_blank(value) else value
 
 
-def session_task(settings: Any, explicit: str | None) -> tuple[str, str | None]:
-    """The task to act on and the token that goes with it (only the session's own task has one). `settings`: the
-    settings, or in a queue session what its environment says (worker/cli/session.py)."""
+class OwnTask(Protocol):
+    """The task a command acts on when it names none: the settings', or in a queue session its environment's."""
+
+    @property
+    def id(self) -> str | None: ...
+
+    @property
+    def token(self) -> str | None: ...
+
+
+def session_task(settings: OwnTask, explicit: str | None) -> tuple[str, str | None]:
+    """The task to act on and the token that goes with it (only the session's own task has one)."""
     task_id = explicit or settings.id
     if task_id is None:
         raise InvalidInput("no_id")
