@@ -212,7 +212,7 @@ def _ledger(with_log: bool) -> Callable[[asyncpg.Connection], Step]:
             assert claim is not None
             if with_log:
                 await ledger.log(claim.task.id, Soort.STAP_KLAAR, "stap", token=claim.token, bot="paco")
-            await ledger.klaar(claim.task.id, "/tmp/bewijs", "klaar", token=claim.token, bot="paco")
+            await ledger.klaar(claim.task.id, "/tmp/bewijs", "klaar", token=claim.token)
 
         return step
 

@@ -111,7 +111,7 @@ def _ledger_step(with_log: bool) -> Callable[[asyncpg.Pool], Awaitable[bool]]:
                 return False
             if with_log:
                 await ledger.log(claim.task.id, Soort.STAP_KLAAR, "stap", token=claim.token, bot="paco")
-            await ledger.klaar(claim.task.id, "/tmp/bewijs", "klaar", token=claim.token, bot="paco")
+            await ledger.klaar(claim.task.id, "/tmp/bewijs", "klaar", token=claim.token)
             return True
 
     return step

@@ -268,7 +268,7 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
     claimed = await ledger_on(conn, machine="mac").claim(["paco"])
     assert claimed is not None
-    await ledger_on(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token, bot="jamal")
+    await ledger_on(conn).klaar(task_id, "/tmp/foto.jpg", "met de hand", token=claimed.token)
     page = client.get("/").text
     done = area_words("cockpit", "nl")["done_label"]  # the fixture's cockpit speaks Dutch, in UTC
     assert f">paco {done}</text>" in page
@@ -303,7 +303,7 @@ async def test_the_pictures_days_are_the_pages_days_whatever_zone_the_database_k
     task_id = await new_task(conn)
     claimed = await ledger.claim(["paco"])
     assert claimed is not None
-    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot="paco")
+    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token)
     page = client.get("/").text
     day = f"{today.day} {month_names('nl')[today.month - 1]}"
     assert f"<title>paco klaar {day}: 1</title>" in page, re.findall(r"<title>paco [^<]*</title>", page)
@@ -362,9 +362,9 @@ async def test_the_owner_is_in_no_picture_and_a_bots_finished_and_failed_stand_t
         claimed = await ledger.claim([bot])
         assert claimed is not None
         if finish:
-            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token)
         else:
-            await ledger.vrijgeven(task_id, claimed.token, "lukt niet", bot=bot)
+            await ledger.vrijgeven(task_id, claimed.token, "lukt niet")
     pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
     assert len(pictures) == 4
     assert not [p for p in pictures if "jamal" in p]
@@ -751,13 +751,11 @@ async def test_sessions_per_finished_task_are_counted_as_the_overview_counts_the
     first = await ledger.claim(["paco"])
     assert first is not None
     assert first.task.id == finished
-    assert await ledger.vrijgeven_poging_terug(
-        finished, first.task.lease_token or "", bot="paco", reden="x", sessie=None
-    )
+    assert await ledger.vrijgeven_poging_terug(finished, first.task.lease_token or "", reden="x", sessie=None)
     second = await ledger.claim(["paco"])
     assert second is not None
     assert second.task.id == finished
-    await ledger.klaar(finished, "/tmp/bewijs", "klaar", token=second.task.lease_token or "", bot="paco")
+    await ledger.klaar(finished, "/tmp/bewijs", "klaar", token=second.task.lease_token or "")
     await new_task(conn, "Loopt nog")
     assert await ledger.claim(["paco"]) is not None  # a third session today, of a task not finished
     overview = await conn.fetchval("select sessies_per_klare_taak from taak_overzicht where bot = 'paco'")
@@ -787,8 +785,8 @@ async def test_the_before_and_after_pictures_stand_each_bots_bar_beside_the_othe
             claimed = await ledger.claim([bot])
             assert claimed is not None
             if n < sessions - 1:
-                await ledger.vrijgeven_poging_terug(task_id, claimed.token, bot=bot, reden="x", sessie=None)
-        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+                await ledger.vrijgeven_poging_terug(task_id, claimed.token, reden="x", sessie=None)
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token)
     today = datetime.now(UTC).date()  # the fixture's cockpit is in UTC
     day = f"{today.day} {month_names('nl')[today.month - 1]}"
     pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
@@ -825,9 +823,7 @@ async def test_the_task_page_lists_every_session_from_its_start_with_what_its_re
         "s-een",
         '{"sessie": "s-een", "exit_code": -9, "stop": "lease_lost"}',
     )
-    assert await ledger.vrijgeven_poging_terug(
-        task_id, first.task.lease_token or "", bot="paco", reden="x", sessie="s-een"
-    )
+    assert await ledger.vrijgeven_poging_terug(task_id, first.task.lease_token or "", reden="x", sessie="s-een")
     second = await ledger.claim(["paco"], sessie="s-twee")
     assert second is not None
     result = '{"sessie": "s-twee", "exit_code": 0, "resultaat": true, "num_turns": 3, "total_cost_usd": 0.25}'
@@ -859,7 +855,7 @@ async def test_the_board_shows_what_the_next_digest_will_say_and_when(
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
     claimed = await ledger_on(conn).claim(["paco"])
     assert claimed is not None
-    await ledger_on(conn).blokkeer(task_id, "Welk album, Zomer of Winter?", token=claimed.token, bot="paco")
+    await ledger_on(conn).blokkeer(task_id, "Welk album, Zomer of Winter?", token=claimed.token)
     page = client.get("/").text
     digest = re.search(r'<section class="wide" id="digest"><h2>([^<]*)</h2>\s*<pre class="digest">([^<]*)</pre>', page)
     assert digest is not None
@@ -885,8 +881,8 @@ async def test_sessions_per_finished_task_draws_each_bots_ratio_beside_the_other
             claimed = await ledger.claim([bot])
             assert claimed is not None
             if n < sessions - 1:
-                assert await ledger.vrijgeven_poging_terug(task_id, claimed.token, bot=bot, reden="x", sessie=None)
-        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token, bot=bot)
+                assert await ledger.vrijgeven_poging_terug(task_id, claimed.token, reden="x", sessie=None)
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claimed.token)
     pictures = re.findall(r'<svg class="chart".*?</svg>', client.get("/").text, re.DOTALL)
     bar = r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" fill="[^"]*"><title>'
     bars = re.findall(bar, pictures[2])  # the bars, each with its tip (the legend's squares have none)

@@ -285,7 +285,7 @@ async def test_a_task_that_asked_on_its_last_attempt_runs_again_within_its_maxim
     assert (again.task.id, again.task.pogingen) == (task_id, 1)
     started = [row.tekst for row in await ledger.log_rows(task_id) if row.soort == Soort.GESTART]
     assert started[-1].startswith("poging 1 van 1 door paco@")
-    given = await ledger.vrijgeven(task_id, again.token, "lukt niet", bot="paco")
+    given = await ledger.vrijgeven(task_id, again.token, "lukt niet")
     assert given.mislukt
     assert (await ledger.toon(task_id)).pogingen == 1
 
@@ -482,11 +482,11 @@ async def test_starts_and_finishes_are_counted_without_a_counter_row(ledger: Led
     task_id = await ledger.nieuw(NewTask("twee keer", "jamal"))
     first = await ledger.claim(["paco"])
     assert first is not None
-    await ledger.vrijgeven_poging_terug(task_id, first.token, bot="paco", reden="herstart", sessie=None)
+    await ledger.vrijgeven_poging_terug(task_id, first.token, reden="herstart", sessie=None)
     second = await ledger.claim(["paco"])
     assert second is not None
     await ledger.log(task_id, Soort.STAP_KLAAR, "gedaan", token=second.token, bot="paco")
-    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=second.token, bot="paco")
+    await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=second.token)
     counted = {r["soort"]: r["aantal"] for r in await pool.fetch(queries()["telling"], task_id)}
     assert counted == {"notitie": 1, "gestart": 2, "vrijgegeven": 1, "stap_klaar": 1, "klaar": 1}
     stored = await pool.fetchval("select count(*) from agent_taak_telling where soort in ('gestart', 'klaar')")
@@ -504,7 +504,7 @@ async def test_a_finished_task_enters_the_outbox_only_while_a_daemon_delivers(
         task_id = await ledger.nieuw(NewTask("af", "jamal"))
         claim = await ledger.claim(["paco"])
         assert claim is not None
-        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claim.token, bot="paco")
+        await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=claim.token)
         found: int = await pool.fetchval("select count(*) from taak_meldingen where taak_id = $1", task_id)
         return found
 

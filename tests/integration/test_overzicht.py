@@ -54,7 +54,6 @@ async def seed(pool: asyncpg.Pool) -> dict[str, str]:
     await ledger.poging_mislukt(
         ids["mislukt"],
         failed.token,
-        bot="sjakie",
         reden="kapot",
         notitie=None,
         sessie="s5",

@@ -104,7 +104,7 @@ async def question(store: Store, bot: str, text: str, *, urgent: bool = False) -
     claim = await store.tasks.claim([bot])
     assert claim is not None
     assert claim.task.id == task_id
-    await store.tasks.blokkeer(task_id, text, token=claim.token, bot=bot, meta={"dringend": True} if urgent else None)
+    await store.tasks.blokkeer(task_id, text, token=claim.token, meta={"dringend": True} if urgent else None)
     return task_id
 
 
@@ -116,7 +116,7 @@ async def failed(store: Store, bot: str) -> str:
     claim = await store.tasks.claim([bot])
     assert claim is not None
     await store.tasks.poging_mislukt(
-        task_id, claim.token, bot=bot, reden="exit 1", notitie=None, sessie=None, meta={}, backoff_base=1, backoff_max=1
+        task_id, claim.token, reden="exit 1", notitie=None, sessie=None, meta={}, backoff_base=1, backoff_max=1
     )
     return task_id
 

@@ -61,14 +61,14 @@ async def every_row(ledger: Ledger, pool: asyncpg.Pool) -> list[LogRow]:
     await ledger.log(c, Soort.NOTITIE, text, bot="paco", sessie="sessie-2", meta=meta)
     text, meta = Report(Path("/tmp/report.md"), entries=3, lines=1).row("auto")
     await ledger.compact_by_owner(c, text, bot="jamal", sessie=None, meta=meta)
-    await ledger.vrijgeven(d, claims[d].token, phrase("row_released_by_session"), bot="paco")  # attempts used up
+    await ledger.vrijgeven(d, claims[d].token, phrase("row_released_by_session"))  # attempts used up
     stuck = Outcome(Action.RETRY_OR_FAIL, phrase("outcome_silence"), stderr="Error: ETIMEDOUT")
     await ledger.poging_mislukt(
-        e, claims[e].token, bot="paco", reden=stuck.reason_phrase, notitie=None, sessie=None, meta={},
+        e, claims[e].token, reden=stuck.reason_phrase, notitie=None, sessie=None, meta={},
         backoff_base=0, backoff_max=0,
     )  # fmt: skip
     shutdown = Outcome(Action.VRIJGEVEN, phrase("outcome_shutdown"))
-    await ledger.vrijgeven_poging_terug(f, claims[f].token, bot="paco", reden=shutdown.reason_phrase, sessie=None)
+    await ledger.vrijgeven_poging_terug(f, claims[f].token, reden=shutdown.reason_phrase, sessie=None)
     await expire(pool, g)
     assert [v.id for v in await ledger.verlopen(backoff_base=0, backoff_max=0)] == [g]  # expired, attempts used up
     await ledger.eigen_claims_vrijgeven([(h, claims[h].token)], phrase("row_released_at_restart", machine="keuken"))
@@ -121,7 +121,7 @@ async def test_a_failed_attempt_says_the_task_failed_only_when_it_was_the_last(l
         assert claim is not None
         assert claim.task.id == task_id
         await ledger.poging_mislukt(
-            task_id, claim.token, bot="paco", reden="de printer is kapot", notitie=None, sessie=None, meta={},
+            task_id, claim.token, reden="de printer is kapot", notitie=None, sessie=None, meta={},
             backoff_base=0, backoff_max=0,
         )  # fmt: skip
     rows = {task_id: [r for r in await ledger.log_rows(task_id) if r.soort == Soort.FOUT] for task_id in (last, spare)}

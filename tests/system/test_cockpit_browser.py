@@ -203,12 +203,12 @@ async def test_every_page_fits_its_screen_labels_every_field_and_draws_readable_
                 assert claimed is not None
                 token = claimed.task.lease_token or ""
                 if n < sessions - 1:
-                    assert await ledger.vrijgeven_poging_terug(task_id, token, bot=bot, reden="x", sessie=None)
-            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=token, bot=bot)
+                    assert await ledger.vrijgeven_poging_terug(task_id, token, reden="x", sessie=None)
+            await ledger.klaar(task_id, "/tmp/bewijs", "klaar", token=token)
         asked = await conn.fetchval("select taak_nieuw('Zet de foto''s van de veranda online', 'jamal', 'paco')")
         claimed = await ledger.claim(["paco"])
         assert claimed is not None
-        await ledger.blokkeer(asked, "Welk album, Zomer of Winter?", token=claimed.task.lease_token or "", bot="paco")
+        await ledger.blokkeer(asked, "Welk album, Zomer of Winter?", token=claimed.task.lease_token or "")
         # A long owner's name in the log and a long word in a title (the outside try: 425 and 549 px on a phone).
         assert run_taak(env, "eigenaar", "zet", "Marieke van den Berg-Oosterhout").code == 0
         assert run_taak(env, "log", asked, "notitie", "ok, dank je").code == 0

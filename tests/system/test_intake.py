@@ -367,7 +367,7 @@ async def test_a_backlog_message_that_names_a_finished_task_is_said_to_join_it_n
     await conn.execute("update agent_bots set actief = true where bot = 'paco'")
     claimed = await ledger.claim(["paco"])
     assert claimed is not None
-    await ledger.klaar(finished, "/tmp/bewijs", "de lamp brandt", token=claimed.token, bot="paco")
+    await ledger.klaar(finished, "/tmp/bewijs", "de lamp brandt", token=claimed.token)
     await backlog(conn, count=1)
     joining = await conn.fetchval(
         "insert into agent_messages (sender, recipient, content, status, created_at) "

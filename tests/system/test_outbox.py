@@ -147,7 +147,7 @@ async def test_an_english_daemon_sends_in_english_and_leaves_out_what_is_no_long
     claim = await ledger.claim(["paco"])
     assert claim is not None
     assert claim.task.id == failed
-    await ledger.vrijgeven(failed, claim.token, "geen toegang", bot="paco")
+    await ledger.vrijgeven(failed, claim.token, "geen toegang")
     env = worker_env(
         db_url, tmp_path, TAAK_NOTIFY_CMD=receiver(tmp_path), TAAK_OUTBOX_SECONDS="0.2", TAAK_LANGUAGE="en"
     )

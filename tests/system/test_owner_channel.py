@@ -39,7 +39,7 @@ async def ask(conn: asyncpg.Connection, bot: str, question: str) -> str:
     task_id = await ledger.nieuw(NewTask(f"opdracht van {bot}", "jamal", toegewezen_aan=bot))
     claim = await ledger.claim([bot])
     assert claim is not None
-    await ledger.blokkeer(task_id, question, token=claim.token, bot=bot, meta={"dringend": True})
+    await ledger.blokkeer(task_id, question, token=claim.token, meta={"dringend": True})
     return task_id
 
 

@@ -99,9 +99,7 @@ async def klaar(args: argparse.Namespace, settings: Settings) -> int:
         raise Refused("no_evidence", id=task_id)
     token = a.need_token(task_id, token, "klaar")
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.klaar(
-            task_id, args.bewijs, a.joined(rest), token=token, bot=await a.who(store, settings), sessie=settings.sessie
-        )
+        await store.tasks.klaar(task_id, args.bewijs, a.joined(rest), token=token, sessie=settings.sessie)
         print(written("klaar", settings.language, task_id))
     return ExitCode.OK
 
@@ -115,7 +113,6 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
             task_id,
             question,
             token=token,
-            bot=await a.who(store, settings),
             sessie=settings.sessie,
             meta={"dringend": True} if args.dringend else None,
         )
@@ -137,9 +134,7 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
             print(a.said(settings, "taken_back", id=task_id))
         return ExitCode.OK
     async with a.store_for_a_change(settings) as store:
-        given = await store.tasks.vrijgeven(
-            task_id, token, reden or phrase("row_released_by_session"), bot=await a.who(store, settings)
-        )
+        given = await store.tasks.vrijgeven(task_id, token, reden or phrase("row_released_by_session"))
         print(written("vrijgeven", settings.language, task_id, used_up=given.mislukt))
     return ExitCode.OK
 

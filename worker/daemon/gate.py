@@ -480,7 +480,7 @@ def _reason(fields: dict[str, Any]) -> Reason:
 
 async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60.0, 3600.0)) -> None:
     f, meta, (base, maximum) = entry.fields, entry.meta(), backoff
-    kw: dict[str, Any] = {"token": entry.token, "bot": entry.bot}
+    kw: dict[str, Any] = {"token": entry.token}
     if entry.op == "log":
         await ledger.log(
             entry.task_id, Soort(f["soort"]), f["tekst"], sessie=entry.sessie, meta={**f["meta"], **meta}, **kw
@@ -492,7 +492,7 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         await ledger.blokkeer(entry.task_id, f["vraag"], sessie=entry.sessie, meta={**meta, **urgent}, **kw)
     elif entry.op == "vrijgeven":
         await ledger.vrijgeven(
-            entry.task_id, entry.token, _reason(f), bot=entry.bot, meta=meta, backoff_base=base, backoff_max=maximum
+            entry.task_id, entry.token, _reason(f), meta=meta, backoff_base=base, backoff_max=maximum
         )
     elif entry.op == "stap":
         await ledger.stap(entry.task_id, f["tekst"], meta=meta, **kw)
@@ -502,14 +502,11 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         checked = result_meta(f["meta"])  # the journal is a file the session's user can write
         await ledger.resultaat(entry.task_id, entry.token, f["tekst"], sessie=entry.sessie, meta={**checked, **meta})
     elif entry.op == "vrijgeven_poging_terug":
-        await ledger.vrijgeven_poging_terug(
-            entry.task_id, entry.token, bot=entry.bot, reden=_reason(f), sessie=entry.sessie
-        )
+        await ledger.vrijgeven_poging_terug(entry.task_id, entry.token, reden=_reason(f), sessie=entry.sessie)
     elif entry.op == "poging_mislukt":
         await ledger.poging_mislukt(
             entry.task_id,
             entry.token,
-            bot=entry.bot,
             reden=_reason(f),
             notitie=f["notitie"],
             sessie=entry.sessie,

@@ -845,7 +845,7 @@ class Worker:
         return True
 
     async def _apply(self, claim: Claim, session_id: str, outcome: Outcome) -> None:
-        task_id, bot = claim.task.id, claim.bot
+        task_id = claim.task.id
         s = self.settings
         said = outcome.said(s.language)  # the log's words; the ledger's row keeps the Dutch and the phrase
         log.info("outcome", action=outcome.action, reason=said.splitlines()[0])
@@ -864,7 +864,6 @@ class Worker:
                     lambda: self.ledger.poging_mislukt(
                         task_id,
                         claim.token,
-                        bot=bot,
                         reden=outcome.reason_phrase,
                         notitie=outcome.note,
                         sessie=session_id,
@@ -888,9 +887,7 @@ class Worker:
         with anyio.move_on_after(GIVE_BACK_WAIT_SECONDS), contextlib.suppress(DatabaseGone):
             await self.outages.run(
                 "vrijgeven",
-                lambda: self.ledger.vrijgeven_poging_terug(
-                    claim.task.id, claim.token, bot=claim.bot, reden=reason, sessie=session_id
-                ),
+                lambda: self.ledger.vrijgeven_poging_terug(claim.task.id, claim.token, reden=reason, sessie=session_id),
                 last_try_after=self.stopping,
             )
             written = True

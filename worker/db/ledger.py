@@ -315,7 +315,6 @@ class Ledger:
         tekst: str,
         *,
         token: str,
-        bot: str | None = None,
         sessie: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Written:
@@ -332,7 +331,6 @@ class Ledger:
         vraag: str,
         *,
         token: str,
-        bot: str | None = None,
         sessie: str | None = None,
         meta: dict[str, Any] | None = None,
     ) -> Written:
@@ -354,7 +352,6 @@ class Ledger:
         token: str,
         reden: Reason,
         *,
-        bot: str | None = None,
         niet_voor: datetime | None = None,
         meta: dict[str, Any] | None = None,
         backoff_base: float = 60,
@@ -426,7 +423,6 @@ class Ledger:
         task_id: str,
         token: str,
         *,
-        bot: str,
         reden: Reason,
         notitie: str | None,
         sessie: str | None,
@@ -449,9 +445,7 @@ class Ledger:
         )
         return Status(status) if status is not None else None
 
-    async def vrijgeven_poging_terug(
-        self, task_id: str, token: str, *, bot: str, reden: Reason, sessie: str | None
-    ) -> bool:
+    async def vrijgeven_poging_terug(self, task_id: str, token: str, *, reden: Reason, sessie: str | None) -> bool:
         """Give the attempt back (not the task's fault); False when the task is not ours any more."""
         record = await self.db.fetchrow(
             queries()["vrijgeven_poging_terug"],
