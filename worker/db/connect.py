@@ -230,8 +230,10 @@ async def connect_one(
 
 
 async def alive(conn: asyncpg.Connection, seconds: float) -> None:
-    """A health check of a connection that otherwise only listens: raises when it is gone or silent `seconds` long."""
-    await conn.fetchval(queries()["leeft"], timeout=seconds)
+    """A health check of a connection that otherwise only listens: raises when it is gone or silent `seconds` long.
+    Sent as a simple query: the connection keeps no statement cache, so a prepared one cost the server two
+    transactions and two round trips each time (1,000 idle daemons: 200 statements a second more)."""
+    await conn.execute(queries()["leeft"], timeout=seconds)
 
 
 async def _nothing_left_to_reset(_connection: asyncpg.Connection) -> None:
