@@ -195,7 +195,7 @@ class Gate:
             if not running.launched.is_set():
                 with anyio.move_on_after(LAUNCH_WAIT_SECONDS):  # its launcher's pid, which the daemon learns at start
                     await running.launched.wait()
-            if running.leader is None or not _of_session(peer, running.leader):
+            if running.leader is None or not descends_from(peer, running.leader):
                 raise Refused("not_own_task", id=task_id or "-")
         return running
 
@@ -532,17 +532,6 @@ async def apply(ledger: Ledger, entry: Entry, backoff: tuple[float, float] = (60
         )
     else:
         raise InvalidInput("unknown_op", op=entry.op)
-
-
-def _of_session(peer: int, leader: int) -> bool:
-    """The peer runs in the session its launcher began (setsid gave it the launcher's pid as the session's id, and
-    no process can join a session it was not born in): one system call, where walking the tree reads a file for
-    each generation (0.6 ms a write, a fifth of the daemon's time on writes). A process that began a session of
-    its own inside the tree is found by the walk."""
-    with contextlib.suppress(OSError):
-        if os.getsid(peer) == leader:
-            return True
-    return descends_from(peer, leader)
 
 
 def _text_field(request: dict[str, Any], name: str, default: str = "") -> str:
