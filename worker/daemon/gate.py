@@ -192,8 +192,9 @@ class Gate:
         # The asking process must run below the session's launcher. Where the kernel names no peer (neither Linux
         # nor macOS), the token alone decides, as before.
         if peer is not None:
-            with anyio.move_on_after(LAUNCH_WAIT_SECONDS):  # its launcher's pid, which the daemon learns at the start
-                await running.launched.wait()
+            if not running.launched.is_set():
+                with anyio.move_on_after(LAUNCH_WAIT_SECONDS):  # its launcher's pid, which the daemon learns at start
+                    await running.launched.wait()
             if running.leader is None or not descends_from(peer, running.leader):
                 raise Refused("not_own_task", id=task_id or "-")
         return running
@@ -309,42 +310,48 @@ class Gate:
     # --- the journal to Postgres ------------------------------------------------------------------
 
     async def forward(self) -> None:
-        """Every accepted write to the database, each task's in order, the tasks side by side (each on a connection
-        of its own, so that their commits share the database's fsyncs); an entry of an earlier run is looked up
-        first. A task's briefing copies are made again after a write that follows a quiet second, and after a burst
-        of writes (nothing new for a moment, or each second of a long one), when the settle lines go to disk too:
-        once a burst, not once a write."""
+        """Every accepted write to the database, each task's in order, the tasks side by side (a lane each, on a
+        connection of its own, so that their commits share the database's fsyncs); an entry of an earlier run is
+        looked up first. A task's briefing copies are made again after a write that follows a quiet second, and
+        after a burst of writes (nothing written for a moment, or each second of a long one), when the settle lines
+        go to disk too: once a burst, not once a write."""
         state = _Forwarding({e.seq for e in self.journal.pending()})
         try:
             async with anyio.create_task_group() as group:
+                group.start_soon(self._bursts, state)
                 while True:
                     for entry in _oldest_each(self.journal.pending(), state.on_way):
                         state.on_way.add(entry.task_id)
-                        group.start_soon(self._forward_one, entry, state)
-                    ended = state.written and not self.journal.pending()
-                    if anyio.current_time() - state.began > BURST_MAX_SECONDS or await self._quiet(bool(ended)):
-                        await self._after_burst(state)
+                        group.start_soon(self._lane, entry, state)
+                    await self.new_entry.wait()
+                    self.new_entry = anyio.Event()
         except* DatabaseGone:  # stopping while the database is away: what is unwritten stays in the journal
             raise DatabaseGone("journal") from None
 
-    async def _forward_one(self, entry: Entry, state: _Forwarding) -> None:
+    async def _lane(self, entry: Entry, state: _Forwarding) -> None:
+        """A task's entries one after another, until none is left: a write that comes meanwhile needs no new lane."""
+        task_id, following = entry.task_id, [entry]
         try:
-            attempts = _attempts(self.ledger, entry, entry.seq in state.earlier, self.backoff)
-            result, refusal = await self.retry("journal", attempts)
-            if refusal is None:
-                self.journal.settled(entry)  # its line goes out with the next ones written
-            else:  # the journal's words, as the ledger's, are Dutch
-                await self.journal.settle(entry, result, refusal.render("nl"))
-                self._refused(entry, refusal)
-            waiting = self._settled.get(entry.seq)
-            if waiting is not None:
-                waiting[1].append(refusal)
-                waiting[0].set()
-            if refusal is None:
-                await self._copies_after_write(entry.task_id, state)
+            while following:
+                await self._forward_one(following[0], state)
+                following = [e for e in self.journal.pending() if e.task_id == task_id]
         finally:
-            state.on_way.discard(entry.task_id)
-            self.new_entry.set()  # the task's next entry may go
+            state.on_way.discard(task_id)
+
+    async def _forward_one(self, entry: Entry, state: _Forwarding) -> None:
+        attempts = _attempts(self.ledger, entry, entry.seq in state.earlier, self.backoff)
+        result, refusal = await self.retry("journal", attempts)
+        if refusal is None:
+            self.journal.settled(entry)  # its line goes out with the next ones written
+        else:  # the journal's words, as the ledger's, are Dutch
+            await self.journal.settle(entry, result, refusal.render("nl"))
+            self._refused(entry, refusal)
+        waiting = self._settled.get(entry.seq)
+        if waiting is not None:
+            waiting[1].append(refusal)
+            waiting[0].set()
+        if refusal is None:
+            await self._copies_after_write(entry.task_id, state)
 
     async def _copies_after_write(self, task_id: str, state: _Forwarding) -> None:
         """A write after a quiet second: its copies are made again at once (the database may go away next). One
@@ -352,19 +359,26 @@ class Gate:
         now = anyio.current_time()
         if self.pending_for(task_id) or now - state.refreshed.get(task_id, -math.inf) < BURST_MAX_SECONDS:
             state.written.add(task_id)
-            state.began = min(state.began, now)
+            state.last = now
+            if math.isinf(state.began):
+                state.began = now
+                state.burst.set()
             return
         state.refreshed[task_id] = now
         await self._refresh_copies(task_id)
 
-    async def _quiet(self, burst_ended: bool) -> bool:
-        """Wait for a new entry (or an entry forwarded); True when a burst of writes ended without one."""
-        with anyio.move_on_after(BURST_QUIET_SECONDS if burst_ended else math.inf):
-            await self.new_entry.wait()
-        if self.new_entry.is_set():
-            self.new_entry = anyio.Event()
-            return False
-        return True
+    async def _bursts(self, state: _Forwarding) -> None:
+        """The end of each burst: nothing written for a moment and nothing waiting, or a second of it gone by.
+        Asleep between bursts, and no wake-up for each write in one."""
+        while True:
+            await state.burst.wait()
+            await anyio.sleep(BURST_QUIET_SECONDS)
+            now = anyio.current_time()
+            quiet = now - state.last >= BURST_QUIET_SECONDS and not self.pending_for(None)
+            if quiet or now - state.began >= BURST_MAX_SECONDS:
+                await self._after_burst(state)
+                if not state.written:
+                    state.burst = anyio.Event()
 
     async def _after_burst(self, state: _Forwarding) -> None:
         await self.journal.flush()
@@ -429,6 +443,8 @@ class _Forwarding:
     on_way: set[str] = field(default_factory=set)  # tasks with an entry on its way to the database
     written: set[str] = field(default_factory=set)  # tasks with writes in the database since their copies were made
     began: float = math.inf  # when the first write of this burst reached the database
+    last: float = math.inf  # when the last write of this burst reached the database
+    burst: anyio.Event = field(default_factory=anyio.Event)  # set while a burst goes on
     refreshed: dict[str, float] = field(default_factory=dict)  # when each task's copies were last made
 
 

@@ -20,7 +20,7 @@ import errno
 import json
 import os
 import uuid
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -92,7 +92,7 @@ class Journal:
         in the order they are asked for, and kept in that order."""
         entry = Entry(self._next, op, task_id, token, bot, sessie, fields)
         self._next += 1
-        await self._durable(_line({"entry": asdict(entry)}))
+        await self._durable(_line({"entry": vars(entry)}))  # asdict would copy the fields deep first
         self._pending.append(entry)
         return entry
 
