@@ -52,7 +52,8 @@ def area_words(area: str, language: str) -> dict[str, str]:
 def from_english(area: str, language: str) -> dict[str, str]:
     """An area whose lines the code writes in English (help, argparse's own words, placeholders): each English
     line to its form in `language`."""
-    return {texts["en"]: texts[language] for key, texts in catalogue().items() if key.startswith(f"{area}.")}
+    start = f"{area}."
+    return {texts["en"]: texts[language] for key, texts in catalogue().items() if key.startswith(start)}
 
 
 def field_name(name: str, language: str) -> str:
@@ -108,3 +109,13 @@ def file_error_line(exc: BaseException, language: str) -> str | None:
     if isinstance(exc, OSError) and exc.filename is not None and not isinstance(exc, ConnectionError):
         return message("file_error", language, path=exc.filename, reason=os_reason(exc, language))
     return None
+
+
+def written(op: str, language: str, task_id: str, soort: str | None = None, *, used_up: bool = False) -> str:
+    """The success line of a session's write (`taak log`, `klaar`, `blokkeer`, `vrijgeven`, `stap`), the same
+    whether it went straight to the database or through the daemon. A task given back with its attempts
+    `used_up` failed: a session told "given back to the queue" would count on another try."""
+    key = {"log": "logged", "klaar": "finished", "blokkeer": "blocked", "vrijgeven": "released", "stap": "step_set"}
+    if op == "vrijgeven" and used_up:
+        return message("released_failed", language, id=task_id)
+    return message(key[op], language, id=task_id, soort=soort or "")

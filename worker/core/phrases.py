@@ -15,6 +15,7 @@ from worker.core.catalogue import filled as filled
 from worker.core.catalogue import from_english as from_english
 from worker.core.catalogue import message as message
 from worker.core.catalogue import os_reason as os_reason
+from worker.core.catalogue import written as written
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,3 @@ class OsReason(Phrase):
 def os_phrase(exc: OSError) -> OsReason:
     """The operating system's reason for `exc`, to be said later in either language."""
     return OsReason("os", (("errno", exc.errno), ("strerror", exc.strerror or str(exc))))
-
-
-def written(op: str, language: str, task_id: str, soort: str | None = None, *, used_up: bool = False) -> str:
-    """The success line of a session's write (`taak log`, `klaar`, `blokkeer`, `vrijgeven`, `stap`), the same
-    whether it went straight to the database or through the daemon. A task given back with its attempts
-    `used_up` failed: a session told "given back to the queue" would count on another try."""
-    key = {"log": "logged", "klaar": "finished", "blokkeer": "blocked", "vrijgeven": "released", "stap": "step_set"}
-    if op == "vrijgeven" and used_up:
-        return message("released_failed", language, id=task_id)
-    return message(key[op], language, id=task_id, soort=soort or "")
