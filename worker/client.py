@@ -7,7 +7,7 @@ import json
 import socket
 from typing import Any
 
-from worker.core.phrases import message, os_reason
+from worker.core.catalogue import message, os_reason
 
 ANSWER_TIMEOUT_SECONDS = 15
 

@@ -11,10 +11,11 @@ import asyncpg
 import pytest
 
 from tests.helpers import ledger_on
-from worker.core.model import LogRow, Soort
+from worker.core.model import Soort
 from worker.core.outcome import Action, Outcome, Stop
 from worker.core.phrases import phrase
 from worker.core.row_phrases import kept_phrase, said_row
+from worker.core.rows import LogRow
 from worker.core.stream import Result
 from worker.daemon.session import SessionReport
 from worker.daemon.worker import _result_row

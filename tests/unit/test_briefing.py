@@ -19,7 +19,8 @@ from worker.core.briefing import (
     build_briefing,
     with_first_action,
 )
-from worker.core.model import OPDRACHT_MAX_CHARS, LogRow, OlderRows, Soort, Status, Task
+from worker.core.model import OPDRACHT_MAX_CHARS, Soort, Status
+from worker.core.rows import LogRow, OlderRows, Task
 
 GOLDEN = Path(__file__).parent / "golden"
 AMSTERDAM = ZoneInfo("Europe/Amsterdam")

@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from worker.core.model import Status, Task
+from worker.core.model import Status
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, with_jitter
 from worker.core.phrases import phrase
+from worker.core.rows import Task
 from worker.core.session_files import SessionFiles
 from worker.core.session_plan import build_env, session_env
 

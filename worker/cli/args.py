@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from worker.cli.guard import GuardedOutput, OutputLost
+from worker.core.catalogue import from_english, message
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
 from worker.core.language import early_language, language_setting_problem, unreadable_dotenv
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
-from worker.core.phrases import from_english, message
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
@@ -110,7 +110,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
 def run_here(language: str, work: Callable[[], int]) -> int:
     """A command's work with no event loop and no database (`taak recall` on this machine's archive), its failures
     said as `run` says them; a Ctrl-C is the guard's (worker/cli/guard.py), as while the command loads."""
-    from worker.core.phrases import file_error_line  # start-up: only when something failed, below
+    from worker.core.catalogue import file_error_line  # start-up: only when something failed, below
 
     try:
         code = work()
@@ -240,11 +240,10 @@ def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentPa
 def dutch_placeholders(text: str) -> str:
     """A usage line or an argument's placeholder with its English words in Dutch (`TEXT` becomes `TEKST`)."""
     dutch = from_english("placeholder", "nl")
-    return re.sub(
-        "|".join(rf"(?<![\w-]){re.escape(word)}(?![\w-])" for word in dutch),
-        lambda found: dutch[found.group(0)],
-        text,
-    )
+    # One pair of lookarounds around the alternatives: the same matches as one pair per word, compiled in a
+    # third of the time (a Dutch run compiles it once).
+    words = "|".join(map(re.escape, dutch))
+    return re.sub(rf"(?<![\w-])(?:{words})(?![\w-])", lambda found: dutch[found.group(0)], text)
 
 
 def use_argparse_words() -> None:

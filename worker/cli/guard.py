@@ -91,7 +91,7 @@ class GuardedOutput:
 
 
 def output_lost_line(exc: OSError, language: str) -> str:
-    from worker.core.phrases import message, os_reason  # start-up: the catalogue only when the output failed
+    from worker.core.catalogue import message, os_reason  # start-up: the catalogue only when the output failed
 
     help_only = isinstance(sys.stdout, GuardedOutput) and sys.stdout.help_only
     return message("output_lost_help" if help_only else "output_lost", language, reason=os_reason(exc, language))
@@ -149,8 +149,8 @@ def _stdout_closed(program: str, *, hook: bool) -> None:
     """fd 1 is closed: it is filled with /dev/null at once, so that no file or socket opened later becomes the
     command's stdout; a command is refused before it does anything, a hook goes on (its output is lost)."""
     # start-up: the catalogue only when stdout is closed
+    from worker.core.catalogue import message  # start-up: as above
     from worker.core.language import early_language
-    from worker.core.phrases import message  # start-up: as above
 
     if _fd_closed(1):
         discard_output()

@@ -19,10 +19,10 @@ from worker.cli import args as a
 from worker.cli.guard import discard_output
 from worker.cli.tasks import BLOKKEER_USAGE, STAP_USAGE, VRIJGEVEN_USAGE
 from worker.client import ANSWER_TIMEOUT_SECONDS, Unanswered, exchange, no_daemon
+from worker.core.catalogue import message
 from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
 from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS
-from worker.core.phrases import message
 from worker.core.terminal import json_safe, printable
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
-from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
+from worker.core.catalogue import message, written
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, Refused, Unreachable
 from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status, check_task_id
-from worker.core.phrases import message, phrase, written
 from worker.core.terminal import is_blank
 
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
@@ -22,7 +20,9 @@ if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads 
 
 
 async def nieuw(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.due import parse_due  # start-up: the in-session client reads the parsers only
+    import dataclasses  # start-up: the in-session client reads the parsers only (worker/core/rows.py)
+
+    from worker.core.due import parse_due  # start-up: as above
 
     # start-up: asyncpg, for the verbs that use the database
     from worker.db.bots import check_bot_name, check_skill_name, known_bot, known_skill
@@ -124,6 +124,8 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     explicit, _ = a.task_and_text(args.words, VRIJGEVEN_USAGE, text=False)
     task_id, token = a.session_task(settings, explicit)
     reden = a.unless_blank(args.reden)
+    from worker.core.phrases import phrase  # start-up: the in-session client reads the parsers only (a dataclass)
+
     if token is None:  # the owner, by hand
         from worker.owner import take_back_wait  # start-up: the in-session client reads the parsers only
 
@@ -177,7 +179,9 @@ async def stap(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def toon(args: argparse.Namespace, settings: Settings) -> int:
-    from worker.core.show import plain, show_task, task_json  # start-up: the in-session client reads the parsers only
+    from dataclasses import asdict  # start-up: the in-session client reads the parsers only
+
+    from worker.core.show import plain, show_task, task_json  # start-up: as above
 
     args.id, _token = a.session_task(settings, args.id)
     async with a.store(settings) as store:

@@ -37,7 +37,7 @@ class TaakError(Exception):
 
     def render(self, language: str) -> str:
         # start-up: the catalogue (about 20 ms) only when a failure is said; the settings load this module always
-        from worker.core.phrases import message
+        from worker.core.catalogue import message
 
         return message(self.key, language, **self._shown())
 

@@ -35,7 +35,7 @@ def language_setting_problem() -> str | None:
     value = language_setting()
     if value is None or spoken_language(value) is not None:
         return None
-    from worker.core.phrases import message  # start-up: only when there is something to say (the module's doc)
+    from worker.core.catalogue import message  # start-up: only when there is something to say (the module's doc)
 
     # Bytes that are no UTF-8 shown as every other line shows them (`\xff`), not as Python's stand-ins.
     shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -79,7 +79,7 @@ def unreadable_dotenv(path: str) -> str | None:
         return None
     if line is None:
         return None
-    from worker.core.phrases import message  # start-up: as above
+    from worker.core.catalogue import message  # start-up: as above
 
     language = early_language()
     return message("bad_settings", language, detail=f".env: {message('setting_dotenv_line', language, line=line)}")

@@ -1,13 +1,12 @@
-"""The domain: statuses, log kinds, a task and its log rows. Values only, no I/O."""
+"""The domain: statuses, log kinds, limits and the checks of typed values (a task and its log rows as records:
+worker/core/rows.py). Values only, no I/O."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date
 from enum import StrEnum
-from typing import Any
 
 from worker.core.errors import InvalidInput
 from worker.core.terminal import is_blank
@@ -135,58 +134,6 @@ def is_task_id(text: str) -> bool:
     except ValueError:  # the 30th of February, the 31st of April, year 0
         return False
     return True
-
-
-@dataclass(frozen=True)
-class Task:
-    id: str
-    titel: str
-    opdracht: str
-    opdrachtgever: str
-    toegewezen_aan: str | None
-    status: Status
-    klaar_wanneer: str | None
-    context: dict[str, Any]
-    volgende_stap: str | None
-    pogingen: int
-    max_pogingen: int
-    lease_tot: datetime | None
-    lease_token: str | None
-    geclaimd_door: str | None
-    bewijs: str | None
-    prioriteit: int
-    niet_voor: datetime | None
-    aangemaakt: datetime
-    bijgewerkt: datetime
-    afgerond: datetime | None
-    uiterlijk: datetime | None = None  # the due date (`--uiterlijk`), null: none
-    nodig: str | None = None  # the skill it needs (`--nodig`, or implied by a skill's words), null: none
-
-
-@dataclass(frozen=True)
-class LogRow:
-    id: int
-    taak_id: str
-    ts: datetime
-    bot: str | None
-    soort: Soort
-    tekst: str
-    sessie: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class OlderRows:
-    """What the briefing says in one line about the rows it does not show. `rows`: how many rows there are, where
-    the kinds count a compaction once for its two rows (None: the kinds' sum)."""
-
-    per_soort: dict[Soort, int]
-    since: datetime | None
-    rows: int | None = None
-
-    @property
-    def total(self) -> int:
-        return self.rows if self.rows is not None else sum(self.per_soort.values())
 
 
 # The checks of typed values a command makes before it asks anyone (a local search too): no database driver here.

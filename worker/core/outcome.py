@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from worker.core.launch import failed_start
-from worker.core.model import Lease, Status, Task
+from worker.core.model import Lease, Status
 from worker.core.phrases import Phrase, os_phrase, phrase
+from worker.core.rows import Task
 from worker.core.stream import Result
 
 

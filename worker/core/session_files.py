@@ -9,9 +9,8 @@ database connection. Outside a queue session nothing holds the task still, and t
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from worker.core.folders import loads, make_folder, read_small_text, write_private
 
@@ -19,8 +18,7 @@ BRIEFING = ".briefing.txt"
 COMPACT_BRIEFING = ".briefing.compact.txt"
 
 
-@dataclass(frozen=True)
-class SessionFiles:
+class SessionFiles(NamedTuple):  # no dataclass: the hooks load this module (worker/hooks/lines.HookResult)
     folder: Path  # sessies/<task id>
     stem: str  # <attempt>-<session id>
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from worker.core.model import LogRow, Soort, Task
+from worker.core.model import Soort
+from worker.core.rows import LogRow, Task
 from worker.core.table import month_names, stamp
 from worker.core.terminal import one_line
 

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from worker.core.phrases import area_words, message
+from worker.core.catalogue import area_words, message
 from worker.core.terminal import columns, one_line, printable
 
 

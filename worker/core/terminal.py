@@ -11,15 +11,15 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 # C0 except tab and newline, DEL, C1, the bidi marks, embeddings, overrides and isolates, the line and paragraph
-# separators (a terminal may break the line there) and the byte order mark.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+# separators (a terminal may break the line there) and the byte order mark. A pattern, compiled in _UNSEEN only.
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
 
 
 # For people, also the format characters that draw nothing and so hide text a model still reads (a zero-width
 # space, the soft hyphen, the invisible operators, Unicode's tag characters); the joiners, which shape scripts
 # and emoji, are left as they are.
 _UNSEEN = re.compile(
-    _CONTROL.pattern[:-1] + "\u00ad\u180e\u200b\u2060-\u2064\u206a-\u206f\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
+    _CONTROL[:-1] + "\u00ad\u180e\u200b\u2060-\u2064\u206a-\u206f\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]"
 )
 
 

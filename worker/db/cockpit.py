@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from worker.core.model import Task
+from worker.core.rows import Task
 from worker.db.ledger import task_from_record
 from worker.db.sqlfiles import Executor, queries
 

@@ -30,16 +30,14 @@ from worker.core.model import (
     TITEL_MAX_CHARS,
     VOLGENDE_STAP_MAX_CHARS,
     Lease,
-    LogRow,
-    OlderRows,
     Soort,
     Status,
-    Task,
     check_task_id,
     check_text,
 )
 from worker.core.phrases import Phrase
 from worker.core.row_phrases import phrase_json
+from worker.core.rows import LogRow, OlderRows, Task
 from worker.core.terminal import is_blank, printable
 from worker.db.sqlfiles import Executor, queries
 

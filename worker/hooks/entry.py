@@ -12,16 +12,16 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from worker.core.catalogue import file_error_line, message
 from worker.core.defaults import default_data_dir
 from worker.core.folders import loads, make_folder
 from worker.core.language import early_language, unreadable_dotenv
-from worker.core.phrases import file_error_line, message
 from worker.core.session_files import STAND_FILE, stand_path
 from worker.hooks.lines import HookFailed, HookResult, answered, bug_line
 from worker.hooks.lines import record_hook_run as record_hook_run  # taak's guard records a hook's crash with it
-from worker.hooks.place import HookPlace, folder_setting, read_place
 
 if TYPE_CHECKING:
+    from worker.hooks.place import HookPlace
     from worker.settings import Settings
 
 HOOK_NAMES = ("session-start", "pre-compact", "post-compact", "prompt")
@@ -102,6 +102,8 @@ def _env(name: str) -> str | None:
 
 
 def main(name: str, *, stdin_read: bool = False) -> int:
+    from worker.hooks.place import read_place  # start-up: outside a queue session only (a time zone, a dataclass)
+
     started = time.monotonic()
     try:
         payload = {} if stdin_read else _read_payload()
@@ -159,6 +161,8 @@ def _unread(name: str, said: str, started: float) -> int:
 def _failed(exc: Exception, settings: Settings | HookPlace, name: str) -> HookResult:
     """A handler's own failure: one line on stderr and in hooks.log, and exit 0 (a hook never breaks a session).
     In the run's language where it is one of ours or a file's; a bug keeps its class name."""
+    from worker.hooks.place import HookPlace  # start-up: as in main
+
     if isinstance(exc, HookFailed):
         said = str(exc)
     elif not isinstance(settings, HookPlace):
@@ -174,6 +178,8 @@ def _failed(exc: Exception, settings: Settings | HookPlace, name: str) -> HookRe
 
 def data_dir_anyway() -> Path:
     """Where hooks.log is when the settings cannot be read: TAAK_DATA_DIR as given, else the default."""
+    from worker.hooks.place import folder_setting  # start-up: as in main
+
     return folder_setting(os.environ.get("TAAK_DATA_DIR"), default_data_dir) or default_data_dir()
 
 

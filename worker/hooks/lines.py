@@ -9,19 +9,18 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
+from worker.core.catalogue import message, os_reason
 from worker.core.folders import NotARegularFile, make_folder, open_private
-from worker.core.phrases import message, os_reason
 from worker.core.terminal import clip, json_safe
 
 HOOK_CONTEXT_LIMIT = 10_000  # above this Claude Code shows the model only a preview
 
 
-@dataclass(frozen=True)
-class HookResult:
+class HookResult(NamedTuple):  # no dataclass: loading that module took longer than the rest of a hook
     stdout: str = ""
     stderr: str = ""
     exit_code: int = 0

@@ -11,13 +11,11 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
-from worker.client import exchange, no_daemon
+from worker.core.catalogue import message
 from worker.core.folders import loads, read_small_text
 from worker.core.language import early_language
-from worker.core.phrases import message
 from worker.core.session_files import SessionFiles, read_stand
 from worker.hooks.lines import (
     HOOK_CONTEXT_LIMIT,
@@ -37,6 +35,9 @@ from worker.hooks.reports import (
     trigger_of,
     write_report,
 )
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 HOOK_ANSWER_SECONDS = 2  # a hook waits this long for its daemon, then says what its own files know
 
@@ -65,6 +66,8 @@ def run(name: str, payload: dict[str, Any], *, unreadable_input: str | None = No
 
 def ask(op: str, **fields: Any) -> dict[str, Any]:
     """One request to the daemon for the session's own task; raises NoAnswer when it cannot be had."""
+    from worker.client import exchange, no_daemon  # start-up: the socket only for a hook that asks the daemon
+
     request = {"op": op, "id": os.environ.get("TAAK_ID"), "token": os.environ.get("TAAK_TOKEN"), **fields}
     request["taal"] = early_language()
     socket_path = os.environ.get("TAAK_SOCKET", "")
@@ -117,6 +120,8 @@ def pre_compact(payload: dict[str, Any]) -> HookResult:
 
 def _zone() -> ZoneInfo | None:
     """The household's time zone, which the daemon passes its session: report times as recall shows them."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # start-up: only for a report
+
     try:
         return ZoneInfo(os.environ.get("TAAK_TIMEZONE") or "Europe/Amsterdam")
     except (ValueError, ZoneInfoNotFoundError):

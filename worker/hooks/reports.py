@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
+from typing import NamedTuple
 
+from worker.core.catalogue import message
 from worker.core.folders import CHUNK, make_folder, read_regular, read_small_text
-from worker.core.phrases import message, phrase
 from worker.core.session_files import SessionFiles
 from worker.core.terminal import clip, printable
 from worker.hooks.lines import HookResult
@@ -34,8 +34,7 @@ class TranscriptUnreadable(OSError):
     """The transcript itself (not the report's folder) could not be read."""
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):  # no dataclass: the queue session's hooks load this module
     path: Path | None
     entries: int
     error: str | None = None
@@ -44,7 +43,8 @@ class Report:
 
     def row(self, trigger: str) -> tuple[str, dict[str, object]]:
         """The compaction's log row: its Dutch text, and its meta with the same words as a phrase."""
-        from worker.core.row_phrases import phrase_json  # start-up: a queue session's session-start needs none of it
+        from worker.core.phrases import phrase  # start-up: a queue session's session-start needs none of it
+        from worker.core.row_phrases import phrase_json  # start-up: as above
 
         said = phrase("row_compact_report", path=str(self.path), lines=self.lines, entries=self.entries)
         return str(said), {"rapport": str(self.path), "trigger": trigger, "zin": phrase_json(said)}
@@ -88,8 +88,7 @@ def write_report(
     return Report(report_path, len(entries), lines=len(text.splitlines()), note=note)
 
 
-@dataclass(frozen=True)
-class NewPart:
+class NewPart(NamedTuple):
     data: bytes  # the transcript's lines after the previous report, the newest TRANSCRIPT_READ_LIMIT bytes of them
     since: int  # where the previous report ended
     start: int  # where `data` begins: later than `since` when there was more than the limit
@@ -141,6 +140,7 @@ def summary_for_the_log(text: str, path: Path) -> tuple[str, dict[str, object]]:
     longer one was refused, and the compaction went uncounted (or, over the socket's limit, was blamed on the
     daemon)."""
     from worker.core.model import TEXT_MAX_CHARS  # start-up: as above
+    from worker.core.phrases import phrase  # start-up: as above
     from worker.core.row_phrases import ending_json  # start-up: as above
 
     if len(text) <= TEXT_MAX_CHARS:

@@ -8,7 +8,6 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from worker.core.folders import loads, read_small_text
 from worker.core.language import spoken_language
@@ -30,8 +29,16 @@ def prompt_from_stand(path: str) -> int | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     data_dir = stand_file.parent.parent.parent  # <data>/sessies/<task>/stand.json
-    zone = ZoneInfo(stand.get("tijdzone", "Europe/Amsterdam"))
-    state = lll.render(lll.load(lll.lll_path(data_dir)), datetime.now(UTC), zone, language)
+    state = _where_we_are_now(data_dir, stand.get("tijdzone", "Europe/Amsterdam"), language)
     print(additional_context("UserPromptSubmit", f"{state}\n{line}" if state else line))
     record_hook_run(data_dir, "prompt", stand["id"], os.environ.get("TAAK_BOT") or None, started)
     return 0
+
+
+def _where_we_are_now(data_dir: Path, timezone: str, language: str) -> str:
+    """The owner's open topics (worker/memory/lll.py); none when there are no events (most turns)."""
+    if not (events := lll.load(lll.lll_path(data_dir))):
+        return ""
+    from zoneinfo import ZoneInfo  # start-up: the time zone only for topics to show
+
+    return lll.render(events, datetime.now(UTC), ZoneInfo(timezone), language)

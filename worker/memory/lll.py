@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, NamedTuple
 
+from worker.core.catalogue import message
 from worker.core.folders import loads, make_folder
-from worker.core.phrases import message
-from worker.core.table import month_names, stamp
 from worker.core.terminal import one_line
-from worker.core.transcript import jsonl_lines
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 READ_TAIL_BYTES = 262_144
 MAX_OPEN = 20
@@ -24,8 +24,7 @@ MAX_CHARS = 1500
 RECENTLY_CLOSED = timedelta(hours=24)
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):  # no dataclass: the prompt hook loads this module on every turn
     ts: datetime
     soort: str  # "open" or "klaar"
     onderwerp: str
@@ -58,6 +57,8 @@ def load(path: Path, *, quiet: bool = True) -> list[Event]:
         if quiet:
             return []
         raise
+    from worker.core.transcript import jsonl_lines  # start-up: only when there is a file to read
+
     events = []
     for line in jsonl_lines(raw.decode("utf-8", errors="replace")):
         try:
@@ -94,6 +95,8 @@ def render(events: list[Event], now: datetime, zone: ZoneInfo, language: str = "
 
 
 def _lines(topics: list[Event], closed: list[Event], now: datetime, zone: ZoneInfo, language: str) -> list[str]:
+    from worker.core.table import month_names, stamp  # start-up: only when there is something to say
+
     months = month_names(language)
 
     def said(key: str, event: Event) -> str:  # one topic, one line: a line break must not print another topic
