@@ -13,8 +13,8 @@ import sys
 import time
 import uuid
 
+from worker.core.catalogue import message
 from worker.core.language import early_language
-from worker.core.phrases import message
 
 
 def emit(event: dict[str, object]) -> None:

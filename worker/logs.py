@@ -13,7 +13,7 @@ from typing import Literal, TextIO, cast
 
 import structlog
 
-from worker.core.phrases import message, os_reason
+from worker.core.catalogue import message, os_reason
 
 
 def _stamped_in(zone: tzinfo | None) -> structlog.typing.Processor:

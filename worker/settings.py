@@ -17,11 +17,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from worker.core.catalogue import area_words, catalogue, filled, message
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.dsn import DatabaseUrl, parse_database_url
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
-from worker.core.phrases import area_words, catalogue, filled, message
 from worker.core.terminal import is_blank, not_utf8, printable
 
 Language = Literal["nl", "en"]

@@ -260,7 +260,7 @@ async def test_the_pictures_count_a_task_for_its_bot_and_write_days_as_the_lists
     the days were `03-12`, which an English reader takes for March."""
     from datetime import UTC, datetime
 
-    from worker.core.phrases import area_words
+    from worker.core.catalogue import area_words
     from worker.core.table import month_names
 
     client = logged_in(*cockpit)

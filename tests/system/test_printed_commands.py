@@ -31,7 +31,7 @@ from tests.helpers import ledger_on
 from tests.printed import commands_in, documentation, fill, shell_scripts, todays_ids
 from tests.system.harness import FAKE
 from worker.core.briefing import system_prompt
-from worker.core.phrases import catalogue, filled
+from worker.core.catalogue import catalogue, filled
 from worker.db import bots
 from worker.db.embedded import stop_embedded
 from worker.db.ledger import NewTask

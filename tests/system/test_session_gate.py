@@ -559,7 +559,7 @@ async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
     """It was told "given back to the queue" while the ledger had failed the task: an agent counts on a retry
     that never comes (tester 20)."""
     from tests.helpers import run_taak
-    from worker.core.phrases import message
+    from worker.core.catalogue import message
 
     await switch_on(conn, "paco")
     task_id = await new_task(conn, toegewezen_aan="paco", max_pogingen=1)

@@ -146,9 +146,7 @@ async def test_a_copy_of_a_real_result_row_made_in_the_journal_writes_nothing_at
     finally:
         daemon.stop()
     (journal,) = (Path(env["TAAK_DATA_DIR"]) / "journaal").glob("*.jsonl")
-    real = next(
-        json.loads(line)["entry"] for line in journal.read_text().splitlines() if '"op": "resultaat"' in line
-    )
+    real = next(json.loads(line)["entry"] for line in journal.read_text().splitlines() if '"op": "resultaat"' in line)
     forged = {**real, "seq": 999, "sleutel": uuid.uuid4().hex}
     forged["fields"] = {**real["fields"], "meta": {**real["fields"]["meta"], "total_cost_usd": -99_999_999}}
     with journal.open("a") as handle:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 from worker.db.bots import BotDay, brake_limits, raise_brake_option
 
 

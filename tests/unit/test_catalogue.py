@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.core.phrases import CATALOGUE, catalogue
+from worker.core.catalogue import CATALOGUE, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((ROOT / "worker").rglob("*.py"))

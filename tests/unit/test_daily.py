@@ -44,8 +44,16 @@ ROWS = [
     row(D2, "paco", klaar=2, sessies=3, sessies_per_klare_taak=Decimal("1.50"), kosten_usd=Decimal("0.5")),
     row(D3, None, vragen=2, vraag_wacht_uren=Decimal("3.5")),
     row(D3, "paco", vragen=1, vraag_wacht_uren=Decimal("2.0")),
-    row(D3, "sjakie", vragen=1, vraag_wacht_uren=Decimal("5.0"), aangezet=None, voor_aanzetten=True, berichten=0,
-        afgehandeld=0),
+    row(
+        D3,
+        "sjakie",
+        vragen=1,
+        vraag_wacht_uren=Decimal("5.0"),
+        aangezet=None,
+        voor_aanzetten=True,
+        berichten=0,
+        afgehandeld=0,
+    ),
 ]
 
 

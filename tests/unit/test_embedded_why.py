@@ -43,4 +43,3 @@ def test_a_server_still_starting_is_waited_for_until_its_pid_file_says_ready(tmp
     _wait_until_ready(pid_file, seconds=30)
     assert pid_file.read_text().splitlines()[7] == "ready"
     assert not later.is_alive()
-

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from worker.core.catalogue import file_error_line
 from worker.core.folders import make_folder
-from worker.core.phrases import file_error_line
 
 
 def test_a_missing_folder_and_its_parents_are_made_and_an_existing_one_is_left(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.core.phrases import from_english, message
+from worker.core.catalogue import from_english, message
 
 HELP_NL = from_english("help", "nl")
 
@@ -76,7 +76,7 @@ def placeholders(parser: argparse.ArgumentParser) -> list[str]:
 def test_usage_lines_and_placeholders_are_in_the_runs_language(monkeypatch: pytest.MonkeyPatch, program: str) -> None:
     import re
 
-    from worker.core.phrases import from_english
+    from worker.core.catalogue import from_english
 
     placeholders_nl = from_english("placeholder", "nl")
 
@@ -94,7 +94,7 @@ def test_every_placeholder_of_a_dutch_run_is_dutch_or_no_word(monkeypatch: pytes
     """Not only the known English words: a new placeholder in English (`KEY=VALUE` was one) fails here."""
     import re
 
-    from worker.core.phrases import from_english
+    from worker.core.catalogue import from_english
 
     placeholders_nl = from_english("placeholder", "nl")
 

@@ -128,7 +128,14 @@ GOOD = {
         "NESTED",
     ],
     ids=[
-        "a number", "a key missing", "a key more", "settled abc", "a list", "a string seq", "true", "text fields",
+        "a number",
+        "a key missing",
+        "a key more",
+        "settled abc",
+        "a list",
+        "a string seq",
+        "true",
+        "text fields",
         "nested 2000 deep",
     ],
 )
@@ -138,7 +145,7 @@ async def test_each_kind_of_damaged_line_is_passed_over_and_said_once(tmp_path: 
     kept = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "x"})
     journal.close()
     with path.open("a") as handle:
-        handle.write(("{\"entry\":" * 2000 + "1" + "}" * 2000 if damaged == "NESTED" else json.dumps(damaged)) + "\n")
+        handle.write(('{"entry":' * 2000 + "1" + "}" * 2000 if damaged == "NESTED" else json.dumps(damaged)) + "\n")
     journal = Journal(path)
     after = await journal.append("log", "HV-20261201-001", "t", "paco", None, {"soort": "notitie", "tekst": "y"})
     journal.close()

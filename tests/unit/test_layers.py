@@ -69,8 +69,12 @@ def _imports(module: str, path: Path) -> list[Import]:
     tree = ast.parse(text)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     skipped = _type_checking_only(tree)
-    inside = {id(node) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-              for node in ast.walk(fn)}
+    inside = {
+        id(node)
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(fn)
+    }
     found = []
     for node in ast.walk(tree):
         if id(node) in skipped or not isinstance(node, ast.Import | ast.ImportFrom):

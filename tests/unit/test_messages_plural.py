@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 
 
 @pytest.mark.parametrize(

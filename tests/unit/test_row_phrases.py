@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from worker.core.catalogue import catalogue
 from worker.core.launch import failed_line
 from worker.core.outcome import launch_failure
-from worker.core.phrases import catalogue, phrase
+from worker.core.phrases import phrase
 from worker.core.row_phrases import duration, kept_phrase, phrase_from_json, phrase_json, said_row
 
 SQL = Path(__file__).resolve().parents[2] / "sql"

@@ -16,9 +16,10 @@ from typing import Any, Literal
 
 import asyncpg
 
+from worker.core.catalogue import message
 from worker.core.dsn import DatabaseUrl, url_search_path
 from worker.core.errors import InvalidInput, Misconfigured, TaakError
-from worker.core.phrases import Phrase, message, phrase
+from worker.core.phrases import Phrase, phrase
 from worker.core.row_phrases import duration
 from worker.db import bots, health, heartbeats
 from worker.db.connect import connect_one, resolve_database

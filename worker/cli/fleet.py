@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli import intake
+from worker.core.catalogue import message
 from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput
 from worker.core.language import early_language
 from worker.core.machines import newest_version, said_version, seen_unregistered, versions_of
-from worker.core.phrases import message
 from worker.core.show import plain
 from worker.core.table import age, dollars, header_row, table, when
 

@@ -32,11 +32,12 @@ from worker.cli.args import (
 )
 from worker.cli.args import store as opened
 from worker.cli.guard import guarded
+from worker.core.catalogue import message
 from worker.core.defaults import default_data_dir
 from worker.core.errors import ExitCode, TaakError
 from worker.core.language import early_language
 from worker.core.model import Status
-from worker.core.phrases import message, phrase
+from worker.core.phrases import phrase
 from worker.core.row_phrases import said_row
 from worker.core.table import month_names, stamp
 from worker.core.terminal import hanging, padded

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
+from worker.core.catalogue import message, os_reason
 from worker.core.errors import ExitCode, InvalidInput, NotFound
 from worker.core.folders import make_folder
 from worker.core.language import early_language
-from worker.core.phrases import message, os_reason
 from worker.core.terminal import is_blank, quoted
 from worker.hooks.entry import HOOK_NAMES
 

@@ -24,9 +24,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from worker.cockpit.routes import ROUTES, Cockpit
+from worker.core.catalogue import area_words
 from worker.core.errors import Refused
 from worker.core.folders import make_folder
-from worker.core.phrases import area_words
 from worker.db.connect import CONNECTION_ERRORS, connect_one, create_pool, resolve_database
 from worker.db.failures import failure_text
 from worker.db.migrate import migrate, set_timezone

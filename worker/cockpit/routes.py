@@ -25,11 +25,12 @@ from starlette.routing import Route
 from worker.cockpit import charts
 from worker.core import daily
 from worker.core.briefing import Variant
+from worker.core.catalogue import area_words, message
 from worker.core.errors import InvalidInput, TaakError
 from worker.core.intake import groups, id_order
 from worker.core.machines import expand_facts, newest_version, said_version
 from worker.core.model import FINAL, Soort, Status
-from worker.core.phrases import area_words, message, phrase
+from worker.core.phrases import phrase
 from worker.core.row_phrases import said_row
 from worker.core.rows import LogRow, Task
 from worker.core.show import facts_from_context

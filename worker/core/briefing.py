@@ -17,9 +17,9 @@ from functools import cache
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from worker.core.catalogue import area_words, filled, message
 from worker.core.language import LANGUAGES
 from worker.core.model import FINAL, Soort, Status
-from worker.core.phrases import area_words, filled, message
 from worker.core.row_phrases import said_row
 from worker.core.rows import LogRow, OlderRows, Task
 from worker.core.table import month_names, stamp

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from worker.core.phrases import Phrase, message
+from worker.core.catalogue import message
+from worker.core.phrases import Phrase
 from worker.core.table import day_label, dollars, header_row, month_names, table
 
 Row = Mapping[str, Any]

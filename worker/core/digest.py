@@ -11,7 +11,7 @@ from datetime import datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 from worker.core.table import age, dollars, month_names, stamp
 from worker.core.terminal import clip, one_line
 

@@ -27,7 +27,7 @@ def make_folder(path: Path, *, mode: int = 0o700) -> None:
 class NotARegularFile(OSError):
     """A FIFO, a device or a folder where a regular file belongs."""
 
-    reason_key = "file_not_regular"  # said by worker.core.phrases.os_reason
+    reason_key = "file_not_regular"  # said by worker.core.catalogue.os_reason
 
     def __init__(self, path: Path | str) -> None:
         super().__init__(errno.EINVAL, "not a regular file", str(path))

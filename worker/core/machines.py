@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 
 
 @dataclass(frozen=True)

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from worker.core.catalogue import CATALOGUE as CATALOGUE
-from worker.core.catalogue import Sayable
-from worker.core.catalogue import area_words as area_words
-from worker.core.catalogue import catalogue as catalogue
-from worker.core.catalogue import field_name as field_name
-from worker.core.catalogue import file_error_line as file_error_line
-from worker.core.catalogue import filled as filled
-from worker.core.catalogue import from_english as from_english
-from worker.core.catalogue import message as message
-from worker.core.catalogue import os_reason as os_reason
-from worker.core.catalogue import written as written
+from worker.core.catalogue import Sayable, message, os_reason
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from worker.core.phrases import OsReason, Phrase, catalogue
+from worker.core.catalogue import catalogue
+from worker.core.phrases import OsReason, Phrase
 from worker.core.table import age
 
 

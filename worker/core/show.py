@@ -8,7 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from worker.core.phrases import field_name
+from worker.core.catalogue import field_name
 from worker.core.row_phrases import said_row
 from worker.core.rows import LogRow, Task
 from worker.core.table import month_names, stamp

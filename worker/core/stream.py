@@ -94,8 +94,14 @@ def _float(value: object) -> float | None:
 
 
 RESULT_PHRASES = frozenset(
-    {"row_result", "row_result_error", "row_result_no_text", "row_result_error_no_text", "row_result_none",
-     "row_result_none_why"}
+    {
+        "row_result",
+        "row_result_error",
+        "row_result_no_text",
+        "row_result_error_no_text",
+        "row_result_none",
+        "row_result_none_why",
+    }
 )
 RESULT_FIGURES: dict[str, Callable[[object], object]] = {
     "num_turns": _int,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 import structlog
 
+from worker.core.catalogue import message
 from worker.core.digest import some_ids
 from worker.core.owner_channel import (
     Answer,
@@ -31,7 +32,6 @@ from worker.core.owner_channel import (
     read_answer,
     route,
 )
-from worker.core.phrases import message
 from worker.daemon.lane import Lane
 from worker.daemon.outbox import make_reminders, owner_text, run_command
 from worker.db import channel as table

@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 import anyio
 import structlog
 
+from worker.core.catalogue import message
 from worker.core.folders import make_folder, write_private
 from worker.core.machines import registry_json
-from worker.core.phrases import message
 from worker.daemon import outbox
 from worker.daemon.channel import OwnerChannel, channels_of
 from worker.daemon.gate import Running

@@ -29,10 +29,11 @@ from anyio.abc import SocketAttribute, SocketStream
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 from worker.core.briefing import Variant, build_briefing, with_first_action
+from worker.core.catalogue import file_error_line, message, written
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError, Unreachable
 from worker.core.folders import make_folder, write_private
 from worker.core.model import SESSION_KINDS, VOLGENDE_STAP_MAX_CHARS, Soort, Status, check_text
-from worker.core.phrases import Phrase, file_error_line, message, phrase, written
+from worker.core.phrases import Phrase, phrase
 from worker.core.row_phrases import kept_phrase, phrase_json
 from worker.core.session_files import SessionFiles, write_stand
 from worker.core.show import plain, show_task, task_json

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from worker.core.catalogue import from_english, message
 from worker.core.folders import make_folder
-from worker.core.phrases import from_english, message
 from worker.db.sqlfiles import sql_dir
 
 Platform = Literal["linux", "macos"]

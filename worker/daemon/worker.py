@@ -25,12 +25,13 @@ import asyncpg
 import structlog
 
 from worker.core.briefing import BriefingInput, Variant, build_briefing, system_prompt
+from worker.core.catalogue import file_error_line, message
 from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.folders import check_private, make_folder, make_private_folder, said_of, write_private
 from worker.core.model import EXTEND_SHARE, Lease
 from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
-from worker.core.phrases import Phrase, file_error_line, message, os_phrase, phrase
+from worker.core.phrases import Phrase, os_phrase, phrase
 from worker.core.poll import next_poll_wait
 from worker.core.row_phrases import duration, phrase_json
 from worker.core.session_files import SessionFiles, stand_path, write_stand

@@ -8,6 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from types import EllipsisType
 
+from worker.core.catalogue import message
 from worker.core.errors import InvalidInput, Refused
 from worker.core.model import (
     NAME_MAX_CHARS,
@@ -21,7 +22,6 @@ from worker.core.model import (
 from worker.core.model import (
     check_bot_name as check_bot_name,  # its home: worker/core/model.py (no database driver there)
 )
-from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries
 
 

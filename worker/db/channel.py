@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 
 import asyncpg
 
+from worker.core.catalogue import message
 from worker.core.digest import BotToday, Closed, DigestFacts, Due, Unserved, Waiting, render_digest
 from worker.core.owner_channel import next_slot
-from worker.core.phrases import message
 from worker.db.sqlfiles import Connected, Executor, queries
 from worker.settings import Settings
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import asyncpg
 
+from worker.core.catalogue import file_error_line, message
 from worker.core.errors import ExitCode, TaakError
-from worker.core.phrases import file_error_line, message
 from worker.core.terminal import quoted
 from worker.db.connect import known_reason
 from worker.db.migrate import SCHEMA_MISSING, schema_missing_line

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 from worker.db.sqlfiles import Executor, queries
 
 TABLE = "public.bot_heartbeats"

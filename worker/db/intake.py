@@ -19,10 +19,11 @@ from typing import Any
 import asyncpg
 import structlog
 
+from worker.core.catalogue import message
 from worker.core.errors import InvalidInput, NotFound, Refused
 from worker.core.intake import LEFT, SKIPPED, UNUSABLE, Decision, Message, Rules, decide, ids_said, in_backlog
 from worker.core.model import OPDRACHT_MAX_CHARS, TASK_ID_IN_TEXT, Soort, Status
-from worker.core.phrases import Phrase, message, phrase
+from worker.core.phrases import Phrase, phrase
 from worker.core.terminal import is_blank
 from worker.db.bots import all_bots, known_bot
 from worker.db.ledger import Ledger, NewTask

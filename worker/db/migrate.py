@@ -26,9 +26,9 @@ import asyncpg.pool
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
 from worker import __version__
+from worker.core.catalogue import message
 from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
-from worker.core.phrases import message
 from worker.db.sqlfiles import Executor, queries, sql_dir
 
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy

@@ -15,8 +15,8 @@ from dataclasses import replace
 
 import structlog
 
+from worker.core.catalogue import message
 from worker.core.dsn import SUPABASE_TRANSACTION_POOLER_PORT, DatabaseUrl, Pooler
-from worker.core.phrases import message
 from worker.db.connect import connect_one
 from worker.db.sqlfiles import queries
 from worker.settings import Settings

@@ -15,9 +15,9 @@ from dataclasses import fields
 from typing import Any
 
 from worker.core.briefing import Variant
+from worker.core.catalogue import message
 from worker.core.errors import NotFound
 from worker.core.model import Soort, is_task_id
-from worker.core.phrases import message
 from worker.db.briefing import briefing_for
 from worker.db.connect import connect_one
 from worker.db.failures import failure_text

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 from worker.hooks.owner import MEMORY_BUDGET, index_line, memory_index
 
 START = "<!-- taak:compact-instructions:start -->"

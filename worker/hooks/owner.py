@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from worker.core.phrases import message
+from worker.core.catalogue import message
 from worker.hooks.lines import HookResult, additional_context, file_reason
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import Report, TranscriptUnreadable, save_summary, summary_instructions, write_report

@@ -15,8 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from worker.core.catalogue import message
 from worker.core.folders import make_folder
-from worker.core.phrases import Phrase, message, phrase
+from worker.core.phrases import Phrase, phrase
 from worker.core.session_plan import EVENTS, QUEUE_MARK, hooks_block
 
 _INTERPRETERS = {"sh", "bash", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "uv", "env"}

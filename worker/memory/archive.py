@@ -22,10 +22,10 @@ from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from worker.core.catalogue import message, os_reason
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
 from worker.core.model import is_task_id
-from worker.core.phrases import message, os_reason
 from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
 from worker.memory.index import ALL_TIME, Index
 from worker.memory.layout import Layout, iso_utc, open_vectors

@@ -10,7 +10,8 @@ from enum import Enum
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from worker.core.phrases import Phrase, area_words, phrase
+from worker.core.catalogue import area_words
+from worker.core.phrases import Phrase, phrase
 from worker.core.terminal import hanging
 from worker.core.timephrase import STOP_WORDS, TimeRange, parse_time, search_words
 from worker.memory.index import ALL_TIME, ID_PER_MS, Index, terms
