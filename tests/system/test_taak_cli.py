@@ -801,8 +801,10 @@ async def test_a_ctrl_c_at_any_moment_of_a_file_change_leaves_it_made_and_said_o
         typed.send_signal(signal.SIGINT)
         out, err = await anyio.to_thread.run_sync(lambda: typed.communicate(timeout=30))  # noqa: B023
         shown = run_taak(env, "lll", "toon").out
-        # -2, or 1 with `python -m`'s own line: the interpreter itself was still starting, before taak's first line
-        code = -2 if (typed.returncode, "Could not import runpy module" in err) == (1, True) else typed.returncode
+        # -2, or 1 with the interpreter's own fatal line (its site module or `python -m`'s runpy interrupted): the
+        # interpreter itself was still starting, before taak's first line
+        starting = "init_import_site" in err or "Could not import runpy module" in err
+        code = -2 if (typed.returncode, starting) == (1, True) else typed.returncode
         outcomes.append((attempt, code, out.strip(), f"onderwerp {attempt}" in shown))
     for attempt, code, out, opened in outcomes:
         # nothing done and nothing said, or done and said
