@@ -282,3 +282,15 @@ def cli_env(db_url: str, tmp_path: Path, known_bots: None) -> dict[str, str]:
         TAAK_LANGUAGE="en",
     )
     return env
+
+
+@pytest.fixture
+def machine_processes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The machine's process list, which `taak doctor` reads whole, held alone: a test that starts a stand-in for
+    the old Node queue worker and one that expects none must not overlap (the run's workers share one machine)."""
+    import fcntl  # POSIX, as the tests' machines are
+
+    lock = tmp_path_factory.getbasetemp().parent / "machine-processes.lock"
+    with lock.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        yield

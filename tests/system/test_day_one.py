@@ -599,7 +599,9 @@ def test_doctor_finds_the_old_hooks_by_name_and_by_what_they_do_and_the_fix_remo
     assert next(line for line in taak(env, "doctor").stdout.splitlines() if "oude hooks:" in line).startswith("ok")
 
 
-def test_doctor_warns_when_the_old_node_queue_worker_runs_on_this_machine(tmp_path: Path) -> None:
+def test_doctor_warns_when_the_old_node_queue_worker_runs_on_this_machine(
+    tmp_path: Path, machine_processes: None
+) -> None:
     env = cli_env("postgresql://postgres@127.0.0.1:1/nergens", tmp_path, TAAK_BOTS="paco")
     quiet = taak(env, "doctor").stdout
     assert next(line for line in quiet.splitlines() if "oude queue worker" in line).startswith("ok")

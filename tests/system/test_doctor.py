@@ -41,7 +41,7 @@ def healthy(cli_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
 
 
 async def test_a_healthy_machine_passes_every_check(
-    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path
+    cli_env: dict[str, str], conn: asyncpg.Connection, tmp_path: Path, machine_processes: None
 ) -> None:
     env = healthy(cli_env, tmp_path)
     await conn.execute(
@@ -50,7 +50,7 @@ async def test_a_healthy_machine_passes_every_check(
     result = run_taak(env, "doctor")
     assert result.code == 0, result.out
     lines = result.out.splitlines()
-    assert [line.split()[0] for line in lines] == ["ok"] * len(lines)
+    assert [line.split()[0] for line in lines] == ["ok"] * len(lines), result.out
     assert {line.split()[1].rstrip(":") for line in lines} >= {
         "database",
         "wake-up",

@@ -260,7 +260,9 @@ def _formatted(template: str) -> str:
     return filled(template, **values)
 
 
-async def test_every_fix_doctor_prints_runs_and_clears_its_check(empty_db_url: str, tmp_path: Path) -> None:
+async def test_every_fix_doctor_prints_runs_and_clears_its_check(
+    empty_db_url: str, tmp_path: Path, machine_processes: None
+) -> None:
     world = await make_world(empty_db_url, tmp_path, "en")
     try:
         settings_file = Path(world.env["HOME"]) / ".claude" / "settings.json"
