@@ -90,8 +90,8 @@ async def main(argv: list[str]) -> None:
             print(await ledger_bench.server_time_table(url, tasks=tasks), end="\n\n", flush=True)
         if "instructions" in sections:  # a Postgres of its own under valgrind, not the scratch database
             counts = {"short": 2, "long": 6} if args.quick else {}
-            print(await instructions_bench.instructions_table(**counts), end="\n\n", flush=True)
-            print(await instructions_bench.parts_table(**counts), end="\n\n", flush=True)
+            for table in await instructions_bench.tables(**counts):
+                print(table, end="\n\n", flush=True)
         if "briefing" in sections:
             print(await ledger_bench.briefing_table(url, log_sizes=log_sizes), end="\n\n", flush=True)
         if "daemon" in sections:

@@ -288,32 +288,54 @@ def _two(claim: str, finish: str, token: str) -> Callable[[asyncpg.Connection], 
 _table = _two(TABLE_CLAIM, TABLE_COMPLETE, "lease_token")
 
 
-def _not_measured(title: str) -> str | None:
-    if shutil.which("valgrind") is None:
-        return f"### {title}\n\nnot measured: valgrind is missing (Debian: apt-get install valgrind)"
-    return None
+TEMPLATE = "migrated"
 
 
 async def _database(server_url: str, name: str, change: str = "") -> str:
+    """A database of its own, cloned from one migrated once per server: migrating under valgrind takes about
+    half a minute, and the parts table wants eight databases."""
     conn = await asyncpg.connect(server_url)
-    await conn.execute(f"create database {name}")
-    await conn.close()
-    url = server_url.rsplit("/", 1)[0] + f"/{name}"
-    conn = await asyncpg.connect(url)
     try:
-        await migrate(conn)
-        await conn.execute(RAW_SETUP)
-        if change:
-            await conn.execute(change)
+        if not await conn.fetchval("select 1 from pg_database where datname = $1", TEMPLATE):
+            await conn.execute(f"create database {TEMPLATE}")
+            migrated = await asyncpg.connect(_named(server_url, TEMPLATE))
+            try:
+                await migrate(migrated)
+                await migrated.execute(RAW_SETUP)
+            finally:
+                await migrated.close()
+        await conn.execute(f"create database {name} template {TEMPLATE}")
     finally:
         await conn.close()
+    url = _named(server_url, name)
+    if change:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(change)
+        finally:
+            await conn.close()
     return url
 
 
-async def parts_table(*, short: int = 20, long: int = 120) -> str:
+def _named(server_url: str, name: str) -> str:
+    return server_url.rsplit("/", 1)[0] + f"/{name}"
+
+
+async def tables(*, short: int = 20, long: int = 120) -> list[str]:
+    """The server's instructions per task, and where they go, from one Postgres under callgrind (it takes half a
+    minute to start)."""
+    if shutil.which("valgrind") is None:
+        missing = "not measured: valgrind is missing (Debian: apt-get install valgrind)"
+        return [f"### Server instructions per task\n\n{missing}", f"### Where the server's work goes\n\n{missing}"]
+    async with counting_server() as (server_url, counts):
+        return [
+            await _instructions_table(server_url, counts, short=short, long=long),
+            await _parts_table(server_url, counts, short=short, long=long),
+        ]
+
+
+async def _parts_table(server_url: str, counts: Path, *, short: int, long: int) -> str:
     """What each part of the ledger costs the server, per task (claim + finish), in instructions."""
-    if missing := _not_measured("Where the server's work goes"):
-        return missing
     raw_rows = _two(RAW_ROWS_CLAIM, RAW_ROWS_COMPLETE, "token")
     log_rows = _two(ROWS_CLAIM, ROWS_FINISH, "lease_token")
     rows: list[tuple[str, str, str, Callable[[asyncpg.Connection], Step]]] = [
@@ -325,11 +347,10 @@ async def parts_table(*, short: int = 20, long: int = 120) -> str:
     rows += [(f"the same, the log without {part}", change, LEDGER_FILL, log_rows) for part, change in WITHOUT.items()]
     rows.append(("the ledger's claim and klaar (`Ledger`, `taak_claim`)", "", LEDGER_FILL, _ledger(with_log=False)))
     figures = []
-    async with counting_server() as (server_url, counts):
-        for number, (_, change, fill, make) in enumerate(rows):
-            url = await _database(server_url, f"deel_{number}", change)
-            await _warm_up(url, counts, fill, make, short, long)
-            figures.append(await _per_task(url, counts, fill, make, short, long))
+    for number, (_, change, fill, make) in enumerate(rows):
+        url = await _database(server_url, f"deel_{number}", change)
+        await _warm_up(url, counts, fill, make, short, long)
+        figures.append(await _per_task(url, counts, fill, make, short, long))
     with_rows = figures[3]
     lines = [
         f"### Where the server's work goes (callgrind, one backend, instructions per task; {long} - {short} tasks)",
@@ -342,23 +363,20 @@ async def parts_table(*, short: int = 20, long: int = 120) -> str:
     return "\n".join(lines)
 
 
-async def instructions_table(*, short: int = 20, long: int = 120) -> str:
-    if missing := _not_measured("Server instructions per task"):
-        return missing
-    async with counting_server() as (server_url, counts):
-        url = await _database(server_url, "bench")
-        rows = [
-            ("raw claim + complete", RAW_FILL, _raw(with_log=False)),
-            ("ledger claim + klaar", LEDGER_FILL, _ledger(with_log=False)),
-            ("raw claim + log + complete", RAW_FILL, _raw(with_log=True)),
-            ("ledger claim + log + klaar", LEDGER_FILL, _ledger(with_log=True)),
-            ("raw's two statements on agent_taken", LEDGER_FILL, _table),
-        ]
-        # One uncounted pass of each row, in turn, before any count: the procedure the README's before/after
-        # figures were measured with (the rows share one database, so each count follows the others' passes).
-        for _, fill, make in rows:
-            await _run(url, counts, fill, make, short, long + 10)
-        figures = [await _per_task(url, counts, fill, make, short, long) for _, fill, make in rows]
+async def _instructions_table(server_url: str, counts: Path, *, short: int, long: int) -> str:
+    url = await _database(server_url, "bench")
+    rows = [
+        ("raw claim + complete", RAW_FILL, _raw(with_log=False)),
+        ("ledger claim + klaar", LEDGER_FILL, _ledger(with_log=False)),
+        ("raw claim + log + complete", RAW_FILL, _raw(with_log=True)),
+        ("ledger claim + log + klaar", LEDGER_FILL, _ledger(with_log=True)),
+        ("raw's two statements on agent_taken", LEDGER_FILL, _table),
+    ]
+    # One uncounted pass of each row, in turn, before any count: the procedure the README's before/after
+    # figures were measured with (the rows share one database, so each count follows the others' passes).
+    for _, fill, make in rows:
+        await _run(url, counts, fill, make, short, long + 10)
+    figures = [await _per_task(url, counts, fill, make, short, long) for _, fill, make in rows]
     baselines = [figures[0], figures[0], figures[2], figures[2], figures[0]]
     lines = [
         f"### Server instructions per task (callgrind, one backend; {long} - {short} tasks; ratio = raw / this)",
