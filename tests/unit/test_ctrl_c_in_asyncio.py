@@ -16,8 +16,10 @@ SETTINGS = Settings(_env_file=None, language="en")  # type: ignore[call-arg]
 
 @pytest.fixture(autouse=True)
 def _ctrl_c_as_it_was() -> Iterator[None]:
-    """A command that is done ignores Ctrl-C from then on, for the rest of its process: here, pytest's."""
-    before = signal.getsignal(signal.SIGINT)
+    """A command that is done ignores Ctrl-C from then on, for the rest of its process: here, pytest's. So each
+    test starts as a fresh process does, with Python's own handler: a command another test ran in this worker
+    left Ctrl-C ignored, and the Ctrl-C raised here then never arrived."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, before)
 
