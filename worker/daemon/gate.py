@@ -383,13 +383,15 @@ class Gate:
 
     async def _after_burst(self, state: _Forwarding) -> None:
         await self.journal.flush()
-        for task_id in sorted(state.written):
-            if not self.pending_for(task_id):  # a task still waiting for the database keeps its copy until then
-                state.written.discard(task_id)
-                state.refreshed[task_id] = anyio.current_time()
-                await self._refresh_copies(task_id)
+        # A task with a write still waiting for the database keeps its copy: that write, once it lands, makes the
+        # copy again (_copies_after_write). Kept here instead, it held the burst open through an outage.
+        done = sorted(task_id for task_id in state.written if not self.pending_for(task_id))
+        state.written.clear()
+        for task_id in done:
+            state.refreshed[task_id] = anyio.current_time()
+            await self._refresh_copies(task_id)
         state.refreshed = {task_id: at for task_id, at in state.refreshed.items() if task_id in self.running}
-        state.began = anyio.current_time() if state.written else math.inf
+        state.began = anyio.current_time() if state.written else math.inf  # writes that came during the copies
 
     def _refused(self, entry: Entry, refusal: TaakError) -> None:
         """The owner took the task back, or cancelled it: the ledger's rule at work, which the session was told,
