@@ -351,8 +351,7 @@ class Gate:
         if waiting is not None:
             waiting[1].append(refusal)
             waiting[0].set()
-        if refusal is None:
-            await self._copies_after_write(entry.task_id, state)
+        await self._copies_after_write(entry.task_id, state)  # a refused one too: the writes before it landed
 
     async def _copies_after_write(self, task_id: str, state: _Forwarding) -> None:
         """A write after a quiet second: its copies are made again at once (the database may go away next). One
