@@ -825,12 +825,19 @@ async def test_a_registry_file_that_cannot_be_written_is_one_line_in_the_log_not
     assert "Traceback" not in (tmp_path / "worker.log").read_text()
 
 
+async def _track_functions(conn: asyncpg.Connection) -> None:
+    """The server counts each function's calls in this database (for the connections made from now on). The
+    database by its own name, not the URL's last part: an embedded server's URL ends in its socket folder."""
+    name = await conn.fetchval("select current_database()")
+    await conn.execute(f"alter database \"{name}\" set track_functions = 'pl'")
+
+
 @pytest.mark.slow  # the server's function counts reach pg_stat_user_functions up to 10 s after an idle backend ran
 async def test_a_daemon_for_coco_claims_nothing_for_twenty_new_tasks_of_paco(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
     """Issue 42: every daemon woke for every new task and ran a claim (1,000 machines: 2,000 statements a task)."""
-    await conn.execute(f"alter database \"{db_url.rsplit('/', 1)[1]}\" set track_functions = 'pl'")
+    await _track_functions(conn)
     await switch_on(conn, "paco", "coco")
     daemon = Daemon(worker_env(db_url, tmp_path, TAAK_BOTS="coco", TAAK_POLL_SECONDS="300"), tmp_path / "worker.log")
     try:
@@ -856,7 +863,7 @@ async def test_a_daemon_whose_bot_is_switched_off_claims_nothing_for_twenty_new_
 ) -> None:
     """Outside try of issue 42: a daemon ran a claim for each new task of a bot switched off (or braked), which it
     could never win; it knew, and said so in its start-up line."""
-    await conn.execute(f"alter database \"{db_url.rsplit('/', 1)[1]}\" set track_functions = 'pl'")
+    await _track_functions(conn)
     await switch_on(conn, "coco")
     await conn.execute("update agent_bots set actief = false where bot = 'coco'")
     daemon = Daemon(worker_env(db_url, tmp_path, TAAK_BOTS="coco", TAAK_POLL_SECONDS="300"), tmp_path / "worker.log")
