@@ -27,6 +27,7 @@ from pathlib import Path
 import asyncpg
 
 from tests.bench.ledger_bench import RAW_CLAIM, RAW_COMPLETE, RAW_LOG, RAW_SETUP, TABLE_CLAIM, TABLE_COMPLETE
+from tests.conftest import with_database
 from tests.helpers import ledger_on
 from worker.core.model import Soort
 from worker.db.embedded import server_binary
@@ -298,7 +299,7 @@ async def _database(server_url: str, name: str, change: str = "") -> str:
     try:
         if not await conn.fetchval("select 1 from pg_database where datname = $1", TEMPLATE):
             await conn.execute(f"create database {TEMPLATE}")
-            migrated = await asyncpg.connect(_named(server_url, TEMPLATE))
+            migrated = await asyncpg.connect(with_database(server_url, TEMPLATE))
             try:
                 await migrate(migrated)
                 await migrated.execute(RAW_SETUP)
@@ -307,7 +308,7 @@ async def _database(server_url: str, name: str, change: str = "") -> str:
         await conn.execute(f"create database {name} template {TEMPLATE}")
     finally:
         await conn.close()
-    url = _named(server_url, name)
+    url = with_database(server_url, name)
     if change:
         conn = await asyncpg.connect(url)
         try:
@@ -315,10 +316,6 @@ async def _database(server_url: str, name: str, change: str = "") -> str:
         finally:
             await conn.close()
     return url
-
-
-def _named(server_url: str, name: str) -> str:
-    return server_url.rsplit("/", 1)[0] + f"/{name}"
 
 
 async def tables(*, short: int = 20, long: int = 120) -> list[str]:
