@@ -23,8 +23,7 @@ from worker.core.session_files import stand_path, write_stand
 from worker.memory.index import Index
 from worker.memory.layout import Layout
 
-# pydantic_settings and pydantic_core come with pydantic; the settings class (worker.settings) with all of them
-HEAVY = {"pydantic", "pydantic_settings", "asyncpg", "asyncio", "anyio", "structlog", "worker.settings"}
+HEAVY = {"asyncpg", "asyncio", "anyio", "structlog", "worker.settings"}
 TASK_ID = "HV-20261205-001"
 
 

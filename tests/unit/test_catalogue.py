@@ -10,7 +10,6 @@ import importlib
 import inspect
 import re
 import string
-import typing
 from dataclasses import fields
 from pathlib import Path
 
@@ -184,7 +183,7 @@ def _help_texts() -> set[str]:
 
 def _used_another_way(key: str, texts: dict[str, str], help_texts: set[str]) -> bool:
     """The areas whose keys the code does not name one by one: it names their English text, or they are named
-    by another program (an errno, pydantic's error type, the deploy templates)."""
+    by another program (an errno, the deploy templates)."""
     area, _, name = key.partition(".")
     if area == "help":
         return texts["en"] in help_texts
@@ -192,10 +191,6 @@ def _used_another_way(key: str, texts: dict[str, str], help_texts: set[str]) -> 
         return any(re.search(rf"(?<![\w-]){re.escape(texts['en'])}(?![\w-])", s) for s in STRINGS)
     if area == "os":
         return name == "other" or isinstance(getattr(errno, name, None), int)
-    if area == "pydantic":
-        import pydantic_core
-
-        return name in typing.get_args(pydantic_core.core_schema.ErrorType)
     if area == "month":
         return name in {str(n) for n in range(1, 13)}
     if key.startswith(("service.systemd.", "service.launchd.")):

@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
 
 from worker.core.dsn import parse_database_url, redact
 from worker.core.errors import InvalidInput
 from worker.db.connect import connection_options
-from worker.settings import Settings
+from worker.settings import Settings, SettingsError
 
 SECRET = "s3cr3t-pa55"
 
@@ -65,7 +64,7 @@ def test_the_password_is_not_in_the_settings_repr(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("TAAK_DATABASE_URL", f"postgresql://bot:{SECRET}@db.example:5432/postgres")
     settings = Settings(_env_file=None)
     assert SECRET not in repr(settings)
-    assert SECRET not in str(settings.model_dump())
+    assert SECRET not in str(vars(settings))
     assert settings.database is not None
     assert SECRET not in repr(settings.database.where) + settings.database.redacted
 
@@ -114,13 +113,13 @@ def test_the_transaction_pooler_is_recognised_and_gets_no_statement_cache(
 
 @pytest.mark.parametrize("bots", ["a/b", "pa co", "é", "../../tmp/x", "\x1b]0;x\x07", ".", "..", "x" * 65])
 def test_a_bot_name_that_is_no_name_is_refused_before_it_becomes_a_file(bots: str) -> None:
-    with pytest.raises(ValidationError, match="not a bot name"):
+    with pytest.raises(SettingsError, match="not a bot name"):
         Settings(_env_file=None, bots=bots)
 
 
 @pytest.mark.parametrize("bot", ["p\x1b]0;x\x07", "pa\nco", "pa co", "x" * 65, "\u200b"])
 def test_the_bot_a_log_row_is_written_by_is_a_bot_name_too(bot: str) -> None:
-    with pytest.raises(ValidationError, match="not a bot name"):
+    with pytest.raises(SettingsError, match="not a bot name"):
         Settings(_env_file=None, bot=bot)
 
 
@@ -130,19 +129,19 @@ def test_the_bot_has_the_one_spelling_of_taak_bots() -> None:
 
 @pytest.mark.parametrize("machine", ["../../tmp/x", "a/b", ".verborgen", "", "veranda\n", "\u202eevil", "y" * 65])
 def test_a_machine_name_that_is_a_path_or_invisible_is_refused(machine: str) -> None:
-    with pytest.raises(ValidationError, match="not a machine name"):
+    with pytest.raises(SettingsError, match="not a machine name"):
         Settings(_env_file=None, machine=machine)
 
 
 @pytest.mark.parametrize("field", ["agent_cmd", "agent_args", "notify_cmd", "on_klaar_cmd"])
 def test_a_command_with_a_quote_left_open_is_refused_before_anything_is_claimed(field: str) -> None:
-    with pytest.raises(ValidationError, match="a quote without its closing one"):
+    with pytest.raises(SettingsError, match="a quote without its closing one"):
         Settings(_env_file=None, **{field: "'onaf --print"})
 
 
 @pytest.mark.parametrize("command", ["", "   "])
 def test_an_empty_agent_command_is_refused(command: str) -> None:
-    with pytest.raises(ValidationError, match="is empty: give the program that is the agent"):
+    with pytest.raises(SettingsError, match="is empty: give the program that is the agent"):
         Settings(_env_file=None, agent_cmd=command)
 
 
@@ -230,7 +229,7 @@ def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:
     "owner", ["eig\udcff", "\u200b", " ", "\u3164", "jamal\nx", "\x1b[2Jx", "j\u202eamal", "j" * 65]
 )
 def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
-    with pytest.raises(ValidationError, match="owner"):
+    with pytest.raises(SettingsError, match="TAAK_OWNER: "):
         Settings(_env_file=None, owner=owner)
 
 
@@ -293,12 +292,11 @@ def test_a_bad_setting_is_said_in_the_runs_language(
     from worker.settings import settings_problem
 
     monkeypatch.setenv(variable, value)
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
-    (error,) = refused.value.errors()
-    assert nl in settings_problem(error, "nl")
-    assert en in settings_problem(error, "en")
-    assert "Input should" not in settings_problem(error, "en")  # pydantic's words beside ours (tester L)
+    (problem,) = refused.value.problems
+    assert nl in settings_problem(problem, "nl")
+    assert en in settings_problem(problem, "en")
 
 
 def test_a_database_named_only_in_the_query_is_the_one_used() -> None:
@@ -413,7 +411,7 @@ def test_an_unparsable_url_shows_its_host_and_hides_what_could_be_a_password() -
 def test_a_folder_setting_that_lies_in_a_file_is_refused_naming_the_file(setting: str, tmp_path: Path) -> None:
     a_file = tmp_path / "bestand"
     a_file.write_text("x")
-    with pytest.raises(ValidationError, match=f"lies in {a_file}, and that is a file, not a folder"):
+    with pytest.raises(SettingsError, match=f"lies in {a_file}, and that is a file, not a folder"):
         Settings(_env_file=None, **{setting: str(a_file / "diep" / "map")})
 
 
@@ -421,7 +419,7 @@ def test_a_folder_setting_that_lies_in_a_file_is_refused_naming_the_file(setting
 def test_a_folder_setting_that_names_a_file_is_refused_as_such(setting: str, tmp_path: Path) -> None:
     a_file = tmp_path / "bestand"
     a_file.write_text("x")
-    with pytest.raises(ValidationError, match="is a file, not a folder"):
+    with pytest.raises(SettingsError, match="is a file, not a folder"):
         Settings(_env_file=None, **{setting: str(a_file)})
 
 
@@ -462,7 +460,7 @@ def test_the_owners_channel_refuses_what_does_not_parse(
     from worker.settings import unreadable_settings
 
     monkeypatch.setenv(name, value)
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     line = unreadable_settings(refused.value, "en")
     assert line is not None
@@ -474,7 +472,7 @@ def test_a_telegram_token_needs_the_owners_chat(monkeypatch: pytest.MonkeyPatch)
     from worker.settings import unreadable_settings
 
     monkeypatch.setenv("TAAK_TELEGRAM_TOKEN", "123456:ABC-def")
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     assert "TAAK_TELEGRAM_CHAT: needed beside TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))
 
@@ -503,7 +501,7 @@ def test_an_address_with_a_token_is_said_by_its_scheme_only(monkeypatch: pytest.
     from worker.settings import unreadable_settings
 
     monkeypatch.setenv("TAAK_NOTIFY_URLS", f"tgram:/{SECRET}")
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     line = str(unreadable_settings(refused.value, "en"))
     assert "'tgram:...'" in line
@@ -529,7 +527,7 @@ def test_a_renamed_setting_that_does_not_parse_is_named_by_its_new_name(monkeypa
     from worker.settings import unreadable_settings
 
     monkeypatch.setenv("TAAK_VLOOT_DAGEN", "0")
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     assert str(unreadable_settings(refused.value, "en")).startswith("invalid setting: TAAK_FLEET_DAYS: ")
 
@@ -538,6 +536,59 @@ def test_the_owners_chat_needs_a_telegram_token(monkeypatch: pytest.MonkeyPatch)
     from worker.settings import unreadable_settings
 
     monkeypatch.setenv("TAAK_TELEGRAM_CHAT", "4242")
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     assert "TAAK_TELEGRAM_CHAT: set without TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))
+
+
+def test_settings_read_back_as_themselves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`replaced` reads every value again: each reader takes its own result (a path, a list, a secret, a time)."""
+    monkeypatch.setenv("TAAK_TELEGRAM_TOKEN", "123456:ABC-def")
+    monkeypatch.setenv("TAAK_TELEGRAM_CHAT", "-1001234")
+    monkeypatch.setenv("TAAK_NOTIFY_URLS", "ntfy://huis json://h/p")
+    monkeypatch.setenv("TAAK_INTAKE_VANAF", "2026-12-01T08:00+01:00")
+    monkeypatch.setenv("TAAK_BOTS", "Paco, sjakie")
+    settings = Settings(_env_file=None, data_dir=tmp_path, database_url=f"postgresql://bot:{SECRET}@db.example/taak")
+    again = settings.replaced()
+    assert {name: getattr(again, name) for name in vars(settings)} == vars(settings)
+    assert again.replaced(lease_seconds="60").lease_seconds == 60
+
+
+@pytest.mark.parametrize(("typed", "read"), [("1e3", 1000), (" 42 ", 42), ("+70", 70), ("30.0", 30)])
+def test_a_whole_number_is_read_as_written(monkeypatch: pytest.MonkeyPatch, typed: str, read: int) -> None:
+    monkeypatch.setenv("TAAK_LEASE_SECONDS", typed)
+    assert Settings(_env_file=None).lease_seconds == read
+
+
+@pytest.mark.parametrize("typed", ["12.5", "12,5", "twaalf", "١٢", "inf"])
+def test_a_number_that_is_no_whole_number_is_refused(monkeypatch: pytest.MonkeyPatch, typed: str) -> None:
+    monkeypatch.setenv("TAAK_LEASE_SECONDS", typed)
+    with pytest.raises(SettingsError, match="TAAK_LEASE_SECONDS: must be a whole number"):
+        Settings(_env_file=None)
+
+
+@pytest.mark.parametrize(("typed", "read"), [("Yes", True), (" off ", False), ("1", True), ("f", False)])
+def test_a_switch_is_read_in_any_of_its_spellings(monkeypatch: pytest.MonkeyPatch, typed: str, read: bool) -> None:
+    monkeypatch.setenv("TAAK_LISTEN", typed)
+    assert Settings(_env_file=None).listen is read
+
+
+def test_every_setting_that_cannot_be_read_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_CONCURRENCY", "0")
+    monkeypatch.setenv("TAAK_LOG_FORMAT", "xml")
+    with pytest.raises(SettingsError) as refused:
+        Settings(_env_file=None)
+    assert unreadable_settings(refused.value, "nl") == (
+        "ongeldige instelling: TAAK_CONCURRENCY: moet minstens 1 zijn; "
+        "TAAK_LOG_FORMAT: moet een van deze zijn: 'auto', 'json' of 'console'"
+    )
+
+
+def test_settings_are_frozen_and_know_their_names() -> None:
+    settings = Settings(_env_file=None)
+    with pytest.raises(AttributeError):
+        settings.lease_seconds = 5
+    with pytest.raises(TypeError, match="no such setting: lease"):
+        Settings(_env_file=None, lease=5)

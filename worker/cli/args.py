@@ -25,7 +25,7 @@ from worker.core.language import early_language, language_setting_problem, unrea
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
-if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load pydantic or asyncpg
+if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load the settings or asyncpg
     from collections.abc import Awaitable, Callable
 
     from _typeshed import SupportsWrite
@@ -37,10 +37,8 @@ T = TypeVar("T")
 
 
 def load_settings_or_exit(program: str = "taak") -> Settings:
-    # start-up: pydantic only once a verb runs (help and the in-session client load no settings)
-    from pydantic import ValidationError
-
-    from worker.settings import Settings, unreadable_settings  # start-up: as above
+    # start-up: the settings only once a verb runs (help and the in-session client load none)
+    from worker.settings import Settings, SettingsError, unreadable_settings
 
     if (said := unreadable_dotenv(".env")) is not None:
         fail(said, ExitCode.USAGE, program)
@@ -48,7 +46,7 @@ def load_settings_or_exit(program: str = "taak") -> Settings:
         return Settings()
     except TaakError as exc:
         fail(exc.render(early_language()), exc.exit_code, program)
-    except (ValidationError, UnicodeDecodeError) as exc:
+    except (SettingsError, UnicodeDecodeError) as exc:
         fail(unreadable_settings(exc, early_language()) or str(exc), ExitCode.USAGE, program)
 
 
@@ -76,9 +74,8 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
     """Run one command's async work; turn every expected failure into one line and its exit code. Ctrl-C is the
     way `taak tail` and the cockpit end (exit 0); any other command it interrupts did not happen (130), also
     while it waits for a database that is away: `ID=$(taak nieuw ...) || ...` must not see a success."""
+    import asyncio  # not anyio.run: its import was 18 ms of every owner's command, and asyncio's loop serves it
     import logging
-
-    import anyio
 
     from worker.db.failures import failure_line  # start-up: asyncpg, as above
 
@@ -91,7 +88,7 @@ def run(settings: Settings, work: Callable[[], Awaitable[T]], *, ends_with_ctrl_
         return result
 
     try:
-        return anyio.run(done_when_returned)
+        return asyncio.run(done_when_returned())
     except KeyboardInterrupt:
         if finished:
             # asyncio takes a Ctrl-C as a cancel at the command's next wait; a command that had none left (`lll`,

@@ -19,7 +19,7 @@ from worker.core.machines import newest_version, said_version, seen_unregistered
 from worker.core.show import plain
 from worker.core.table import age, dollars, header_row, table, when
 
-if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
     from worker.settings import Settings
 
 

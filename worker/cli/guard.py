@@ -47,13 +47,10 @@ def interrupted(words: list[str]) -> int:
 
 
 def was_ctrl_c(exc: BaseException) -> bool:
-    """A Ctrl-C that reached us as another exception: pydantic-core, building the settings' validators while
-    the signal came, reports it as a SchemaError that names it; an import may chain it."""
+    """A Ctrl-C that reached us as another exception: an import that the signal interrupted may chain it."""
     seen: BaseException | None = exc
     while seen is not None:
         if isinstance(seen, KeyboardInterrupt):
-            return True
-        if type(seen).__name__ == "SchemaError" and "KeyboardInterrupt" in str(seen):
             return True
         seen = seen.__cause__ or seen.__context__
     return False

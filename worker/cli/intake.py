@@ -13,7 +13,7 @@ from worker.cli import args as a
 from worker.core.errors import ExitCode, InvalidInput, NotFound, Refused
 from worker.core.table import header_row, table, when
 
-if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
     from worker.core.intake import Message
     from worker.db.intake import Backlog, Preview, Selection
     from worker.settings import Settings

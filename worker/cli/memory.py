@@ -16,7 +16,7 @@ from worker.core.phrases import OsReason, phrase
 from worker.core.row_phrases import said_row
 from worker.core.terminal import one_line
 
-if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
     from worker.hooks.place import HookPlace
     from worker.settings import Settings
 

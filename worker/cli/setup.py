@@ -19,7 +19,7 @@ from worker.core.language import early_language
 from worker.core.terminal import is_blank, quoted
 from worker.hooks.entry import HOOK_NAMES
 
-if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
     from worker.settings import Settings
 
 

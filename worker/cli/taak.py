@@ -65,9 +65,9 @@ def _in_a_queue_session(words: list[str]) -> None:
 
 def _recall_here(args: Any) -> None:
     """`taak recall` on this machine's archive needs a folder, a time zone and a language: read as the owner's
-    hooks read theirs (worker/hooks/place.py), it starts in a fraction of the time the settings class (pydantic)
-    takes, and loads no database driver. A value that reader does not take as plainly good, or a `.env` file
-    here (whose lines the settings class judges), leaves the command to the settings class, as before."""
+    hooks read theirs (worker/hooks/place.py), it starts in a fraction of the time the settings class takes, and
+    loads no database driver. A value that reader does not take as plainly good, or a `.env` file here (whose lines
+    the settings class judges), leaves the command to the settings class, as before."""
     if os.path.exists(".env"):
         return
     from worker.cli import memory  # start-up: as above

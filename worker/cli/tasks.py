@@ -15,7 +15,7 @@ from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, 
 from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status, check_task_id
 from worker.core.terminal import is_blank
 
-if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no pydantic
+if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
     from worker.settings import Settings
 
 

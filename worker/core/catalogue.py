@@ -5,7 +5,7 @@ without a dot are the general messages: the ledger's rows and the daemon's journ
 SQL names the row keys), so a key once written is never renamed. The keys with a dot belong to one area:
 `help.` (the parsers' texts, written in English in the code: a Dutch run shows the `nl` of the key whose `en`
 is the text), `placeholder.`, `field.`, `doctor.`, `cockpit.`, `briefing.`, `month.`, `hook.`, `list.`,
-`recall.`, `service.`, `pydantic.`, `os.`, ... tests/unit/test_catalogue.py holds the catalogue whole. A command
+`recall.`, `service.`, `os.`, ... tests/unit/test_catalogue.py holds the catalogue whole. A command
 for someone to type is written in backticks, or after ": " at the end of a line: the contract test
 (tests/system/test_printed_commands.py) runs every such command.
 

@@ -18,7 +18,6 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib import metadata
 from urllib.parse import unquote, urlsplit
 
 import asyncpg
@@ -175,6 +174,8 @@ def running_version() -> str:
     """What a daemon says it runs (its heartbeat, its start line): the installed package's version and the newest
     migration it ships, `0.1.0+004`, so that a daemon of an older checkout with the same version number is seen
     to be behind the newest one in the fleet."""
+    from importlib import metadata  # start-up: 15 ms, for the daemon's version line only
+
     try:
         package = metadata.version("taak-worker")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
@@ -195,6 +196,8 @@ def upgrade_command() -> str:
     """What brings this installation to the newest version, to be typed as shown: this interpreter's pip (a bare
     `pip` may be another environment's); a clone installed with `pip install -e .`, as the README installs it, is
     pulled and installed again (the package's name is on no index the owner's machine may reach)."""
+    from importlib import metadata  # start-up: as in running_version
+
     pip = f"{shlex.quote(sys.executable)} -m pip install"
     try:
         origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")

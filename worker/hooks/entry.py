@@ -132,7 +132,7 @@ def owner_main(name: str, payload: dict[str, Any], place: HookPlace, started: fl
 
 def task_main(name: str, payload: dict[str, Any], started: float) -> int:
     try:
-        from worker.settings import Settings  # start-up: pydantic only for a task's hooks
+        from worker.settings import Settings  # start-up: the settings class only for a task's hooks
 
         settings = Settings()
     except Exception as exc:  # a hook never breaks a session: which setting, and why, as the commands say it

@@ -45,7 +45,7 @@ async def _ledger(settings: Settings) -> AsyncIterator[Ledger]:
         conn = await connect_one(settings)
     else:
         update = {"connect_attempts": 1, "connect_timeout_seconds": HOOK_CONNECT_TIMEOUT_SECONDS}
-        conn = await connect_one(settings.model_copy(update=update), application_name="taak-hook")
+        conn = await connect_one(settings.replaced(**update), application_name="taak-hook")
     try:
         yield Store(conn, settings).tasks
     finally:

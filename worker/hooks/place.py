@@ -1,6 +1,7 @@
 """Where the owner's hooks outside a task read and write: the few settings they need, read without the
-settings class, because a hook runs on every prompt and pydantic costs more than the issue's 100 ms
-(standard library and python-dotenv only; no event loop, no database driver).
+settings class, because a hook runs on every prompt: the settings class's imports (its rules, the catalogue, the
+database URL's parser) cost a fifth of the issue's 100 ms (standard library and python-dotenv only; no event loop,
+no database driver).
 
 The values are the settings class's own: the same variables, the same `.env` file in the working folder
 (the environment wins), names in any case, the same defaults and the same paths made absolute. A value that only the
@@ -31,7 +32,7 @@ class HookPlace:
     language: str
     zone: ZoneInfo
     memory_dir: Path
-    # `taak recall` on this machine's archive reads these too (worker/cli/taak.py): no pydantic for a search.
+    # `taak recall` on this machine's archive reads these too (worker/cli/taak.py): no settings class for a search.
     semantic: bool = True
     embed_idle_seconds: float = 600.0
 
@@ -98,7 +99,7 @@ def _known_zone(name: str) -> bool:
     return True
 
 
-# A switch written as pydantic reads one (`true`, `Off`, `1`); any other spelling is left to it.
+# A switch as the settings class reads one (`true`, `Off`, `1`); any other spelling is left to it.
 SWITCHES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
 
 
