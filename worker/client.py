@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import socket
-from typing import Any
 
 from worker.core.catalogue import message, os_reason
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ANSWER_TIMEOUT_SECONDS = 15
 

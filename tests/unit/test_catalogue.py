@@ -27,7 +27,7 @@ def placeholders(template: str) -> set[str]:
 
 
 def test_the_catalogue_is_a_json_object_of_keys_each_in_dutch_and_english_and_neither_is_empty() -> None:
-    assert CATALOGUE.suffix == ".json"
+    assert CATALOGUE.endswith(".json")
     assert [key for key, texts in catalogue().items() if set(texts) != {"nl", "en"}] == []
     assert [key for key, texts in catalogue().items() if not texts["nl"] or not texts["en"]] == []
 

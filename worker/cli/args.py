@@ -15,8 +15,6 @@ import os
 import re
 import sys
 from collections.abc import AsyncIterator, Iterator, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 from worker.cli.guard import GuardedOutput, OutputLost
 from worker.core.catalogue import from_english, message
@@ -25,15 +23,27 @@ from worker.core.language import early_language, language_setting_problem, unrea
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
 from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load the settings or asyncpg
     from collections.abc import Awaitable, Callable
+    from typing import Any, NoReturn, Protocol, TypeVar
 
     from _typeshed import SupportsWrite
 
     from worker.db.store import Store
     from worker.settings import Settings
 
-T = TypeVar("T")
+    T = TypeVar("T")
+    Arg = tuple[tuple[str, ...], dict[str, Any]]  # an argument of a verb: its names and add_argument's options
+
+    class OwnTask(Protocol):
+        """The task a command acts on when it names none: the settings', or in a queue session its environment's."""
+
+        @property
+        def id(self) -> str | None: ...
+
+        @property
+        def token(self) -> str | None: ...
 
 
 def load_settings_or_exit(program: str = "taak") -> Settings:
@@ -379,8 +389,8 @@ def _put_back(value: Any, stand_ins: dict[str, str]) -> Any:
         return [_put_back(item, stand_ins) for item in value]
     if isinstance(value, str):
         return stand_ins.get(value, value)
-    if isinstance(value, Path) and str(value) in stand_ins:
-        return Path(stand_ins[str(value)])
+    if value is not None and str(value) in stand_ins:  # a path (`type=Path`) made of a stand-in
+        return type(value)(stand_ins[str(value)])
     return value
 
 
@@ -389,9 +399,6 @@ def _subparsers(parser: argparse.ArgumentParser) -> Any:
         if isinstance(action, argparse._SubParsersAction):
             return action
     return None
-
-
-Arg = tuple[tuple[str, ...], dict[str, Any]]
 
 
 def arg(names: str, metavar: str | None, help: str, **options: Any) -> Arg:
@@ -503,16 +510,6 @@ def joined(words: Sequence[str]) -> str:
 def unless_blank(value: str | None) -> str | None:
     """An option that may be left out (`--reden`): given blank (spaces, invisible characters), it is left out."""
     return None if value is None or is_blank(value) else value
-
-
-class OwnTask(Protocol):
-    """The task a command acts on when it names none: the settings', or in a queue session its environment's."""
-
-    @property
-    def id(self) -> str | None: ...
-
-    @property
-    def token(self) -> str | None: ...
 
 
 def session_task(settings: OwnTask, explicit: str | None) -> tuple[str, str | None]:

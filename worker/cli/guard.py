@@ -16,6 +16,10 @@ import os
 import signal
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
 
@@ -34,7 +38,6 @@ if os.path.basename(sys.argv[0]).removesuffix(".py") in ("taak", "queue-worker",
 
 import contextlib  # noqa: E402 (after the Ctrl-C guard, on purpose)
 from collections.abc import Callable  # noqa: E402
-from typing import Any, TextIO  # noqa: E402
 
 
 def program_of(words: list[str]) -> str:

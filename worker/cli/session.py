@@ -13,7 +13,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
@@ -24,6 +23,10 @@ from worker.core.errors import ExitCode, InvalidInput, TaakError
 from worker.core.language import early_language
 from worker.core.model import TEXT_MAX_CHARS, VOLGENDE_STAP_MAX_CHARS
 from worker.core.terminal import json_safe, printable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon", "brief"})
 # Verbs that need no database: the local archive, "where are we now", the memory folder, help.

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from worker.cli.guard import guarded, interrupted, program_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def main(argv: Sequence[str] | None = None) -> None:

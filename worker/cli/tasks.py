@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
 
 from worker.cli import args as a
 from worker.cli.guard import discard_output
@@ -15,7 +14,10 @@ from worker.core.errors import ExitCode, InvalidInput, Misconfigured, NotFound, 
 from worker.core.model import FINAL, INT_MAX, OWNER_KINDS, SESSION_KINDS, Status, check_task_id
 from worker.core.terminal import is_blank
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the parsers are read by the in-session client, which loads no settings class
+    from typing import Any
+
     from worker.settings import Settings
 
 

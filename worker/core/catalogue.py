@@ -16,18 +16,21 @@ the rest of it: the hooks and a queue session's `taak` say their lines from this
 from __future__ import annotations
 
 import json
+import os
 import string
 from functools import cache
-from pathlib import Path
-from typing import Any
 
-CATALOGUE = Path(__file__).with_name("catalogue.json")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CATALOGUE = os.path.join(os.path.dirname(__file__), "catalogue.json")  # not pathlib: 4 ms of a session's `taak log`
 
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
     """Loaded once, on the first line said: a hook that says nothing never reads it."""
-    with CATALOGUE.open(encoding="utf-8") as file:
+    with open(CATALOGUE, encoding="utf-8") as file:
         loaded: dict[str, dict[str, str]] = json.load(file)
     return loaded
 

@@ -7,11 +7,13 @@ that refuses something does not need to know who reads it.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
 
 from worker.core.terminal import quoted
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from worker.core.phrases import Phrase
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, TextIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 # C0 except tab and newline, DEL, C1, the bidi marks, embeddings, overrides and isolates, the line and paragraph
 # separators (a terminal may break the line there) and the byte order mark. A pattern, compiled in _UNSEEN only.
