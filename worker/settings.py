@@ -11,14 +11,11 @@ import math
 import os
 import re
 import shlex
-import socket
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, time
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from worker.core.catalogue import Sayable, message
@@ -28,7 +25,16 @@ from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, sh
 from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
 from worker.core.terminal import is_blank, not_utf8, printable
 
-Language = Literal["nl", "en"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing for the type checker only: a hook that reads the settings loads none of it
+    from typing import Any, Literal, TypeVar
+
+    Language = Literal["nl", "en"]
+    N = TypeVar("N", int, float)
+    # The readers a setting's value goes through, in order: each takes the value as the environment (text) or the
+    # code (its type) gives it and answers it read, or raises Refused. A value read already reads as itself, so
+    # that `Settings.replaced` can give every value back.
+    Reader = Callable[[Any], Any]
 
 
 class Refused(ValueError):
@@ -40,13 +46,17 @@ class Refused(ValueError):
         self.values = values
 
 
-@dataclass(frozen=True)
 class Problem:
-    """One setting that cannot be read, said by `settings_problem` in the run's language."""
+    """One setting that cannot be read, said by `settings_problem` in the run's language. (No dataclass here: the
+    module `dataclasses` loads `inspect`, 14 ms of a hook that reads the settings.)"""
 
-    field: str
-    key: str
-    values: Mapping[str, object]
+    __slots__ = ("field", "key", "values")
+
+    def __init__(self, field: str, key: str, values: Mapping[str, object]) -> None:
+        self.field, self.key, self.values = field, key, values
+
+    def __repr__(self) -> str:
+        return f"Problem({self.field!r}, {self.key!r}, {self.values!r})"
 
     @property
     def variable(self) -> str:
@@ -92,12 +102,6 @@ class Choices(Sayable):
         quoted = [repr(choice) for choice in self.choices]
         return f"{', '.join(quoted[:-1])} {message('setting_or', language)} {quoted[-1]}"
 
-
-# The readers a setting's value goes through, in order: each takes the value as the environment (text) or the
-# code (its type) gives it and answers it read, or raises Refused. A value read already reads as itself, so that
-# `Settings.replaced` can give every value back.
-Reader = Callable[[Any], Any]
-N = TypeVar("N", int, float)
 
 SWITCHES = {
     **dict.fromkeys(("1", "true", "t", "yes", "y", "on"), True),
@@ -274,6 +278,12 @@ def open_statuses(value: object) -> list[str]:
     return statuses
 
 
+def host_name() -> str:
+    import socket  # start-up: only where TAAK_MACHINE is not set, and only socket's name of the host
+
+    return socket.gethostname()
+
+
 # A host name as the machine knows itself (`Jamals-MacBook-Pro.local`, `veranda`), and nothing else.
 MACHINE_NAME = re.compile(r"[^\W_][\w.-]*")
 
@@ -357,14 +367,14 @@ def apprise_urls(value: object) -> tuple[Secret, ...]:
     return tuple(Secret(url) for url in urls)
 
 
-@dataclass(frozen=True)
 class Setting:
     """One setting: its default (or the function that makes it) and its readers. A setting whose default is None
     may be left out, and is left out when it is set empty."""
 
-    default: object
-    make_default: Callable[[], object] | None
-    readers: tuple[Reader, ...]
+    __slots__ = ("default", "make_default", "readers")
+
+    def __init__(self, default: object, make_default: Callable[[], object] | None, readers: tuple[Reader, ...]) -> None:
+        self.default, self.make_default, self.readers = default, make_default, readers
 
     @property
     def optional(self) -> bool:
@@ -428,7 +438,7 @@ class Settings:
     data_dir: Path = setting(None, path_given, path, folder, make_default=default_data_dir)
     timezone: str = setting("Europe/Amsterdam", text, known_timezone)
     language: Language = setting("nl", lowered, one_of("nl", "en"))
-    machine: str = setting(None, text, machine_name, make_default=socket.gethostname)
+    machine: str = setting(None, text, machine_name, make_default=host_name)
 
     # The owner's name on the rows the owner writes (answers, notes, cancellations); default: the OS user.
     owner: str | None = setting(None, text, owner_name)
