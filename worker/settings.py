@@ -104,8 +104,8 @@ class Choices(Sayable):
 
 
 SWITCHES = {
-    **dict.fromkeys(("1", "true", "t", "yes", "y", "on"), True),
-    **dict.fromkeys(("0", "false", "f", "no", "n", "off"), False),
+    **dict.fromkeys(("1", "true", "t", "yes", "y", "on", "ja", "j"), True),  # the Dutch line says `ja of nee`
+    **dict.fromkeys(("0", "false", "f", "no", "n", "off", "nee"), False),
 }
 WHOLE = re.compile(r"[+-]?[0-9]+")
 DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
@@ -148,7 +148,13 @@ def whole(ge: int | None = None, le: int | None = None) -> Reader:
     return read
 
 
-def number(ge: float | None = None, gt: float | None = None, le: float | None = None) -> Reader:
+# Every number that is no count is a time: at most a century, so that now plus it is still a date (a retry after
+# 1e300 seconds left its task running for ever, outside try of this reader).
+CENTURY_SECONDS = 100 * 365 * 86_400
+CENTURY_HOURS = CENTURY_SECONDS // 3600
+
+
+def number(ge: float | None = None, gt: float | None = None, le: float = CENTURY_SECONDS) -> Reader:
     def read(value: object) -> float:
         if isinstance(value, str):
             if not DECIMAL.fullmatch(value.strip()):
@@ -188,14 +194,18 @@ def one_of(*choices: str) -> Reader:
 
 
 def lowered(value: object) -> object:
-    # `EN` and ` en` name English as well as `en` does (worker/core/language.spoken_language, which help reads).
+    # `EN` and ` en` name English as well as `en` does (worker/core/language.spoken_language, which help reads),
+    # `Session` the session pooler.
     return value.strip().lower() if isinstance(value, str) else value
 
 
 def path(value: object) -> Path:
     # Sessions, hooks and services run in other folders: a relative path (or one with ~ that no shell expanded, as
     # in a .env or a unit file) would point somewhere else for each of them.
-    return Path(text(value) if not isinstance(value, Path) else value).expanduser().absolute()
+    try:
+        return Path(text(value) if not isinstance(value, Path) else value).expanduser().absolute()
+    except RuntimeError:  # `~someone` of a user this machine does not know
+        raise Refused("setting_no_home", value=repr(str(value))) from None
 
 
 def path_given(value: object) -> object:
@@ -361,9 +371,9 @@ def apprise_urls(value: object) -> tuple[Secret, ...]:
     if not isinstance(value, str):
         return tuple(secret(url) for url in value) if isinstance(value, Iterable) else (secret(value),)
     urls = [url for url in re.split(r"\s+|,\s*(?=[a-z][a-z0-9+.-]*://)", value.strip()) if url]
-    for url in urls:
+    for number, url in enumerate(urls, start=1):
         if not re.fullmatch(r"[a-z][a-z0-9+.-]*://\S+", url, flags=re.IGNORECASE):
-            raise Refused("setting_notify_url", value=repr(said_address(url)))
+            raise Refused("setting_notify_url", value=f"#{number} {said_address(url)!r}")
     return tuple(Secret(url) for url in urls)
 
 
@@ -385,8 +395,8 @@ class Setting:
         # a database error; here they are a setting that cannot be read.
         if any(isinstance(t, str) and not_utf8(t) for t in (given if isinstance(given, list) else [given])):
             raise Refused("setting_not_utf8")
-        if self.optional and given in (None, ""):
-            return None
+        if self.optional and (given is None or (isinstance(given, str) and not given.strip())):
+            return None  # `TAAK_WORKDIR=` and `TAAK_NOTIFY_CMD="  "` alike: not given
         for reader in self.readers:
             given = reader(given)
         return given
@@ -436,7 +446,7 @@ class Settings:
 
     database_url: Secret | None = setting(None, one_line_url, secret)
     data_dir: Path = setting(None, path_given, path, folder, make_default=default_data_dir)
-    timezone: str = setting("Europe/Amsterdam", text, known_timezone)
+    timezone: str = setting("Europe/Amsterdam", text, str.strip, known_timezone)
     language: Language = setting("nl", lowered, one_of("nl", "en"))
     machine: str = setting(None, text, machine_name, make_default=host_name)
 
@@ -444,7 +454,9 @@ class Settings:
     owner: str | None = setting(None, text, owner_name)
     # A transaction pooler (pgbouncer in transaction mode, Supabase's port 6543) has no LISTEN and no prepared
     # statements. auto: port 6543, or a probe that sees two connections share one server session.
-    pooler: Literal["auto", "session", "transaction"] = setting("auto", one_of("auto", "session", "transaction"))
+    pooler: Literal["auto", "session", "transaction"] = setting(
+        "auto", lowered, one_of("auto", "session", "transaction")
+    )
     connect_attempts: int = setting(5, whole(ge=1))
     connect_timeout_seconds: float = setting(5.0, number(gt=0))
     # How long one statement may wait for its answer. A server that hangs (a stopped host, a stalled disk) closes
@@ -498,7 +510,7 @@ class Settings:
     infra_pause_base_seconds: float = setting(30.0, number(ge=0))
     infra_pause_max_seconds: float = setting(900.0, number(ge=0))
     max_line_bytes: int = setting(1_048_576, whole(ge=1024))
-    log_format: Literal["auto", "json", "console"] = setting("auto", one_of("auto", "json", "console"))
+    log_format: Literal["auto", "json", "console"] = setting("auto", lowered, one_of("auto", "json", "console"))
     intake_id_column: str = setting("id", text)
     intake_text_column: str = setting("content", text)
     intake_sender_column: str = setting("sender", text)
@@ -510,10 +522,10 @@ class Settings:
     intake_open_status: list[str] = setting(None, open_statuses, make_default=lambda: ["pending"])
     intake_vanaf: datetime | None = setting(None, moment)
     # A question to the owner that waits this long is escalated (one more message, marked as such).
-    decide_hours: float = setting(48.0, number(gt=0))
+    decide_hours: float = setting(48.0, number(gt=0, le=CENTURY_HOURS))
     notify_cmd: str | None = setting(None, text, command_line())
     on_klaar_cmd: str | None = setting(None, text, command_line())
-    remind_hours: float = setting(24.0, number(gt=0))
+    remind_hours: float = setting(24.0, number(gt=0, le=CENTURY_HOURS))
     outbox_seconds: float = setting(10.0, number(gt=0))
     index_seconds: float = setting(600.0, number(gt=0))
     # A finished task's folder in <data>/sessies/ (its sessions' stdout, briefings, records) is removed after this
@@ -528,7 +540,7 @@ class Settings:
     # Fleet-wide recall: the daemon also copies this machine's new archive lines to the shared database, which keeps
     # them fleet_days days (`taak recall --vloot`). Off by default: the database may be a small plan.
     fleet_archive: bool = setting(False, switch)
-    fleet_days: int = setting(30, whole(ge=1, le=INT_MAX))
+    fleet_days: int = setting(30, whole(ge=1, le=36500))
     registry_file: Path | None = setting(None, path)
     registry_seconds: float = setting(300.0, number(gt=0))
 
@@ -614,18 +626,18 @@ def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> dict[
 
 
 def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:
-    return {
-        name.lower(): value for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"
-    }
+    """The TAAK_ variables by their lower-case names; `TAAK_X` over `taak_x` when both are set, in any order."""
+    found = [(name, value) for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"]
+    return {name.lower(): value for name, value in sorted(found, key=lambda item: item[0].isupper())}
 
 
 def said_address(url: str) -> str:
     """What may be said of a notification address (an error line, the daemon's log): its scheme, never its tokens."""
     for separator in ("://", ":"):
         scheme, found, _ = url.partition(separator)
-        if found:
+        if found and "@" not in scheme:
             return f"{scheme}{separator}..."
-    return url if len(url) <= 12 else url[:8] + "..."
+    return "..."  # no scheme: nothing of it, any part may be a token
 
 
 def renamed_in_use(environ: Mapping[str, str], env_file: Path = Path(".env")) -> list[tuple[str, str]]:

@@ -328,3 +328,27 @@ def test_status_that_could_not_ask_systemd_exits_4_not_1(tmp_path: Path) -> None
     status = manage(tmp_path, "status", "--bot", "paco", "--platform", "linux", fail=True)
     assert status.returncode == 4
     assert "systemctl cannot reach this user's systemd" in status.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b'TAAK_LANGUAGE=en\nTAAK_POLL_SECONDS="abc\n', "paco.env: line 2 is not NAME=VALUE"),
+        (b"TAAK_LANGUAGE=en\nTAAK_OWNER=\xff\n", "paco.env: is not valid UTF-8"),
+    ],
+)
+def test_a_settings_file_that_cannot_be_read_stops_the_daemon_before_it_claims(
+    tmp_path: Path, content: bytes, said: str
+) -> None:
+    """python-dotenv skipped the broken line with an English warning and the daemon ran on the default; a file that
+    is no UTF-8 ended in a traceback (outside try of the settings reader)."""
+    settings = tmp_path / "paco.env"
+    settings.write_bytes(content)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env.update(TAAK_ENV_FILE=str(settings), TAAK_DATA_DIR=str(tmp_path / "data"), TAAK_BOTS="paco", TAAK_LANGUAGE="en")
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.queue_worker", "--once"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

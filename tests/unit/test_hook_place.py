@@ -62,6 +62,7 @@ def test_the_light_reader_finds_what_the_settings_class_finds(
         ("TAAK_DATA_DIR", ""),
         ("TAAK_MEMORY_DIR", " "),
         ("TAAK_DATA_DIR", "/tmp/\udcff"),
+        ("TAAK_DATA_DIR", "~niemand_hier_taak/data"),
         ("TAAK_SEMANTIC", "misschien"),
         ("TAAK_EMBED_IDLE_SECONDS", "0"),
     ],

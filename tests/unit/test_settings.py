@@ -225,9 +225,7 @@ def test_a_slash_in_the_password_is_still_said_to_be_the_password() -> None:
     assert SECRET not in refused.value.render("en")
 
 
-@pytest.mark.parametrize(
-    "owner", ["eig\udcff", "\u200b", " ", "\u3164", "jamal\nx", "\x1b[2Jx", "j\u202eamal", "j" * 65]
-)
+@pytest.mark.parametrize("owner", ["eig\udcff", "\u200b", "\u3164", "jamal\nx", "\x1b[2Jx", "j\u202eamal", "j" * 65])
 def test_an_owner_that_is_no_readable_text_is_refused(owner: str) -> None:
     with pytest.raises(SettingsError, match="TAAK_OWNER: "):
         Settings(_env_file=None, owner=owner)
@@ -451,7 +449,7 @@ def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said:
         ("TAAK_TELEGRAM_CHAT", "owner", "TAAK_TELEGRAM_CHAT: "),
         ("TAAK_TELEGRAM_TOKEN", "not-a-token", "TAAK_TELEGRAM_TOKEN: that is no bot token"),
         ("TAAK_TELEGRAM_API", "api.telegram.org", "TAAK_TELEGRAM_API: 'api.telegram.org' is no http(s) address"),
-        ("TAAK_NOTIFY_URLS", "ntfy://huis nonsense", "TAAK_NOTIFY_URLS: 'nonsense' is no address Apprise knows"),
+        ("TAAK_NOTIFY_URLS", "ntfy://huis nonsense", "TAAK_NOTIFY_URLS: #2 '...' is no address Apprise knows"),
     ],
 )
 def test_the_owners_channel_refuses_what_does_not_parse(
@@ -504,7 +502,7 @@ def test_an_address_with_a_token_is_said_by_its_scheme_only(monkeypatch: pytest.
     with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     line = str(unreadable_settings(refused.value, "en"))
-    assert "'tgram:...'" in line
+    assert "#1 'tgram:...'" in line
     assert SECRET[:3] not in line
 
 
@@ -592,3 +590,80 @@ def test_settings_are_frozen_and_know_their_names() -> None:
         settings.lease_seconds = 5
     with pytest.raises(TypeError, match="no such setting: lease"):
         Settings(_env_file=None, lease=5)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [f"postgres:{SECRET}@127.0.0.1:5432/taak", f"postgresql//bot:{SECRET}@127.0.0.1/taak", f"postgresql:{SECRET}"],
+)
+def test_a_url_without_its_address_part_is_refused_without_its_password(url: str) -> None:
+    """asyncpg read `postgres:pw@host/db` as a database named `pw@host/db`, and the line named it (outside try)."""
+    with pytest.raises(InvalidInput) as refused:
+        parse_database_url(url)
+    assert "must start with postgresql://" in refused.value.render("en")
+    assert SECRET not in refused.value.render("en") + refused.value.render("nl")
+
+
+def test_a_home_folder_of_nobody_is_a_setting_that_cannot_be_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_DATA_DIR", "~niemand_hier_taak/data")
+    with pytest.raises(SettingsError, match="TAAK_DATA_DIR: '~niemand_hier_taak/data': no home folder is known"):
+        Settings(_env_file=None)
+
+
+@pytest.mark.parametrize(("typed", "read"), [("ja", True), ("Nee", False)])
+def test_a_switch_takes_the_dutch_words_its_line_names(monkeypatch: pytest.MonkeyPatch, typed: str, read: bool) -> None:
+    monkeypatch.setenv("TAAK_FLEET_ARCHIVE", typed)
+    assert Settings(_env_file=None).fleet_archive is read
+
+
+@pytest.mark.parametrize("name", ["TAAK_NOTIFY_CMD", "TAAK_TELEGRAM_CHAT", "TAAK_WORKDIR", "TAAK_INTAKE_VANAF"])
+def test_a_setting_that_may_be_left_out_is_left_out_when_it_is_only_spaces(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A notify command of spaces was taken, and the daemon's deliverer failed on it every few seconds."""
+    monkeypatch.setenv(name, "   ")
+    assert getattr(Settings(_env_file=None), name.removeprefix("TAAK_").lower()) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("TAAK_RETRY_BASE_SECONDS", "1e300"), ("TAAK_REAPER_GRACE_SECONDS", "1e13"), ("TAAK_FLEET_DAYS", "3000000")],
+)
+def test_a_time_beyond_a_century_is_refused_before_it_overflows_a_date(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    """A retry after 1e300 seconds left its task running for ever: now plus it is no date (outside try)."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError, match=f"{name}: must be at most"):
+        Settings(_env_file=None)
+
+
+@pytest.mark.parametrize(
+    "order", [("taak_poll_seconds", "TAAK_POLL_SECONDS"), ("TAAK_POLL_SECONDS", "taak_poll_seconds")]
+)
+def test_the_upper_case_name_wins_whatever_the_order(monkeypatch: pytest.MonkeyPatch, order: tuple[str, str]) -> None:
+    monkeypatch.delenv("TAAK_POLL_SECONDS", raising=False)
+    for name in order:
+        monkeypatch.setenv(name, "7" if name.isupper() else "x")
+    assert Settings(_env_file=None).poll_seconds == 7.0
+
+
+def test_choices_are_read_in_any_case_and_a_time_zone_with_spaces_around_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TAAK_POOLER", "Session")
+    monkeypatch.setenv("TAAK_LOG_FORMAT", " JSON")
+    monkeypatch.setenv("TAAK_TIMEZONE", " UTC ")
+    settings = Settings(_env_file=None)
+    assert (settings.pooler, settings.log_format, settings.timezone) == ("session", "json", "UTC")
+
+
+def test_a_notify_address_without_a_scheme_is_named_by_its_place_and_nothing_of_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_NOTIFY_URLS", f"ntfy://huis {SECRET}tail")
+    with pytest.raises(SettingsError) as refused:
+        Settings(_env_file=None)
+    line = str(unreadable_settings(refused.value, "en"))
+    assert "TAAK_NOTIFY_URLS: #2 '...' is no address Apprise knows" in line
+    assert SECRET[:3] not in line

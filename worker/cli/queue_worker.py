@@ -35,7 +35,7 @@ from worker.cli.guard import guarded
 from worker.core.catalogue import message
 from worker.core.defaults import default_data_dir
 from worker.core.errors import ExitCode, TaakError
-from worker.core.language import early_language
+from worker.core.language import early_language, unreadable_dotenv
 from worker.core.model import Status
 from worker.core.phrases import phrase
 from worker.core.row_phrases import said_row
@@ -143,7 +143,16 @@ def _load_env_file() -> None:
 
     if not os.path.isfile(path):
         _fail(message("env_file_missing", early_language(), path=path), ExitCode.USAGE)
-    for key, value in dotenv_values(path, interpolate=False).items():
+    if (said := unreadable_dotenv(path)) is not None:  # a line python-dotenv would skip with a warning
+        _fail(said, ExitCode.USAGE)
+    try:
+        values = dotenv_values(path, interpolate=False, encoding="utf-8")
+    except UnicodeDecodeError:
+        language = early_language()
+        _fail(
+            message("bad_settings", language, detail=f"{path}: {message('setting_not_utf8', language)}"), ExitCode.USAGE
+        )
+    for key, value in values.items():
         if value is None:
             continue
         if key == "PATH":  # launchd always sets its own bare PATH: the file's, found at install, must win

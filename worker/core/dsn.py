@@ -103,7 +103,8 @@ def _split(url: str) -> tuple[SplitResult, int | None]:
     except ValueError as exc:
         # Not the parser's message: it can quote the password back (a '#' in it makes the rest a "port").
         raise _unsplittable(url, exc) from None
-    if parts.scheme not in _SCHEMES:
+    if parts.scheme not in _SCHEMES or (not parts.netloc and "://" not in url):
+        # `postgres:pw@host/db` has no address part: asyncpg read it as a database named `pw@host/db`
         raise InvalidInput("bad_scheme", url=redact(url))
     return parts, port
 
@@ -240,6 +241,10 @@ _NAMELESS_PARAMETER = re.compile(r"([?&])=[^&#]*")
 
 def _redact_userinfo(url: str) -> str:
     scheme, sep, rest = url.partition("://")
+    if not sep and ("@" in url or ":" in url):
+        # no address part (`postgres:pw@host`, `postgresql:pw`): nothing says where a password ends
+        _, at, host = url.rpartition("@")
+        return f"…@{host}" if at else "<…>"
     userinfo, at, host = rest.rpartition("@")
     if sep and at and ":" in userinfo:
         return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"

@@ -82,4 +82,4 @@ def unreadable_dotenv(path: str) -> str | None:
     from worker.core.catalogue import message  # start-up: as above
 
     language = early_language()
-    return message("bad_settings", language, detail=f".env: {message('setting_dotenv_line', language, line=line)}")
+    return message("bad_settings", language, detail=f"{path}: {message('setting_dotenv_line', language, line=line)}")

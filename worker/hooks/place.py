@@ -66,7 +66,10 @@ def folder_setting(given: str | None, default: Callable[[], Path]) -> Path | Non
         return default()
     if is_blank(given) or not_utf8(given):
         return None
-    path = Path(given).expanduser().absolute()
+    try:
+        path = Path(given).expanduser().absolute()
+    except RuntimeError:  # `~someone` of a user this machine does not know: the settings class says so
+        return None
     return None if file_in_the_way(path) is not None else path  # a file where a folder belongs: refused there
 
 
@@ -100,7 +103,10 @@ def _known_zone(name: str) -> bool:
 
 
 # A switch as the settings class reads one (`true`, `Off`, `1`); any other spelling is left to it.
-SWITCHES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+SWITCHES = {
+    **dict.fromkeys(("1", "true", "yes", "on", "ja"), True),
+    **dict.fromkeys(("0", "false", "no", "off", "nee"), False),
+}
 
 
 def _plain_seconds(value: str) -> float | None:
