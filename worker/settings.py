@@ -320,6 +320,13 @@ def command_line(*, required: bool = False) -> Reader:
     return read
 
 
+def column_name(value: str) -> str:
+    # An empty name reached the database as `""`, refused there as "zero-length delimited identifier", exit 1.
+    if is_blank(value):
+        raise Refused("setting_column_blank")
+    return value
+
+
 def owner_name(value: str) -> str:
     if is_blank(value):
         raise Refused("setting_owner_blank")
@@ -511,13 +518,13 @@ class Settings:
     infra_pause_max_seconds: float = setting(900.0, number(ge=0))
     max_line_bytes: int = setting(1_048_576, whole(ge=1024))
     log_format: Literal["auto", "json", "console"] = setting("auto", lowered, one_of("auto", "json", "console"))
-    intake_id_column: str = setting("id", text)
-    intake_text_column: str = setting("content", text)
-    intake_sender_column: str = setting("sender", text)
-    intake_recipient_column: str = setting("recipient", text)
+    intake_id_column: str = setting("id", text, column_name)
+    intake_text_column: str = setting("content", text, column_name)
+    intake_sender_column: str = setting("sender", text, column_name)
+    intake_recipient_column: str = setting("recipient", text, column_name)
     # Only messages that arrived after the cut-off and that the old worker left open become tasks. The cut-off
     # defaults to when migration 013 was applied (kept in the database), so history is never run again.
-    intake_time_column: str = setting("created_at", text)
+    intake_time_column: str = setting("created_at", text, column_name)
     intake_status_column: str = setting("status", text)  # "": the old table has no status column (filter by time)
     intake_open_status: list[str] = setting(None, open_statuses, make_default=lambda: ["pending"])
     intake_vanaf: datetime | None = setting(None, moment)

@@ -667,3 +667,15 @@ def test_a_notify_address_without_a_scheme_is_named_by_its_place_and_nothing_of_
     line = str(unreadable_settings(refused.value, "en"))
     assert "TAAK_NOTIFY_URLS: #2 '...' is no address Apprise knows" in line
     assert SECRET[:3] not in line
+
+
+@pytest.mark.parametrize("name", ["TAAK_INTAKE_ID_COLUMN", "TAAK_INTAKE_TEXT_COLUMN", "TAAK_INTAKE_TIME_COLUMN"])
+def test_an_intake_column_given_empty_is_a_setting_error(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """It reached the database as `""`: "the database refused this", exit 1 (outside try of the settings reader)."""
+    monkeypatch.setenv(name, " ")
+    with pytest.raises(SettingsError, match=f"{name}: is empty: name the column of the old table"):
+        Settings(_env_file=None)
+
+
+def test_the_intake_status_column_may_be_empty() -> None:
+    assert Settings(_env_file=None, intake_status_column="").intake_status_column == ""
