@@ -679,3 +679,14 @@ def test_an_intake_column_given_empty_is_a_setting_error(monkeypatch: pytest.Mon
 
 def test_the_intake_status_column_may_be_empty() -> None:
     assert Settings(_env_file=None, intake_status_column="").intake_status_column == ""
+
+
+def test_the_new_name_of_a_renamed_setting_wins_over_the_old_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What `taak doctor`'s line about an old name says (outside try: it said only that the old name is read)."""
+    from worker.core.catalogue import message
+
+    monkeypatch.setenv("TAAK_EIGENAAR", "oud")
+    monkeypatch.setenv("TAAK_OWNER", "nieuw")
+    assert Settings(_env_file=None).owner == "nieuw"
+    said = message("doctor.setting_renamed", "en", old="TAAK_EIGENAAR", new="TAAK_OWNER")
+    assert said.endswith("except when TAAK_OWNER is set too (that one wins)")
