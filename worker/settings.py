@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from worker.core.catalogue import Sayable, message
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.dsn import DatabaseUrl, parse_database_url
+from worker.core.language import SWITCHES
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
 from worker.core.terminal import is_blank, not_utf8, printable
@@ -38,25 +39,12 @@ if TYPE_CHECKING:  # typing for the type checker only: a hook that reads the set
 
 
 class Refused(ValueError):
-    """A value a setting cannot take: a catalogue key and the values its line is filled with."""
+    """A value a setting cannot take: a catalogue key and the values its line is filled with, said by
+    `settings_problem` in the run's language. `field` is the setting's, once the settings class knows it."""
 
-    def __init__(self, key: str, **values: object) -> None:
+    def __init__(self, key: str, field: str = "", **values: object) -> None:
         super().__init__(key)
-        self.key = key
-        self.values = values
-
-
-class Problem:
-    """One setting that cannot be read, said by `settings_problem` in the run's language. (No dataclass here: the
-    module `dataclasses` loads `inspect`, 14 ms of a hook that reads the settings.)"""
-
-    __slots__ = ("field", "key", "values")
-
-    def __init__(self, field: str, key: str, values: Mapping[str, object]) -> None:
-        self.field, self.key, self.values = field, key, values
-
-    def __repr__(self) -> str:
-        return f"Problem({self.field!r}, {self.key!r}, {self.values!r})"
+        self.key, self.field, self.values = key, field, values
 
     @property
     def variable(self) -> str:
@@ -66,7 +54,7 @@ class Problem:
 class SettingsError(ValueError):
     """Every setting that cannot be read; its text is the English line of each."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Refused]) -> None:
         super().__init__("; ".join(settings_problem(problem, "en") for problem in problems))
         self.problems = problems
 
@@ -103,10 +91,6 @@ class Choices(Sayable):
         return f"{', '.join(quoted[:-1])} {message('setting_or', language)} {quoted[-1]}"
 
 
-SWITCHES = {
-    **dict.fromkeys(("1", "true", "t", "yes", "y", "on", "ja", "j"), True),  # the Dutch line says `ja of nee`
-    **dict.fromkeys(("0", "false", "f", "no", "n", "off", "nee"), False),
-}
 WHOLE = re.compile(r"[+-]?[0-9]+")
 DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
 
@@ -433,13 +417,14 @@ class Settings:
             raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
         given = {**_environment(values, _env_file), **values}
         read: dict[str, object] = {}
-        problems: list[Problem] = []
+        problems: list[Refused] = []
         for name, spec in SETTINGS.items():
             value = given[name] if name in given else spec.make_default() if spec.make_default else spec.default
             try:
                 read[name] = spec.read(value)
             except Refused as refused:
-                problems.append(Problem(name, refused.key, refused.values))
+                refused.field = name
+                problems.append(refused)
         problems.extend(_telegram_together(read))
         if problems:
             raise SettingsError(problems)
@@ -603,15 +588,15 @@ class Settings:
 SETTINGS: dict[str, Setting] = {name: spec for name, spec in vars(Settings).items() if isinstance(spec, Setting)}
 
 
-def _telegram_together(read: Mapping[str, object]) -> list[Problem]:
+def _telegram_together(read: Mapping[str, object]) -> list[Refused]:
     """Telegram needs its token and the owner's chat, or neither. A token or a chat that was refused is not read:
     that one is said, not this."""
     if "telegram_token" not in read or "telegram_chat" not in read:
         return []
     if read["telegram_chat"] is None and read["telegram_token"] is not None:
-        return [Problem("telegram_chat", "setting_telegram_chat_needed", {})]
+        return [Refused("setting_telegram_chat_needed", "telegram_chat")]
     if read["telegram_chat"] is not None and read["telegram_token"] is None:
-        return [Problem("telegram_chat", "setting_telegram_token_needed", {})]
+        return [Refused("setting_telegram_token_needed", "telegram_chat")]
     return []
 
 
@@ -660,7 +645,7 @@ def renamed_in_use(environ: Mapping[str, str], env_file: Path = Path(".env")) ->
     return [(old, f"TAAK_{field.upper()}") for field, old in RENAMED.items() if old in typed]
 
 
-def settings_problem(problem: Problem, language: str) -> str:
+def settings_problem(problem: Refused, language: str) -> str:
     """`TAAK_NAME: what is wrong`, in `language`."""
     return f"{problem.variable}: {message(problem.key, language, **problem.values)}"
 

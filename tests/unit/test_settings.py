@@ -495,14 +495,23 @@ def test_the_owners_channel_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "a:b" not in repr(settings)  # the addresses' tokens stay out of every repr
 
 
-def test_an_address_with_a_token_is_said_by_its_scheme_only(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("addresses", "said"),
+    [
+        (f"tgram:/{SECRET}", "#1 'tgram:...'"),  # by its scheme only
+        (f"ntfy://huis {SECRET}tail", "TAAK_NOTIFY_URLS: #2 '...' is no address Apprise knows"),  # no scheme: its place
+    ],
+)
+def test_an_address_with_a_token_is_said_by_its_scheme_or_its_place_only(
+    monkeypatch: pytest.MonkeyPatch, addresses: str, said: str
+) -> None:
     from worker.settings import unreadable_settings
 
-    monkeypatch.setenv("TAAK_NOTIFY_URLS", f"tgram:/{SECRET}")
+    monkeypatch.setenv("TAAK_NOTIFY_URLS", addresses)
     with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
     line = str(unreadable_settings(refused.value, "en"))
-    assert "#1 'tgram:...'" in line
+    assert said in line
     assert SECRET[:3] not in line
 
 
@@ -654,19 +663,6 @@ def test_choices_are_read_in_any_case_and_a_time_zone_with_spaces_around_it(monk
     monkeypatch.setenv("TAAK_TIMEZONE", " UTC ")
     settings = Settings(_env_file=None)
     assert (settings.pooler, settings.log_format, settings.timezone) == ("session", "json", "UTC")
-
-
-def test_a_notify_address_without_a_scheme_is_named_by_its_place_and_nothing_of_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_NOTIFY_URLS", f"ntfy://huis {SECRET}tail")
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    line = str(unreadable_settings(refused.value, "en"))
-    assert "TAAK_NOTIFY_URLS: #2 '...' is no address Apprise knows" in line
-    assert SECRET[:3] not in line
 
 
 @pytest.mark.parametrize("name", ["TAAK_INTAKE_ID_COLUMN", "TAAK_INTAKE_TEXT_COLUMN", "TAAK_INTAKE_TIME_COLUMN"])

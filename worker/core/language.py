@@ -9,6 +9,14 @@ import os
 LANGUAGES = ("nl", "en")
 
 
+# A switch setting's spellings (`true`, `Off`, `1`, `ja`), for the settings class and the hooks' reader alike; the
+# Dutch line for a switch that is none of them says `ja of nee`.
+SWITCHES = {
+    **dict.fromkeys(("1", "true", "t", "yes", "y", "on", "ja", "j"), True),
+    **dict.fromkeys(("0", "false", "f", "no", "n", "off", "nee"), False),
+}
+
+
 def spoken_language(value: str | None) -> str | None:
     """`nl` or `en` for a setting that names one (`EN`, ` nl `), None for any other."""
     said = (value or "").strip().lower()

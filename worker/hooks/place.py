@@ -18,7 +18,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
-from worker.core.language import spoken_language
+from worker.core.language import SWITCHES, spoken_language
 from worker.core.terminal import is_blank, not_utf8
 
 PREFIX = "taak_"
@@ -100,13 +100,6 @@ def _known_zone(name: str) -> bool:
     except (ValueError, KeyError, OSError):
         return False
     return True
-
-
-# A switch as the settings class reads one (`true`, `Off`, `1`); any other spelling is left to it.
-SWITCHES = {
-    **dict.fromkeys(("1", "true", "yes", "on", "ja"), True),
-    **dict.fromkeys(("0", "false", "no", "off", "nee"), False),
-}
 
 
 def _plain_seconds(value: str) -> float | None:
