@@ -45,10 +45,11 @@ class Refused(ValueError):
     def __init__(self, key: str, field: str = "", **values: object) -> None:
         super().__init__(key)
         self.key, self.field, self.values = key, field, values
+        self.old_name = False  # the value came under the setting's old name (RENAMED), which is the one said
 
     @property
     def variable(self) -> str:
-        return f"TAAK_{self.field.upper()}"
+        return RENAMED[self.field] if self.old_name else f"TAAK_{self.field.upper()}"
 
 
 class SettingsError(ValueError):
@@ -415,7 +416,8 @@ class Settings:
         unknown = values.keys() - SETTINGS.keys()
         if unknown:
             raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
-        given = {**_environment(values, _env_file), **values}
+        environment, under_old_names = _environment(values, _env_file)
+        given = {**environment, **values}
         read: dict[str, object] = {}
         problems: list[Refused] = []
         for name, spec in SETTINGS.items():
@@ -423,7 +425,7 @@ class Settings:
             try:
                 read[name] = spec.read(value)
             except Refused as refused:
-                refused.field = name
+                refused.field, refused.old_name = name, name in under_old_names
                 problems.append(refused)
         problems.extend(_telegram_together(read))
         if problems:
@@ -600,21 +602,25 @@ def _telegram_together(read: Mapping[str, object]) -> list[Refused]:
     return []
 
 
-def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> dict[str, str]:
+def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> tuple[dict[str, str], set[str]]:
     """The settings' values as the environment and the `.env` file set them (the environment wins), by field name,
-    a renamed setting by either name (the new one first); none for a setting `given`."""
+    a renamed setting by either name (the new one first); none for a setting `given`. With them, the fields read
+    under their old name: a value it cannot take is said under the name the user typed."""
     layers = [_taak_variables(os.environ)]
     if env_file is not None and Path(env_file).is_file():
         from dotenv import dotenv_values  # start-up: only where there is a `.env` file
 
         layers.append(_taak_variables(dotenv_values(env_file, encoding="utf-8")))
     values: dict[str, str] = {}
+    under_old_names: set[str] = set()
     for name in SETTINGS:
         names = [f"taak_{name}", RENAMED.get(name, "").lower()]
-        found = next((layer[v] for layer in layers for v in names if v in layer), None)
+        found = next(((layer[v], v) for layer in layers for v in names if v in layer), None)
         if found is not None and name not in given:
-            values[name] = found
-    return values
+            values[name] = found[0]
+            if found[1] != names[0]:
+                under_old_names.add(name)
+    return values, under_old_names
 
 
 def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:

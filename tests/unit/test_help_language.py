@@ -150,6 +150,8 @@ ENV_LINES = [
     "TAAK_LANGUAGE=nl\nTAAK_LANGUAGE=en",
     "# TAAK_LANGUAGE=en",
     "TAAK_LANGUAGE=",
+    "CHOICE=en\nTAAK_LANGUAGE=${CHOICE}",
+    "TAAK_LANGUAGE=${NOT_SET_ANYWHERE:-en}",
 ]
 
 
@@ -179,6 +181,26 @@ def test_help_and_usage_errors_follow_the_language_in_dotenv(tmp_path: Path, arg
         [sys.executable, "-m", "worker.cli.taak", *argv], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert english not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(
+    ("environment", "english"),
+    [({"taak_language": "en"}, True), ({"taak_language": "en", "TAAK_LANGUAGE": "nl"}, False)],
+)
+def test_help_follows_a_language_set_in_lower_case_as_the_settings_read_it(
+    tmp_path: Path, environment: dict[str, str], english: bool
+) -> None:
+    """Outside try: `taak_language=en` made the command's output English and its usage errors Dutch."""
+    env = {name: value for name, value in os.environ.items() if name.upper() != "TAAK_LANGUAGE"}
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", "nieuw"],
+        cwd=tmp_path,
+        env={**env, **environment},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert ("the following arguments" in done.stderr) is english
 
 
 def test_a_ctrl_c_chained_to_another_exception_ends_quietly_with_130() -> None:

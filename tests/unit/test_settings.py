@@ -530,13 +530,24 @@ def test_a_renamed_setting_is_read_by_its_old_name_and_said(monkeypatch: pytest.
     ]
 
 
-def test_a_renamed_setting_that_does_not_parse_is_named_by_its_new_name(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("TAAK_VLOOT_DAGEN", "TAAK_VLOOT_DAGEN"),
+        ("taak_vloot_dagen", "TAAK_VLOOT_DAGEN"),
+        ("TAAK_FLEET_DAYS", "TAAK_FLEET_DAYS"),
+    ],
+)
+def test_a_renamed_setting_that_does_not_parse_is_named_as_it_was_typed(
+    monkeypatch: pytest.MonkeyPatch, typed: str, said: str
+) -> None:
+    """Outside try: `TAAK_BESLIS_UREN=abc` was said as `TAAK_DECIDE_HOURS: ...`, a name the user never typed."""
     from worker.settings import unreadable_settings
 
-    monkeypatch.setenv("TAAK_VLOOT_DAGEN", "0")
+    monkeypatch.setenv(typed, "0")
     with pytest.raises(SettingsError) as refused:
         Settings(_env_file=None)
-    assert str(unreadable_settings(refused.value, "en")).startswith("invalid setting: TAAK_FLEET_DAYS: ")
+    assert str(unreadable_settings(refused.value, "en")).startswith(f"invalid setting: {said}: ")
 
 
 def test_the_owners_chat_needs_a_telegram_token(monkeypatch: pytest.MonkeyPatch) -> None:

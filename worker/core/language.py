@@ -32,9 +32,10 @@ def early_language() -> str:
 
 
 def language_setting() -> str | None:
-    """TAAK_LANGUAGE as set, from the environment or else `.env`; None when it is not set at all."""
-    value = os.environ.get("TAAK_LANGUAGE")
-    return dotenv_value(".env", "TAAK_LANGUAGE") if value is None else value
+    """TAAK_LANGUAGE as set, from the environment or else `.env`, in any case (`TAAK_LANGUAGE` over
+    `taak_language`, as the settings read it); None when it is not set at all."""
+    typed = sorted((name.isupper(), value) for name, value in os.environ.items() if name.upper() == "TAAK_LANGUAGE")
+    return dotenv_value(".env", "TAAK_LANGUAGE") if not typed else typed[-1][1]
 
 
 def language_setting_problem() -> str | None:
@@ -53,7 +54,8 @@ def language_setting_problem() -> str | None:
 def dotenv_value(path: str, name: str) -> str | None:
     """One variable from a dotenv file as the settings class (python-dotenv) reads it: `[export] NAME=value`,
     the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
-    itself takes 50 ms to import, half of what help may take."""
+    itself takes 50 ms to import, half of what help may take: it reads only a value that names another variable
+    (`${LANG}`), which it expands."""
     try:
         with open(path, encoding="utf-8") as file:
             lines = file.read().splitlines()
@@ -69,6 +71,11 @@ def dotenv_value(path: str, name: str) -> str | None:
             found = value[1 : 1 + value[1:].find(value[0])]
         else:
             found = value.split(" #", 1)[0].strip()
+    if found is not None and "$" in found:
+        from dotenv import dotenv_values
+
+        variables = sorted(dotenv_values(path, encoding="utf-8").items(), key=lambda item: item[0].isupper())
+        return {key.upper(): value for key, value in variables}.get(name.upper())
     return found
 
 
