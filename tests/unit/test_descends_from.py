@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from worker.proc import descends_from
+from worker.proc import _descends_by_psutil, descends_from
+
+# Two readings of the same tree: /proc on Linux (one read a generation, asked for every write of a session) and
+# psutil elsewhere (macOS). Both are run here, so the one a Linux machine never takes is not left untried.
+READINGS = pytest.mark.parametrize("descends", [descends_from, _descends_by_psutil], ids=["this-platform", "psutil"])
 
 # A shell that starts a grandchild and says its pid, then waits for it.
 GRANDCHILD = "sleep 30 & echo $!; wait"
@@ -27,17 +31,23 @@ def tree() -> Iterator[tuple[int, int]]:
     child.wait()
 
 
-def test_a_process_descends_from_itself_its_parent_and_its_parents_parent(tree: tuple[int, int]) -> None:
+@READINGS
+def test_a_process_descends_from_itself_its_parent_and_its_parents_parent(
+    tree: tuple[int, int], descends: Callable[[int, int], bool]
+) -> None:
     child, grandchild = tree
-    assert descends_from(grandchild, grandchild)
-    assert descends_from(grandchild, child)
-    assert descends_from(grandchild, os.getpid())
+    assert descends(grandchild, grandchild)
+    assert descends(grandchild, child)
+    assert descends(grandchild, os.getpid())
 
 
-def test_a_parent_a_sibling_and_a_process_that_is_gone_descend_from_no_one_below_them(tree: tuple[int, int]) -> None:
+@READINGS
+def test_a_parent_a_sibling_and_a_process_that_is_gone_descend_from_no_one_below_them(
+    tree: tuple[int, int], descends: Callable[[int, int], bool]
+) -> None:
     child, grandchild = tree
     sibling = subprocess.Popen([sys.executable, "-c", "pass"])
     sibling.wait()
-    assert not descends_from(os.getpid(), child)
-    assert not descends_from(child, grandchild)
-    assert not descends_from(sibling.pid, os.getpid())  # reaped: nothing of it is left to ask
+    assert not descends(os.getpid(), child)
+    assert not descends(child, grandchild)
+    assert not descends(sibling.pid, os.getpid())  # reaped: nothing of it is left to ask
