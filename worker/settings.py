@@ -211,6 +211,9 @@ def folder(value: Path) -> Path:
     return value
 
 
+FIRST_MOMENT, LAST_MOMENT = datetime(1900, 1, 1), datetime(9998, 12, 31)
+
+
 def moment(value: object) -> datetime:
     if isinstance(value, datetime):
         return value
@@ -218,9 +221,16 @@ def moment(value: object) -> datetime:
     if not isinstance(value, str) or value.strip().lstrip("+-").isdigit():
         raise Refused("setting_cutoff_date")
     try:
-        return datetime.fromisoformat(value.strip())
+        read = datetime.fromisoformat(value.strip())
     except ValueError:
         raise Refused("setting_date_time") from None
+    # Where a time zone's shift keeps it a date Python and Postgres hold (`0001-01-01` in Amsterdam is in year 0 in
+    # UTC: the intake failed in the database, not here).
+    if read.replace(tzinfo=None) < FIRST_MOMENT:
+        raise Refused("setting_at_least", limit=f"{FIRST_MOMENT:%Y-%m-%d}")
+    if read.replace(tzinfo=None) > LAST_MOMENT:
+        raise Refused("setting_at_most", limit=f"{LAST_MOMENT:%Y-%m-%d}")
+    return read
 
 
 def secret(value: object) -> Secret:

@@ -572,6 +572,22 @@ def test_settings_read_back_as_themselves(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert again.replaced(lease_seconds="60").lease_seconds == 60
 
 
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [("0001-01-01", "must be at least 1900-01-01"), ("9999-12-31T23:59+14:00", "must be at most 9998-12-31")],
+)
+def test_an_intake_cut_off_no_time_zone_can_shift_out_of_the_calendar_is_refused_as_it_is_read(
+    monkeypatch: pytest.MonkeyPatch, typed: str, said: str
+) -> None:
+    """Outside try: `TAAK_INTAKE_VANAF=0001-01-01` was taken, and the intake failed in the database (year 0 in UTC)."""
+    from worker.settings import unreadable_settings
+
+    monkeypatch.setenv("TAAK_INTAKE_VANAF", typed)
+    with pytest.raises(SettingsError) as refused:
+        Settings(_env_file=None)
+    assert unreadable_settings(refused.value, "en") == f"invalid setting: TAAK_INTAKE_VANAF: {said}"
+
+
 @pytest.mark.parametrize(("typed", "read"), [("1e3", 1000), (" 42 ", 42), ("+70", 70), ("30.0", 30)])
 def test_a_whole_number_is_read_as_written(monkeypatch: pytest.MonkeyPatch, typed: str, read: int) -> None:
     monkeypatch.setenv("TAAK_LEASE_SECONDS", typed)
