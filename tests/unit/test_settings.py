@@ -9,9 +9,20 @@ import pytest
 from worker.core.dsn import parse_database_url, redact
 from worker.core.errors import InvalidInput
 from worker.db.connect import connection_options
-from worker.settings import Settings, SettingsError
+from worker.settings import Settings, SettingsError, unreadable_settings
 
 SECRET = "s3cr3t-pa55"
+
+
+def refused_line(monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], language: str = "en") -> str:
+    """The one line the commands say for settings that cannot be read, with these variables set."""
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(SettingsError) as refused:
+        Settings(_env_file=None)
+    line = unreadable_settings(refused.value, language)
+    assert line is not None
+    return line
 
 
 def test_defaults_follow_the_household(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -455,24 +466,14 @@ def test_a_bracket_is_blamed_on_the_part_of_the_url_it_stands_in(url: str, said:
 def test_the_owners_channel_refuses_what_does_not_parse(
     monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
 ) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv(name, value)
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    line = unreadable_settings(refused.value, "en")
-    assert line is not None
+    line = refused_line(monkeypatch, {name: value})
     assert said in line
     assert "\n" not in line
 
 
 def test_a_telegram_token_needs_the_owners_chat(monkeypatch: pytest.MonkeyPatch) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_TELEGRAM_TOKEN", "123456:ABC-def")
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    assert "TAAK_TELEGRAM_CHAT: needed beside TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))
+    line = refused_line(monkeypatch, {"TAAK_TELEGRAM_TOKEN": "123456:ABC-def"})
+    assert "TAAK_TELEGRAM_CHAT: needed beside TAAK_TELEGRAM_TOKEN" in line
 
 
 def test_the_owners_channel_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -505,12 +506,7 @@ def test_the_owners_channel_as_typed(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_address_with_a_token_is_said_by_its_scheme_or_its_place_only(
     monkeypatch: pytest.MonkeyPatch, addresses: str, said: str
 ) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_NOTIFY_URLS", addresses)
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    line = str(unreadable_settings(refused.value, "en"))
+    line = refused_line(monkeypatch, {"TAAK_NOTIFY_URLS": addresses})
     assert said in line
     assert SECRET[:3] not in line
 
@@ -542,21 +538,13 @@ def test_a_renamed_setting_that_does_not_parse_is_named_as_it_was_typed(
     monkeypatch: pytest.MonkeyPatch, typed: str, said: str
 ) -> None:
     """Outside try: `TAAK_BESLIS_UREN=abc` was said as `TAAK_DECIDE_HOURS: ...`, a name the user never typed."""
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv(typed, "0")
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    assert str(unreadable_settings(refused.value, "en")).startswith(f"invalid setting: {said}: ")
+    line = refused_line(monkeypatch, {typed: "0"})
+    assert line.startswith(f"invalid setting: {said}: ")
 
 
 def test_the_owners_chat_needs_a_telegram_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_TELEGRAM_CHAT", "4242")
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    assert "TAAK_TELEGRAM_CHAT: set without TAAK_TELEGRAM_TOKEN" in str(unreadable_settings(refused.value, "en"))
+    line = refused_line(monkeypatch, {"TAAK_TELEGRAM_CHAT": "4242"})
+    assert "TAAK_TELEGRAM_CHAT: set without TAAK_TELEGRAM_TOKEN" in line
 
 
 def test_settings_read_back_as_themselves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -580,12 +568,8 @@ def test_an_intake_cut_off_no_time_zone_can_shift_out_of_the_calendar_is_refused
     monkeypatch: pytest.MonkeyPatch, typed: str, said: str
 ) -> None:
     """Outside try: `TAAK_INTAKE_VANAF=0001-01-01` was taken, and the intake failed in the database (year 0 in UTC)."""
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_INTAKE_VANAF", typed)
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    assert unreadable_settings(refused.value, "en") == f"invalid setting: TAAK_INTAKE_VANAF: {said}"
+    line = refused_line(monkeypatch, {"TAAK_INTAKE_VANAF": typed})
+    assert line == f"invalid setting: TAAK_INTAKE_VANAF: {said}"
 
 
 @pytest.mark.parametrize(("typed", "read"), [("1e3", 1000), (" 42 ", 42), ("+70", 70), ("30.0", 30)])
@@ -608,13 +592,8 @@ def test_a_switch_is_read_in_any_of_its_spellings(monkeypatch: pytest.MonkeyPatc
 
 
 def test_every_setting_that_cannot_be_read_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    from worker.settings import unreadable_settings
-
-    monkeypatch.setenv("TAAK_CONCURRENCY", "0")
-    monkeypatch.setenv("TAAK_LOG_FORMAT", "xml")
-    with pytest.raises(SettingsError) as refused:
-        Settings(_env_file=None)
-    assert unreadable_settings(refused.value, "nl") == (
+    line = refused_line(monkeypatch, {"TAAK_CONCURRENCY": "0", "TAAK_LOG_FORMAT": "xml"}, "nl")
+    assert line == (
         "ongeldige instelling: TAAK_CONCURRENCY: moet minstens 1 zijn; "
         "TAAK_LOG_FORMAT: moet een van deze zijn: 'auto', 'json' of 'console'"
     )
