@@ -52,6 +52,13 @@ class Refused(ValueError):
         return RENAMED[self.field] if self.old_name else f"TAAK_{self.field.upper()}"
 
 
+class Environment(dict[str, str]):
+    """The variables the settings were read from, said by their number only: they may hold the database password."""
+
+    def __repr__(self) -> str:
+        return f"Environment({len(self)} variables)"
+
+
 class SettingsError(ValueError):
     """Every setting that cannot be read; its text is the English line of each."""
 
@@ -422,11 +429,14 @@ class Settings:
     """Every `TAAK_` variable of the environment, else of the `.env` file in the working folder, names in any case;
     values given in code over both. Read once, and frozen."""
 
-    def __init__(self, _env_file: str | Path | None = ".env", **values: Any) -> None:
+    def __init__(
+        self, _env_file: str | Path | None = ".env", _environ: Mapping[str, str] | None = None, **values: Any
+    ) -> None:
         unknown = values.keys() - SETTINGS.keys()
         if unknown:
             raise TypeError(f"no such setting: {', '.join(sorted(unknown))}")
-        environment, under_old_names = _environment(values, _env_file)
+        environ = os.environ if _environ is None else _environ
+        environment, under_old_names = _environment(values, _env_file, environ)
         given = {**environment, **values}
         read: dict[str, object] = {}
         problems: list[Refused] = []
@@ -441,6 +451,11 @@ class Settings:
         if problems:
             raise SettingsError(problems)
         self.__dict__.update(read)
+        # The environment they were read from, which the daemon's children (a session, the indexer, a notify
+        # command) are given too: the process's own, or the one a test runs a daemon in beside its own.
+        self.__dict__["environ"] = Environment(environ)
+
+    environ: Mapping[str, str]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"settings are read once and frozen: {name}")
@@ -567,7 +582,7 @@ class Settings:
 
     def replaced(self, **changes: object) -> Settings:
         """These settings with some changed, read again as a whole (a changed `database_url` is parsed anew)."""
-        return type(self)(None, **{**{name: getattr(self, name) for name in SETTINGS}, **changes})
+        return type(self)(None, self.environ, **{**{name: getattr(self, name) for name in SETTINGS}, **changes})
 
     @cached_property
     def zone(self) -> ZoneInfo:
@@ -612,11 +627,13 @@ def _telegram_together(read: Mapping[str, object]) -> list[Refused]:
     return []
 
 
-def _environment(given: Mapping[str, Any], env_file: str | Path | None) -> tuple[dict[str, str], set[str]]:
+def _environment(
+    given: Mapping[str, Any], env_file: str | Path | None, environ: Mapping[str, str]
+) -> tuple[dict[str, str], set[str]]:
     """The settings' values as the environment and the `.env` file set them (the environment wins), by field name,
     a renamed setting by either name (the new one first); none for a setting `given`. With them, the fields read
     under their old name: a value it cannot take is said under the name the user typed."""
-    layers = [_taak_variables(os.environ)]
+    layers = [_taak_variables(environ)]
     if env_file is not None and Path(env_file).is_file():
         from dotenv import dotenv_values  # start-up: only where there is a `.env` file
 

@@ -182,21 +182,22 @@ class InProcess:
     two daemons' locks, the real command line and its exit codes. Its log lines are JSON in `log_path`, as a
     `Daemon`'s are, so the same `events()` and `has_event()` read them.
 
-    While it runs, the process's environment is `env` (the settings are read from it, and a session's environment
-    is built from it), as it is a `queue-worker`'s; stopping it puts the test's own back. `stop()` is what SIGTERM
-    does: no more claims, running sessions finish within TAAK_SHUTDOWN_GRACE_SECONDS.
+    Its settings are read from `env`, and its children (a session, the indexer, a notify command) are given `env`,
+    as a `queue-worker` started with it would give them; the test's own environment is left as it is. Its logging
+    is the process's, and is put back when it stops. `stop()` is what SIGTERM does: no more claims, running
+    sessions finish within TAAK_SHUTDOWN_GRACE_SECONDS.
     """
 
     def __init__(self, env: dict[str, str], log_path: Path, *args: str) -> None:
         self.env, self.log_path, self.once = env, log_path, "--once" in args
         self.code: int | None = None  # the exit code `queue-worker` would give, once it has ended
-        self._saved: tuple[dict[str, str], dict[str, Any], list[logging.Handler], int] | None = None
+        self._saved: tuple[dict[str, Any], list[logging.Handler], int] | None = None
         self._enter()
         try:
             from worker.db.connect import embedded_or_configured
             from worker.settings import Settings
 
-            settings = Settings()
+            settings = Settings(_environ=self.env)
             self.worker = _unsignalled()(settings, embedded_or_configured(settings), once=self.once)
         except BaseException:
             self._leave()
@@ -254,9 +255,7 @@ class InProcess:
         from worker.logs import configure_logging
 
         root = logging.getLogger()
-        self._saved = (dict(os.environ), structlog.get_config(), list(root.handlers), root.level)
-        os.environ.clear()
-        os.environ.update(self.env)
+        self._saved = (structlog.get_config(), list(root.handlers), root.level)
         self._log = self.log_path.open("a", encoding="utf-8")
         with contextlib.redirect_stdout(self._log):
             configure_logging("json", language=self.env.get("TAAK_LANGUAGE", "nl"))
@@ -266,10 +265,8 @@ class InProcess:
             return
         import structlog
 
-        environ, config, handlers, level = self._saved
+        config, handlers, level = self._saved
         self._saved = None
-        os.environ.clear()
-        os.environ.update(environ)
         structlog.configure(**config)
         root = logging.getLogger()
         root.handlers, root.level = handlers, level

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -70,10 +70,11 @@ class CommandChannel:
     """TAAK_NOTIFY_CMD: the message on the command's stdin, as before."""
 
     command: str
+    environ: Mapping[str, str]
     key: str = "cmd"
 
     async def send(self, text: str, task_id: str | None, kind: str, *, reply_to: int | None = None) -> str | None:
-        error = await run_command(self.command, text + "\n", task_id or "", kind)  # a line, as it always was
+        error = await run_command(self.command, text + "\n", task_id or "", kind, self.environ)  # a line, as before
         if error is not None:
             raise ChannelFailed(error)
         return None
@@ -163,7 +164,7 @@ def channels_of(settings: Settings) -> list[Channel]:
     """The channels this daemon has, from its settings."""
     found: list[Channel] = []
     if settings.notify_cmd:
-        found.append(CommandChannel(settings.notify_cmd))
+        found.append(CommandChannel(settings.notify_cmd, settings.environ))
     if settings.telegram_token is not None and settings.telegram_chat is not None:
         found.append(
             TelegramChannel(

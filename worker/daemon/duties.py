@@ -191,7 +191,7 @@ class Duties:
         embed = [sys.executable, "-m", "worker.cli.taak", "archief", "vectoren", "--json"]
         s = self.store.settings
         env = {
-            **os.environ,
+            **s.environ,
             "TAAK_DATA_DIR": str(s.data_dir),
             "TAAK_TIMEZONE": s.timezone,
             "TAAK_SEMANTIC": str(s.semantic).lower(),

@@ -5,7 +5,6 @@ same transaction; a failed command is logged and tried again later, never droppe
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import subprocess
@@ -77,7 +76,7 @@ async def _send_one(store: Store, settings: Settings, kinds: list[str]) -> int |
         task = await ledger.toon(row["taak_id"])
         text = klaar_summary(task, await ledger.log_rows(task.id), settings.zone, datetime.now(UTC))
         assert settings.on_klaar_cmd is not None
-        error = await run_command(settings.on_klaar_cmd, text, row["taak_id"] or "", row["soort"])
+        error = await run_command(settings.on_klaar_cmd, text, row["taak_id"] or "", row["soort"], settings.environ)
         if error is None:
             await outbox.sent(conn, row["id"])
             log.info("message_sent", kind=row["soort"], task_id=row["taak_id"])
@@ -165,9 +164,10 @@ async def _still_braked(conn: Executor, sleutel: str) -> bool:
     return any(day.geremd for day in await bots.days(conn, [bot]))
 
 
-async def run_command(command: str, text: str, task_id: str, kind: str) -> str | None:
-    """None when the command took the message (exit 0), else why not, in one line."""
-    env = {**os.environ, "TAAK_ID": task_id, "TAAK_MELDING": kind}
+async def run_command(command: str, text: str, task_id: str, kind: str, environ: Mapping[str, str]) -> str | None:
+    """None when the command took the message (exit 0), else why not, in one line. `environ`: the daemon's (the one
+    its settings were read from), with the task and the kind of message added."""
+    env = {**environ, "TAAK_ID": task_id, "TAAK_MELDING": kind}
     # The message on stdin from a file, not a pipe: a command that exits without reading it (it sends a fixed text)
     # broke the pipe, and every try ended in a traceback.
     with tempfile.TemporaryFile() as message_file:

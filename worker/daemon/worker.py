@@ -388,7 +388,7 @@ class Worker:
             phrase("row_released_at_restart", machine=self.settings.machine),
         )
         active = await bot_table.active_bots(self.pool, self.bots)
-        for old, new in renamed_in_use(os.environ):
+        for old, new in renamed_in_use(self.settings.environ):
             log.warning(
                 "setting_renamed",
                 old=old,
@@ -700,7 +700,7 @@ class Worker:
         )
         return SessionPlan(
             argv=argv,
-            env=build_env(os.environ, extra, taak_dir=Path(sys.executable).parent),
+            env=build_env(self.settings.environ, extra, taak_dir=Path(sys.executable).parent),
             cwd=self.settings.workdir or Path.home(),
             raw_path=files.capture,
             stderr_path=files.stderr,
