@@ -13,7 +13,7 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime, time
+from datetime import date, datetime, time
 from functools import cached_property
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -218,7 +218,7 @@ def folder(value: Path) -> Path:
     return value
 
 
-FIRST_MOMENT, LAST_MOMENT = datetime(1900, 1, 1), datetime(9998, 12, 31)
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9998, 12, 31)
 
 
 def moment(value: object) -> datetime:
@@ -233,10 +233,10 @@ def moment(value: object) -> datetime:
         raise Refused("setting_date_time") from None
     # Where a time zone's shift keeps it a date Python and Postgres hold (`0001-01-01` in Amsterdam is in year 0 in
     # UTC: the intake failed in the database, not here).
-    if read.replace(tzinfo=None) < FIRST_MOMENT:
-        raise Refused("setting_at_least", limit=f"{FIRST_MOMENT:%Y-%m-%d}")
-    if read.replace(tzinfo=None) > LAST_MOMENT:
-        raise Refused("setting_at_most", limit=f"{LAST_MOMENT:%Y-%m-%d}")
+    if read.date() < FIRST_DAY:
+        raise Refused("setting_at_least", limit=FIRST_DAY.isoformat())
+    if read.date() > LAST_DAY:
+        raise Refused("setting_at_most", limit=LAST_DAY.isoformat())
     return read
 
 

@@ -152,6 +152,8 @@ ENV_LINES = [
     "TAAK_LANGUAGE=",
     "CHOICE=en\nTAAK_LANGUAGE=${CHOICE}",
     "TAAK_LANGUAGE=${NOT_SET_ANYWHERE:-en}",
+    "TAAK_LANGUAGE=en\ntaak_language=nl",
+    "taak_language=nl\nTAAK_LANGUAGE=en",
 ]
 
 

@@ -572,6 +572,17 @@ def test_an_intake_cut_off_no_time_zone_can_shift_out_of_the_calendar_is_refused
     assert line == f"invalid setting: TAAK_INTAKE_VANAF: {said}"
 
 
+@pytest.mark.parametrize(
+    "typed", ["1900-01-01", "1900-01-01T00:00+14:00", "9998-12-31T23:59:59", "9998-12-31T23:59-12:00"]
+)
+def test_the_first_and_the_last_day_of_the_intake_cut_offs_range_are_taken_whole(
+    monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """Outside try: every moment after midnight of 9998-12-31 was refused as past it."""
+    monkeypatch.setenv("TAAK_INTAKE_VANAF", typed)
+    assert Settings(_env_file=None).intake_vanaf is not None
+
+
 @pytest.mark.parametrize(("typed", "read"), [("1e3", 1000), (" 42 ", 42), ("+70", 70), ("30.0", 30)])
 def test_a_whole_number_is_read_as_written(monkeypatch: pytest.MonkeyPatch, typed: str, read: int) -> None:
     monkeypatch.setenv("TAAK_LEASE_SECONDS", typed)

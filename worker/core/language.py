@@ -53,24 +53,29 @@ def language_setting_problem() -> str | None:
 
 def dotenv_value(path: str, name: str) -> str | None:
     """One variable from a dotenv file as the settings class (python-dotenv) reads it: `[export] NAME=value`,
-    the name in any case, the value unquoted or in quotes, an unquoted value ending at ` #`. python-dotenv
-    itself takes 50 ms to import, half of what help may take: it reads only a value that names another variable
-    (`${LANG}`), which it expands."""
+    the name in any case (the upper-case name over another spelling, as the settings read it), the value unquoted
+    or in quotes, an unquoted value ending at ` #`. python-dotenv itself takes 50 ms to import, half of what help
+    may take: it reads only a value that names another variable (`${LANG}`), which it expands."""
     try:
         with open(path, encoding="utf-8") as file:
             lines = file.read().splitlines()
     except (OSError, UnicodeDecodeError):
         return None
-    found = None
+    found: dict[bool, str] = {}  # the last value under the upper-case name (True) and under any other spelling
     for line in lines:
         key, equals, value = line.strip().removeprefix("export ").partition("=")
         if not equals or key.strip().upper() != name.upper():
             continue
         value = value.strip()
         if value[:1] in ("'", '"') and value[1:].find(value[0]) >= 0:
-            found = value[1 : 1 + value[1:].find(value[0])]
+            found[key.strip().isupper()] = value[1 : 1 + value[1:].find(value[0])]
         else:
-            found = value.split(" #", 1)[0].strip()
+            found[key.strip().isupper()] = value.split(" #", 1)[0].strip()
+    return _expanded(path, name, found.get(True, found.get(False)))
+
+
+def _expanded(path: str, name: str, found: str | None) -> str | None:
+    """The value as python-dotenv gives it where it names another variable (`${LANG}`), else as it is."""
     if found is not None and "$" in found:
         from dotenv import dotenv_values
 
