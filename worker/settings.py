@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime, time
 from functools import cached_property
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from worker.core.catalogue import Sayable, message
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
 from worker.core.dsn import DatabaseUrl, parse_database_url
-from worker.core.language import SWITCHES
+from worker.core.language import SWITCHES, known_zone, taak_variables
 from worker.core.model import INT_MAX, NAME_MAX_CHARS, bot_name, is_bot_name, shown_name
 from worker.core.owner_channel import NoTime, Quiet, digest_times, quiet_hours
 from worker.core.terminal import is_blank, not_utf8, printable
@@ -340,10 +340,8 @@ def owner_name(value: str) -> str:
 
 
 def known_timezone(value: str) -> str:
-    try:
-        ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise Refused("setting_time_zone", value=repr(value)) from None
+    if not known_zone(value):
+        raise Refused("setting_time_zone", value=repr(value))
     return value
 
 
@@ -633,11 +631,11 @@ def _environment(
     """The settings' values as the environment and the `.env` file set them (the environment wins), by field name,
     a renamed setting by either name (the new one first); none for a setting `given`. With them, the fields read
     under their old name: a value it cannot take is said under the name the user typed."""
-    layers = [_taak_variables(environ)]
+    layers = [taak_variables(environ)]
     if env_file is not None and Path(env_file).is_file():
         from dotenv import dotenv_values  # start-up: only where there is a `.env` file
 
-        layers.append(_taak_variables(dotenv_values(env_file, encoding="utf-8")))
+        layers.append(taak_variables(dotenv_values(env_file, encoding="utf-8")))
     values: dict[str, str] = {}
     under_old_names: set[str] = set()
     for name in SETTINGS:
@@ -648,12 +646,6 @@ def _environment(
             if found[1] != names[0]:
                 under_old_names.add(name)
     return values, under_old_names
-
-
-def _taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:
-    """The TAAK_ variables by their lower-case names; `TAAK_X` over `taak_x` when both are set, in any order."""
-    found = [(name, value) for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"]
-    return {name.lower(): value for name, value in sorted(found, key=lambda item: item[0].isupper())}
 
 
 def said_address(url: str) -> str:

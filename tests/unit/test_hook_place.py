@@ -22,6 +22,9 @@ CASES = [
     pytest.param({"TAAK_DATA_DIR": "~/taak", "TAAK_MEMORY_DIR": "/geheugen"}, "", id="home-folder"),
     pytest.param({"taak_language": "en", "taak_timezone": "Asia/Tokyo"}, "", id="lower-case-names"),
     pytest.param({"TAAK_LANGUAGE": " EN "}, "", id="language-in-capitals"),
+    # Both spellings set: the upper-case one wins in either order (the light reader took the last one listed).
+    pytest.param({"TAAK_LANGUAGE": "en", "taak_language": "nl"}, "", id="upper-case-wins"),
+    pytest.param({"taak_language": "nl", "TAAK_LANGUAGE": "en"}, "", id="upper-case-wins-listed-first"),
     pytest.param({}, "TAAK_TIMEZONE=America/New_York\nTAAK_DATA_DIR=uit-env\n", id="dotenv-file"),
     pytest.param({"TAAK_DATA_DIR": "/van/de/omgeving"}, "TAAK_DATA_DIR=uit-env\nTAAK_LANGUAGE=en\n", id="env-wins"),
     pytest.param({"TAAK_ID": "HV-20261202-007", "TAAK_BOT": "paco"}, "", id="a-task"),
@@ -59,6 +62,7 @@ def test_the_light_reader_finds_what_the_settings_class_finds(
     [
         ("TAAK_LANGUAGE", "fr"),
         ("TAAK_TIMEZONE", "Europe/Veranda"),
+        ("TAAK_TIMEZONE", "America"),  # a folder of the zone database: the settings class ended in a traceback
         ("TAAK_DATA_DIR", ""),
         ("TAAK_MEMORY_DIR", " "),
         ("TAAK_DATA_DIR", "/tmp/\udcff"),

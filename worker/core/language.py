@@ -1,10 +1,15 @@
-"""The languages taak speaks, and how a setting names one, read before the settings are (help and usage errors
-are shown first: loading the settings costs more than the whole answer, issue 16). Loaded by the hooks that
-run on every prompt, so it imports nothing until it has something to say."""
+"""What is read of the settings before or without the settings class: the language of help and usage errors
+(shown first: loading the settings costs more than the whole answer, issue 16), a switch's spellings, the TAAK_
+variables in any case, a time zone that exists. Loaded by the hooks that run on every prompt, so it imports nothing
+until it has something to say; the settings class reads by the same rules from here."""
 
 from __future__ import annotations
 
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 LANGUAGES = ("nl", "en")
 
@@ -15,6 +20,24 @@ SWITCHES = {
     **dict.fromkeys(("1", "true", "t", "yes", "y", "on", "ja", "j"), True),
     **dict.fromkeys(("0", "false", "f", "no", "n", "off", "nee"), False),
 }
+
+
+def taak_variables(variables: Mapping[str, str | None]) -> dict[str, str]:
+    """The TAAK_ variables by their lower-case names; `TAAK_X` over `taak_x` when both are set, in any order."""
+    found = [(name, value) for name, value in variables.items() if value is not None and name[:5].upper() == "TAAK_"]
+    return {name.lower(): value for name, value in sorted(found, key=lambda item: item[0].isupper())}
+
+
+def known_zone(name: str) -> bool:
+    """A time zone this machine knows. A folder of the zone database (`America`) is none: ZoneInfo raises an
+    OSError there, not the error it gives for an unknown name."""
+    from zoneinfo import ZoneInfo  # start-up: only where a zone is read
+
+    try:
+        ZoneInfo(name)
+    except (ValueError, KeyError, OSError):
+        return False
+    return True
 
 
 def spoken_language(value: str | None) -> str | None:
@@ -34,8 +57,8 @@ def early_language() -> str:
 def language_setting() -> str | None:
     """TAAK_LANGUAGE as set, from the environment or else `.env`, in any case (`TAAK_LANGUAGE` over
     `taak_language`, as the settings read it); None when it is not set at all."""
-    typed = sorted((name.isupper(), value) for name, value in os.environ.items() if name.upper() == "TAAK_LANGUAGE")
-    return dotenv_value(".env", "TAAK_LANGUAGE") if not typed else typed[-1][1]
+    value = taak_variables(os.environ).get("taak_language")
+    return dotenv_value(".env", "TAAK_LANGUAGE") if value is None else value
 
 
 def language_setting_problem() -> str | None:

@@ -12,13 +12,13 @@ which refuses it in its own words. `tests/unit/test_hook_place.py` holds the two
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from worker.core.defaults import default_data_dir, default_memory_dir, file_in_the_way
-from worker.core.language import SWITCHES, spoken_language
+from worker.core.language import SWITCHES, known_zone, spoken_language, taak_variables
 from worker.core.terminal import is_blank, not_utf8
 
 PREFIX = "taak_"
@@ -49,7 +49,7 @@ def read_place(environ: dict[str, str] | None = None, env_file: Path = Path(".en
         "semantic": SWITCHES.get(values.get("semantic", "true").lower()),
         "embed_idle_seconds": _plain_seconds(values.get("embed_idle_seconds", "600")),
     }
-    if any(value is None for value in read.values()) or not _known_zone(timezone):
+    if any(value is None for value in read.values()) or not known_zone(timezone):
         return None  # left to the settings class, which says what is wrong
     return HookPlace(
         id=values.get("id") or None,
@@ -85,21 +85,14 @@ def _taak_values(environ: os._Environ[str] | dict[str, str], env_file: Path) -> 
             from_file = dotenv_values(env_file, encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        values.update(_prefixed({k: v for k, v in from_file.items() if v is not None}))
+        values.update(_prefixed(from_file))
     values.update(_prefixed(environ))
     return None if any(not_utf8(value) for value in values.values()) else values
 
 
-def _prefixed(variables: os._Environ[str] | dict[str, str]) -> dict[str, str]:
-    return {name.lower().removeprefix(PREFIX): v for name, v in variables.items() if name.lower().startswith(PREFIX)}
-
-
-def _known_zone(name: str) -> bool:
-    try:
-        ZoneInfo(name)
-    except (ValueError, KeyError, OSError):
-        return False
-    return True
+def _prefixed(variables: Mapping[str, str | None]) -> dict[str, str]:
+    """The TAAK_ variables as the settings class takes them (language.taak_variables), without the prefix."""
+    return {name.removeprefix(PREFIX): value for name, value in taak_variables(variables).items()}
 
 
 def _plain_seconds(value: str) -> float | None:
