@@ -36,7 +36,7 @@ from worker.core.rows import LogRow, Task
 from worker.core.show import facts_from_context
 from worker.core.table import age, dollars, month_names, when
 from worker.core.terminal import is_blank, printable
-from worker.db import bots, channel, intake, overview
+from worker.db import bots, channel, intake, overview, tail
 from worker.db import cockpit as cockpit_rows
 from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
@@ -200,7 +200,7 @@ async def log_after(request: Request, cockpit: Cockpit) -> Response:
     if not 0 <= after < 2**63:
         return JSONResponse({"error": "na"}, status_code=400)
     async with cockpit.store.connection() as held:
-        rows = await cockpit_rows.rows_after(held.db, after, request.path_params["id"])
+        rows = await tail.after(held.db, after, request.path_params["id"], None)
     return JSONResponse([_log_json(r, cockpit.settings) for r in rows])
 
 

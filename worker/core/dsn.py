@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, quote, unquote, urlsplit
 
 from worker.core.errors import InvalidInput
 
@@ -246,18 +246,10 @@ def _redact_userinfo(url: str) -> str:
         _, at, host = url.rpartition("@")
         return f"…@{host}" if at else "<…>"
     userinfo, at, host = rest.rpartition("@")
-    if sep and at and ":" in userinfo:
+    if sep and at and ":" in userinfo:  # every password the URL parser would find stands there
         return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
     try:
-        return _without_password(url)
+        urlsplit(url)
     except ValueError:  # unparsable: whatever stands left of the last '@' may be a password, none of it is shown
         return f"{scheme}://…@{host}" if sep and at else "<…>"
-
-
-def _without_password(url: str) -> str:
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    port = f":{parts.port}" if parts.port else ""
-    netloc = f"{parts.username or ''}:***@{parts.hostname or ''}{port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return url

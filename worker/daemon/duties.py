@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 import structlog
@@ -40,7 +40,6 @@ from worker.memory.layout import Layout
 
 log = structlog.get_logger("queue-worker")
 REAP_AT_ONCE = 100  # expired leases taken back per reaper turn
-T = TypeVar("T")
 
 
 def _said_update(done: subprocess.CompletedProcess[bytes], files_skipped: list[str]) -> list[str]:

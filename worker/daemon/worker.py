@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable
 from datetime import date, datetime
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
 
 import anyio
 import asyncpg
@@ -30,7 +29,7 @@ from worker.core.dsn import DatabaseUrl
 from worker.core.errors import ExitCode, InvalidInput, Misconfigured, TaakError
 from worker.core.folders import check_private, make_folder, make_private_folder, said_of, write_private
 from worker.core.model import EXTEND_SHARE, Lease
-from worker.core.outcome import Action, Observed, Outcome, Stop, decide, infra_pause, launch_failure
+from worker.core.outcome import Action, Observed, Outcome, decide, infra_pause, launch_failure
 from worker.core.phrases import Phrase, os_phrase, phrase
 from worker.core.poll import next_poll_wait
 from worker.core.row_phrases import duration, phrase_json
@@ -64,7 +63,6 @@ from worker.proc import AlreadyRunning, Group, InstanceLock, bot_lock_path, leas
 from worker.settings import Settings, renamed_in_use
 
 log = structlog.get_logger("queue-worker")
-T = TypeVar("T")
 
 FINISH_DEADLINE_SECONDS = 60
 # A pooled connection unused this long closes: what a burst of sessions opened is given back a minute after it,
@@ -903,18 +901,6 @@ LEASE_GONE_EVENT = {
     Lease.TERUGGENOMEN: "lease_teruggenomen",
 }
 
-# Why the daemon stopped a session, as its result row says it.
-STOPPED = {
-    Stop.SILENCE: "stop_silence",
-    Stop.TOTAL: "stop_total",
-    Stop.LEASE_LOST: "stop_lease_lost",
-    Stop.GEANNULEERD: "stop_geannuleerd",
-    Stop.TERUGGENOMEN: "stop_teruggenomen",
-    Stop.SHUTDOWN: "stop_shutdown",
-    Stop.LINGERED: "stop_lingered",
-    Stop.UNCONFIRMED: "stop_unconfirmed",
-}
-
 
 def _result_row(report: SessionReport, session_id: str) -> tuple[str, dict[str, object]]:
     """Every session's result row: its text, and the meta the brake and the cockpit count from (with the
@@ -943,7 +929,7 @@ def _no_result_phrase(report: SessionReport) -> Phrase:
     why: Phrase | str | None = (
         launch_failure(report.spawn_error or "")
         or report.spawn_error
-        or (phrase("row_stopped", how=phrase(STOPPED[report.stop])) if report.stop else None)
+        or (phrase("row_stopped", how=phrase(f"stop_{report.stop}")) if report.stop else None)  # stop_silence ...
     )
     ended = _ended(report.exit_code)
     return phrase("row_result_none_why", ended=ended, why=why) if why else phrase("row_result_none", ended=ended)

@@ -1,5 +1,5 @@
-"""What the cockpit's pages read beyond the ledger and the fleet overview: the board's tasks, its pictures per
-day, and a task's log rows after the last one shown."""
+"""What the cockpit's pages read beyond the ledger and the fleet overview: the board's tasks and its pictures per
+day (a task's live log reads as `taak tail` does, worker/db/tail.py)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,3 @@ async def per_day(db: Executor, days: int, timezone: str) -> list[asyncpg.Record
 
 async def failed_per_day(db: Executor, days: int, timezone: str) -> list[asyncpg.Record]:
     return list(await db.fetch(queries()["cockpit_mislukt_per_dag"], days, timezone))
-
-
-async def rows_after(db: Executor, after: int, task_id: str) -> list[asyncpg.Record]:
-    """The task's log rows after the one with id `after`, for the page's live log."""
-    return list(await db.fetch(queries()["tail_na"], after, task_id, None))

@@ -23,23 +23,13 @@ def failure_line(exc: BaseException, settings: Settings) -> tuple[str, ExitCode]
         return exc.render(language), exc.exit_code
     if isinstance(exc, SCHEMA_MISSING):  # a database taak never migrated, or a URL that looks elsewhere for it
         return schema_missing_line(settings.database.url if settings.database else None, language), ExitCode.REFUSED
-    if isinstance(exc, _RULES):
-        return message("database_rule", language, detail=quoted(str(exc).splitlines()[0])), ExitCode.REFUSED
     if isinstance(exc, OSError) and (line := file_error_line(exc, language)):
         return line, ExitCode.REFUSED
     if _away(exc):
         return _unreachable_line(settings, exc)
-    if isinstance(exc, asyncpg.PostgresError):
+    if isinstance(exc, asyncpg.PostgresError):  # a rule of the schema said no (a check, a trigger's RAISE ...)
         return message("database_rule", language, detail=quoted(first_line(exc))), ExitCode.REFUSED
     return None
-
-
-_RULES = (
-    asyncpg.IntegrityConstraintViolationError,
-    asyncpg.RaiseError,
-    asyncpg.CheckViolationError,
-    asyncpg.DataError,
-)
 
 
 def _away(exc: BaseException) -> bool:

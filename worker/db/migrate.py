@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import shlex
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
 
 import asyncpg
 import asyncpg.pool
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
-from worker import __version__
+from worker import __version__, pip_install
 from worker.core.catalogue import message
 from worker.core.dsn import url_search_path
 from worker.core.errors import Refused
@@ -193,20 +190,11 @@ def schema_newer_said(newer: list[str], language: str) -> str:
 
 
 def upgrade_command() -> str:
-    """What brings this installation to the newest version, to be typed as shown: this interpreter's pip (a bare
-    `pip` may be another environment's); a clone installed with `pip install -e .`, as the README installs it, is
-    pulled and installed again (the package's name is on no index the owner's machine may reach)."""
-    from importlib import metadata  # start-up: as in running_version
-
-    pip = f"{shlex.quote(sys.executable)} -m pip install"
-    try:
-        origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
-    except (metadata.PackageNotFoundError, ValueError):
-        origin = {}
-    url = origin.get("url", "") if isinstance(origin, dict) else ""
-    if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
-        clone = shlex.quote(unquote(urlsplit(url).path))
-        return f"git -C {clone} pull && {pip} -e {clone}"
+    """What brings this installation to the newest version: a clone installed with `pip install -e .` is pulled and
+    installed again (worker.pip_install)."""
+    pip, clone = pip_install()
+    if clone is not None:
+        return f"git -C {shlex.quote(clone)} pull && {pip} -e {shlex.quote(clone)}"
     return f"{pip} -U taak-worker"
 
 

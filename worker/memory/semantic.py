@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
 import shlex
 import struct
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import unquote, urlsplit
 
+from worker import pip_install
 from worker.core.folders import make_folder
 from worker.memory.index import ID_PER_MS
 
@@ -82,20 +80,9 @@ def installed() -> bool:
 
 
 def install_command() -> str:
-    """The command that adds this extra to this very installation, to be typed as shown: this interpreter's pip
-    (a bare `pip` may be another environment's), and for a clone installed with `pip install -e .` the clone
-    itself (the package's name is on no index the owner's machine may reach)."""
-    from importlib import metadata  # start-up: only for this message, not on every recall
-
-    pip = f"{shlex.quote(sys.executable)} -m pip install"
-    try:
-        origin = json.loads(metadata.distribution("taak-worker").read_text("direct_url.json") or "{}")
-    except (metadata.PackageNotFoundError, ValueError):
-        origin = {}
-    url = origin.get("url", "") if isinstance(origin, dict) else ""
-    if url.startswith("file://") and (origin.get("dir_info") or {}).get("editable"):
-        return f"{pip} -e {shlex.quote(f'{unquote(urlsplit(url).path)}[semantic]')}"
-    return f"{pip} 'taak-worker[semantic]'"
+    """The command that adds this extra to this very installation, to be typed as shown (worker.pip_install)."""
+    pip, clone = pip_install()
+    return f"{pip} -e {shlex.quote(clone + '[semantic]')}" if clone is not None else f"{pip} 'taak-worker[semantic]'"
 
 
 def text_hash(text: str) -> str:
