@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "worker"
 # The README's order, lowest first. A module may import its own package and any package of a lower rank.
 LAYERS: list[set[str]] = [
     {"", "core"},
-    {"settings", "logs", "proc", "client", "owner"},
+    {"settings", "logs", "proc", "client"},
     {"db"},
     {"memory"},
     {"daemon", "hooks", "cockpit", "demo_agent"},

@@ -226,7 +226,6 @@ def _machine_saved(saved: Any, language: str) -> str:
 async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
     """`taak eigenaar`: who the owner is and where the name comes from; `zet NAME`: one name for the fleet."""
     from worker.db import owner  # start-up: asyncpg, for the verbs that use the database
-    from worker.owner import owner_name  # start-up: as above
 
     language = settings.language
     if args.eigenaar_command == "zet":
@@ -239,7 +238,7 @@ async def eigenaar(args: argparse.Namespace, settings: Settings) -> int:
         fleet = await owner.fleet_owner(store.db)
     if fleet is None:
         source = "TAAK_OWNER" if settings.owner else message("owner_os_user", language)
-        print(message("owner_local", language, name=owner_name(settings), source=source))
+        print(message("owner_local", language, name=owner.local_name(settings), source=source))
         return ExitCode.OK
     print(message("owner_fleet", language, name=fleet))
     if settings.owner and settings.owner != fleet:

@@ -129,7 +129,7 @@ async def vrijgeven(args: argparse.Namespace, settings: Settings) -> int:
     from worker.core.phrases import phrase  # start-up: the in-session client reads the parsers only (a dataclass)
 
     if token is None:  # the owner, by hand
-        from worker.owner import take_back_wait  # start-up: the in-session client reads the parsers only
+        from worker.db.owner import take_back_wait  # start-up: the in-session client reads the parsers only
 
         wait = take_back_wait(settings)
         async with a.store_for_a_change(settings) as store:

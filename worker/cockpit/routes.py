@@ -42,10 +42,9 @@ from worker.db.bots import Bot
 from worker.db.briefing import briefing_for
 from worker.db.ledger import json_object
 from worker.db.machines import machines_named
-from worker.db.owner import owner_name
+from worker.db.owner import owner_name, take_back_wait
 from worker.db.sqlfiles import Executor
 from worker.db.store import Store
-from worker.owner import take_back_wait
 from worker.settings import Settings
 
 COOKIE = "taak_cockpit"
