@@ -63,6 +63,16 @@ def open_private(path: Path, flags: int) -> int:
 CHUNK = 1 << 20
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """All of `data`, however many writes it takes; a write that takes nothing is a full disk."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written == 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
+
+
 def read_regular(path: Path, limit: int, *, start: int = 0) -> tuple[bytes, int]:
     """At most `limit` bytes of the regular file at `path` from byte `start`, and the file's size. Opened without
     waiting (a FIFO with no writer would block the open itself), then refused unless it is a regular file: a FIFO

@@ -16,7 +16,6 @@ as it was and the next line starts clean; the session hears "not kept" and the w
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import uuid
@@ -29,7 +28,7 @@ import anyio
 import structlog
 
 from worker.core.errors import ExitCode, TaakError
-from worker.core.folders import loads, make_private_folder, open_private
+from worker.core.folders import loads, make_private_folder, open_private, write_all
 from worker.core.phrases import OsReason
 
 log = structlog.get_logger("queue-worker")
@@ -153,7 +152,7 @@ class Journal:
         try:
             if self._torn:
                 self._cut_back()
-            _write_all(self._fd, data)
+            write_all(self._fd, data)
             os.fsync(self._fd)
         except OSError as exc:
             self._torn = True
@@ -173,15 +172,6 @@ class Journal:
 
 def _line(record: dict[str, Any]) -> bytes:
     return json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n"
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        if written == 0:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        view = view[written:]
 
 
 def _read(path: Path) -> tuple[list[Entry], set[int]]:

@@ -15,7 +15,7 @@ import anyio
 import structlog
 from anyio.abc import ByteReceiveStream, Process
 
-from worker.core.folders import make_folder, open_private
+from worker.core.folders import make_folder, open_private, write_all
 from worker.core.launch import failed_line
 from worker.core.model import DAEMON_STOP_SHARE, LAUNCHER_STOP_SHARE, Lease
 from worker.core.outcome import STOP_OF_LEASE_GONE, Stop
@@ -172,9 +172,7 @@ class Sink:
         if self._fd is None:
             return
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self._fd, view) :]
+            write_all(self._fd, data)
         except OSError as exc:
             log.error("session_output_not_kept", path=str(self.path), reason=f"{exc.strerror or exc}")
             self.close()
