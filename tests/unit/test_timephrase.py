@@ -509,14 +509,20 @@ def test_the_strings_a_time_pattern_needs_are_derived_from_the_patterns() -> Non
 
 if __name__ == "__main__":  # writes worker/core/timephrase_needs.py anew
     import pprint
+    import textwrap
     from pathlib import Path
+
+    def listed(name: str, needs: list[tuple[str, ...] | None]) -> str:
+        """`NAME: Needs = (` and the values at the project's line width, one indent in."""
+        inside = pprint.pformat(tuple(needs), width=92, compact=True)[1:-1].replace("\n ", "\n")
+        return f"{name}: Needs = (\n{textwrap.indent(inside, '    ')},\n)\n"
 
     rules, clocks = derived_needs()
     Path("worker/core/timephrase_needs.py").write_text(
         '"""Written by `python -m tests.unit.test_timephrase`: per pattern of worker/core/timephrase.py (RULES,\n'
         'then the clock patterns), strings one of which every match holds, lowercased; None: none."""\n\n'
         "# fmt: off\n"
-        f"RULE_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(rules), width=72, compact=True)}\n"
-        f"CLOCK_NEEDS: tuple[tuple[str, ...] | None, ...] = {pprint.pformat(tuple(clocks), width=72, compact=True)}\n",
+        "Needs = tuple[tuple[str, ...] | None, ...]\n"
+        f"{listed('RULE_NEEDS', rules)}{listed('CLOCK_NEEDS', clocks)}",
         encoding="utf-8",
     )
