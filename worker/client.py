@@ -40,8 +40,10 @@ def exchange(path: str, request: dict[str, Any], *, timeout: float = ANSWER_TIME
 
 def no_daemon(path: str, exc: Exception, language: str) -> str:
     """The daemon could not be asked, as every command and hook of a queue session says it."""
+    from worker.core.terminal import bytes_shown  # start-up: only when the daemon cannot be asked
+
     reason = _socket_reason(exc, language) if isinstance(exc, OSError) else message("reason_no_answer", language)
-    return message("no_daemon", language, path=path, reason=reason)
+    return message("no_daemon", language, path=bytes_shown(path), reason=reason)
 
 
 def _socket_reason(exc: OSError, language: str) -> str:

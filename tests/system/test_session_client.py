@@ -113,3 +113,14 @@ def test_every_verb_the_in_session_refusal_names_is_one_a_session_can_use(tmp_pa
             done = run_taak(env, *verb.split(), "budget")
         assert done.code == 0, (verb, done.err)  # `lll` alone was named, and `lll budget` is the owner's
     assert run_taak(env, "lll", "toon").code == 0
+
+
+def test_a_socket_path_that_is_no_utf8_is_said_with_its_byte_as_every_line_shows_one(tmp_path: Path) -> None:
+    """Outside try: the line said `/tmp/a\\udcffb.sock`, Python's stand-in, where other lines say `\\xff`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    socket_path = os.fsdecode(bytes(tmp_path / "a") + b"\xffb.sock")
+    env.update(TAAK_SOCKET=socket_path, TAAK_ID="HV-20261202-001", TAAK_TOKEN="t", TAAK_LANGUAGE="en")
+    done = run_taak(env, "log", "stap_klaar", "gemeten")
+    assert done.code == 4
+    assert f"{tmp_path}/a\\xffb.sock" in done.err
+    assert "udcff" not in done.err

@@ -21,7 +21,7 @@ from worker.core.catalogue import from_english, message
 from worker.core.errors import ExitCode, InvalidInput, Refused, TaakError
 from worker.core.language import early_language, language_setting_problem, unreadable_dotenv
 from worker.core.model import INT_MAX, INT_MIN, OWNER_KINDS, SESSION_KINDS, Soort, is_task_id, shown_name
-from worker.core.terminal import QUOTED_MAX_CHARS, is_blank, not_utf8, quoted
+from worker.core.terminal import QUOTED_MAX_CHARS, bytes_shown, is_blank, not_utf8, quoted
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the in-session client parses with these parsers and must not load the settings or asyncpg
@@ -343,8 +343,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
     and its own parser reads the rest."""
     for position, word in enumerate(words, start=1):
         if not_utf8(word):
-            shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            said = message("bad_text_encoding", early_language(), position=position, shown=quoted(shown))
+            said = message("bad_text_encoding", early_language(), position=position, shown=quoted(bytes_shown(word)))
             fail(said, ExitCode.USAGE, program=parser.prog.split()[0])
     use_argparse_words()
     verbs = _subparsers(parser)

@@ -68,10 +68,9 @@ def language_setting_problem() -> str | None:
     if value is None or spoken_language(value) is not None:
         return None
     from worker.core.catalogue import message  # start-up: only when there is something to say (the module's doc)
+    from worker.core.terminal import bytes_shown  # start-up: as above
 
-    # Bytes that are no UTF-8 shown as every other line shows them (`\xff`), not as Python's stand-ins.
-    shown = value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return message("bad_language_setting", "nl", value=f"'{shown}'")
+    return message("bad_language_setting", "nl", value=f"'{bytes_shown(value)}'")
 
 
 def dotenv_value(path: str, name: str) -> str | None:

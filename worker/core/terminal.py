@@ -58,6 +58,11 @@ def not_utf8(text: str) -> bool:
     return any("\udc80" <= ch <= "\udcff" for ch in text)
 
 
+def bytes_shown(text: str) -> str:
+    """Bytes that were no UTF-8 written as every line shows them (`\\xff`), not as Python's stand-ins (`\\udcff`)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def inline(text: str) -> str:
     """A name, a key or a value that is one line where it is shown (a column, `key = value`): a line break in it
     is shown as ⏎, so that it cannot start a line that looks like a field or an entry of its own."""
