@@ -82,10 +82,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("first") is None)
 
 
+_user_data = pytest.StashKey[Path]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
     _compile_the_package()
+    # The user's data folder is the run's own (its workers and every process they start inherit it): a hook that
+    # cannot read its settings writes hooks.log into the default TAAK_DATA_DIR, and tests make that happen. Linux
+    # reads it from XDG_DATA_HOME; on macOS those tests set HOME themselves.
+    config.stash[_user_data] = Path(tempfile.mkdtemp(prefix="taak-test-home-"))
+    os.environ["XDG_DATA_HOME"] = str(config.stash[_user_data])
     if os.environ.get("TEST_DATABASE_URL"):
         return
     folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
@@ -105,6 +113,8 @@ def _compile_the_package() -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if (user_data := config.stash.get(_user_data, None)) is not None:
+        shutil.rmtree(user_data, ignore_errors=True)
     folder = config.stash.get(_embedded_folder, None)
     if folder is None:
         return

@@ -241,7 +241,9 @@ def test_a_hook_whose_settings_cannot_be_read_says_why_in_one_line_and_lets_the_
     (tmp_path / ".env").unlink()
     a_file = tmp_path / "een-bestand"
     a_file.write_text("")
-    file_as_folder = run_taak({**cli_env, "TAAK_DATA_DIR": str(a_file)}, "hook", hook, stdin=payload, cwd=tmp_path)
+    # Its hooks.log goes to the default data folder then: the run's own on Linux (conftest), this test's on macOS.
+    unusable = {**cli_env, "TAAK_DATA_DIR": str(a_file), "HOME": str(tmp_path / "thuis")}
+    file_as_folder = run_taak(unusable, "hook", hook, stdin=payload, cwd=tmp_path)
     assert (broken_line.code, broken_line.out) == (0, "")
     assert broken_line.err == f"taak hook {hook}: ongeldige instelling: .env: regel 2 is geen NAAM=WAARDE" + (
         " (een aanhalingsteken dat niet sluit?)\n"
@@ -259,7 +261,8 @@ def test_a_hooks_own_failures_are_said_in_the_runs_language_without_class_names(
     a_file = tmp_path / "een-bestand"
     a_file.write_text("")
     summary = json.dumps({"compact_summary": "samenvatting", "session_id": "s"}).encode()
-    under_a_file = run_taak({**nl, "TAAK_DATA_DIR": str(a_file / "onder")}, "hook", "post-compact", stdin=summary)
+    unusable = {**nl, "TAAK_DATA_DIR": str(a_file / "onder"), "HOME": str(tmp_path / "thuis")}  # as above
+    under_a_file = run_taak(unusable, "hook", "post-compact", stdin=summary)
     away = {**nl, "TAAK_ID": "HV-20261203-001", "TAAK_DATABASE_URL": "postgresql://bot@127.0.0.1:1/taak"}
     compacted = json.dumps({"source": "compact", "session_id": "s"}).encode()
     no_briefing = run_taak({**away, "TAAK_CONNECT_ATTEMPTS": "1"}, "hook", "session-start", stdin=compacted)
