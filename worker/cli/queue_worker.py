@@ -143,16 +143,9 @@ def _load_env_file() -> None:
 
     if not os.path.isfile(path):
         _fail(message("env_file_missing", early_language(), path=path), ExitCode.USAGE)
-    if (said := unreadable_dotenv(path)) is not None:  # a line python-dotenv would skip with a warning
+    if (said := unreadable_dotenv(path)) is not None:  # a line python-dotenv would skip with a warning, no UTF-8
         _fail(said, ExitCode.USAGE)
-    try:
-        values = dotenv_values(path, interpolate=False, encoding="utf-8")
-    except UnicodeDecodeError:
-        language = early_language()
-        _fail(
-            message("bad_settings", language, detail=f"{path}: {message('setting_not_utf8', language)}"), ExitCode.USAGE
-        )
-    for key, value in values.items():
+    for key, value in dotenv_values(path, interpolate=False, encoding="utf-8").items():
         if value is None:
             continue
         if key == "PATH":  # launchd always sets its own bare PATH: the file's, found at install, must win

@@ -101,27 +101,31 @@ def _expanded(path: str, name: str, found: str | None) -> str | None:
     if found is not None and "$" in found:
         from dotenv import dotenv_values
 
-        variables = sorted(dotenv_values(path, encoding="utf-8").items(), key=lambda item: item[0].isupper())
-        return {key.upper(): value for key, value in variables}.get(name.upper())
+        return taak_variables(dotenv_values(path, encoding="utf-8")).get(name.lower())
     return found
 
 
 def unreadable_dotenv(path: str) -> str | None:
     """What is wrong with a dotenv file python-dotenv cannot read a line of (it warns in English through
-    logging and leaves the line out, so a setting there was silently not taken), in the early language; None
-    when every line reads (the usual case: then the language is not looked up, which reads the file again)."""
+    logging and leaves the line out, so a setting there was silently not taken) or that is no UTF-8, in the early
+    language; None when every line reads (the usual case: then the language is not looked up, which reads the
+    file again)."""
     if not os.path.isfile(path):  # the usual case: no file, nothing to load
         return None
     from dotenv.parser import parse_stream  # python-dotenv: 50 ms, for the commands that load the settings only
 
+    from worker.core.catalogue import message  # start-up: only when there is a file to judge
+
     try:
         with open(path, encoding="utf-8") as file:
             line = next((b.original.line for b in parse_stream(file) if b.error), None)
-    except (OSError, UnicodeDecodeError):  # none, or not UTF-8: the settings say so themselves
+    except OSError:  # gone meanwhile, or unreadable: the settings say so themselves
         return None
-    if line is None:
-        return None
-    from worker.core.catalogue import message  # start-up: as above
-
+    except UnicodeDecodeError:
+        key, values = "setting_not_utf8", {}
+    else:
+        if line is None:
+            return None
+        key, values = "setting_dotenv_line", {"line": line}
     language = early_language()
-    return message("bad_settings", language, detail=f"{path}: {message('setting_dotenv_line', language, line=line)}")
+    return message("bad_settings", language, detail=f"{path}: {message(key, language, **values)}")
