@@ -448,6 +448,7 @@ async def test_control_characters_never_reach_the_page_raw(
     assert "\x07" not in client.get(f"/taak/{task_id}/log?na=0").text
 
 
+@pytest.mark.slow
 def test_the_command_refuses_what_it_cannot_serve_in_one_line(
     cli_env: dict[str, str], tmp_path: Path, empty_db_url: str
 ) -> None:
@@ -686,6 +687,7 @@ async def test_a_database_that_goes_away_is_said_on_the_page_and_the_cockpit_com
     assert not [r for r in caplog.records if r.exc_info]  # no traceback anywhere in the log
 
 
+@pytest.mark.slow
 async def test_the_serving_cockpits_console_stays_quiet_through_an_outage(
     cli_env: dict[str, str], tmp_path: Path, server_url: str, db_url: str
 ) -> None:

@@ -89,6 +89,7 @@ def test_an_invalid_setting_exits_2_with_one_line(tmp_path: Path) -> None:
     assert len(result.err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_embedded_server_is_started_once_and_shared(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
     env["TAAK_DATA_DIR"] = str(tmp_path / "data")
@@ -135,6 +136,7 @@ async def test_a_pooled_connection_goes_back_without_a_reset_round_trip_and_with
         await pool.close()
 
 
+@pytest.mark.slow
 def test_a_wrong_or_missing_password_is_said_as_such_by_both_programs(tmp_path: Path) -> None:
     """A server of the test's own that asks this role for a password (scram): a wrong one and none at all are
     each said as what they are, in the run's language, with exit 4; never the server's English."""

@@ -12,6 +12,7 @@ from worker.cockpit.app import create_app, csrf_value, ensure_token
 from worker.settings import Settings
 
 
+@pytest.mark.slow
 async def test_the_fleets_name_is_on_every_row_the_owner_writes_on_every_machine(
     cli_env: dict[str, str], db_url: str, tmp_path: object
 ) -> None:

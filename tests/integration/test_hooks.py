@@ -196,6 +196,7 @@ async def test_prompt_says_where_we_are(session_env: dict[str, str]) -> None:
     assert context_of(out, "UserPromptSubmit") == f"Taak {session_env['TAAK_ID']} (bezig). Volgende stap: zoek de map"
 
 
+@pytest.mark.slow
 async def test_outside_a_queue_the_prompt_hook_asks_the_database_so_a_change_made_elsewhere_shows(
     session_env: dict[str, str],
 ) -> None:
@@ -365,6 +366,7 @@ async def test_a_taak_id_that_names_no_task_is_said_by_the_prompt_hook(
     assert err.strip().startswith(f"taak hook prompt: TAAK_ID: {said}"), err
 
 
+@pytest.mark.slow
 async def test_the_briefing_counts_compactions_not_the_two_rows_each_writes(
     session_env: dict[str, str], tmp_path: Path
 ) -> None:

@@ -166,6 +166,7 @@ async def test_the_old_agent_tasks_table_is_archived_with_every_row(empty_db_url
         await conn.close()
 
 
+@pytest.mark.slow
 async def test_migrations_ship_inside_the_built_wheel(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     built = await asyncio.to_thread(

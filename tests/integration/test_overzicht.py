@@ -176,6 +176,7 @@ async def test_tail_shows_a_new_row_as_it_is_written(cli_env: dict[str, str], po
     assert tail.returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [0, 2])
 async def test_tail_shows_only_the_rows_asked_for_first_and_then_only_new_ones(
     cli_env: dict[str, str], pool: asyncpg.Pool, first: int

@@ -212,6 +212,7 @@ def test_cjk_runs_become_bigrams_and_latin_words_stay_words() -> None:
     assert terms("Budget Veranda") == ["budget", "veranda"]
 
 
+@pytest.mark.slow
 def test_a_simple_jsonl_file_imports_and_the_index_rebuilds_from_the_files(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     simple = tmp_path / "telegram.jsonl"
@@ -365,6 +366,7 @@ def test_importing_named_files_reports_their_unreadable_lines_not_every_earlier_
     assert everything["unreadable"] == [f"{broken}:1"]  # a run over all files still reminds of every one
 
 
+@pytest.mark.slow
 def test_a_line_with_an_unreadable_time_is_skipped_counted_and_reported_never_fatal(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     transcript = tmp_path / "kapot.jsonl"
@@ -617,6 +619,7 @@ async def test_recall_over_the_task_log_counts_each_word_in_its_header(
     assert "woorden: budget 2, olifant 0 (niet in het bereik)" in header.splitlines()[0]
 
 
+@pytest.mark.slow
 async def test_recall_of_a_task_nobody_knows_says_so_as_an_unknown_id(cli_env: dict[str, str], tmp_path: Path) -> None:
     env = {**env_for(tmp_path), "TAAK_SEMANTIC": "false"}
     said = tmp_path / "said.jsonl"
@@ -664,6 +667,7 @@ def test_a_line_glued_to_one_cut_short_is_archived_and_the_broken_part_reported(
     assert "nooit af kwam" not in found
 
 
+@pytest.mark.slow
 def test_a_transcript_that_cannot_be_read_is_skipped_and_named_and_the_others_are_archived(tmp_path: Path) -> None:
     """One odd entry under ~/.claude/projects (a folder with a transcript's name) stopped every import, so the
     daemon's indexer archived nothing more, for good, while Claude Code deletes transcripts after a month."""

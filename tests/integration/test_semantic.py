@@ -79,6 +79,7 @@ def test_the_extra_is_installed_with_the_dev_dependencies() -> None:
     assert semantic.installed()
 
 
+@pytest.mark.slow
 def test_a_question_without_one_matching_word_finds_its_line_by_meaning(opened: tuple[Index, Vectors]) -> None:
     index, vectors = opened
     result = recall(index, QUESTION, NOW, ZONE, vectors=vectors)
@@ -106,6 +107,7 @@ def test_neighbours_in_meaning_come_after_the_exact_hits_and_never_replace_them(
     assert [h.ts for h in near] == sorted(h.ts for h in near)
 
 
+@pytest.mark.slow
 def test_with_a_time_phrase_only_lines_inside_the_range_are_looked_at(opened: tuple[Index, Vectors]) -> None:
     index, vectors = opened
     # A busy day (54 lines, more than the limit): neighbours in meaning inside it, not the first lines.
@@ -115,6 +117,7 @@ def test_with_a_time_phrase_only_lines_inside_the_range_are_looked_at(opened: tu
     assert LATER not in {h.text for h in result.hits}
 
 
+@pytest.mark.slow
 def test_a_vector_of_a_text_that_changed_is_not_used_and_is_made_again(
     layout: Layout, opened: tuple[Index, Vectors]
 ) -> None:
@@ -137,6 +140,7 @@ def test_a_vector_of_a_text_that_changed_is_not_used_and_is_made_again(
     assert vectors.nearest("de kat is weer beter", ALL_TIME, 1, set()) == [veranda_id]
 
 
+@pytest.mark.slow
 def test_the_indexer_embeds_newest_first_a_bounded_number_per_run(tmp_path: Path) -> None:
     layout = Layout(tmp_path / "data")
     archive = Archive(layout.archive, ZONE)
@@ -173,6 +177,7 @@ class CountingModel:
         return self.model.passage(texts)
 
 
+@pytest.mark.slow
 def test_a_question_embeds_only_itself_and_the_indexer_embeds_the_lines_without_a_vector(tmp_path: Path) -> None:
     layout = Layout(tmp_path / "data")
     archive = Archive(layout.archive, ZONE)
@@ -201,6 +206,7 @@ def test_a_question_embeds_only_itself_and_the_indexer_embeds_the_lines_without_
         index.close()
 
 
+@pytest.mark.slow
 def test_recall_leaves_the_lines_without_a_vector_to_the_command_its_header_names(tmp_path: Path) -> None:
     env = _env(tmp_path, TAAK_SEMANTIC_ROWS="20", TAAK_LANGUAGE="en")
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
@@ -233,6 +239,7 @@ def _with_vector(tmp_path: Path) -> int:
         return int(db.execute("select count(*) from ingebed").fetchone()[0])
 
 
+@pytest.mark.slow
 def test_recall_through_the_command_uses_the_extra_and_herbouw_rebuilds_the_vectors(tmp_path: Path) -> None:
     env = _env(tmp_path)
     imported = run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
@@ -295,6 +302,7 @@ def _helper_pids(data: Path) -> list[int]:
     return [pid for pid, args in running_commands() if "worker.memory.embedder" in args and str(data) in args]
 
 
+@pytest.mark.slow
 def test_recall_by_meaning_starts_the_models_helper_once_and_reuses_it(tmp_path: Path) -> None:
     env = _env(tmp_path)
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
@@ -312,6 +320,7 @@ def test_recall_by_meaning_starts_the_models_helper_once_and_reuses_it(tmp_path:
             os.kill(pid, signal.SIGTERM)
 
 
+@pytest.mark.slow
 def test_a_limit_already_filled_by_exact_hits_leaves_no_room_for_neighbours(opened: tuple[Index, Vectors]) -> None:
     index, vectors = opened
     assert vectors.nearest(QUESTION, ALL_TIME, 0, set()) == []
@@ -319,6 +328,7 @@ def test_a_limit_already_filled_by_exact_hits_leaves_no_room_for_neighbours(open
     assert [(h.text, h.by_meaning) for h in result.hits] == [(DAKGOOT, False)]
 
 
+@pytest.mark.slow
 def test_two_writers_filling_at_once_embed_each_line_once(layout: Layout) -> None:
     layout.vectors.unlink()
     first, second = Vectors(layout.vectors, layout.index), Vectors(layout.vectors, layout.index)
@@ -333,6 +343,7 @@ def test_two_writers_filling_at_once_embed_each_line_once(layout: Layout) -> Non
     second.close()
 
 
+@pytest.mark.slow
 def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_repairs_it(tmp_path: Path) -> None:
     env = _env(tmp_path)
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))
@@ -370,6 +381,7 @@ def test_a_damaged_vector_file_costs_meaning_not_the_answer_and_doctors_hint_rep
             os.kill(pid, signal.SIGTERM)
 
 
+@pytest.mark.slow
 def test_a_folder_where_the_vector_file_belongs_is_refused_in_one_line_and_doctor_repairs_it(tmp_path: Path) -> None:
     env = _env(tmp_path)
     run_taak(env, "archief", "import", "--simple", str(write_simple(tmp_path / "said.jsonl")))

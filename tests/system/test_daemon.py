@@ -95,6 +95,7 @@ async def test_a_new_task_is_run_with_its_briefing_and_finished(
     assert raw.splitlines()[-1].startswith(b'{"type": "result"')
 
 
+@pytest.mark.slow
 async def test_the_briefing_copy_shows_a_sessions_steps_while_it_still_runs(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -363,6 +364,7 @@ async def test_a_session_that_finishes_within_the_grace_is_not_interrupted(
     )
 
 
+@pytest.mark.slow
 async def test_a_child_that_ignores_sigterm_is_killed(db_url: str, conn_on: asyncpg.Connection, tmp_path: Path) -> None:
     conn = conn_on
     task_id = await new_task(conn, toegewezen_aan="paco")
@@ -419,6 +421,7 @@ async def test_a_daemon_killed_mid_session_releases_at_once_on_restart_and_the_t
     assert [e["released"] for e in second.events() if e.get("event") == "worker_started"] == [[task_id]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("data", ["same", "another"])
 async def test_a_second_daemon_for_the_same_bot_on_the_same_machine_refuses_to_start(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path, data: str
@@ -534,6 +537,7 @@ async def test_fifty_megabytes_of_output_are_kept_whole(
     assert raw.read_bytes() == written.read_bytes()
 
 
+@pytest.mark.slow
 async def test_the_heartbeat_says_who_serves_the_bot_and_on_what(
     db_url: str, conn_on: asyncpg.Connection, tmp_path: Path
 ) -> None:

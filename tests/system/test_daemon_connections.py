@@ -18,6 +18,7 @@ DAEMON_CONNECTIONS = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("listen", "most"), [("true", 2), ("false", 1)], ids=["listen", "poll"])
 async def test_an_idle_daemon_holds_its_listener_and_one_connection_and_still_picks_up_a_task(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path, listen: str, most: int

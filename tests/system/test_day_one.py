@@ -149,6 +149,7 @@ async def test_the_preview_counts_what_paco_would_get_and_changes_nothing(owners
     assert "er is niets veranderd" in text
 
 
+@pytest.mark.slow
 async def test_switching_paco_on_runs_only_new_open_messages_and_old_ones_come_in_by_hand(
     owners_db: str, tmp_path: Path
 ) -> None:
@@ -197,6 +198,7 @@ async def _has(daemon: InProcess, event: str) -> bool:
     return daemon.has_event(event)
 
 
+@pytest.mark.slow
 async def test_the_owner_takes_part_of_the_old_backlog_in_paco_runs_it_and_the_rest_is_left(
     owners_db: str, tmp_path: Path
 ) -> None:
@@ -239,6 +241,7 @@ async def test_the_owner_takes_part_of_the_old_backlog_in_paco_runs_it_and_the_r
 # --- one spelling of a bot ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_paco_is_one_bot_however_it_is_spelled_and_typos_are_refused(owners_db: str, tmp_path: Path) -> None:
     env = cli_env(owners_db, tmp_path)
     ok(env, "db", "migrate")
@@ -405,6 +408,7 @@ async def test_the_owner_cancels_or_takes_back_a_running_task_and_its_daemon_sto
         await conn.close()
 
 
+@pytest.mark.slow
 async def test_a_due_date_is_shown_everywhere_and_the_owner_hears_when_it_passes_a_deadline_or_a_failure(
     owners_db: str, tmp_path: Path
 ) -> None:
@@ -480,6 +484,7 @@ async def _kinds(path: Path, wanted: set[str]) -> bool:
 # --- the brake -------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("brake", ["sessions", "cost"])
 async def test_the_brake_stops_claiming_for_a_bot_at_its_daily_limit_and_tells_the_owner_once(
     owners_db: str, tmp_path: Path, brake: str
@@ -623,6 +628,7 @@ def test_doctor_warns_when_the_old_node_queue_worker_runs_on_this_machine(
 # --- the demo ---------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: Path) -> None:
     from worker.db.embedded import stop_embedded
 
@@ -648,6 +654,7 @@ async def test_the_demo_never_touches_a_configured_queue(db_url: str, tmp_path: 
         shutil.rmtree(data, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_language(tmp_path: Path) -> None:
     from worker.db.embedded import stop_embedded
 
@@ -683,6 +690,7 @@ def test_a_demo_after_one_whose_agent_never_ran_runs_its_own_task_in_the_runs_la
     assert second[1] in shown.stdout
 
 
+@pytest.mark.slow
 def test_the_demo_runs_only_the_task_it_made_and_leaves_no_bot_switched_on_behind(tmp_path: Path) -> None:
     """Tried as a new user would (twice): the owner's task for any bot, made before the demo, was claimed by the
     demo, logged with its scripted steps and finished with its evidence, while the demo's own task stayed waiting;

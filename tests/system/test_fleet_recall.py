@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.system.harness import Daemon, wait_for, worker_env
 
@@ -31,6 +32,7 @@ def transcript(home: Path, lines: list[tuple[datetime, str]]) -> None:
     (folder / f"s-{home.name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
 
 
+@pytest.mark.slow
 async def test_the_owner_asks_every_machine_at_once_and_each_line_says_where_it_came_from(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:

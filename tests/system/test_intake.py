@@ -270,6 +270,7 @@ async def test_messages_left_with_sla_over_are_not_taken_by_a_later_bulk_intake_
     assert left in ids
 
 
+@pytest.mark.slow
 async def test_bad_filters_are_refused_in_one_line_and_change_nothing(
     cli_env: dict[str, str], conn: asyncpg.Connection
 ) -> None:

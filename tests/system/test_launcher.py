@@ -124,6 +124,7 @@ def test_a_daemon_that_confirms_nothing_loses_its_session_by_the_time_it_was_giv
     assert _gone(tool_call, timeout=5), "a tool call in a session of its own outlived the session"
 
 
+@pytest.mark.slow
 def test_each_confirmation_gives_the_session_the_time_it_names(tmp_path: Path) -> None:
     process, held = _launch(["sleep", "3600"], stop_in=1.5)
     try:

@@ -43,6 +43,7 @@ MARKERS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("language", "other"), [("nl", "en"), ("en", "nl")])
 async def test_the_main_verbs_speak_one_language(
     cli_env: dict[str, str], tmp_path: Path, language: str, other: str

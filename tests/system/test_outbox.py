@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.helpers import ledger_on
 from tests.system.harness import InProcess, new_task, switch_on, wait_for, worker_env
@@ -37,6 +38,7 @@ def lines(tmp_path: Path, kind: str) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
+@pytest.mark.slow
 async def test_a_question_is_sent_once_and_reminded_once(db_url: str, pool: asyncpg.Pool, tmp_path: Path) -> None:
     ledger = ledger_on(pool)
     task_id = await ledger.nieuw(NewTask("Kies een kleur", "jamal", toegewezen_aan="paco"))

@@ -122,6 +122,7 @@ async def test_a_hook_whose_output_cannot_be_written_exits_0_without_a_traceback
         assert last["error"].startswith(f"taak hook {hook}: stdout: "), last
 
 
+@pytest.mark.slow
 @needs_dev_full
 async def test_inside_a_queue_session_a_full_disk_is_said_and_the_step_is_kept(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path

@@ -48,6 +48,7 @@ async def answers(conn: asyncpg.Connection) -> list[tuple[str, str, str]]:
     return [(r["taak_id"], r["bot"], r["tekst"]) for r in rows]
 
 
+@pytest.mark.slow
 async def test_an_urgent_question_answered_from_the_phone_across_a_killed_reader(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -89,6 +90,7 @@ async def test_an_urgent_question_answered_from_the_phone_across_a_killed_reader
         ]
 
 
+@pytest.mark.slow
 async def test_a_session_marks_its_question_urgent_and_the_phone_has_it_at_once(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:

@@ -207,6 +207,7 @@ async def test_every_command_in_the_system_prompt_runs(world: World) -> None:
     assert_all_ran(world, 3)
 
 
+@pytest.mark.slow
 async def test_every_command_the_hooks_print_runs(world: World) -> None:
     task_id, session = await world.held()
     transcript = world.folder / "transcript.jsonl"
@@ -236,6 +237,7 @@ def _hook_text(out: str) -> str:
 # --- what a person is shown ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_every_command_in_the_message_catalogue_runs(world: World) -> None:
     language = world.env["TAAK_LANGUAGE"]
     # Help texts are synopses read beside their usage line (`taak bot aan|uit BOT`), not commands to type.
@@ -260,6 +262,7 @@ def _formatted(template: str) -> str:
     return filled(template, **values)
 
 
+@pytest.mark.slow
 async def test_every_fix_doctor_prints_runs_and_clears_its_check(
     empty_db_url: str, tmp_path: Path, machine_processes: None
 ) -> None:
@@ -310,6 +313,7 @@ def test_the_readme_and_the_docs_have_shell_blocks_with_commands() -> None:
     assert any("taak klaar" in script for _, script in SCRIPTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "script"), SCRIPTS, ids=[f"{p}: {s.splitlines()[0][:40]}" for p, s in SCRIPTS])
 async def test_every_shell_block_of_the_readme_and_the_docs_runs_as_written_on_a_fresh_database(
     db_url: str, tmp_path: Path, page: str, script: str

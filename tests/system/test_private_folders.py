@@ -74,6 +74,7 @@ def test_a_fifo_where_the_journal_belongs_stops_the_start_with_one_line(db_url: 
     assert line.endswith(f"bestand {journal}: {said}"), line
 
 
+@pytest.mark.slow
 async def test_what_the_daemon_keeps_in_its_data_folder_is_the_users_alone(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.helpers import run_taak, snapshot
 from tests.system.harness import InProcess, records, status_of, switch_on, wait_for, worker_env
 from tests.system.test_outbox import lines, receiver
 
 
+@pytest.mark.slow
 async def test_one_daemon_for_paco_and_sjakie_runs_each_task_as_the_bot_that_has_its_skill(
     db_url: str, conn: asyncpg.Connection, cli_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -111,6 +113,7 @@ async def test_bot_kan_replaces_the_list_and_geen_clears_it(conn: asyncpg.Connec
     assert run_taak(cli_env, "vaardigheid").out.splitlines()[1].split() == ["audio", "-", "-", "-"]
 
 
+@pytest.mark.slow
 async def test_bad_input_to_bot_kan_and_vaardigheid_changes_nothing(
     conn: asyncpg.Connection, cli_env: dict[str, str]
 ) -> None:

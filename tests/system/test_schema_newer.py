@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from tests.helpers import run_taak
 from tests.system.harness import InProcess, kinds, new_task, status_of, switch_on, wait_for, worker_env
@@ -40,6 +41,7 @@ async def test_a_daemon_started_on_a_newer_schema_claims_nothing_and_says_why_wi
     assert "-m pip install" in reason  # the upgrade, as this installation is upgraded
 
 
+@pytest.mark.slow
 async def test_a_running_daemon_sees_a_newer_schema_at_its_next_beat_and_keeps_its_session(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:

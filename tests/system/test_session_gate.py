@@ -40,6 +40,7 @@ async def _busy_session(
         daemon.stop()
 
 
+@pytest.mark.slow
 async def test_the_agent_holds_no_database_url_or_password_and_its_socket_is_the_users_alone(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -243,6 +244,7 @@ async def _event(daemon: Daemon, name: str) -> bool:
     return daemon.has_event(name)
 
 
+@pytest.mark.slow
 async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -303,6 +305,7 @@ async def test_the_hooks_of_a_queue_session_ask_its_daemon_and_their_rows_land(
     assert f"({report_lines} regels, " in rows[0]["tekst"]
 
 
+@pytest.mark.slow
 async def test_a_klaar_text_that_shows_nothing_is_stored_empty_through_the_daemon(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -318,6 +321,7 @@ async def test_a_klaar_text_that_shows_nothing_is_stored_empty_through_the_daemo
     assert row["tekst"] == ""
 
 
+@pytest.mark.slow
 async def test_nothing_a_client_sends_on_the_socket_ends_the_daemon(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -401,6 +405,7 @@ async def test_with_the_database_down_a_compaction_gets_the_latest_steps_from_th
     assert "stap 7" in context  # said during the outage: from the journal
 
 
+@pytest.mark.slow
 async def test_pre_compact_steers_the_summary_whatever_transcript_or_input_it_is_given(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -431,6 +436,7 @@ async def test_pre_compact_steers_the_summary_whatever_transcript_or_input_it_is
     assert "geen JSON" in answers["no JSON"].stderr
 
 
+@pytest.mark.slow
 async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -449,6 +455,7 @@ async def test_a_write_the_database_refuses_is_said_in_the_sessions_language(
     assert logged["level"] == "warning"  # the owner's taking back is routine, no error of the daemon's (tester M)
 
 
+@pytest.mark.slow
 async def test_two_sessions_writing_at_once_each_have_their_rows_once_in_the_order_they_said_them(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -485,6 +492,7 @@ async def _notes(conn: asyncpg.Connection, task_id: str, count: int) -> list[str
     return [r["tekst"] for r in found] if len(found) >= count else None
 
 
+@pytest.mark.slow
 async def test_a_briefing_read_while_the_journal_still_holds_lines_shows_them_and_the_latest_step(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -526,6 +534,7 @@ async def _said(daemon: Daemon, event: str) -> bool:
     return daemon.has_event(event)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("length", [150_000, 5_000_000])
 async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_where_the_whole_is(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path, length: int
@@ -552,6 +561,7 @@ async def test_a_summary_longer_than_a_log_row_is_counted_with_its_start_and_whe
     assert english.endswith(f"\n[…] (the whole summary: {kept})")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "nl"])
 async def test_a_session_giving_back_its_last_attempt_is_told_the_task_failed(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path, language: str

@@ -23,6 +23,7 @@ async def _two_sessions(folder: Path) -> list[dict[str, object]] | None:
     return found if len(found) >= 2 else None
 
 
+@pytest.mark.slow
 async def test_a_session_that_stole_a_siblings_token_cannot_write_on_its_task(
     db_url: str, conn: asyncpg.Connection, tmp_path: Path
 ) -> None:
@@ -48,6 +49,7 @@ async def test_a_session_that_stole_a_siblings_token_cannot_write_on_its_task(
     assert {"gestolen stap", "van buiten"}.isdisjoint(r["tekst"] for r in victims_rows)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("meta", "refused_key"),
     [

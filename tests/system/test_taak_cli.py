@@ -319,6 +319,7 @@ async def test_an_option_given_with_only_invisible_text_is_refused(cli_env: dict
     assert json.loads(run_taak(cli_env, "lijst", "--json").out) == []
 
 
+@pytest.mark.slow
 async def test_tail_and_machine_refuse_a_bot_nobody_knows(cli_env: dict[str, str]) -> None:
     for words in (["tail", "--bot", "nobody"], ["machine", "zet", "m3", "--bot", "nobody"]):
         refused = run_taak(cli_env, *words, timeout=20)
@@ -675,6 +676,7 @@ async def test_a_ctrl_c_once_any_change_is_on_its_way_is_taken_after_it_is_made_
     assert await conn.fetchval(done_when) != before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "verb", ["nieuw", "log", "claim", "bot aan", "machine zet", "lll", "archief bijwerken", "hooks install"]
 )
@@ -775,6 +777,7 @@ async def test_a_log_line_without_its_text_is_said_so_with_a_command_that_works(
     )
 
 
+@pytest.mark.slow
 async def test_a_ctrl_c_at_any_moment_of_a_file_change_leaves_it_made_and_said_or_neither(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:

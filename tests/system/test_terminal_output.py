@@ -48,6 +48,7 @@ async def test_a_hostile_opdracht_is_shown_escaped_by_every_human_view(cli_env: 
     assert "Hoi \\x1b]0;gekaapt\\x07\\x1b[2J wereld\\x0d regel \\u202eomgekeerd\\x9b31m \\u200fmark" in toon
 
 
+@pytest.mark.slow
 async def test_json_output_keeps_the_opdracht_exactly_and_escaped_the_json_way(cli_env: dict[str, str]) -> None:
     task_id = run_taak(cli_env, "nieuw", HOSTILE, "--aan", "paco").out.strip()
     assert run_taak(cli_env, "log", task_id, "notitie", HOSTILE).code == 0
@@ -129,6 +130,7 @@ def run_bytes(env: dict[str, str], *args: bytes) -> Result:
     return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
+@pytest.mark.slow
 async def test_bad_input_from_a_shell_is_one_line_and_exit_2_and_changes_nothing(
     cli_env: dict[str, str], conn: asyncpg.Connection
 ) -> None:
@@ -223,6 +225,7 @@ async def test_a_reader_that_stops_early_ends_the_command_quietly(
     assert err.decode() == ""
 
 
+@pytest.mark.slow
 async def test_tail_into_a_reader_that_went_away_ends_while_nothing_new_comes(cli_env: dict[str, str]) -> None:
     task_id = run_taak(cli_env, "nieuw", "stille taak", "--aan", "paco").out.strip()
     for n in range(5):
@@ -351,6 +354,7 @@ def test_why_a_connection_failed_is_said_in_the_runs_language(cli_env: dict[str,
     )
 
 
+@pytest.mark.slow
 def test_a_database_url_that_can_never_connect_as_it_is_is_bad_input_in_one_line(
     cli_env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -449,6 +453,7 @@ def test_ctrl_c_while_the_console_script_loads_its_command_prints_no_traceback(
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "")
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_tail_as_its_way_to_stop(cli_env: dict[str, str]) -> None:
     done = interrupted(cli_env, "tail", after=3)
     assert (done.returncode, done.stderr) == (0, "")
