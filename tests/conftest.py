@@ -88,7 +88,12 @@ _user_data = pytest.StashKey[Path]()
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return
-    _compile_the_package()
+    # Where PYTHONDONTWRITEBYTECODE is set (this machine's shell sets it), every worker would rewrite every test
+    # module's asserts again on every run (pytest keeps them as bytecode), and every `taak` and daemon the tests
+    # start would compile the package again (13% of test_taak_cli's CPU). The run writes bytecode beside the
+    # sources, as Python does by default (git ignores `__pycache__`); its workers and their processes inherit that.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     # The user's data folder is the run's own (its workers and every process they start inherit it): a hook that
     # cannot read its settings writes hooks.log into the default TAAK_DATA_DIR, and tests make that happen. Linux
     # reads it from XDG_DATA_HOME; on macOS those tests set HOME themselves.
@@ -99,17 +104,6 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="taak-test-pg-"))
     os.environ[EMBEDDED_FOLDER] = str(folder)
     config.stash[_embedded_folder] = folder
-
-
-def _compile_the_package() -> None:
-    """Where PYTHONDONTWRITEBYTECODE is set (this machine's shell sets it), every `taak` and daemon the tests start
-    would compile the package again (13% of test_taak_cli's CPU): it is compiled once, beside the sources in the
-    `__pycache__` folders Python would write itself (git ignores them). Not PYTHONPYCACHEPREFIX: the processes
-    would then look for the standard library's bytecode there too, and compile that on every start."""
-    if sys.dont_write_bytecode:
-        import compileall
-
-        compileall.compile_dir(REPO / "worker", quiet=2)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
