@@ -311,8 +311,7 @@ class OwnerChannel:
             # The send and its record leave the lane (worker/daemon/lane.py): the transaction's connection is held.
             self.lane.leave()
             about = {"channel": _shown(channel), "message": delivery.bericht_id, "kind": delivery.soort}
-            with anyio.CancelScope(shield=True) as shield:
-                shield.deadline = anyio.current_time() + SEND_TIMEOUT_SECONDS * 2
+            with anyio.move_on_after(SEND_TIMEOUT_SECONDS * 2, shield=True):
                 try:
                     extern_id = await channel.send(
                         delivery.tekst, delivery.taak_id, delivery.soort, reply_to=delivery.antwoord_op
@@ -344,7 +343,7 @@ class OwnerChannel:
                     if not await self.db("telegram", partial(self.handle_update, channel, update)):
                         break  # the lease went to another reader: it reads from here
         finally:
-            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+            with anyio.move_on_after(5, shield=True):
                 await table.let_go_reader(self.store.db, channel.key, self.holder)
 
     async def _poll(self, channel: TelegramChannel, offset: int, poll: float, trouble: Trouble) -> list[Any]:

@@ -56,8 +56,7 @@ async def send_due(store: Store, settings: Settings) -> int:
         # Shielded: a stop must not fall between a command that took the message and the record that it
         # did, or the message would go out again after the restart. The deadline bounds the wait even on a
         # database that went away mid-send (the transaction then rolls back and the message stays due).
-        with anyio.CancelScope(shield=True) as shield:
-            shield.deadline = anyio.current_time() + SEND_DEADLINE_SECONDS
+        with anyio.move_on_after(SEND_DEADLINE_SECONDS, shield=True) as shield:
             done = await _send_one(store, settings, kinds)
         if shield.cancelled_caught or done is None:
             return sent

@@ -179,7 +179,7 @@ class Worker:
         finally:
             journal.close()
             if self.pool is not None:
-                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                with anyio.move_on_after(5, shield=True):
                     await self.pool.close()
             for lock in self.locks:
                 lock.release()
@@ -303,7 +303,7 @@ class Worker:
             log.warning("listen_lost", error=said_error(exc, s.language))
             return 1
         finally:
-            with anyio.CancelScope(shield=True), anyio.move_on_after(2):
+            with anyio.move_on_after(2, shield=True):
                 conn.terminate() if lost.is_set() else await conn.close()
         return 0
 
@@ -643,10 +643,9 @@ class Worker:
                 lines=report.lines,
                 is_error=report.result.is_error if report.result else None,
             )
-            with anyio.CancelScope(shield=True) as shield:
-                # A deadline even here: a shutdown must not hang on a database that stays away (what is
-                # not written goes to the journal, and the next start writes it).
-                shield.deadline = anyio.current_time() + FINISH_DEADLINE_SECONDS
+            # A deadline even here: a shutdown must not hang on a database that stays away (what is not written
+            # goes to the journal, and the next start writes it).
+            with anyio.move_on_after(FINISH_DEADLINE_SECONDS, shield=True):
                 await self._finish(claim, session_id, report)
         except DatabaseGone:  # stopped before the session ran, the database away: it goes back, at the next start
             await self._ending_to_journal(claim, session_id)
