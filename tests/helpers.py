@@ -11,6 +11,7 @@ from typing import Any
 
 import asyncpg
 
+from tests import forked
 from worker.db.ledger import Ledger
 
 
@@ -26,6 +27,8 @@ def run_taak(
 ) -> Result:
     if INBOX in env:
         return in_session(env, [sys.executable, "-m", "worker.cli.taak", *args], stdin=stdin, timeout=timeout)
+    if (done_forked := forked.run(list(args), env, cwd, stdin or b"", timeout)) is not None:
+        return Result(*done_forked)
     done = subprocess.run(
         [sys.executable, "-m", "worker.cli.taak", *args],
         env=env,

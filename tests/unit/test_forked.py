@@ -1,0 +1,61 @@
+"""The tests' forked `taak` (tests/forked.py) ends as the command started as a process does: the same exit code,
+stdout and stderr, and nothing of one command's environment reaches the next."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import forked
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the tests fork only on Linux")
+
+
+def _as_a_process(argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "worker.cli.taak", *argv], env=env, cwd=cwd, input=stdin, capture_output=True
+    )
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("argv", "language", "stdin"),
+    [
+        (["--help"], "nl", b""),
+        (["lijst", "--help"], "en", b""),
+        (["lijst", "--geen-optie"], "nl", b""),  # a usage error: exit 2 and one line
+        (["log"], "en", b""),
+        (["nieuw", "-", "--van", "test"], "nl", b"\x00"),  # stdin read, then refused before any database
+        (["hook", "prompt"], "nl", b"{not json"),  # a hook never fails its session: exit 0, the line in its log
+    ],
+)
+def test_a_forked_command_ends_as_the_same_command_started_as_a_process(
+    argv: list[str], language: str, stdin: bytes, tmp_path: Path
+) -> None:
+    env = {
+        **os.environ,
+        "TAAK_LANGUAGE": language,
+        "TAAK_DATA_DIR": str(tmp_path / "data"),
+        "TAAK_DATABASE_URL": "postgresql://nobody@127.0.0.1:9/none",
+    }
+    forked_run = forked.run(argv, env, tmp_path, stdin, 60)
+    assert forked_run == _as_a_process(argv, env, tmp_path, stdin)
+
+
+def test_a_forked_command_runs_in_its_folder_with_only_the_environment_it_was_given(tmp_path: Path) -> None:
+    """Its folder's `.env` says English, and the environment that said so to the command before it is gone."""
+    (tmp_path / ".env").write_text("TAAK_LANGUAGE=en\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAAK_")}
+    env["TAAK_DATABASE_URL"] = "postgresql://nobody@127.0.0.1:9/none"
+    said_before = forked.run(["lijst", "--geen-optie"], {**env, "TAAK_LANGUAGE": "en"}, elsewhere, b"", 60)
+    in_its_folder = forked.run(["lijst", "--geen-optie"], env, tmp_path, b"", 60)
+    elsewhere_now = forked.run(["lijst", "--geen-optie"], env, elsewhere, b"", 60)
+    assert said_before == in_its_folder == _as_a_process(["lijst", "--geen-optie"], env, tmp_path, b"")
+    assert elsewhere_now == _as_a_process(["lijst", "--geen-optie"], env, elsewhere, b"")
+    assert elsewhere_now != in_its_folder
