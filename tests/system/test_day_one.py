@@ -20,6 +20,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from tests.helpers import run_taak
 from tests.integration.test_security import as_role
 from tests.system.harness import InProcess, wait_for, worker_env
 
@@ -98,7 +99,8 @@ def cli_env(db_url: str, folder: Path, **extra: str) -> dict[str, str]:
 
 
 def taak(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["taak", *args], env=env, capture_output=True, text=True, timeout=120, check=False)
+    done = run_taak(env, *args, timeout=120)
+    return subprocess.CompletedProcess(["taak", *args], done.code, done.out, done.err)
 
 
 def ok(env: dict[str, str], *args: str) -> str:

@@ -11,6 +11,7 @@ import inspect
 import re
 import string
 from dataclasses import fields
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,11 @@ import pytest
 from worker.core.catalogue import CATALOGUE, catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted((ROOT / "worker").rglob("*.py"))
-TREES = {path: ast.parse(path.read_text(encoding="utf-8")) for path in SOURCES}
+
+
+@cache  # parsed when a test first asks, not while every worker collects the tests
+def trees() -> dict[Path, ast.Module]:
+    return {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted((ROOT / "worker").rglob("*.py"))}
 
 
 def placeholders(template: str) -> set[str]:
@@ -51,7 +55,7 @@ def _errors() -> set[str]:
     while True:
         more = {
             node.name
-            for tree in TREES.values()
+            for tree in trees().values()
             for node in ast.walk(tree)
             if isinstance(node, ast.ClassDef)
             and any(isinstance(base, ast.Name) and base.id in named for base in node.bases)
@@ -64,14 +68,17 @@ def _errors() -> set[str]:
 def _first_arguments(names: set[str]) -> list[ast.expr]:
     return [
         node.args[0]
-        for tree in TREES.values()
+        for tree in trees().values()
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and _call_name(node) in names and node.args
     ]
 
 
-KEY_TAKERS = {"message", "phrase", "Phrase", *_errors()}
-STRINGS: set[str] = set()
+@cache
+def key_takers() -> set[str]:
+    return {"message", "phrase", "Phrase", *_errors()}
+
+
 AREAS = ("doctor.", "hook.", "list.", "unit.", "briefing.")  # no file of ours is named so (`lll.jsonl`)
 
 
@@ -79,20 +86,22 @@ def _strings(tree: ast.AST) -> set[str]:
     return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
 
 
-STRINGS.update(text for tree in TREES.values() for text in _strings(tree))
+@cache
+def strings() -> set[str]:
+    return {text for tree in trees().values() for text in _strings(tree)}
 
 
 def test_every_key_the_code_names_is_in_the_catalogue() -> None:
     """A key passed as it is (`message("no_daemon", ...)`, `raise InvalidInput("empty", ...)`), a key of an area
     written anywhere (`"doctor.fix_url"`), a key built from a fixed start (`f"doctor.what.{what}"`)."""
-    passed = {arg.value for arg in _first_arguments(KEY_TAKERS) if isinstance(arg, ast.Constant)}
-    written = {text for text in STRINGS if text.startswith(AREAS) and re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", text)}
+    passed = {arg.value for arg in _first_arguments(key_takers()) if isinstance(arg, ast.Constant)}
+    written = {text for text in strings() if text.startswith(AREAS) and re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+", text)}
     written -= {text for text in written if any(key.startswith(f"{text}.") for key in catalogue())}  # an area's name
     assert len(passed) > 300
     assert sorted((passed | written) - set(catalogue())) == []
     starts = [
         arg.values[0].value
-        for arg in _first_arguments(KEY_TAKERS)
+        for arg in _first_arguments(key_takers())
         if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant)
     ]
     assert starts
@@ -105,7 +114,7 @@ def test_every_check_of_doctor_and_every_column_of_a_list_is_named_in_the_catalo
     assert sorted(w for w in whats if f"doctor.what.{w}" not in catalogue()) == []
     columns = [
         f"{node.args[0].value}.{name.value}"
-        for tree in TREES.values()
+        for tree in trees().values()
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and _call_name(node) == "header_row" and isinstance(node.args[0], ast.Constant)
         for name in ast.walk(node.args[1])
@@ -118,7 +127,7 @@ def test_every_check_of_doctor_and_every_column_of_a_list_is_named_in_the_catalo
 def _second_arguments(name: str) -> list[ast.expr]:
     return [
         node.args[1]
-        for tree in TREES.values()
+        for tree in trees().values()
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and _call_name(node) == name and len(node.args) > 1
     ]
@@ -130,7 +139,7 @@ def _second_arguments(name: str) -> list[ast.expr]:
 def _names_in_the_code() -> set[str]:
     """Every string and every name the package writes, the SQL's quoted words, and the cockpit's `w.word`s."""
     found: set[str] = set()
-    for tree in TREES.values():
+    for tree in trees().values():
         found |= _strings(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
@@ -151,14 +160,14 @@ def _starts_in_the_code() -> set[str]:
     """The fixed starts of keys built in the code: `f"doctor.what.{what}"`, `"field." + name`, and an area read
     whole by its name (`area_words("cockpit", ...)`, `header_row("list.bots", ...)`)."""
     starts = set()
-    for tree in TREES.values():
+    for tree in trees().values():
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
                 starts.add(str(node.values[0].value))
             reads_an_area = isinstance(node, ast.Call) and _call_name(node) in AREA_READERS
             if reads_an_area and node.args and isinstance(node.args[0], ast.Constant):
                 starts.add(f"{node.args[0].value}.")
-    starts |= {text for tree in TREES.values() for text in _strings(tree) if re.fullmatch(r"[a-z_]+\.", text)}
+    starts |= {text for tree in trees().values() for text in _strings(tree) if re.fullmatch(r"[a-z_]+\.", text)}
     return {start for start in starts if start}
 
 
@@ -188,7 +197,7 @@ def _used_another_way(key: str, texts: dict[str, str], help_texts: set[str]) -> 
     if area == "help":
         return texts["en"] in help_texts
     if area == "placeholder":  # a word of a usage line or an argument's placeholder, as the parsers write it
-        return any(re.search(rf"(?<![\w-]){re.escape(texts['en'])}(?![\w-])", s) for s in STRINGS)
+        return any(re.search(rf"(?<![\w-]){re.escape(texts['en'])}(?![\w-])", s) for s in strings())
     if area == "os":
         return name == "other" or isinstance(getattr(errno, name, None), int)
     if area == "month":

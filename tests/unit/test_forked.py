@@ -29,7 +29,7 @@ def _as_a_process(argv: list[str], env: dict[str, str], cwd: Path, stdin: bytes)
         (["lijst", "--help"], "en", b""),
         (["lijst", "--geen-optie"], "nl", b""),  # a usage error: exit 2 and one line
         (["log"], "en", b""),
-        (["nieuw", "-", "--van", "test"], "nl", b"\x00"),  # stdin read, then refused before any database
+        (["log", "HV-20261206-001", "notitie", "-"], "nl", b"hoi\xff"),  # stdin read, refused before any database
         (["hook", "prompt"], "nl", b"{not json"),  # a hook never fails its session: exit 0, the line in its log
     ],
 )
