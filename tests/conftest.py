@@ -152,17 +152,22 @@ def db_prefix() -> str:
 
 
 @pytest.fixture(scope="session")
-async def template(server_url: str) -> AsyncIterator[str]:
+async def admin(server_url: str) -> AsyncIterator[asyncpg.Pool]:
+    """The connections that make and drop the tests' databases: a connection of its own for each statement cost
+    the server a backend's start, two a test."""
+    pool = await asyncpg.create_pool(server_url, min_size=1, max_size=3)
+    yield pool
+    await pool.close()
+
+
+@pytest.fixture(scope="session")
+async def template(server_url: str, admin: asyncpg.Pool) -> AsyncIterator[str]:
     """A migrated database to clone, built once per run under a name of this run's own, dropped at the end.
 
     The name is unique, so runs sharing a server never drop or half-build each other's template.
     """
     name = f"{db_prefix()}_tpl_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'create database "{name}"')
-    finally:
-        await admin.close()
+    await admin.execute(f'create database "{name}"')
     try:
         conn = await asyncpg.connect(with_database(server_url, name))
         try:
@@ -170,33 +175,25 @@ async def template(server_url: str) -> AsyncIterator[str]:
         finally:
             await conn.close()
     except BaseException:
-        await _drop_database(server_url, name)
+        await _drop_database(admin, name)
         raise
     try:
         yield name
     finally:
-        await _drop_spare(server_url)
-        await _drop_the_rest(server_url)
-        await _drop_database(server_url, name)
+        await _drop_spare(admin)
+        await _drop_the_rest(admin)
+        await _drop_database(admin, name)
 
 
-async def _create_database(server_url: str, template_name: str | None) -> str:
+async def _create_database(admin: asyncpg.Pool, template_name: str | None) -> str:
     name = f"{db_prefix()}_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(server_url)
-    try:
-        source = f' template "{template_name}"' if template_name else ""
-        await admin.execute(f'create database "{name}"{source}')
-    finally:
-        await admin.close()
+    source = f' template "{template_name}"' if template_name else ""
+    await admin.execute(f'create database "{name}"{source}')
     return name
 
 
-async def _drop_database(server_url: str, name: str) -> None:
-    admin = await asyncpg.connect(server_url)
-    try:
-        await admin.execute(f'drop database if exists "{name}" with (force)')
-    finally:
-        await admin.close()
+async def _drop_database(admin: asyncpg.Pool, name: str) -> None:
+    await admin.execute(f'drop database if exists "{name}" with (force)')
 
 
 # Postgres 15 makes every DROP DATABASE wait for a checkpoint of its own (a second or more on a busy machine):
@@ -207,8 +204,8 @@ _dropping: set[asyncio.Task[None]] = set()
 _not_dropped: list[str] = []
 
 
-def _drop_later(server_url: str, name: str) -> None:
-    task = asyncio.get_running_loop().create_task(_drop_database(server_url, name))
+def _drop_later(admin: asyncpg.Pool, name: str) -> None:
+    task = asyncio.get_running_loop().create_task(_drop_database(admin, name))
     _dropping.add(task)
 
     def settled(task: asyncio.Task[None]) -> None:
@@ -219,10 +216,10 @@ def _drop_later(server_url: str, name: str) -> None:
     task.add_done_callback(settled)
 
 
-async def _drop_the_rest(server_url: str) -> None:
+async def _drop_the_rest(admin: asyncpg.Pool) -> None:
     await asyncio.gather(*_dropping, return_exceptions=True)
     while _not_dropped:
-        await _drop_database(server_url, _not_dropped.pop())
+        await _drop_database(admin, _not_dropped.pop())
 
 
 # The next test's clone is made while this one runs (0.2-0.6 s of the server's each, here): a test waits for one
@@ -230,35 +227,35 @@ async def _drop_the_rest(server_url: str) -> None:
 _spare: asyncio.Task[str] | None = None
 
 
-async def _clone(server_url: str, template: str) -> str:
+async def _clone(admin: asyncpg.Pool, template: str) -> str:
     global _spare
-    made = _spare or asyncio.get_running_loop().create_task(_create_database(server_url, template))
-    _spare = asyncio.get_running_loop().create_task(_create_database(server_url, template))
+    made = _spare or asyncio.get_running_loop().create_task(_create_database(admin, template))
+    _spare = asyncio.get_running_loop().create_task(_create_database(admin, template))
     return await made
 
 
-async def _drop_spare(server_url: str) -> None:
+async def _drop_spare(admin: asyncpg.Pool) -> None:
     global _spare
     if _spare is not None:
         name, _spare = await _spare, None
-        await _drop_database(server_url, name)
+        await _drop_database(admin, name)
 
 
 @pytest.fixture
-async def db_url(server_url: str, template: str) -> AsyncIterator[str]:
+async def db_url(server_url: str, admin: asyncpg.Pool, template: str) -> AsyncIterator[str]:
     """A fresh, migrated database for one test."""
-    name = await _clone(server_url, template)
+    name = await _clone(admin, template)
     yield with_database(server_url, name)
-    _drop_later(server_url, name)
+    _drop_later(admin, name)
 
 
 @pytest.fixture
-async def empty_db_url(server_url: str, template: str) -> AsyncIterator[str]:
+async def empty_db_url(server_url: str, admin: asyncpg.Pool, template: str) -> AsyncIterator[str]:
     """A fresh database with no migrations applied (on a server the template's migration has given its roles, so
     that a test migrating it never races another worker making them)."""
-    name = await _create_database(server_url, None)
+    name = await _create_database(admin, None)
     yield with_database(server_url, name)
-    _drop_later(server_url, name)
+    _drop_later(admin, name)
 
 
 @pytest.fixture
