@@ -1,18 +1,20 @@
-"""`taak` as the tests run it: each command in a process of its own, forked from a server that has started Python
-and imported the whole package once, instead of a new interpreter that imports it all again.
+"""`taak` and `queue-worker` as the tests run them: each command in a process of its own, forked from a server that
+has started Python and imported the whole package once, instead of a new interpreter that imports it all again.
 
 A `taak` process the tests started cost 80 to 200 ms of CPU, nearly all of it start-up, and the fast subset ran
-about a thousand of them. The forked child is still a process of its own: its own environment, folder, stdin,
-stdout and stderr, its exit code or the signal that ended it, and nothing of one command's state reaches the next.
-What it does not show is the command's start-up and the interpreter's teardown of every module at its end (it ends
-as `_end_as_python_does` says); the printed-command contract and the start-up benchmarks run `taak` as a user does.
+about a thousand of them. The forked child is still a process of its own: its own pid, environment, folder, stdin,
+stdout and stderr (kept for the answer, or appended to a daemon's log), its signals, its exit code or the signal
+that ended it, and nothing of one command's state reaches the next. What it does not show is the command's
+start-up and the interpreter's teardown of every module at its end (it ends as `_end_as_python_does` says); the
+printed-command contract and the start-up benchmarks run `taak` as a user does.
 
-`run` says None, and the caller starts the command as before, where forking is not the same: off Linux (a fork
-without exec is unsafe on macOS once its system frameworks are loaded) and where the environment changes how the
-interpreter itself starts (`PYTHON*`, the locale).
+`Forked.start` says None, and the caller starts the command as before, where forking is not the same: off Linux (a
+fork without exec is unsafe on macOS once its system frameworks are loaded) and where the environment changes how
+the interpreter itself starts (`PYTHON*`, the locale).
 
-One connection a command: the request as JSON (argv, env, cwd, stdin), then the command's pid on a line, then
-the answer as JSON (the exit code, negative for a signal, stdout and stderr). Bytes travel as latin-1 text.
+One connection a command: the request as JSON (program, argv, env, cwd, stdin, log), then the command's pid on a
+line, then the answer as JSON when it has ended (the exit code, negative for a signal, stdout and stderr). Bytes
+travel as latin-1 text.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import contextlib
 import gc
 import json
 import os
+import select
 import selectors
 import signal
 import socket
@@ -57,27 +60,85 @@ def run(
     argv: list[str], env: dict[str, str], cwd: Path | None, stdin: bytes, timeout: float
 ) -> tuple[int, str, str] | None:
     """`taak argv` in a forked process: its exit code, stdout and stderr; None where it cannot be forked."""
-    global _server
-    if not sys.platform.startswith("linux"):
+    started = Forked.start("taak", argv, env, cwd=cwd, stdin=stdin)
+    if started is None:
         return None
-    if _server is None or _server.process.poll() is not None:
-        _server = _Server()
-    if _interpreter_env(env) != _server.env:
-        return None
-    request = {"argv": argv, "env": env, "cwd": str(cwd or Path.cwd()), "stdin": stdin.decode("latin-1")}
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
-        client.settimeout(timeout)
+    try:
+        code = started.wait(timeout)
+    except subprocess.TimeoutExpired:
+        started.kill()
+        raise
+    return code, _text(started.answer["out"]), _text(started.answer["err"])
+
+
+class Forked:
+    """A command running in a forked process, as much of `subprocess.Popen` as the tests use."""
+
+    def __init__(self, argv: list[str], client: socket.socket) -> None:
+        self.args = argv
+        self._client = client
+        self._answers = client.makefile("rb")
+        self.pid = int(self._answers.readline())
+        self.returncode: int | None = None
+        self.answer: dict[str, Any] = {}
+
+    @classmethod
+    def start(
+        cls,
+        program: str,
+        argv: list[str],
+        env: dict[str, str],
+        *,
+        cwd: Path | None = None,
+        stdin: bytes = b"",
+        log: Path | None = None,
+    ) -> Forked | None:
+        """`program argv` (taak or queue-worker) forked; its stdout and stderr kept for the answer, or appended to
+        `log`; None where it cannot be forked."""
+        global _server
+        if not sys.platform.startswith("linux"):
+            return None
+        if _server is None or _server.process.poll() is not None:
+            _server = _Server()
+        if _interpreter_env(env) != _server.env:
+            return None
+        request = {
+            "program": program,
+            "argv": argv,
+            "env": env,
+            "cwd": str(cwd or Path.cwd()),
+            "stdin": stdin.decode("latin-1"),
+            "log": str(log) if log else None,
+        }
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         client.connect(str(_server.path))
         client.sendall(json.dumps(request).encode())
         client.shutdown(socket.SHUT_WR)
-        answers = client.makefile("rb")
-        pid = int(answers.readline())
-        try:
-            answer = json.loads(answers.read())
-        except TimeoutError:
-            os.kill(pid, signal.SIGKILL)
-            raise subprocess.TimeoutExpired(argv, timeout) from None
-    return answer["code"], _text(answer["out"]), _text(answer["err"])
+        return cls(argv, client)
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self._client], [], [], 0)[0]:
+            self.wait(None)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if self.returncode is None:
+            self._client.settimeout(timeout)
+            try:
+                self.answer = json.loads(self._answers.read())
+            except TimeoutError:
+                raise subprocess.TimeoutExpired(self.args, timeout or 0) from None
+            self.returncode = int(self.answer["code"])
+            self._answers.close()
+            self._client.close()
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
 
 
 def _text(latin: str) -> str:
@@ -135,12 +196,15 @@ def _fork_the_command(request: dict[str, Any], conn: socket.socket) -> dict[str,
     pid = os.fork()
     if pid == 0:
         conn.close()
-        for fd, file in enumerate((given, out, err)):
-            os.dup2(file.fileno(), fd)
+        outputs = [out.fileno(), err.fileno()]
+        if request["log"]:  # a daemon's: its stdout and stderr both, as the harness's Popen had them
+            outputs = [os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)] * 2
+        for fd, source in enumerate([given.fileno(), *outputs]):
+            os.dup2(source, fd)
         return request
     conn.sendall(f"{pid}\n".encode())
     code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
-    said = {}
+    said: dict[str, str] = {}
     for name, file in (("out", out), ("err", err)):
         file.seek(0)
         said[name] = file.read().decode("latin-1")
@@ -149,15 +213,16 @@ def _fork_the_command(request: dict[str, Any], conn: socket.socket) -> dict[str,
 
 
 def _run_command(request: dict[str, Any]) -> NoReturn:
-    """In the command's process: its environment and folder, then `taak` as `python -m worker.cli.taak` runs it."""
+    """In the command's process: its environment and folder, then the program as `python -m` runs it."""
     import time
+
+    from worker.cli import queue_worker, taak
 
     os.environ.clear()
     os.environ.update(request["env"])
     time.tzset()
     os.chdir(request["cwd"])
-    from worker.cli.taak import main
-
+    main = {"taak": taak.main, "queue-worker": queue_worker.main}[request["program"]]
     sys.argv = [main.__code__.co_filename, *request["argv"]]
     _end_as_python_does(lambda: main(request["argv"]))
 

@@ -22,6 +22,8 @@ from typing import Any
 import anyio
 import asyncpg
 
+from tests.forked import Forked
+
 FAKE = Path(__file__).resolve().parents[1] / "fakes" / "fake_claude.py"
 
 
@@ -76,7 +78,9 @@ class Daemon:
     def __init__(self, env: dict[str, str], log_path: Path, *args: str) -> None:
         self.log_path = log_path
         self._log = log_path.open("ab")
-        self.process = subprocess.Popen(
+        self.process: subprocess.Popen[bytes] | Forked = Forked.start(
+            "queue-worker", list(args), env, log=log_path
+        ) or subprocess.Popen(
             [sys.executable, "-m", "worker.cli.queue_worker", *args],
             env=env,
             stdout=self._log,

@@ -59,3 +59,15 @@ def test_a_forked_command_runs_in_its_folder_with_only_the_environment_it_was_gi
     assert said_before == in_its_folder == _as_a_process(["lijst", "--geen-optie"], env, tmp_path, b"")
     assert elsewhere_now == _as_a_process(["lijst", "--geen-optie"], env, elsewhere, b"")
     assert elsewhere_now != in_its_folder
+
+
+def test_a_forked_daemon_writes_its_output_to_its_log_and_ends_with_its_exit_code(tmp_path: Path) -> None:
+    env = {**os.environ, "TAAK_DATA_DIR": str(tmp_path), "TAAK_LANGUAGE": "en"}
+    started = forked.Forked.start("queue-worker", ["--geen-optie"], env, log=tmp_path / "forked.log")
+    assert started is not None
+    with (tmp_path / "process.log").open("ab") as log:
+        done = subprocess.run(
+            [sys.executable, "-m", "worker.cli.queue_worker", "--geen-optie"], env=env, stdout=log, stderr=log
+        )
+    assert started.wait(60) == done.returncode == 2
+    assert (tmp_path / "forked.log").read_text() == (tmp_path / "process.log").read_text() != ""
