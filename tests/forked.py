@@ -134,8 +134,9 @@ class Forked:
         return self.returncode
 
     def send_signal(self, sig: int) -> None:
-        if self.returncode is None:
-            os.kill(self.pid, sig)
+        if self.poll() is None:
+            with contextlib.suppress(ProcessLookupError):  # ended since, its answer on its way: as Popen, no signal
+                os.kill(self.pid, sig)
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
