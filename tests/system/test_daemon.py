@@ -229,7 +229,9 @@ async def test_a_silent_session_is_stopped_after_the_silence_timeout(
 ) -> None:
     conn = conn_on
     task_id = await new_task(conn, toegewezen_aan="paco")
-    env = worker_env(db_url, tmp_path, mode="hang", TAAK_SILENCE_TIMEOUT_SECONDS="1", TAAK_KILL_GRACE_SECONDS="1")
+    # 3 s, not 1: the fake writes its record (its pid) as it starts, and a loaded CI machine once took longer than
+    # 1 s to start it, so the session was stopped before it had said who it was.
+    env = worker_env(db_url, tmp_path, mode="hang", TAAK_SILENCE_TIMEOUT_SECONDS="3", TAAK_KILL_GRACE_SECONDS="1")
     daemon = InProcess(env, tmp_path / "worker.log", "--once")
     assert await daemon.wait(timeout=30) == 0
     await daemon.stop()
