@@ -77,6 +77,8 @@ class Daemon:
 
     def __init__(self, env: dict[str, str], log_path: Path, *args: str) -> None:
         self.log_path = log_path
+        # Open here, forked or not: the file exists when this returns, so that a test that reads it at once finds it
+        # (a forked daemon's own open comes a moment later).
         self._log = log_path.open("ab")
         self.process: subprocess.Popen[bytes] | Forked = Forked.start(
             "queue-worker", list(args), env, log=log_path
