@@ -16,11 +16,13 @@ import contextlib
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable
 from pathlib import Path
 
 import asyncpg
 
 from tests.bench.daemon_bench import _env, _reset
+from tests.conftest import with_database
 from tests.system.harness import Daemon, switch_on, wait_for
 from worker.core.dsn import parse_database_url
 from worker.core.poll import next_poll_wait
@@ -120,6 +122,7 @@ async def _one_daemon(url: str, listen: bool, warm_up: float, seconds: float) ->
     """Statements per second of one idle daemon process (the server's count, less the measurement's own)."""
     conn = await asyncpg.connect(url)
     try:
+        name = await conn.fetchval("select current_database()")
         await switch_on(conn, "paco")
         await _reset(conn)  # idle: a task an earlier section left waiting would be claimed and run in the window
         with tempfile.TemporaryDirectory() as folder:
@@ -138,16 +141,28 @@ async def _one_daemon(url: str, listen: bool, warm_up: float, seconds: float) ->
         # Counted once its connections have closed: a backend reports its counts when it has been idle a while or
         # as it exits, and the listener's, asked every few seconds, reported a minute late (LISTEN read 0.48 a
         # second where the server's log showed the 0.70 of the arithmetic).
-        await wait_for(lambda: _alone(conn), what="the daemon's connections closed")
+        await _until_alone(conn, url, name)
         after = await _committed(conn)
     finally:
         await conn.close()
     return (after - before - 2) / elapsed
 
 
-async def _alone(conn: asyncpg.Connection) -> bool:
-    others = "select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()"
-    return int(await conn.fetchval(others)) == 0
+async def _until_alone(conn: asyncpg.Connection, url: str, name: str) -> None:
+    """Until `conn` is the only connection to its database `name`. Asked from the server's `postgres` database, so
+    that the asking is not counted among the database's statements."""
+    watcher = await asyncpg.connect(with_database(url, "postgres"))
+    others = "select count(*) from pg_stat_activity where datname = $1 and pid <> $2"
+    try:
+        await wait_for(
+            lambda: _none(watcher.fetchval(others, name, conn.get_server_pid())), what="the daemon's connections closed"
+        )
+    finally:
+        await watcher.close()
+
+
+async def _none(count: Awaitable[int]) -> bool:
+    return await count == 0
 
 
 async def _has_event(daemon: Daemon, name: str) -> bool:
