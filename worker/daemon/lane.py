@@ -28,15 +28,12 @@ class Lane:
         """The operation, run in the lane (each try of a retried one takes its turn again)."""
 
         async def in_lane() -> T:
-            me = anyio.get_current_task().id
             await self._lock.acquire()
-            self._holder = me
+            self._holder = anyio.get_current_task().id
             try:
                 return await operation()
             finally:
-                if self._holder == me:  # not when it left the lane
-                    self._holder = None
-                    self._lock.release()
+                self.leave()  # not again when it left the lane
 
         return in_lane
 
