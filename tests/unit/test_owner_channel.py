@@ -161,3 +161,19 @@ def test_a_reply_to_the_digest_naming_several_is_unclear() -> None:
 
 def test_a_plain_message_is_unclear() -> None:
     assert read_answer("hoi", None, WAITING) == Unclear(())
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("", [""]),
+        ("kort\n", ["kort"]),
+        ("aaaa\nbbbb\ncc", ["aaaa\nbbbb", "cc"]),  # cut between lines, each part at most ten
+        ("aaaa\nbbbbbbbbbbbbbbbbbbbbbbb\ncc", ["aaaa", "bbbbbbbbbb", "bbbbbbbbbb", "bbb\ncc"]),  # a long line cut
+        ("aaaaaaaaaa\n", ["aaaaaaaaaa", "\n"]),  # its line end does not fit: a part of its own, shown as it is
+    ],
+)
+def test_a_long_message_goes_to_telegram_in_parts(text: str, parts: list[str]) -> None:
+    from worker.daemon.channel import split_for_telegram
+
+    assert split_for_telegram(text, limit=10) == parts

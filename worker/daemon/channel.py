@@ -145,16 +145,11 @@ def split_for_telegram(text: str, limit: int = TELEGRAM_MAX_CHARS) -> list[str]:
     parts: list[str] = []
     current = ""
     for line in text.splitlines(keepends=True):
-        while len(line) > limit:
-            if current:
+        for piece in (line[start : start + limit] for start in range(0, len(line), limit)):
+            if len(current) + len(piece) > limit:
                 parts.append(current)
                 current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        if len(current) + len(line) > limit:
-            parts.append(current)
-            current = ""
-        current += line
+            current += piece
     if current or not parts:
         parts.append(current)
     return [part.rstrip("\n") or part for part in parts]
