@@ -127,35 +127,32 @@ def outdated_why(kind: str, facts: Mapping[str, Any] | None) -> Phrase | None:
     return None
 
 
-_ESCALATION = re.compile(r"beslistermijn verstreken \((\d+) uur\): (.*)", re.DOTALL)
-_DUE = re.compile(r"(\S+): over de uiterlijke datum \(([^,]+), ([a-z_]+)\): (.*)", re.DOTALL)
-_UNSERVED = re.compile(
-    r"(\S+): wacht op een bot die (\S+) kan \(geen bot die aan staat heeft die vaardigheid\): (.*)", re.DOTALL
-)
+# The words the database writes into a message of each kind (`mislukt` apart), and the phrase that says them again.
+_WRITTEN = {
+    "herinnering": ("notify_reminder", r"herinnering: (?P<text>.*)"),
+    "escalatie": ("notify_escalation", r"beslistermijn verstreken \((?P<hours>\d+) uur\): (?P<text>.*)"),
+    "uiterlijk": (
+        "notify_due_passed",
+        r"(?P<id>\S+): over de uiterlijke datum \((?P<when>[^,]+), (?P<status>[a-z_]+)\): (?P<title>.*)",
+    ),
+    "vaardigheid": (
+        "notify_unserved",
+        r"(?P<id>\S+): wacht op een bot die (?P<skill>\S+) kan \(geen bot die aan staat heeft die vaardigheid\): "
+        r"(?P<title>.*)",
+    ),
+}
 
 
 def said_again(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
     """The words the database put in a message (Dutch, as every row it writes), as a phrase the sender says in
     its own language; None when they are not the words this version writes (then they go as they are)."""
-    said = _read_back(kind, sleutel, tekst, facts)
-    return said if said is not None and str(said) == tekst else None
-
-
-def _read_back(kind: str, sleutel: str, tekst: str, facts: Mapping[str, Any] | None) -> Phrase | None:
+    said = None
     if kind == "mislukt" and facts is not None:
         attempt = sleutel.rsplit(":", 1)[-1]
-        return phrase("notify_failed", id=facts["id"], attempt=attempt, of=facts["max_pogingen"], title=facts["titel"])
-    if kind == "herinnering" and tekst.startswith("herinnering: "):
-        return phrase("notify_reminder", text=tekst.removeprefix("herinnering: "))
-    if kind == "escalatie" and (found := _ESCALATION.fullmatch(tekst)):
-        return phrase("notify_escalation", hours=found.group(1), text=found.group(2))
-    if kind == "uiterlijk" and (found := _DUE.fullmatch(tekst)):
-        task_id, when, status, title = found.groups()
-        return phrase("notify_due_passed", id=task_id, when=when, status=status, title=title)
-    if kind == "vaardigheid" and (found := _UNSERVED.fullmatch(tekst)):
-        task_id, skill, title = found.groups()
-        return phrase("notify_unserved", id=task_id, skill=skill, title=title)
-    return None
+        said = phrase("notify_failed", id=facts["id"], attempt=attempt, of=facts["max_pogingen"], title=facts["titel"])
+    elif kind in _WRITTEN and (found := re.fullmatch(_WRITTEN[kind][1], tekst, re.DOTALL)):
+        said = phrase(_WRITTEN[kind][0], **found.groupdict())
+    return said if said is not None and str(said) == tekst else None
 
 
 async def _still_braked(conn: Executor, sleutel: str) -> bool:
