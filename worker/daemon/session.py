@@ -200,20 +200,18 @@ async def _read_stdout(stream: ByteReceiveStream, raw: Sink, times: Sink, live: 
         except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
             break
         raw.write(chunk)
-        if ends := chunk.count(b"\n"):
-            times.write(f"{time.time_ns() // 1_000_000}\n".encode() * ends)
+        *ended, rest = chunk.split(b"\n")
+        if ended:
+            times.write(f"{time.time_ns() // 1_000_000}\n".encode() * len(ended))
         live.last_activity = time.monotonic()
         live.active_since_check = True
-        start = 0
-        while (newline := chunk.find(b"\n", start)) != -1:
+        for line in ended:
             if not overlong:
-                pending += chunk[start:newline]
-                _take_line(bytes(pending), report)
+                _take_line(bytes(pending + line), report)
             pending.clear()
             overlong = False
-            start = newline + 1
         if not overlong:
-            pending += chunk[start:]
+            pending += rest
             if len(pending) > live.limits.max_line_bytes:
                 # A line this long is kept in the raw file but not parsed.
                 pending.clear()
