@@ -17,20 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from worker.cli.args import (
-    Group,
-    Parser,
-    Verb,
-    add_verbs,
-    arg,
-    fail,
-    flag,
-    in_the_runs_language,
-    load_settings_or_exit,
-    parse,
-    use_argparse_words,
-)
-from worker.cli.args import store as opened
+from worker.cli import args as a
 from worker.cli.guard import guarded
 from worker.core.catalogue import message
 from worker.core.defaults import default_data_dir
@@ -47,29 +34,29 @@ if TYPE_CHECKING:
     from worker.settings import Settings
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
+def build_parser() -> a.Parser:
+    parser = a.Parser(
         prog="queue-worker",
         description="Claims tasks for this machine's bots and runs them.",
         usage="queue-worker [-h] [--once] [VERB ...]",  # without a verb it is the daemon: the verb is optional
     )
     parser.add_argument("--once", action="store_true", help="process at most one task, then exit")
     # The verbs' own usage lines start with the program alone, not with the daemon's usage line above.
-    sub = parser.add_subparsers(dest="command", parser_class=Parser, metavar="VERB", prog="queue-worker")
-    add_verbs(sub, VERBS)
-    return in_the_runs_language(parser)
+    sub = parser.add_subparsers(dest="command", parser_class=a.Parser, metavar="VERB", prog="queue-worker")
+    a.add_verbs(sub, VERBS)
+    return a.in_the_runs_language(parser)
 
 
 SERVICE = (
-    arg("--bot", "BOT", "the bot this service serves", required=True),
-    arg("--platform", None, "default: this machine's", choices=["linux", "macos"]),
+    a.arg("--bot", "BOT", "the bot this service serves", required=True),
+    a.arg("--platform", None, "default: this machine's", choices=["linux", "macos"]),
 )
-SYSTEM = flag("--system", "the system unit (Linux) instead of the user unit")
+SYSTEM = a.flag("--system", "the system unit (Linux) instead of the user unit")
 VERBS = {
-    "demo": Verb(
+    "demo": a.Verb(
         "show the whole flow with a scripted agent (no Claude account needed)",
         "queue-worker demo [--agent script|claude]",
-        arg(
+        a.arg(
             "--agent",
             None,
             "script: the small agent that ships with the package (default); claude: the real Claude Code CLI",
@@ -77,28 +64,28 @@ VERBS = {
             default="script",
         ),
     ),
-    "service": Group(
+    "service": a.Group(
         "the systemd unit or launchd agent for a bot: install, status, uninstall",
         "service_command",
         {
-            "install": Verb(
+            "install": a.Verb(
                 "write it for this machine and print how to load it",
                 "queue-worker service install --bot BOT [--dry-run] [--platform linux|macos] [--system --user NAME]",
-                flag("--dry-run", "print the file instead of writing it"),
-                flag("--system", "a system unit (Linux, installed as root) that runs as --user"),
-                arg("--user", "NAME", "with --system: the user it runs as (never root)"),
+                a.flag("--dry-run", "print the file instead of writing it"),
+                a.flag("--system", "a system unit (Linux, installed as root) that runs as --user"),
+                a.arg("--user", "NAME", "with --system: the user it runs as (never root)"),
                 *SERVICE,
             ),
-            "status": Verb(
+            "status": a.Verb(
                 "is it installed, and is it running",
                 "queue-worker service status --bot BOT [--system]",
                 *SERVICE,
                 SYSTEM,
             ),
-            "uninstall": Verb(
+            "uninstall": a.Verb(
                 "stop it, disable it and remove its file (the settings file is kept)",
                 "queue-worker service uninstall --bot BOT [--system] [--dry-run]",
-                flag("--dry-run", "say what would be done, do nothing"),
+                a.flag("--dry-run", "say what would be done, do nothing"),
                 *SERVICE,
                 SYSTEM,
             ),
@@ -108,7 +95,7 @@ VERBS = {
 
 
 def _fail(line: str, code: int) -> NoReturn:
-    fail(line, code, program="queue-worker")
+    a.fail(line, code, program="queue-worker")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -117,13 +104,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> None:
-    use_argparse_words()  # before the parsers are made: argparse names their sections when it builds them
-    args = parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
+    a.use_argparse_words()  # before the parsers are made: argparse names their sections when it builds them
+    args = a.parse(build_parser(), sys.argv[1:] if argv is None else list(argv))
     if args.command == "service":
         raise SystemExit(_service(args))
     _load_env_file()
     # Only now: help and usage errors answer without the settings or the database driver (issue 16).
-    settings = load_settings_or_exit("queue-worker")
+    settings = a.load_settings_or_exit("queue-worker")
     from worker.logs import configure_logging  # start-up: only for the verbs that use it
 
     configure_logging(settings.log_format, zone=settings.zone, language=settings.language)
@@ -339,7 +326,7 @@ def _demo(settings: Settings, agent: str) -> int:
 
     async def prepare() -> str:
         language = settings.language
-        async with opened(demo_settings) as store:
+        async with a.store(demo_settings) as store:
             await bots.set_active(store.db, bot, True, new=True)
             ledger = store.tasks
             # A demo that ended before its agent ran (no `claude` on PATH, a Ctrl-C) left its task waiting for a
@@ -365,7 +352,7 @@ def _demo(settings: Settings, agent: str) -> int:
     print(message("demo_created", settings.language, id=task_id, bot=bot, agent=agent_cmd), file=sys.stderr)
 
     async def forget_bot() -> None:
-        async with opened(demo_settings) as store:
+        async with a.store(demo_settings) as store:
             await bots.forget(store.db, bot)
 
     try:  # by its ID: the queue's claim took the oldest task waiting for any bot, the owner's own too
@@ -374,7 +361,7 @@ def _demo(settings: Settings, agent: str) -> int:
         anyio.run(forget_bot)
 
     async def show() -> Status:
-        async with opened(demo_settings) as store:
+        async with a.store(demo_settings) as store:
             ledger = store.tasks
             task = await ledger.toon(task_id)
             said = message("demo_result", settings.language, id=task.id, status=task.status, bewijs=task.bewijs or "-")
