@@ -33,7 +33,7 @@ SOCKET_VERBS = frozenset({"log", "klaar", "blokkeer", "vrijgeven", "stap", "toon
 LOCAL_VERBS = frozenset({"recall", "lll", "geheugen", "claude-md", "hook", "-h", "--help"})
 
 
-def main(parser: argparse.ArgumentParser, words: list[str]) -> int:
+def main(parser: a.Parser, words: list[str]) -> int:
     args = a.parse(parser, words)
     try:
         request = REQUESTS[args.command](args)
@@ -76,11 +76,8 @@ def ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     except Unanswered:
         seconds = f"{ANSWER_TIMEOUT_SECONDS:g}"
         a.fail(message("daemon_unanswered", early_language(), path=path, seconds=seconds), ExitCode.UNREACHABLE)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:
         a.fail(no_daemon(path, exc, early_language()), ExitCode.UNREACHABLE)
-    except ValueError:
-        said = no_daemon(path, ValueError(), early_language())
-        a.fail(said, ExitCode.UNREACHABLE)
     return answer if isinstance(answer, dict) else {}
 
 
