@@ -18,7 +18,9 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any, TextIO, TypeVar
+
+    T = TypeVar("T")
 
 INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this module must load in no time
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
@@ -71,16 +73,15 @@ class GuardedOutput:
         self.help_only = False  # the output is help, of a command that then changes nothing
 
     def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputLost(exc.errno, exc.strerror) from exc
+        return self._guarded(self._stream.write, text)
 
     def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    @staticmethod
+    def _guarded(call: Callable[..., T], *args: Any) -> T:
         try:
-            self._stream.flush()
+            return call(*args)
         except BrokenPipeError:
             raise
         except OSError as exc:
