@@ -220,7 +220,7 @@ def argparse_words(text: str) -> str:
     return from_english("help.argparse", "nl").get(text, text) if early_language() == "nl" else text
 
 
-def in_the_runs_language(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def in_the_runs_language(parser: Parser) -> Parser:
     """The parsers' help texts in Dutch in a Dutch run (the catalogue's `help.` keys); they are written in
     English."""
     if early_language() != "nl":
@@ -336,7 +336,7 @@ def cut_typed_values(said: str, typed: Sequence[str]) -> str:
     return said
 
 
-def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Namespace:
+def parse(parser: Parser, words: Sequence[str]) -> argparse.Namespace:
     """Parse with options and positionals intermixed, one level of verbs at a time.
 
     argparse's intermixed parsing refuses parsers with sub-commands, so the verb is looked up here
@@ -346,6 +346,7 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
             said = message("bad_text_encoding", early_language(), position=position, shown=quoted(bytes_shown(word)))
             fail(said, ExitCode.USAGE, program=parser.prog.split()[0])
     use_argparse_words()
+    parser.typed = list(words)
     verbs = _subparsers(parser)
     if verbs is None:
         if parser.usage is None:
@@ -354,20 +355,15 @@ def parse(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.Nam
             formatter = parser._get_formatter()
             formatter.add_usage(None, parser._actions, parser._mutually_exclusive_groups, prefix="")
             parser.usage = formatter.format_help().strip()
-        given, stand_ins = _text_after_end_of_options(words)
-        if isinstance(parser, Parser):
-            parser.stand_ins = stand_ins
-            parser.typed = list(words)
+        given, parser.stand_ins = _text_after_end_of_options(words)
         namespace = parser.parse_intermixed_args(given)
         for name, value in vars(namespace).items():
-            setattr(namespace, name, _put_back(value, stand_ins))
+            setattr(namespace, name, _put_back(value, parser.stand_ins))
         return namespace
     if words and words[0] in verbs.choices:
         namespace = parse(verbs.choices[words[0]], words[1:])
         setattr(namespace, verbs.dest, words[0])
         return namespace
-    if isinstance(parser, Parser):
-        parser.typed = list(words)
     return parser.parse_args(list(words))  # help, or the error for a missing or unknown verb
 
 
@@ -394,10 +390,7 @@ def _put_back(value: Any, stand_ins: dict[str, str]) -> Any:
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> Any:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action
-    return None
+    return next((action for action in parser._actions if isinstance(action, argparse._SubParsersAction)), None)
 
 
 def arg(names: str, metavar: str | None, help: str, **options: Any) -> Arg:
