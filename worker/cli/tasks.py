@@ -110,14 +110,9 @@ async def blokkeer(args: argparse.Namespace, settings: Settings) -> int:
     explicit, question = a.task_and_text(args.words, BLOKKEER_USAGE, text=True)
     task_id, token = a.session_task(settings, explicit)
     token = a.need_token(task_id, token, "blokkeer")
+    meta = {"dringend": True} if args.dringend else None
     async with a.store_for_a_change(settings) as store:
-        await store.tasks.blokkeer(
-            task_id,
-            question,
-            token=token,
-            sessie=settings.sessie,
-            meta={"dringend": True} if args.dringend else None,
-        )
+        await store.tasks.blokkeer(task_id, question, token=token, sessie=settings.sessie, meta=meta)
         print(written("blokkeer", settings.language, task_id))
     return ExitCode.OK
 
