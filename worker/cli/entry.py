@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from worker.cli.guard import INTERRUPTED, guarded, interrupted, program_of
+from worker.cli.guard import INTERRUPTED, guarded, taak_guarded
 
 
 def taak() -> None:
@@ -13,8 +13,7 @@ def taak() -> None:
 
         main()
 
-    words = sys.argv[1:]
-    guarded(load_and_run, interrupted(words), program_of(words), hook=words[:1] == ["hook"])
+    taak_guarded(load_and_run, sys.argv[1:])
 
 
 def queue_worker() -> None:

@@ -26,11 +26,14 @@ INTERRUPTED = 130  # worker.core.errors.ExitCode.INTERRUPTED, not imported: this
 ENDED_BY_CTRL_C = ("tail", "cockpit")  # the verbs Ctrl-C is the way to end: 0, also while they load
 
 
+def interrupted(words: list[str]) -> int:
+    return 0 if words[:1] and words[0] in ENDED_BY_CTRL_C else INTERRUPTED
+
+
 def _ctrl_c_while_loading(_signum: int, _frame: object) -> None:
     """Until `guarded` runs: nothing was done yet, and Python's own KeyboardInterrupt would print the traceback
     of whichever import it landed in. The command ends at once, as one a moment later does."""
-    words = sys.argv[1:2]
-    os._exit(0 if words and words[0] in ENDED_BY_CTRL_C else INTERRUPTED)
+    os._exit(interrupted(sys.argv[1:]))
 
 
 # First of all, and only in the commands themselves (not in a program that imports this module, a test runner):
@@ -42,13 +45,10 @@ import contextlib  # noqa: E402 (after the Ctrl-C guard, on purpose)
 from collections.abc import Callable  # noqa: E402
 
 
-def program_of(words: list[str]) -> str:
-    """Who says a failure of the command's output: a hook by its name, as its other lines (`taak hook prompt:`)."""
-    return f"taak hook {words[1]}" if words[:1] == ["hook"] and len(words) > 1 else "taak"
-
-
-def interrupted(words: list[str]) -> int:
-    return 0 if words[:1] and words[0] in ENDED_BY_CTRL_C else INTERRUPTED
+def taak_guarded(main: Callable[[], None], words: list[str]) -> None:
+    """`taak WORDS`, guarded: a hook says a lost output by its name, as its other lines (`taak hook prompt:`)."""
+    hook = words[:1] == ["hook"]
+    guarded(main, interrupted(words), f"taak hook {words[1]}" if hook and len(words) > 1 else "taak", hook=hook)
 
 
 def was_ctrl_c(exc: BaseException) -> bool:

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from worker.cli.guard import guarded, interrupted, program_of
+from worker.cli.guard import taak_guarded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def main(argv: Sequence[str] | None = None) -> None:
     words = list(sys.argv[1:] if argv is None else argv)
     # Ctrl-C before the command's work began ends without a traceback; its output is guarded (entry.py)
-    guarded(lambda: _main(words), interrupted(words), program_of(words), hook=words[:1] == ["hook"])
+    taak_guarded(lambda: _main(words), words)
 
 
 def _main(words: list[str]) -> None:
