@@ -176,7 +176,7 @@ async def _wake_up(settings: Settings, database: DatabaseUrl, conn: Connected) -
     if database.is_transaction_pooler or not settings.listen:
         why = "doctor.poll_listen_off" if not settings.listen else "doctor.poll_transaction_pooler"
         return Check("warn", "wake_up", phrase(why), phrase("doctor.fix_listen"))
-    await conn.add_listener("taak_nieuw", _ignore)
+    await conn.add_listener("taak_nieuw", lambda *_: None)
     return Check("ok", "wake_up", phrase("doctor.listen_available"))
 
 
@@ -214,10 +214,6 @@ def heartbeats_check(state: Any) -> list[Check]:
         return [Check("ok", "bot_heartbeats", detail)]
     writers = ", ".join(state.writers) or phrase("doctor.nobody_but_owner")
     return [Check("warn", "bot_heartbeats", phrase("doctor.rls_off", writers=writers))]
-
-
-def _ignore(*_args: object) -> None:
-    pass
 
 
 def _claude(settings: Settings) -> Check:
