@@ -142,10 +142,8 @@ def _limit(value: str, option: str, kind: Any) -> Any:
     ceiling = 100_000 if kind is int else 1_000_000  # sessions a day; dollars a day
     pattern = _SESSIONS if kind is int else _DOLLARS
     key = "bad_limit_sessions" if kind is int else "bad_limit"
-    if not pattern.fullmatch(typed) or len(typed.partition(".")[0].lstrip("0")) > len(str(ceiling)):
-        raise InvalidInput(key, what=option, value=value, ceiling=ceiling)
-    number = kind(typed)
-    if not 0 <= number <= ceiling:
+    malformed = not pattern.fullmatch(typed) or len(typed.partition(".")[0].lstrip("0")) > len(str(ceiling))
+    if malformed or not 0 <= (number := kind(typed)) <= ceiling:
         raise InvalidInput(key, what=option, value=value, ceiling=ceiling)
     return number.quantize(Decimal("0.01")) if isinstance(number, Decimal) else number
 

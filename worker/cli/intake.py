@@ -46,10 +46,9 @@ async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
         if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
             seen = problem
     if isinstance(seen, str):  # nothing would become a task: a fact, not a failure
-        if args.json:
-            print(json.dumps({"uit": seen}, ensure_ascii=False))
-        else:
-            print(a.said(settings, "intake_off", reason=seen))
+        print(
+            json.dumps({"uit": seen}, ensure_ascii=False) if args.json else a.said(settings, "intake_off", reason=seen)
+        )
         return ExitCode.OK
     if args.json:
         return a.print_json(_preview_json(seen, settings))
