@@ -76,11 +76,7 @@ class _Counting(string.Formatter):
         return str(super().format_field(value, format_spec))
 
 
-COUNTING = _Counting()
-
-
-def filled(template: str, **values: Any) -> str:
-    return COUNTING.format(template, **values)
+filled = _Counting().format
 
 
 class Sayable:

@@ -54,9 +54,7 @@ class TaakError(Exception):
 
 
 class Refused(TaakError):
-    """A rule said no: wrong status, stale token, no evidence, a tampered migration."""
-
-    exit_code = ExitCode.REFUSED
+    """A rule said no: wrong status, stale token, no evidence, a tampered migration (TaakError's exit code)."""
 
 
 class InvalidInput(TaakError):

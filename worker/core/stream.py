@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from worker.core.folders import loads
@@ -28,15 +28,8 @@ class Result:
     terminal_reason: str | None
 
     def as_meta(self) -> dict[str, Any]:
-        return {
-            "resultaat": True,
-            "is_error": self.is_error,
-            "subtype": self.subtype,
-            "num_turns": self.num_turns,
-            "duration_ms": self.duration_ms,
-            "total_cost_usd": self.total_cost_usd,
-            "terminal_reason": self.terminal_reason,
-        }
+        """Every field but the text, marked as a result."""
+        return {"resultaat": True, **{name: value for name, value in asdict(self).items() if name != "text"}}
 
 
 Event = Init | Result | None
