@@ -170,9 +170,7 @@ def _so_far(found: TimeRange, now: datetime) -> TimeRange:
 
 
 def _last_weekday(today: date, weekday: int, *, strictly_before: bool) -> date:
-    back = (today.weekday() - weekday) % 7
-    if back == 0 and strictly_before:
-        back = 7
+    back = (today.weekday() - weekday) % 7 or (7 if strictly_before else 0)
     return today - timedelta(days=back)
 
 
@@ -497,10 +495,7 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
             continue
         found, rest = narrow(found, _without(query, match), local_now, zone)
         return Parsed(found, rest.split())
-    alone = clock_alone(query, local_now, zone)
-    if alone is not None:
-        return Parsed(alone[0], alone[1].split())
-    return Parsed(None, query.split())
+    return clock_alone(query, local_now, zone) or Parsed(None, query.split())
 
 
 # --- narrowing a day: a part of the day or a clock time beside it -------------------------------------------
@@ -621,16 +616,15 @@ def _find_clock(text: str) -> tuple[re.Match[str], Clock] | None:
 def narrow(found: TimeRange, rest: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str]:
     """A day with a part of the day or a clock time beside it becomes that part, or the hour around that time.
     Only a range that is one day or part of one is narrowed."""
-    if found.end - found.start > timedelta(hours=25):
-        return found, rest
-    if found.start.hour >= 18 and found.end - found.start > timedelta(hours=7):
+    length = found.end - found.start
+    if length > timedelta(hours=25) or (found.start.hour >= 18 and length > timedelta(hours=7)):
         return found, rest
     day = found.start.date()
     clock = _find_clock(rest)
     if clock is not None:
         match, when = clock
         return _at_clock(found, day, when, zone), _without(rest, match)
-    whole_day = found.start.hour == 0 and found.end - found.start >= timedelta(hours=23)
+    whole_day = found.start.hour == 0 and length >= timedelta(hours=23)
     part = re.search(_PART_WORD, rest, re.IGNORECASE) if whole_day else None
     if part is not None:
         name = (part.group("part") or part.group("jpart")).lower()
@@ -648,7 +642,7 @@ def _at_clock(found: TimeRange, day: date, when: Clock, zone: ZoneInfo) -> TimeR
     return windows[-1] if len(windows) > 1 and when.hours[0] < 8 else windows[0]
 
 
-def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, str] | None:
+def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> Parsed | None:
     """A clock time with no day: its most recent past occurrence (`rond drie uur` at 10:00 is 03:00 today)."""
     clock = _find_clock(query)
     if clock is None:
@@ -658,5 +652,4 @@ def clock_alone(query: str, now: datetime, zone: ZoneInfo) -> tuple[TimeRange, s
         _window(now.date() - timedelta(days=back), hour, when.minute, zone) for back in (0, 1) for hour in when.hours
     ]
     past = [c for c in candidates if c.start + _CLOCK_WINDOW <= now]
-    chosen = max(past, key=lambda c: c.start)
-    return chosen, _without(query, match)
+    return Parsed(max(past, key=lambda c: c.start), _without(query, match).split())
