@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import partial
 from zoneinfo import ZoneInfo
 
 from worker.core.catalogue import message
@@ -86,9 +87,7 @@ Say = Callable[..., str]
 
 
 def render_digest(facts: DigestFacts, zone: ZoneInfo, language: str) -> str:
-    def say(key: str, **values: object) -> str:
-        return message(key, language, **values)
-
+    say: Say = partial(message, language=language)
     months = month_names(language)
 
     def moment(at: datetime) -> str:

@@ -12,12 +12,12 @@ from zoneinfo import ZoneInfo
 from worker.core.errors import InvalidInput
 
 _END_OF_DAY = time(23, 59, 59)
-_RELATIVE = re.compile(r"^\+?([0-9]+)\s*(d|dag|dagen|w|week|weken|u|uur|h)$")
 # The last day a due date may be on, in the household's time zone: every zone can still show the end of it
 # (Python's dates end with year 9999, and the zones lie between 12 hours behind UTC and 14 ahead).
 LATEST_DUE_DAY = date(9998, 12, 31)
 _DAYS = {"vandaag": 0, "today": 0, "morgen": 1, "tomorrow": 1, "overmorgen": 2}
 _UNIT_HOURS = {"d": 24, "dag": 24, "dagen": 24, "w": 168, "week": 168, "weken": 168, "u": 1, "uur": 1, "h": 1}
+_RELATIVE = re.compile(rf"^\+?([0-9]+)\s*({'|'.join(_UNIT_HOURS)})$")
 
 
 def parse_due(text: str, now: datetime, zone: ZoneInfo) -> datetime:
