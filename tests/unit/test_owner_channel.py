@@ -24,6 +24,7 @@ from worker.core.owner_channel import (
     quiet_hours,
     read_answer,
     route,
+    split_for_telegram,
 )
 
 AMS = ZoneInfo("Europe/Amsterdam")
@@ -174,6 +175,4 @@ def test_a_plain_message_is_unclear() -> None:
     ],
 )
 def test_a_long_message_goes_to_telegram_in_parts(text: str, parts: list[str]) -> None:
-    from worker.daemon.channel import split_for_telegram
-
     assert split_for_telegram(text, limit=10) == parts

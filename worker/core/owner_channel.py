@@ -179,3 +179,22 @@ def read_answer(text: str, replied_to: str | None, waiting: frozenset[str]) -> A
             return Answer(still_waiting[0], text.strip())
         return Unclear(named)
     return Unclear(())
+
+
+# Telegram refuses a message over 4,096 characters: a long digest goes as several, split between lines.
+TELEGRAM_MAX_CHARS = 4096
+
+
+def split_for_telegram(text: str, limit: int = TELEGRAM_MAX_CHARS) -> list[str]:
+    """A text in parts of at most `limit` characters, cut between lines where it can be."""
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        for piece in (line[start : start + limit] for start in range(0, len(line), limit)):
+            if len(current) + len(piece) > limit:
+                parts.append(current)
+                current = ""
+            current += piece
+    if current or not parts:
+        parts.append(current)
+    return [part.rstrip("\n") or part for part in parts]

@@ -31,6 +31,7 @@ from worker.core.owner_channel import (
     quiet_ends,
     read_answer,
     route,
+    split_for_telegram,
 )
 from worker.daemon.lane import Lane
 from worker.daemon.outbox import make_reminders, owner_text, run_command
@@ -44,8 +45,6 @@ if TYPE_CHECKING:
 
 log = structlog.get_logger("queue-worker")
 
-# Telegram refuses a message over 4,096 characters: a long digest goes as several, split between lines.
-TELEGRAM_MAX_CHARS = 4096
 # The kinds of message a reply answers: a question, and the same question past its decision deadline.
 ANSWERABLE = ("vraag", "escalatie")
 SEND_TIMEOUT_SECONDS = 60
@@ -138,21 +137,6 @@ class TelegramChannel:
         except telegram.error.TelegramError as exc:
             raise ChannelFailed(f"telegram: {exc}".replace(self.token, "<token>")) from None
         return first
-
-
-def split_for_telegram(text: str, limit: int = TELEGRAM_MAX_CHARS) -> list[str]:
-    """A text in parts of at most `limit` characters, cut between lines where it can be."""
-    parts: list[str] = []
-    current = ""
-    for line in text.splitlines(keepends=True):
-        for piece in (line[start : start + limit] for start in range(0, len(line), limit)):
-            if len(current) + len(piece) > limit:
-                parts.append(current)
-                current = ""
-            current += piece
-    if current or not parts:
-        parts.append(current)
-    return [part.rstrip("\n") or part for part in parts]
 
 
 def channels_of(settings: Settings) -> list[Channel]:
