@@ -98,9 +98,12 @@ class Forked:
         global _server
         if not sys.platform.startswith("linux"):
             return None
+        wanted = _interpreter_env(env)
         if _server is None or _server.process.poll() is not None:
+            if wanted != _interpreter_env(dict(os.environ)):
+                return None  # a server started now could not run it either
             _server = _Server()
-        if _interpreter_env(env) != _server.env:
+        if wanted != _server.env:
             return None
         request = {
             "program": program,

@@ -71,3 +71,12 @@ def test_a_forked_daemon_writes_its_output_to_its_log_and_ends_with_its_exit_cod
         )
     assert started.wait(60) == done.returncode == 2
     assert (tmp_path / "forked.log").read_text() == (tmp_path / "process.log").read_text() != ""
+
+
+def test_a_command_that_needs_another_interpreter_environment_starts_no_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(forked, "_server", None)
+    env = {**os.environ, "PYTHONHASHSEED": "1" if os.environ.get("PYTHONHASHSEED") != "1" else "2"}
+    assert forked.Forked.start("taak", ["--help"], env, cwd=tmp_path) is None
+    assert forked._server is None
