@@ -584,6 +584,22 @@ async def test_a_new_tasks_option_is_named_as_typed_whatever_is_wrong_with_it(
     assert await snapshot(conn) == before
 
 
+@pytest.mark.parametrize(
+    "verb",
+    [["eigenaar", "zet"], ["bot", "kan", "paco"], ["vaardigheid"], ["machine", "zet"], ["toon"]],
+    ids=" ".join,
+)
+async def test_a_refused_name_with_a_tab_shows_the_tab_as_backslash_t_once(
+    cli_env: dict[str, str], conn: asyncpg.Connection, verb: list[str]
+) -> None:
+    """Python's repr wrote the `\\t` an error line gives a tab with its backslash twice: `'a\\\\tb'` (tester 61)."""
+    before = await snapshot(conn)
+    refused = run_taak(cli_env, *verb, "a\tb")
+    assert refused.code == 2
+    assert "'a\\tb'" in one_line(refused)
+    assert await snapshot(conn) == before
+
+
 async def _blocked_on_a_lock(conn: asyncpg.Connection) -> bool:
     waiting = "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()"
     return bool(await conn.fetchval(waiting))

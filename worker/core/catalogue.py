@@ -67,7 +67,16 @@ def field_name(name: str, language: str) -> str:
 
 
 class _Counting(string.Formatter):
-    """`{n:regel|regels}` says a count with its noun, `1 regel` or `2 regels`; anything else as str.format."""
+    """`{n:regel|regels}` says a count with its noun, `1 regel` or `2 regels`; `{value!r}` puts a text between
+    quotes as it is shown, every character visible (a tab as `\\t`, once: Python's repr wrote the backslash of an
+    error's `\\t` twice); anything else as str.format."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str):
+            from worker.core.terminal import printable, quoted  # start-up: only a line that quotes a text needs it
+
+            return f"'{printable(quoted(value))}'"
+        return super().convert_field(value, conversion)
 
     def format_field(self, value: Any, format_spec: str) -> str:
         singular, bar, plural = format_spec.partition("|")
