@@ -259,6 +259,14 @@ def test_a_number_of_days_that_is_none_is_refused_in_one_line(cli_env: dict[str,
     assert "argument --dagen: " in result.err
 
 
+@pytest.mark.parametrize("given", ["3661", "99999999999999999999"])
+def test_too_many_days_names_the_tables_own_limit(cli_env: dict[str, str], given: str) -> None:
+    """Past the integer's range it named the integer's limit, 2147483647, not the table's (tester 61)."""
+    result = run_taak(cli_env, "overzicht", "--per-dag", "--dagen", given)
+    assert result.code == 2
+    assert f"argument --dagen: {given} is too large (at most 3660)" in result.err
+
+
 @pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
 async def test_today_begins_at_the_households_midnight_on_the_overview_day(conn: asyncpg.Connection, zone: str) -> None:
     """The brake, the urgent questions and the digest count from taak_dag_begin, the overview by taak_dag: one day.

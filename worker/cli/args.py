@@ -456,17 +456,18 @@ def add_verbs(sub: Any, verbs: dict[str, Verb], only: str | None = None, **defau
 WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
-def whole_number(text: str) -> int:
-    """argparse's type for a count or a number stored as an integer."""
+def whole_number(text: str, lowest: int = INT_MIN, highest: int = INT_MAX) -> int:
+    """argparse's type for a count or a number stored as an integer, from `lowest` to `highest`."""
     if not WHOLE_NUMBER.fullmatch(text):
         raise argparse.ArgumentTypeError(message("not_a_number", early_language(), value=shown_name(text)))
     digits = text.strip().lstrip("+-").lstrip("0")
     negative = text.strip().startswith("-")
     # Counted before int(), which refuses more than 4,300 digits with a message of its own.
-    if len(digits) > len(str(INT_MAX)) or not INT_MIN <= (value := int(text)) <= INT_MAX:
-        key, limit = ("number_too_small", INT_MIN) if negative else ("number_too_large", INT_MAX)
-        raise argparse.ArgumentTypeError(message(key, early_language(), value=shown_name(text.strip()), limit=limit))
-    return value
+    value = int(text) if len(digits) <= len(str(INT_MAX)) else (INT_MIN - 1 if negative else INT_MAX + 1)
+    if lowest <= value <= highest:
+        return value
+    key, limit = ("number_too_small", lowest) if value < lowest else ("number_too_large", highest)
+    raise argparse.ArgumentTypeError(message(key, early_language(), value=shown_name(text.strip()), limit=limit))
 
 
 def print_json(value: Any) -> int:

@@ -14,7 +14,6 @@ from worker.cli import intake
 from worker.core.catalogue import message
 from worker.core.daily import daily_table
 from worker.core.errors import ExitCode, InvalidInput
-from worker.core.language import early_language
 from worker.core.machines import newest_version, said_version, seen_unregistered, versions_of
 from worker.core.show import plain
 from worker.core.table import age, dollars, header_row, table, when
@@ -269,11 +268,7 @@ PER_DAY_MOST = 3660  # ten years: the calendar, not the database, is the limit o
 
 def _days(text: str) -> int:
     """argparse's type for --dagen: 1 to PER_DAY_MOST, refused as every option's value is (`argument --dagen: ...`)."""
-    days = a.whole_number(text)
-    if not 1 <= days <= PER_DAY_MOST:
-        key, limit = ("number_too_small", 1) if days < 1 else ("number_too_large", PER_DAY_MOST)
-        raise argparse.ArgumentTypeError(message(key, early_language(), value=days, limit=limit))
-    return days
+    return a.whole_number(text, lowest=1, highest=PER_DAY_MOST)
 
 
 async def _per_dag(args: argparse.Namespace, settings: Settings) -> int:
