@@ -151,6 +151,26 @@ async def test_the_preview_counts_what_paco_would_get_and_changes_nothing(owners
     assert "er is niets veranderd" in text
 
 
+async def test_a_preview_for_a_name_that_is_no_bot_and_no_recipient_is_refused_as_a_typo(
+    owners_db: str, tmp_path: Path
+) -> None:
+    """It answered an empty preview, exit 0: a typo read as "no backlog for this bot" (tester 61)."""
+    env = cli_env(owners_db, tmp_path)
+    ok(env, "db", "migrate")
+    ok(env, "bot", "uit", "coco", "--nieuwe-bot")
+    conn = await asyncpg.connect(owners_db)
+    try:
+        await new_messages(conn)
+        before = await snapshot(conn)
+        typo = taak(env, "intake", "voorbeeld", "--bot", "pacoo")
+        assert await snapshot(conn) == before
+    finally:
+        await conn.close()
+    assert (typo.returncode, typo.stdout) == (1, "")
+    assert typo.stderr.strip() == "taak: bot pacoo is onbekend (bekend: coco)"
+    assert "sjakie" in ok(env, "intake", "voorbeeld", "--bot", "sjakie")  # a recipient the fleet does not know yet
+
+
 @pytest.mark.slow
 async def test_switching_paco_on_runs_only_new_open_messages_and_old_ones_come_in_by_hand(
     owners_db: str, tmp_path: Path
