@@ -736,3 +736,26 @@ def test_an_output_that_must_be_cut_keeps_the_newest_matches_without_a_gap(tmp_p
     assert numbers  # and more than that one
     assert numbers == list(range(numbers[0], 2000))  # the newest before it, in time order, none left out between
     assert "# afgekapt:" in shown
+
+
+def test_a_line_holding_a_lone_surrogate_is_archived_and_found_and_the_files_after_it_too(tmp_path: Path) -> None:
+    """JSON's `\\ud800` decodes to a character UTF-8 has no bytes for: one such line stopped every import of every
+    file, with an internal error (tester 62). It is kept as its escape, visible, and found by its other words."""
+    env = env_for(tmp_path)
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(
+        _user_line("u1", "2026-11-29T09:00:00Z", "goede regel otter")
+        + "\n"
+        + _user_line("u2", "2026-11-29T09:01:00Z", "lone \ud800 surrogate wezel")
+        + "\n",
+        encoding="utf-8",
+    )
+    assert "\\ud800" in odd.read_text(encoding="utf-8")  # the file holds the escape, as a transcript would
+    later = tmp_path / "later.jsonl"
+    later.write_text(_user_line("u3", "2026-11-29T09:02:00Z", "daarna das") + "\n", encoding="utf-8")
+    imported = run_taak(env, "archief", "import", str(odd), str(later))
+    assert imported.code == 0, imported.err
+    lines = {"otter": "goede regel otter", "wezel": "lone \\ud800 surrogate wezel", "das": "daarna das"}
+    for word, line in lines.items():
+        found = run_taak(env, "recall", word)
+        assert line in found.out, (word, found.out)

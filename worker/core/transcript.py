@@ -9,6 +9,7 @@ with `isCompactSummary`; `isMeta` caveats and local-command lines are noise, not
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
@@ -166,9 +167,18 @@ def _entries(record: dict[str, Any], number: int, tool_results: bool = False) ->
     meta = bool(record.get("isMeta") or record.get("isCompactSummary"))
     base = Entry(role, "text", "", ts=ts, uuid=uuid, message_id=message_id, session=session, model=model, line=number)
     return [
-        replace(base, kind="meta" if meta or (block == "text" and _is_noise(text)) else block, text=text)
+        replace(base, kind="meta" if meta or (block == "text" and _is_noise(text)) else block, text=storable(text))
         for block, text in _blocks(message.get("content"), tool_results)
     ]
+
+
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """A lone surrogate written as its escape (`\\ud800`), visible and kept: JSON's escapes can make one, and no
+    file, database or terminal here can hold the character itself (one line of it stopped every import)."""
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text)
 
 
 def _text(record: dict[str, Any], key: str) -> str | None:

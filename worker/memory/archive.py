@@ -26,7 +26,7 @@ from worker.core.catalogue import message, os_reason
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
 from worker.core.model import is_task_id
-from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines
+from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines, storable
 from worker.memory.index import ALL_TIME, Index
 from worker.memory.layout import Layout, iso_utc, open_vectors
 
@@ -269,7 +269,7 @@ class Archive:
                     data.get("actor") or (actor if role == "user" else role),
                     role,
                     "text",
-                    data["text"],
+                    storable(data["text"]),
                     data.get("model"),
                     data.get("session"),
                     data.get("taak"),
