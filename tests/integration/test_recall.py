@@ -759,3 +759,26 @@ def test_a_line_holding_a_lone_surrogate_is_archived_and_found_and_the_files_aft
     for word, line in lines.items():
         found = run_taak(env, "recall", word)
         assert line in found.out, (word, found.out)
+
+
+def test_a_transcript_deleted_and_made_again_under_its_name_is_archived_from_its_start(tmp_path: Path) -> None:
+    """The offset of the old file was used for the new one: its first lines were lost, and the line the offset fell
+    in was said to be unreadable (tester 62)."""
+    env = env_for(tmp_path)
+    transcript = tmp_path / "zelfde.jsonl"
+
+    def write(word: str, count: int) -> None:
+        lines = [_user_line(f"{word}-{n}", f"2026-11-29T12:{n:02d}:00Z", f"regel {n} {word}") for n in range(count)]
+        transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    write("papegaai", 5)
+    assert run_taak(env, "archief", "import", str(transcript)).code == 0
+    transcript.unlink()
+    write("parkiet", 8)
+    again = json.loads(run_taak(env, "archief", "import", str(transcript), "--json").out)
+    assert (again["archived"], again["unreadable"]) == (8, [])
+    found = run_taak(env, "recall", "parkiet", "--limiet", "20").out
+    assert all(f"regel {n} parkiet" in found for n in range(8)), found
+    grown = transcript.read_text(encoding="utf-8") + _user_line("parkiet-8", "2026-11-29T12:08:00Z", "regel 8") + "\n"
+    transcript.write_text(grown, encoding="utf-8")  # a file that only grew is read on from where it stopped
+    assert json.loads(run_taak(env, "archief", "import", str(transcript), "--json").out)["archived"] == 1

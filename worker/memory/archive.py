@@ -9,6 +9,7 @@ once). Tool-result bodies stay in the raw transcripts: they are not conversation
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -192,6 +193,8 @@ class Archive:
         self._state = sqlite3.connect(folder / ".import.sqlite")
         self._state.executescript(
             "create table if not exists bronnen (pad text primary key, offset integer not null);"
+            # What was read last of each source: a file deleted and made again under the same name does not hold it.
+            "create table if not exists bron_staarten (pad text primary key, staart text not null);"
             "create table if not exists gezien (sleutel text primary key);"
             "create table if not exists vangsten (pad text primary key, regels integer not null);"
             # The size of each day file before the batch being written: what to cut back to after a crash.
@@ -339,13 +342,22 @@ class Archive:
             "insert into bronnen (pad, offset) values (?, ?) on conflict (pad) do update set offset = excluded.offset",
             (str(path), offset),
         )
+        self._state.execute(
+            "insert into bron_staarten (pad, staart) values (?, ?) "
+            "on conflict (pad) do update set staart = excluded.staart",
+            (str(path), _tail(path, offset)),
+        )
         self._state.commit()
 
     def _offset(self, path: Path) -> int:
-        row = self._state.execute("select offset from bronnen where pad = ?", (str(path),)).fetchone()
-        size = path.stat().st_size
-        offset = int(row[0]) if row else 0
-        return offset if offset <= size else 0  # a file that shrank was rewritten: read it again
+        """Where to read on; from the start for a file that is not the one read before (it shrank, or what was read
+        last is not there any more: deleted and made again), whose lines the archive then takes once each."""
+        row = self._state.execute(
+            "select offset, staart from bronnen left join bron_staarten using (pad) where pad = ?", (str(path),)
+        ).fetchone()
+        if row is None or row[0] > path.stat().st_size or row[1] not in (None, _tail(path, row[0])):
+            return 0
+        return int(row[0])
 
 
 def default_sources() -> list[Path]:
@@ -491,6 +503,16 @@ def _timed_lines(queue: QueueSession, complete: bytes, first_line: int) -> list[
             record["sessionId"] = queue.session
         lines.append(json.dumps(record))
     return lines
+
+
+TAIL_BYTES = 4096
+
+
+def _tail(path: Path, offset: int) -> str:
+    """The last bytes read of a file (up to `offset`), as a digest: a file that only grew still holds them."""
+    with path.open("rb") as handle:
+        handle.seek(max(0, offset - TAIL_BYTES))
+        return hashlib.sha256(handle.read(min(offset, TAIL_BYTES))).hexdigest()
 
 
 def _whole_lines_from(path: Path, offset: int) -> bytes:
