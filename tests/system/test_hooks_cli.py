@@ -357,3 +357,27 @@ def test_geheugen_check_with_every_file_indexed_announces_no_list(cli_env: dict[
     result = run_taak({**cli_env, "TAAK_LANGUAGE": "nl"}, "geheugen", "check", str(memory))
     assert result.code == 0
     assert result.out.splitlines()[-1] == "1 geheugenbestand, geen buiten de index"
+
+
+def test_a_briefing_for_a_session_that_only_names_its_task_prints_only_what_works_without_the_lease(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """With TAAK_ID set by hand (no claim, no TAAK_TOKEN) it printed `taak log ID stap_klaar`, `taak klaar` and
+    `taak blokkeer`, and each was refused as typed (tester 62). The line it prints now runs as typed."""
+    import shlex
+
+    task_id = run_taak(cli_env, "nieuw", "Zet de foto's van de veranda online", "--van", "eigenaar").out.strip()
+    compacted = json.dumps({"source": "compact", "session_id": "s"}).encode()
+    named = run_taak({**cli_env, "TAAK_ID": task_id}, "hook", "session-start", stdin=compacted)
+    context = json.loads(named.out)["hookSpecificOutput"]["additionalContext"]
+    assert "stap_klaar" not in context and f"taak klaar {task_id}" not in context
+    (printed,) = [line for line in context.splitlines() if line.startswith(f"taak log {task_id} ")]
+    typed = run_taak({**cli_env, "TAAK_ID": task_id}, *shlex.split(printed)[1:])
+    assert typed.code == 0, typed.err
+    claimed = dict(
+        line.removeprefix("export ").split("=", 1)
+        for line in shlex.split(run_taak(cli_env, "claim", "--bot", "paco", "--nieuwe-bot").out, comments=True)
+        if "=" in line
+    )
+    held = run_taak({**cli_env, **claimed}, "hook", "session-start", stdin=compacted)
+    assert f"taak log {task_id} stap_klaar" in json.loads(held.out)["hookSpecificOutput"]["additionalContext"]

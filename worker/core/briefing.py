@@ -57,6 +57,7 @@ class Words:
     how_to_log: str
     how_to_finish: str
     how_to_block: str
+    not_held: str
     again: str
     cut: str
     months: tuple[str, ...]
@@ -90,6 +91,7 @@ class BriefingInput:
     language: Language = "nl"
     answer: LogRow | None = None
     line_cap: int = 300
+    held: bool = True  # read by the session that holds the task's lease; else by someone who only names it
 
 
 def build_briefing(source: BriefingInput, variant: Variant = Variant.FULL) -> str:
@@ -163,9 +165,14 @@ def _ask(source: BriefingInput, words: Words, when: When, field_cap: int) -> lis
     return [
         *said,
         words.first_action.format(text=first_action),
-        words.how_to_log.format(id=task.id),
-        words.how_to_finish.format(id=task.id),
-        words.how_to_block.format(id=task.id),
+        *(
+            line.format(id=task.id)
+            for line in (
+                (words.how_to_log, words.how_to_finish, words.how_to_block)
+                if source.held
+                else (words.not_held,)  # a step, a finish and a block need the lease: they would be refused
+            )
+        ),
         words.again.format(id=task.id, text=first_action),
     ]
 

@@ -15,13 +15,19 @@ from worker.settings import Settings
 
 
 async def briefing_for(
-    ledger: Ledger, task_id: str, settings: Settings, variant: Variant, *, now: datetime | None = None
+    ledger: Ledger,
+    task_id: str,
+    settings: Settings,
+    variant: Variant,
+    *,
+    now: datetime | None = None,
+    held: bool = True,
 ) -> str:
-    return build_briefing(await briefing_source(ledger, task_id, settings, now=now), variant)
+    return build_briefing(await briefing_source(ledger, task_id, settings, now=now, held=held), variant)
 
 
 async def briefing_source(
-    ledger: Ledger, task_id: str, settings: Settings, *, now: datetime | None = None
+    ledger: Ledger, task_id: str, settings: Settings, *, now: datetime | None = None, held: bool = True
 ) -> BriefingInput:
     """Everything a briefing is built from; build both variants from one of these to read the state once."""
     state = await ledger.briefing_state(task_id, settings.briefing_rows)
@@ -40,4 +46,5 @@ async def briefing_source(
         language=settings.language,
         answer=state.answer,
         line_cap=settings.briefing_line_cap,
+        held=held,
     )

@@ -56,7 +56,9 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
     if settings.id and payload.get("source") == "compact":  # on resume the context already holds it (queue_session)
         try:
             async with _ledger(settings) as ledger:
-                text = await briefing_for(ledger, settings.id, settings, Variant.COMPACT)
+                text = await briefing_for(
+                    ledger, settings.id, settings, Variant.COMPACT, held=settings.token is not None
+                )
         except Exception as exc:  # any failure: fall back to the file the daemon wrote
             if (from_file := briefing_from_file(settings.briefing_file)) is None:
                 reason = failure_text(exc, settings)
