@@ -528,7 +528,7 @@ def test_recall_refuses_a_question_it_cannot_search_and_takes_a_bot_in_any_case(
         json.dumps({"ts": "2026-11-28T10:00:00Z", "role": "user", "actor": "paco", "text": "de veranda is af"}) + "\n"
     )
     assert run_taak(env, "archief", "import", "--simple", str(said)).code == 0
-    for words in (["de het een the a in over"], ["の"], ["x" * 1001]):
+    for words in (["de het een the a in over"], ["の"], ["x" * 1001], ["!!!"], ["?? -- !!"]):  # no word the index has
         refused = run_taak(env, "recall", *words)
         assert refused.code == 2, refused
         assert len(refused.err.strip().splitlines()) == 1

@@ -118,10 +118,12 @@ QUERY_MAX_CHARS = 1000  # a question, not a document: a 5,000-word query made a 
 def _checked_query(query: str, settings: Settings | HookPlace) -> str:
     """A question recall can answer: not too long, and with a time phrase or a word that is searched."""
     from worker.core.timephrase import parse_time, search_words  # start-up: only for the verbs that use it
+    from worker.memory.index import terms  # start-up: as above
 
     check_text(query, "QUERY", max_chars=QUERY_MAX_CHARS)
     parsed = parse_time(query, datetime.now(UTC), settings.zone, settings.language)
-    if parsed.range is None and not search_words(parsed.words):
+    # A word is what the index searches: `!!!` is none (it was searched, found nothing, and said all was well).
+    if parsed.range is None and not terms(" ".join(search_words(parsed.words))):
         raise InvalidInput("nothing_to_search", query=query)
     return query
 
