@@ -184,6 +184,18 @@ def test_a_folder_given_to_import_is_said_to_be_a_folder(tmp_path: Path) -> None
     assert (refused.code, refused.err) == (2, f"taak: bestand {tmp_path}: is een map\n")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a FIFO is POSIX")
+def test_a_fifo_given_to_import_is_said_to_be_no_regular_file_not_a_missing_one(tmp_path: Path) -> None:
+    """It said `bestand ... bestaat niet`, exit 3, of a FIFO and of /dev/null, which exist (tester 62)."""
+    fifo = tmp_path / "pijp"
+    os.mkfifo(fifo)
+    refused = run_taak(env_for(tmp_path), "archief", "import", str(fifo))
+    assert (refused.code, refused.err) == (
+        2,
+        f"taak: bestand {fifo}: is geen gewoon bestand (een apparaat, een pipe of een socket): niet gelezen\n",
+    )
+
+
 def test_one_line_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     source = tmp_path / "simpel.jsonl"

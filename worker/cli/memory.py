@@ -254,8 +254,10 @@ def _readable_files(paths: list[Path]) -> list[Path]:
         if path.is_dir():  # the folder's files are not read one by one: name them (`DIR/*.jsonl`)
             reason = OsReason("os", (("errno", EISDIR), ("strerror", os.strerror(EISDIR))))
             raise InvalidInput("file_error", path=path, reason=reason)
-        if not path.is_file():
+        if not path.exists():
             raise NotFound("no_file", path=path)
+        if not path.is_file():  # a FIFO waits for a writer that may never come, a device never ends
+            raise InvalidInput("file_error", path=path, reason=phrase("file_not_regular"))
     return paths
 
 
