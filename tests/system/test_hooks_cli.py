@@ -370,7 +370,8 @@ def test_a_briefing_for_a_session_that_only_names_its_task_prints_only_what_work
     compacted = json.dumps({"source": "compact", "session_id": "s"}).encode()
     named = run_taak({**cli_env, "TAAK_ID": task_id}, "hook", "session-start", stdin=compacted)
     context = json.loads(named.out)["hookSpecificOutput"]["additionalContext"]
-    assert "stap_klaar" not in context and f"taak klaar {task_id}" not in context
+    assert "stap_klaar" not in context
+    assert f"taak klaar {task_id}" not in context
     (printed,) = [line for line in context.splitlines() if line.startswith(f"taak log {task_id} ")]
     typed = run_taak({**cli_env, "TAAK_ID": task_id}, *shlex.split(printed)[1:])
     assert typed.code == 0, typed.err
