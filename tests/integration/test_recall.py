@@ -794,3 +794,14 @@ def test_a_transcript_deleted_and_made_again_under_its_name_is_archived_from_its
     grown = transcript.read_text(encoding="utf-8") + _user_line("parkiet-8", "2026-11-29T12:08:00Z", "regel 8") + "\n"
     transcript.write_text(grown, encoding="utf-8")  # a file that only grew is read on from where it stopped
     assert json.loads(run_taak(env, "archief", "import", str(transcript), "--json").out)["archived"] == 1
+
+
+def test_a_word_with_its_accent_typed_as_a_mark_of_its_own_is_found_by_the_word(tmp_path: Path) -> None:
+    """`re\u0301sume\u0301` (an accent as a combining mark, as macOS often writes it) was indexed as `re` and `sume`:
+    neither `résumé` nor `resume` found it (tester 62)."""
+    env = env_for(tmp_path)
+    said = tmp_path / "nfd.jsonl"
+    said.write_text(_user_line("n1", "2026-11-29T09:05:00Z", "het re\u0301sume\u0301 van Chloe\u0308") + "\n")
+    assert run_taak(env, "archief", "import", str(said)).code == 0
+    for word in ("résumé", "resume", "chloë"):
+        assert "Chloe\u0308" in run_taak(env, "recall", word).out, word

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+import unicodedata
 from datetime import datetime
 from pathlib import Path
 
@@ -43,8 +44,9 @@ create table if not exists vloot (bestand text primary key, regel integer not nu
 create table if not exists vloot_opnieuw (bestand text primary key);
 """
 # 2: CJK characters are indexed alone as well as in pairs, so that a one-character word (鍵, 犬) is found.
+# 3: words in their composed form (NFC): an accent typed as a mark of its own (macOS) split `résumé` in two.
 # An index of an older version is indexed again, file by file, by its next update.
-VERSION = 2
+VERSION = 3
 
 
 def terms(text: str, *, indexed: bool = False) -> list[str]:
@@ -53,6 +55,7 @@ def terms(text: str, *, indexed: bool = False) -> list[str]:
     character finds it inside a longer run."""
     out: list[str] = []
     position = 0
+    text = unicodedata.normalize("NFC", text)
     for run in _CJK.finditer(text):
         out += [w.lower() for w in _WORD.findall(text[position : run.start()])]
         chars = run.group(0)
