@@ -31,6 +31,7 @@ class FakeTelegram:
     conflicts: int = 0  # getUpdates answered 409: a second reader while one was polling
     readers_at_once: int = 0  # the most getUpdates ever open together
     down: bool = False  # sendMessage answers 502 while set
+    refusing: bool = False  # getUpdates answers 401 while set: a token Telegram does not take (any longer)
     calls: list[str] = field(default_factory=list)
     _open_polls: int = 0
     _next_update: int = 1
@@ -134,6 +135,8 @@ class FakeTelegram:
     def _get_updates(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         offset = int(params.get("offset") or 0)
         timeout = min(float(params.get("timeout") or 0), 5.0)
+        if self.refusing:
+            return 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
         with self._lock:
             if self._open_polls:
                 self.conflicts += 1

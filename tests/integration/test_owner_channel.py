@@ -363,6 +363,44 @@ async def test_one_reader_at_a_time_and_another_takes_over(
     assert await answers() == 2
 
 
+@pytest.mark.slow
+async def test_a_reader_waiting_out_a_refusing_telegram_stays_the_reader_and_says_when_it_is_back(
+    db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
+) -> None:
+    """Its wait between polls outgrew its lease of three polls: another daemon took the channel over in the middle
+    of the trouble, and nobody ever said `telegram_back` (outside tester 60)."""
+    from structlog.testing import capture_logs
+
+    first = Daemon(pool, settings_for(db_url, tmp_path / "a", telegram), "a:1")
+    second = Daemon(pool, settings_for(db_url, tmp_path / "b", telegram), "b:2")
+    channel = next(c for c in first.channel.channels if c.key.startswith("telegram"))
+    other = next(c for c in second.channel.channels if c.key.startswith("telegram"))
+
+    async def holder() -> str | None:
+        found: str | None = await pool.fetchval("select houder from taak_lezers")
+        return found
+
+    telegram.refusing = True
+    with capture_logs() as said, anyio.fail_after(60):
+
+        async def back() -> bool:
+            return any(e["event"] == "telegram_back" for e in said)
+
+        async with anyio.create_task_group() as both:
+            both.start_soon(first.channel.reader, channel)
+            await wait_for(lambda: _is(holder, "a:1"), what="the first reader")
+            both.start_soon(second.channel.reader, other)  # it finds the lease taken, and waits
+            # Refused at about 0, 2, 6 and 14 s (a poll every second, the wait doubling): then a wait of 16 s, twice
+            # a lease of three polls.
+            await anyio.sleep(25)
+            assert await holder() == "a:1"
+            telegram.refusing = False
+            await wait_for(back, timeout=20, what="telegram_back")
+            both.cancel_scope.cancel()
+    assert [e["event"] for e in said if e["event"].startswith("telegram_")] == ["telegram_unreachable", "telegram_back"]
+    assert telegram.conflicts == 0
+
+
 async def test_a_channel_that_is_down_holds_up_no_other_and_loses_nothing(
     db_url: str, pool: asyncpg.Pool, tmp_path: Path, known_bots: None, telegram: FakeTelegram
 ) -> None:

@@ -306,12 +306,12 @@ class OwnerChannel:
     # Reading the owner's answers.
     async def reader(self, channel: TelegramChannel) -> None:
         poll = min(20.0, max(1.0, self.settings.outbox_seconds * 2))
-        lease = poll * 3 + 5
         trouble = Trouble()
         # Its replies to the owner are messages of this channel: known to the fleet before the first one.
         await self.db("channels", partial(table.register_channel, self.store.db, channel.key))
         try:
             while True:
+                lease = trouble.lease(poll)
                 offset = await self.db(
                     "telegram", partial(table.take_reader, self.store.db, channel.key, self.holder, lease)
                 )
@@ -332,7 +332,10 @@ class OwnerChannel:
         bot = await channel.bot()
         try:
             updates = await bot.get_updates(
-                offset=offset or None, timeout=int(poll), read_timeout=poll + 10, allowed_updates=["message"]
+                offset=offset or None,
+                timeout=int(poll),
+                read_timeout=poll + READ_MARGIN_SECONDS,
+                allowed_updates=["message"],
             )
         except telegram.error.Conflict:  # a process outside the fleet polls with this token
             trouble.failed("telegram_other_reader", "")
@@ -377,6 +380,9 @@ class OwnerChannel:
         return None, message("channel.which_task", s.language, waiting=", ".join(sorted(waiting)))
 
 
+READ_MARGIN_SECONDS = 10  # a poll's answer may come this much later than the poll's own timeout
+
+
 @dataclass
 class Trouble:
     """Telegram refusing or away: said when it starts and when it changes, not on every poll (a wrong token logged a
@@ -398,6 +404,12 @@ class Trouble:
 
     def wait(self, poll: float) -> float:
         return min(300.0, poll * 2 ** min(self.failures, 9)) if self.failures else poll
+
+    def lease(self, poll: float) -> float:
+        """The reader's lease, taken before a poll: through the poll and the wait after it, should it fail. A reader
+        that waits out a Telegram that is away stays the reader, so that it is the one that sees it come back and
+        says so (with a lease of three polls another daemon took over during the wait, and nobody said it)."""
+        return poll + READ_MARGIN_SECONDS + Trouble(self.failures + 1).wait(poll) + 5
 
 
 class _LeaseLost(Exception):
