@@ -165,6 +165,31 @@ def test_the_phrase_may_stand_anywhere_in_the_query() -> None:
     assert parsed.words == ["budget", "van", "voor", "de", "tuin"]
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("sinds gisteren budget", ("2026-07-21 00:00", NOW_TEXT)),
+        ("budget since Monday", ("2026-07-20 00:00", NOW_TEXT)),
+        ("vanaf 1 juli budget", ("2026-07-01 00:00", NOW_TEXT)),
+        ("afgelopen 3 dagen budget", ("2026-07-19 15:00", NOW_TEXT)),
+        ("the last two weeks budget", ("2026-07-08 15:00", NOW_TEXT)),
+        ("past 5 hours budget", ("2026-07-22 10:00", NOW_TEXT)),
+        ("de laatste 3 maanden budget", ("2026-04-22 15:00", NOW_TEXT)),
+    ],
+)
+def test_since_a_moment_and_the_last_stretch_run_until_now(query: str, expected: tuple[str, str]) -> None:
+    """`sinds gisteren` was yesterday alone, with `sinds` searched as a word; `afgelopen 3 dagen` was no time at all
+    (outside tester 62)."""
+    parsed = parse_time(query, NOW, ZONE)
+    assert parsed.range is not None, query
+    got = (
+        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
+        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
+    )
+    assert got == expected
+    assert search_words(parsed.words) == ["budget"]
+
+
 def test_a_date_that_does_not_exist_is_not_a_date() -> None:
     assert parse_time("31 februari budget", NOW, ZONE).range is None
 

@@ -320,6 +320,15 @@ def _rules() -> list[Rule]:
 
         return rule
 
+    def last_n(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
+        """`afgelopen 3 dagen`, `the last 2 weeks`: from that long ago until now (months by the calendar)."""
+        count, unit = number(m.group("n")), UNITS[m.group("unit").lower()]
+        if unit == "m":
+            first = _month_start(now.date(), count)
+            last_day = (_month_start(first, -1) - timedelta(days=1)).day
+            return TimeRange(now.replace(year=first.year, month=first.month, day=min(now.day, last_day)), now)
+        return TimeRange(now - timedelta(hours=count * {"h": 1, "d": 24, "w": 168}[unit]), now)
+
     def some_ago(first: int, last: int, unit: str) -> Handler:
         """A vague count: from `last` units back to the end of `first` units back (days, or whole weeks)."""
 
@@ -439,6 +448,11 @@ def _rules() -> list[Rule]:
         (rf"{b}(?P<n>\d+|{_LATIN_NUMBER}) (?P<unit>{_UNIT}) (?:geleden|terug|ago){e}", ago),
         (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", ago),
         (rf"{b}vorige week (?P<weekday>{_WEEKDAY})(?P<part>{_PART})?{e}", previous_week_weekday),
+        (
+            rf"{b}(?:afgelopen|laatste|last|past) (?P<n>\d+|{_LATIN_NUMBER}) "
+            rf"(?P<unit>uur|uren|hours|dagen|days|weken|weeks|maanden|months){e}",
+            last_n,
+        ),
         (rf"{b}(?:vorige|afgelopen|last|previous) week{e}", week(1)),
         (rf"{b}(?:deze|this) week{e}", week(0)),
         (rf"{b}(?:vorige|afgelopen|last|previous) (?:maand|month){e}", month(1)),
@@ -479,10 +493,14 @@ def _without(text: str, found: re.Match[str]) -> str:
     return text[: found.start()] + " " + text[found.end() :]
 
 
+# `sinds gisteren`, `since Monday`, `vanaf 1 december`: from the start of the phrase after it until now.
+_SINCE = re.compile(r"(?<![\w-])(?:sinds|since|vanaf) *$", re.IGNORECASE)
+
+
 def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
     """The first time phrase in `query` as a range in `zone`, and the words that are left. A day may be narrowed
     by a part of the day or a clock time beside it (`eergisteren ochtend`, `gisteren om 15:00`, `3日前の夜`);
-    a clock time alone is its most recent past occurrence."""
+    a clock time alone is its most recent past occurrence; `sinds` (since) before a phrase runs it on until now."""
     local_now = now.astimezone(zone)
     order = date_order(query, language)
     may = _may_match(query)
@@ -493,8 +511,12 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
         found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
         if found is None:
             continue
-        found, rest = narrow(found, _without(query, match), local_now, zone)
-        return Parsed(found, rest.split())
+        text = _without(query, match)
+        since = _SINCE.search(query, 0, match.start())
+        if since is not None:
+            text = text[: since.start()] + " " + text[since.end() :]
+        found, rest = narrow(found, text, local_now, zone)
+        return Parsed(TimeRange(found.start, local_now) if since else found, rest.split())
     return clock_alone(query, local_now, zone) or Parsed(None, query.split())
 
 
