@@ -382,3 +382,18 @@ def test_a_briefing_for_a_session_that_only_names_its_task_prints_only_what_work
     )
     held = run_taak({**cli_env, **claimed}, "hook", "session-start", stdin=compacted)
     assert f"taak log {task_id} stap_klaar" in json.loads(held.out)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_pre_compact_steers_the_summary_with_the_named_task_when_it_has_no_transcript_to_report(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    """With TAAK_ID set and no readable transcript it steered the summariser without the task: no ID, no opdracht
+    (tester 62)."""
+    opdracht = "Zet de foto's van de veranda online, 'alle' 12"
+    task_id = run_taak(cli_env, "nieuw", opdracht, "--van", "eigenaar").out.strip()
+    for payload in ({"trigger": "auto"}, {"transcript_path": str(tmp_path / "weg.jsonl"), "trigger": "auto"}):
+        ran = run_taak({**cli_env, "TAAK_ID": task_id}, "hook", "pre-compact", stdin=json.dumps(payload).encode())
+        assert ran.code == 0
+        assert task_id in ran.out, payload
+        assert opdracht in ran.out, payload
+        assert len(ran.err.strip().splitlines()) == 1  # what it could not report, said

@@ -70,21 +70,24 @@ async def session_start(payload: dict[str, Any], settings: Settings) -> HookResu
 
 async def pre_compact(payload: dict[str, Any], settings: Settings) -> HookResult:
     report = owner.report_before_compaction(payload, place_of(settings))
-    if isinstance(report, HookResult):
-        return report
+    # No report (no transcript named, or one that cannot be read) is said as it is; with a task the summariser is
+    # steered with it all the same (it was steered without it).
+    said = report if isinstance(report, HookResult) else HookResult(stderr=report.note)
     if not settings.id:
-        return HookResult(stdout=summary_instructions(settings.language), stderr=report.note)
+        return said if isinstance(report, HookResult) else said._replace(stdout=summary_instructions(settings.language))
     try:
         async with _ledger(settings) as ledger:
-            if report.path is not None:
+            if not isinstance(report, HookResult) and report.path is not None:
                 await _log_compact(ledger, settings, *report.row(trigger_of(payload)))
             task = await ledger.toon(settings.id)
     except Exception as exc:  # the database step is best effort: the summariser is steered regardless
-        steering = summary_instructions(settings.language, settings.id)
-        reason = failure_text(exc, settings)  # as `taak` says it: a database away, not a class name
-        return HookResult(stdout=steering, stderr=message("hook_not_logged", settings.language, reason=reason))
+        if not isinstance(report, HookResult):
+            said = said._replace(
+                stderr=message("hook_not_logged", settings.language, reason=failure_text(exc, settings))
+            )
+        return said._replace(stdout=summary_instructions(settings.language, settings.id))
     steering = summary_instructions(settings.language, settings.id, task.opdracht, task.volgende_stap or "-")
-    return HookResult(stdout=steering, stderr=report.note)
+    return said._replace(stdout=steering)
 
 
 async def _log_compact(ledger: Ledger, settings: Settings, text: str, meta: dict[str, object]) -> None:
