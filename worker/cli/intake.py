@@ -43,9 +43,6 @@ async def _voorbeeld(args: argparse.Namespace, settings: Settings) -> int:
     async with a.store(settings) as store:
         bot = check_bot_name(args.bot) if args.bot is not None else None
         seen = await old_queue.preview(store.conn, settings, bot)
-        if bot is not None and not isinstance(seen, str) and not seen.per_decision and bot not in seen.known:
-            # Neither a bot nor a recipient of the old queue: a typo, said as one rather than an empty preview.
-            raise Refused("unknown_bot_here", value=bot, known=", ".join(sorted(seen.known)) or "-")
         if not isinstance(seen, str) and (problem := old_queue.cutoff_problem(seen.rules, settings.language)):
             seen = problem
     if isinstance(seen, str):  # nothing would become a task: a fact, not a failure

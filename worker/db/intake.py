@@ -306,6 +306,9 @@ async def preview(conn: Connected, settings: Settings, bot: str | None) -> Previ
             if decision in (Decision.TASK, Decision.JOINS) and message.recipient not in seen.known and bot is None:
                 decision = Decision.NO_BOT.value
             seen.count(message, decision)
+        if bot is not None and not seen.per_decision and bot not in seen.known:
+            # Neither a bot nor a recipient of the old queue: a typo, said as one rather than an empty preview.
+            raise Refused("unknown_bot_here", value=bot, known=", ".join(sorted(seen.known)) or "-")
         seen.backlog = await _backlog(conn, columns, found, seen.rules, Selection(recipient=bot), settings.timezone)
     return seen
 
