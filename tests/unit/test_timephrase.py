@@ -194,6 +194,12 @@ def test_a_date_that_does_not_exist_is_not_a_date() -> None:
     assert parse_time("31 februari budget", NOW, ZONE).range is None
 
 
+@pytest.mark.parametrize("query", ["99999999 dagen geleden", "afgelopen 99999999 dagen", "the last 99999 months"])
+def test_a_count_past_the_calendar_is_no_date_not_a_crash(query: str) -> None:
+    """It ended `taak recall` with an internal error (OverflowError: date value out of range)."""
+    assert parse_time(f"{query} budget", NOW, ZONE).range is None
+
+
 # Issue 15's categories, each in Dutch, English and Japanese. "Now" is Wednesday 22 July 2026, 15:00.
 CATEGORIES: dict[str, dict[str, list[tuple[str, tuple[str, str]]]]] = {
     "weekend": {

@@ -508,7 +508,10 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
         match = re.search(pattern, query, re.IGNORECASE) if may(needs) else None
         if match is None:
             continue
-        found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
+        try:
+            found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
+        except (OverflowError, ValueError):  # a count that reaches past the calendar: no date, as 31 februari
+            found = None
         if found is None:
             continue
         text = _without(query, match)
