@@ -763,11 +763,25 @@ def test_a_line_holding_a_lone_surrogate_is_archived_and_found_and_the_files_aft
         encoding="utf-8",
     )
     assert "\\ud800" in odd.read_text(encoding="utf-8")  # the file holds the escape, as a transcript would
+    assistant = {
+        "type": "assistant",
+        "uuid": "u\ud800x",  # in a name too, not only in what was said (tester 63)
+        "sessionId": "s\ud800",
+        "timestamp": "2026-11-29T09:01:30Z",
+        "message": {
+            "id": "m1",
+            "role": "assistant",
+            "model": "mo\ud800",
+            "content": [{"type": "text", "text": "rups"}],
+        },
+    }
+    with odd.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(assistant) + "\n")
     later = tmp_path / "later.jsonl"
     later.write_text(_user_line("u3", "2026-11-29T09:02:00Z", "daarna das") + "\n", encoding="utf-8")
     imported = run_taak(env, "archief", "import", str(odd), str(later))
     assert imported.code == 0, imported.err
-    lines = {"otter": "goede regel otter", "wezel": "lone \\ud800 surrogate wezel", "das": "daarna das"}
+    lines = {"otter": "goede regel otter", "wezel": "lone \\ud800 surrogate wezel", "rups": "rups", "das": "daarna das"}
     for word, line in lines.items():
         found = run_taak(env, "recall", word)
         assert line in found.out, (word, found.out)

@@ -148,7 +148,7 @@ def _load(raw: Line) -> dict[str, Any] | None:
     if isinstance(raw, dict):
         return raw
     try:
-        record = loads(raw)
+        record = storable_json(raw)
     except ValueError:
         return None
     return record if isinstance(record, dict) else None
@@ -167,18 +167,32 @@ def _entries(record: dict[str, Any], number: int, tool_results: bool = False) ->
     meta = bool(record.get("isMeta") or record.get("isCompactSummary"))
     base = Entry(role, "text", "", ts=ts, uuid=uuid, message_id=message_id, session=session, model=model, line=number)
     return [
-        replace(base, kind="meta" if meta or (block == "text" and _is_noise(text)) else block, text=storable(text))
+        replace(base, kind="meta" if meta or (block == "text" and _is_noise(text)) else block, text=text)
         for block, text in _blocks(message.get("content"), tool_results)
     ]
 
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def storable(text: str) -> str:
-    """A lone surrogate written as its escape (`\\ud800`), visible and kept: JSON's escapes can make one, and no
-    file, database or terminal here can hold the character itself (one line of it stopped every import)."""
-    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group(0)):04x}", text)
+def storable_json(line: str | bytes) -> Any:
+    """A JSON line whose every text can be stored: a lone surrogate (JSON's `\\ud800` without its pair, in a text,
+    a key, a model's name) is written as that escape, visible and kept. No file, database or terminal here can
+    hold the character itself: one line with it stopped every import of every file."""
+    value = loads(line)
+    text = line if isinstance(line, str) else line.decode("utf-8", "replace")
+    return _storable(value) if _SURROGATE_ESCAPE.search(text) else value
+
+
+def _storable(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group(0)):04x}", value)
+    if isinstance(value, list):
+        return [_storable(v) for v in value]
+    if isinstance(value, dict):
+        return {_storable(k): _storable(v) for k, v in value.items()}
+    return value
 
 
 def _text(record: dict[str, Any], key: str) -> str | None:

@@ -27,7 +27,7 @@ from worker.core.catalogue import message, os_reason
 from worker.core.errors import Refused
 from worker.core.folders import loads, make_folder
 from worker.core.model import is_task_id
-from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines, storable
+from worker.core.transcript import Entry, jsonl_lines, parse_lines, parsed_lines, storable_json
 from worker.memory.index import ALL_TIME, Index
 from worker.memory.layout import Layout, iso_utc, open_vectors
 
@@ -265,14 +265,14 @@ class Archive:
         records = []
         for number, line in enumerate(jsonl_lines(path.read_text(encoding="utf-8"))):
             try:
-                data = loads(line)
+                data = storable_json(line)
                 role = data["role"] if data["role"] in ("user", "assistant", "system") else "user"
                 record = Record(
                     _utc(data["ts"]),
                     data.get("actor") or (actor if role == "user" else role),
                     role,
                     "text",
-                    storable(data["text"]),
+                    data["text"],
                     data.get("model"),
                     data.get("session"),
                     data.get("taak"),
