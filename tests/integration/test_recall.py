@@ -196,6 +196,13 @@ def test_a_fifo_given_to_import_is_said_to_be_no_regular_file_not_a_missing_one(
     )
 
 
+def test_a_path_with_a_tab_or_a_line_break_is_quoted_on_one_line(tmp_path: Path) -> None:
+    """A path was said raw: its tab stretched the line, its line break split it in two (tester 63)."""
+    for odd, shown in (("no\tpe", "no\\tpe"), ("no\npe", "no ⏎ pe")):
+        refused = run_taak(env_for(tmp_path), "archief", "import", str(tmp_path / odd))
+        assert (refused.code, refused.err) == (3, f"taak: bestand {tmp_path}/{shown} bestaat niet\n")
+
+
 def test_one_line_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     source = tmp_path / "simpel.jsonl"

@@ -6,6 +6,7 @@ that refuses something does not need to know who reads it.
 
 from __future__ import annotations
 
+import os
 from enum import IntEnum
 
 from worker.core.terminal import quoted
@@ -50,7 +51,11 @@ class TaakError(Exception):
         return Phrase(self.key, tuple(self._shown().items()))
 
     def _shown(self) -> dict[str, Any]:
-        return {name: quoted(value) if isinstance(value, str) else value for name, value in self.values.items()}
+        """Every text and path on one line, as typed (a path is anyone's text too: a tab or a line break in it)."""
+        return {
+            name: quoted(os.fspath(value)) if isinstance(value, (str, os.PathLike)) else value
+            for name, value in self.values.items()
+        }
 
 
 class Refused(TaakError):
