@@ -826,3 +826,14 @@ def test_a_word_with_its_accent_typed_as_a_mark_of_its_own_is_found_by_the_word(
     assert run_taak(env, "archief", "import", str(said)).code == 0
     for word in ("résumé", "resume", "chloë"):
         assert "Chloe\u0308" in run_taak(env, "recall", word).out, word
+
+
+@pytest.mark.parametrize("query", ["1/1/1500 budget", "1 januari 1000 budget", "since 3000-01-01 budget"])
+def test_a_range_outside_what_the_index_holds_is_searched_not_a_crash(tmp_path: Path, query: str) -> None:
+    """A day before 1970 or after 2262 ended recall with an internal error (an overflow of the index's row ids)."""
+    env = env_for(tmp_path)
+    said = tmp_path / "budget.jsonl"
+    said.write_text(_user_line("b1", "2026-11-29T09:00:00Z", "het budget") + "\n", encoding="utf-8")
+    assert run_taak(env, "archief", "import", str(said)).code == 0
+    found = run_taak(env, "recall", query)
+    assert found.code == 0, found.err

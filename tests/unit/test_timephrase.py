@@ -175,6 +175,11 @@ def test_the_phrase_may_stand_anywhere_in_the_query() -> None:
         ("the last two weeks budget", ("2026-07-08 15:00", NOW_TEXT)),
         ("past 5 hours budget", ("2026-07-22 10:00", NOW_TEXT)),
         ("de laatste 3 maanden budget", ("2026-04-22 15:00", NOW_TEXT)),
+        ("afgelopen 1 dag budget", ("2026-07-21 15:00", NOW_TEXT)),
+        ("the past hour budget", ("2026-07-22 14:00", NOW_TEXT)),
+        ("afgelopen 2 jaar budget", ("2024-07-22 15:00", NOW_TEXT)),
+        ("since the last 3 days budget", ("2026-07-19 15:00", NOW_TEXT)),
+        ("sinds 1 december 2030 budget", (NOW_TEXT, NOW_TEXT)),  # a start still to come: an empty range, never reversed
     ],
 )
 def test_since_a_moment_and_the_last_stretch_run_until_now(query: str, expected: tuple[str, str]) -> None:

@@ -321,10 +321,13 @@ def _rules() -> list[Rule]:
         return rule
 
     def last_n(m: re.Match[str], now: datetime, zone: ZoneInfo) -> TimeRange:
-        """`afgelopen 3 dagen`, `the last 2 weeks`: from that long ago until now (months by the calendar)."""
-        count, unit = number(m.group("n")), UNITS[m.group("unit").lower()]
-        if unit == "m":
-            first = _month_start(now.date(), count)
+        """`afgelopen 3 dagen`, `the last 2 weeks`, `the past hour`: from that long ago until now (months and years
+        by the calendar)."""
+        count = number(m.group("n")) if m.group("n") else 1
+        word = (m.group("unit") or m.group("one")).lower()
+        unit = UNITS.get(word, "y")
+        if unit in ("m", "y"):
+            first = _month_start(now.date(), count * (12 if unit == "y" else 1))
             last_day = (_month_start(first, -1) - timedelta(days=1)).day
             return TimeRange(now.replace(year=first.year, month=first.month, day=min(now.day, last_day)), now)
         return TimeRange(now - timedelta(hours=count * {"h": 1, "d": 24, "w": 168}[unit]), now)
@@ -449,8 +452,9 @@ def _rules() -> list[Rule]:
         (rf"{b}(?:een|an?|one) (?P<unit>uur|hour|dag|day|week|maand|month) (?:geleden|ago){e}", ago),
         (rf"{b}vorige week (?P<weekday>{_WEEKDAY})(?P<part>{_PART})?{e}", previous_week_weekday),
         (
-            rf"{b}(?:afgelopen|laatste|last|past) (?P<n>\d+|{_LATIN_NUMBER}) "
-            rf"(?P<unit>uur|uren|hours|dagen|days|weken|weeks|maanden|months){e}",
+            rf"{b}(?:afgelopen|laatste|last|past) (?:(?P<n>\d+|{_LATIN_NUMBER}) "
+            rf"(?P<unit>uur|uren|hours?|dagen|dag|days?|weken|weeks?|maanden|maand|months?|jaren|jaar|years?)"
+            rf"|(?P<one>uur|hour|dag|day)){e}",
             last_n,
         ),
         (rf"{b}(?:vorige|afgelopen|last|previous) week{e}", week(1)),
@@ -494,7 +498,7 @@ def _without(text: str, found: re.Match[str]) -> str:
 
 
 # `sinds gisteren`, `since Monday`, `vanaf 1 december`: from the start of the phrase after it until now.
-_SINCE = re.compile(r"(?<![\w-])(?:sinds|since|vanaf) *$", re.IGNORECASE)
+_SINCE = re.compile(r"(?<![\w-])(?:sinds|since|vanaf)(?: de| the)? *$", re.IGNORECASE)
 
 
 def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
@@ -519,7 +523,7 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
         if since is not None:
             text = text[: since.start()] + " " + text[since.end() :]
         found, rest = narrow(found, text, local_now, zone)
-        return Parsed(TimeRange(found.start, local_now) if since else found, rest.split())
+        return Parsed(TimeRange(min(found.start, local_now), local_now) if since else found, rest.split())
     return clock_alone(query, local_now, zone) or Parsed(None, query.split())
 
 

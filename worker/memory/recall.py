@@ -190,9 +190,20 @@ def _scoped(scope: _Scope, time_range: TimeRange | None) -> tuple[_Scope, int]:
     """The scope of the time range, with the lines in it; all time when there is none or it holds nothing."""
     if time_range is None:
         return scope, scope.count(*scope.where)
-    in_range = replace(scope, bounds=(int(time_range.start.timestamp() * 1000), int(time_range.end.timestamp() * 1000)))
+    in_range = replace(scope, bounds=_ms_bounds(time_range))
     lines = in_range.count(*in_range.where)
     return (in_range if lines else scope), lines
+
+
+def _ms_bounds(time_range: TimeRange) -> tuple[int, int]:
+    """The range in milliseconds, within what the index's row ids can hold (1970 to 2262): `1/1/1500` ended recall
+    with an overflow."""
+    low, high = ALL_TIME
+
+    def ms(moment: datetime) -> int:
+        return min(max(int(moment.timestamp() * 1000), low), high)
+
+    return ms(time_range.start), ms(time_range.end)
 
 
 def _exact(scope: _Scope, words: list[str], by_rank: bool, tables: tuple[str, ...]) -> tuple[list[Hit], int]:
