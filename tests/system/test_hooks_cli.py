@@ -391,7 +391,13 @@ def test_pre_compact_steers_the_summary_with_the_named_task_when_it_has_no_trans
     (tester 62)."""
     opdracht = "Zet de foto's van de veranda online, 'alle' 12"
     task_id = run_taak(cli_env, "nieuw", opdracht, "--van", "eigenaar").out.strip()
-    for payload in ({"trigger": "auto"}, {"transcript_path": str(tmp_path / "weg.jsonl"), "trigger": "auto"}):
+    payloads: list[dict[str, str]] = [
+        {"trigger": "auto"},
+        {"transcript_path": str(tmp_path / "weg.jsonl"), "trigger": "auto"},
+        {"transcript_path": "/tmp/\x00x", "trigger": "auto"},  # no name a file can have: it ended in a traceback
+        {"transcript_path": "/tmp/\ud800x", "trigger": "auto"},
+    ]
+    for payload in payloads:
         ran = run_taak({**cli_env, "TAAK_ID": task_id}, "hook", "pre-compact", stdin=json.dumps(payload).encode())
         assert ran.code == 0
         assert task_id in ran.out, payload

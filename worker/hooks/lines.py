@@ -108,7 +108,7 @@ def record_hook_run(
             "error": error,
             "stood_down": stood_down,
         }
-        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")  # a lone surrogate
         descriptor = open_private(data_dir / "hooks.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)  # no symlink
         try:
             os.write(descriptor, line)

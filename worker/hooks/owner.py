@@ -5,12 +5,14 @@ The hooks of a task (worker/hooks/handlers.py) call these for the same parts."""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from worker.core.catalogue import message
+from worker.core.terminal import printable, quoted
 from worker.hooks.lines import HookResult, additional_context, file_reason
 from worker.hooks.place import HookPlace
 from worker.hooks.reports import Report, TranscriptUnreadable, save_summary, summary_instructions, write_report
@@ -45,6 +47,9 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
     path_value = payload.get("transcript_path")
     if not isinstance(path_value, str) or not path_value:
         return HookResult(stderr=message("hook_no_transcript", place.language))
+    if not _a_file_name(path_value):  # opening it raised no OSError: no report, and nothing steered the summary
+        shown = printable(quoted(path_value.encode("utf-8", "backslashreplace").decode()))  # a lone surrogate too
+        return HookResult(stderr=message("hook_transcript_no_path", place.language, path=shown))
     folder = place.data_dir / "rapporten"
     try:
         report = write_report(
@@ -60,6 +65,14 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
     if report.error:  # said loudly, but with exit 1, never 2 (that would block the compaction)
         return HookResult(stdout=summary_instructions(place.language), stderr=report.error, exit_code=1)
     return report
+
+
+def _a_file_name(path: str) -> bool:
+    """Whether a file can have this name: no NUL, and nothing the file system cannot encode (a lone surrogate)."""
+    try:
+        return "\x00" not in path and bool(os.fsencode(path))
+    except UnicodeError:
+        return False
 
 
 def pre_compact(payload: dict[str, Any], place: HookPlace) -> HookResult:
