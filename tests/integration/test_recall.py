@@ -826,6 +826,21 @@ def test_a_word_with_its_accent_typed_as_a_mark_of_its_own_is_found_by_the_word(
     assert run_taak(env, "archief", "import", str(said)).code == 0
     for word in ("résumé", "resume", "chloë"):
         assert "Chloe\u0308" in run_taak(env, "recall", word).out, word
+    others = tmp_path / "marks.jsonl"
+    others.write_text(  # marks with no composed form: a Latin accent, a Hindi vowel sign (tester 63)
+        _user_line("n2", "2026-11-29T09:06:00Z", "een q\u0301uirk")
+        + "\n"
+        + _user_line("n3", "2026-11-29T09:07:00Z", "हिन्दी भाषा")
+        + "\n"
+        + _user_line("n4", "2026-11-29T09:08:00Z", "हनद")
+        + "\n",
+        encoding="utf-8",
+    )
+    assert run_taak(env, "archief", "import", str(others)).code == 0
+    assert "q\u0301uirk" in run_taak(env, "recall", "quirk").out
+    hindi = run_taak(env, "recall", "हिन्दी").out
+    assert "हिन्दी भाषा" in hindi
+    assert "] user: हनद" not in hindi  # its letters alone are another word
 
 
 @pytest.mark.parametrize("query", ["1/1/1500 budget", "1 januari 1000 budget", "since 3000-01-01 budget"])

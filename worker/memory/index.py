@@ -19,7 +19,11 @@ from worker.core.phrases import phrase
 from worker.core.transcript import jsonl_lines
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Letters and digits, with the marks that belong to them: an accent that has no composed form (q + U+0301), and
+# the vowel signs of the Indic scripts and of Thai and Lao (whole blocks), were word breaks (हिन्दी searched as ह, न, द).
+_WORD = re.compile(
+    r"(?:[^\W_]|[\u0300-\u036f\u0483-\u0489\u0900-\u0dff\u0e00-\u0eff\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f])+"
+)
 
 SCHEMA = """
 create table if not exists regels (
@@ -44,7 +48,8 @@ create table if not exists vloot (bestand text primary key, regel integer not nu
 create table if not exists vloot_opnieuw (bestand text primary key);
 """
 # 2: CJK characters are indexed alone as well as in pairs, so that a one-character word (鍵, 犬) is found.
-# 3: words in their composed form (NFC): an accent typed as a mark of its own (macOS) split `résumé` in two.
+# 3: words in their composed form (NFC), with their marks: an accent typed as a mark of its own (macOS) split
+# `résumé` in two, and a vowel sign split a Hindi word.
 # An index of an older version is indexed again, file by file, by its next update.
 VERSION = 3
 
