@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from worker.core.timephrase import parse_time, search_words
+from worker.core.timephrase import TimeRange, parse_time, search_words
 
 ZONE = ZoneInfo("Europe/Amsterdam")
 NOW = datetime(2026, 7, 22, 15, 0, tzinfo=ZONE)
@@ -24,6 +24,11 @@ def day(d: str, start: str = "00:00", end: str = "24:00") -> tuple[str, str]:
         following = datetime.fromisoformat(d).toordinal() + 1
         return f"{d} {start}", f"{datetime.fromordinal(following):%Y-%m-%d} 00:00"
     return f"{d} {start}", f"{d} {end}"
+
+
+def shown(found: TimeRange) -> tuple[str, str]:
+    """A range as the tables below write it, in Amsterdam."""
+    return f"{found.start.astimezone(ZONE):%Y-%m-%d %H:%M}", f"{found.end.astimezone(ZONE):%Y-%m-%d %H:%M}"
 
 
 PHRASES: list[tuple[str, tuple[str, str]]] = [
@@ -132,11 +137,7 @@ def test_the_table_has_at_least_80_phrases() -> None:
 def test_a_time_phrase_becomes_its_range_and_leaves_the_other_words(phrase: str, expected: tuple[str, str]) -> None:
     parsed = parse_time(f"{phrase} budget", NOW, ZONE)
     assert parsed.range is not None
-    got = (
-        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
-        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
-    )
-    assert got == expected
+    assert shown(parsed.range) == expected
     assert parsed.words == ["budget"]
 
 
@@ -187,11 +188,7 @@ def test_since_a_moment_and_the_last_stretch_run_until_now(query: str, expected:
     (outside tester 62)."""
     parsed = parse_time(query, NOW, ZONE)
     assert parsed.range is not None, query
-    got = (
-        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
-        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
-    )
-    assert got == expected
+    assert shown(parsed.range) == expected
     assert search_words(parsed.words) == ["budget"]
 
 
@@ -448,11 +445,7 @@ def test_each_category_of_phrase_in_each_language(phrase: str, expected: tuple[s
     )
     parsed = parse_time(f"{phrase} budget", NOW, ZONE, language)
     assert parsed.range is not None, phrase
-    got = (
-        f"{parsed.range.start.astimezone(ZONE):%Y-%m-%d %H:%M}",
-        f"{parsed.range.end.astimezone(ZONE):%Y-%m-%d %H:%M}",
-    )
-    assert got == expected
+    assert shown(parsed.range) == expected
     assert search_words(parsed.words) == ["budget"]
 
 
