@@ -182,6 +182,8 @@ def test_a_line_too_long_for_the_output_is_shown_shortened_and_every_count_says_
 def test_a_folder_given_to_import_is_said_to_be_a_folder(tmp_path: Path) -> None:
     refused = run_taak(env_for(tmp_path), "archief", "import", str(tmp_path))
     assert (refused.code, refused.err) == (2, f"taak: bestand {tmp_path}: is een map\n")
+    empty = run_taak(env_for(tmp_path), "archief", "import", "")  # it said `bestand .: is een map` (tester 63)
+    assert (empty.code, empty.err.split(" (gebruik")[0]) == (2, "taak: argument PAD: PAD is leeg")
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a FIFO is POSIX")

@@ -249,6 +249,16 @@ def _vectoren(args: argparse.Namespace, settings: Settings, layout: Any) -> int:
     return ExitCode.OK
 
 
+def _a_path(text: str) -> Path:
+    """argparse's type for a file named on the command line: an empty one is no path (Path("") is the folder `.`)."""
+    if not text:
+        from worker.core.catalogue import message  # start-up: only when it is said
+        from worker.core.language import early_language
+
+        raise argparse.ArgumentTypeError(message("empty", early_language(), what="PATH"))
+    return Path(text)
+
+
 def _readable_files(paths: list[Path]) -> list[Path]:
     for path in paths:
         if path.is_dir():  # the folder's files are not read one by one: name them (`DIR/*.jsonl`)
@@ -338,7 +348,7 @@ PARSERS = {
             "import": a.Verb(
                 "import transcripts (default: ~/.claude/projects and the daemon's captures)",
                 "taak archief import [PATH ...] [--simple] [--json]",
-                a.arg("paths", "PATH", "transcript files (JSONL)", nargs="*", type=Path),
+                a.arg("paths", "PATH", "transcript files (JSONL)", nargs="*", type=_a_path),
                 a.flag("--simple", "the files are {ts, role, text} JSONL"),
                 COUNTS_JSON,
                 handler=archief,
