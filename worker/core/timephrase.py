@@ -184,6 +184,11 @@ def _month_start(day: date, months_back: int = 0) -> date:
     return date(year, (month - 1) % 12 + 1, 1)
 
 
+def _days_in(first: date) -> int:
+    """The number of days of the month that begins on `first`."""
+    return (_month_start(first, -1) - timedelta(days=1)).day
+
+
 def _week(now: datetime, zone: ZoneInfo, weeks_back: int) -> TimeRange:
     monday = _monday(now.date()) - timedelta(weeks=weeks_back)
     return _days(monday, monday + timedelta(days=6), zone)
@@ -251,8 +256,7 @@ def _month_part(now: datetime, zone: ZoneInfo, month: int, days: tuple[int, int]
     if year is None:
         year = now.year if month <= now.month else now.year - 1
     first = date(year, month, 1)
-    last_day = (_month_start(first, -1) - timedelta(days=1)).day
-    return _so_far(_days(first.replace(day=days[0]), first.replace(day=min(days[1], last_day)), zone), now)
+    return _so_far(_days(first.replace(day=days[0]), first.replace(day=min(days[1], _days_in(first))), zone), now)
 
 
 def _rules() -> list[Rule]:
@@ -328,8 +332,7 @@ def _rules() -> list[Rule]:
         unit = UNITS.get(word, "y")
         if unit in ("m", "y"):
             first = _month_start(now.date(), count * (12 if unit == "y" else 1))
-            last_day = (_month_start(first, -1) - timedelta(days=1)).day
-            return TimeRange(now.replace(year=first.year, month=first.month, day=min(now.day, last_day)), now)
+            return TimeRange(now.replace(year=first.year, month=first.month, day=min(now.day, _days_in(first))), now)
         return TimeRange(now - timedelta(hours=count * {"h": 1, "d": 24, "w": 168}[unit]), now)
 
     def some_ago(first: int, last: int, unit: str) -> Handler:

@@ -172,7 +172,6 @@ def _entries(record: dict[str, Any], number: int, tool_results: bool = False) ->
     ]
 
 
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -187,7 +186,7 @@ def storable_json(line: str | bytes) -> Any:
 
 def _storable(value: Any) -> Any:
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group(0)):04x}", value)
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate as `\\ud800`
     if isinstance(value, list):
         return [_storable(v) for v in value]
     if isinstance(value, dict):

@@ -48,7 +48,7 @@ def report_before_compaction(payload: dict[str, Any], place: HookPlace) -> Repor
     if not isinstance(path_value, str) or not path_value:
         return HookResult(stderr=message("hook_no_transcript", place.language))
     if not _a_file_name(path_value):  # opening it raised no OSError: no report, and nothing steered the summary
-        shown = printable(quoted(path_value.encode("utf-8", "backslashreplace").decode()))  # a lone surrogate too
+        shown = printable(quoted(path_value))  # a lone surrogate: stderr and hooks.log write its escape
         return HookResult(stderr=message("hook_transcript_no_path", place.language, path=shown))
     folder = place.data_dir / "rapporten"
     try:
