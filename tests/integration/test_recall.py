@@ -21,6 +21,7 @@ from worker.core.model import Soort
 from worker.db.ledger import NewTask
 from worker.memory.archive import Archive
 from worker.memory.index import Index, terms
+from worker.memory.layout import Layout
 from worker.memory.recall import recall, render
 
 ZONE = ZoneInfo("Europe/Amsterdam")
@@ -358,6 +359,26 @@ def test_the_line_that_matched_comes_first_and_the_header_counts_each_word(tmp_p
     header, first, *_ = render(found, ZONE).splitlines()
     assert header.endswith("woorden: budget 1, olifant 0 (niet in het bereik)")
     assert first == "[2026-11-28 20:59] » user: het budget is 4000"
+
+
+def test_recall_between_two_clock_times_shows_the_lines_from_one_to_the_other(tmp_path: Path) -> None:
+    """`tussen 18:00 en 20:00` searched the hour around 18:00, and `en 20:00` as words: the line of 19:30 was not
+    found, the one of 17:30 was (outside tester 62)."""
+    env = env_for(tmp_path)
+    archive = Archive(Layout(tmp_path / "data").archive, ZONE)
+    times = ["16:30", "17:30", "18:30", "19:30", "20:30"]  # Amsterdam, an hour ahead of UTC in November
+    lines = [
+        {"ts": f"2026-11-28T{int(t[:2]) - 1:02d}:{t[3:]}:00Z", "role": "user", "text": f"offerte om {t}"} for t in times
+    ]
+    simple = tmp_path / "avond.jsonl"
+    simple.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    archive.import_simple(simple)
+    Index(Layout(tmp_path / "data").index).update(archive.day_files())
+    found = run_taak(env, "recall", "offerte op 28 november 2026 tussen 18:00 en 20:00")
+    assert found.code == 0, found.err
+    shown = [line for line in found.out.splitlines() if "offerte om" in line]
+    assert [line.rsplit(" ", 1)[1] for line in shown] == ["18:30", "19:30"]
+    assert "bereik: 2026-11-28 18:00 tot 2026-11-28 20:00" in found.out.splitlines()[0]
 
 
 def _user_line(uuid: str, ts: object, text: str) -> str:

@@ -192,6 +192,49 @@ def test_since_a_moment_and_the_last_stretch_run_until_now(query: str, expected:
     assert search_words(parsed.words) == ["budget"]
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("van maandag tot woensdag budget", ("2026-07-20 00:00", "2026-07-23 00:00")),
+        ("budget tussen 1 juli en 3 juli", ("2026-07-01 00:00", "2026-07-04 00:00")),
+        ("maandag t/m dinsdag budget", ("2026-07-20 00:00", "2026-07-22 00:00")),
+        ("from 2026-07-01 until 2026-07-05 budget", ("2026-07-01 00:00", "2026-07-06 00:00")),
+        ("between Monday and yesterday budget", ("2026-07-20 00:00", "2026-07-22 00:00")),
+        ("3 juli - 5 juli budget", ("2026-07-03 00:00", "2026-07-06 00:00")),
+        ("vanaf gisteren tot vandaag budget", ("2026-07-21 00:00", "2026-07-23 00:00")),  # not `sinds` alone
+        ("van dinsdag tot maandag budget", ("2026-07-20 00:00", "2026-07-22 00:00")),  # either order, never reversed
+        ("gisteren tussen 18:00 en 20:00 budget", ("2026-07-21 18:00", "2026-07-21 20:00")),
+        ("budget van 9:00 tot 11:30 op 20 juli", ("2026-07-20 09:00", "2026-07-20 11:30")),
+        ("tussen 10:00 en 12:00 budget", ("2026-07-22 10:00", "2026-07-22 12:00")),  # the latest that has begun
+        ("tussen 16:00 en 18:00 budget", ("2026-07-21 16:00", "2026-07-21 18:00")),  # today's has not begun yet
+        ("budget 22:00-02:00", ("2026-07-21 22:00", "2026-07-22 02:00")),  # past midnight
+    ],
+)
+def test_two_ends_make_one_range_from_the_first_to_the_second(query: str, expected: tuple[str, str]) -> None:
+    """`tussen 18:00 en 20:00` was the hour around 18:00 with `en 20:00` searched as words, and `van maandag tot
+    woensdag` was Monday alone (outside tester 62)."""
+    parsed = parse_time(query, NOW, ZONE)
+    assert parsed.range is not None, query
+    assert shown(parsed.range) == expected
+    assert search_words(parsed.words) == ["budget"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "words"),
+    [
+        ("maandag en vrijdag budget", day("2026-07-20"), ["en", "vrijdag", "budget"]),  # two days, not the week between
+        ("budget en offerte gisteren", day("2026-07-21"), ["budget", "en", "offerte"]),
+        ("talk to paco yesterday", day("2026-07-21"), ["talk", "to", "paco"]),
+    ],
+)
+def test_a_joining_word_without_a_phrase_on_both_sides_is_a_word(
+    query: str, expected: tuple[str, str], words: list[str]
+) -> None:
+    parsed = parse_time(query, NOW, ZONE)
+    assert parsed.range is not None
+    assert (shown(parsed.range), parsed.words) == (expected, words)
+
+
 def test_a_date_that_does_not_exist_is_not_a_date() -> None:
     assert parse_time("31 februari budget", NOW, ZONE).range is None
 

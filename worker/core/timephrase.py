@@ -507,19 +507,17 @@ _SINCE = re.compile(r"(?<![\w-])(?:sinds|since|vanaf)(?: de| the)? *$", re.IGNOR
 def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") -> Parsed:
     """The first time phrase in `query` as a range in `zone`, and the words that are left. A day may be narrowed
     by a part of the day or a clock time beside it (`eergisteren ochtend`, `gisteren om 15:00`, `3日前の夜`);
-    a clock time alone is its most recent past occurrence; `sinds` (since) before a phrase runs it on until now."""
+    a clock time alone is its most recent past occurrence; `sinds` (since) before a phrase runs it on until now;
+    two phrases joined by `tot` (until) are one range from the first to the second (`_two_ended`)."""
     local_now = now.astimezone(zone)
     order = date_order(query, language)
+    if (two_ended := _two_ended(query, local_now, zone, order, language)) is not None:
+        return two_ended
     may = _may_match(query)
     for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
         match = re.search(pattern, query, re.IGNORECASE) if may(needs) else None
-        if match is None:
-            continue
-        try:
-            found = _numeric(match, local_now, zone, order) if handler is None else handler(match, local_now, zone)
-        except (OverflowError, ValueError):  # a count that reaches past the calendar: no date, as 31 februari
-            found = None
-        if found is None:
+        found = _read(match, handler, local_now, zone, order) if match is not None else None
+        if match is None or found is None:
             continue
         text = _without(query, match)
         since = _SINCE.search(query, 0, match.start())
@@ -528,6 +526,92 @@ def parse_time(query: str, now: datetime, zone: ZoneInfo, language: str = "nl") 
         found, rest = narrow(found, text, local_now, zone)
         return Parsed(TimeRange(min(found.start, local_now), local_now) if since else found, rest.split())
     return clock_alone(query, local_now, zone) or Parsed(None, query.split())
+
+
+def _read(match: re.Match[str], handler: Handler | None, now: datetime, zone: ZoneInfo, order: str) -> TimeRange | None:
+    try:
+        return _numeric(match, now, zone, order) if handler is None else handler(match, now, zone)
+    except (OverflowError, ValueError):  # a count that reaches past the calendar: no date, as 31 februari
+        return None
+
+
+# --- two ends: `van maandag tot woensdag`, `tussen 18:00 en 20:00`, `from Monday to Wednesday` ---------------
+
+# The word between the ends; `en`/`and` joins two ends only after `tussen`/`between` (`maandag en vrijdag` is two
+# days, not the week between them).
+_UNTIL = re.compile(r" *- *| +(?:(?P<pair>en|and)|tot en met|t/m|tot|until|till|through|to) +", re.IGNORECASE)
+_OPENER = re.compile(r"(?<![\w-])(?P<word>van|vanaf|from|tussen|between)(?: de| the)? *$", re.IGNORECASE)
+
+
+def _two_ended(query: str, now: datetime, zone: ZoneInfo, order: str, language: str) -> Parsed | None:
+    """Two days (or two clock times) with `tot`, `t/m`, `to`, `until` or `-` between them, or `en`/`and` after
+    `tussen`/`between`: from the start of the first to the end of the second (clock times: from one to the other,
+    on the day the rest names, else their latest past). Two ends in either order: never a reversed range."""
+    may = _may_match(query)
+    for until in _UNTIL.finditer(query):
+        first, last = _end_before(query, until.start(), now, zone, order, may), None
+        if first is not None:
+            last = _end_after(query, until.end(), now, zone, order, may)
+        if first is None or last is None:
+            continue
+        (one, begins), (other, ends) = first, last
+        opener = _OPENER.search(query, 0, begins)
+        if until.group("pair") and (opener is None or opener.group("word").lower() not in ("tussen", "between")):
+            continue
+        rest = query[: opener.start() if opener else begins] + " " + query[ends:]
+        if isinstance(one, TimeRange) and isinstance(other, TimeRange):
+            return Parsed(TimeRange(min(one.start, other.start), max(one.end, other.end)), rest.split())
+        if isinstance(one, Clock) and isinstance(other, Clock):
+            return _between_clocks(one, other, rest, now, zone, language)
+    return None
+
+
+def _end_before(
+    query: str, end: int, now: datetime, zone: ZoneInfo, order: str, may: Callable[[tuple[str, ...] | None], bool]
+) -> tuple[TimeRange | Clock, int] | None:
+    """A phrase or a clock time that ends at `end`, and where it starts."""
+    for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
+        for match in re.compile(pattern, re.IGNORECASE).finditer(query, 0, end) if may(needs) else ():
+            if match.end() == end and (found := _read(match, handler, now, zone, order)) is not None:
+                return found, match.start()
+    for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True):
+        for match in re.compile(pattern, flags).finditer(query, 0, end) if may(needs) else ():
+            if match.end() == end and (clock := _clock(match)) is not None:
+                return clock, match.start()
+    return None
+
+
+def _end_after(
+    query: str, start: int, now: datetime, zone: ZoneInfo, order: str, may: Callable[[tuple[str, ...] | None], bool]
+) -> tuple[TimeRange | Clock, int] | None:
+    """A phrase or a clock time that starts at `start`, and where it ends."""
+    for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
+        match = re.compile(pattern, re.IGNORECASE).match(query, start) if may(needs) else None
+        if match is not None and (found := _read(match, handler, now, zone, order)) is not None:
+            return found, match.end()
+    for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True):
+        match = re.compile(pattern, flags).match(query, start) if may(needs) else None
+        if match is not None and (clock := _clock(match)) is not None:
+            return clock, match.end()
+    return None
+
+
+def _between_clocks(first: Clock, last: Clock, rest: str, now: datetime, zone: ZoneInfo, language: str) -> Parsed:
+    """From one clock time to the other on the day the rest of the query names (`gisteren tussen 18:00 en 20:00`),
+    else on the latest day on which the first has passed."""
+    day = parse_time(rest, now, zone, language)
+    if day.range is not None and day.range.end - day.range.start <= timedelta(hours=25):
+        return Parsed(_clock_span(day.range, first, last, zone), day.words)
+    today = _clock_span(_day(now.date(), zone), first, last, zone)
+    latest = today if today.start <= now else _clock_span(_day(now.date() - timedelta(days=1), zone), first, last, zone)
+    return Parsed(latest, rest.split())
+
+
+def _clock_span(day: TimeRange, first: Clock, last: Clock, zone: ZoneInfo) -> TimeRange:
+    """From one clock time to the other on a day, past midnight when the second comes earlier (22:00 tot 02:00)."""
+    on = day.start.date()
+    start, end = (_at_clock(day, on, clock, zone).start + _CLOCK_WINDOW for clock in (first, last))
+    return TimeRange(start, end if end > start else end + timedelta(days=1))
 
 
 # --- narrowing a day: a part of the day or a clock time beside it -------------------------------------------
