@@ -208,6 +208,10 @@ def test_since_a_moment_and_the_last_stretch_run_until_now(query: str, expected:
         ("tussen 10:00 en 12:00 budget", ("2026-07-22 10:00", "2026-07-22 12:00")),  # the latest that has begun
         ("tussen 16:00 en 18:00 budget", ("2026-07-21 16:00", "2026-07-21 18:00")),  # today's has not begun yet
         ("budget 22:00-02:00", ("2026-07-21 22:00", "2026-07-22 02:00")),  # past midnight
+        ("vannacht tussen 1:00 en 4:00 budget", ("2026-07-22 01:00", "2026-07-22 04:00")),  # the night's morning
+        ("van maandag tot nu budget", ("2026-07-20 00:00", NOW_TEXT)),
+        ("vorige week tussen 18:00 en 20:00 budget", ("2026-07-13 00:00", "2026-07-20 00:00")),  # the week kept
+        ("between 7/1 and 7/3 budget", ("2026-07-01 00:00", "2026-07-04 00:00")),  # English by its joining words
     ],
 )
 def test_two_ends_make_one_range_from_the_first_to_the_second(query: str, expected: tuple[str, str]) -> None:

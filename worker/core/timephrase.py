@@ -137,8 +137,8 @@ def search_words(words: list[str]) -> list[str]:
     return [w for w in words if w.lower() not in STOP_WORDS]
 
 
-_ENGLISH_MARKERS = frozenset(_words("the what did said about yesterday ago last at on around this"))
-_DUTCH_MARKERS = frozenset(_words("de het wat zei over gisteren geleden vorige om rond deze van een"))
+_ENGLISH_MARKERS = frozenset(_words("the what did said about yesterday ago last at on around this from between and"))
+_DUTCH_MARKERS = frozenset(_words("de het wat zei over gisteren geleden vorige om rond deze van een tot tussen"))
 
 
 def date_order(query: str, language: str) -> str:
@@ -540,6 +540,7 @@ def _read(match: re.Match[str], handler: Handler | None, now: datetime, zone: Zo
 # The word between the ends; `en`/`and` joins two ends only after `tussen`/`between` (`maandag en vrijdag` is two
 # days, not the week between them).
 _UNTIL = re.compile(r" *- *| +(?:(?P<pair>en|and)|tot en met|t/m|tot|until|till|through|to) +", re.IGNORECASE)
+_NOW = re.compile(r"(?:nu|now)(?![\w-])", re.IGNORECASE)
 _OPENER = re.compile(r"(?<![\w-])(?P<word>van|vanaf|from|tussen|between)(?: de| the)? *$", re.IGNORECASE)
 
 
@@ -584,7 +585,9 @@ def _end_before(
 def _end_after(
     query: str, start: int, now: datetime, zone: ZoneInfo, order: str, may: Callable[[tuple[str, ...] | None], bool]
 ) -> tuple[TimeRange | Clock, int] | None:
-    """A phrase or a clock time that starts at `start`, and where it ends."""
+    """A phrase or a clock time that starts at `start`, and where it ends (`nu`, `now`: until now)."""
+    if (now_said := _NOW.match(query, start)) is not None:
+        return TimeRange(now, now), now_said.end()
     for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
         match = re.compile(pattern, re.IGNORECASE).match(query, start) if may(needs) else None
         if match is not None and (found := _read(match, handler, now, zone, order)) is not None:
@@ -600,8 +603,9 @@ def _between_clocks(first: Clock, last: Clock, rest: str, now: datetime, zone: Z
     """From one clock time to the other on the day the rest of the query names (`gisteren tussen 18:00 en 20:00`),
     else on the latest day on which the first has passed."""
     day = parse_time(rest, now, zone, language)
-    if day.range is not None and day.range.end - day.range.start <= timedelta(hours=25):
-        return Parsed(_clock_span(day.range, first, last, zone), day.words)
+    if day.range is not None:  # a week with two clock times is the week: the times are not searched as words
+        long = day.range.end - day.range.start > timedelta(hours=25)
+        return Parsed(day.range if long else _clock_span(day.range, first, last, zone), day.words)
     today = _clock_span(_day(now.date(), zone), first, last, zone)
     latest = today if today.start <= now else _clock_span(_day(now.date() - timedelta(days=1), zone), first, last, zone)
     return Parsed(latest, rest.split())
@@ -609,9 +613,23 @@ def _between_clocks(first: Clock, last: Clock, rest: str, now: datetime, zone: Z
 
 def _clock_span(day: TimeRange, first: Clock, last: Clock, zone: ZoneInfo) -> TimeRange:
     """From one clock time to the other on a day, past midnight when the second comes earlier (22:00 tot 02:00)."""
-    on = day.start.date()
-    start, end = (_at_clock(day, on, clock, zone).start + _CLOCK_WINDOW for clock in (first, last))
+    start, end = (_moment(day, clock, zone) for clock in (first, last))
     return TimeRange(start, end if end > start else end + timedelta(days=1))
+
+
+def _moment(day: TimeRange, clock: Clock, zone: ZoneInfo) -> datetime:
+    """The one moment of a clock time inside a day or a night (`vannacht tussen 1:00 en 4:00` is this morning's
+    1:00), else the hour the clock time means of that day's date."""
+    dates = (day.start.date(), day.start.date() + timedelta(days=1))
+    inside = [
+        moment
+        for on in dates
+        for hour in clock.hours
+        if day.start <= (moment := datetime.combine(on, time(hour, clock.minute), zone)) <= day.end
+    ]
+    if len(inside) == 1:
+        return inside[0]
+    return _at_clock(day, day.start.date(), clock, zone).start + _CLOCK_WINDOW
 
 
 # --- narrowing a day: a part of the day or a clock time beside it -------------------------------------------
