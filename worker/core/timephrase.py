@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -548,11 +549,12 @@ def _two_ended(query: str, now: datetime, zone: ZoneInfo, order: str, language: 
     """Two days (or two clock times) with `tot`, `t/m`, `to`, `until` or `-` between them, or `en`/`and` after
     `tussen`/`between`: from the start of the first to the end of the second (clock times: from one to the other,
     on the day the rest names, else their latest past). Two ends in either order: never a reversed range."""
-    may = _may_match(query)
+    if _UNTIL.search(query) is None:  # start-up: no pattern is compiled for a query that joins nothing
+        return None
+    readers = _end_readers(query, now, zone, order)
     for until in _UNTIL.finditer(query):
-        first, last = _end_before(query, until.start(), now, zone, order, may), None
-        if first is not None:
-            last = _end_after(query, until.end(), now, zone, order, may)
+        first = _end_before(query, until.start(), readers)
+        last = _end_after(query, until.end(), now, readers) if first is not None else None
         if first is None or last is None:
             continue
         (one, begins), (other, ends) = first, last
@@ -567,35 +569,42 @@ def _two_ended(query: str, now: datetime, zone: ZoneInfo, order: str, language: 
     return None
 
 
-def _end_before(
-    query: str, end: int, now: datetime, zone: ZoneInfo, order: str, may: Callable[[tuple[str, ...] | None], bool]
-) -> tuple[TimeRange | Clock, int] | None:
+EndReader = tuple[re.Pattern[str], Callable[[re.Match[str]], "TimeRange | Clock | None"]]
+
+
+def _end_readers(query: str, now: datetime, zone: ZoneInfo, order: str) -> list[EndReader]:
+    """What may be an end of a range in this query: the day phrases (RULES), then the clock times, each pattern
+    with what reads its match."""
+    may = _may_match(query)
+    days: list[EndReader] = [
+        (re.compile(pattern, re.IGNORECASE), partial(_read, handler=handler, now=now, zone=zone, order=order))
+        for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True)
+        if may(needs)
+    ]
+    clocks: list[EndReader] = [
+        (re.compile(pattern, flags), _clock)
+        for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True)
+        if may(needs)
+    ]
+    return days + clocks
+
+
+def _end_before(query: str, end: int, readers: list[EndReader]) -> tuple[TimeRange | Clock, int] | None:
     """A phrase or a clock time that ends at `end`, and where it starts."""
-    for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
-        for match in re.compile(pattern, re.IGNORECASE).finditer(query, 0, end) if may(needs) else ():
-            if match.end() == end and (found := _read(match, handler, now, zone, order)) is not None:
+    for pattern, read in readers:
+        for match in pattern.finditer(query, 0, end):
+            if match.end() == end and (found := read(match)) is not None:
                 return found, match.start()
-    for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True):
-        for match in re.compile(pattern, flags).finditer(query, 0, end) if may(needs) else ():
-            if match.end() == end and (clock := _clock(match)) is not None:
-                return clock, match.start()
     return None
 
 
-def _end_after(
-    query: str, start: int, now: datetime, zone: ZoneInfo, order: str, may: Callable[[tuple[str, ...] | None], bool]
-) -> tuple[TimeRange | Clock, int] | None:
+def _end_after(query: str, start: int, now: datetime, readers: list[EndReader]) -> tuple[TimeRange | Clock, int] | None:
     """A phrase or a clock time that starts at `start`, and where it ends (`nu`, `now`: until now)."""
     if (now_said := _NOW.match(query, start)) is not None:
         return TimeRange(now, now), now_said.end()
-    for (pattern, handler), needs in zip(RULES, RULE_NEEDS, strict=True):
-        match = re.compile(pattern, re.IGNORECASE).match(query, start) if may(needs) else None
-        if match is not None and (found := _read(match, handler, now, zone, order)) is not None:
+    for pattern, read in readers:
+        if (match := pattern.match(query, start)) is not None and (found := read(match)) is not None:
             return found, match.end()
-    for (pattern, flags), needs in zip(_CLOCK_PATTERNS, CLOCK_NEEDS, strict=True):
-        match = re.compile(pattern, flags).match(query, start) if may(needs) else None
-        if match is not None and (clock := _clock(match)) is not None:
-            return clock, match.end()
     return None
 
 
